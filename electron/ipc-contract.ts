@@ -1,0 +1,89 @@
+/**
+ * The one contract between the Electron main process, the preload bridge and the renderer.
+ * Shared by both sides; contains only types and constants (no electron or node imports), so the
+ * renderer may import it.
+ *
+ * The preload exposes `window.terraWheel: HostBridge` through contextBridge. Every call is an
+ * `ipcRenderer.invoke` on one of the IPC channels below and is validated again in main.
+ */
+
+/** Kinds of user files the app opens. */
+export type FileKind = 'terrain' | 'robot' | 'scenario' | 'recording';
+
+export const FILE_KINDS: readonly FileKind[] = ['terrain', 'robot', 'scenario', 'recording'];
+
+/** Channel names (ipcMain.handle / ipcRenderer.invoke), and the main → renderer menu event. */
+export const IPC = {
+  openFile: 'host:open-file',
+  readRelated: 'host:read-related',
+  saveFile: 'host:save-file',
+  listAssets: 'host:list-assets',
+  readAsset: 'host:read-asset',
+  getSettings: 'host:get-settings',
+  setSettings: 'host:set-settings',
+  menuCommand: 'menu:command',
+} as const;
+
+/** A file the user chose in a dialog; `token` lets the renderer read files beside it (a terrain's image next to its sidecar). */
+export interface OpenedFile {
+  kind: FileKind;
+  /** File name without directories (for display). */
+  name: string;
+  bytes: Uint8Array;
+  /** Opaque handle naming the directory of the chosen file, valid for readRelated. */
+  token: string;
+}
+
+export interface SaveRequest {
+  kind: FileKind;
+  suggestedName: string;
+  bytes: Uint8Array;
+}
+
+export interface SaveResult {
+  /** File name written (without directories). */
+  name: string;
+}
+
+/** A file bundled with the app under assets/ (path relative to assets/, forward slashes). */
+export interface AssetEntry {
+  path: string;
+  kind: FileKind | 'terrain-image' | 'other';
+  size: number;
+}
+
+export interface Settings {
+  recentFiles: { kind: FileKind; name: string; path: string }[];
+  /** Units and view preferences grow here. */
+  showContacts: boolean;
+}
+
+/** Commands the application menu sends to the renderer. */
+export type MenuCommand =
+  | { type: 'open'; kind: FileKind }
+  | { type: 'open-recent'; index: number }
+  | { type: 'save-recording-as' };
+
+/** Size limits enforced in main for every payload (bytes). */
+export const LIMITS = {
+  /** Largest file read or written: a 16385² float32 RAW terrain is 1 GiB; recordings may be long. */
+  maxFileBytes: 2 * 1024 * 1024 * 1024 - 1,
+  maxNameLength: 255,
+  maxRelativePathLength: 1024,
+} as const;
+
+/** What the preload exposes as `window.terraWheel`. */
+export interface HostBridge {
+  /** Shows an open dialog for `kind`; null if the user cancelled. */
+  openFile(kind: FileKind): Promise<OpenedFile | null>;
+  /** Reads `relativeName` (a plain file name, no directories) beside a previously opened file. */
+  readRelated(token: string, relativeName: string): Promise<Uint8Array>;
+  /** Shows a save dialog and writes the bytes; null if the user cancelled. */
+  saveFile(req: SaveRequest): Promise<SaveResult | null>;
+  listAssets(): Promise<AssetEntry[]>;
+  readAsset(path: string): Promise<Uint8Array>;
+  getSettings(): Promise<Settings>;
+  setSettings(patch: Partial<Settings>): Promise<Settings>;
+  /** Registers a menu listener; returns the function that unregisters it. */
+  onMenuCommand(listener: (cmd: MenuCommand) => void): () => void;
+}

@@ -1,0 +1,58 @@
+/**
+ * Every tolerance and tuning constant of the simulation core, with its unit. Algorithms import
+ * from here; a bare `1e-6` inside an algorithm is a bug. Where a tolerance is a length it is
+ * derived from LINEAR_SLOP, the distance below which two surfaces count as touching.
+ *
+ * Add new constants in the section of the module that owns them, with a comment that says what
+ * the number means and why it has this size.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Global length scale
+// ---------------------------------------------------------------------------------------------
+
+/** [m] Contact slop: penetration the solver tolerates without pushing back (Box2D's b2_linearSlop scaled to robots). */
+export const LINEAR_SLOP = 0.005;
+
+/** [m] Geometric length below which two points are the same point (1 µm). */
+export const GEOMETRIC_EPSILON = 1e-6;
+
+/** [-] Relative tolerance for float64 comparisons of unit-scale quantities (dot products of unit vectors). */
+export const UNIT_EPSILON = 1e-12;
+
+// ---------------------------------------------------------------------------------------------
+// Terrain
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * [m] Height difference under which the four corners of a cell count as coplanar for the paper's
+ * element classification (rectangle vs two triangles). 1 nm: far below any real DEM's
+ * resolution (a 16-bit map over 100 m quantises to 1.5 mm), so only exactly planar cells pass.
+ */
+export const TERRAIN_PLANARITY_TOLERANCE = 1e-9;
+
+/** [-] Largest heightfield accepted, in vertices along one axis. 16385² float64 = 2 GiB: beyond is an error, not a slow load. */
+export const TERRAIN_MAX_VERTICES_PER_AXIS = 16385;
+
+/** [-] Smallest heightfield: one cell. */
+export const TERRAIN_MIN_VERTICES_PER_AXIS = 2;
+
+// ---------------------------------------------------------------------------------------------
+// Cylinder–terrain (sim/collision/cylinder-terrain/)
+// ---------------------------------------------------------------------------------------------
+
+// ---------------------------------------------------------------------------------------------
+// Convex narrow phase: GJK, EPA, SAT, hulls (sim/collision/, sim/shapes/)
+// ---------------------------------------------------------------------------------------------
+
+// ---------------------------------------------------------------------------------------------
+// Manifolds, clipping, convex–heightfield, dispatcher (sim/collision/)
+// ---------------------------------------------------------------------------------------------
+
+// ---------------------------------------------------------------------------------------------
+// Broad phase (sim/collision/broadphase/)
+// ---------------------------------------------------------------------------------------------
+
+// ---------------------------------------------------------------------------------------------
+// World, robot, stepping (sim/world.ts, sim/robot/, sim/dynamics/)
+// ---------------------------------------------------------------------------------------------
