@@ -53,6 +53,22 @@ export const TERRAIN_MIN_VERTICES_PER_AXIS = 2;
 // Broad phase (sim/collision/broadphase/)
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * [m] Fattening margin added on every side of a proxy's tight AABB (Box2D's b2_aabbMargin,
+ * 0.1 m = 20 linear slops). A body may drift this far before its tree leaf must be re-inserted;
+ * larger margins mean fewer re-insertions but more candidate pairs for the narrow phase.
+ */
+export const BROADPHASE_AABB_MARGIN = 20 * LINEAR_SLOP;
+
+/** [-] Nodes the dynamic tree allocates up front (grows by doubling beyond). */
+export const TREE_INITIAL_NODE_CAPACITY = 64;
+
+/**
+ * [-] Hard cap on dynamic-tree nodes (2^26, ~33 M proxies). Pair keys pack two node indices
+ * into one float64 as a * 2^26 + b, which stays an exact integer below 2^52.
+ */
+export const TREE_MAX_NODES = 1 << 26;
+
 // ---------------------------------------------------------------------------------------------
 // World, robot, stepping (sim/world.ts, sim/robot/, sim/dynamics/)
 // ---------------------------------------------------------------------------------------------

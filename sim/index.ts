@@ -23,6 +23,10 @@ export type { Contact } from './collision/contact';
 // --- convex shapes and queries ----------------------------------------------------------------
 
 // --- broad phase ------------------------------------------------------------------------------
+export { BroadPhase } from './collision/broadphase/broad-phase';
+export { DynamicTree, NodeList, NULL_NODE } from './collision/broadphase/dynamic-tree';
+export { aabb, aabbOverlaps, aabbContains, aabbIsValid } from './collision/broadphase/aabb';
+export type { Aabb } from './collision/broadphase/aabb';
 
 // --- world ------------------------------------------------------------------------------------
 export type * from './protocol';

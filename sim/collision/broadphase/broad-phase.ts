@@ -1,0 +1,218 @@
+/**
+ * Body broad phase: fattened AABBs in a dynamic tree, and the list of proxy pairs whose fat
+ * boxes overlap, in a deterministic order.
+ *
+ * Why fattened boxes (Box2D's b2BroadPhase, Jolt's "expanded" bounds): a body that moves a
+ * little each step stays inside its fat box, so its tree leaf is left alone and its pairs are
+ * not recomputed. Only when the tight box leaves the fat box is the leaf re-inserted (with a new
+ * fat box) and the proxy marked dirty.
+ *
+ * Pair update, per call to updatePairs():
+ *   1. keep every old pair whose two proxies are both clean: neither fat box changed, so their
+ *      overlap did not change either;
+ *   2. for every dirty live proxy m, query the tree with m's fat box; for a hit o emit (m, o)
+ *      unless o is also dirty and o < m (then the query of o emits it: each pair once);
+ *   3. sort the new pairs and merge them with the kept ones (both sorted, and disjoint because
+ *      a new pair has a dirty end and a kept pair has none).
+ * The result is exactly the set of proxy pairs whose fat boxes overlap (closed intervals), the
+ * brute-force O(n²) answer, sorted by (smaller proxy id, larger proxy id). Proxy ids come from
+ * the tree's LIFO free list, so the same sequence of calls gives the same ids and the same
+ * pair order on every run and every JS engine.
+ *
+ * Pairs are packed into one float64 key  a * 2^26 + b  (a < b < TREE_MAX_NODES = 2^26), exact
+ * below 2^52, so one numeric typed-array sort orders them.
+ */
+
+import { BROADPHASE_AABB_MARGIN, TREE_MAX_NODES } from '../../constants';
+import type { Aabb } from './aabb';
+import { aabb } from './aabb';
+import { DynamicTree, NodeList, NULL_NODE } from './dynamic-tree';
+
+const KEY_SCALE = TREE_MAX_NODES;
+
+const fat: Aabb = aabb();
+
+export class BroadPhase {
+  readonly tree: DynamicTree;
+  /** [m] Fattening margin on every side. */
+  readonly margin: number;
+
+  /** Sorted pair keys (a * 2^26 + b, a < b); first `pairCount` entries are valid. */
+  private pairs: Float64Array;
+  private pairTotal = 0;
+  private scratchPairs: Float64Array;
+  private newPairs: Float64Array;
+
+  /** Per node index: 1 when the proxy was created, moved or destroyed since the last update. */
+  private dirty: Uint8Array;
+  /** Live proxies to re-query at the next update (each listed once). */
+  private readonly moved = new NodeList();
+  private readonly hits = new NodeList();
+
+  constructor(margin = BROADPHASE_AABB_MARGIN) {
+    if (!(margin >= 0) || !Number.isFinite(margin)) throw new RangeError(`BroadPhase: margin must be finite and >= 0, got ${margin}`);
+    this.margin = margin;
+    this.tree = new DynamicTree();
+    this.pairs = new Float64Array(64);
+    this.scratchPairs = new Float64Array(64);
+    this.newPairs = new Float64Array(64);
+    this.dirty = new Uint8Array(64);
+  }
+
+  /** Number of live proxies. */
+  get proxyCount(): number {
+    return this.tree.leafCount;
+  }
+
+  /** Number of overlapping pairs found by the last updatePairs(). */
+  get pairCount(): number {
+    return this.pairTotal;
+  }
+
+  /** Smaller proxy id of pair i (0 <= i < pairCount). */
+  pairProxyA(i: number): number {
+    return Math.floor(this.pairs[i] / KEY_SCALE);
+  }
+
+  /** Larger proxy id of pair i. */
+  pairProxyB(i: number): number {
+    const k = this.pairs[i];
+    return k - Math.floor(k / KEY_SCALE) * KEY_SCALE;
+  }
+
+  getUserData(proxy: number): number {
+    return this.tree.getUserData(proxy);
+  }
+
+  /** The fat box stored in the tree for `proxy`. */
+  getFatAabb(out: Aabb, proxy: number): Aabb {
+    return this.tree.getAabb(out, proxy);
+  }
+
+  /** Add a proxy for a body with tight box `a`; returns its proxy id. */
+  createProxy(a: Readonly<Aabb>, userData: number): number {
+    this.fatten(a);
+    const id = this.tree.createLeaf(fat, userData);
+    this.markDirty(id);
+    return id;
+  }
+
+  destroyProxy(proxy: number): void {
+    this.tree.destroyLeaf(proxy);
+    // Dirty drops the proxy's old pairs; it is skipped by the re-query because it is no leaf.
+    this.markDirty(proxy);
+  }
+
+  /**
+   * Tell the broad phase the body's tight box is now `a`. Returns true when the box left its fat
+   * box and the proxy was re-inserted (its pairs will be recomputed), false when nothing changed.
+   */
+  moveProxy(proxy: number, a: Readonly<Aabb>): boolean {
+    if (this.tree.leafContains(proxy, a)) return false;
+    this.fatten(a);
+    this.tree.moveLeaf(proxy, fat);
+    this.markDirty(proxy);
+    return true;
+  }
+
+  /** Recompute the pair list (see the file header). */
+  updatePairs(): void {
+    const tree = this.tree;
+    const dirty = this.dirty;
+
+    // 1. Keep pairs with two clean ends (compacting in place keeps them sorted).
+    const pairs = this.pairs;
+    let kept = 0;
+    for (let i = 0; i < this.pairTotal; i++) {
+      const k = pairs[i];
+      const a = Math.floor(k / KEY_SCALE);
+      const b = k - a * KEY_SCALE;
+      if (dirty[a] === 0 && dirty[b] === 0) pairs[kept++] = k;
+    }
+
+    // 2. Re-query dirty live proxies.
+    let fresh = 0;
+    const moved = this.moved;
+    const hits = this.hits;
+    for (let i = 0; i < moved.count; i++) {
+      const m = moved.items[i];
+      // A proxy destroyed after being moved (or a node index reused as an internal node) is skipped.
+      if (!this.isLiveLeaf(m)) continue;
+      hits.clear();
+      tree.queryNode(m, hits);
+      for (let j = 0; j < hits.count; j++) {
+        const o = hits.items[j];
+        if (o === m) continue;
+        if (dirty[o] !== 0 && o < m) continue;
+        const key = m < o ? m * KEY_SCALE + o : o * KEY_SCALE + m;
+        if (fresh === this.newPairs.length) this.newPairs = growF64(this.newPairs, fresh * 2);
+        this.newPairs[fresh++] = key;
+      }
+    }
+    const sortedNew = this.newPairs.subarray(0, fresh);
+    sortedNew.sort();
+
+    // 3. Merge kept (pairs[0..kept)) and new into scratch, then swap buffers.
+    const total = kept + fresh;
+    if (this.scratchPairs.length < total) this.scratchPairs = new Float64Array(Math.max(total, this.scratchPairs.length * 2));
+    const out = this.scratchPairs;
+    let i = 0;
+    let j = 0;
+    let w = 0;
+    while (i < kept && j < fresh) {
+      const x = pairs[i];
+      const y = sortedNew[j];
+      if (x < y) {
+        out[w++] = x;
+        i++;
+      } else {
+        out[w++] = y;
+        j++;
+      }
+    }
+    while (i < kept) out[w++] = pairs[i++];
+    while (j < fresh) out[w++] = sortedNew[j++];
+    this.scratchPairs = pairs;
+    this.pairs = out;
+    this.pairTotal = total;
+
+    // 4. Clear dirty marks.
+    for (let k = 0; k < moved.count; k++) dirty[moved.items[k]] = 0;
+    moved.clear();
+  }
+
+  // --- internals ------------------------------------------------------------------------------
+
+  private fatten(a: Readonly<Aabb>): void {
+    const m = this.margin;
+    fat.min[0] = a.min[0] - m;
+    fat.min[1] = a.min[1] - m;
+    fat.min[2] = a.min[2] - m;
+    fat.max[0] = a.max[0] + m;
+    fat.max[1] = a.max[1] + m;
+    fat.max[2] = a.max[2] + m;
+  }
+
+  private markDirty(node: number): void {
+    if (node >= this.dirty.length) {
+      const grown = new Uint8Array(Math.max(node + 1, this.dirty.length * 2));
+      grown.set(this.dirty);
+      this.dirty = grown;
+    }
+    if (this.dirty[node] === 0) {
+      this.dirty[node] = 1;
+      this.moved.push(node);
+    }
+  }
+
+  private isLiveLeaf(node: number): boolean {
+    const t = this.tree;
+    return t.getNodeHeight(node) === 0 && (t.getParent(node) !== NULL_NODE || t.root === node);
+  }
+}
+
+function growF64(a: Float64Array, n: number): Float64Array {
+  const g = new Float64Array(n);
+  g.set(a);
+  return g;
+}

@@ -1,0 +1,613 @@
+/**
+ * Dynamic AABB tree: a binary bounding-volume hierarchy that is updated incrementally as boxes
+ * are inserted, moved and removed, the broad-phase structure of Box2D, Box3D and Jolt.
+ *
+ * References (ideas only; the code is ours):
+ * - Goldsmith & Salmon (1987), "Automatic creation of object hierarchies for ray tracing":
+ *   incremental insertion guided by surface area.
+ * - Bittner, Hapala & Havran (2013), "Fast insertion-based optimization of bounding volume
+ *   hierarchies", Sec. 3: branch-and-bound search for the sibling that minimises the SAH cost
+ *   ("direct cost" of the new parent + "induced cost" of enlarging every ancestor).
+ * - Kopta et al. (2012), "Fast, effective BVH updates for animated scenes": local tree rotations
+ *   that swap a child with a grandchild when that shrinks the surface area (used by Box2D v3's
+ *   b2RotateNodes).
+ *
+ * Storage is struct-of-arrays over node indices, so nothing is allocated per insert or query:
+ *
+ *     node i:  box[6i .. 6i+5] = minX minY minZ maxX maxY maxZ
+ *              parent[i]        parent node, or NULL_NODE at the root; next free node when free
+ *              child1[i], child2[i]   NULL_NODE for a leaf
+ *              height[i]        0 for a leaf, 1 + max(child heights) inside, FREE_HEIGHT when free
+ *              user[i]          caller's integer tag (leaves only)
+ *
+ *            A            after inserting leaf L next to sibling S:       A
+ *           / \                                                          / \
+ *          S   .                                                        P   .
+ *                                                                      / \
+ *                                                                     S   L
+ *
+ * A leaf keeps its node index for its whole life (moving re-inserts the same node), so the
+ * index doubles as the proxy handle the broad phase gives out. Node indices are handed out
+ * from a LIFO free list, so the same sequence of calls yields the same indices and the same
+ * tree shape: the tree is deterministic.
+ */
+
+import { TREE_INITIAL_NODE_CAPACITY, TREE_MAX_NODES } from '../../constants';
+import { halfArea } from './aabb';
+import type { Aabb } from './aabb';
+
+export const NULL_NODE = -1;
+const FREE_HEIGHT = -1;
+
+/** A growable list of node indices that queries write into (no allocation once grown). */
+export class NodeList {
+  items: Int32Array;
+  count = 0;
+
+  constructor(capacity = 64) {
+    this.items = new Int32Array(capacity);
+  }
+
+  push(v: number): void {
+    if (this.count === this.items.length) {
+      const grown = new Int32Array(this.items.length * 2);
+      grown.set(this.items);
+      this.items = grown;
+    }
+    this.items[this.count++] = v;
+  }
+
+  clear(): void {
+    this.count = 0;
+  }
+}
+
+export class DynamicTree {
+  /** Root node index, NULL_NODE when empty. */
+  root = NULL_NODE;
+
+  private capacity: number;
+  private box: Float64Array;
+  private parent: Int32Array;
+  private child1: Int32Array;
+  private child2: Int32Array;
+  private height: Int32Array;
+  private user: Int32Array;
+  private freeList = NULL_NODE;
+  private allocated = 0;
+  private leaves = 0;
+  /** DFS stack for queries; its depth never exceeds the tree height + 1, grown on demand. */
+  private stack: Int32Array;
+
+  constructor(initialCapacity = TREE_INITIAL_NODE_CAPACITY) {
+    this.capacity = 0;
+    this.box = new Float64Array(0);
+    this.parent = new Int32Array(0);
+    this.child1 = new Int32Array(0);
+    this.child2 = new Int32Array(0);
+    this.height = new Int32Array(0);
+    this.user = new Int32Array(0);
+    this.stack = new Int32Array(64);
+    this.grow(Math.max(2, initialCapacity));
+  }
+
+  /** Number of leaves (proxies) in the tree. */
+  get leafCount(): number {
+    return this.leaves;
+  }
+
+  /** Number of nodes in use (leaves + internal nodes = 2 * leaves - 1 when not empty). */
+  get nodeCount(): number {
+    return this.allocated;
+  }
+
+  /** Height of the root (0 for a single leaf, -1 when empty). */
+  getHeight(): number {
+    return this.root === NULL_NODE ? -1 : this.height[this.root];
+  }
+
+  isLeaf(node: number): boolean {
+    return this.child1[node] === NULL_NODE;
+  }
+
+  getUserData(leaf: number): number {
+    return this.user[leaf];
+  }
+
+  getParent(node: number): number {
+    return this.parent[node];
+  }
+
+  getChild1(node: number): number {
+    return this.child1[node];
+  }
+
+  getChild2(node: number): number {
+    return this.child2[node];
+  }
+
+  getNodeHeight(node: number): number {
+    return this.height[node];
+  }
+
+  /** Copy node `node`'s box into `out`. */
+  getAabb(out: Aabb, node: number): Aabb {
+    const b = this.box;
+    const o = node * 6;
+    out.min[0] = b[o];
+    out.min[1] = b[o + 1];
+    out.min[2] = b[o + 2];
+    out.max[0] = b[o + 3];
+    out.max[1] = b[o + 4];
+    out.max[2] = b[o + 5];
+    return out;
+  }
+
+  /** Insert a leaf with the given box; returns its node index (stable until destroyLeaf). */
+  createLeaf(a: Readonly<Aabb>, userData: number): number {
+    const leaf = this.allocNode();
+    this.writeBox(leaf, a);
+    this.user[leaf] = userData;
+    this.height[leaf] = 0;
+    this.leaves++;
+    this.insertLeaf(leaf);
+    return leaf;
+  }
+
+  destroyLeaf(leaf: number): void {
+    this.removeLeaf(leaf);
+    this.leaves--;
+    this.freeNode(leaf);
+  }
+
+  /** Give a leaf a new box: detach it, then re-insert it where the SAH now wants it. */
+  moveLeaf(leaf: number, a: Readonly<Aabb>): void {
+    this.removeLeaf(leaf);
+    this.writeBox(leaf, a);
+    this.insertLeaf(leaf);
+  }
+
+  /** True when the leaf's stored box contains `a` (closed). */
+  leafContains(leaf: number, a: Readonly<Aabb>): boolean {
+    const b = this.box;
+    const o = leaf * 6;
+    return (
+      b[o] <= a.min[0] &&
+      b[o + 1] <= a.min[1] &&
+      b[o + 2] <= a.min[2] &&
+      a.max[0] <= b[o + 3] &&
+      a.max[1] <= b[o + 4] &&
+      a.max[2] <= b[o + 5]
+    );
+  }
+
+  /** True when the stored boxes of nodes i and j overlap (closed intervals). */
+  nodesOverlap(i: number, j: number): boolean {
+    const b = this.box;
+    const p = i * 6;
+    const q = j * 6;
+    return (
+      b[p] <= b[q + 3] &&
+      b[q] <= b[p + 3] &&
+      b[p + 1] <= b[q + 4] &&
+      b[q + 1] <= b[p + 4] &&
+      b[p + 2] <= b[q + 5] &&
+      b[q + 2] <= b[p + 5]
+    );
+  }
+
+  /** Append to `out` every leaf whose box overlaps `a` (closed). Order: depth first, child1 first. */
+  queryAabb(a: Readonly<Aabb>, out: NodeList): void {
+    this.queryBox(a.min[0], a.min[1], a.min[2], a.max[0], a.max[1], a.max[2], out);
+  }
+
+  /** Append to `out` every leaf whose box overlaps the stored box of node `node` (itself included). */
+  queryNode(node: number, out: NodeList): void {
+    const b = this.box;
+    const o = node * 6;
+    this.queryBox(b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5], out);
+  }
+
+  queryBox(minX: number, minY: number, minZ: number, maxX: number, maxY: number, maxZ: number, out: NodeList): void {
+    if (this.root === NULL_NODE) return;
+    const b = this.box;
+    const c1 = this.child1;
+    const c2 = this.child2;
+    let stack = this.stack;
+    let top = 0;
+    stack[top++] = this.root;
+    while (top > 0) {
+      const n = stack[--top];
+      const o = n * 6;
+      if (b[o] > maxX || b[o + 3] < minX || b[o + 1] > maxY || b[o + 4] < minY || b[o + 2] > maxZ || b[o + 5] < minZ) {
+        continue;
+      }
+      const first = c1[n];
+      if (first === NULL_NODE) {
+        out.push(n);
+        continue;
+      }
+      if (top + 2 > stack.length) {
+        const grown = new Int32Array(stack.length * 2);
+        grown.set(stack);
+        this.stack = stack = grown;
+      }
+      // Push child2 first so child1 is visited first: a fixed, documented visiting order.
+      stack[top++] = c2[n];
+      stack[top++] = first;
+    }
+  }
+
+  /**
+   * Sum of the half surface areas of the internal nodes divided by the root's: the SAH quality
+   * of the tree (lower is better); used by tests and benchmarks to see that rotations help.
+   */
+  getAreaRatio(): number {
+    if (this.root === NULL_NODE) return 0;
+    const rootArea = this.nodeArea(this.root);
+    if (!(rootArea > 0)) return 0;
+    let total = 0;
+    for (let i = 0; i < this.capacity; i++) {
+      if (this.height[i] > 0) total += this.nodeArea(i);
+    }
+    return total / rootArea;
+  }
+
+  /**
+   * Check every structural invariant; returns null when the tree is sound, else a message that
+   * names the broken node. For tests (O(n)); never called on the hot path.
+   */
+  validate(): string | null {
+    let leaves = 0;
+    let nodes = 0;
+    if (this.root !== NULL_NODE && this.parent[this.root] !== NULL_NODE) return `root ${this.root} has a parent`;
+    const stack: number[] = this.root === NULL_NODE ? [] : [this.root];
+    const b = this.box;
+    while (stack.length > 0) {
+      const n = stack.pop() as number;
+      nodes++;
+      if (this.height[n] === FREE_HEIGHT) return `node ${n} is reachable but free`;
+      const a = this.child1[n];
+      const c = this.child2[n];
+      if (a === NULL_NODE) {
+        if (c !== NULL_NODE) return `leaf ${n} has a child2`;
+        if (this.height[n] !== 0) return `leaf ${n} has height ${this.height[n]}`;
+        leaves++;
+        continue;
+      }
+      if (c === NULL_NODE) return `internal node ${n} lacks child2`;
+      if (this.parent[a] !== n || this.parent[c] !== n) return `children of ${n} do not point back to it`;
+      const h = 1 + Math.max(this.height[a], this.height[c]);
+      if (this.height[n] !== h) return `node ${n} has height ${this.height[n]}, expected ${h}`;
+      const o = n * 6;
+      for (const ch of [a, c]) {
+        const q = ch * 6;
+        for (let k = 0; k < 3; k++) {
+          if (b[o + k] > b[q + k] || b[o + 3 + k] < b[q + 3 + k]) return `node ${n} does not contain child ${ch}`;
+        }
+      }
+      // Tight: an internal box is exactly the union of its children (refit keeps it so).
+      for (let k = 0; k < 3; k++) {
+        if (b[o + k] !== Math.min(b[a * 6 + k], b[c * 6 + k])) return `node ${n} box is not tight (min ${k})`;
+        if (b[o + 3 + k] !== Math.max(b[a * 6 + 3 + k], b[c * 6 + 3 + k])) return `node ${n} box is not tight (max ${k})`;
+      }
+      stack.push(a, c);
+    }
+    if (leaves !== this.leaves) return `reachable leaves ${leaves} != leaf count ${this.leaves}`;
+    if (nodes !== this.allocated) return `reachable nodes ${nodes} != allocated ${this.allocated}`;
+    let free = 0;
+    for (let f = this.freeList; f !== NULL_NODE; f = this.parent[f]) {
+      if (this.height[f] !== FREE_HEIGHT) return `free-list node ${f} is in use`;
+      free++;
+      if (free > this.capacity) return 'free list has a cycle';
+    }
+    if (free + this.allocated !== this.capacity) return `free ${free} + allocated ${this.allocated} != capacity ${this.capacity}`;
+    return null;
+  }
+
+  // --- internals ------------------------------------------------------------------------------
+
+  private grow(newCapacity: number): void {
+    if (newCapacity > TREE_MAX_NODES) throw new RangeError(`DynamicTree: more than TREE_MAX_NODES (${TREE_MAX_NODES}) nodes`);
+    const old = this.capacity;
+    const box = new Float64Array(newCapacity * 6);
+    box.set(this.box);
+    const parent = new Int32Array(newCapacity);
+    parent.set(this.parent);
+    const child1 = new Int32Array(newCapacity);
+    child1.set(this.child1);
+    const child2 = new Int32Array(newCapacity);
+    child2.set(this.child2);
+    const height = new Int32Array(newCapacity);
+    height.set(this.height);
+    const user = new Int32Array(newCapacity);
+    user.set(this.user);
+    this.box = box;
+    this.parent = parent;
+    this.child1 = child1;
+    this.child2 = child2;
+    this.height = height;
+    this.user = user;
+    this.capacity = newCapacity;
+    // Thread the new nodes onto the free list so the lowest new index comes out first.
+    for (let i = newCapacity - 1; i >= old; i--) {
+      this.height[i] = FREE_HEIGHT;
+      this.child1[i] = NULL_NODE;
+      this.child2[i] = NULL_NODE;
+      this.parent[i] = i === newCapacity - 1 ? this.freeList : i + 1;
+    }
+    this.freeList = old;
+  }
+
+  private allocNode(): number {
+    if (this.freeList === NULL_NODE) this.grow(Math.min(TREE_MAX_NODES, this.capacity * 2));
+    const n = this.freeList;
+    this.freeList = this.parent[n];
+    this.parent[n] = NULL_NODE;
+    this.child1[n] = NULL_NODE;
+    this.child2[n] = NULL_NODE;
+    this.height[n] = 0;
+    this.user[n] = -1;
+    this.allocated++;
+    return n;
+  }
+
+  private freeNode(n: number): void {
+    this.parent[n] = this.freeList;
+    this.child1[n] = NULL_NODE;
+    this.child2[n] = NULL_NODE;
+    this.height[n] = FREE_HEIGHT;
+    this.freeList = n;
+    this.allocated--;
+  }
+
+  private writeBox(n: number, a: Readonly<Aabb>): void {
+    const b = this.box;
+    const o = n * 6;
+    b[o] = a.min[0];
+    b[o + 1] = a.min[1];
+    b[o + 2] = a.min[2];
+    b[o + 3] = a.max[0];
+    b[o + 4] = a.max[1];
+    b[o + 5] = a.max[2];
+  }
+
+  private nodeArea(n: number): number {
+    const b = this.box;
+    const o = n * 6;
+    return halfArea(b[o + 3] - b[o], b[o + 4] - b[o + 1], b[o + 5] - b[o + 2]);
+  }
+
+  /** Half area of the union of the boxes of nodes i and j. */
+  private unionArea(i: number, j: number): number {
+    const b = this.box;
+    const p = i * 6;
+    const q = j * 6;
+    const dx = Math.max(b[p + 3], b[q + 3]) - Math.min(b[p], b[q]);
+    const dy = Math.max(b[p + 4], b[q + 4]) - Math.min(b[p + 1], b[q + 1]);
+    const dz = Math.max(b[p + 5], b[q + 5]) - Math.min(b[p + 2], b[q + 2]);
+    return halfArea(dx, dy, dz);
+  }
+
+  /** Recompute node n's box and height from its two children. */
+  private refit(n: number): void {
+    const b = this.box;
+    const a = this.child1[n];
+    const c = this.child2[n];
+    const o = n * 6;
+    const p = a * 6;
+    const q = c * 6;
+    b[o] = Math.min(b[p], b[q]);
+    b[o + 1] = Math.min(b[p + 1], b[q + 1]);
+    b[o + 2] = Math.min(b[p + 2], b[q + 2]);
+    b[o + 3] = Math.max(b[p + 3], b[q + 3]);
+    b[o + 4] = Math.max(b[p + 4], b[q + 4]);
+    b[o + 5] = Math.max(b[p + 5], b[q + 5]);
+    const ha = this.height[a];
+    const hc = this.height[c];
+    this.height[n] = 1 + (ha > hc ? ha : hc);
+  }
+
+  /**
+   * Branch-and-bound sibling search (Bittner et al. 2013, Sec. 3, greedy variant as in Box2D
+   * v3). Choosing node X as the sibling of the new leaf L costs
+   *   direct(X)   = area(X ∪ L)                      the new parent's box
+   *   induced(X)  = Σ over ancestors Y of X: area(Y ∪ L) − area(Y)   enlarged ancestors
+   * and any node below X costs at least area(L) + induced(X) + area(X ∪ L) − area(X), which
+   * prunes a subtree as soon as that bound reaches the best cost found.
+   */
+  private findBestSibling(leaf: number): number {
+    const b = this.box;
+    const o = leaf * 6;
+    const lMinX = b[o];
+    const lMinY = b[o + 1];
+    const lMinZ = b[o + 2];
+    const lMaxX = b[o + 3];
+    const lMaxY = b[o + 4];
+    const lMaxZ = b[o + 5];
+    const leafArea = halfArea(lMaxX - lMinX, lMaxY - lMinY, lMaxZ - lMinZ);
+
+    let index = this.root;
+    let best = index;
+    let bestCost = this.unionArea(index, leaf);
+    let induced = 0;
+    const c1 = this.child1;
+    const c2 = this.child2;
+    while (c1[index] !== NULL_NODE) {
+      induced += this.unionArea(index, leaf) - this.nodeArea(index);
+      const a = c1[index];
+      const c = c2[index];
+
+      const directA = this.unionArea(a, leaf);
+      const costA = directA + induced;
+      if (costA < bestCost) {
+        best = a;
+        bestCost = costA;
+      }
+      const directC = this.unionArea(c, leaf);
+      const costC = directC + induced;
+      if (costC < bestCost) {
+        best = c;
+        bestCost = costC;
+      }
+
+      const lowerA = c1[a] === NULL_NODE ? Infinity : leafArea + induced + directA - this.nodeArea(a);
+      const lowerC = c1[c] === NULL_NODE ? Infinity : leafArea + induced + directC - this.nodeArea(c);
+      const goA = lowerA < bestCost;
+      const goC = lowerC < bestCost;
+      if (!goA && !goC) break;
+      if (goA && goC) index = lowerA <= lowerC ? a : c;
+      else index = goA ? a : c;
+    }
+    return best;
+  }
+
+  private insertLeaf(leaf: number): void {
+    if (this.root === NULL_NODE) {
+      this.root = leaf;
+      this.parent[leaf] = NULL_NODE;
+      return;
+    }
+    const sibling = this.findBestSibling(leaf);
+    const oldParent = this.parent[sibling];
+    const newParent = this.allocNode();
+    this.parent[newParent] = oldParent;
+    this.child1[newParent] = sibling;
+    this.child2[newParent] = leaf;
+    this.parent[sibling] = newParent;
+    this.parent[leaf] = newParent;
+    if (oldParent === NULL_NODE) {
+      this.root = newParent;
+    } else if (this.child1[oldParent] === sibling) {
+      this.child1[oldParent] = newParent;
+    } else {
+      this.child2[oldParent] = newParent;
+    }
+    this.refitAndRotateUp(newParent);
+  }
+
+  private removeLeaf(leaf: number): void {
+    if (leaf === this.root) {
+      this.root = NULL_NODE;
+      return;
+    }
+    const p = this.parent[leaf];
+    const gp = this.parent[p];
+    const sibling = this.child1[p] === leaf ? this.child2[p] : this.child1[p];
+    if (gp === NULL_NODE) {
+      this.root = sibling;
+      this.parent[sibling] = NULL_NODE;
+    } else {
+      if (this.child1[gp] === p) this.child1[gp] = sibling;
+      else this.child2[gp] = sibling;
+      this.parent[sibling] = gp;
+    }
+    this.freeNode(p);
+    this.parent[leaf] = NULL_NODE;
+    if (gp !== NULL_NODE) this.refitAndRotateUp(gp);
+  }
+
+  private refitAndRotateUp(start: number): void {
+    for (let n = start; n !== NULL_NODE; n = this.parent[n]) {
+      this.refit(n);
+      this.rotate(n);
+    }
+  }
+
+  /**
+   * Tree rotation at node A (Kopta et al. 2012): try swapping one child of A with a grandchild
+   * on the other side, keep the swap that shrinks the surface area of the node whose contents
+   * change. A's own box is unchanged (same leaves below it).
+   *
+   *            A                    swap B <-> F                A
+   *          /   \                                            /   \
+   *         B     C                 ------------->           F     C
+   *        / \   / \                                        / \   / \
+   *       D   E F   G                                      ...   B   G
+   */
+  private rotate(a: number): void {
+    if (this.height[a] < 2) return;
+    const b = this.child1[a];
+    const c = this.child2[a];
+    const bLeaf = this.height[b] === 0;
+    const cLeaf = this.height[c] === 0;
+
+    // Candidate swaps: 1 = B<->F, 2 = B<->G, 3 = C<->D, 4 = C<->E. Gain = area shrink.
+    let bestSwap = 0;
+    let bestGain = 0;
+    if (!cLeaf) {
+      const f = this.child1[c];
+      const g = this.child2[c];
+      const areaC = this.nodeArea(c);
+      const gainBF = areaC - this.unionArea(b, g);
+      if (gainBF > bestGain) {
+        bestGain = gainBF;
+        bestSwap = 1;
+      }
+      const gainBG = areaC - this.unionArea(b, f);
+      if (gainBG > bestGain) {
+        bestGain = gainBG;
+        bestSwap = 2;
+      }
+    }
+    if (!bLeaf) {
+      const d = this.child1[b];
+      const e = this.child2[b];
+      const areaB = this.nodeArea(b);
+      const gainCD = areaB - this.unionArea(c, e);
+      if (gainCD > bestGain) {
+        bestGain = gainCD;
+        bestSwap = 3;
+      }
+      const gainCE = areaB - this.unionArea(c, d);
+      if (gainCE > bestGain) {
+        bestGain = gainCE;
+        bestSwap = 4;
+      }
+    }
+    switch (bestSwap) {
+      case 1: {
+        // A.child1 = F; C.child1 = B
+        const f = this.child1[c];
+        this.child1[a] = f;
+        this.parent[f] = a;
+        this.child1[c] = b;
+        this.parent[b] = c;
+        this.refit(c);
+        break;
+      }
+      case 2: {
+        const g = this.child2[c];
+        this.child1[a] = g;
+        this.parent[g] = a;
+        this.child2[c] = b;
+        this.parent[b] = c;
+        this.refit(c);
+        break;
+      }
+      case 3: {
+        const d = this.child1[b];
+        this.child2[a] = d;
+        this.parent[d] = a;
+        this.child1[b] = c;
+        this.parent[c] = b;
+        this.refit(b);
+        break;
+      }
+      case 4: {
+        const e = this.child2[b];
+        this.child2[a] = e;
+        this.parent[e] = a;
+        this.child2[b] = c;
+        this.parent[c] = b;
+        this.refit(b);
+        break;
+      }
+      default:
+        return;
+    }
+    const h1 = this.height[this.child1[a]];
+    const h2 = this.height[this.child2[a]];
+    this.height[a] = 1 + (h1 > h2 ? h1 : h2);
+  }
+}
