@@ -13,6 +13,16 @@ export * as constants from './constants';
 export { Heightfield, TerrainError, ElementKind } from './terrain/heightfield';
 export type { HeightfieldDesc, MinMax } from './terrain/heightfield';
 // (terrain loaders)
+export { decodeTerrain, loadTerrain, detectTerrainFormat } from './terrain/load-terrain';
+export type { TerrainLoadResult } from './terrain/load-terrain';
+export { parseTerrainSidecar } from './terrain/sidecar';
+export type { TerrainSidecar, TerrainFormat } from './terrain/sidecar';
+export { decodeGrayPng } from './terrain/png-decode';
+export type { GrayImage } from './terrain/png-decode';
+export { encodeGrayPng } from './terrain/png-encode';
+export { decodeGeoTiff } from './terrain/geotiff-decode';
+export type { GeoReference, GeoTiffDem, GeoTiffOptions } from './terrain/geotiff-decode';
+export type { TerrainProgress } from './terrain/progress';
 
 // --- contacts ---------------------------------------------------------------------------------
 export { ContactBuffer, WheelContactKind, WHEEL_CONTACT_KIND_NAMES } from './collision/contact';

@@ -1,0 +1,159 @@
+/**
+ * The one entry point the worker and the CLI call to turn a sidecar + file bytes into a Heightfield.
+ * Pure TS (no DOM, no Node APIs): the caller reads the bytes (Electron main, browser file picker,
+ * fs in the CLI) and hands them over.
+ *
+ *   decodeTerrain(sidecar, bytes, onProgress?) → Heightfield          (throws TerrainError)
+ *   loadTerrain(sidecar, bytes, onProgress?)   → { heightfield, format, notes, geo? }
+ *
+ * Formats: 8/16-bit grayscale PNG, headerless float32 RAW, GeoTIFF (see png-decode.ts,
+ * raw-decode.ts, geotiff-decode.ts). The data's magic bytes must agree with the sidecar's
+ * "format" (PNG signature; TIFF "II*\0" / "MM\0*"); a RAW file has no magic. A GeoTIFF may be
+ * loaded with no sidecar at all (pass null).
+ *
+ * ORIENTATION (all formats). Image row 0 is the NORTH edge, the top of the picture; +y is north and
+ * +x east, so heightfield row j is image row (rows − 1 − j) and column i is image column i:
+ *
+ *     image (as drawn)                     heightfield
+ *     row 0        N ───────── (top)        j = rows−1   ^ +y (north)
+ *     row 1                                 j = rows−2   │
+ *      ...                                   ...         │
+ *     row rows−1   S ───────── (bottom)     j = 0        └──> +x (east), vertex (0,0) = origin
+ *
+ * The world position of vertex (0, 0) — the bottom-left (south-west) pixel — is the sidecar's
+ * "origin" (default [0, 0]).
+ *
+ * Progress: onProgress(f), f in [0, 1], non-decreasing, at least every TERRAIN_PROGRESS_STEP of
+ * the decode, and exactly once with 1 at the end. Building the Heightfield (validation copy,
+ * element classification, min/max pyramid) is one opaque step at the end.
+ */
+import { Heightfield, TerrainError } from './heightfield';
+import { decodeGrayPng, isPng } from './png-decode';
+import { decodeRawFloat32 } from './raw-decode';
+import { parseTerrainSidecar, type TerrainFormat, type TerrainSidecar } from './sidecar';
+import { ProgressReporter, type TerrainProgress } from './progress';
+import { decodeGeoTiff, isTiff, type GeoReference } from './geotiff-decode';
+
+export interface TerrainLoadResult {
+  heightfield: Heightfield;
+  format: TerrainFormat;
+  /** Human-readable facts about the load the user should see (unit conversions, filled holes). */
+  notes: string[];
+  /** GeoTIFF only: where the map is on Earth and how its metres were derived. */
+  geo?: GeoReference;
+}
+
+/** Fractions of the whole load spent decoding pixels vs building the Heightfield (measured on a 4097² PNG). */
+const DECODE_SHARE = 0.7;
+const CONVERT_SHARE = 0.1;
+
+/** What the bytes look like, by magic number. RAW has none and reads as 'unknown'. */
+export function detectTerrainFormat(data: Uint8Array): 'png' | 'geotiff' | 'unknown' {
+  if (isPng(data)) return 'png';
+  if (isTiff(data)) return 'geotiff';
+  return 'unknown';
+}
+
+/** Decode a terrain into a Heightfield. See loadTerrain for details. */
+export function decodeTerrain(sidecar: unknown, data: Uint8Array, onProgress?: TerrainProgress): Heightfield {
+  return loadTerrain(sidecar, data, onProgress).heightfield;
+}
+
+/**
+ * Decode a terrain. `sidecar` is the parsed sidecar JSON (or its text); it may be null/undefined
+ * only for a GeoTIFF. Throws TerrainError with a message that says what is wrong.
+ */
+export function loadTerrain(sidecar: unknown, data: Uint8Array, onProgress?: TerrainProgress): TerrainLoadResult {
+  if (!(data instanceof Uint8Array)) throw new TerrainError(`terrain: expected the file bytes as a Uint8Array, got ${typeof data}`);
+  const detected = detectTerrainFormat(data);
+  let meta: TerrainSidecar;
+  if (sidecar === null || sidecar === undefined) {
+    if (detected !== 'geotiff') {
+      throw new TerrainError(
+        `terrain: no sidecar JSON given and the data is ${detected === 'png' ? 'a PNG' : 'not a GeoTIFF'}; ` +
+          'PNG and RAW heightmaps need a sidecar with "metersPerPixel" and "heightRange"',
+      );
+    }
+    meta = { image: '', format: 'geotiff', origin: [0, 0], endianness: 'little', noData: 'reject' };
+  } else {
+    meta = parseTerrainSidecar(sidecar);
+  }
+  if (data.length === 0) throw new TerrainError(`terrain: the file "${meta.image}" is empty (0 bytes)`);
+  const expectMagic = meta.format === 'raw-f32' ? 'unknown' : meta.format;
+  if (detected !== expectMagic) {
+    const what = detected === 'png' ? 'a PNG' : detected === 'geotiff' ? 'a TIFF' : 'neither PNG nor TIFF';
+    throw new TerrainError(`terrain: sidecar says "format": "${meta.format}" but "${meta.image}" is ${what} (by its first bytes)`);
+  }
+
+  const progress = new ProgressReporter(onProgress);
+  progress.stage(0, DECODE_SHARE);
+  const decodeProgress = progress.active ? (f: number) => progress.local(f) : undefined;
+  const notes: string[] = [];
+  let cols: number;
+  let rows: number;
+  let dx: number;
+  let dy: number;
+  let heights: Float64Array;
+  let geo: GeoReference | undefined;
+
+  if (meta.format === 'png') {
+    const img = decodeGrayPng(data, decodeProgress);
+    progress.stage(DECODE_SHARE, DECODE_SHARE + CONVERT_SHARE);
+    cols = img.width;
+    rows = img.height;
+    [dx, dy] = meta.metersPerPixel as [number, number];
+    const [lo, hi] = meta.heightRange as [number, number];
+    const scale = (hi - lo) / (img.bitDepth === 16 ? 0xffff : 0xff);
+    heights = new Float64Array(cols * rows);
+    const s = img.samples;
+    for (let r = 0; r < rows; r++) {
+      const src = r * cols;
+      const dst = (rows - 1 - r) * cols;
+      for (let c = 0; c < cols; c++) heights[dst + c] = lo + s[src + c] * scale;
+      if (decodeProgress !== undefined) progress.local((r + 1) / rows);
+    }
+    notes.push(`${img.bitDepth}-bit PNG ${cols} × ${rows}, ${img.bitDepth === 16 ? 65535 : 255} levels over [${lo}, ${hi}] m (step ${scale.toPrecision(3)} m)`);
+  } else if (meta.format === 'raw-f32') {
+    [cols, rows] = meta.size as [number, number];
+    [dx, dy] = meta.metersPerPixel as [number, number];
+    heights = decodeRawFloat32(data, cols, rows, meta.endianness === 'little', decodeProgress);
+    progress.stage(DECODE_SHARE, DECODE_SHARE + CONVERT_SHARE);
+    notes.push(`float32 RAW ${cols} × ${rows}, ${meta.endianness}-endian`);
+  } else {
+    const tif = decodeGeoTiff(data, { noData: meta.noData, onProgress: decodeProgress });
+    progress.stage(DECODE_SHARE, DECODE_SHARE + CONVERT_SHARE);
+    cols = tif.cols;
+    rows = tif.rows;
+    heights = tif.heights;
+    geo = tif.geo;
+    notes.push(...tif.notes);
+    if (meta.metersPerPixel) {
+      [dx, dy] = meta.metersPerPixel;
+      notes.push(`metres per pixel [${dx}, ${dy}] from the sidecar override the file's [${tif.dx}, ${tif.dy}]`);
+    } else {
+      dx = tif.dx;
+      dy = tif.dy;
+    }
+  }
+
+  if (meta.heightRange && meta.format !== 'png') {
+    const [lo, hi] = meta.heightRange;
+    for (let k = 0; k < heights.length; k++) {
+      const h = heights[k];
+      if (h < lo || h > hi) {
+        const i = k % cols;
+        const j = (k - i) / cols;
+        throw new TerrainError(
+          `terrain: height ${h} m at column ${i}, image row ${rows - 1 - j} (from the top) is outside the sidecar's "heightRange" [${lo}, ${hi}]`,
+        );
+      }
+    }
+  }
+  progress.local(1);
+  progress.stage(DECODE_SHARE + CONVERT_SHARE, 1);
+  const heightfield = Heightfield.fromArray({ cols, rows, dx, dy, x0: meta.origin[0], y0: meta.origin[1], heights });
+  progress.overall(1);
+  const result: TerrainLoadResult = { heightfield, format: meta.format, notes };
+  if (geo) result.geo = geo;
+  return result;
+}
