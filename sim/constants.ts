@@ -68,9 +68,150 @@ export const TERRAIN_MIN_VERTICES_PER_AXIS = 2;
 // Convex narrow phase: GJK, EPA, SAT, hulls (sim/collision/, sim/shapes/)
 // ---------------------------------------------------------------------------------------------
 
+/** [-] GJK iteration cap. Polytopes converge in < 10 iterations; curved shapes (full sphere/cylinder support) in < 40 at 1e-10 relative tolerance. */
+export const GJK_MAX_ITERATIONS = 64;
+
+/**
+ * [-] GJK relative termination: stop when ‖v‖² − v·w ≤ GJK_RELATIVE_TOLERANCE·‖v‖² (van den Bergen
+ * 2003 §4.3.6: the lower bound v·w/‖v‖ is within this fraction of the upper bound ‖v‖). 1e-10 keeps
+ * ~5 significant digits of the distance on curved shapes while polytopes exit exactly.
+ */
+export const GJK_RELATIVE_TOLERANCE = 1e-10;
+
+/** [m] GJK absolute termination: a distance below this counts as touching (1 nm, far below LINEAR_SLOP). */
+export const GJK_ABSOLUTE_TOLERANCE = 1e-9;
+
+/**
+ * [-] Relative size below which a simplex is degenerate: a segment with ‖b−a‖² ≤ ε·scale², a triangle
+ * with ‖n‖² ≤ ε·scale⁴, a tetrahedron with |det| ≤ ε·scale⁶ (scale = largest vertex norm). The
+ * sub-algorithm then drops to the lower-dimensional features instead of dividing by ~0.
+ */
+export const GJK_DEGENERATE_RELATIVE = 1e-14;
+
+/** [-] EPA iteration cap (each iteration adds one support point). */
+export const EPA_MAX_ITERATIONS = 64;
+
+/** [-] EPA polytope vertex capacity (fixed arrays; exceeding it ends EPA with status OutOfMemory). */
+export const EPA_MAX_VERTICES = 128;
+
+/** [-] EPA polytope face capacity (Euler: F ≤ 2V − 4 live faces; dead faces are recycled). */
+export const EPA_MAX_FACES = 256;
+
+/** [-] EPA relative termination: the support point improves the closest face distance by less than this fraction. */
+export const EPA_RELATIVE_TOLERANCE = 1e-8;
+
+/** [m] EPA absolute termination on the depth (1 nm). */
+export const EPA_ABSOLUTE_TOLERANCE = 1e-9;
+
+/** [-] Cap on GJK ray-cast / shape-cast iterations (van den Bergen 2004). */
+export const GJK_CAST_MAX_ITERATIONS = 64;
+
+/** [m] GJK ray-cast termination: the ray point is within this distance of the shape (0.1 µm). */
+export const GJK_CAST_TOLERANCE = 1e-7;
+
+/** [-] Segments of the regular polygon that stands for a cylinder's cap disc in supportingFace (manifold clipping). 16 keeps the polygon within 2% of the radius. */
+export const CYLINDER_CAP_SEGMENTS = 16;
+
+/** [-] Capacity of a supporting face polygon (hull faces with more vertices are truncated and flagged). */
+export const SUPPORT_FACE_MAX_VERTICES = 32;
+
+/**
+ * [-] Convex hull distance tolerance relative to the point cloud's extent (sum of |max coordinate|
+ * per axis, as qhull's DISTround): a point closer than this to a face plane is on it. 1e-10 of a
+ * 10 m rock is 1 nm.
+ */
+export const HULL_DISTANCE_RELATIVE = 1e-10;
+
+/** [-] Cosine slack for merging adjacent hull triangles into one polygon face: merge when n₁·n₂ ≥ 1 − this (≈ 0.08°). */
+export const HULL_COPLANAR_COS_SLACK = 1e-6;
+
+/** [-] Maximum number of vertices a hull may keep (bigger clouds are built, then rejected with status TooManyVertices). */
+export const HULL_MAX_VERTICES = 4096;
+
+/** [-] Jacobi eigen-solver sweeps for symmetric 3×3 matrices (converges quadratically; 6 sweeps reach float64 precision). */
+export const JACOBI_MAX_SWEEPS = 16;
+
+/** [-] Monte Carlo-free sanity bound: mass properties whose inertia eigenvalues are below this fraction of the largest are flagged degenerate. */
+export const INERTIA_DEGENERATE_RELATIVE = 1e-12;
+
 // ---------------------------------------------------------------------------------------------
 // Manifolds, clipping, convex–heightfield, dispatcher (sim/collision/)
 // ---------------------------------------------------------------------------------------------
+
+/**
+ * [-] Relative threshold under which two segments count as parallel in closest-point queries:
+ * |u×v|² ≤ ε·|u|²|v|², i.e. sin²(angle) ≤ 1e-12 (angle below 1 µrad). Below it the line
+ * solution divides by round-off.
+ */
+export const SEGMENT_PARALLEL_EPSILON = 1e-12;
+
+/**
+ * [-] SAT box–box: an edge–edge axis whose cross product has |e_A × e_B|² below this (relative to
+ * unit edges) is skipped (Habr SAT article: near-zero cross products are not axes). sin² = 1e-10,
+ * about 10 µrad; the face axes already cover parallel edges.
+ */
+export const SAT_EDGE_PARALLEL_EPSILON = 1e-10;
+
+/**
+ * [-] SAT box–box: prefer a face axis over an edge axis unless the edge axis separates by more
+ * than this fraction (edge separation > face separation·(1 − tol) − abs tol). Faces give
+ * 4-point manifolds; without the bias, a resting box flips between face and edge normals as
+ * round-off wobbles the overlaps (Box2D/Bullet use the same relative/absolute bias pair).
+ */
+export const SAT_FACE_PREFERENCE_RELATIVE = 0.05;
+
+/** [m] Absolute part of the face-axis preference (a tenth of the linear slop). */
+export const SAT_FACE_PREFERENCE_ABSOLUTE = 0.1 * LINEAR_SLOP;
+
+/**
+ * [m] Speculative margin: contact points up to this far apart along the normal are still
+ * reported (with negative depth) so the solver can stop an approaching body before it
+ * penetrates. Two linear slops, as Box2D v3's b2_speculativeDistance is 4 slops at its scale.
+ */
+export const CONTACT_SPECULATIVE_MARGIN = 2 * LINEAR_SLOP;
+
+/** [-] Most points in one body-pair manifold (one normal group): 4 spans any planar support polygon. */
+export const MANIFOLD_MAX_POINTS = 4;
+
+/**
+ * [-] Capacity of the polygon scratch buffers used by face clipping: an incident face of up to
+ * CLIP_MAX_FACE_VERTICES vertices clipped by up to as many side planes gains at most one vertex
+ * per plane.
+ */
+export const CLIP_MAX_FACE_VERTICES = 32;
+export const CLIP_MAX_POLYGON_VERTICES = 2 * CLIP_MAX_FACE_VERTICES;
+
+/**
+ * [-] Collinearity test of contact reduction: the third point is dropped when twice the triangle
+ * area |P1P2 × P1P3| is below this fraction of |P1P2|² (the paper's ε in stage 4).
+ */
+export const MANIFOLD_COLLINEAR_RELATIVE = 1e-6;
+
+/**
+ * [m] Persistent manifolds: a new contact without a matching feature id inherits the impulses of
+ * an old point closer than this (Bullet's contact breaking threshold idea, scaled to one slop
+ * times four: 2 cm).
+ */
+export const PERSISTENT_MATCH_DISTANCE = 4 * LINEAR_SLOP;
+
+/**
+ * [-] Convex–heightfield internal edges: two adjacent elements whose normals have a dot product
+ * at least this are "the same plane" (cos 0.5° ≈ 0.99996): the edge between them is inactive and
+ * can never produce its own contact normal (Jolt's active edges idea).
+ */
+export const HEIGHTFIELD_SAME_NORMAL_COS = 0.99996;
+
+/**
+ * [-] Normals whose dot product is at least this fall into one normal group when the
+ * convex–heightfield manifold is reduced to MANIFOLD_MAX_POINTS per group (cos 5°).
+ */
+export const MANIFOLD_NORMAL_GROUP_COS = 0.9962;
+
+/** [-] Capacity of the per-query candidate contact buffer of convex–heightfield (before reduction). */
+export const HEIGHTFIELD_CANDIDATE_CAPACITY = 256;
+
+/** [-] Most terrain cells one convex–heightfield query visits; a larger AABB footprint reports overflow. */
+export const HEIGHTFIELD_MAX_CELLS_PER_QUERY = 4096;
 
 // ---------------------------------------------------------------------------------------------
 // Broad phase (sim/collision/broadphase/)

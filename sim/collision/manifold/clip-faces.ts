@@ -1,0 +1,201 @@
+/**
+ * Contact manifold between a reference face and an incident face (the face-clipping step of
+ * SAT and of GJK/EPA manifolds; idea of the Habr SAT article's face case, Jolt's
+ * ManifoldBetweenTwoFaces and Box2D's b2ClipPolygons, written for 3D convex polygons).
+ *
+ * Heuristic: the reference face is the face of one body whose normal is (nearly) the contact
+ * normal; the incident face is the face of the other body most anti-parallel to it. The
+ * overlap region of the two faces, projected along the normal, is where the bodies actually
+ * touch, so we clip the incident polygon by the reference face's side planes
+ * (Sutherland–Hodgman) and keep the clipped points that lie below the reference plane (or above
+ * it by at most the speculative margin). A resting box thus gets its four corners, not one
+ * jittering EPA point.
+ *
+ *            incident face (other body)
+ *        ●━━━━━━━━━━━━━━━━━━━━━━━━━━━●         points kept: inside the side planes
+ *     ┆     ╔═══════════════════╗     ┆         and below the reference plane
+ *     ┆     ║  reference face   ║ ──► refNormal (up, toward the incident body)
+ *   side    ╚═══════════════════╝   side
+ *   plane                           plane
+ *
+ * Output follows the engine convention (contact.ts): the point lies on B's surface, the normal
+ * pushes A (points from B into A), depth ≥ −margin (negative = speculative gap).
+ * Preconditions: polygons convex and planar; refNormal unit; the reference polygon may be wound
+ * either way (side planes are oriented toward its centroid).
+ */
+import { GEOMETRIC_EPSILON } from '../../constants';
+import type { ContactBuffer } from '../contact';
+import type { Vec3 } from '../../math/vec3';
+import { CLIP_SIDE_TAG, packFeature } from './feature-id';
+import { FacePolygon } from './face-polygon';
+import { reduceContacts } from './reduce-contacts';
+
+const polyA = new FacePolygon();
+const polyB = new FacePolygon();
+
+/**
+ * Clips `src` by the half-space m·(p − o) ≤ 0 into `dst` (Sutherland–Hodgman), keeping feature
+ * tags: a kept vertex keeps its tags; a crossing point gets (edge tag, side tag); the edge that
+ * runs along the plane gets the side tag.
+ */
+function clipByPlane(
+  dst: FacePolygon, src: FacePolygon,
+  mx: number, my: number, mz: number, ox: number, oy: number, oz: number, sideTag: number,
+): void {
+  dst.clear();
+  const n = src.count;
+  if (n === 0) return;
+  const s = src.xyz;
+  let prev = n - 1;
+  let dPrev = mx * (s[3 * prev] - ox) + my * (s[3 * prev + 1] - oy) + mz * (s[3 * prev + 2] - oz);
+  for (let cur = 0; cur < n; cur++) {
+    const dCur = mx * (s[3 * cur] - ox) + my * (s[3 * cur + 1] - oy) + mz * (s[3 * cur + 2] - oz);
+    const inPrev = dPrev <= 0;
+    const inCur = dCur <= 0;
+    if (inPrev !== inCur) {
+      // Crossing: dPrev and dCur have opposite signs, so the denominator is nonzero.
+      const t = dPrev / (dPrev - dCur);
+      const e = src.edgeTag[prev];
+      const x = s[3 * prev] + t * (s[3 * cur] - s[3 * prev]);
+      const y = s[3 * prev + 1] + t * (s[3 * cur + 1] - s[3 * prev + 1]);
+      const z = s[3 * prev + 2] + t * (s[3 * cur + 2] - s[3 * prev + 2]);
+      // Leaving the half-space, the next edge runs along the plane; entering, the rest of edge e.
+      dst.push(x, y, z, inPrev ? sideTag : e, e, sideTag);
+    }
+    if (inCur) {
+      const k = cur;
+      dst.push(s[3 * k], s[3 * k + 1], s[3 * k + 2], src.edgeTag[k], src.tagX[k], src.tagY[k]);
+    }
+    prev = cur;
+    dPrev = dCur;
+  }
+}
+
+/**
+ * Clips a 2-vertex incident polygon (a segment: capsule side, cylinder side line, box edge) by
+ * the half-space m·(p − o) ≤ 0, in place on `poly` (parametric clip; a closed 2-gon would
+ * duplicate the crossing point in Sutherland–Hodgman).
+ */
+function clipSegmentByPlane(
+  poly: FacePolygon,
+  mx: number, my: number, mz: number, ox: number, oy: number, oz: number, sideTag: number,
+): void {
+  if (poly.count !== 2) return;
+  const s = poly.xyz;
+  const d0 = mx * (s[0] - ox) + my * (s[1] - oy) + mz * (s[2] - oz);
+  const d1 = mx * (s[3] - ox) + my * (s[4] - oy) + mz * (s[5] - oz);
+  if (d0 > 0 && d1 > 0) {
+    poly.count = 0;
+    return;
+  }
+  if (d0 <= 0 && d1 <= 0) return;
+  const t = d0 / (d0 - d1);
+  const x = s[0] + t * (s[3] - s[0]), y = s[1] + t * (s[4] - s[1]), z = s[2] + t * (s[5] - s[2]);
+  const k = d0 > 0 ? 0 : 1; // the outside end moves to the crossing
+  s[3 * k] = x;
+  s[3 * k + 1] = y;
+  s[3 * k + 2] = z;
+  poly.tagX[k] = poly.edgeTag[0];
+  poly.tagY[k] = sideTag;
+}
+
+/**
+ * Clips `inc` against the side planes of `ref` and writes the surviving points as contacts.
+ * Returns the number of contacts added (after reduction to MANIFOLD_MAX_POINTS), 0 if the faces
+ * do not overlap in projection or nothing lies within `margin` of the reference plane (the
+ * caller then falls back to its single-point contact).
+ *
+ * @param refNormal unit outward normal of the reference face, pointing toward the incident body
+ * @param refIsB    the reference face belongs to body B (else to A)
+ * @param refFace   reference face index, incFace incident face index (feature ids)
+ * @param margin    [m] speculative margin: points up to this far above the reference plane are kept
+ * @param kind      PairContactKind code stored with each contact
+ */
+export function manifoldBetweenFaces(
+  out: ContactBuffer,
+  ref: FacePolygon, refNormal: Readonly<Vec3>,
+  inc: FacePolygon,
+  refIsB: boolean, refFace: number, incFace: number,
+  margin: number, kind: number,
+): number {
+  const start = out.count;
+  const nr = ref.count;
+  if (nr === 0 || inc.count === 0) return 0;
+  const nx = refNormal[0], ny = refNormal[1], nz = refNormal[2];
+  const r = ref.xyz;
+  let cx = 0, cy = 0, cz = 0;
+  for (let k = 0; k < nr; k++) {
+    cx += r[3 * k];
+    cy += r[3 * k + 1];
+    cz += r[3 * k + 2];
+  }
+  cx /= nr;
+  cy /= nr;
+  cz /= nr;
+
+  // Working copy of the incident polygon (its tags are the caller's).
+  let cur = polyA;
+  let nxt = polyB;
+  cur.clear();
+  for (let k = 0; k < inc.count; k++) {
+    cur.push(inc.xyz[3 * k], inc.xyz[3 * k + 1], inc.xyz[3 * k + 2], inc.edgeTag[k], inc.tagX[k], inc.tagY[k]);
+  }
+  const segment = cur.count === 2;
+
+  if (nr === 2) {
+    // Reference "face" is a segment (capsule axis): clip by the two end planes only.
+    const ux = r[3] - r[0], uy = r[4] - r[1], uz = r[5] - r[2];
+    for (let side = 0; side < 2; side++) {
+      const sg = side === 0 ? -1 : 1;
+      const o = side === 0 ? 0 : 3;
+      if (segment) clipSegmentByPlane(cur, sg * ux, sg * uy, sg * uz, r[o], r[o + 1], r[o + 2], CLIP_SIDE_TAG | side);
+      else {
+        clipByPlane(nxt, cur, sg * ux, sg * uy, sg * uz, r[o], r[o + 1], r[o + 2], CLIP_SIDE_TAG | side);
+        const t = cur;
+        cur = nxt;
+        nxt = t;
+      }
+    }
+  } else if (nr > 2) {
+    for (let k = 0; k < nr; k++) {
+      const k1 = k + 1 === nr ? 0 : k + 1;
+      const ox = r[3 * k], oy = r[3 * k + 1], oz = r[3 * k + 2];
+      const ex = r[3 * k1] - ox, ey = r[3 * k1 + 1] - oy, ez = r[3 * k1 + 2] - oz;
+      // m = edge × normal, flipped to point away from the centroid (outward side plane).
+      let mx = ey * nz - ez * ny, my = ez * nx - ex * nz, mz = ex * ny - ey * nx;
+      const m2 = mx * mx + my * my + mz * mz;
+      if (m2 <= GEOMETRIC_EPSILON * GEOMETRIC_EPSILON) continue; // repeated vertex: no plane
+      if (mx * (cx - ox) + my * (cy - oy) + mz * (cz - oz) > 0) {
+        mx = -mx;
+        my = -my;
+        mz = -mz;
+      }
+      if (segment) clipSegmentByPlane(cur, mx, my, mz, ox, oy, oz, CLIP_SIDE_TAG | (k & 0x7f));
+      else {
+        clipByPlane(nxt, cur, mx, my, mz, ox, oy, oz, CLIP_SIDE_TAG | (k & 0x7f));
+        const t = cur;
+        cur = nxt;
+        nxt = t;
+      }
+      if (cur.count === 0) return 0;
+    }
+  }
+
+  // Keep points below the reference plane (within the margin); place them on B's surface.
+  const ox = r[0], oy = r[1], oz = r[2];
+  const enx = refIsB ? nx : -nx, eny = refIsB ? ny : -ny, enz = refIsB ? nz : -nz;
+  const c = cur.xyz;
+  for (let k = 0; k < cur.count; k++) {
+    const px = c[3 * k], py = c[3 * k + 1], pz = c[3 * k + 2];
+    const sep = (px - ox) * nx + (py - oy) * ny + (pz - oz) * nz;
+    if (!(sep <= margin)) continue;
+    const feature = packFeature(refIsB, refFace, incFace, cur.tagX[k], cur.tagY[k]);
+    if (refIsB) {
+      // Incident point is on A: project onto B's reference plane.
+      out.push(px - sep * nx, py - sep * ny, pz - sep * nz, enx, eny, enz, -sep, kind, -1, -1, feature);
+    } else {
+      out.push(px, py, pz, enx, eny, enz, -sep, kind, -1, -1, feature);
+    }
+  }
+  return reduceContacts(out, start);
+}
