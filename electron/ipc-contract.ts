@@ -87,3 +87,26 @@ export interface HostBridge {
   /** Registers a menu listener; returns the function that unregisters it. */
   onMenuCommand(listener: (cmd: MenuCommand) => void): () => void;
 }
+
+// ---- Additions by the Electron shell (new names only; nothing above changed) ----
+
+/** Channel for File ▸ Open Recent: main re-reads recent entry `index` (a path the user chose in an earlier dialog). */
+export const IPC_OPEN_RECENT = 'host:open-recent' as const;
+
+/**
+ * Optional extension of HostBridge that the Electron preload also implements: on the menu command
+ * `{ type: 'open-recent', index }` the renderer calls `openRecent(index)`. Rejects with a clear
+ * message (and drops the entry) when the file no longer exists.
+ * The web host has no recent files and does not implement it.
+ */
+export interface HostBridgeRecent {
+  openRecent(index: number): Promise<OpenedFile>;
+}
+
+/**
+ * Content-Security-Policy of the renderer. Main sends it as a response header for every app://
+ * page; the web build uses the same string in a <meta http-equiv="Content-Security-Policy">.
+ */
+export const RENDERER_CSP =
+  "default-src 'self'; script-src 'self'; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; " +
+  "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'";

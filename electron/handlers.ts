@@ -1,0 +1,256 @@
+/**
+ * Main-process IPC handlers as plain functions.
+ *
+ * Everything with side effects (dialogs, disk, settings file, token generation) is injected
+ * through `HandlerDeps`, so the unit tests drive these handlers in Node with fakes and a temp
+ * directory, without Electron. main.ts wires the real dialog and fs into them and registers
+ * `dispatch` for each channel with ipcMain.handle.
+ *
+ * Trust model: arguments arrive from the renderer and are validated here (electron/validate.ts)
+ * before use. The only absolute paths ever touched come from (a) the user's own open/save dialog
+ * choices, (b) directories behind tokens issued for those choices, (c) recent-file entries that
+ * were themselves dialog choices, and (d) the app's own bundled assets root.
+ */
+
+import * as nodePath from 'node:path';
+import {
+  IPC,
+  IPC_OPEN_RECENT,
+  LIMITS,
+  type AssetEntry,
+  type FileKind,
+  type OpenedFile,
+  type SaveResult,
+  type Settings,
+} from './ipc-contract';
+import type { SettingsStore } from './settings-store';
+import type { TokenRegistry } from './token-registry';
+import {
+  IpcValidationError,
+  expectAssetPath,
+  expectFileKind,
+  expectIndex,
+  expectPlainFileName,
+  expectSaveRequest,
+  expectSettingsPatch,
+  expectTokenString,
+} from './validate';
+
+export interface FileStat {
+  size: number;
+  isFile: boolean;
+}
+
+/** The disk operations the handlers need (node-files.ts implements them with node:fs). */
+export interface HostFiles {
+  stat(path: string): Promise<FileStat>;
+  readFile(path: string): Promise<Uint8Array>;
+  writeFile(path: string, bytes: Uint8Array): Promise<void>;
+  /** Every regular file under `root`, paths relative to root with '/' separators. */
+  listFiles(root: string): Promise<{ path: string; size: number }[]>;
+}
+
+/** Native dialogs. Return the absolute path the user chose, or null when they cancelled. */
+export interface HostDialogs {
+  showOpen(kind: FileKind): Promise<string | null>;
+  showSave(kind: FileKind, suggestedName: string): Promise<string | null>;
+}
+
+export interface HandlerDeps {
+  files: HostFiles;
+  dialogs: HostDialogs;
+  settings: SettingsStore;
+  tokens: TokenRegistry;
+  /** Absolute path of the bundled assets/ folder. */
+  assetsRoot: string;
+  /** Path flavour of the host OS (node:path in main; posix or win32 in tests). */
+  path?: nodePath.PlatformPath;
+  /** Called after the recent-file list changes (main rebuilds the menu). */
+  onRecentChanged?: (settings: Settings) => void;
+}
+
+/** A failure the user should read as-is (missing file, too large, not a file); not a validation bug. */
+export class HostFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HostFileError';
+  }
+}
+
+/** Classifies a bundled asset by folder and extension (the layout of assets/ in ARCHITECTURE.md). */
+export function classifyAsset(relPath: string): AssetEntry['kind'] {
+  const lower = relPath.toLowerCase();
+  const top = lower.split('/')[0];
+  const ext = lower.slice(lower.lastIndexOf('.') + 1);
+  if (top === 'terrains') {
+    if (ext === 'json') return 'terrain';
+    if (ext === 'png' || ext === 'raw' || ext === 'r16' || ext === 'r32' || ext === 'tif' || ext === 'tiff' || ext === 'pgm') return 'terrain-image';
+    return 'other';
+  }
+  if (top === 'robots' && (ext === 'urdf' || ext === 'xml')) return 'robot';
+  if (top === 'scenarios' && ext === 'json') return 'scenario';
+  if (top === 'recordings') return 'recording';
+  return 'other';
+}
+
+export interface Handlers {
+  openFile(kind: unknown): Promise<OpenedFile | null>;
+  openRecent(index: unknown): Promise<OpenedFile>;
+  readRelated(token: unknown, relativeName: unknown): Promise<Uint8Array>;
+  saveFile(req: unknown): Promise<SaveResult | null>;
+  listAssets(): Promise<AssetEntry[]>;
+  readAsset(path: unknown): Promise<Uint8Array>;
+  getSettings(): Promise<Settings>;
+  setSettings(patch: unknown): Promise<Settings>;
+  /** Channel → handler with an arity check; what main registers with ipcMain.handle. */
+  dispatch(channel: string, args: readonly unknown[]): Promise<unknown>;
+}
+
+export function createHandlers(deps: HandlerDeps): Handlers {
+  const path = deps.path ?? nodePath;
+
+  /** Reads a regular file after checking its size, so a 10 GB file fails fast with a message. */
+  async function readUserFile(filePath: string, displayName: string): Promise<Uint8Array> {
+    let st: FileStat;
+    try {
+      st = await deps.files.stat(filePath);
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'ENOENT') throw new HostFileError(`'${displayName}' does not exist`);
+      throw new HostFileError(`cannot read '${displayName}': ${(err as Error).message}`);
+    }
+    if (!st.isFile) throw new HostFileError(`'${displayName}' is not a regular file`);
+    if (st.size > LIMITS.maxFileBytes) {
+      throw new HostFileError(`'${displayName}' is ${st.size} bytes; the limit is ${LIMITS.maxFileBytes} bytes`);
+    }
+    return deps.files.readFile(filePath);
+  }
+
+  async function openChosenPath(kind: FileKind, filePath: string): Promise<OpenedFile> {
+    const name = path.basename(filePath);
+    const bytes = await readUserFile(filePath, name);
+    const token = deps.tokens.issue(path.dirname(filePath));
+    const settings = await deps.settings.addRecent(kind, name, filePath);
+    deps.onRecentChanged?.(settings);
+    return { kind, name, bytes, token };
+  }
+
+  const handlers: Omit<Handlers, 'dispatch'> = {
+    async openFile(kindArg) {
+      const kind = expectFileKind('openFile.kind', kindArg);
+      const chosen = await deps.dialogs.showOpen(kind);
+      if (chosen === null) return null;
+      return openChosenPath(kind, chosen);
+    },
+
+    async openRecent(indexArg) {
+      const before = await deps.settings.load();
+      const index = expectIndex('openRecent.index', indexArg, before.recentFiles.length);
+      const entry = before.recentFiles[index];
+      try {
+        return await openChosenPath(entry.kind, entry.path);
+      } catch (err) {
+        if (err instanceof HostFileError) {
+          // A recent entry whose file vanished is dead weight in the menu: drop it, then report.
+          const after = await deps.settings.update({ recentFiles: before.recentFiles.filter((e) => e.path !== entry.path) });
+          deps.onRecentChanged?.(after);
+        }
+        throw err;
+      }
+    },
+
+    async readRelated(tokenArg, nameArg) {
+      const token = expectTokenString('readRelated.token', tokenArg);
+      const name = expectPlainFileName('readRelated.relativeName', nameArg);
+      const dir = deps.tokens.resolve(token);
+      if (dir === undefined) throw new IpcValidationError('readRelated.token', 'is not a token issued by this app (open the file again)');
+      return readUserFile(path.join(dir, name), name);
+    },
+
+    async saveFile(reqArg) {
+      const req = expectSaveRequest('saveFile.req', reqArg);
+      const chosen = await deps.dialogs.showSave(req.kind, req.suggestedName);
+      if (chosen === null) return null;
+      await deps.files.writeFile(chosen, req.bytes);
+      const name = path.basename(chosen);
+      if (req.kind === 'recording') {
+        const settings = await deps.settings.addRecent(req.kind, name, chosen);
+        deps.onRecentChanged?.(settings);
+      }
+      return { name };
+    },
+
+    async listAssets() {
+      const files = await deps.files.listFiles(deps.assetsRoot);
+      return files
+        .map((f) => ({ path: f.path, kind: classifyAsset(f.path), size: f.size }))
+        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    },
+
+    async readAsset(pathArg) {
+      const rel = expectAssetPath('readAsset.path', pathArg);
+      return readUserFile(path.join(deps.assetsRoot, ...rel.split('/')), rel);
+    },
+
+    async getSettings() {
+      return deps.settings.load();
+    },
+
+    async setSettings(patchArg) {
+      const patch = expectSettingsPatch('setSettings.patch', patchArg);
+      if (patch.recentFiles !== undefined) {
+        // The renderer may remove or reorder recent entries, never add a path: a path that did not
+        // come from the user's own dialog would let a compromised page read any file via openRecent.
+        const known = (await deps.settings.load()).recentFiles;
+        patch.recentFiles.forEach((entry, i) => {
+          const match = known.find((k) => k.path === entry.path);
+          if (match === undefined || match.kind !== entry.kind || match.name !== entry.name) {
+            throw new IpcValidationError(
+              `setSettings.patch.recentFiles[${i}]`,
+              'is not an existing recent file (entries can only be removed or reordered)',
+            );
+          }
+        });
+      }
+      const settings = await deps.settings.update(patch);
+      if (patch.recentFiles !== undefined) deps.onRecentChanged?.(settings);
+      return settings;
+    },
+  };
+
+  /** Expected argument count per channel: a call with extra or missing arguments is rejected. */
+  const table: Record<string, { arity: number; call: (args: readonly unknown[]) => Promise<unknown> }> = {
+    [IPC.openFile]: { arity: 1, call: (a) => handlers.openFile(a[0]) },
+    [IPC_OPEN_RECENT]: { arity: 1, call: (a) => handlers.openRecent(a[0]) },
+    [IPC.readRelated]: { arity: 2, call: (a) => handlers.readRelated(a[0], a[1]) },
+    [IPC.saveFile]: { arity: 1, call: (a) => handlers.saveFile(a[0]) },
+    [IPC.listAssets]: { arity: 0, call: () => handlers.listAssets() },
+    [IPC.readAsset]: { arity: 1, call: (a) => handlers.readAsset(a[0]) },
+    [IPC.getSettings]: { arity: 0, call: () => handlers.getSettings() },
+    [IPC.setSettings]: { arity: 1, call: (a) => handlers.setSettings(a[0]) },
+  };
+
+  return {
+    ...handlers,
+    async dispatch(channel, args) {
+      const entry = Object.prototype.hasOwnProperty.call(table, channel) ? table[channel] : undefined;
+      if (entry === undefined) throw new IpcValidationError('channel', `unknown IPC channel ${JSON.stringify(String(channel).slice(0, 60))}`);
+      if (args.length !== entry.arity) {
+        throw new IpcValidationError(channel, `expected ${entry.arity} argument(s), got ${args.length}`);
+      }
+      return entry.call(args);
+    },
+  };
+}
+
+/** The channels main registers (every request/response channel of the contract). */
+export const HANDLED_CHANNELS: readonly string[] = [
+  IPC.openFile,
+  IPC_OPEN_RECENT,
+  IPC.readRelated,
+  IPC.saveFile,
+  IPC.listAssets,
+  IPC.readAsset,
+  IPC.getSettings,
+  IPC.setSettings,
+];

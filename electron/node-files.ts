@@ -1,0 +1,72 @@
+/**
+ * node:fs implementations of HostFiles (handlers.ts) and SettingsIo (settings-store.ts).
+ * Kept apart from the handlers so tests can swap in fakes, and tested itself against a temp dir.
+ */
+
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { FileStat, HostFiles } from './handlers';
+import type { SettingsIo } from './settings-store';
+
+/** Most files listAssets reports; the bundled assets/ folder holds tens. */
+export const MAX_LISTED_ASSETS = 10_000;
+
+/** Deepest folder nesting walked under assets/ (guards against symlink loops and silly trees). */
+export const MAX_ASSET_DEPTH = 16;
+
+export const nodeFiles: HostFiles = {
+  async stat(p: string): Promise<FileStat> {
+    const st = await fs.stat(p);
+    return { size: st.size, isFile: st.isFile() };
+  },
+
+  async readFile(p: string): Promise<Uint8Array> {
+    return fs.readFile(p);
+  },
+
+  async writeFile(p: string, bytes: Uint8Array): Promise<void> {
+    await fs.writeFile(p, bytes);
+  },
+
+  async listFiles(root: string): Promise<{ path: string; size: number }[]> {
+    const out: { path: string; size: number }[] = [];
+    async function walk(dir: string, rel: string, depth: number): Promise<void> {
+      if (depth > MAX_ASSET_DEPTH || out.length >= MAX_LISTED_ASSETS) return;
+      let entries;
+      try {
+        entries = await fs.readdir(dir, { withFileTypes: true });
+      } catch {
+        return; // a missing assets/ folder lists as empty
+      }
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const e of entries) {
+        if (out.length >= MAX_LISTED_ASSETS) return;
+        const childRel = rel === '' ? e.name : `${rel}/${e.name}`;
+        // Symlinks are skipped on purpose: an asset must live inside the bundle.
+        if (e.isDirectory()) await walk(path.join(dir, e.name), childRel, depth + 1);
+        else if (e.isFile()) out.push({ path: childRel, size: (await fs.stat(path.join(dir, e.name))).size });
+      }
+    }
+    await walk(root, '', 0);
+    return out;
+  },
+};
+
+export const nodeSettingsIo: SettingsIo = {
+  async readText(p: string): Promise<string | null> {
+    try {
+      return await fs.readFile(p, 'utf8');
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ENOENT') return null;
+      throw err;
+    }
+  },
+
+  /** Write to a sibling temp file, then rename over the target: rename is atomic on one volume. */
+  async writeTextAtomic(p: string, text: string): Promise<void> {
+    await fs.mkdir(path.dirname(p), { recursive: true });
+    const tmp = `${p}.${process.pid}.tmp`;
+    await fs.writeFile(tmp, text, 'utf8');
+    await fs.rename(tmp, p);
+  },
+};
