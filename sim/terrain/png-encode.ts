@@ -130,3 +130,49 @@ export function encodeGrayPng(
   writeChunk(out, o, 'IEND', new Uint8Array(0));
   return out;
 }
+
+/** A heightmap PNG and the sidecar fields that make it load back as the same terrain. */
+export interface HeightfieldPng {
+  png: Uint8Array;
+  /** [m] Black → heightRange[0], white → heightRange[1]. */
+  heightRange: [number, number];
+  /** [m] [dx, dy]. */
+  metersPerPixel: [number, number];
+  /** [m] World position of the south-west vertex. */
+  origin: [number, number];
+}
+
+/**
+ * Quantise a heightfield to an 8- or 16-bit grayscale PNG, north up (heightfield row j → image row
+ * rows − 1 − j), black = the lowest height, white = the highest. Round-to-nearest, so each height
+ * comes back within half a level: (max − min) / (2 · 65535) for 16 bit.
+ */
+export function encodeHeightfieldPng(
+  hf: { cols: number; rows: number; dx: number; dy: number; x0: number; y0: number; heights: ArrayLike<number> },
+  bitDepth: 8 | 16 = 16,
+  options: EncodePngOptions = {},
+): HeightfieldPng {
+  const { cols, rows, heights } = hf;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let k = 0; k < cols * rows; k++) {
+    const h = heights[k];
+    if (!Number.isFinite(h)) throw new TerrainError(`encodeHeightfieldPng: height at index ${k} is ${h}`);
+    if (h < lo) lo = h;
+    if (h > hi) hi = h;
+  }
+  const levels = bitDepth === 16 ? 0xffff : 0xff;
+  const inv = hi > lo ? levels / (hi - lo) : 0;
+  const samples = bitDepth === 16 ? new Uint16Array(cols * rows) : new Uint8Array(cols * rows);
+  for (let j = 0; j < rows; j++) {
+    const src = j * cols;
+    const dst = (rows - 1 - j) * cols;
+    for (let i = 0; i < cols; i++) samples[dst + i] = Math.round((heights[src + i] - lo) * inv);
+  }
+  return {
+    png: encodeGrayPng(cols, rows, bitDepth, samples, options),
+    heightRange: [lo, hi],
+    metersPerPixel: [hf.dx, hf.dy],
+    origin: [hf.x0, hf.y0],
+  };
+}
