@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeTerrain } from '../../../sim/terrain/load-terrain';
 import type { Heightfield } from '../../../sim/terrain/heightfield';
+import type { Vec3 } from '../../../sim/math/vec3';
 
 const dir = join(__dirname, '..', '..', '..', 'assets', 'terrains');
 
@@ -19,7 +20,7 @@ describe('bundled terrains (assets/terrains, written by scripts/gen-terrains.ts)
     expect(hf.x0).toBeCloseTo(-30, 9);
     expect(hf.y0).toBeCloseTo(-30, 9);
     expect(hf.maxHeight - hf.minHeight).toBeGreaterThan(1);
-    const n = [0, 0, 0];
+    const n: Vec3 = [0, 0, 0];
     let steepest = 1;
     for (let y = -29.5; y < 30; y += 1.3) for (let x = -29.5; x < 30; x += 1.3) steepest = Math.min(steepest, hf.normalAt(n, x, y)[2]);
     expect(Math.acos(steepest)).toBeLessThan((20 * Math.PI) / 180);
