@@ -213,6 +213,19 @@ export const HEIGHTFIELD_CANDIDATE_CAPACITY = 256;
 /** [-] Most terrain cells one convex–heightfield query visits; a larger AABB footprint reports overflow. */
 export const HEIGHTFIELD_MAX_CELLS_PER_QUERY = 4096;
 
+/**
+ * [-] Capsule–capsule: axes with |cos| at least this (about 2.6°) count as parallel and get a
+ * two-point manifold along the overlap, so a capsule lying on another does not roll on one
+ * jittering point. Same order as Jolt's capsule-capsule parallel tolerance.
+ */
+export const CAPSULE_PARALLEL_COS = 0.999;
+
+/**
+ * [m] Below this distance between cores (segment–segment, segment–box) the direction between
+ * closest points is round-off and the penetration routine (SAT) takes over: the geometric ε.
+ */
+export const CORE_TOUCH_DISTANCE = GEOMETRIC_EPSILON;
+
 // ---------------------------------------------------------------------------------------------
 // Broad phase (sim/collision/broadphase/)
 // ---------------------------------------------------------------------------------------------
