@@ -64,6 +64,78 @@ export const TERRAIN_MIN_VERTICES_PER_AXIS = 2;
 // Cylinder–terrain (sim/collision/cylinder-terrain/)
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * [m] Broad phase ε_H (paper §III step 5): when H_max − H_min over the cylinder's cell range is
+ * below this, the patch is one horizontal plane and the exact cylinder–plane test replaces the
+ * per-element narrow phase. 1 nm, like TERRAIN_PLANARITY_TOLERANCE: only truly flat patches,
+ * because the flat path's points are exact and a tilted patch must not take it.
+ */
+export const CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE = 1e-9;
+
+/**
+ * [-] sin of the angle between the cylinder axis and an element normal below which the axis
+ * counts as parallel to the normal (standing exactly upright): the "down" radial direction w is
+ * then undefined and is taken along the cell's x edge (paper §IV, w = V0V1/|V0V1| when v ∥ n_P).
+ * 1e-9 rad: below it w·n differs from −sinθ by round-off only.
+ */
+export const CYLINDER_TERRAIN_PARALLEL_SIN = 1e-9;
+
+/**
+ * [-] ε_v of the paper's stage 3 (eq. 13): an edge point nearer to a base than to the side gets
+ * the base normal ±v only if |v·n_P| exceeds this, i.e. the axis is not parallel to the element
+ * (otherwise the base normal would push sideways along the ground). sin 0.06°.
+ */
+export const CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON = 1e-3;
+
+/**
+ * [-] Bend of an internal terrain edge (vertical drop of the neighbour element's far vertex below
+ * this element's plane, per metre of horizontal distance from the edge) at or below which the
+ * edge counts as flat or concave: it can never be the deepest point (a neighbouring face reaches
+ * at least as deep), so it produces no contact and clips no line (no ghost contacts on seams).
+ * 1e-9 m per m: exact coplanarity up to float64 round-off of heights of order 1e3 m.
+ */
+export const CYLINDER_TERRAIN_FLAT_EDGE_BEND = 1e-9;
+
+/**
+ * [-] Bend (drop per metre, ≈ tan of the dihedral angle) from which a convex terrain edge is
+ * "active" (Jolt's ActiveEdges idea): it gets its own radial/axial contact normal and kind
+ * 'edge'. Gentler convex edges (seams of a smooth hill, fractal ground) keep the element's face
+ * normal so a wheel rolling over them sees no ghost normal. tan 10° ≈ 0.176: a curb (63° here)
+ * or a ridge is active; a 5 cm grid on a 1 m-radius bump (2.9°) is not.
+ */
+export const CYLINDER_TERRAIN_ACTIVE_EDGE_BEND = 0.17632698070846498;
+
+/**
+ * [-] Contacts whose normals have a dot product at least this share one normal group for the
+ * manifold reduction (paper stage 4 groups by "equal" normals; adjacent elements of a smooth
+ * surface differ slightly). cos 10°, the same angle as CYLINDER_TERRAIN_ACTIVE_EDGE_BEND: two
+ * faces across an inactive edge always fall into one group.
+ */
+export const CYLINDER_TERRAIN_NORMAL_GROUP_COS = 0.984807753012208;
+
+/**
+ * [m] Manifold reduction: when the third point is closer than this to the line through the
+ * first two, the group is a line contact (a lying wheel's side) and keeps only its two extreme
+ * points (paper stage 4, |P1P2 × P1P3| < ε). A tenth of the linear slop: 0.5 mm.
+ */
+export const MANIFOLD_LINE_CONTACT_DISTANCE = 0.1 * LINEAR_SLOP;
+
+/** [-] Capacity of the per-query candidate contact buffer (before reduction). Overflow is reported. */
+export const CYLINDER_TERRAIN_MAX_CANDIDATES = 1024;
+
+/** [-] Most normal groups one query reduces separately; further normals join the nearest group. */
+export const CYLINDER_TERRAIN_MAX_NORMAL_GROUPS = 32;
+
+/**
+ * [-] Most cells one query visits (AABB footprint). A wheel r = 0.3 m on a 5 cm grid covers
+ * ~170; 128² leaves room for coarse-to-fine mismatches. Beyond it the query is truncated and
+ * the status says so (never thrown).
+ */
+export const CYLINDER_TERRAIN_MAX_CELLS = 128 * 128;
+
+/** [-] Golden-section steps maximising min(l1, l2) along an edge that is limited by a base: 0.618^48 of an edge ≪ 1 nm. */
+export const CYLINDER_TERRAIN_EDGE_SEARCH_STEPS = 48;
+
 // ---------------------------------------------------------------------------------------------
 // Convex narrow phase: GJK, EPA, SAT, hulls (sim/collision/, sim/shapes/)
 // ---------------------------------------------------------------------------------------------
@@ -97,8 +169,8 @@ export const EPA_MAX_VERTICES = 128;
 /** [-] EPA polytope face capacity (Euler: F ≤ 2V − 4 live faces; dead faces are recycled). */
 export const EPA_MAX_FACES = 256;
 
-/** [-] EPA relative termination: the support point improves the closest face distance by less than this fraction. */
-export const EPA_RELATIVE_TOLERANCE = 1e-8;
+/** [-] EPA relative termination: the support point along the nearest face normal is within this fraction of that face's distance (upper and lower depth bounds meet). 1e-6 of a 1 cm overlap is 10 nm; curved surfaces reach it in < 64 iterations, tighter values do not. */
+export const EPA_RELATIVE_TOLERANCE = 1e-6;
 
 /** [m] EPA absolute termination on the depth (1 nm). */
 export const EPA_ABSOLUTE_TOLERANCE = 1e-9;

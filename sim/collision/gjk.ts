@@ -1,0 +1,355 @@
+/**
+ * GJK distance query: separation, closest points and normal of two convex shapes.
+ *
+ * References: Gilbert, Johnson & Keerthi (1988); van den Bergen, Collision Detection in
+ * Interactive 3D Environments (2003) §4.3 (termination on the relative gap ‖v‖² − v·w);
+ * Ericson, Real-Time Collision Detection (2005) §9.5; Huotari (2011) ch. 5 (the project's
+ * seed thesis, boolean GJK with line/triangle/tetrahedron cases). The closest-point
+ * sub-algorithm is in ./simplex.ts.
+ *
+ * API
+ *   gjkDistance(out: GjkResult, shapeA, poseA, shapeB, poseB, cache?: GjkCache): GjkResult
+ *     out.status     GjkStatus (every exit sets it)
+ *     out.distance   [m] signed: > 0 separated (exact), ≈ 0 touching, < 0 overlapping — then
+ *                    it is −depth and exact only when out.normalValid (shallow overlap of the
+ *                    cores' radii); deep overlaps need EPA (epa.ts), which calls this first.
+ *     out.pointA/B   world witness points on A and B (pointB − pointA = distance · normal)
+ *     out.normal     world unit normal from A to B (valid when out.normalValid)
+ *     out.iterations support evaluations used
+ *   gjkIntersect(shapeA, poseA, shapeB, poseB): boolean — overlap test (distance ≤ 0 within tolerance).
+ *
+ * Frame: everything runs in A's local frame with B mapped in by the relative transform
+ * (MinkowskiPair), so A's support costs no rotation and B's costs two 3×3 products.
+ *
+ * Core + radius: GJK runs on the cores (sphere → point, capsule → segment) and subtracts
+ * rA + rB at the end (Box2D b2ShapeDistance, Jolt's convex radius). For spheres and capsules this
+ * makes GJK exact and finite, and any overlap shallower than rA + rB comes with an exact normal
+ * and depth (normalValid) without EPA.
+ *
+ * Termination (each exit sets a status):
+ *   - gap: ‖v‖² − v·w ≤ GJK_RELATIVE_TOLERANCE·‖v‖²  (v is within tolerance of the true distance)
+ *   - repeated support point (no progress possible)              → converged
+ *   - ‖v‖ ≤ GJK_ABSOLUTE_TOLERANCE                               → Touching / Intersecting
+ *   - origin inside the tetrahedron                              → Intersecting
+ *   - ‖v‖ did not decrease (rounding)                            → converged with the last v
+ *   - GJK_MAX_ITERATIONS                                         → MaxIterations (best v so far)
+ *   - non-finite input                                           → Degenerate, distance 0, no NaN
+ */
+import type { Vec3 } from '../math/vec3';
+import { quatRotate, quatRotateInverse, quatToMat3 } from '../math/quat';
+import type { Quat } from '../math/quat';
+import type { ConvexShape, Pose } from '../shapes/shape';
+import { Simplex } from './simplex';
+import { GJK_ABSOLUTE_TOLERANCE, GJK_MAX_ITERATIONS, GJK_RELATIVE_TOLERANCE } from '../constants';
+
+export const GjkStatus = {
+  /** distance > GJK_ABSOLUTE_TOLERANCE: shapes apart, distance and witnesses exact within tolerance. */
+  Separated: 0,
+  /** |distance| ≤ GJK_ABSOLUTE_TOLERANCE: surfaces touch, no measurable overlap. */
+  Touching: 1,
+  /** The shapes overlap. Depth/normal known only when `normalValid`; otherwise use EPA. */
+  Intersecting: 2,
+  /** Iteration cap reached; the result is the best upper bound on the distance found. */
+  MaxIterations: 3,
+  /** Input not finite (NaN pose or shape): result is zeros, not NaN. */
+  Degenerate: 4,
+} as const;
+export type GjkStatus = (typeof GjkStatus)[keyof typeof GjkStatus];
+
+export const GJK_STATUS_NAMES: readonly string[] = ['separated', 'touching', 'intersecting', 'max-iterations', 'degenerate'];
+
+export class GjkResult {
+  status: GjkStatus = GjkStatus.Degenerate;
+  /** [m] Signed distance (see header). */
+  distance = 0;
+  /** World witness point on A. */
+  readonly pointA: Vec3 = [0, 0, 0];
+  /** World witness point on B. */
+  readonly pointB: Vec3 = [0, 0, 0];
+  /** World unit normal from A to B. */
+  readonly normal: Vec3 = [0, 0, 1];
+  /** True when `normal` (and, for overlaps, `distance`) is exact. */
+  normalValid = false;
+  iterations = 0;
+}
+
+/**
+ * Warm start: the last separating direction in A's local frame. Reusing it between steps makes a
+ * resting pair converge in 1–2 iterations instead of ~5 (van den Bergen §4.3.7).
+ */
+export class GjkCache {
+  readonly dir: Vec3 = [0, 0, 0];
+  valid = false;
+}
+
+/**
+ * A − B in A's local frame. `r` (column-major) maps B-local vectors into A-local, `t` is B's
+ * origin in A-local. support(d) = sA(d) − (r·sB(rᵀ(−d)) + t).
+ */
+export class MinkowskiPair {
+  a!: ConvexShape;
+  b!: ConvexShape;
+  readonly r = new Float64Array(9);
+  readonly t: Vec3 = [0, 0, 0];
+  /** Use the cores (supportCore) instead of the full shapes. */
+  useCore = false;
+  /** Rotation of A (to bring results back to world). */
+  readonly qA: Quat = [0, 0, 0, 1];
+  readonly pA: Vec3 = [0, 0, 0];
+  /** False when a pose or the relative transform is not finite. */
+  finite = true;
+
+  set(a: ConvexShape, poseA: Readonly<Pose>, b: ConvexShape, poseB: Readonly<Pose>, useCore: boolean): this {
+    this.a = a;
+    this.b = b;
+    this.useCore = useCore;
+    const qa = poseA.orientation, qb = poseB.orientation;
+    for (let k = 0; k < 4; k++) this.qA[k] = qa[k];
+    for (let k = 0; k < 3; k++) this.pA[k] = poseA.position[k];
+    // q_rel = qA⁻¹ · qB
+    const ax = -qa[0], ay = -qa[1], az = -qa[2], aw = qa[3];
+    const bx = qb[0], by = qb[1], bz = qb[2], bw = qb[3];
+    relQ[0] = aw * bx + ax * bw + ay * bz - az * by;
+    relQ[1] = aw * by - ax * bz + ay * bw + az * bx;
+    relQ[2] = aw * bz + ax * by - ay * bx + az * bw;
+    relQ[3] = aw * bw - ax * bx - ay * by - az * bz;
+    quatToMat3(this.r, relQ);
+    tmp[0] = poseB.position[0] - poseA.position[0];
+    tmp[1] = poseB.position[1] - poseA.position[1];
+    tmp[2] = poseB.position[2] - poseA.position[2];
+    quatRotateInverse(this.t, qa, tmp);
+    let ok = Number.isFinite(this.t[0]) && Number.isFinite(this.t[1]) && Number.isFinite(this.t[2]);
+    for (let k = 0; k < 9; k++) ok = ok && Number.isFinite(this.r[k]);
+    this.finite = ok;
+    return this;
+  }
+
+  /** w = sA(d) − sB(−d), with the two support points (A-local). */
+  support(w: Vec3, sa: Vec3, sb: Vec3, d: Readonly<Vec3>): void {
+    const r = this.r;
+    if (this.useCore) this.a.supportCore(sa, d);
+    else this.a.support(sa, d);
+    // −d into B-local: rᵀ(−d)
+    dirB[0] = -(r[0] * d[0] + r[1] * d[1] + r[2] * d[2]);
+    dirB[1] = -(r[3] * d[0] + r[4] * d[1] + r[5] * d[2]);
+    dirB[2] = -(r[6] * d[0] + r[7] * d[1] + r[8] * d[2]);
+    if (this.useCore) this.b.supportCore(sbLocal, dirB);
+    else this.b.support(sbLocal, dirB);
+    const x = sbLocal[0], y = sbLocal[1], z = sbLocal[2];
+    sb[0] = r[0] * x + r[3] * y + r[6] * z + this.t[0];
+    sb[1] = r[1] * x + r[4] * y + r[7] * z + this.t[1];
+    sb[2] = r[2] * x + r[5] * y + r[8] * z + this.t[2];
+    w[0] = sa[0] - sb[0];
+    w[1] = sa[1] - sb[1];
+    w[2] = sa[2] - sb[2];
+  }
+
+  /** A-local point → world. */
+  toWorldPoint(out: Vec3, p: Readonly<Vec3>): Vec3 {
+    quatRotate(out, this.qA, p);
+    out[0] += this.pA[0];
+    out[1] += this.pA[1];
+    out[2] += this.pA[2];
+    return out;
+  }
+
+  /** A-local direction → world. */
+  toWorldVector(out: Vec3, v: Readonly<Vec3>): Vec3 {
+    return quatRotate(out, this.qA, v);
+  }
+}
+
+const relQ: Quat = [0, 0, 0, 1];
+const tmp: Vec3 = [0, 0, 0];
+const dirB: Vec3 = [0, 0, 0];
+const sbLocal: Vec3 = [0, 0, 0];
+
+/** Outcome of the raw GJK loop (internal to the convex narrow phase; EPA and casts use it). */
+export const GjkLoopExit = {
+  /** Converged with ‖v‖ > GJK_ABSOLUTE_TOLERANCE. */
+  Separated: 0,
+  /** ‖v‖ ≤ GJK_ABSOLUTE_TOLERANCE without an enclosing tetrahedron. */
+  Touching: 1,
+  /** Origin strictly inside a tetrahedron of the simplex. */
+  Enclosed: 2,
+  MaxIterations: 3,
+} as const;
+export type GjkLoopExit = (typeof GjkLoopExit)[keyof typeof GjkLoopExit];
+
+const w: Vec3 = [0, 0, 0];
+const sa: Vec3 = [0, 0, 0];
+const sb: Vec3 = [0, 0, 0];
+const vPrev: Vec3 = [0, 0, 0];
+
+/** Iterations used by the last gjkLoop call. */
+export let gjkLoopIterations = 0;
+
+/**
+ * The GJK loop on `pair` from the initial direction `dir0` (A-local, any nonzero vector; zero is
+ * replaced by +x). On return `simplex` holds the supporting simplex and `v` the closest point
+ * of A − B (or its best estimate) in A-local coordinates.
+ */
+export function gjkLoop(simplex: Simplex, v: Vec3, pair: MinkowskiPair, dir0: Readonly<Vec3>): GjkLoopExit {
+  simplex.clear();
+  // First vertex: support along −dir0 so that v starts as a point of A − B (an upper bound).
+  let dx = -dir0[0], dy = -dir0[1], dz = -dir0[2];
+  if (!(dx * dx + dy * dy + dz * dz > 0)) {
+    dx = 1;
+    dy = 0;
+    dz = 0;
+  }
+  tmp[0] = dx;
+  tmp[1] = dy;
+  tmp[2] = dz;
+  pair.support(w, sa, sb, tmp);
+  simplex.push(w, sa, sb);
+  simplex.lambda[0] = 1;
+  v[0] = w[0];
+  v[1] = w[1];
+  v[2] = w[2];
+  let vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+  const absSq = GJK_ABSOLUTE_TOLERANCE * GJK_ABSOLUTE_TOLERANCE;
+  let iter = 1;
+  for (; iter < GJK_MAX_ITERATIONS; iter++) {
+    if (vv <= absSq) {
+      gjkLoopIterations = iter;
+      return GjkLoopExit.Touching;
+    }
+    tmp[0] = -v[0];
+    tmp[1] = -v[1];
+    tmp[2] = -v[2];
+    pair.support(w, sa, sb, tmp);
+    const vw = v[0] * w[0] + v[1] * w[1] + v[2] * w[2];
+    // Gap test (van den Bergen §4.3.6): v·w/‖v‖ is a lower bound on the distance, ‖v‖ an upper one.
+    if (vv - vw <= GJK_RELATIVE_TOLERANCE * vv) {
+      gjkLoopIterations = iter;
+      return GjkLoopExit.Separated;
+    }
+    // Repeated vertex: the sub-algorithm would cycle (Jolt / Bullet "degenerate" exit).
+    if (simplex.contains(w, absSq)) {
+      gjkLoopIterations = iter;
+      return GjkLoopExit.Separated;
+    }
+    simplex.push(w, sa, sb);
+    vPrev[0] = v[0];
+    vPrev[1] = v[1];
+    vPrev[2] = v[2];
+    if (simplex.closest(v)) {
+      gjkLoopIterations = iter + 1;
+      return GjkLoopExit.Enclosed;
+    }
+    const vvNew = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    if (!(vvNew < vv)) {
+      // No strict decrease: rounding has taken over. Keep the better (previous) estimate; the
+      // simplex now describes v, so only leave v alone when it is not worse.
+      gjkLoopIterations = iter + 1;
+      if (!(vvNew <= vv)) {
+        // Guard against NaN or growth: restore the previous estimate.
+        v[0] = vPrev[0];
+        v[1] = vPrev[1];
+        v[2] = vPrev[2];
+      }
+      return vv <= absSq ? GjkLoopExit.Touching : GjkLoopExit.Separated;
+    }
+    vv = vvNew;
+  }
+  gjkLoopIterations = iter;
+  return vv <= absSq ? GjkLoopExit.Touching : GjkLoopExit.MaxIterations;
+}
+
+const pair = new MinkowskiPair();
+const simplex = new Simplex();
+const v: Vec3 = [0, 0, 0];
+const wa: Vec3 = [0, 0, 0];
+const wb: Vec3 = [0, 0, 0];
+const nLocal: Vec3 = [0, 0, 0];
+
+function degenerate(out: GjkResult): GjkResult {
+  out.status = GjkStatus.Degenerate;
+  out.distance = 0;
+  out.normalValid = false;
+  out.iterations = 0;
+  for (let k = 0; k < 3; k++) {
+    out.pointA[k] = 0;
+    out.pointB[k] = 0;
+    out.normal[k] = 0;
+  }
+  out.normal[2] = 1;
+  return out;
+}
+
+/** GJK distance between two posed convex shapes (see the file header for the result). */
+export function gjkDistance(
+  out: GjkResult,
+  shapeA: ConvexShape,
+  poseA: Readonly<Pose>,
+  shapeB: ConvexShape,
+  poseB: Readonly<Pose>,
+  cache?: GjkCache,
+): GjkResult {
+  pair.set(shapeA, poseA, shapeB, poseB, true);
+  if (!pair.finite) return degenerate(out);
+  // Initial direction: the cache, else from B's origin toward A's (−t), the usual good guess.
+  const d0 = cache !== undefined && cache.valid ? cache.dir : negT(pair.t);
+  const exit = gjkLoop(simplex, v, pair, d0);
+  out.iterations = gjkLoopIterations;
+  simplex.witness(wa, wb);
+  const rSum = shapeA.coreRadius + shapeB.coreRadius;
+  const vLen = Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  if (!Number.isFinite(vLen) || !Number.isFinite(wa[0] + wa[1] + wa[2] + wb[0] + wb[1] + wb[2])) return degenerate(out);
+  if (exit === GjkLoopExit.Enclosed || exit === GjkLoopExit.Touching) {
+    // Cores touch or overlap: the separation is −(depth) ≤ −rSum, unknown here.
+    out.normalValid = false;
+    out.distance = rSum > 0 || exit === GjkLoopExit.Enclosed ? -rSum : 0;
+    out.status = exit === GjkLoopExit.Touching && rSum === 0 ? GjkStatus.Touching : GjkStatus.Intersecting;
+    pair.toWorldPoint(out.pointA, wa);
+    pair.toWorldPoint(out.pointB, wb);
+    if (cache !== undefined) cache.valid = false;
+    return out;
+  }
+  // Cores apart: normal from A to B is −v/‖v‖ (v = closest point of A − B to the origin).
+  const inv = 1 / vLen;
+  nLocal[0] = -v[0] * inv;
+  nLocal[1] = -v[1] * inv;
+  nLocal[2] = -v[2] * inv;
+  if (cache !== undefined) {
+    cache.dir[0] = v[0];
+    cache.dir[1] = v[1];
+    cache.dir[2] = v[2];
+    cache.valid = true;
+  }
+  // Inflate the core witnesses by the radii along the normal.
+  const ra = shapeA.coreRadius, rb = shapeB.coreRadius;
+  wa[0] += nLocal[0] * ra;
+  wa[1] += nLocal[1] * ra;
+  wa[2] += nLocal[2] * ra;
+  wb[0] -= nLocal[0] * rb;
+  wb[1] -= nLocal[1] * rb;
+  wb[2] -= nLocal[2] * rb;
+  pair.toWorldPoint(out.pointA, wa);
+  pair.toWorldPoint(out.pointB, wb);
+  pair.toWorldVector(out.normal, nLocal);
+  out.normalValid = true;
+  out.distance = vLen - rSum;
+  if (exit === GjkLoopExit.MaxIterations) out.status = GjkStatus.MaxIterations;
+  else if (out.distance > GJK_ABSOLUTE_TOLERANCE) out.status = GjkStatus.Separated;
+  else if (out.distance >= -GJK_ABSOLUTE_TOLERANCE) out.status = GjkStatus.Touching;
+  else out.status = GjkStatus.Intersecting;
+  return out;
+}
+
+const negTScratch: Vec3 = [0, 0, 0];
+function negT(t: Readonly<Vec3>): Vec3 {
+  negTScratch[0] = -t[0];
+  negTScratch[1] = -t[1];
+  negTScratch[2] = -t[2];
+  return negTScratch;
+}
+
+const scratchResult = new GjkResult();
+
+/** Boolean overlap test: true when the shapes touch or overlap (distance ≤ GJK_ABSOLUTE_TOLERANCE). */
+export function gjkIntersect(shapeA: ConvexShape, poseA: Readonly<Pose>, shapeB: ConvexShape, poseB: Readonly<Pose>): boolean {
+  const r = gjkDistance(scratchResult, shapeA, poseA, shapeB, poseB);
+  return r.status === GjkStatus.Intersecting || r.status === GjkStatus.Touching;
+}
