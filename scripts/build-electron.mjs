@@ -13,7 +13,9 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const outdir = path.join(root, 'dist', 'electron');
+/** `--outdir <dir>` (used by the wiring tests) builds elsewhere than dist/electron. */
+const outdirArg = process.argv.indexOf('--outdir');
+const outdir = outdirArg > 0 && process.argv[outdirArg + 1] ? path.resolve(process.argv[outdirArg + 1]) : path.join(root, 'dist', 'electron');
 /**
  * Syntax targets, deliberately older than what Electron 45 embeds (newer Node and Chromium): they
  * only decide which syntax esbuild lowers, and ES2022 output runs on both.
@@ -42,4 +44,4 @@ if (foreign.length > 0) {
   console.error(`build-electron: the sandboxed preload may only require 'electron', but requires: ${foreign.join(', ')}`);
   process.exit(1);
 }
-console.log(`build-electron: wrote ${path.relative(root, outdir)}/main.cjs and preload.cjs`);
+console.log(`build-electron: wrote ${path.relative(root, outdir) || outdir}/main.cjs and preload.cjs`);
