@@ -120,14 +120,14 @@ export function loadTerrain(sidecar: unknown, data: Uint8Array, onProgress?: Ter
     progress.stage(DECODE_SHARE, DECODE_SHARE + CONVERT_SHARE);
     notes.push(`float32 RAW ${cols} × ${rows}, ${meta.endianness}-endian`);
   } else {
-    const tif = decodeGeoTiff(data, { noData: meta.noData, onProgress: decodeProgress });
+    const tif = decodeGeoTiff(data, { noData: meta.noData, metersPerPixel: meta.metersPerPixel, onProgress: decodeProgress });
     progress.stage(DECODE_SHARE, DECODE_SHARE + CONVERT_SHARE);
     cols = tif.cols;
     rows = tif.rows;
     heights = tif.heights;
     geo = tif.geo;
     notes.push(...tif.notes);
-    if (meta.metersPerPixel) {
+    if (meta.metersPerPixel && tif.geo) {
       [dx, dy] = meta.metersPerPixel;
       notes.push(`metres per pixel [${dx}, ${dy}] from the sidecar override the file's [${tif.dx}, ${tif.dy}]`);
     } else {
