@@ -464,7 +464,9 @@ function expand(out: EpaResult): EpaResult {
     const lower = Math.max(0, bestD);
     if (h - lower <= Math.max(EPA_ABSOLUTE_TOLERANCE, EPA_RELATIVE_TOLERANCE * lower)) {
       faceWitness(best, lower);
-      return finish(out, EpaStatus.Penetrating, EpaMethod.Epa, lower, nL, pa, pb);
+      // Faces that touch exactly (depth within GJK's tolerance) are contact, not overlap.
+      const status = lower <= GJK_ABSOLUTE_TOLERANCE ? EpaStatus.Touching : EpaStatus.Penetrating;
+      return finish(out, status, EpaMethod.Epa, lower, nL, pa, pb);
     }
     const nv = addVertex(w, sa, sb);
     if (nv < 0) return useFallback(out);

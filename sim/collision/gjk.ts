@@ -45,7 +45,11 @@ import { GJK_ABSOLUTE_TOLERANCE, GJK_MAX_ITERATIONS, GJK_RELATIVE_TOLERANCE } fr
 export const GjkStatus = {
   /** distance > GJK_ABSOLUTE_TOLERANCE: shapes apart, distance and witnesses exact within tolerance. */
   Separated: 0,
-  /** |distance| ≤ GJK_ABSOLUTE_TOLERANCE: surfaces touch, no measurable overlap. */
+  /**
+   * |distance| ≤ GJK_ABSOLUTE_TOLERANCE with a known normal (the cores are apart): surfaces touch.
+   * Polytopes whose faces touch exactly come back as Intersecting with depth unknown; EPA then
+   * reports them as Touching (depth ≤ tolerance).
+   */
   Touching: 1,
   /** The shapes overlap. Depth/normal known only when `normalValid`; otherwise use EPA. */
   Intersecting: 2,
@@ -301,7 +305,9 @@ export function gjkDistance(
     // Cores touch or overlap: the separation is −(depth) ≤ −rSum, unknown here.
     out.normalValid = false;
     out.distance = rSum > 0 || exit === GjkLoopExit.Enclosed ? -rSum : 0;
-    out.status = exit === GjkLoopExit.Touching && rSum === 0 ? GjkStatus.Touching : GjkStatus.Intersecting;
+    // Intersecting, not Touching: with ‖v‖ ≈ 0 on the cores GJK cannot tell "faces just touch"
+    // from "deep overlap" (the origin may sit on an inner simplex face); EPA decides the depth.
+    out.status = GjkStatus.Intersecting;
     pair.toWorldPoint(out.pointA, wa);
     pair.toWorldPoint(out.pointB, wb);
     if (cache !== undefined) cache.valid = false;
