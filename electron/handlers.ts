@@ -13,6 +13,7 @@
  */
 
 import * as nodePath from 'node:path';
+import { classifyAsset } from './asset-kind';
 import {
   IPC,
   IPC_OPEN_RECENT,
@@ -75,22 +76,6 @@ export class HostFileError extends Error {
     super(message);
     this.name = 'HostFileError';
   }
-}
-
-/** Classifies a bundled asset by folder and extension (the layout of assets/ in ARCHITECTURE.md). */
-export function classifyAsset(relPath: string): AssetEntry['kind'] {
-  const lower = relPath.toLowerCase();
-  const top = lower.split('/')[0];
-  const ext = lower.slice(lower.lastIndexOf('.') + 1);
-  if (top === 'terrains') {
-    if (ext === 'json') return 'terrain';
-    if (ext === 'png' || ext === 'raw' || ext === 'r16' || ext === 'r32' || ext === 'tif' || ext === 'tiff' || ext === 'pgm') return 'terrain-image';
-    return 'other';
-  }
-  if (top === 'robots' && (ext === 'urdf' || ext === 'xml')) return 'robot';
-  if (top === 'scenarios' && ext === 'json') return 'scenario';
-  if (top === 'recordings') return 'recording';
-  return 'other';
 }
 
 export interface Handlers {

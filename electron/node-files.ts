@@ -5,6 +5,7 @@
 
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { isListedAssetName } from './asset-kind';
 import type { FileStat, HostFiles } from './handlers';
 import type { SettingsIo } from './settings-store';
 
@@ -41,6 +42,7 @@ export const nodeFiles: HostFiles = {
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const e of entries) {
         if (out.length >= MAX_LISTED_ASSETS) return;
+        if (!isListedAssetName(e.name)) continue;
         const childRel = rel === '' ? e.name : `${rel}/${e.name}`;
         // Symlinks are skipped on purpose: an asset must live inside the bundle.
         if (e.isDirectory()) await walk(path.join(dir, e.name), childRel, depth + 1);

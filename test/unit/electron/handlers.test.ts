@@ -2,7 +2,8 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHandlers, classifyAsset, HANDLED_CHANNELS, HostFileError, type HostDialogs, type HostFiles } from '../../../electron/handlers';
+import { classifyAsset } from '../../../electron/asset-kind';
+import { createHandlers, HANDLED_CHANNELS, HostFileError, type HostDialogs, type HostFiles } from '../../../electron/handlers';
 import { IPC, IPC_OPEN_RECENT, LIMITS, type FileKind, type Settings } from '../../../electron/ipc-contract';
 import { nodeFiles, nodeSettingsIo } from '../../../electron/node-files';
 import { SettingsStore } from '../../../electron/settings-store';
@@ -65,6 +66,7 @@ beforeEach(() => {
   writeFileSync(path.join(dir, 'app', 'assets', 'terrains', 'flat.json'), '{}');
   writeFileSync(path.join(dir, 'app', 'assets', 'terrains', 'flat.png'), Buffer.from([1, 2]));
   writeFileSync(path.join(dir, 'app', 'assets', 'scenarios', 'default.json'), '{"s":1}');
+  writeFileSync(path.join(dir, 'app', 'assets', 'scenarios', '.DS_Store'), 'junk');
   writeFileSync(path.join(dir, 'app', 'package.json'), '{}');
   dialogs = new FakeDialogs();
   warnings = [];
@@ -208,7 +210,7 @@ describe('saveFile', () => {
 });
 
 describe('assets', () => {
-  it('lists bundled assets sorted, with kinds and sizes', async () => {
+  it('lists bundled assets sorted, with kinds and sizes, skipping hidden files', async () => {
     const { handlers } = setup();
     expect(await handlers.listAssets()).toEqual([
       { path: 'scenarios/default.json', kind: 'scenario', size: 7 },
@@ -233,6 +235,9 @@ describe('assets', () => {
   it('classifies asset kinds by folder and extension', () => {
     expect(classifyAsset('terrains/a.json')).toBe('terrain');
     expect(classifyAsset('terrains/a.PNG')).toBe('terrain-image');
+    expect(classifyAsset('elsewhere/h.f32')).toBe('terrain-image');
+    expect(classifyAsset('robots/rover.json')).toBe('robot');
+    expect(classifyAsset('scenarios/noext')).toBe('other');
     expect(classifyAsset('terrains/README.md')).toBe('other');
     expect(classifyAsset('robots/rover.urdf')).toBe('robot');
     expect(classifyAsset('scenarios/x.json')).toBe('scenario');
