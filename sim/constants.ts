@@ -298,6 +298,21 @@ export const CAPSULE_PARALLEL_COS = 0.999;
  */
 export const CORE_TOUCH_DISTANCE = GEOMETRIC_EPSILON;
 
+/**
+ * [-] Convex–convex manifolds: a supporting polygon serves as the reference face only if its
+ * plane normal is within this cosine of the EPA axis (cos 15°). Beyond it the contact is an
+ * edge–edge or vertex one and clipping a tilted face would invent points; Jolt gates on a
+ * similar angle between the face normal and the penetration axis.
+ */
+export const MANIFOLD_FACE_ALIGN_COS = 0.9659;
+
+/**
+ * [-] Reference face choice: B's face becomes the reference only if it is better aligned with
+ * the axis than A's by more than this (hysteresis, so the reference does not flip between two
+ * nearly parallel faces from one step to the next; Box2D's k_relativeTol idea).
+ */
+export const MANIFOLD_REFERENCE_BIAS = 1e-3;
+
 // ---------------------------------------------------------------------------------------------
 // Broad phase (sim/collision/broadphase/)
 // ---------------------------------------------------------------------------------------------

@@ -79,9 +79,10 @@ function projRadius(m: Float64Array, h: Readonly<Vec3>, lx: number, ly: number, 
 }
 
 /**
- * SAT for boxes (cA, qA, hA) and (cB, qB, hB). With `preferFaces`, an edge axis (and a face of
- * B over a face of A) wins only if it beats the other by SAT_FACE_PREFERENCE_* (stable resting
- * manifolds); without, the exact maximum-separation axis is returned (queries, oracles).
+ * SAT for boxes (cA, qA, hA) and (cB, qB, hB). With `preferFaces`, an edge axis wins over the
+ * best face axis only if it separates more by SAT_FACE_PREFERENCE_RELATIVE·|s| +
+ * SAT_FACE_PREFERENCE_ABSOLUTE, and a face of B over a face of A by the absolute part (stable
+ * resting manifolds); without, the exact maximum-separation axis is returned (queries, oracles).
  */
 export function satBoxBox(
   out: BoxBoxSat,
@@ -120,7 +121,10 @@ export function satBoxBox(
   let axisA = axA;
   let axisB = -1;
   let lx = mA[3 * axA], ly = mA[3 * axA + 1], lz = mA[3 * axA + 2];
-  if (bestB > bestA + relTol * Math.abs(bestA) + absTol) {
+  // A face of B replaces A's only when clearly better: absolute tolerance only, so swapping A and
+  // B changes the depth by at most SAT_FACE_PREFERENCE_ABSOLUTE (the relative bias below is for
+  // face vs edge, where a wrong pick costs manifold quality, not symmetry).
+  if (bestB > bestA + absTol) {
     kind = SatAxisKind.FaceB;
     best = bestB;
     axisA = axB;

@@ -1,0 +1,182 @@
+/**
+ * Narrow-phase dispatcher for body pairs: picks the contact routine by shape-kind pair (parry's
+ * and Jolt's collision dispatch idea), iterates compound children, and keeps the table symmetric:
+ * a routine written for (X, Y) serves (Y, X) by swapping the arguments and flipping the
+ * contacts (flip-contacts.ts), so (A, B) and (B, A) give the same manifold seen from the other
+ * side.
+ *
+ *               sphere    box        capsule    cylinder  hull
+ *   sphere      CC        CB         CC         CVX       CVX
+ *   box         CB↔       SAT        CB↔        CVX       CVX
+ *   capsule     CC        CB         CC         CVX       CVX
+ *   cylinder    CVX       CVX        CVX        CVX       CVX
+ *   hull        CVX       CVX        CVX        CVX       CVX
+ *
+ *   CC  capsule–capsule (a sphere is a zero-length capsule)     manifold/capsule-capsule.ts
+ *   CB  capsule–box (sphere too); CB↔ the same with A, B swapped manifold/capsule-box.ts
+ *   SAT box–box separating axes + face clipping                   sat-box-box.ts
+ *   CVX GJK/EPA + supporting-face clipping                        manifold/convex-convex.ts
+ *
+ * Output: the engine convention of contact.ts (point on B, normal from B into A, depth ≥
+ * −margin), appended to `out`. Every call returns a CollideStatus.
+ */
+import type { ContactBuffer } from './contact';
+import { EpaStatus } from './epa';
+import type { Quat } from '../math/quat';
+import { quatMultiply, quatRotate } from '../math/quat';
+import type { Vec3 } from '../math/vec3';
+import type { BoxShape } from '../shapes/box';
+import type { CapsuleShape } from '../shapes/capsule';
+import type { CompoundShape } from '../shapes/compound';
+import type { ConvexShape, Pose, Shape } from '../shapes/shape';
+import { ShapeKind } from '../shapes/shape';
+import type { SphereShape } from '../shapes/sphere';
+import { collideCapsuleBox } from './manifold/capsule-box';
+import { axisSegment, collideCapsuleCapsule } from './manifold/capsule-capsule';
+import { collideConvexConvex, lastConvexStatus } from './manifold/convex-convex';
+import { flipContacts } from './manifold/flip-contacts';
+import { collideBoxBox } from './sat-box-box';
+
+export const CollideStatus = {
+  /** The routine ran; 0 or more contacts were added. */
+  Ok: 0,
+  /** The output buffer was full: some contacts were dropped (ContactBuffer.overflow counts them). */
+  Overflow: 1,
+  /** EPA did not converge: the contact is a conservative upper bound (still usable). */
+  Fallback: 2,
+  /** Non-finite pose or shape: no contact, no NaN. */
+  Degenerate: 3,
+} as const;
+export type CollideStatus = (typeof CollideStatus)[keyof typeof CollideStatus];
+export const COLLIDE_STATUS_NAMES: readonly string[] = ['ok', 'overflow', 'fallback', 'degenerate'];
+
+/** Routine codes of the dispatch table. */
+const R_CC = 0, R_CB = 1, R_BC = 2, R_SAT = 3, R_CVX = 4;
+const KINDS = 5;
+/** PAIR_TABLE[kindA·KINDS + kindB] (kinds 0..4 = sphere, box, capsule, cylinder, hull). */
+const PAIR_TABLE = new Uint8Array([
+  /* sphere   */ R_CC, R_CB, R_CC, R_CVX, R_CVX,
+  /* box      */ R_BC, R_SAT, R_BC, R_CVX, R_CVX,
+  /* capsule  */ R_CC, R_CB, R_CC, R_CVX, R_CVX,
+  /* cylinder */ R_CVX, R_CVX, R_CVX, R_CVX, R_CVX,
+  /* hull     */ R_CVX, R_CVX, R_CVX, R_CVX, R_CVX,
+]);
+
+const a0: Vec3 = [0, 0, 0];
+const a1: Vec3 = [0, 0, 0];
+const b0: Vec3 = [0, 0, 0];
+const b1: Vec3 = [0, 0, 0];
+const childPoseA: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
+const childPoseB: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
+
+function poseFinite(p: Readonly<Pose>): boolean {
+  const x = p.position, q = p.orientation;
+  return Number.isFinite(x[0] + x[1] + x[2] + q[0] + q[1] + q[2] + q[3]);
+}
+
+/** Core segment (sphere: a point) and radius of a sphere or capsule. */
+function coreSegment(p0: Vec3, p1: Vec3, shape: ConvexShape, pose: Readonly<Pose>): number {
+  if (shape.kind === ShapeKind.Sphere) {
+    const c = pose.position;
+    p0[0] = p1[0] = c[0];
+    p0[1] = p1[1] = c[1];
+    p0[2] = p1[2] = c[2];
+    return (shape as SphereShape).radius;
+  }
+  const cap = shape as CapsuleShape;
+  axisSegment(p0, p1, pose.position, pose.orientation as Quat, cap.halfHeight);
+  return cap.radius;
+}
+
+/** Contacts between two convex shapes; returns the status. */
+export function collideConvexPair(
+  out: ContactBuffer,
+  shapeA: ConvexShape, poseA: Readonly<Pose>,
+  shapeB: ConvexShape, poseB: Readonly<Pose>,
+  margin: number,
+): CollideStatus {
+  if (!poseFinite(poseA) || !poseFinite(poseB)) return CollideStatus.Degenerate;
+  const overflow0 = out.overflow;
+  const start = out.count;
+  let status: CollideStatus = CollideStatus.Ok;
+  switch (PAIR_TABLE[shapeA.kind * KINDS + shapeB.kind]) {
+    case R_CC: {
+      const rA = coreSegment(a0, a1, shapeA, poseA);
+      const rB = coreSegment(b0, b1, shapeB, poseB);
+      collideCapsuleCapsule(out, a0, a1, rA, b0, b1, rB, margin);
+      break;
+    }
+    case R_CB: {
+      const rA = coreSegment(a0, a1, shapeA, poseA);
+      collideCapsuleBox(out, a0, a1, rA, poseB.position, poseB.orientation, (shapeB as BoxShape).halfExtents, margin);
+      break;
+    }
+    case R_BC: {
+      const rB = coreSegment(b0, b1, shapeB, poseB);
+      collideCapsuleBox(out, b0, b1, rB, poseA.position, poseA.orientation, (shapeA as BoxShape).halfExtents, margin);
+      flipContacts(out, start);
+      break;
+    }
+    case R_SAT:
+      collideBoxBox(out, poseA.position, poseA.orientation, (shapeA as BoxShape).halfExtents,
+        poseB.position, poseB.orientation, (shapeB as BoxShape).halfExtents, margin);
+      break;
+    default:
+      collideConvexConvex(out, shapeA, poseA, shapeB, poseB, margin);
+      if (lastConvexStatus === EpaStatus.Fallback) status = CollideStatus.Fallback;
+      else if (lastConvexStatus === EpaStatus.Degenerate) status = CollideStatus.Degenerate;
+  }
+  if (out.overflow > overflow0) return CollideStatus.Overflow;
+  return status;
+}
+
+/** World pose of a compound child: parent ∘ child. */
+function childPose(out: Pose, parent: Readonly<Pose>, position: Readonly<Vec3>, orientation: Readonly<Quat>): Pose {
+  quatRotate(out.position, parent.orientation, position);
+  out.position[0] += parent.position[0];
+  out.position[1] += parent.position[1];
+  out.position[2] += parent.position[2];
+  quatMultiply(out.orientation, parent.orientation, orientation);
+  return out;
+}
+
+function worse(a: CollideStatus, b: CollideStatus): CollideStatus {
+  return a > b ? a : b;
+}
+
+/**
+ * Contacts between any two shapes (compounds iterate their children; each child pair gets its
+ * own manifold of ≤ MANIFOLD_MAX_POINTS). Returns the worst status over the child pairs.
+ */
+export function collideShapes(
+  out: ContactBuffer,
+  shapeA: Shape, poseA: Readonly<Pose>,
+  shapeB: Shape, poseB: Readonly<Pose>,
+  margin: number,
+): CollideStatus {
+  if (shapeA.kind === ShapeKind.Compound) {
+    let status: CollideStatus = CollideStatus.Ok;
+    for (const c of (shapeA as CompoundShape).children) {
+      // childPoseA is reused by the loop; nested B children use childPoseB.
+      const pa = childPose(childPoseA, poseA, c.position, c.orientation);
+      if (shapeB.kind === ShapeKind.Compound) {
+        for (const d of (shapeB as CompoundShape).children) {
+          const pb = childPose(childPoseB, poseB, d.position, d.orientation);
+          status = worse(status, collideConvexPair(out, c.shape, pa, d.shape, pb, margin));
+        }
+      } else {
+        status = worse(status, collideConvexPair(out, c.shape, pa, shapeB as ConvexShape, poseB, margin));
+      }
+    }
+    return status;
+  }
+  if (shapeB.kind === ShapeKind.Compound) {
+    let status: CollideStatus = CollideStatus.Ok;
+    for (const d of (shapeB as CompoundShape).children) {
+      const pb = childPose(childPoseB, poseB, d.position, d.orientation);
+      status = worse(status, collideConvexPair(out, shapeA as ConvexShape, poseA, d.shape, pb, margin));
+    }
+    return status;
+  }
+  return collideConvexPair(out, shapeA as ConvexShape, poseA, shapeB as ConvexShape, poseB, margin);
+}

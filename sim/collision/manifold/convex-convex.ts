@@ -1,0 +1,140 @@
+/**
+ * General convex–convex contact manifold: GJK/EPA for the normal and depth, supporting faces
+ * and face clipping for the points (the scheme of Jolt's CollideConvexVsConvex +
+ * ManifoldBetweenTwoFaces). Used for every pair without an analytic routine: hulls, cylinders,
+ * and their pairs with boxes, spheres and capsules.
+ *
+ *   1. epaPenetration (GJK on cores, EPA when the cores overlap) gives n (A→B), the signed
+ *      distance, and witness points. Beyond the speculative margin: no contact.
+ *   2. The supporting features of A along n and of B along −n (shape.supportingFace: polygon,
+ *      segment or point) are brought to world space.
+ *   3. Reference = the polygon whose plane normal is closer to the contact axis (A wins ties by
+ *      MANIFOLD_REFERENCE_BIAS so the choice does not flicker); the other feature is the
+ *      incident one. If neither polygon is within MANIFOLD_FACE_ALIGN_COS of the axis (edge–edge,
+ *      vertex–vertex) or clipping keeps nothing, the single EPA point is the manifold.
+ *
+ * Status: returns the count; `lastConvexStatus` holds the EPA status of the last call so callers
+ * can report failures (EPA fallback still yields a conservative contact; Degenerate yields none).
+ */
+import { MANIFOLD_FACE_ALIGN_COS, MANIFOLD_REFERENCE_BIAS } from '../../constants';
+import type { ContactBuffer } from '../contact';
+import { EpaResult, EpaStatus, epaPenetration } from '../epa';
+import { quatRotate, quatRotateInverse } from '../../math/quat';
+import type { Vec3 } from '../../math/vec3';
+import type { ConvexShape, Pose } from '../../shapes/shape';
+import { SupportFace } from '../../shapes/shape';
+import { manifoldBetweenFaces } from './clip-faces';
+import { FacePolygon } from './face-polygon';
+import { PairContactKind, TAG_EDGE_PAIR, TAG_VERTEX, packFeature } from './feature-id';
+
+const epa = new EpaResult();
+const faceA = new SupportFace();
+const faceB = new SupportFace();
+const polyA = new FacePolygon();
+const polyB = new FacePolygon();
+const dir: Vec3 = [0, 0, 0];
+const tmp: Vec3 = [0, 0, 0];
+const nA: Vec3 = [0, 0, 0];
+const nB: Vec3 = [0, 0, 0];
+const refN: Vec3 = [0, 0, 0];
+
+/** EPA status of the last collideConvexConvex call (EpaStatus). */
+export let lastConvexStatus: EpaStatus = EpaStatus.Degenerate;
+
+/** World polygon of a local supporting face; returns its id (first vertex's local index hash). */
+function toWorld(poly: FacePolygon, face: SupportFace, pose: Readonly<Pose>): void {
+  poly.clear();
+  for (let k = 0; k < face.count; k++) {
+    tmp[0] = face.points[3 * k];
+    tmp[1] = face.points[3 * k + 1];
+    tmp[2] = face.points[3 * k + 2];
+    quatRotate(tmp, pose.orientation, tmp);
+    poly.push(tmp[0] + pose.position[0], tmp[1] + pose.position[1], tmp[2] + pose.position[2], k, TAG_VERTEX, k);
+  }
+}
+
+/**
+ * Unit plane normal of a polygon by Newell's method, oriented along `axis`; returns |n·axis|
+ * (0 for fewer than 3 points or a degenerate polygon).
+ */
+function polygonNormal(out: Vec3, poly: FacePolygon, axis: Readonly<Vec3>): number {
+  const n = poly.count;
+  if (n < 3) return 0;
+  const p = poly.xyz;
+  let x = 0, y = 0, z = 0;
+  for (let i = 0; i < n; i++) {
+    const j = i + 1 === n ? 0 : i + 1;
+    x += (p[3 * i + 1] - p[3 * j + 1]) * (p[3 * i + 2] + p[3 * j + 2]);
+    y += (p[3 * i + 2] - p[3 * j + 2]) * (p[3 * i] + p[3 * j]);
+    z += (p[3 * i] - p[3 * j]) * (p[3 * i + 1] + p[3 * j + 1]);
+  }
+  const len = Math.sqrt(x * x + y * y + z * z);
+  if (!(len > 0)) return 0;
+  let s = 1 / len;
+  if (x * axis[0] + y * axis[1] + z * axis[2] < 0) s = -s;
+  out[0] = x * s;
+  out[1] = y * s;
+  out[2] = z * s;
+  return out[0] * axis[0] + out[1] * axis[1] + out[2] * axis[2];
+}
+
+/** Cheap, pose-independent id of a supporting feature: its vertex count and first local vertex. */
+function faceId(face: SupportFace): number {
+  const p = face.points;
+  // hash of the first vertex's coordinates (stable while the same feature is returned)
+  const h = Math.imul((p[0] * 1e4) | 0, 73856093) ^ Math.imul((p[1] * 1e4) | 0, 19349663) ^ Math.imul((p[2] * 1e4) | 0, 83492791);
+  return (h ^ face.count) & 0x7f;
+}
+
+/**
+ * Appends contacts between convex shapes A and B (engine convention: point on B, normal from B
+ * into A, depth ≥ −margin). Returns the number added.
+ */
+export function collideConvexConvex(
+  out: ContactBuffer,
+  shapeA: ConvexShape, poseA: Readonly<Pose>,
+  shapeB: ConvexShape, poseB: Readonly<Pose>,
+  margin: number,
+): number {
+  epaPenetration(epa, shapeA, poseA, shapeB, poseB);
+  lastConvexStatus = epa.status;
+  if (epa.status === EpaStatus.Degenerate) return 0;
+  const distance = epa.status === EpaStatus.Separated ? epa.distance : -epa.depth;
+  if (!(distance <= margin)) return 0;
+  const n = epa.normal; // A → B
+
+  // Supporting features: A along n, B along −n (local directions).
+  quatRotateInverse(dir, poseA.orientation, n);
+  shapeA.supportingFace(faceA, dir);
+  dir[0] = -n[0];
+  dir[1] = -n[1];
+  dir[2] = -n[2];
+  quatRotateInverse(dir, poseB.orientation, dir);
+  shapeB.supportingFace(faceB, dir);
+  toWorld(polyA, faceA, poseA);
+  toWorld(polyB, faceB, poseB);
+  const alignA = polygonNormal(nA, polyA, n);
+  tmp[0] = -n[0];
+  tmp[1] = -n[1];
+  tmp[2] = -n[2];
+  const alignB = polygonNormal(nB, polyB, tmp);
+
+  const start = out.count;
+  if (alignA >= MANIFOLD_FACE_ALIGN_COS || alignB >= MANIFOLD_FACE_ALIGN_COS) {
+    const refIsB = alignB > alignA + MANIFOLD_REFERENCE_BIAS;
+    const src = refIsB ? nB : nA;
+    refN[0] = src[0];
+    refN[1] = src[1];
+    refN[2] = src[2];
+    const k = refIsB
+      ? manifoldBetweenFaces(out, polyB, refN, polyA, true, faceId(faceB), faceId(faceA), margin, PairContactKind.ConvexFace)
+      : manifoldBetweenFaces(out, polyA, refN, polyB, false, faceId(faceA), faceId(faceB), margin, PairContactKind.ConvexFace);
+    if (k > 0) return k;
+    out.count = start;
+  }
+  // Single point: B's witness, normal −n, depth −distance.
+  const pb = epa.pointB;
+  out.push(pb[0], pb[1], pb[2], -n[0], -n[1], -n[2], -distance, PairContactKind.ConvexPoint, -1, -1,
+    packFeature(false, faceId(faceA), faceId(faceB), TAG_EDGE_PAIR, TAG_EDGE_PAIR));
+  return 1;
+}
