@@ -136,6 +136,12 @@ export const CYLINDER_TERRAIN_MAX_CELLS = 128 * 128;
 /** [-] Golden-section steps maximising min(l1, l2) along an edge that is limited by a base: 0.618^48 of an edge ≪ 1 nm. */
 export const CYLINDER_TERRAIN_EDGE_SEARCH_STEPS = 48;
 
+/**
+ * [-] Engine API: the axis passed to collideCylinderTerrainInto must satisfy |‖v‖² − 1| ≤ this
+ * (callers normalise once; a non-unit axis scales every s-value and is rejected as invalid input).
+ */
+export const CYLINDER_TERRAIN_AXIS_UNIT_TOLERANCE = 1e-9;
+
 // ---------------------------------------------------------------------------------------------
 // Convex narrow phase: GJK, EPA, SAT, hulls (sim/collision/, sim/shapes/)
 // ---------------------------------------------------------------------------------------------

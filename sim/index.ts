@@ -29,14 +29,23 @@ export { ContactBuffer, WheelContactKind, WHEEL_CONTACT_KIND_NAMES } from './col
 export type { Contact } from './collision/contact';
 
 // --- cylinder–terrain -------------------------------------------------------------------------
+export { collideCylinderTerrain } from './collision/cylinder-terrain/plain-api';
+export type {
+  CylinderDesc,
+  CylinderTerrainContact,
+  CylinderTerrainContactKind,
+  CylinderTerrainResult,
+} from './collision/cylinder-terrain/plain-api';
+export { collideCylinderTerrainInto } from './collision/cylinder-terrain/collide';
+export { CylinderTerrainWorkspace, CylinderTerrainStatus } from './collision/cylinder-terrain/workspace';
+export { reduceManifoldInto, ManifoldGroups, ReduceManifoldStatus } from './collision/reduce-manifold';
 
 // --- convex shapes and queries ----------------------------------------------------------------
 
 // --- broad phase ------------------------------------------------------------------------------
 export { BroadPhase } from './collision/broadphase/broad-phase';
-export { DynamicTree, NodeList, NULL_NODE } from './collision/broadphase/dynamic-tree';
-export { aabb, aabbOverlaps, aabbContains, aabbIsValid } from './collision/broadphase/aabb';
-export type { Aabb } from './collision/broadphase/aabb';
+export { DynamicTree, NodeList, NULL_NODE as TREE_NULL_NODE } from './collision/broadphase/dynamic-tree';
+export { aabbOverlaps, aabbContains, aabbIsValid } from './collision/broadphase/aabb';
 
 // --- world ------------------------------------------------------------------------------------
 export type * from './protocol';

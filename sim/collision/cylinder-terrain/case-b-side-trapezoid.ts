@@ -1,0 +1,184 @@
+/**
+ * Case B — the side surface lies on an element (Strashnov & Torgashev 2020, §IV.B, eqs. 9–10):
+ * s(A_L) > 0 and s(A_U) > 0, the whole lowest side line A_L A_U is below the element plane.
+ *
+ * The line is projected onto the plane (foot(t) = A(t) + s(A(t))·n) and clipped against the
+ * element with Cyrus–Beck; each end of the clipped piece is a contact {foot, s, n_P}. Because the
+ * vertical projection of a plane onto xy is affine, clipping in the cell's normalised xy
+ * coordinates (fx, fy) ∈ [0, 1]² is the same as clipping in the plane, and the element's sides
+ * are the half-planes below (inside ⇔ value ≥ 0):
+ *
+ *     bottom fy      right 1 − fx      top 1 − fy      left fx
+ *     diagonal, lower triangle 1 − fx − fy;  upper triangle fx + fy − 1
+ *
+ * A clip end that lies on an internal FLAT edge is not emitted: the line simply continues into
+ * the coplanar neighbour, so that point is neither the deepest nor the end of the patch — it is
+ * the paper's seam point that becomes a ghost manifold point when the wheel rolls across seams.
+ * Ends on bent edges, on the grid border, and the ends of the line itself are kept.
+ *
+ * The section of the cylinder by the plane (the paper's trapezoid KLMN, Fig. 8) is used as the
+ * gate of the second pass: only elements whose polygon meets it can have edges inside the
+ * cylinder. The paper's trapezoid is not conservative (the section's sides bulge: the chord
+ * half-width √(ρ(2r − ρ)) is concave along the line), so the gate uses the bounding rectangle:
+ * half-width W = chord at the deepest cross-section, extended along the line by 2r·cosθ (how far
+ * a tilted base disc's projection reaches past A_L', A_U'). SAT: 2 rectangle axes + the element's
+ * 2 or 3 side normals.
+ */
+import { CYLINDER_TERRAIN_FLAT_EDGE_BEND, CYLINDER_TERRAIN_PARALLEL_SIN } from '../../constants';
+import type { ContactBuffer } from '../contact';
+import { WheelContactKind } from '../contact';
+import { ElementKind } from '../../terrain/heightfield';
+import type { Heightfield } from '../../terrain/heightfield';
+import { CellEdge, cellEdgeBend } from './edge-bend';
+import type { ElementFrame } from './frame';
+
+/** Result of the last clipLowestLine: parameters on A_L→A_U and the sides that cut them (−1: none). */
+export const lineClip = { t0: 0, t1: 1, enterEdge: -1, exitEdge: -1 };
+
+/** Sides of each element kind, in polygon order (see edge-bend.ts for the names). */
+const RECT_SIDES: readonly CellEdge[] = [CellEdge.Bottom, CellEdge.Right, CellEdge.Top, CellEdge.Left];
+const LOWER_SIDES: readonly CellEdge[] = [CellEdge.Bottom, CellEdge.Diagonal, CellEdge.Left];
+const UPPER_SIDES: readonly CellEdge[] = [CellEdge.Right, CellEdge.Top, CellEdge.Diagonal];
+
+export function elementSides(kind: ElementKind): readonly CellEdge[] {
+  return kind === ElementKind.Rectangle ? RECT_SIDES : kind === ElementKind.LowerTriangle ? LOWER_SIDES : UPPER_SIDES;
+}
+
+/** Value of side `e`'s half-plane at (fx, fy) for element `kind` (≥ 0 inside). */
+function sideValue(e: CellEdge, kind: ElementKind, fx: number, fy: number): number {
+  switch (e) {
+    case CellEdge.Bottom: return fy;
+    case CellEdge.Right: return 1 - fx;
+    case CellEdge.Top: return 1 - fy;
+    case CellEdge.Left: return fx;
+    default: return kind === ElementKind.LowerTriangle ? 1 - fx - fy : fx + fy - 1;
+  }
+}
+
+/**
+ * Cyrus–Beck: clips the lowest side line's foot, from t = 0 (A_L) to t = tEnd, against the
+ * element. Writes lineClip; returns false when nothing remains.
+ */
+export function clipLowestLine(f: ElementFrame, hh: number, r: number, tEnd: number): boolean {
+  // Feet of A_L and A_U in cell-normalised coordinates.
+  const sAL = f.sAL, sAU = f.sAU;
+  const alx = f.clx + r * f.wx, aly = f.cly + r * f.wy;
+  const fx0 = (alx + sAL * f.nx - f.ox) / f.dx;
+  const fy0 = (aly + sAL * f.ny - f.oy) / f.dy;
+  const h2 = 2 * hh;
+  const fx1 = (alx + h2 * f.ax + sAU * f.nx - f.ox) / f.dx;
+  const fy1 = (aly + h2 * f.ay + sAU * f.ny - f.oy) / f.dy;
+  const ddx = fx1 - fx0, ddy = fy1 - fy0;
+  let t0 = 0, t1 = tEnd, enter = -1, exit = -1;
+  const sides = elementSides(f.kind);
+  for (let m = 0; m < sides.length; m++) {
+    const e = sides[m];
+    const g0 = sideValue(e, f.kind, fx0, fy0);
+    const g1 = sideValue(e, f.kind, fx0 + ddx, fy0 + ddy);
+    const dg = g1 - g0;
+    if (dg === 0) {
+      if (g0 < 0) return false;
+      continue;
+    }
+    const t = -g0 / dg;
+    if (dg > 0) {
+      if (t > t0) { t0 = t; enter = e; }
+    } else if (t < t1) {
+      t1 = t; exit = e;
+    }
+  }
+  lineClip.t0 = t0; lineClip.t1 = t1; lineClip.enterEdge = enter; lineClip.exitEdge = exit;
+  return t0 <= t1;
+}
+
+/** True if a clip end on side `e` (−1: the line's own end) should become a contact. */
+export function clipEndIsReal(hf: Heightfield, f: ElementFrame, e: number): boolean {
+  if (e < 0) return true;
+  return cellEdgeBend(hf, f.i, f.j, e as CellEdge) > CYLINDER_TERRAIN_FLAT_EDGE_BEND;
+}
+
+/** Pushes the contact at parameter t of the lowest line: {foot(t), s(t), n}. Returns false on overflow. */
+export function pushLinePoint(out: ContactBuffer, f: ElementFrame, hh: number, r: number, t: number, kind: WheelContactKind): boolean {
+  const s = f.sAL + t * (f.sAU - f.sAL);
+  const l = 2 * hh * t;
+  const px = f.clx + r * f.wx + l * f.ax + s * f.nx;
+  const py = f.cly + r * f.wy + l * f.ay + s * f.ny;
+  const pz = f.clz + r * f.wz + l * f.az + s * f.nz;
+  return out.push(px, py, pz, f.nx, f.ny, f.nz, s, kind, f.i, f.j) >= 0;
+}
+
+/**
+ * Case B contacts of one element (the frame must have s(A_L) > 0 and s(A_U) > 0). Returns the
+ * number of contacts that did not fit in `out`.
+ */
+export function sideTrapezoidContacts(out: ContactBuffer, hf: Heightfield, f: ElementFrame, hh: number, r: number): number {
+  if (!clipLowestLine(f, hh, r, 1)) return 0;
+  let lost = 0;
+  const { t0, t1, enterEdge, exitEdge } = lineClip;
+  if (clipEndIsReal(hf, f, enterEdge) && !pushLinePoint(out, f, hh, r, t0, WheelContactKind.SideB)) lost++;
+  if (t1 > t0 && clipEndIsReal(hf, f, exitEdge) && !pushLinePoint(out, f, hh, r, t1, WheelContactKind.SideB)) lost++;
+  return lost;
+}
+
+/**
+ * Second-pass gate (SAT): can the element's polygon meet the cylinder's section by its plane?
+ * False means no point of the element — in particular none of its edges — is inside the
+ * cylinder. Conservative (may say true for a near miss, never false for a hit).
+ */
+export function sectionOverlapsElement(f: ElementFrame, hh: number, r: number): boolean {
+  if (f.sin <= CYLINDER_TERRAIN_PARALLEL_SIN) return true; // upright: the section is the whole base disc; let the edge test decide
+  const sAL = f.sAL, sAU = f.sAU;
+  // Part of the line below the plane: t ∈ [0, tEnd].
+  const tEnd = sAU > 0 ? 1 : sAL / (sAL - sAU);
+  // Chord half-width at the deepest cross-section (depth ρ measured along −w inside the disc).
+  const rho = sAL / f.sin;
+  const W = rho >= r ? r : Math.sqrt(rho * (2 * r - rho));
+  const ext = 2 * r * f.cos;
+  // In-plane unit direction of the line, dir = (a − cosθ n)/sinθ.
+  const inv = 1 / f.sin;
+  const dirx = (f.ax - f.cos * f.nx) * inv, diry = (f.ay - f.cos * f.ny) * inv;
+  const alx = f.clx + r * f.wx + sAL * f.nx, aly = f.cly + r * f.wy + sAL * f.ny;
+  const len = 2 * hh * tEnd * f.sin; // in-plane length of the foot segment: |d foot/dt| = 2h·sinθ
+  // Rectangle corners in cell-normalised xy: start/end ± W·u.
+  const sx0 = alx - ext * dirx, sy0 = aly - ext * diry;
+  const L = len + 2 * ext;
+  const ex = L * dirx, ey = L * diry; // along
+  const wx = W * f.ux, wy = W * f.uy; // across (u ⟂ n: in-plane)
+  const idx = 1 / f.dx, idy = 1 / f.dy;
+  const p0x = (sx0 - wx - f.ox) * idx, p0y = (sy0 - wy - f.oy) * idy;
+  const p1x = (sx0 + wx - f.ox) * idx, p1y = (sy0 + wy - f.oy) * idy;
+  const p2x = p1x + ex * idx, p2y = p1y + ey * idy;
+  const p3x = p0x + ex * idx, p3y = p0y + ey * idy;
+  // Axes x and y (the cell's sides).
+  if (Math.max(p0x, p1x, p2x, p3x) < 0 || Math.min(p0x, p1x, p2x, p3x) > 1) return false;
+  if (Math.max(p0y, p1y, p2y, p3y) < 0 || Math.min(p0y, p1y, p2y, p3y) > 1) return false;
+  // Diagonal axis (1, 1) for triangles: lower has fx + fy ∈ [0, 1], upper [1, 2].
+  if (f.kind !== ElementKind.Rectangle) {
+    const q0 = p0x + p0y, q1 = p1x + p1y, q2 = p2x + p2y, q3 = p3x + p3y;
+    const lo = Math.min(q0, q1, q2, q3), hi = Math.max(q0, q1, q2, q3);
+    if (f.kind === ElementKind.LowerTriangle ? lo > 1 : hi < 1) return false;
+  }
+  // The rectangle's own axes (normals of its sides in normalised xy).
+  return overlapOnAxis(f.kind, p0x, p0y, p1x - p0x, p1y - p0y, ex * idx, ey * idy) &&
+    overlapOnAxis(f.kind, p0x, p0y, ex * idx, ey * idy, p1x - p0x, p1y - p0y);
+}
+
+/**
+ * SAT on the normal of parallelogram side `e` (the other side is `o`): the parallelogram spans
+ * [0, n·o] (or [n·o, 0]) from p0 on that axis; the element's vertices must reach into it.
+ */
+function overlapOnAxis(kind: ElementKind, p0x: number, p0y: number, ex: number, ey: number, ox: number, oy: number): boolean {
+  const nx = -ey, ny = ex;
+  const span = nx * ox + ny * oy;
+  const lo = span < 0 ? span : 0, hi = span < 0 ? 0 : span;
+  // Element vertices (normalised coordinates) projected relative to p0; a triangle repeats one.
+  const d00 = -nx * p0x - ny * p0y; // vertex (0, 0)
+  const d10 = d00 + nx; // (1, 0)
+  const d01 = d00 + ny; // (0, 1)
+  const d11 = d00 + nx + ny; // (1, 1)
+  const a = kind === ElementKind.UpperTriangle ? d11 : d00;
+  const b = kind === ElementKind.LowerTriangle ? d00 : d11;
+  const vmin = Math.min(a, b, d10, d01);
+  const vmax = Math.max(a, b, d10, d01);
+  return !(vmax < lo || vmin > hi);
+}

@@ -1,0 +1,235 @@
+/**
+ * Analytic cylinder (wheel) vs regular-grid terrain — the engine entry point. Strashnov &
+ * Torgashev 2020, "Collision detection algorithms of bounding cylinders with terrain model"
+ * (seed 002; restated in shared/seeds/README.md). Pipeline, one file per stage:
+ *
+ *   1. broad phase (here, §III): the cylinder's AABB, per axis C_k ± ((h/2)|v_k| + r√(1 − v_k²));
+ *      its cell range; H_min/H_max over the range from the heightfield's min/max pyramid;
+ *      H_max ≤ z_min → no contact; H_max − H_min < ε_H → flat-patch.ts (exact cylinder–plane).
+ *   2. per-cell bound (ours): a cell is skipped unless some point of the cylinder below the
+ *      cell's highest corner can lie over the cell (the section of the cylinder by the
+ *      horizontal plane at that height is within W + 2r·|v_z| of the lowest line's projection;
+ *      W = the section's half-width) — most cells under a wheel fail this with two loads and
+ *      a square root, before any element plane is built.
+ *   3. narrow phase per element (§IV), by the signs of s(A_L), s(A_U), s(B_L) (frame.ts):
+ *        s(A_L) ≤ 0          cylinder above the plane: nothing, and the element's edges are out;
+ *        s(A_U) > 0          case B, case-b-side-trapezoid.ts (line clip, Cyrus–Beck);
+ *        s(B_L) > 0          case A, case-a-base-ellipse.ts (+ the side wall via case C's clip);
+ *        otherwise           case C, case-c-single-point.ts.
+ *      Each element also runs the section-vs-element SAT: it gates the second pass.
+ *   4. second pass (§IV.D), edge-pass.ts: each bent edge whose owner element(s) passed the
+ *      gate is tested for poking into the base or side. Ownership, so each edge is visited once:
+ *      cell (i, j) owns its bottom and left edges and its diagonal; the top row and right column
+ *      of the grid also own their top/right border edges.
+ *   5. manifold (§V), ../reduce-manifold.ts: normal groups within 10°, ≤ 4 points each.
+ *
+ * Nothing here allocates: module-level frames, the caller's workspace and output buffer.
+ */
+import {
+  CYLINDER_TERRAIN_AXIS_UNIT_TOLERANCE,
+  CYLINDER_TERRAIN_FLAT_EDGE_BEND,
+  CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE,
+  CYLINDER_TERRAIN_MAX_CELLS,
+  CYLINDER_TERRAIN_NORMAL_GROUP_COS,
+  CYLINDER_TERRAIN_PARALLEL_SIN,
+  MANIFOLD_LINE_CONTACT_DISTANCE,
+} from '../../constants';
+import type { Vec3 } from '../../math/vec3';
+import { ElementKind } from '../../terrain/heightfield';
+import type { Heightfield, MinMax } from '../../terrain/heightfield';
+import type { ContactBuffer } from '../contact';
+import { ReduceManifoldStatus, reduceManifoldInto } from '../reduce-manifold';
+import { baseEllipseContacts } from './case-a-base-ellipse';
+import { sectionOverlapsElement, sideTrapezoidContacts } from './case-b-side-trapezoid';
+import { singlePointContact } from './case-c-single-point';
+import { CellEdge, cellEdgeBend } from './edge-bend';
+import { edgePoke, emitEdgeContact } from './edge-pass';
+import { flatPatchContacts } from './flat-patch';
+import { CylinderQuery, ElementFrame, setElementFrame, setHorizontalFrame } from './frame';
+import type { CylinderTerrainWorkspace } from './workspace';
+import { CylinderTerrainStatus } from './workspace';
+
+const query = new CylinderQuery();
+const frame = new ElementFrame();
+const cullFrame = new ElementFrame();
+const range: MinMax = { min: 0, max: 0 };
+/** Normal of the element across an edge (slightly convex edges take a face normal). */
+const nb: Vec3 = [0, 0, 1];
+
+/**
+ * Contacts of the cylinder (centre, unit axis, radius, half height) with the terrain, appended
+ * to `out` after reduction (≤ 4 per normal group). Points lie on the terrain surface, normals
+ * point out of the terrain, depth > 0. Returns CylinderTerrainStatus bits (0 = complete); never
+ * throws. `ws` holds the candidates and statistics of this call.
+ */
+export function collideCylinderTerrainInto(
+  out: ContactBuffer,
+  center: Readonly<Vec3>,
+  axisUnit: Readonly<Vec3>,
+  radius: number,
+  halfHeight: number,
+  hf: Heightfield,
+  ws: CylinderTerrainWorkspace,
+): CylinderTerrainStatus {
+  const cand = ws.candidates;
+  cand.clear();
+  ws.cellsVisited = 0;
+  ws.elementsTested = 0;
+  ws.candidateCount = 0;
+  ws.flatPatch = false;
+  const cx = center[0], cy = center[1], cz = center[2];
+  const vx = axisUnit[0], vy = axisUnit[1], vz = axisUnit[2];
+  const len2 = vx * vx + vy * vy + vz * vz;
+  // Written as negated "valid" tests so NaN fails them.
+  if (
+    !(Number.isFinite(cx) && Number.isFinite(cy) && Number.isFinite(cz)) ||
+    !(Math.abs(len2 - 1) <= CYLINDER_TERRAIN_AXIS_UNIT_TOLERANCE) ||
+    !(radius > 0 && radius < Infinity && halfHeight > 0 && halfHeight < Infinity)
+  ) {
+    return CylinderTerrainStatus.InvalidInput;
+  }
+  const q = query;
+  q.set(cx, cy, cz, vx, vy, vz, radius, halfHeight);
+  let status: number = CylinderTerrainStatus.Ok;
+
+  // 1. Broad phase: AABB (paper §III; the √ clamp is the paper's numerical guard).
+  const ex = halfHeight * Math.abs(vx) + radius * Math.sqrt(Math.max(0, 1 - vx * vx));
+  const ey = halfHeight * Math.abs(vy) + radius * Math.sqrt(Math.max(0, 1 - vy * vy));
+  const ez = halfHeight * Math.abs(vz) + radius * Math.sqrt(Math.max(0, 1 - vz * vz));
+  const zMin = cz - ez;
+  let i0 = Math.floor((cx - ex - hf.x0) / hf.dx);
+  let i1 = Math.ceil((cx + ex - hf.x0) / hf.dx) - 1;
+  let j0 = Math.floor((cy - ey - hf.y0) / hf.dy);
+  let j1 = Math.ceil((cy + ey - hf.y0) / hf.dy) - 1;
+  if (i0 < 0) i0 = 0;
+  if (j0 < 0) j0 = 0;
+  if (i1 > hf.cellsX - 1) i1 = hf.cellsX - 1;
+  if (j1 > hf.cellsY - 1) j1 = hf.cellsY - 1;
+  if (i0 > i1 || j0 > j1) return status;
+  if ((i1 - i0 + 1) * (j1 - j0 + 1) > CYLINDER_TERRAIN_MAX_CELLS) {
+    // Visit a centred window of the footprint; report the truncation.
+    status |= CylinderTerrainStatus.CellRangeTruncated;
+    const side = Math.floor(Math.sqrt(CYLINDER_TERRAIN_MAX_CELLS));
+    if (i1 - i0 + 1 > side) { const m = (i0 + i1) >> 1; i0 = m - (side >> 1); i1 = i0 + side - 1; }
+    if (j1 - j0 + 1 > side) { const m = (j0 + j1) >> 1; j0 = m - (side >> 1); j1 = j0 + side - 1; }
+  }
+  hf.cellRangeMinMax(range, i0, j0, i1, j1);
+  if (!(range.max > zMin)) return status;
+
+  if (range.max - range.min < CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE) {
+    ws.flatPatch = true;
+    if (flatPatchContacts(cand, hf, q, frame, range.max) > 0) status |= CylinderTerrainStatus.CandidateOverflow;
+  } else {
+    status |= narrowPhase(cand, hf, q, ws, i0, j0, i1, j1);
+  }
+  ws.candidateCount = cand.count;
+  const rs = reduceManifoldInto(out, cand, ws.groups, CYLINDER_TERRAIN_NORMAL_GROUP_COS, MANIFOLD_LINE_CONTACT_DISTANCE);
+  if (rs & ReduceManifoldStatus.GroupOverflow) status |= CylinderTerrainStatus.GroupOverflow;
+  if (rs & ReduceManifoldStatus.OutputOverflow) status |= CylinderTerrainStatus.OutputOverflow;
+  return status;
+}
+
+/** Steps 2–4 over cells [i0, i1] × [j0, j1]. Returns status bits. */
+function narrowPhase(
+  cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspace,
+  i0: number, j0: number, i1: number, j1: number,
+): number {
+  const r = q.r, hh = q.hh;
+  const H = hf.heights, cols = hf.cols;
+  const dx = hf.dx, dy = hf.dy;
+  let lost = 0;
+  // Per-cell bound: the lowest line w.r.t. the horizontal (A_L, A_U; plane height irrelevant).
+  const cf = cullFrame;
+  setHorizontalFrame(cf, q, 0);
+  const lowX = cf.clx + r * cf.wx, lowY = cf.cly + r * cf.wy, lowZ = cf.clz + r * cf.wz;
+  const segX = 2 * hh * cf.ax, segY = 2 * hh * cf.ay, segZ = 2 * hh * cf.az; // A_U − A_L, segZ ≥ 0
+  const cullSin = cf.sin > CYLINDER_TERRAIN_PARALLEL_SIN ? cf.sin : 0;
+  const capReach = 2 * r * cf.cos;
+  const halfDiag = 0.5 * Math.sqrt(dx * dx + dy * dy);
+  const f = frame;
+  for (let j = j0; j <= j1; j++) {
+    const ccy = hf.y0 + (j + 0.5) * dy;
+    for (let i = i0; i <= i1; i++) {
+      const kv = j * cols + i;
+      const h0 = H[kv], h1 = H[kv + 1], h2 = H[kv + cols], h3 = H[kv + cols + 1];
+      const hc = Math.max(h0, h1, h2, h3);
+      const depth = hc - lowZ;
+      if (!(depth > 0)) continue;
+      // Section of the cylinder by z = hc: its lowest-line part t ∈ [0, tEnd], half-width W.
+      const tEnd = segZ > depth ? depth / segZ : 1;
+      let W = r;
+      if (cullSin > 0) {
+        const rho = depth / cullSin;
+        if (rho < r) W = Math.sqrt(rho * (2 * r - rho));
+      }
+      const reach = W + capReach + halfDiag;
+      // Distance from the cell centre to the projected segment A_L → A_L + tEnd·(A_U − A_L).
+      const ccx = hf.x0 + (i + 0.5) * dx;
+      const sxl = tEnd * segX, syl = tEnd * segY;
+      const ll = sxl * sxl + syl * syl;
+      let u = ll > 0 ? ((ccx - lowX) * sxl + (ccy - lowY) * syl) / ll : 0;
+      u = u < 0 ? 0 : u > 1 ? 1 : u;
+      const ddx = ccx - lowX - u * sxl, ddy = ccy - lowY - u * syl;
+      if (ddx * ddx + ddy * ddy > reach * reach) continue;
+      ws.cellsVisited++;
+
+      // 3. Elements of the cell.
+      const rect = hf.cellIsRectangle(i, j);
+      let gateLow = false, gateUp = false;
+      let n1x = 0, n1y = 0, n1z = 1, n2x = 0, n2y = 0, n2z = 1;
+      for (let e = 0; e < (rect ? 1 : 2); e++) {
+        const kind = rect ? ElementKind.Rectangle : e === 0 ? ElementKind.LowerTriangle : ElementKind.UpperTriangle;
+        ws.elementsTested++;
+        if (!(setElementFrame(f, q, hf, i, j, kind) > 0)) continue;
+        if (f.sAU > 0) {
+          lost += sideTrapezoidContacts(cand, hf, f, hh, r);
+        } else if (f.sBL > 0) {
+          lost += baseEllipseContacts(cand, hf, f, r);
+          lost += singlePointContact(cand, hf, f, hh, r, true);
+        } else {
+          lost += singlePointContact(cand, hf, f, hh, r, false);
+        }
+        const gate = sectionOverlapsElement(f, hh, r);
+        if (e === 0) {
+          gateLow = gate;
+          n1x = f.nx; n1y = f.ny; n1z = f.nz;
+          if (rect) { gateUp = gate; n2x = n1x; n2y = n1y; n2z = n1z; }
+        } else {
+          gateUp = gate;
+          n2x = f.nx; n2y = f.ny; n2z = f.nz;
+        }
+      }
+
+      // 4. Second pass over the edges this cell owns.
+      const x0 = hf.x0 + i * dx, x1 = x0 + dx, y0 = hf.y0 + j * dy, y1 = y0 + dy;
+      if (gateLow) {
+        let b = cellEdgeBend(hf, i, j, CellEdge.Bottom);
+        if (b > CYLINDER_TERRAIN_FLAT_EDGE_BEND && edgePoke(q, x0, y0, h0, x1, y0, h1) > 0) {
+          if (b < Infinity) hf.elementPlane(nb, i, j - 1, hf.cellIsRectangle(i, j - 1) ? ElementKind.Rectangle : ElementKind.UpperTriangle);
+          lost += emitEdgeContact(cand, q, x0, y0, h0, x1, y0, h1, b, n1x, n1y, n1z, nb[0], nb[1], nb[2], i, j);
+        }
+        b = cellEdgeBend(hf, i, j, CellEdge.Left);
+        if (b > CYLINDER_TERRAIN_FLAT_EDGE_BEND && edgePoke(q, x0, y0, h0, x0, y1, h2) > 0) {
+          if (b < Infinity) hf.elementPlane(nb, i - 1, j, hf.cellIsRectangle(i - 1, j) ? ElementKind.Rectangle : ElementKind.UpperTriangle);
+          lost += emitEdgeContact(cand, q, x0, y0, h0, x0, y1, h2, b, n1x, n1y, n1z, nb[0], nb[1], nb[2], i, j);
+        }
+        if (!rect && gateUp) {
+          b = cellEdgeBend(hf, i, j, CellEdge.Diagonal);
+          if (b > CYLINDER_TERRAIN_FLAT_EDGE_BEND && edgePoke(q, x1, y0, h1, x0, y1, h2) > 0) {
+            lost += emitEdgeContact(cand, q, x1, y0, h1, x0, y1, h2, b, n1x, n1y, n1z, n2x, n2y, n2z, i, j);
+          }
+        }
+      }
+      if (gateUp) {
+        // Grid-border edges (no neighbour to own them): bend +∞, active.
+        if (j === hf.cellsY - 1 && edgePoke(q, x0, y1, h2, x1, y1, h3) > 0) {
+          lost += emitEdgeContact(cand, q, x0, y1, h2, x1, y1, h3, Infinity, n2x, n2y, n2z, n2x, n2y, n2z, i, j);
+        }
+        if (i === hf.cellsX - 1 && edgePoke(q, x1, y0, h1, x1, y1, h3) > 0) {
+          lost += emitEdgeContact(cand, q, x1, y0, h1, x1, y1, h3, Infinity, n2x, n2y, n2z, n2x, n2y, n2z, i, j);
+        }
+      }
+    }
+  }
+  return lost > 0 ? CylinderTerrainStatus.CandidateOverflow : 0;
+}

@@ -1,0 +1,69 @@
+/**
+ * How much a terrain edge bends: the classification that keeps ghost contacts off internal edges
+ * (the idea of Jolt's ActiveEdges, computed here from four heights with no square root).
+ *
+ * bend = (height the element's plane predicts at the neighbour element's far vertex − the actual
+ *         height there) / horizontal distance of that vertex from the edge
+ *
+ *   bend ≤ CYLINDER_TERRAIN_FLAT_EDGE_BEND     flat or concave (valley): the neighbouring face
+ *                                              always reaches as deep, the edge gives nothing;
+ *   bend <  CYLINDER_TERRAIN_ACTIVE_EDGE_BEND  gently convex: an edge point may be the deepest
+ *                                              point, but it takes the face normal;
+ *   otherwise                                  active (ridge, curb): its own radial/axial normal.
+ *
+ * A grid-border edge has no neighbour: +∞ (the terrain really ends there).
+ *
+ * Edge names of cell (i, j) and the neighbour element across each (its far vertex in brackets):
+ *
+ *                 top: V2–V3  [ (i, j+2) of cell (i, j+1) ]
+ *          V2 ●───────────────● V3
+ *   left:     │ ╲   upper     │   right: V1–V3  [ (i+2, j) of cell (i+1, j) ]
+ *   V0–V2     │   ╲ diagonal  │
+ *   [(i−1,    │ lower ╲ V1–V2 │   diagonal: the other triangle's far vertex (V3 or V0)
+ *    j+1)]    │         ╲     │
+ *          V0 ●───────────────● V1
+ *                 bottom: V0–V1  [ (i+1, j−1) of cell (i, j−1) ]
+ *
+ * The far vertices are the ones of the neighbour's element that contains the shared edge
+ * (rectangle, or the triangle on that side of the neighbour's V1–V2 diagonal), so the test is
+ * exact for both element kinds. Bottom/left/diagonal are seen from the lower triangle (or the
+ * rectangle), top/right from the upper triangle (or the rectangle) — the element that owns them.
+ */
+import type { Heightfield } from '../../terrain/heightfield';
+
+export const CellEdge = {
+  Bottom: 0,
+  Right: 1,
+  Top: 2,
+  Left: 3,
+  Diagonal: 4,
+} as const;
+export type CellEdge = (typeof CellEdge)[keyof typeof CellEdge];
+
+/** Bend of edge `edge` of cell (i, j) (see the header); +∞ on the grid border, 0 for a rectangle's missing diagonal. */
+export function cellEdgeBend(hf: Heightfield, i: number, j: number, edge: CellEdge): number {
+  const H = hf.heights;
+  const c = hf.cols;
+  const kv = j * c + i;
+  const h0 = H[kv], h1 = H[kv + 1], h2 = H[kv + c], h3 = H[kv + c + 1];
+  switch (edge) {
+    case CellEdge.Bottom:
+      if (j === 0) return Infinity;
+      return (h1 + h0 - h2 - H[kv - c + 1]) / hf.dy;
+    case CellEdge.Left:
+      if (i === 0) return Infinity;
+      return (h2 + h0 - h1 - H[kv + c - 1]) / hf.dx;
+    case CellEdge.Top:
+      if (j + 1 >= hf.cellsY) return Infinity;
+      return (h2 + h3 - h1 - H[kv + 2 * c]) / hf.dy;
+    case CellEdge.Right:
+      if (i + 1 >= hf.cellsX) return Infinity;
+      return (h1 + h3 - h2 - H[kv + 2]) / hf.dx;
+    default: {
+      if (hf.cellIsRectangle(i, j)) return 0;
+      const dx = hf.dx, dy = hf.dy;
+      // Distance of V3 (or V0) from the diagonal line, horizontally: dx·dy/√(dx² + dy²).
+      return ((h1 + h2 - h0 - h3) * Math.sqrt(dx * dx + dy * dy)) / (dx * dy);
+    }
+  }
+}

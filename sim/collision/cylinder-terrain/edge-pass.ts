@@ -1,0 +1,155 @@
+/**
+ * Second pass — terrain edges and vertices poking into the cylinder (Strashnov & Torgashev
+ * 2020, §IV.D, eqs. 13–14).
+ *
+ * The paper keeps the elements that met the cylinder without a face contact and, for their point
+ * Q nearest to the lowest line, measures l1 = h/2 − |z_Q| (to the nearer base) and
+ * l2 = r − r_Q (to the side): the contact is on the base (normal ∓v, depth l1) when l1 < l2 and
+ * |v·n_P| > ε_v, else on the side (radial normal, depth l2). Two changes, both about where the
+ * deepest edge point is and which edges may have one:
+ *
+ *  - Edges, not elements, are visited (each once, by the cell that owns it; see collide.ts), and
+ *    the point taken on an edge is the one that pokes deepest, T = argmax min(l1, l2): for an
+ *    edge that reaches the side first this is the edge point nearest the axis (l2 is concave
+ *    along the edge and min(l1, l2) ≤ l2 ≤ l2(T)); otherwise a golden-section search on the
+ *    concave min(l1, l2). The depth min(l1, l2) is the distance from T to the cylinder surface.
+ *  - Only BENT edges count (edge-bend.ts). A flat or concave internal edge is never deeper than
+ *    the faces next to it, and the paper's Ω_E test (skip Q on edges joining face-contact
+ *    vertices) still lets seams two cells away from the contact line through on fine grids:
+ *    those are the ghost contacts. Gently convex edges keep the adjacent face's normal (the one
+ *    nearer the radial/axial direction); only active edges (ridges, curbs, the grid border) get
+ *    their own normal and kind 'edge'.
+ *
+ * Normals point out of the terrain into the cylinder: a side contact pushes the axis away from T
+ * (n = (axis foot − T)/r_T), a base contact pushes the base away (n = −sign(z_T)·v).
+ */
+import {
+  CYLINDER_TERRAIN_ACTIVE_EDGE_BEND,
+  CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON,
+  CYLINDER_TERRAIN_EDGE_SEARCH_STEPS,
+  GEOMETRIC_EPSILON,
+} from '../../constants';
+import type { ContactBuffer } from '../contact';
+import { WheelContactKind } from '../contact';
+import type { CylinderQuery } from './frame';
+
+/** 1/φ for the golden-section search. */
+const INV_PHI = 0.6180339887498949;
+
+/** Scratch of the last edgePoke: the deepest point's parameter and depth. */
+const poke = { t: 0, depth: 0 };
+
+/**
+ * Deepest poke of segment P0→P1 into the cylinder: remembers it for emitEdgeContact and returns
+ * its depth min(l1, l2) (≤ 0: the edge is not inside).
+ */
+export function edgePoke(q: CylinderQuery, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number): number {
+  const vx = q.vx, vy = q.vy, vz = q.vz;
+  const px = x0 - q.cx, py = y0 - q.cy, pz = z0 - q.cz;
+  const dx = x1 - x0, dy = y1 - y0, dz = z1 - z0;
+  const za = px * vx + py * vy + pz * vz;
+  const dzl = dx * vx + dy * vy + dz * vz;
+  // Radial parts ρ(t) = ρ0 + t·dρ (components ⟂ v).
+  const r0x = px - za * vx, r0y = py - za * vy, r0z = pz - za * vz;
+  const drx = dx - dzl * vx, dry = dy - dzl * vy, drz = dz - dzl * vz;
+  const dd = drx * drx + dry * dry + drz * drz;
+  let t = dd > 0 ? -(r0x * drx + r0y * dry + r0z * drz) / dd : 0;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  const hh = q.hh, r = q.r;
+  const rho2 = (r0x + t * drx) ** 2 + (r0y + t * dry) ** 2 + (r0z + t * drz) ** 2;
+  if (rho2 >= r * r) return (poke.depth = r - Math.sqrt(rho2)); // no edge point within the radius
+  const l2 = r - Math.sqrt(rho2);
+  const zt = za + t * dzl;
+  const l1 = hh - (zt < 0 ? -zt : zt);
+  if (l1 >= l2) {
+    poke.t = t;
+    return (poke.depth = l2);
+  }
+  // Base-limited: maximise the concave min(l1, l2) over [0, 1].
+  let a = 0, b = 1;
+  let c = b - INV_PHI * (b - a), d = a + INV_PHI * (b - a);
+  let fc = depthAt(r0x, r0y, r0z, drx, dry, drz, za, dzl, hh, r, c);
+  let fd = depthAt(r0x, r0y, r0z, drx, dry, drz, za, dzl, hh, r, d);
+  for (let it = 0; it < CYLINDER_TERRAIN_EDGE_SEARCH_STEPS; it++) {
+    if (fc < fd) {
+      a = c; c = d; fc = fd;
+      d = a + INV_PHI * (b - a);
+      fd = depthAt(r0x, r0y, r0z, drx, dry, drz, za, dzl, hh, r, d);
+    } else {
+      b = d; d = c; fd = fc;
+      c = b - INV_PHI * (b - a);
+      fc = depthAt(r0x, r0y, r0z, drx, dry, drz, za, dzl, hh, r, c);
+    }
+  }
+  let best = 0.5 * (a + b);
+  let fb = depthAt(r0x, r0y, r0z, drx, dry, drz, za, dzl, hh, r, best);
+  // The ends are candidates too (the maximum of a concave function on [0, 1] may sit there).
+  const f0 = depthAt(r0x, r0y, r0z, drx, dry, drz, za, dzl, hh, r, 0);
+  const f1 = depthAt(r0x, r0y, r0z, drx, dry, drz, za, dzl, hh, r, 1);
+  if (f0 > fb) { fb = f0; best = 0; }
+  if (f1 > fb) { fb = f1; best = 1; }
+  poke.t = best;
+  return (poke.depth = fb);
+}
+
+function depthAt(
+  r0x: number, r0y: number, r0z: number, drx: number, dry: number, drz: number,
+  za: number, dzl: number, hh: number, r: number, t: number,
+): number {
+  const z = za + t * dzl;
+  const l1 = hh - (z < 0 ? -z : z);
+  const x = r0x + t * drx, y = r0y + t * dry, w = r0z + t * drz;
+  const l2 = r - Math.sqrt(x * x + y * y + w * w);
+  return l1 < l2 ? l1 : l2;
+}
+
+/**
+ * Contact of one bent edge P0→P1 of cell (i, j), after edgePoke(P0, P1) returned > 0. `bend` is
+ * the edge's bend (edge-bend.ts, > the flat threshold); (n1) is the owner element's normal, (n2)
+ * the neighbour's (ignored for active edges). Returns 1 if the contact did not fit in `out`.
+ */
+export function emitEdgeContact(
+  out: ContactBuffer, q: CylinderQuery,
+  x0: number, y0: number, z0: number, x1: number, y1: number, z1: number,
+  bend: number,
+  n1x: number, n1y: number, n1z: number,
+  n2x: number, n2y: number, n2z: number,
+  i: number, j: number,
+): number {
+  const depth = poke.depth;
+  if (!(depth > 0)) return 0;
+  const t = poke.t;
+  const tx = x0 + t * (x1 - x0), ty = y0 + t * (y1 - y0), tz = z0 + t * (z1 - z0);
+  const px = tx - q.cx, py = ty - q.cy, pz = tz - q.cz;
+  const zt = px * q.vx + py * q.vy + pz * q.vz;
+  const rx = px - zt * q.vx, ry = py - zt * q.vy, rz = pz - zt * q.vz;
+  const rho = Math.sqrt(rx * rx + ry * ry + rz * rz);
+  const l1 = q.hh - (zt < 0 ? -zt : zt);
+  const l2 = q.r - rho;
+  const vn = q.vx * n1x + q.vy * n1y + q.vz * n1z;
+  let nx: number, ny: number, nz: number;
+  let kind: WheelContactKind;
+  if (l1 < l2 && (vn < 0 ? -vn : vn) > CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON) {
+    // Base contact (eq. 13): push the base away from T along the axis.
+    const sg = zt >= 0 ? -1 : 1;
+    nx = sg * q.vx; ny = sg * q.vy; nz = sg * q.vz;
+    kind = WheelContactKind.BaseA;
+  } else if (rho > GEOMETRIC_EPSILON) {
+    // Side contact (eq. 14): push the axis away from T.
+    nx = -rx / rho; ny = -ry / rho; nz = -rz / rho;
+    kind = WheelContactKind.SideB;
+  } else {
+    // T on the axis: no radial direction; the face normal is the only meaningful one.
+    nx = n1x; ny = n1y; nz = n1z;
+    kind = WheelContactKind.SideB;
+  }
+  if (bend >= CYLINDER_TERRAIN_ACTIVE_EDGE_BEND) {
+    kind = WheelContactKind.EdgeVertex;
+  } else {
+    // Gently convex: the adjacent face whose normal is nearer the geometric one.
+    const d1 = nx * n1x + ny * n1y + nz * n1z;
+    const d2 = nx * n2x + ny * n2y + nz * n2z;
+    if (d1 >= d2) { nx = n1x; ny = n1y; nz = n1z; } else { nx = n2x; ny = n2y; nz = n2z; }
+  }
+  return out.push(tx, ty, tz, nx, ny, nz, depth, kind, i, j) >= 0 ? 0 : 1;
+}

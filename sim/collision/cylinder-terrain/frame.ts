@@ -1,0 +1,173 @@
+/**
+ * The cylinder as seen from one element plane (Strashnov & Torgashev 2020, §IV, Fig. 6): the
+ * quantities every narrow-phase case needs, computed once per element into a reusable record.
+ *
+ *   plane      s(P) = k − P·n   (> 0 below the plane, n the upward unit normal)
+ *   a          the axis oriented from the LOWER base to the upper one (a = ±v, a·n = cosθ ≥ 0);
+ *              the paper's base 1 is the lower one: choosing it per element keeps the two ends
+ *              of the cylinder symmetric (a property test flips v and expects the same result).
+ *   w          unit, ⟂ a, pointing "down" toward the plane: w = (cosθ·a − n)/sinθ
+ *              (paper: w = ((v·n)v − n)/|…|); when a ∥ n (sinθ ≈ 0) w runs along the cell's x edge.
+ *   u          a × w, ⟂ n: the in-plane direction across the lowest line.
+ *   C_L, C_U   base centres (lower, upper) = C ∓ (h/2)a
+ *   A_L, A_U   lowest rim points C_{L,U} + r·w;  B_L = C_L − r·w the highest point of the lower rim
+ *
+ *          a ↑      upper base
+ *            ┌──────────┐
+ *            │          │            s(A_L) = s(C_L) + r·sinθ
+ *            │    C     │            s(A_U) = s(A_L) − h·cosθ
+ *            │          │            s(B_L) = s(C_L) − r·sinθ
+ *        B_L └────●─────┘ A_L  ── w →
+ *                C_L
+ *   ─────────────────────────────  element plane (n up)
+ *
+ * Since w·n = −sinθ and a·n = cosθ, all s-values follow from s(C) with no further dot products.
+ */
+import { CYLINDER_TERRAIN_PARALLEL_SIN } from '../../constants';
+import { ElementKind } from '../../terrain/heightfield';
+import type { Heightfield } from '../../terrain/heightfield';
+
+/** The cylinder of the current query (world frame). */
+export class CylinderQuery {
+  cx = 0; cy = 0; cz = 0;
+  /** Unit axis v. */
+  vx = 0; vy = 0; vz = 1;
+  /** [m] Radius and half height. */
+  r = 0;
+  hh = 0;
+
+  set(cx: number, cy: number, cz: number, vx: number, vy: number, vz: number, r: number, hh: number): void {
+    this.cx = cx; this.cy = cy; this.cz = cz;
+    this.vx = vx; this.vy = vy; this.vz = vz;
+    this.r = r; this.hh = hh;
+  }
+}
+
+/** One element and the cylinder seen from its plane. */
+export class ElementFrame {
+  /** Cell and element. */
+  i = 0; j = 0;
+  kind: ElementKind = ElementKind.Rectangle;
+  /** [m] World x, y of the cell's V0 and the grid spacing. */
+  ox = 0; oy = 0; dx = 1; dy = 1;
+  /** Upward unit normal n and plane constant k (s(P) = k − P·n). */
+  nx = 0; ny = 0; nz = 1; k = 0;
+  /** Axis from the lower base to the upper, cosθ = a·n ≥ 0, sinθ = √(1 − cos²θ). */
+  ax = 0; ay = 0; az = 1; cos = 1; sin = 0;
+  /** Down radial w and u = a × w. */
+  wx = 1; wy = 0; wz = 0;
+  ux = 0; uy = 1; uz = 0;
+  /** Lower base centre C_L. */
+  clx = 0; cly = 0; clz = 0;
+  /** [m] s at C_L, A_L, A_U, B_L. */
+  sCL = 0; sAL = 0; sAU = 0; sBL = 0;
+}
+
+/**
+ * Fills `f` for element `kind` of cell (i, j) and returns s(A_L): the depth of the cylinder's
+ * lowest point below the plane. ≤ 0 means the whole cylinder is above the (infinite) plane, so
+ * neither the element nor any of its edges can touch it and the caller skips the element; in
+ * that case only the plane fields of `f` are valid.
+ *
+ * The plane is computed from the heights exactly as Heightfield.elementPlane (same slopes, same
+ * vertex), so every routine that uses the terrain sees bit-identical planes.
+ */
+export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfield, i: number, j: number, kind: ElementKind): number {
+  const H = hf.heights;
+  const c = hf.cols;
+  const kv = j * c + i;
+  const dx = hf.dx, dy = hf.dy;
+  f.i = i; f.j = j; f.kind = kind;
+  f.dx = dx; f.dy = dy;
+  const ox = hf.x0 + i * dx, oy = hf.y0 + j * dy;
+  f.ox = ox; f.oy = oy;
+  let sx: number, sy: number, px: number, py: number, pz: number;
+  if (kind === ElementKind.UpperTriangle) {
+    const h1 = H[kv + 1], h2 = H[kv + c], h3 = H[kv + c + 1];
+    sx = (h3 - h2) / dx;
+    sy = (h3 - h1) / dy;
+    px = ox + dx; py = oy + dy; pz = h3;
+  } else {
+    const h0 = H[kv];
+    sx = (H[kv + 1] - h0) / dx;
+    sy = (H[kv + c] - h0) / dy;
+    px = ox; py = oy; pz = h0;
+  }
+  const inv = 1 / Math.sqrt(sx * sx + sy * sy + 1);
+  const nx = -sx * inv, ny = -sy * inv, nz = inv;
+  f.nx = nx; f.ny = ny; f.nz = nz;
+  const k = nx * px + ny * py + nz * pz;
+  f.k = k;
+  const dot = q.vx * nx + q.vy * ny + q.vz * nz;
+  const cos = dot < 0 ? -dot : dot;
+  const sin2 = 1 - cos * cos;
+  const sin = sin2 > 0 ? Math.sqrt(sin2) : 0;
+  const sC = k - (q.cx * nx + q.cy * ny + q.cz * nz);
+  const sCL = sC + q.hh * cos;
+  const sAL = sCL + q.r * sin;
+  if (!(sAL > 0)) return sAL;
+  const sg = dot < 0 ? -1 : 1;
+  const ax = sg * q.vx, ay = sg * q.vy, az = sg * q.vz;
+  f.ax = ax; f.ay = ay; f.az = az;
+  f.cos = cos; f.sin = sin;
+  f.sCL = sCL;
+  f.sAL = sAL;
+  f.sAU = sAL - 2 * q.hh * cos;
+  f.sBL = sCL - q.r * sin;
+  f.clx = q.cx - q.hh * ax; f.cly = q.cy - q.hh * ay; f.clz = q.cz - q.hh * az;
+  setDownRadial(f, sx);
+  return sAL;
+}
+
+/**
+ * w = (cosθ·a − n)/sinθ and u = a × w; for a ∥ n the paper's fallback, the cell's x edge
+ * direction (1, 0, slope_x) made ⟂ a. `slopeX` is the element's height slope along x.
+ */
+export function setDownRadial(f: ElementFrame, slopeX: number): void {
+  const ax = f.ax, ay = f.ay, az = f.az;
+  let wx: number, wy: number, wz: number;
+  if (f.sin > CYLINDER_TERRAIN_PARALLEL_SIN) {
+    const inv = 1 / f.sin;
+    wx = (f.cos * ax - f.nx) * inv;
+    wy = (f.cos * ay - f.ny) * inv;
+    wz = (f.cos * az - f.nz) * inv;
+  } else {
+    // Gram–Schmidt of the x edge against a (a ∥ n, so the edge is already nearly ⟂ a).
+    let ex = 1, ey = 0, ez = slopeX;
+    const d = ex * ax + ey * ay + ez * az;
+    ex -= d * ax; ey -= d * ay; ez -= d * az;
+    const l = Math.sqrt(ex * ex + ey * ey + ez * ez);
+    if (l > 0) {
+      wx = ex / l; wy = ey / l; wz = ez / l;
+    } else {
+      wx = 0; wy = 1; wz = 0;
+    }
+  }
+  f.wx = wx; f.wy = wy; f.wz = wz;
+  f.ux = ay * wz - az * wy;
+  f.uy = az * wx - ax * wz;
+  f.uz = ax * wy - ay * wx;
+}
+
+/**
+ * Plane frame for a horizontal plane z = height (the flat-patch path and the per-cell cull):
+ * same fields as setElementFrame with n = +z. Returns s(A_L).
+ */
+export function setHorizontalFrame(f: ElementFrame, q: CylinderQuery, height: number): number {
+  f.nx = 0; f.ny = 0; f.nz = 1; f.k = height;
+  const dot = q.vz;
+  const cos = dot < 0 ? -dot : dot;
+  const sin2 = 1 - cos * cos;
+  const sin = sin2 > 0 ? Math.sqrt(sin2) : 0;
+  const sg = dot < 0 ? -1 : 1;
+  f.ax = sg * q.vx; f.ay = sg * q.vy; f.az = sg * q.vz;
+  f.cos = cos; f.sin = sin;
+  const sCL = height - q.cz + q.hh * cos;
+  f.sCL = sCL;
+  f.sAL = sCL + q.r * sin;
+  f.sAU = f.sAL - 2 * q.hh * cos;
+  f.sBL = sCL - q.r * sin;
+  f.clx = q.cx - q.hh * f.ax; f.cly = q.cy - q.hh * f.ay; f.clz = q.cz - q.hh * f.az;
+  setDownRadial(f, 0);
+  return f.sAL;
+}

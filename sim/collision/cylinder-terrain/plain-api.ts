@@ -1,0 +1,101 @@
+/**
+ * The plain (scripting) form of the cylinder–terrain query, kept stable for users' scripts and
+ * external checks:
+ *
+ *   collideCylinderTerrain({ center, axis, radius, height }, heightfield)
+ *     → { contacts: [{ point, normal, depth, kind, cell }] }
+ *
+ * vectors as [x, y, z] arrays, `height` the cylinder's full length along its axis, `axis` any
+ * non-zero vector (normalised here), `kind` one of 'flat' | 'base' | 'side' | 'point' | 'edge',
+ * `cell` the [i, j] of the terrain cell the contact came from. Invalid input throws an Error that
+ * names the problem. This form allocates its result; engines use collideCylinderTerrainInto.
+ */
+import { WHEEL_CONTACT_KIND_NAMES, ContactBuffer } from '../contact';
+import { Heightfield } from '../../terrain/heightfield';
+import type { Vec3 } from '../../math/vec3';
+import { collideCylinderTerrainInto } from './collide';
+import { CylinderTerrainStatus, CylinderTerrainWorkspace } from './workspace';
+
+export type CylinderTerrainContactKind = 'flat' | 'base' | 'side' | 'point' | 'edge';
+
+/** Plain cylinder description. */
+export interface CylinderDesc {
+  /** [m] Centre. */
+  center: readonly number[];
+  /** Axis direction (any length > 0). */
+  axis: readonly number[];
+  /** [m] > 0 */
+  radius: number;
+  /** [m] Full length along the axis, > 0. */
+  height: number;
+}
+
+export interface CylinderTerrainContact {
+  /** [m] Point on the terrain surface. */
+  point: [number, number, number];
+  /** Unit normal out of the terrain (the direction the wheel is pushed). */
+  normal: [number, number, number];
+  /** [m] Penetration along the normal, > 0. */
+  depth: number;
+  /** Which part of the algorithm produced it. */
+  kind: CylinderTerrainContactKind;
+  /** [i, j] of the terrain cell. */
+  cell: [number, number];
+}
+
+export interface CylinderTerrainResult {
+  contacts: CylinderTerrainContact[];
+}
+
+/** Most contacts a plain query returns (≤ 4 per normal group; a wheel has a handful of groups). */
+const PLAIN_OUTPUT_CAPACITY = 256;
+let workspace: CylinderTerrainWorkspace | null = null;
+let output: ContactBuffer | null = null;
+
+function vector3(name: string, v: unknown): Vec3 {
+  if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new Error(`collideCylinderTerrain: ${name} must be an array [x, y, z], got ${String(v)}`);
+  const a = v as ArrayLike<unknown>;
+  if (a.length !== 3) throw new Error(`collideCylinderTerrain: ${name} must have 3 components, got ${a.length}`);
+  const out: Vec3 = [0, 0, 0];
+  for (let k = 0; k < 3; k++) {
+    const x = a[k];
+    if (typeof x !== 'number' || !Number.isFinite(x)) throw new Error(`collideCylinderTerrain: ${name}[${k}] must be a finite number, got ${String(x)}`);
+    out[k] = x;
+  }
+  return out;
+}
+
+function positive(name: string, x: unknown): number {
+  if (typeof x !== 'number' || !Number.isFinite(x) || !(x > 0)) throw new Error(`collideCylinderTerrain: ${name} must be a finite number > 0 (m), got ${String(x)}`);
+  return x;
+}
+
+/** Contacts of a cylinder with a heightfield (plain form; see the header). Throws on invalid input. */
+export function collideCylinderTerrain(cylinder: CylinderDesc, heightfield: Heightfield): CylinderTerrainResult {
+  if (cylinder === null || typeof cylinder !== 'object') throw new Error('collideCylinderTerrain: expected { center, axis, radius, height }');
+  if (!(heightfield instanceof Heightfield)) throw new Error('collideCylinderTerrain: the second argument must be a Heightfield (Heightfield.fromArray({ cols, rows, dx, dy, x0, y0, heights }))');
+  const center = vector3('center', cylinder.center);
+  const axis = vector3('axis', cylinder.axis);
+  const radius = positive('radius', cylinder.radius);
+  const height = positive('height', cylinder.height);
+  const len = Math.hypot(axis[0], axis[1], axis[2]);
+  if (!(len > 0) || !Number.isFinite(len)) throw new Error('collideCylinderTerrain: axis must be a non-zero vector');
+  axis[0] /= len; axis[1] /= len; axis[2] /= len;
+  workspace ??= new CylinderTerrainWorkspace();
+  output ??= new ContactBuffer(PLAIN_OUTPUT_CAPACITY);
+  output.clear();
+  const status = collideCylinderTerrainInto(output, center, axis, radius, height / 2, heightfield, workspace);
+  if (status & CylinderTerrainStatus.InvalidInput) throw new Error('collideCylinderTerrain: invalid cylinder');
+  const contacts: CylinderTerrainContact[] = [];
+  const o = output;
+  for (let k = 0; k < o.count; k++) {
+    contacts.push({
+      point: [o.point[3 * k], o.point[3 * k + 1], o.point[3 * k + 2]],
+      normal: [o.normal[3 * k], o.normal[3 * k + 1], o.normal[3 * k + 2]],
+      depth: o.depth[k],
+      kind: WHEEL_CONTACT_KIND_NAMES[o.kind[k]] as CylinderTerrainContactKind,
+      cell: [o.cellI[k], o.cellJ[k]],
+    });
+  }
+  return { contacts };
+}

@@ -1,0 +1,49 @@
+/**
+ * Reusable state of one cylinder–terrain query (engine API): the candidate contact buffer that
+ * the cases A/B/C and the edge pass fill before the manifold reduction, the normal-group scratch
+ * of the reduction, and the per-query status. Allocate one per wheel (or per thread) and pass it
+ * to every call; nothing inside grows.
+ */
+import {
+  CYLINDER_TERRAIN_MAX_CANDIDATES,
+  CYLINDER_TERRAIN_MAX_NORMAL_GROUPS,
+} from '../../constants';
+import { ContactBuffer } from '../contact';
+import { ManifoldGroups } from '../reduce-manifold';
+
+/**
+ * Status bits of a query (0 = complete). A set bit never means "no contact": the contacts found
+ * are still valid, some may be missing.
+ */
+export const CylinderTerrainStatus = {
+  Ok: 0,
+  /** Input was not finite, radius/height ≤ 0 or the axis not unit: no contacts were computed. */
+  InvalidInput: 1,
+  /** The candidate buffer filled up: some elements' contacts were dropped before reduction. */
+  CandidateOverflow: 2,
+  /** The caller's output buffer filled up: some reduced contacts were dropped. */
+  OutputOverflow: 4,
+  /** The footprint covered more than CYLINDER_TERRAIN_MAX_CELLS cells: only part was visited. */
+  CellRangeTruncated: 8,
+  /** More normal groups than CYLINDER_TERRAIN_MAX_NORMAL_GROUPS: extra normals were merged into the nearest group. */
+  GroupOverflow: 16,
+} as const;
+export type CylinderTerrainStatus = number;
+
+export class CylinderTerrainWorkspace {
+  /** Candidate contacts of the current query (before reduction). */
+  readonly candidates: ContactBuffer;
+  /** Normal groups of the reduction. */
+  readonly groups: ManifoldGroups;
+  /** Statistics of the last query (for tests, benchmarks and the GUI). */
+  cellsVisited = 0;
+  elementsTested = 0;
+  candidateCount = 0;
+  /** True when the last query took the exact flat-patch path. */
+  flatPatch = false;
+
+  constructor(candidateCapacity = CYLINDER_TERRAIN_MAX_CANDIDATES, maxGroups = CYLINDER_TERRAIN_MAX_NORMAL_GROUPS) {
+    this.candidates = new ContactBuffer(candidateCapacity);
+    this.groups = new ManifoldGroups(candidateCapacity, maxGroups);
+  }
+}

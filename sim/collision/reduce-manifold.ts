@@ -1,0 +1,220 @@
+/**
+ * Manifold reduction: candidate contacts → at most 4 points per normal group (Strashnov &
+ * Torgashev 2020, §V "building the contact manifold"; the area heuristic is also the one of
+ * Box3D's b3CullPoints and Jolt's PruneContactPoints).
+ *
+ * 1. Group. Candidates whose unit normals agree within `groupCos` (dot ≥ groupCos) form one
+ *    group — one contact patch. The paper groups equal normals; adjacent elements of a smooth
+ *    surface differ slightly, so the tolerance is an angle. The group's representative normal is
+ *    its first member's (deterministic: candidates arrive in cell order).
+ * 2. Per group with more than 4 points keep:
+ *      P1 the deepest (it carries the largest correction),
+ *      P2 the farthest from P1 (the patch's longest extent),
+ *      P3 the farthest from the line P1P2 (its width); if even P3 is within `lineDistance` of
+ *         that line, the patch is a LINE contact (a lying wheel's side): keep the two extreme
+ *         points along the line (not P1/P2, which may be an interior tie when all depths are
+ *         equal) — plus P1 if it is deeper than both extremes (a curved line contact),
+ *      P4 the point farthest OUTSIDE triangle P1P2P3 (most negative signed area against one of
+ *         its edges, seen along the group normal); a point inside adds no area and is skipped.
+ *
+ *            P2 ●──────────● P4        signed area of (a, b, q) = ((b − a) × (q − a)) · n
+ *               │ ╲        │           > 0: q left of a→b (inside for a CCW triangle)
+ *               │   ╲      │           the best P4 minimises min over the 3 edges.
+ *            P1 ●─────● P3
+ *
+ * Output order: groups in order of their first member, points in selection order (P1 first).
+ */
+import type { ContactBuffer } from './contact';
+
+/** Fixed-capacity scratch of the reduction (one per workspace). */
+export class ManifoldGroups {
+  readonly capacity: number;
+  readonly maxGroups: number;
+  /** Group index of each candidate. */
+  readonly groupOf: Int32Array;
+  /** Candidate indices sorted by group (counting sort). */
+  readonly members: Int32Array;
+  /** Start of each group in `members` (maxGroups + 1 entries). */
+  readonly start: Int32Array;
+  /** Representative unit normal per group. */
+  readonly normal: Float64Array;
+  count = 0;
+
+  constructor(capacity: number, maxGroups: number) {
+    this.capacity = capacity;
+    this.maxGroups = maxGroups;
+    this.groupOf = new Int32Array(capacity);
+    this.members = new Int32Array(capacity);
+    this.start = new Int32Array(maxGroups + 1);
+    this.normal = new Float64Array(maxGroups * 3);
+  }
+}
+
+/** Status bits of reduceManifoldInto (0 = complete). */
+export const ReduceManifoldStatus = {
+  Ok: 0,
+  /** More groups than the scratch holds: extra normals joined their nearest group. */
+  GroupOverflow: 1,
+  /** `out` filled up: some reduced points were dropped (counted in out.overflow). */
+  OutputOverflow: 2,
+} as const;
+
+/** Copies candidate `k` of `src` into `out`; returns false when `out` is full. */
+function emit(out: ContactBuffer, src: ContactBuffer, k: number): boolean {
+  const k3 = 3 * k;
+  return (
+    out.push(
+      src.point[k3], src.point[k3 + 1], src.point[k3 + 2],
+      src.normal[k3], src.normal[k3 + 1], src.normal[k3 + 2],
+      src.depth[k], src.kind[k], src.cellI[k], src.cellJ[k], src.feature[k],
+    ) >= 0
+  );
+}
+
+/**
+ * Groups `src`'s contacts by normal and appends at most 4 per group (2 or 3 for line contacts)
+ * to `out`. `src` is not modified. Returns ReduceManifoldStatus bits.
+ *
+ * @param groupCos     dot product of unit normals at or above which two contacts share a group.
+ * @param lineDistance [m] P3 closer than this to line P1P2 makes the group a line contact.
+ */
+export function reduceManifoldInto(
+  out: ContactBuffer,
+  src: ContactBuffer,
+  groups: ManifoldGroups,
+  groupCos: number,
+  lineDistance: number,
+): number {
+  let status = 0;
+  const n = Math.min(src.count, groups.capacity);
+  const N = src.normal;
+  const P = src.point;
+  const D = src.depth;
+  let g = 0;
+  const gn = groups.normal;
+  // 1. Grouping: greedy against the representatives, nearest group on overflow.
+  for (let k = 0; k < n; k++) {
+    const nx = N[3 * k], ny = N[3 * k + 1], nz = N[3 * k + 2];
+    let best = -1;
+    let bestDot = -Infinity;
+    for (let q = 0; q < g; q++) {
+      const d = nx * gn[3 * q] + ny * gn[3 * q + 1] + nz * gn[3 * q + 2];
+      if (d > bestDot) {
+        bestDot = d;
+        best = q;
+      }
+    }
+    if (best < 0 || bestDot < groupCos) {
+      if (g < groups.maxGroups) {
+        best = g++;
+        gn[3 * best] = nx;
+        gn[3 * best + 1] = ny;
+        gn[3 * best + 2] = nz;
+      } else {
+        status |= ReduceManifoldStatus.GroupOverflow;
+      }
+    }
+    groups.groupOf[k] = best;
+  }
+  groups.count = g;
+  // Counting sort of candidates by group (keeps candidate order inside a group).
+  const st = groups.start;
+  for (let q = 0; q <= g; q++) st[q] = 0;
+  for (let k = 0; k < n; k++) st[groups.groupOf[k] + 1]++;
+  for (let q = 0; q < g; q++) st[q + 1] += st[q];
+  const mem = groups.members;
+  for (let k = 0; k < n; k++) mem[st[groups.groupOf[k]]++] = k;
+  // st[q] now holds the END of group q; the start of q is the end of q − 1.
+  for (let q = 0; q < g; q++) {
+    const a = q === 0 ? 0 : st[q - 1];
+    const b = st[q];
+    if (b - a <= 4) {
+      for (let m = a; m < b; m++) if (!emit(out, src, mem[m])) status |= ReduceManifoldStatus.OutputOverflow;
+      continue;
+    }
+    // P1: deepest.
+    let i1 = mem[a];
+    for (let m = a + 1; m < b; m++) if (D[mem[m]] > D[i1]) i1 = mem[m];
+    const x1 = P[3 * i1], y1 = P[3 * i1 + 1], z1 = P[3 * i1 + 2];
+    // P2: farthest from P1.
+    let i2 = -1;
+    let best = -1;
+    for (let m = a; m < b; m++) {
+      const k = mem[m];
+      const dx = P[3 * k] - x1, dy = P[3 * k + 1] - y1, dz = P[3 * k + 2] - z1;
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 > best) {
+        best = d2;
+        i2 = k;
+      }
+    }
+    const ex = P[3 * i2] - x1, ey = P[3 * i2 + 1] - y1, ez = P[3 * i2 + 2] - z1;
+    const eLen2 = ex * ex + ey * ey + ez * ez;
+    // P3: farthest from line P1P2 (squared distance = |e × d|² / |e|²).
+    let i3 = -1;
+    best = -1;
+    for (let m = a; m < b; m++) {
+      const k = mem[m];
+      const dx = P[3 * k] - x1, dy = P[3 * k + 1] - y1, dz = P[3 * k + 2] - z1;
+      const cx = ey * dz - ez * dy, cy = ez * dx - ex * dz, cz = ex * dy - ey * dx;
+      const c2 = cx * cx + cy * cy + cz * cz;
+      if (c2 > best) {
+        best = c2;
+        i3 = k;
+      }
+    }
+    if (eLen2 <= 0 || best <= lineDistance * lineDistance * eLen2) {
+      // Line contact (or all points coincide): the two extremes along P1→P2.
+      let lo = i1, hi = i1, tLo = 0, tHi = 0;
+      for (let m = a; m < b; m++) {
+        const k = mem[m];
+        const t = (P[3 * k] - x1) * ex + (P[3 * k + 1] - y1) * ey + (P[3 * k + 2] - z1) * ez;
+        if (t < tLo) { tLo = t; lo = k; }
+        if (t > tHi) { tHi = t; hi = k; }
+      }
+      if (!emit(out, src, lo)) status |= ReduceManifoldStatus.OutputOverflow;
+      if (hi !== lo && !emit(out, src, hi)) status |= ReduceManifoldStatus.OutputOverflow;
+      if (i1 !== lo && i1 !== hi && D[i1] > D[lo] && D[i1] > D[hi] && !emit(out, src, i1)) {
+        status |= ReduceManifoldStatus.OutputOverflow;
+      }
+      continue;
+    }
+    // P4: farthest outside triangle P1P2P3, signed areas seen along the group normal.
+    const nx = gn[3 * q], ny = gn[3 * q + 1], nz = gn[3 * q + 2];
+    const x2 = P[3 * i2], y2 = P[3 * i2 + 1], z2 = P[3 * i2 + 2];
+    const x3 = P[3 * i3], y3 = P[3 * i3 + 1], z3 = P[3 * i3 + 2];
+    const orient = signedArea(x1, y1, z1, x2, y2, z2, x3, y3, z3, nx, ny, nz) >= 0 ? 1 : -1;
+    let i4 = -1;
+    let most = 0;
+    for (let m = a; m < b; m++) {
+      const k = mem[m];
+      if (k === i1 || k === i2 || k === i3) continue;
+      const qx = P[3 * k], qy = P[3 * k + 1], qz = P[3 * k + 2];
+      const s12 = orient * signedArea(x1, y1, z1, x2, y2, z2, qx, qy, qz, nx, ny, nz);
+      const s23 = orient * signedArea(x2, y2, z2, x3, y3, z3, qx, qy, qz, nx, ny, nz);
+      const s31 = orient * signedArea(x3, y3, z3, x1, y1, z1, qx, qy, qz, nx, ny, nz);
+      const s = Math.min(s12, s23, s31);
+      if (s < most) {
+        most = s;
+        i4 = k;
+      }
+    }
+    if (!emit(out, src, i1)) status |= ReduceManifoldStatus.OutputOverflow;
+    if (!emit(out, src, i2)) status |= ReduceManifoldStatus.OutputOverflow;
+    if (!emit(out, src, i3)) status |= ReduceManifoldStatus.OutputOverflow;
+    if (i4 >= 0 && !emit(out, src, i4)) status |= ReduceManifoldStatus.OutputOverflow;
+  }
+  return status;
+}
+
+/** ((b − a) × (c − a)) · n: twice the signed area of triangle abc seen along n. */
+function signedArea(
+  ax: number, ay: number, az: number,
+  bx: number, by: number, bz: number,
+  cx: number, cy: number, cz: number,
+  nx: number, ny: number, nz: number,
+): number {
+  const ux = bx - ax, uy = by - ay, uz = bz - az;
+  const vx = cx - ax, vy = cy - ay, vz = cz - az;
+  return (uy * vz - uz * vy) * nx + (uz * vx - ux * vz) * ny + (ux * vy - uy * vx) * nz;
+}
