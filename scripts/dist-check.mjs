@@ -162,6 +162,8 @@ if (packOk && check('resources/app.asar exists', existsSync(asarFile), path.rela
   check('contains assets/terrains/', terrains.length > 0, `${terrains.length} files`);
   const scenarios = some(/^assets\/scenarios\//);
   check('contains assets/scenarios/', scenarios.length > 0, `${scenarios.length} files`);
+  const dupes = some(/^dist\/web\/assets\//);
+  check('bundled assets packed once (no dist/web/assets copy)', dupes.length === 0, dupes.slice(0, 3).join(', '));
   const nodeModules = some(/(^|\/)node_modules\//);
   check('no node_modules packed (everything is bundled)', nodeModules.length === 0, nodeModules.slice(0, 5).join(', '));
   const maps = some(/^dist\/electron\/.*\.map$/);
