@@ -34,7 +34,8 @@ import { SettingsStore } from './settings-store';
 import { TokenRegistry } from './token-registry';
 
 // Must run before 'ready': a standard + secure scheme gets a real origin, so module workers,
-// fetch() and CSP 'self' work as they do on https.
+// fetch() and CSP 'self' work as they do on https. corsEnabled stays off on purpose: it would let
+// other origins read app:// responses, and the renderer only ever fetches its own origin.
 protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } },
 ]);
