@@ -41,6 +41,8 @@ export { CylinderTerrainWorkspace, CylinderTerrainStatus } from './collision/cyl
 export { reduceManifoldInto, ManifoldGroups, ReduceManifoldStatus } from './collision/reduce-manifold';
 
 // --- convex shapes and queries ----------------------------------------------------------------
+export { queryConvex } from './collision/query-convex';
+export type { ConvexBodyDesc, ConvexQueryResult } from './collision/query-convex';
 
 // --- broad phase ------------------------------------------------------------------------------
 export { BroadPhase } from './collision/broadphase/broad-phase';

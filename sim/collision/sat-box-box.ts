@@ -238,7 +238,9 @@ function supportEdge(
 /**
  * Box–box contact manifold: appends up to MANIFOLD_MAX_POINTS contacts to `out` (engine
  * convention: point on B's surface, normal from B into A, depth ≥ −margin) and returns how
- * many. `sepOut`, when given, receives the SAT result (normal from A to B).
+ * many. `sepOut`, when given, receives the SAT result (normal from A to B). `preferFaces`
+ * (default true, the engine's choice) biases the axis toward faces for stable manifolds; false
+ * uses the exact minimum-penetration axis (queryConvex, oracles).
  */
 export function collideBoxBox(
   out: ContactBuffer,
@@ -246,8 +248,9 @@ export function collideBoxBox(
   cB: Readonly<Vec3>, qB: Readonly<Quat>, hB: Readonly<Vec3>,
   margin: number,
   sepOut?: BoxBoxSat,
+  preferFaces = true,
 ): number {
-  const r = satBoxBox(sepOut ?? sat, cA, qA, hA, cB, qB, hB, true);
+  const r = satBoxBox(sepOut ?? sat, cA, qA, hA, cB, qB, hB, preferFaces);
   if (r.separation > margin) return 0;
   // satBoxBox filled mA, mB.
   const nx = r.normal[0], ny = r.normal[1], nz = r.normal[2];
