@@ -2,12 +2,23 @@
  * The production wiring of the simulation service: the terrain loaders and the analytic
  * wheel–terrain collision. Shared by the web worker, the Node worker and the CLI.
  */
+import { collideCylinderTerrainInto } from './collision/cylinder-terrain/collide';
+import { CylinderTerrainWorkspace } from './collision/cylinder-terrain/workspace';
 import { SimServiceImpl } from './service';
 import { decodeTerrain } from './terrain/load-terrain';
 import { parseTerrainSidecar } from './terrain/sidecar';
+import type { WheelContactFn } from './world';
+
+/** Wheel contacts through the analytic cylinder–terrain algorithm, one reused workspace. */
+export function analyticWheelContacts(): WheelContactFn {
+  const ws = new CylinderTerrainWorkspace();
+  return (out, center, axis, radius, width, hf) => {
+    collideCylinderTerrainInto(out, center, axis, radius, width / 2, hf, ws);
+  };
+}
 
 export function createDefaultService(): SimServiceImpl {
-  return new SimServiceImpl({ decodeTerrain, wheelContacts: null });
+  return new SimServiceImpl({ decodeTerrain, wheelContacts: analyticWheelContacts() });
 }
 
 /** File name of the terrain data a sidecar names (validates the sidecar). */
