@@ -203,6 +203,14 @@ export const HULL_DISTANCE_RELATIVE = 1e-10;
 /** [-] Cosine slack for merging adjacent hull triangles into one polygon face: merge when n₁·n₂ ≥ 1 − this (≈ 0.08°). */
 export const HULL_COPLANAR_COS_SLACK = 1e-6;
 
+/**
+ * [-] Coplanar-face merge distance relative to the cloud's extent: an adjacent triangle joins a
+ * polygon face only if its vertices lie within this · extent of the seed triangle's plane (and
+ * its normal within HULL_COPLANAR_COS_SLACK). 1e-9: exact on float64 input that was planar
+ * before rounding, so merged faces stay planar to ~1 nm on a 1 m part.
+ */
+export const HULL_MERGE_DISTANCE_RELATIVE = 1e-9;
+
 /** [-] Maximum number of vertices a hull may keep (bigger clouds are built, then rejected with status TooManyVertices). */
 export const HULL_MAX_VERTICES = 4096;
 

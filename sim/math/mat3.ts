@@ -238,3 +238,45 @@ export function mat3SymmetricEigen(values: Vec3, vectors: Mat3, m: Readonly<Mat3
   }
   return sweep;
 }
+
+/**
+ * Unit quaternion [x, y, z, w] of a rotation matrix (Shepperd's method: branch on the largest
+ * of trace and diagonal so the square root argument is never small).
+ */
+export function mat3ToQuat(out: Quat, m: Readonly<Mat3>): Quat {
+  const m00 = m[0], m11 = m[4], m22 = m[8];
+  const tr = m00 + m11 + m22;
+  if (tr > 0) {
+    const s = Math.sqrt(tr + 1) * 2;
+    out[3] = 0.25 * s;
+    out[0] = (m[5] - m[7]) / s;
+    out[1] = (m[6] - m[2]) / s;
+    out[2] = (m[1] - m[3]) / s;
+  } else if (m00 > m11 && m00 > m22) {
+    const s = Math.sqrt(1 + m00 - m11 - m22) * 2;
+    out[3] = (m[5] - m[7]) / s;
+    out[0] = 0.25 * s;
+    out[1] = (m[3] + m[1]) / s;
+    out[2] = (m[6] + m[2]) / s;
+  } else if (m11 > m22) {
+    const s = Math.sqrt(1 + m11 - m00 - m22) * 2;
+    out[3] = (m[6] - m[2]) / s;
+    out[0] = (m[3] + m[1]) / s;
+    out[1] = 0.25 * s;
+    out[2] = (m[7] + m[5]) / s;
+  } else {
+    const s = Math.sqrt(1 + m22 - m00 - m11) * 2;
+    out[3] = (m[1] - m[3]) / s;
+    out[0] = (m[6] + m[2]) / s;
+    out[1] = (m[7] + m[5]) / s;
+    out[2] = 0.25 * s;
+  }
+  const len = Math.hypot(out[0], out[1], out[2], out[3]);
+  if (!(len > 0) || !Number.isFinite(len)) {
+    out[0] = out[1] = out[2] = 0;
+    out[3] = 1;
+    return out;
+  }
+  for (let k = 0; k < 4; k++) out[k] /= len;
+  return out;
+}

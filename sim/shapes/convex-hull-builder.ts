@@ -18,13 +18,15 @@
  *  - A numerically non-disc visible region (its horizon is not one loop) skips that point
  *    instead of corrupting the mesh; `skippedPoints` counts them (each is within a few ε).
  *  - Coplanar faces are merged after the build: adjacent triangles whose normals are within
- *    HULL_COPLANAR_COS_SLACK of a seed face's normal become one polygon (the seed comparison
- *    stops a slowly curving surface from chaining into one non-planar face).
+ *    HULL_COPLANAR_COS_SLACK of a seed face's normal and whose vertices are within
+ *    HULL_MERGE_DISTANCE_RELATIVE·extent of the seed's plane become one polygon (comparing with
+ *    the seed, not the neighbour, stops a slowly curving surface from chaining into one
+ *    non-planar face).
  *
  * Not a hot path: runs when a model loads; it allocates freely.
  */
 import type { ConvexHullData } from './convex-hull';
-import { HULL_COPLANAR_COS_SLACK, HULL_DISTANCE_RELATIVE, HULL_MAX_VERTICES } from '../constants';
+import { HULL_COPLANAR_COS_SLACK, HULL_DISTANCE_RELATIVE, HULL_MAX_VERTICES, HULL_MERGE_DISTANCE_RELATIVE } from '../constants';
 
 export const HullStatus = {
   Ok: 0,
@@ -294,6 +296,7 @@ export function buildConvexHull(points: ArrayLike<number>, options: HullBuildOpt
   const alive: number[] = [];
   for (let i = 0; i < faces.length; i++) if (faces[i].alive) alive.push(i);
   const group = new Map<number, number>();
+  const mergeTol = Math.max(eps, HULL_MERGE_DISTANCE_RELATIVE * scale);
   const polys: number[][] = [];
   for (const seed of alive) {
     if (group.has(seed)) continue;
@@ -307,7 +310,7 @@ export function buildConvexHull(points: ArrayLike<number>, options: HullBuildOpt
         const h = g.nb[e];
         if (group.has(h) || !faces[h].alive) continue;
         const hn = faces[h].n;
-        if (sn[0] * hn[0] + sn[1] * hn[1] + sn[2] * hn[2] >= 1 - HULL_COPLANAR_COS_SLACK) {
+        if (sn[0] * hn[0] + sn[1] * hn[1] + sn[2] * hn[2] >= 1 - HULL_COPLANAR_COS_SLACK && onPlane(p, faces[seed], faces[h], mergeTol)) {
           group.set(h, gid);
           members.push(h);
         }
@@ -437,6 +440,12 @@ function makeFace(p: Float64Array, a: number, b: number, c: number): Face {
   const d =
     (nrm[0] * (p[3 * a] + p[3 * b] + p[3 * c]) + nrm[1] * (p[3 * a + 1] + p[3 * b + 1] + p[3 * c + 1]) + nrm[2] * (p[3 * a + 2] + p[3 * b + 2] + p[3 * c + 2])) / 3;
   return { v: [a, b, c], n: nrm, d, nb: [-1, -1, -1], alive: true, outside: [], visible: 0 };
+}
+
+/** All three vertices of `g` within `tol` of the plane of `f`. */
+function onPlane(p: Float64Array, f: Face, g: Face, tol: number): boolean {
+  for (let k = 0; k < 3; k++) if (Math.abs(planeDist(p, f, g.v[k])) > tol) return false;
+  return true;
 }
 
 function planeDist(p: Float64Array, f: Face, i: number): number {
