@@ -41,6 +41,25 @@ export { CylinderTerrainWorkspace, CylinderTerrainStatus } from './collision/cyl
 export { reduceManifoldInto, ManifoldGroups, ReduceManifoldStatus } from './collision/reduce-manifold';
 
 // --- convex shapes and queries ----------------------------------------------------------------
+export { ShapeKind, SHAPE_KIND_NAMES, SupportFace, aabb, massProperties } from './shapes/shape';
+export type { ConvexShape, Shape, Pose, Aabb, MassProperties, CompoundChild } from './shapes/shape';
+export { SphereShape } from './shapes/sphere';
+export { BoxShape } from './shapes/box';
+export { CapsuleShape } from './shapes/capsule';
+export { CylinderShape } from './shapes/cylinder';
+export { ConvexHullShape } from './shapes/convex-hull';
+export type { ConvexHullData } from './shapes/convex-hull';
+export { CompoundShape } from './shapes/compound';
+export { buildConvexHull, HullStatus, HULL_STATUS_NAMES } from './shapes/convex-hull-builder';
+export type { HullBuildOptions, HullBuildResult } from './shapes/convex-hull-builder';
+export { obb, obbFromPoints, obbFromHull } from './shapes/obb-pca';
+export type { Obb } from './shapes/obb-pca';
+export { shapeFromDesc, ShapeDescError } from './shapes/shape-desc';
+export type { ShapeDesc } from './shapes/shape-desc';
+export { gjkDistance, gjkIntersect, GjkResult, GjkCache, GjkStatus, GJK_STATUS_NAMES } from './collision/gjk';
+export { epaPenetration, EpaResult, EpaStatus, EpaMethod, EPA_STATUS_NAMES } from './collision/epa';
+export { gjkRayCast, gjkShapeCast, CastResult, CastStatus, CAST_STATUS_NAMES } from './collision/gjk-raycast';
+export * from './math/mat3';
 export { queryConvex } from './collision/query-convex';
 export type { ConvexBodyDesc, ConvexQueryResult } from './collision/query-convex';
 
@@ -51,3 +70,11 @@ export { aabbOverlaps, aabbContains, aabbIsValid } from './collision/broadphase/
 
 // --- world ------------------------------------------------------------------------------------
 export type * from './protocol';
+export { World, WORLD_MAX_CONTACTS } from './world';
+export type { WheelContactFn } from './world';
+export { parseScenario, resolveRelative, ScenarioError } from './scenario';
+export type { Scenario, ScriptCommand } from './scenario';
+export { parseRobotSpec, DEFAULT_ROBOT } from './robot/skid-steer';
+export type { RobotSpec } from './robot/skid-steer';
+export { SimServiceImpl } from './service';
+export { createDefaultService, analyticWheelContacts, terrainDataFileName } from './default-service';
