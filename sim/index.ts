@@ -70,11 +70,3 @@ export { aabbOverlaps, aabbContains, aabbIsValid } from './collision/broadphase/
 
 // --- world ------------------------------------------------------------------------------------
 export type * from './protocol';
-export { World, WORLD_MAX_CONTACTS } from './world';
-export type { WheelContactFn } from './world';
-export { parseScenario, resolveRelative, ScenarioError } from './scenario';
-export type { Scenario, ScriptCommand } from './scenario';
-export { parseRobotSpec, DEFAULT_ROBOT } from './robot/skid-steer';
-export type { RobotSpec } from './robot/skid-steer';
-export { SimServiceImpl } from './service';
-export { createDefaultService, analyticWheelContacts, terrainDataFileName } from './default-service';
