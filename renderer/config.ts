@@ -1,0 +1,42 @@
+/**
+ * Renderer tuning, with units. (The simulation's constants live in sim/constants.ts; these only
+ * change what is drawn and how the UI behaves, never what is simulated.)
+ */
+
+/** [-] Most terrain mesh vertices drawn; bigger maps are decimated by an integer stride (513² ≈ 263k keeps SwiftShader interactive). */
+export const TERRAIN_MESH_MAX_VERTICES = 513 * 513;
+
+/** [-] Contact markers drawn at most (the worker sends at most WORLD_MAX_CONTACTS; this is the GPU buffer size). */
+export const CONTACT_MARKER_CAPACITY = 256;
+
+/** [m] Radius of a contact point marker. */
+export const CONTACT_MARKER_RADIUS = 0.02;
+
+/** [m/m] Normal segment length per metre of depth (depths are millimetres; ×20 makes 5 mm show as 10 cm). */
+export const CONTACT_NORMAL_SCALE = 20;
+
+/** [m] Shortest normal segment drawn, so touching contacts (depth ≈ 0) still show their normal. */
+export const CONTACT_NORMAL_MIN_LENGTH = 0.08;
+
+/** [m] Longest normal segment drawn (a deep penetration should not hide the scene). */
+export const CONTACT_NORMAL_MAX_LENGTH = 0.6;
+
+/** [s] Window of the scrolling plots. */
+export const PLOT_WINDOW_S = 10;
+
+/** [-] Samples kept per plot series (≥ window × display rate, 60 Hz × 10 s, with margin). */
+export const PLOT_CAPACITY = 1024;
+
+/** [m] Chase camera distance from the robot, default and limits (mouse wheel). */
+export const CAMERA_DISTANCE = 4;
+export const CAMERA_MIN_DISTANCE = 0.8;
+export const CAMERA_MAX_DISTANCE = 200;
+
+/** [rad] Default chase camera elevation above the horizon. */
+export const CAMERA_ELEVATION = 0.45;
+
+/** [1/s] Rate at which the chase camera catches up with the robot (exponential smoothing). */
+export const CAMERA_FOLLOW_RATE = 6;
+
+/** [ms] Status bar refresh period (text updates are cheap but not free). */
+export const STATUS_PERIOD_MS = 200;

@@ -1,0 +1,68 @@
+/**
+ * Keyboard controls. Drive keys (drive-keys.ts) send a DriveCommand to the worker only when the
+ * command changes (key up resets it); Space pauses/resumes, '.' single-steps while paused, C
+ * toggles contact markers, H or ? toggles the help overlay. Losing focus releases every key, so a
+ * robot never keeps driving after an alt-tab.
+ */
+import type { DriveCommand } from '../sim/protocol';
+import { driveFromKeys, isDriveKey, sameDrive } from './drive-keys';
+
+export interface ControlActions {
+  drive(cmd: DriveCommand): void;
+  togglePause(): void;
+  stepOnce(): void;
+  toggleContacts(): void;
+  toggleHelp(): void;
+}
+
+export function installControls(target: Window, actions: ControlActions): () => void {
+  const held = new Set<string>();
+  const sent: DriveCommand = { throttle: 0, steer: 0 };
+  const next: DriveCommand = { throttle: 0, steer: 0 };
+  const update = (): void => {
+    driveFromKeys(next, held);
+    if (sameDrive(next, sent)) return;
+    sent.throttle = next.throttle;
+    sent.steer = next.steer;
+    actions.drive({ throttle: sent.throttle, steer: sent.steer });
+  };
+  const typing = (e: KeyboardEvent): boolean => {
+    const t = e.target as HTMLElement | null;
+    return !!t && (t.tagName === 'INPUT' && (t as HTMLInputElement).type !== 'checkbox' || t.tagName === 'TEXTAREA' || t.isContentEditable);
+  };
+  const down = (e: KeyboardEvent): void => {
+    if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (isDriveKey(e.code) || e.code === 'ShiftLeft' || e.code === 'ShiftRight') {
+      if (isDriveKey(e.code)) e.preventDefault(); // arrows must not scroll the page
+      held.add(e.code);
+      update();
+      return;
+    }
+    if (e.repeat) return;
+    if (e.code === 'Space') {
+      e.preventDefault();
+      actions.togglePause();
+    } else if (e.key === '.') {
+      actions.stepOnce();
+    } else if (e.code === 'KeyC') {
+      actions.toggleContacts();
+    } else if (e.code === 'KeyH' || e.key === '?') {
+      actions.toggleHelp();
+    }
+  };
+  const up = (e: KeyboardEvent): void => {
+    if (held.delete(e.code)) update();
+  };
+  const blur = (): void => {
+    held.clear();
+    update();
+  };
+  target.addEventListener('keydown', down);
+  target.addEventListener('keyup', up);
+  target.addEventListener('blur', blur);
+  return () => {
+    target.removeEventListener('keydown', down);
+    target.removeEventListener('keyup', up);
+    target.removeEventListener('blur', blur);
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * The renderer's only door to the outside world. Two implementations: the Electron preload bridge
+ * (electron-host.ts, wraps `window.terraWheel`) and the browser (web-host.ts: file pickers,
+ * downloads, assets served beside the app, settings in localStorage). The renderer never imports
+ * electron or node; everything it needs from the platform goes through this interface.
+ *
+ * It mirrors electron/ipc-contract.ts HostBridge so the Electron host is a thin pass-through.
+ */
+import type { AssetEntry, FileKind, MenuCommand, OpenedFile, SaveRequest, SaveResult, Settings } from '../../electron/ipc-contract';
+
+export type { AssetEntry, FileKind, MenuCommand, OpenedFile, SaveRequest, SaveResult, Settings };
+
+export interface Host {
+  /** 'electron' or 'web', for the status bar and for tests. */
+  readonly kind: 'electron' | 'web';
+  /** Lets the user choose a file of `kind`; null if they cancelled. */
+  openFile(kind: FileKind): Promise<OpenedFile | null>;
+  /** Reads a plain file name beside a previously opened file (a terrain's image next to its sidecar). */
+  readRelated(token: string, relativeName: string): Promise<Uint8Array>;
+  /** Saves bytes where the user chooses (Electron: save dialog; web: a download). */
+  saveFile(req: SaveRequest): Promise<SaveResult | null>;
+  /** Files bundled under assets/ (paths relative to assets/, forward slashes). */
+  listAssets(): Promise<AssetEntry[]>;
+  readAsset(path: string): Promise<Uint8Array>;
+  getSettings(): Promise<Settings>;
+  setSettings(patch: Partial<Settings>): Promise<Settings>;
+  /** Registers a menu listener (the web host has no native menu: the toolbar calls it); returns the unregister function. */
+  onMenuCommand(listener: (cmd: MenuCommand) => void): () => void;
+}
+
+export const DEFAULT_SETTINGS: Settings = { recentFiles: [], showContacts: true };

@@ -1,0 +1,162 @@
+/**
+ * Host for a plain browser (npm run web, Playwright): <input type=file> pickers, downloads through
+ * Blob + <a download>, assets fetched from the web build (assets/ copied beside index.html plus a
+ * manifest generated at build time), settings in localStorage.
+ *
+ * Related files: a browser cannot read "the file next to this one". The user picks a terrain's
+ * sidecar and its image together (the picker allows several files); the token of the opened file
+ * names that selection, and readRelated looks the image up in it. If it is missing, readRelated
+ * asks `requestRelated` (the UI shows a button, because a picker needs a user gesture) for a
+ * second pick.
+ */
+import type { AssetEntry, FileKind, MenuCommand, OpenedFile, SaveRequest, SaveResult, Settings } from '../../electron/ipc-contract';
+import { LIMITS } from '../../electron/ipc-contract';
+import { DEFAULT_SETTINGS, type Host } from './host';
+import { isSafeAssetPath } from './asset-path';
+
+/** Name of the manifest the build writes next to index.html (see vite.config.ts). */
+export const ASSET_MANIFEST = 'assets-manifest.json';
+const SETTINGS_KEY = 'terrawheel.settings.v1';
+
+const ACCEPT: Record<FileKind, string> = {
+  terrain: '.json,.png,.tif,.tiff,.raw,.bin,.asc',
+  robot: '.json,.urdf,.xml',
+  scenario: '.json',
+  recording: '.twrec,.mcap,.bin,*',
+};
+
+/** Preferred primary file when several are picked: the JSON sidecar/scenario/robot. */
+function primaryOf(kind: FileKind, files: File[]): File {
+  if (kind !== 'recording') {
+    const json = files.find((f) => f.name.toLowerCase().endsWith('.json') || f.name.toLowerCase().endsWith('.urdf'));
+    if (json) return json;
+  }
+  return files[0];
+}
+
+export interface WebHostOptions {
+  /** Called when readRelated needs a file the user did not pick; resolves with the user's pick, or null. */
+  requestRelated?: (name: string, pick: () => Promise<File[] | null>) => Promise<File | null>;
+}
+
+export interface WebHost extends Host {
+  /** The web build has no native menu: the toolbar sends its commands through here. */
+  dispatchMenuCommand(cmd: MenuCommand): void;
+}
+
+function pickFiles(accept: string, multiple: boolean): Promise<File[] | null> {
+  return new Promise((resolve) => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.accept = accept;
+    input.multiple = multiple;
+    input.style.display = 'none';
+    input.dataset.testid = 'host-file-input';
+    const done = (files: File[] | null): void => {
+      input.remove();
+      resolve(files);
+    };
+    input.addEventListener('change', () => done(input.files && input.files.length > 0 ? Array.from(input.files) : null), { once: true });
+    input.addEventListener('cancel', () => done(null), { once: true });
+    document.body.appendChild(input);
+    input.click();
+  });
+}
+
+export function createWebHost(options: WebHostOptions = {}): WebHost {
+  const selections = new Map<string, Map<string, File>>();
+  let nextToken = 1;
+  const listeners = new Set<(cmd: MenuCommand) => void>();
+
+  const readFile = async (f: File): Promise<Uint8Array> => {
+    if (f.size > LIMITS.maxFileBytes) throw new Error(`${f.name}: ${f.size} bytes is over the ${LIMITS.maxFileBytes}-byte limit`);
+    return new Uint8Array(await f.arrayBuffer());
+  };
+
+  const host: WebHost = {
+    kind: 'web',
+    async openFile(kind) {
+      const files = await pickFiles(ACCEPT[kind], kind === 'terrain');
+      if (!files) return null;
+      const token = `web-${nextToken++}`;
+      selections.set(token, new Map(files.map((f) => [f.name, f])));
+      const primary = primaryOf(kind, files);
+      const opened: OpenedFile = { kind, name: primary.name, bytes: await readFile(primary), token };
+      return opened;
+    },
+    async readRelated(token, relativeName) {
+      if (relativeName.includes('/') || relativeName.includes('\\') || relativeName === '..' || relativeName.length > LIMITS.maxNameLength) {
+        throw new Error(`"${relativeName}" is not a plain file name`);
+      }
+      const sel = selections.get(token);
+      if (!sel) throw new Error('that file selection is no longer open');
+      let f = sel.get(relativeName);
+      if (!f && options.requestRelated) {
+        const picked = await options.requestRelated(relativeName, () => pickFiles('', false));
+        if (picked) {
+          sel.set(picked.name, picked);
+          f = picked;
+        }
+      }
+      if (!f) throw new Error(`"${relativeName}" was not selected: pick the sidecar JSON and ${relativeName} together`);
+      return readFile(f);
+    },
+    async saveFile(req: SaveRequest): Promise<SaveResult | null> {
+      const blob = new Blob([req.bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' });
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = req.suggestedName;
+      a.style.display = 'none';
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      // Revoke later: revoking synchronously can cancel the download in some browsers.
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      return { name: req.suggestedName };
+    },
+    async listAssets(): Promise<AssetEntry[]> {
+      const res = await fetch(ASSET_MANIFEST);
+      if (!res.ok) throw new Error(`asset manifest: HTTP ${res.status}`);
+      const list: unknown = await res.json();
+      if (!Array.isArray(list)) throw new Error('asset manifest: expected an array');
+      return list as AssetEntry[];
+    },
+    async readAsset(path) {
+      if (!isSafeAssetPath(path)) throw new Error(`asset path "${path}" is not allowed`);
+      const res = await fetch(`assets/${path.split('/').map(encodeURIComponent).join('/')}`);
+      if (!res.ok) throw new Error(`asset ${path}: HTTP ${res.status}`);
+      return new Uint8Array(await res.arrayBuffer());
+    },
+    async getSettings(): Promise<Settings> {
+      try {
+        const raw = localStorage.getItem(SETTINGS_KEY);
+        if (!raw) return { ...DEFAULT_SETTINGS };
+        const parsed = JSON.parse(raw) as Partial<Settings>;
+        return {
+          recentFiles: Array.isArray(parsed.recentFiles) ? parsed.recentFiles : [],
+          showContacts: typeof parsed.showContacts === 'boolean' ? parsed.showContacts : DEFAULT_SETTINGS.showContacts,
+        };
+      } catch {
+        return { ...DEFAULT_SETTINGS };
+      }
+    },
+    async setSettings(patch) {
+      const next = { ...(await host.getSettings()), ...patch };
+      try {
+        localStorage.setItem(SETTINGS_KEY, JSON.stringify(next));
+      } catch {
+        // storage full or disabled (private mode): settings last for this session only
+      }
+      return next;
+    },
+    onMenuCommand(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    dispatchMenuCommand(cmd) {
+      for (const l of listeners) l(cmd);
+    },
+  };
+  return host;
+}

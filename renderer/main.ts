@@ -1,0 +1,358 @@
+/**
+ * Renderer entry: picks the Host, starts the simulation worker, loads the default scenario from
+ * the bundled assets, and runs the render loop (pull the newest frame without waiting,
+ * interpolate poses, draw the 3D view, the 2D panel and the status bar).
+ */
+import type { Frame, LoadProgress, ScenarioFiles, WorldInfo } from '../sim/protocol';
+import { STATUS_PERIOD_MS } from './config';
+import { installControls } from './controls';
+import { blendFactor, interpolatePoses } from './frame-interp';
+import { pickHost } from './host';
+import type { Host } from './host/host';
+import type { WebHost } from './host/web-host';
+import { PlotPanel } from './panels/plot-panel';
+import { DEFAULT_SCENARIO_ASSET, gatherBundled, gatherOpenedScenario, gatherOpenedTerrain } from './scenario-files';
+import { createSimClient, FramePump, loadWorld, type ReceivedFrame } from './sim-client';
+import { installTestHook, type TestHookState } from './test-hook';
+import { SceneView } from './view3d/scene-view';
+
+/** [ms] Panel redraw period: plots do not need display rate, and software GL is slow. */
+const PANEL_PERIOD_MS = 100;
+
+function el<T extends HTMLElement>(id: string): T {
+  const e = document.getElementById(id);
+  if (!e) throw new Error(`index.html is missing #${id}`);
+  return e as T;
+}
+
+const ui = {
+  view: el<HTMLCanvasElement>('view3d'),
+  panel: el<HTMLCanvasElement>('panel'),
+  panelNote: el<HTMLDivElement>('panel-note'),
+  status: el<HTMLElement>('status'),
+  banner: el<HTMLDivElement>('banner'),
+  bannerText: el<HTMLSpanElement>('banner-text'),
+  bannerAction: el<HTMLButtonElement>('banner-action'),
+  bannerClose: el<HTMLButtonElement>('banner-close'),
+  progress: el<HTMLDivElement>('progress'),
+  progressBar: el<HTMLDivElement>('progress-bar'),
+  progressLabel: el<HTMLDivElement>('progress-label'),
+  help: el<HTMLDivElement>('help'),
+  worldName: el<HTMLSpanElement>('world-name'),
+  btnPause: el<HTMLButtonElement>('btn-pause'),
+  btnStep: el<HTMLButtonElement>('btn-step'),
+  btnOpenScenario: el<HTMLButtonElement>('btn-open-scenario'),
+  btnOpenTerrain: el<HTMLButtonElement>('btn-open-terrain'),
+  btnHelp: el<HTMLButtonElement>('btn-help'),
+  chkContacts: el<HTMLInputElement>('chk-contacts'),
+};
+
+// ---- state -----------------------------------------------------------------------------------
+let world: WorldInfo | null = null;
+/** The scenario JSON of the running world (reused when the user opens only a terrain). */
+let currentScenario: unknown = null;
+let terrainStride = 1;
+let paused = false;
+let loading = false;
+let loads = 0;
+let framesReceived = 0;
+let framesRendered = 0;
+let errorText: string | null = null;
+let showContacts = true;
+
+function showError(message: string, action?: { label: string; run: () => void }): void {
+  errorText = message;
+  ui.bannerText.textContent = message;
+  ui.banner.hidden = false;
+  if (action) {
+    ui.bannerAction.textContent = action.label;
+    ui.bannerAction.hidden = false;
+    ui.bannerAction.onclick = () => {
+      hideError();
+      action.run();
+    };
+  } else {
+    ui.bannerAction.hidden = true;
+    ui.bannerAction.onclick = null;
+  }
+}
+
+function hideError(): void {
+  errorText = null;
+  ui.banner.hidden = true;
+}
+ui.bannerClose.addEventListener('click', hideError);
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+// ---- host, worker, views ---------------------------------------------------------------------
+const host: Host = pickHost({
+  // A browser picker needs a user gesture, so a missing related file becomes a banner button.
+  requestRelated: (name, pick) =>
+    new Promise((resolve) => {
+      showError(`"${name}" is needed next to the file you opened.`, {
+        label: `Select ${name}…`,
+        run: () => {
+          pick().then((files) => resolve(files?.[0] ?? null), () => resolve(null));
+        },
+      });
+      ui.bannerClose.addEventListener('click', () => resolve(null), { once: true });
+    }),
+});
+
+const scene = new SceneView(ui.view);
+const sim = createSimClient();
+const interpolated = { poses: new Float32Array(0) };
+
+const pump = new FramePump(sim.remote, (rf: ReceivedFrame) => {
+  framesReceived++;
+  const f = rf.frame;
+  scene.contacts.update(f.contacts, f.contactInfo);
+  panel?.push(f.time, f.speed, f.contactInfo.length / 4);
+});
+
+let panel: PlotPanel | null = null;
+PlotPanel.create(ui.panel).then(
+  (p) => {
+    panel = p;
+    if (!p) {
+      ui.panel.hidden = true;
+      ui.panelNote.hidden = false;
+      ui.panelNote.textContent = 'Plots unavailable: no WebGL or canvas renderer for the 2D panel here.';
+    }
+  },
+  () => {
+    ui.panel.hidden = true;
+    ui.panelNote.hidden = false;
+    ui.panelNote.textContent = 'Plots unavailable in this browser.';
+  },
+);
+
+// ---- loading ---------------------------------------------------------------------------------
+function showProgress(p: LoadProgress): void {
+  // Progress messages travel through Comlink and may arrive after load() resolved.
+  if (!loading) return;
+  ui.progress.hidden = false;
+  ui.progressLabel.textContent = `Loading: ${p.stage}`;
+  ui.progressBar.style.width = `${Math.round(Math.max(0, Math.min(1, p.fraction)) * 100)}%`;
+}
+
+/**
+ * Loads a world from gathered files. On failure the banner says why and the previous world keeps
+ * running untouched (the worker builds the new world completely before swapping).
+ */
+async function loadFiles(gather: () => Promise<ScenarioFiles>, what: string): Promise<void> {
+  if (loading) {
+    showError('A world is already loading; wait for it to finish.');
+    return;
+  }
+  loading = true;
+  showProgress({ stage: `reading ${what}`, fraction: 0 });
+  try {
+    const files = await gather();
+    const scenario = files.scenario;
+    const info = await loadWorld(sim.remote, files, showProgress);
+    world = info;
+    currentScenario = scenario;
+    pump.reset();
+    panel?.clear();
+    terrainStride = scene.setWorld(info);
+    ui.worldName.textContent = `${info.scenarioName} — ${info.terrain.cols}×${info.terrain.rows} @ ${info.terrain.dx} m` + (terrainStride > 1 ? ` (mesh decimated, stride ${terrainStride})` : '');
+    loads++;
+    hideError();
+    sim.remote.setRunning(!paused);
+  } catch (e) {
+    showError(`Could not load ${what}: ${messageOf(e)}`);
+  } finally {
+    loading = false;
+    ui.progress.hidden = true;
+  }
+}
+
+function openScenario(): void {
+  host.openFile('scenario').then((f) => {
+    if (f) void loadFiles(() => gatherOpenedScenario(host, f), f.name);
+  }, (e: unknown) => showError(messageOf(e)));
+}
+
+function openTerrain(): void {
+  if (currentScenario === null) {
+    showError('Load a scenario first: a terrain is opened into the current scenario.');
+    return;
+  }
+  host.openFile('terrain').then((f) => {
+    if (f) void loadFiles(() => gatherOpenedTerrain(host, f, currentScenario), f.name);
+  }, (e: unknown) => showError(messageOf(e)));
+}
+
+host.onMenuCommand((cmd) => {
+  if (cmd.type === 'open') {
+    if (cmd.kind === 'scenario') openScenario();
+    else if (cmd.kind === 'terrain') openTerrain();
+    else showError(`Opening a ${cmd.kind} is not supported yet.`);
+  } else {
+    showError(`"${cmd.type}" is not supported yet.`);
+  }
+});
+const webHost = host.kind === 'web' ? (host as WebHost) : null;
+ui.btnOpenScenario.addEventListener('click', () => (webHost ? webHost.dispatchMenuCommand({ type: 'open', kind: 'scenario' }) : openScenario()));
+ui.btnOpenTerrain.addEventListener('click', () => (webHost ? webHost.dispatchMenuCommand({ type: 'open', kind: 'terrain' }) : openTerrain()));
+
+// ---- controls --------------------------------------------------------------------------------
+function setPaused(p: boolean): void {
+  paused = p;
+  ui.btnPause.textContent = p ? 'Resume' : 'Pause';
+  if (world) sim.remote.setRunning(!p);
+}
+
+function stepOnce(): void {
+  if (!paused || !world) return;
+  sim.remote.step(1).catch((e: unknown) => showError(messageOf(e)));
+}
+
+function setContacts(v: boolean): void {
+  showContacts = v;
+  ui.chkContacts.checked = v;
+  scene.contacts.setVisible(v);
+  void host.setSettings({ showContacts: v }).catch(() => undefined);
+}
+
+function toggleHelp(): void {
+  ui.help.hidden = !ui.help.hidden;
+}
+
+installControls(window, {
+  drive: (cmd) => {
+    if (world) sim.remote.setDrive(cmd);
+  },
+  togglePause: () => setPaused(!paused),
+  stepOnce,
+  toggleContacts: () => setContacts(!showContacts),
+  toggleHelp,
+});
+ui.btnPause.addEventListener('click', () => setPaused(!paused));
+ui.btnStep.addEventListener('click', stepOnce);
+ui.btnHelp.addEventListener('click', toggleHelp);
+ui.chkContacts.addEventListener('change', () => setContacts(ui.chkContacts.checked));
+// Buttons keep focus after a click; give it back to the page so Space does not "click" them again.
+for (const b of [ui.btnPause, ui.btnStep, ui.btnHelp, ui.btnOpenScenario, ui.btnOpenTerrain, ui.chkContacts]) {
+  b.addEventListener('keydown', (e) => {
+    if ((e as KeyboardEvent).code === 'Space') e.preventDefault();
+  });
+}
+host.getSettings().then((s) => setContacts(s.showContacts), () => undefined);
+
+// ---- render loop -----------------------------------------------------------------------------
+let lastT = performance.now();
+let lastStatus = 0;
+let lastPanel = 0;
+let fps = 0;
+let fpsFrames = 0;
+let fpsStart = lastT;
+
+function chassisOf(f: Frame | undefined, poses: Float32Array): number[] {
+  if (!f || !world) return [];
+  const k = Math.max(0, world.bodies.findIndex((b) => b.role === 'chassis'));
+  return Array.from(poses.subarray(7 * k, 7 * k + 7));
+}
+
+function updateStatus(now: number): void {
+  const f = pump.current?.frame;
+  const parts = [
+    f ? `t ${f.time.toFixed(2)} s` : 't –',
+    f ? `step ${f.step}` : 'step –',
+    f ? `rtf ${f.realtimeFactor.toFixed(2)}×` : 'rtf –',
+    f ? `speed ${f.speed.toFixed(2)} m/s` : 'speed –',
+    f ? `contacts ${f.contactInfo.length / 4}` : 'contacts –',
+    `${fps.toFixed(0)} fps`,
+    paused ? 'PAUSED' : 'running',
+    `host ${host.kind}`,
+  ];
+  if (terrainStride > 1) parts.push(`terrain drawn at stride ${terrainStride}`);
+  if (pump.lastError && world) parts.push(`worker: ${pump.lastError}`);
+  ui.status.textContent = parts.join('  │  ');
+  lastStatus = now;
+}
+
+function frameLoop(now: number): void {
+  const dt = (now - lastT) / 1000;
+  lastT = now;
+  if (world && !loading) pump.poll();
+  const cur = pump.current;
+  if (cur && world) {
+    const prev = pump.previous;
+    if (interpolated.poses.length !== cur.frame.poses.length) interpolated.poses = new Float32Array(cur.frame.poses.length);
+    if (prev) {
+      // Show the state one frame interval behind the newest frame: always between two real frames.
+      const span = cur.arrivedAt - prev.arrivedAt;
+      const alpha = blendFactor(0, span, now - cur.arrivedAt);
+      interpolatePoses(interpolated.poses, prev.frame.poses, cur.frame.poses, alpha);
+    } else {
+      interpolated.poses.set(cur.frame.poses);
+    }
+    scene.setPoses(interpolated.poses, dt);
+  }
+  scene.resize();
+  scene.render();
+  framesRendered++;
+  fpsFrames++;
+  if (now - fpsStart >= 1000) {
+    fps = (fpsFrames * 1000) / (now - fpsStart);
+    fpsFrames = 0;
+    fpsStart = now;
+  }
+  if (panel && now - lastPanel >= PANEL_PERIOD_MS) {
+    panel.resize();
+    panel.draw();
+    lastPanel = now;
+  }
+  if (now - lastStatus >= STATUS_PERIOD_MS) updateStatus(now);
+  requestAnimationFrame(frameLoop);
+}
+requestAnimationFrame(frameLoop);
+
+// ---- test/debug hook -------------------------------------------------------------------------
+installTestHook((): TestHookState => {
+  const f = pump.current?.frame;
+  return {
+    ready: world !== null && f !== undefined,
+    host: host.kind,
+    scenarioName: world?.scenarioName ?? null,
+    bodies: world?.bodies.length ?? 0,
+    terrainStride,
+    paused,
+    framesReceived,
+    framesRendered,
+    lastFrame: f
+      ? { step: f.step, time: f.time, speed: f.speed, contacts: f.contactInfo.length / 4, realtimeFactor: f.realtimeFactor, chassis: chassisOf(f, f.poses) }
+      : null,
+    error: errorText,
+    loads,
+  };
+});
+
+// ---- start -----------------------------------------------------------------------------------
+window.addEventListener('error', (e) => showError(`Unexpected error: ${e.message}`));
+window.addEventListener('unhandledrejection', (e) => showError(`Unexpected error: ${messageOf(e.reason)}`));
+
+async function start(): Promise<void> {
+  let path = DEFAULT_SCENARIO_ASSET;
+  try {
+    const assets = await host.listAssets();
+    if (!assets.some((a) => a.path === path)) {
+      const first = assets.find((a) => a.kind === 'scenario');
+      if (!first) {
+        showError('No scenario is bundled with this build (assets/scenarios/ is empty). Open one with "Open scenario…".');
+        return;
+      }
+      path = first.path;
+    }
+  } catch (e) {
+    showError(`Could not list the bundled assets: ${messageOf(e)}`);
+    return;
+  }
+  await loadFiles(() => gatherBundled(host, path), `assets/${path}`);
+}
+void start();

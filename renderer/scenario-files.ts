@@ -1,0 +1,76 @@
+/**
+ * Gathers the files a world needs (scenario JSON, terrain sidecar, terrain bytes) through the
+ * Host, from bundled assets or from files the user opened. The renderer only follows the file
+ * references (scenario.terrain → sidecar, sidecar.image → data); it does not validate or decode
+ * them: the worker does, and rejects with a message that says what is wrong.
+ */
+import type { ScenarioFiles } from '../sim/protocol';
+import { resolveRelative } from '../sim/scenario';
+import type { Host, OpenedFile } from './host/host';
+
+/** Where the default world lives, relative to assets/. */
+export const DEFAULT_SCENARIO_ASSET = 'scenarios/default.json';
+
+const decoder = new TextDecoder();
+
+export function parseJsonFile(name: string, bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(decoder.decode(bytes));
+  } catch (e) {
+    throw new Error(`${name}: not valid JSON (${(e as Error).message})`);
+  }
+}
+
+function stringField(obj: unknown, field: string, what: string): string {
+  const v = obj !== null && typeof obj === 'object' ? (obj as Record<string, unknown>)[field] : undefined;
+  if (typeof v !== 'string' || v.length === 0) throw new Error(`${what}: "${field}" must name a file`);
+  return v;
+}
+
+function baseName(path: string): string {
+  const k = path.lastIndexOf('/');
+  return k >= 0 ? path.slice(k + 1) : path;
+}
+
+/** A scenario bundled under assets/. */
+export async function gatherBundled(host: Host, scenarioPath: string): Promise<ScenarioFiles> {
+  const scenario = parseJsonFile(scenarioPath, await host.readAsset(scenarioPath));
+  const sidecarPath = resolveRelative(scenarioPath, stringField(scenario, 'terrain', scenarioPath));
+  const terrainSidecar = parseJsonFile(sidecarPath, await host.readAsset(sidecarPath));
+  const imagePath = resolveRelative(sidecarPath, stringField(terrainSidecar, 'image', sidecarPath));
+  const terrainData = await host.readAsset(imagePath);
+  return { scenario, terrainSidecar, terrainData };
+}
+
+/** A terrain the user opened (its sidecar; the image is read beside it), under the current scenario. */
+export async function gatherOpenedTerrain(host: Host, opened: OpenedFile, scenario: unknown): Promise<ScenarioFiles> {
+  const terrainSidecar = parseJsonFile(opened.name, opened.bytes);
+  const image = baseName(stringField(terrainSidecar, 'image', opened.name));
+  const terrainData = await host.readRelated(opened.token, image);
+  return { scenario, terrainSidecar, terrainData };
+}
+
+/**
+ * A scenario the user opened. Its terrain is read beside it when the reference is a plain file
+ * name; a relative path (e.g. ../terrains/hills.json) is looked up among the bundled assets as if
+ * the scenario lived in assets/scenarios/.
+ */
+export async function gatherOpenedScenario(host: Host, opened: OpenedFile): Promise<ScenarioFiles> {
+  const scenario = parseJsonFile(opened.name, opened.bytes);
+  const ref = stringField(scenario, 'terrain', opened.name);
+  if (!ref.includes('/')) {
+    const terrainSidecar = parseJsonFile(ref, await host.readRelated(opened.token, ref));
+    const image = baseName(stringField(terrainSidecar, 'image', ref));
+    return { scenario, terrainSidecar, terrainData: await host.readRelated(opened.token, image) };
+  }
+  const sidecarPath = resolveRelative(`scenarios/${opened.name}`, ref);
+  let sidecarBytes: Uint8Array;
+  try {
+    sidecarBytes = await host.readAsset(sidecarPath);
+  } catch {
+    throw new Error(`${opened.name}: terrain "${ref}" is neither beside the scenario nor a bundled asset (assets/${sidecarPath})`);
+  }
+  const terrainSidecar = parseJsonFile(sidecarPath, sidecarBytes);
+  const imagePath = resolveRelative(sidecarPath, stringField(terrainSidecar, 'image', sidecarPath));
+  return { scenario, terrainSidecar, terrainData: await host.readAsset(imagePath) };
+}

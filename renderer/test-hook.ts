@@ -1,0 +1,53 @@
+/**
+ * `window.__terrawheel`: a read-only snapshot of the app's state for end-to-end tests and for
+ * debugging from the devtools console. Not an API: nothing in the app reads it, and it may change
+ * with the tests that use it. Every property is a getter over the app's live state; writes are
+ * ignored (the object is frozen).
+ */
+
+export interface FrameSummary {
+  step: number;
+  /** [s] */
+  time: number;
+  /** [m/s] */
+  speed: number;
+  contacts: number;
+  realtimeFactor: number;
+  /** Chassis pose in the sim frame: px py pz qx qy qz qw. */
+  chassis: number[];
+}
+
+export interface TestHookState {
+  ready: boolean;
+  host: 'electron' | 'web';
+  scenarioName: string | null;
+  bodies: number;
+  terrainStride: number;
+  paused: boolean;
+  /** Frames received from the worker since start. */
+  framesReceived: number;
+  /** Frames rendered since start. */
+  framesRendered: number;
+  lastFrame: FrameSummary | null;
+  /** Text of the error banner, or null when hidden. */
+  error: string | null;
+  /** Loads completed (the default world counts as 1). */
+  loads: number;
+}
+
+declare global {
+  interface Window {
+    __terrawheel?: Readonly<TestHookState>;
+  }
+}
+
+export function installTestHook(get: () => TestHookState): void {
+  const hook = {} as TestHookState;
+  const keys: (keyof TestHookState)[] = [
+    'ready', 'host', 'scenarioName', 'bodies', 'terrainStride', 'paused',
+    'framesReceived', 'framesRendered', 'lastFrame', 'error', 'loads',
+  ];
+  for (const k of keys) Object.defineProperty(hook, k, { get: () => get()[k], enumerable: true });
+  Object.freeze(hook);
+  Object.defineProperty(window, '__terrawheel', { value: hook, writable: false, configurable: false });
+}

@@ -1,0 +1,117 @@
+/**
+ * Chase/orbit camera: follows the robot from behind (its heading plus a user orbit offset), at an
+ * elevation and distance the user changes with mouse drag and wheel; double-click resets.
+ * Works in the simulation frame (z up) and converts to three's y-up at the end, mirroring the
+ * scene's root transform: sim (x, y, z) → three (x, z, −y).
+ */
+import * as THREE from 'three';
+import { CAMERA_DISTANCE, CAMERA_ELEVATION, CAMERA_FOLLOW_RATE, CAMERA_MAX_DISTANCE, CAMERA_MIN_DISTANCE } from '../config';
+
+/** [rad] Elevation limits: just above the horizon to almost straight down. */
+const MIN_ELEVATION = 0.05;
+const MAX_ELEVATION = 1.5;
+/** [rad/px] Drag sensitivity. */
+const ORBIT_RATE = 0.005;
+
+/** Yaw (rotation about +z) of a quaternion [x, y, z, w]. */
+export function yawOf(qx: number, qy: number, qz: number, qw: number): number {
+  return Math.atan2(2 * (qw * qz + qx * qy), 1 - 2 * (qy * qy + qz * qz));
+}
+
+export class ChaseCamera {
+  readonly camera: THREE.PerspectiveCamera;
+  distance = CAMERA_DISTANCE;
+  elevation = CAMERA_ELEVATION;
+  /** [rad] User orbit around the robot, added to its heading. */
+  orbit = 0;
+  private readonly target = new THREE.Vector3();
+  private heading = 0;
+  private initialised = false;
+  private readonly detach: () => void;
+
+  constructor(aspect: number, element: HTMLElement) {
+    this.camera = new THREE.PerspectiveCamera(55, aspect, 0.05, 5000);
+    let dragging = false;
+    let lx = 0, ly = 0;
+    const down = (e: PointerEvent): void => {
+      dragging = true;
+      lx = e.clientX;
+      ly = e.clientY;
+      element.setPointerCapture?.(e.pointerId);
+    };
+    const move = (e: PointerEvent): void => {
+      if (!dragging) return;
+      this.orbit -= (e.clientX - lx) * ORBIT_RATE;
+      this.elevation = Math.min(MAX_ELEVATION, Math.max(MIN_ELEVATION, this.elevation + (e.clientY - ly) * ORBIT_RATE));
+      lx = e.clientX;
+      ly = e.clientY;
+    };
+    const up = (): void => {
+      dragging = false;
+    };
+    const wheel = (e: WheelEvent): void => {
+      e.preventDefault();
+      this.distance = Math.min(CAMERA_MAX_DISTANCE, Math.max(CAMERA_MIN_DISTANCE, this.distance * Math.exp(e.deltaY * 0.001)));
+    };
+    const reset = (): void => {
+      this.distance = CAMERA_DISTANCE;
+      this.elevation = CAMERA_ELEVATION;
+      this.orbit = 0;
+    };
+    element.addEventListener('pointerdown', down);
+    element.addEventListener('pointermove', move);
+    element.addEventListener('pointerup', up);
+    element.addEventListener('pointercancel', up);
+    element.addEventListener('wheel', wheel, { passive: false });
+    element.addEventListener('dblclick', reset);
+    this.detach = () => {
+      element.removeEventListener('pointerdown', down);
+      element.removeEventListener('pointermove', move);
+      element.removeEventListener('pointerup', up);
+      element.removeEventListener('pointercancel', up);
+      element.removeEventListener('wheel', wheel);
+      element.removeEventListener('dblclick', reset);
+    };
+  }
+
+  /** Frames a whole terrain (before the robot exists) or jumps to the robot without smoothing. */
+  snap(): void {
+    this.initialised = false;
+  }
+
+  /**
+   * Follows the body at sim position (x, y, z) with heading `yaw` [rad]; dt [s] since the last
+   * update drives the exponential smoothing.
+   */
+  follow(x: number, y: number, z: number, yaw: number, dt: number): void {
+    if (!this.initialised || !Number.isFinite(this.target.x)) {
+      this.target.set(x, y, z);
+      this.heading = yaw;
+      this.initialised = true;
+    } else {
+      const a = 1 - Math.exp(-CAMERA_FOLLOW_RATE * Math.max(0, Math.min(dt, 0.5)));
+      this.target.x += (x - this.target.x) * a;
+      this.target.y += (y - this.target.y) * a;
+      this.target.z += (z - this.target.z) * a;
+      let d = yaw - this.heading;
+      d = Math.atan2(Math.sin(d), Math.cos(d)); // shortest way round
+      this.heading += d * a;
+    }
+    const dir = this.heading + this.orbit;
+    const horiz = this.distance * Math.cos(this.elevation);
+    const sx = this.target.x - horiz * Math.cos(dir);
+    const sy = this.target.y - horiz * Math.sin(dir);
+    const sz = this.target.z + this.distance * Math.sin(this.elevation);
+    this.camera.position.set(sx, sz, -sy);
+    this.camera.lookAt(this.target.x, this.target.z, -this.target.y);
+  }
+
+  setAspect(aspect: number): void {
+    this.camera.aspect = aspect;
+    this.camera.updateProjectionMatrix();
+  }
+
+  dispose(): void {
+    this.detach();
+  }
+}

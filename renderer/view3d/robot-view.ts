@@ -1,0 +1,85 @@
+/**
+ * Bodies of the world (WorldInfo.bodies) as three.js meshes, posed from frame poses (7 floats per
+ * body, simulation frame). BodyShape's axis convention is local z; three's cylinder and capsule
+ * geometries run along y, so they are rotated +90° about x once at build time (y → z).
+ */
+import * as THREE from 'three';
+import type { BodyInfo, BodyShape } from '../../sim/protocol';
+
+const ROLE_COLORS: Record<BodyInfo['role'], number> = {
+  chassis: 0xd9822b,
+  wheel: 0x2b2f36,
+  obstacle: 0x7a8ca3,
+};
+
+function geometryOf(shape: BodyShape): THREE.BufferGeometry {
+  switch (shape.type) {
+    case 'box': {
+      const [hx, hy, hz] = shape.halfExtents;
+      return new THREE.BoxGeometry(2 * hx, 2 * hy, 2 * hz);
+    }
+    case 'sphere':
+      return new THREE.SphereGeometry(shape.radius, 24, 16);
+    case 'cylinder':
+      // 24 sides with a visible seam so wheel spin is visible; y-axis → local z.
+      return new THREE.CylinderGeometry(shape.radius, shape.radius, shape.height, 24, 1).rotateX(Math.PI / 2);
+    case 'capsule':
+      // `height` is the length of the cylindrical part between the two cap centres.
+      return new THREE.CapsuleGeometry(shape.radius, shape.height, 6, 16).rotateX(Math.PI / 2);
+  }
+}
+
+export interface RobotView {
+  group: THREE.Group;
+  meshes: THREE.Mesh[];
+  /** Index of the chassis body (camera target), or 0. */
+  chassisIndex: number;
+  setPoses(poses: Float32Array): void;
+  dispose(): void;
+}
+
+export function createRobotView(bodies: readonly BodyInfo[]): RobotView {
+  const group = new THREE.Group();
+  group.name = 'bodies';
+  const meshes: THREE.Mesh[] = [];
+  const materials = new Map<BodyInfo['role'], THREE.MeshLambertMaterial>();
+  for (const b of bodies) {
+    let mat = materials.get(b.role);
+    if (!mat) {
+      mat = new THREE.MeshLambertMaterial({ color: ROLE_COLORS[b.role] });
+      materials.set(b.role, mat);
+    }
+    const mesh = new THREE.Mesh(geometryOf(b.shape), mat);
+    mesh.name = b.name;
+    if (b.role === 'wheel') {
+      // A light stripe across the tread, so rolling is visible.
+      const r = b.shape.type === 'cylinder' ? b.shape.radius : 0.1;
+      const h = b.shape.type === 'cylinder' ? b.shape.height : 0.05;
+      const stripe = new THREE.Mesh(new THREE.BoxGeometry(r * 0.25, r * 2.02, h * 1.02), new THREE.MeshLambertMaterial({ color: 0xc8c8c8 }));
+      mesh.add(stripe);
+    }
+    meshes.push(mesh);
+    group.add(mesh);
+  }
+  const chassis = bodies.findIndex((b) => b.role === 'chassis');
+  return {
+    group,
+    meshes,
+    chassisIndex: chassis >= 0 ? chassis : 0,
+    setPoses(poses) {
+      for (let k = 0; k < meshes.length && 7 * k + 6 < poses.length; k++) {
+        const o = 7 * k;
+        meshes[k].position.set(poses[o], poses[o + 1], poses[o + 2]);
+        meshes[k].quaternion.set(poses[o + 3], poses[o + 4], poses[o + 5], poses[o + 6]);
+      }
+    },
+    dispose() {
+      group.traverse((o) => {
+        if (o instanceof THREE.Mesh) {
+          o.geometry.dispose();
+          (o.material as THREE.Material).dispose();
+        }
+      });
+    },
+  };
+}
