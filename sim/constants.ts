@@ -327,6 +327,13 @@ export const MANIFOLD_FACE_ALIGN_COS = 0.9659;
  */
 export const MANIFOLD_REFERENCE_BIAS = 1e-3;
 
+/**
+ * [m] Contact reduction: points within this depth of the deepest count as equally deep (a tenth
+ * of the linear slop: the solver cannot tell them apart), and the first kept point is then the
+ * most extreme one.
+ */
+export const MANIFOLD_DEPTH_TIE = 0.1 * LINEAR_SLOP;
+
 // ---------------------------------------------------------------------------------------------
 // Broad phase (sim/collision/broadphase/)
 // ---------------------------------------------------------------------------------------------

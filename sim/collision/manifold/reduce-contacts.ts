@@ -3,7 +3,8 @@
  * in place, following stage 4 of Strashnov & Torgashev (seed 002) and the area heuristic of
  * Box3D's b3CullPoints / Jolt's PruneContactPoints:
  *
- *   1. the deepest point (it carries the largest correction),
+ *   1. the deepest point (it carries the largest correction; ties within MANIFOLD_DEPTH_TIE go
+ *      to the point farthest from the centroid),
  *   2. the point farthest from it (spans the manifold along its longest direction),
  *   3. the point farthest from the line through the first two (gives the manifold width);
  *      if even that point is collinear (|P1P2 × P1P3| < ε|P1P2|²) keep only the first two,
@@ -14,7 +15,7 @@
  * The kept contacts are moved to slots start..start+k−1 keeping their original order, so feature
  * ids and kinds travel with them. Returns the new number of contacts in the group.
  */
-import { MANIFOLD_COLLINEAR_RELATIVE, MANIFOLD_MAX_POINTS } from '../../constants';
+import { MANIFOLD_COLLINEAR_RELATIVE, MANIFOLD_DEPTH_TIE, MANIFOLD_MAX_POINTS } from '../../constants';
 import type { ContactBuffer } from '../contact';
 
 const chosen = new Int32Array(MANIFOLD_MAX_POINTS);
@@ -25,9 +26,31 @@ export function reduceContacts(buf: ContactBuffer, start: number): number {
   const p = buf.point;
   const end = buf.count;
 
-  // 1. deepest
+  // 1. deepest; among points within MANIFOLD_DEPTH_TIE of it (a flat face resting on a flat
+  // face: all equally deep), the one farthest from the centroid, so the manifold starts from an
+  // extreme point (a corner), not from a clip point in the middle of an edge.
+  let maxDepth = -Infinity;
+  let gx = 0, gy = 0, gz = 0;
+  for (let k = start; k < end; k++) {
+    if (buf.depth[k] > maxDepth) maxDepth = buf.depth[k];
+    gx += p[3 * k];
+    gy += p[3 * k + 1];
+    gz += p[3 * k + 2];
+  }
+  gx /= n;
+  gy /= n;
+  gz /= n;
   let i1 = start;
-  for (let k = start + 1; k < end; k++) if (buf.depth[k] > buf.depth[i1]) i1 = k;
+  let far = -1;
+  for (let k = start; k < end; k++) {
+    if (buf.depth[k] < maxDepth - MANIFOLD_DEPTH_TIE) continue;
+    const dx = p[3 * k] - gx, dy = p[3 * k + 1] - gy, dz = p[3 * k + 2] - gz;
+    const d2 = dx * dx + dy * dy + dz * dz;
+    if (d2 > far) {
+      far = d2;
+      i1 = k;
+    }
+  }
   const x1 = p[3 * i1], y1 = p[3 * i1 + 1], z1 = p[3 * i1 + 2];
 
   // 2. farthest from 1

@@ -1,0 +1,408 @@
+/**
+ * Convex body vs heightfield terrain: chassis boxes, rocks (hulls), spheres, capsules and
+ * cylinders lying on or sliding over the ground. The body is A, the terrain is B, so the
+ * engine convention of contact.ts reads: point on the terrain surface, normal out of the
+ * terrain (into the body), depth ≥ −margin; cellI/cellJ name the terrain cell.
+ *
+ * Pipeline
+ *   1. Broad phase (as the paper's §III step 1, for any convex shape): the body's world AABB
+ *      gives the cell range; the min/max pyramid (Heightfield.cellRangeMinMax) rejects the
+ *      whole query when the terrain's highest vertex is below the body.
+ *   2. Face contacts, per element (planar rectangle or triangle, the paper's classification):
+ *      the body's supporting feature along −n_P is clipped against the element's side planes
+ *      and its points below the element plane are kept (manifoldBetweenFaces with the element
+ *      as reference face). Every such contact carries the element's FACE normal, so a box on
+ *      flat or gently curved ground never sees an internal-edge normal: no ghost contacts.
+ *   3. Edge/vertex contacts, only for elements that gave no face contact: GJK between the body
+ *      and the element polygon. The contact is kept only if the element point lies on an
+ *      ACTIVE edge or vertex — a convex crease whose neighbouring element bends away by more
+ *      than HEIGHTFIELD_SAME_NORMAL_COS (Jolt's active edges idea). Flat and concave creases are
+ *      inactive: the neighbouring element's face test already covers them, so a contact there
+ *      would be a ghost. (Penetrations through an edge deeper than the margin are reported by
+ *      the face tests of the elements the body sinks into.)
+ *   4. Candidates are grouped by normal (MANIFOLD_NORMAL_GROUP_COS) and each group reduced to
+ *      MANIFOLD_MAX_POINTS (reduce-contacts.ts), so a box on a 5 cm grid gets its 4 corners, not
+ *      a point per cell.
+ *
+ * Element vertex numbering is Heightfield's (V0 = (i, j), V1 = (i+1, j), V2 = (i, j+1),
+ * V3 = (i+1, j+1); lower triangle V0 V1 V2, upper V1 V3 V2, rectangle V0 V1 V3 V2, all CCW from
+ * above). Polygon edge k runs from its vertex k to vertex k+1.
+ */
+import {
+  GEOMETRIC_EPSILON,
+  HEIGHTFIELD_CANDIDATE_CAPACITY,
+  HEIGHTFIELD_MAX_CELLS_PER_QUERY,
+  HEIGHTFIELD_SAME_NORMAL_COS,
+  MANIFOLD_NORMAL_GROUP_COS,
+} from '../constants';
+import { ContactBuffer } from './contact';
+import { GjkResult, GjkStatus, gjkDistance } from './gjk';
+import { quatRotate, quatRotateInverse } from '../math/quat';
+import type { Vec3 } from '../math/vec3';
+import { ElementKind } from '../terrain/heightfield';
+import type { Heightfield, MinMax } from '../terrain/heightfield';
+import type { Aabb, ConvexShape, MassProperties, Pose } from '../shapes/shape';
+import { ShapeKind, SupportFace } from '../shapes/shape';
+import { manifoldBetweenFaces } from './manifold/clip-faces';
+import { FacePolygon } from './manifold/face-polygon';
+import { PairContactKind, TAG_EDGE_PAIR, TAG_VERTEX, packFeature } from './manifold/feature-id';
+import { reduceContacts } from './manifold/reduce-contacts';
+
+export const HeightfieldCollideStatus = {
+  Ok: 0,
+  /** The body's footprint covers more than HEIGHTFIELD_MAX_CELLS_PER_QUERY cells: only the first were tested. */
+  TooManyCells: 1,
+  /** The candidate or output buffer filled up; contacts were reduced early or dropped. */
+  Overflow: 2,
+  /** Non-finite pose: nothing tested. */
+  Degenerate: 3,
+} as const;
+export type HeightfieldCollideStatus = (typeof HeightfieldCollideStatus)[keyof typeof HeightfieldCollideStatus];
+
+/**
+ * A terrain element as a (flat) convex shape in WORLD coordinates, for GJK. Only the support
+ * functions matter to GJK; mass and volume are zero.
+ */
+class ElementShape implements ConvexShape {
+  readonly kind = ShapeKind.ConvexHull;
+  readonly coreRadius = 0;
+  count = 0;
+  readonly v = new Float64Array(12);
+
+  support(out: Vec3, d: Readonly<Vec3>): Vec3 {
+    let best = 0, bestDot = -Infinity;
+    for (let k = 0; k < this.count; k++) {
+      const s = this.v[3 * k] * d[0] + this.v[3 * k + 1] * d[1] + this.v[3 * k + 2] * d[2];
+      if (s > bestDot) {
+        bestDot = s;
+        best = k;
+      }
+    }
+    out[0] = this.v[3 * best];
+    out[1] = this.v[3 * best + 1];
+    out[2] = this.v[3 * best + 2];
+    return out;
+  }
+
+  supportCore(out: Vec3, d: Readonly<Vec3>): Vec3 {
+    return this.support(out, d);
+  }
+
+  supportingFace(out: SupportFace, _d: Readonly<Vec3>): SupportFace {
+    out.clear();
+    for (let k = 0; k < this.count; k++) out.push(this.v[3 * k], this.v[3 * k + 1], this.v[3 * k + 2]);
+    return out;
+  }
+
+  localAabb(out: Aabb): Aabb {
+    for (let a = 0; a < 3; a++) {
+      out.min[a] = Infinity;
+      out.max[a] = -Infinity;
+      for (let k = 0; k < this.count; k++) {
+        out.min[a] = Math.min(out.min[a], this.v[3 * k + a]);
+        out.max[a] = Math.max(out.max[a], this.v[3 * k + a]);
+      }
+    }
+    return out;
+  }
+
+  massProperties(out: MassProperties): MassProperties {
+    out.mass = 0;
+    out.volume = 0;
+    return out;
+  }
+
+  volume(): number {
+    return 0;
+  }
+}
+
+const IDENTITY_POSE: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
+const element = new ElementShape();
+const gjk = new GjkResult();
+const localAabb: Aabb = { min: [0, 0, 0], max: [0, 0, 0] };
+const range: MinMax = { min: 0, max: 0 };
+const face = new SupportFace();
+const bodyPoly = new FacePolygon();
+const elemPoly = new FacePolygon();
+const nP: Vec3 = [0, 0, 0];
+const nQ: Vec3 = [0, 0, 0];
+const dir: Vec3 = [0, 0, 0];
+const tmp: Vec3 = [0, 0, 0];
+let cand = new ContactBuffer(HEIGHTFIELD_CANDIDATE_CAPACITY);
+let spare = new ContactBuffer(HEIGHTFIELD_CANDIDATE_CAPACITY);
+const group = new ContactBuffer(HEIGHTFIELD_CANDIDATE_CAPACITY);
+const taken = new Uint8Array(HEIGHTFIELD_CANDIDATE_CAPACITY);
+/** Room one element may need in the candidate buffer before we compact (clip output ≤ 4 after reduction). */
+const ELEMENT_ROOM = 8;
+
+/** Writes the element polygon (CCW from above) of cell (i, j) into elemPoly and `element`. */
+function loadElement(hf: Heightfield, i: number, j: number, kind: ElementKind): void {
+  elemPoly.clear();
+  element.count = 0;
+  const n = kind === ElementKind.Rectangle ? 4 : 3;
+  for (let k = 0; k < n; k++) {
+    const corner = elementCorner(kind, k);
+    const ci = i + (corner & 1), cj = j + (corner >> 1);
+    const x = hf.vertexX(ci), y = hf.vertexY(cj), z = hf.height(ci, cj);
+    elemPoly.push(x, y, z, k, TAG_VERTEX, corner);
+    element.v[3 * k] = x;
+    element.v[3 * k + 1] = y;
+    element.v[3 * k + 2] = z;
+    element.count++;
+  }
+}
+
+/** Cell corner (0..3 = V0..V3) of vertex k of an element, in the CCW order used everywhere here. */
+function elementCorner(kind: ElementKind, k: number): number {
+  if (kind === ElementKind.Rectangle) return k === 0 ? 0 : k === 1 ? 1 : k === 2 ? 3 : 2; // V0 V1 V3 V2
+  if (kind === ElementKind.LowerTriangle) return k; // V0 V1 V2
+  return k === 0 ? 1 : k === 1 ? 3 : 2; // V1 V3 V2
+}
+
+/**
+ * Is the crease along polygon edge k of element (i, j, kind) active — convex, and bent by more
+ * than HEIGHTFIELD_SAME_NORMAL_COS? Border edges of the grid are active (nothing beyond them).
+ *
+ * Edge k of each element, as a side of its cell (4 = the V1–V2 diagonal):
+ *   rectangle V0V1 bottom, V1V3 right, V3V2 top, V2V0 left
+ *   lower     V0V1 bottom, V1V2 diagonal, V2V0 left
+ *   upper     V1V3 right,  V3V2 top,      V2V1 diagonal
+ * The neighbour across a cell side is the adjacent cell's element holding the opposite side:
+ * top and right sides belong to the upper triangle, bottom and left to the lower (or the
+ * rectangle). The crease is convex iff the neighbour's centroid lies below this element's plane.
+ */
+function edgeActive(hf: Heightfield, i: number, j: number, kind: ElementKind, k: number): boolean {
+  let side: number; // 0 bottom, 1 right, 2 top, 3 left, 4 diagonal
+  if (kind === ElementKind.Rectangle) side = k;
+  else if (kind === ElementKind.LowerTriangle) side = k === 0 ? 0 : k === 1 ? 4 : 3;
+  else side = k === 0 ? 1 : k === 1 ? 2 : 4;
+  let ni = i, nj = j;
+  let nkind: ElementKind;
+  if (side === 4) {
+    nkind = kind === ElementKind.LowerTriangle ? ElementKind.UpperTriangle : ElementKind.LowerTriangle;
+  } else {
+    if (side === 0) nj = j - 1;
+    else if (side === 1) ni = i + 1;
+    else if (side === 2) nj = j + 1;
+    else ni = i - 1;
+    if (ni < 0 || nj < 0 || ni >= hf.cellsX || nj >= hf.cellsY) return true;
+    // the neighbour's side facing us is the opposite one: bottom↔top, left↔right
+    const upperHolds = side === 0 || side === 3; // we go down/left: the neighbour's top/right side
+    nkind = hf.cellIsRectangle(ni, nj) ? ElementKind.Rectangle : upperHolds ? ElementKind.UpperTriangle : ElementKind.LowerTriangle;
+  }
+  const kP = hf.elementPlane(nP, i, j, kind);
+  hf.elementPlane(nQ, ni, nj, nkind);
+  if (nP[0] * nQ[0] + nP[1] * nQ[1] + nP[2] * nQ[2] >= HEIGHTFIELD_SAME_NORMAL_COS) return false;
+  const n = nkind === ElementKind.Rectangle ? 4 : 3;
+  let sx = 0, sy = 0, sz = 0;
+  for (let c = 0; c < n; c++) {
+    const corner = elementCorner(nkind, c);
+    const ci = ni + (corner & 1), cj = nj + (corner >> 1);
+    sx += hf.vertexX(ci);
+    sy += hf.vertexY(cj);
+    sz += hf.height(ci, cj);
+  }
+  // s(P) = k_P − P·n_P > 0 below the plane (paper's sign)
+  const s = kP - (sx * nP[0] + sy * nP[1] + sz * nP[2]) / n;
+  return s > GEOMETRIC_EPSILON;
+}
+
+/** Distance from point (px, py, pz) to polygon edge k of elemPoly, squared. */
+function edgeDistanceSq(k: number, px: number, py: number, pz: number): number {
+  const n = elemPoly.count, v = elemPoly.xyz;
+  const k1 = k + 1 === n ? 0 : k + 1;
+  const ax = v[3 * k], ay = v[3 * k + 1], az = v[3 * k + 2];
+  const ex = v[3 * k1] - ax, ey = v[3 * k1 + 1] - ay, ez = v[3 * k1 + 2] - az;
+  const e2 = ex * ex + ey * ey + ez * ez;
+  let t = e2 > 0 ? ((px - ax) * ex + (py - ay) * ey + (pz - az) * ez) / e2 : 0;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  const dx = ax + t * ex - px, dy = ay + t * ey - py, dz = az + t * ez - pz;
+  return dx * dx + dy * dy + dz * dz;
+}
+
+/**
+ * Groups `src` by normal and appends ≤ MANIFOLD_MAX_POINTS per group to `dst`. Returns false if
+ * `dst` overflowed.
+ */
+function reduceByGroups(dst: ContactBuffer, src: ContactBuffer): boolean {
+  taken.fill(0, 0, src.count);
+  let ok = true;
+  for (let lead = 0; lead < src.count; lead++) {
+    if (taken[lead]) continue;
+    group.clear();
+    const lx = src.normal[3 * lead], ly = src.normal[3 * lead + 1], lz = src.normal[3 * lead + 2];
+    for (let k = lead; k < src.count; k++) {
+      if (taken[k]) continue;
+      if (src.normal[3 * k] * lx + src.normal[3 * k + 1] * ly + src.normal[3 * k + 2] * lz < MANIFOLD_NORMAL_GROUP_COS) continue;
+      taken[k] = 1;
+      // A point on an element border is produced by every element sharing it: keep one.
+      if (hasDuplicate(group, src, k)) continue;
+      copyContact(group, src, k);
+    }
+    reduceContacts(group, 0);
+    for (let k = 0; k < group.count; k++) if (copyContact(dst, group, k) < 0) ok = false;
+  }
+  return ok;
+}
+
+function hasDuplicate(g: ContactBuffer, src: ContactBuffer, k: number): boolean {
+  const x = src.point[3 * k], y = src.point[3 * k + 1], z = src.point[3 * k + 2];
+  const d2 = GEOMETRIC_EPSILON * GEOMETRIC_EPSILON;
+  for (let m = 0; m < g.count; m++) {
+    const dx = g.point[3 * m] - x, dy = g.point[3 * m + 1] - y, dz = g.point[3 * m + 2] - z;
+    if (dx * dx + dy * dy + dz * dz <= d2) {
+      if (src.depth[k] > g.depth[m]) g.depth[m] = src.depth[k];
+      return true;
+    }
+  }
+  return false;
+}
+
+function copyContact(dst: ContactBuffer, src: ContactBuffer, k: number): number {
+  return dst.push(
+    src.point[3 * k], src.point[3 * k + 1], src.point[3 * k + 2],
+    src.normal[3 * k], src.normal[3 * k + 1], src.normal[3 * k + 2],
+    src.depth[k], src.kind[k], src.cellI[k], src.cellJ[k], src.feature[k],
+  );
+}
+
+/**
+ * Appends the contacts of convex `shape` at `pose` against terrain `hf` to `out` (see the file
+ * header for the convention) and returns a status.
+ */
+export function collideConvexHeightfield(
+  out: ContactBuffer,
+  shape: ConvexShape, pose: Readonly<Pose>,
+  hf: Heightfield,
+  margin: number,
+): HeightfieldCollideStatus {
+  const p = pose.position, q = pose.orientation;
+  if (!Number.isFinite(p[0] + p[1] + p[2] + q[0] + q[1] + q[2] + q[3])) return HeightfieldCollideStatus.Degenerate;
+  let status: HeightfieldCollideStatus = HeightfieldCollideStatus.Ok;
+
+  // 1. World AABB: centre ± |R|·half extents of the local AABB.
+  shape.localAabb(localAabb);
+  tmp[0] = 0.5 * (localAabb.min[0] + localAabb.max[0]);
+  tmp[1] = 0.5 * (localAabb.min[1] + localAabb.max[1]);
+  tmp[2] = 0.5 * (localAabb.min[2] + localAabb.max[2]);
+  quatRotate(tmp, q, tmp);
+  const cx = p[0] + tmp[0], cy = p[1] + tmp[1], cz = p[2] + tmp[2];
+  const hx = 0.5 * (localAabb.max[0] - localAabb.min[0]);
+  const hy = 0.5 * (localAabb.max[1] - localAabb.min[1]);
+  const hz = 0.5 * (localAabb.max[2] - localAabb.min[2]);
+  let ex = 0, ey = 0, ez = 0;
+  for (let a = 0; a < 3; a++) {
+    tmp[0] = a === 0 ? hx : 0;
+    tmp[1] = a === 1 ? hy : 0;
+    tmp[2] = a === 2 ? hz : 0;
+    quatRotate(tmp, q, tmp);
+    ex += Math.abs(tmp[0]);
+    ey += Math.abs(tmp[1]);
+    ez += Math.abs(tmp[2]);
+  }
+  const minX = cx - ex - margin, maxX = cx + ex + margin;
+  const minY = cy - ey - margin, maxY = cy + ey + margin;
+  const minZ = cz - ez - margin;
+  let i0 = Math.floor((minX - hf.x0) / hf.dx), i1 = Math.floor((maxX - hf.x0) / hf.dx);
+  let j0 = Math.floor((minY - hf.y0) / hf.dy), j1 = Math.floor((maxY - hf.y0) / hf.dy);
+  if (i0 < 0) i0 = 0;
+  if (j0 < 0) j0 = 0;
+  if (i1 > hf.cellsX - 1) i1 = hf.cellsX - 1;
+  if (j1 > hf.cellsY - 1) j1 = hf.cellsY - 1;
+  if (i0 > i1 || j0 > j1) return status; // off the grid
+  if ((i1 - i0 + 1) * (j1 - j0 + 1) > HEIGHTFIELD_MAX_CELLS_PER_QUERY) {
+    status = HeightfieldCollideStatus.TooManyCells;
+    const side = Math.floor(Math.sqrt(HEIGHTFIELD_MAX_CELLS_PER_QUERY));
+    // keep the cells nearest the body's centre
+    const ci = Math.floor((cx - hf.x0) / hf.dx), cj = Math.floor((cy - hf.y0) / hf.dy);
+    i0 = Math.max(i0, ci - (side >> 1));
+    i1 = Math.min(i1, i0 + side - 1);
+    j0 = Math.max(j0, cj - (side >> 1));
+    j1 = Math.min(j1, j0 + side - 1);
+  }
+  hf.cellRangeMinMax(range, i0, j0, i1, j1);
+  if (range.max < minZ) return status; // the whole patch is below the body
+
+  cand.clear();
+  for (let j = j0; j <= j1; j++) {
+    for (let i = i0; i <= i1; i++) {
+      const rect = hf.cellIsRectangle(i, j);
+      for (let e = 0; e < (rect ? 1 : 2); e++) {
+        const kind: ElementKind = rect ? ElementKind.Rectangle : e === 0 ? ElementKind.LowerTriangle : ElementKind.UpperTriangle;
+        loadElement(hf, i, j, kind);
+        let zTop = -Infinity;
+        for (let k = 0; k < element.count; k++) zTop = Math.max(zTop, element.v[3 * k + 2]);
+        if (zTop < minZ) continue;
+        if (cand.count + ELEMENT_ROOM > cand.capacity) {
+          // Compact: reduce what we have per normal group, keep going.
+          spare.clear();
+          if (!reduceByGroups(spare, cand)) status = HeightfieldCollideStatus.Overflow;
+          const t = cand;
+          cand = spare;
+          spare = t;
+          if (cand.count + ELEMENT_ROOM > cand.capacity) {
+            status = HeightfieldCollideStatus.Overflow;
+            continue;
+          }
+        }
+        hf.elementPlane(nP, i, j, kind);
+        // 2. Face contact: body's supporting feature along −n_P, clipped by the element's prism.
+        dir[0] = -nP[0];
+        dir[1] = -nP[1];
+        dir[2] = -nP[2];
+        quatRotateInverse(dir, q, dir);
+        shape.supportingFace(face, dir);
+        bodyPoly.clear();
+        for (let k = 0; k < face.count; k++) {
+          tmp[0] = face.points[3 * k];
+          tmp[1] = face.points[3 * k + 1];
+          tmp[2] = face.points[3 * k + 2];
+          quatRotate(tmp, q, tmp);
+          bodyPoly.push(p[0] + tmp[0], p[1] + tmp[1], p[2] + tmp[2], k, TAG_VERTEX, k);
+        }
+        const start = cand.count;
+        const added = manifoldBetweenFaces(cand, elemPoly, nP, bodyPoly, true, kind, 0, margin, PairContactKind.HeightfieldFace);
+        if (added > 0) {
+          for (let k = start; k < cand.count; k++) {
+            cand.cellI[k] = i;
+            cand.cellJ[k] = j;
+            // feature: element kind as reference face, cell parity in the incident field (ids
+            // of neighbouring cells differ), clip tags kept
+            cand.feature[k] = (cand.feature[k] & 0xff00ffff) | (((i & 0xf) | ((j & 0xf) << 4)) << 16);
+          }
+          continue;
+        }
+        // 3. Edge/vertex contact through GJK, only on active creases.
+        gjkDistance(gjk, shape, pose, element, IDENTITY_POSE);
+        if (gjk.status === GjkStatus.Degenerate || gjk.status === GjkStatus.Intersecting) continue;
+        if (!(gjk.distance <= margin) || !gjk.normalValid) continue;
+        const wx = gjk.pointB[0], wy = gjk.pointB[1], wz = gjk.pointB[2];
+        // contact normal: from the terrain point to the body = −(A→B normal)
+        const cnx = -gjk.normal[0], cny = -gjk.normal[1], cnz = -gjk.normal[2];
+        if (cnx * nP[0] + cny * nP[1] + cnz * nP[2] >= HEIGHTFIELD_SAME_NORMAL_COS) continue; // a face contact of a neighbour
+        // which edges does the witness lie on?
+        const scale = Math.max(hf.dx, hf.dy);
+        const onTol = GEOMETRIC_EPSILON * GEOMETRIC_EPSILON * Math.max(1, scale * scale);
+        let active = false, onEdge = false, edgeId = 0;
+        for (let k = 0; k < elemPoly.count; k++) {
+          if (edgeDistanceSq(k, wx, wy, wz) > onTol) continue;
+          onEdge = true;
+          if (edgeActive(hf, i, j, kind, k)) {
+            active = true;
+            edgeId = k;
+          }
+        }
+        // restore nP for this element (edgeActive overwrote it)
+        hf.elementPlane(nP, i, j, kind);
+        if (!onEdge || !active) continue;
+        const k2 = cand.push(wx, wy, wz, cnx, cny, cnz, -gjk.distance, PairContactKind.HeightfieldEdge, i, j,
+          packFeature(true, kind, ((i & 0xf) | ((j & 0xf) << 4)), edgeId, TAG_EDGE_PAIR));
+        if (k2 < 0) status = HeightfieldCollideStatus.Overflow;
+      }
+    }
+  }
+  // 4. Per normal group, ≤ MANIFOLD_MAX_POINTS.
+  if (!reduceByGroups(out, cand)) status = HeightfieldCollideStatus.Overflow;
+  return status;
+}
