@@ -54,8 +54,9 @@ import {
   WGS84_SEMI_MAJOR_AXIS,
 } from '../constants';
 import { TerrainError } from './heightfield';
-import { lzwDecode } from './tiff-lzw';
-import { packBitsDecode } from './tiff-packbits';
+import { DEFLATE_MAX_EXPANSION } from './png-decode';
+import { LZW_MAX_EXPANSION, lzwDecode } from './tiff-lzw';
+import { PACKBITS_MAX_EXPANSION, packBitsDecode } from './tiff-packbits';
 
 export interface GeoReference {
   /** 'projected': linear CRS units converted to metres; 'geographic': degrees converted at the map's latitude. */
@@ -334,9 +335,18 @@ export function decodeGeoTiff(data: Uint8Array, options: GeoTiffOptions = {}): G
   if (offsets.length !== across * down || counts.length !== across * down) {
     fail(`${width} × ${height} in ${chunkW} × ${chunkH} ${what}s needs ${across * down} ${what}s, but the file lists ${offsets.length} offsets and ${counts.length} byte counts`);
   }
+  // Every chunk must lie inside the file and be able to hold its pixels at the codec's maximum
+  // expansion, so a tiny file that claims a huge raster is rejected before anything is allocated.
+  const maxExpansion = compression === 1 ? 1 : compression === 5 ? LZW_MAX_EXPANSION : compression === 32773 ? PACKBITS_MAX_EXPANSION : DEFLATE_MAX_EXPANSION;
   for (let k = 0; k < offsets.length; k++) {
     if (offsets[k] + counts[k] > data.length) {
       fail(`file truncated: ${what} ${k} at offset ${offsets[k]} with ${counts[k]} bytes runs past the end of the ${data.length}-byte file`);
+    }
+    const cj = Math.floor(k / across);
+    const rowsHere = tiled ? chunkH : Math.min(chunkH, height - cj * chunkH);
+    const need = chunkW * rowsHere * bps;
+    if (counts[k] * maxExpansion < need) {
+      fail(`${what} ${k} has ${counts[k]} bytes, which cannot hold the ${need} bytes of its ${chunkW} × ${rowsHere} pixels (truncated or corrupt file)`);
     }
   }
 

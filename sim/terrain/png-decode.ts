@@ -36,6 +36,13 @@ export interface GrayImage {
   samples: Uint8Array | Uint16Array;
 }
 
+/**
+ * [-] Largest output/input ratio of a zlib stream: Deflate's longest match (258 bytes) costs at
+ * least 2 bits, so ≈ 1032:1 (zlib's "technical details" FAQ). A header that claims more pixels
+ * than the compressed data could ever hold is rejected before the pixel buffer is allocated.
+ */
+export const DEFLATE_MAX_EXPANSION = 1032;
+
 /** PNG file signature (§5.2). */
 export const PNG_SIGNATURE: readonly number[] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -150,6 +157,9 @@ export function decodeGrayPng(data: Uint8Array, onProgress?: (fraction: number) 
   const stride = width * bpp;
   const rowBytes = stride + 1; // filter-type byte + samples
   const expected = rowBytes * height;
+  if (expected > idatBytes * DEFLATE_MAX_EXPANSION) {
+    fail(`${width} × ${height} × ${bitDepth}-bit needs ${expected} bytes, more than ${idatBytes} compressed bytes can hold (truncated or corrupt file)`);
+  }
   const raw = new Uint8Array(expected);
   let filled = 0;
   let overflow = false;

@@ -11,6 +11,12 @@
  */
 import { TerrainError } from './heightfield';
 
+/**
+ * [-] Upper bound of LZW's output/input ratio: a code of ≥ 9 bits expands to at most 4096 bytes
+ * (one full-length table entry), so ≤ 4096·8/9 ≈ 3641 bytes per input byte.
+ */
+export const LZW_MAX_EXPANSION = 3641;
+
 const CLEAR = 256;
 const EOI = 257;
 const FIRST_FREE = 258;

@@ -3,6 +3,9 @@
  * 0..127 → copy the next n + 1 bytes literally; −127..−1 → repeat the next byte 1 − n times;
  * −128 → no-op. Output past out.length is dropped; returns the bytes written.
  */
+/** [-] Upper bound of PackBits' output/input ratio: 2 bytes (header + value) repeat to at most 128. */
+export const PACKBITS_MAX_EXPANSION = 64;
+
 export function packBitsDecode(src: Uint8Array, out: Uint8Array): number {
   let i = 0;
   let o = 0;

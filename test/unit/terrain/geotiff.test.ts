@@ -303,6 +303,11 @@ describe('GeoTIFF rejections', () => {
   it('absurd declared sizes are rejected before allocating', () => {
     expectTerrainError(() => decodeGeoTiff(writeTiff({ width: w, height: h, kind: 'int16', values, extra: [{ tag: 256, type: 4, values: [4000000000] }] })), /width is 4000000000 pixels/);
     expectTerrainError(() => decodeGeoTiff(writeTiff({ width: w, height: h, kind: 'int16', values, extra: [{ tag: 257, type: 4, values: [1] }] })), /height is 1 pixels/);
+    // In range, but the (single, uncompressed) strip cannot hold 16000 × 6 pixels: rejected before allocating.
+    expectTerrainError(
+      () => decodeGeoTiff(writeTiff({ width: w, height: h, kind: 'int16', values, extra: [{ tag: 256, type: 4, values: [16000] }] })),
+      /strip 0 has 108 bytes, which cannot hold the 192000 bytes of its 16000 × 6 pixels/,
+    );
   });
 
   it('strip count that does not match the image size', () => {

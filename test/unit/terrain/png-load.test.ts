@@ -168,6 +168,9 @@ describe('PNG rejections', () => {
   it('rejects absurd declared sizes before allocating', () => {
     expectTerrainError(() => decodeTerrain(sidecar, withIhdr(good, 0, [0x7f, 0xff, 0xff, 0xff])), /width is 2147483647 pixels/);
     expectTerrainError(() => decodeTerrain(sidecar, withIhdr(good, 4, [0, 0, 0, 1])), /height is 1 pixels/);
+    // Allowed size, but a few hundred compressed bytes cannot inflate to 16385² × 2 bytes: rejected before the 537 MB buffer.
+    const huge = withIhdr(withIhdr(good, 0, [0, 0, 0x40, 0x01]), 4, [0, 0, 0x40, 0x01]);
+    expectTerrainError(() => decodeTerrain(sidecar, huge), /16385 × 16385 × 16-bit needs 536952835 bytes, more than \d+ compressed bytes can hold/);
   });
 
   it('rejects image data that inflates to the wrong size', () => {
