@@ -18,9 +18,13 @@
  *   L_E   = the lowest side line {C + z·v + r·w_E : |z| ≤ h/2}, from A_1 to A_2;
  *   B_i   = C_i − r·w_E, the highest rim point of base i.
  *
- *   D_face(E) = max s_E(P) over P ∈ L_E with foot_E(P) ∈ E                 (paper cases B and C)
+ *   D_face(E) = max s_E(P) over P ∈ L_E with foot_E(P) ∈ E ∩ cylinder        (cases B and C)
  *             and, for each base i with s_E(A_i) > 0 and s_E(B_i) > 0 (the whole base rim is
- *             below the plane: paper case A), also over P ∈ disc_i with foot_E(P) ∈ E.
+ *             below the plane: paper case A), also over P ∈ disc_i with foot_E(P) ∈ E ∩ cylinder.
+ *             "foot in the cylinder" means the element itself touches the wheel there: without
+ *             it, the plane of a steep curb face next to (not under) a wheel resting on the curb
+ *             top would count the wheel as 2 cm "behind" the face although the face never
+ *             touches it (regression: bench pose 1348).
  *   D_edge    = max over points T of the terrain's element edges (vertices included) inside the
  *             solid cylinder of min(h/2 − |z_T|, r − ρ_T), z_T = (T − C)·v, ρ_T = distance of T
  *             to the axis: how far the edge or vertex pokes into the base or side (paper stage 3).
@@ -32,7 +36,8 @@
  * face contacts on L_E (and on the base disc in case A), and edge pokes by the distance of the
  * terrain point to the cylinder surface, so the reference measures exactly that.
  *
- * Accuracy: s_E is affine along L_E and the feasible set {z : foot ∈ E} is one interval, so
+ * Accuracy: s_E is affine along L_E and the feasible set {z : foot ∈ E ∩ cylinder} is one
+ * interval (both conditions are convex in the affine foot), so
  * the maximum sits at an end of that interval; it is bracketed by LINE_SAMPLES samples and
  * refined by bisection to < 1e-12 m. min(l1, l2) is concave along an edge (both terms are), so
  * a coarse scan plus golden-section search is exact to < 1e-10 m. The case-A disc is searched
@@ -127,9 +132,11 @@ function insideXY(e: Element, x: number, y: number): boolean {
 function sAt(e: Element, px: number, py: number, pz: number): number {
   return e.k - (e.n[0] * px + e.n[1] * py + e.n[2] * pz);
 }
-function footInside(e: Element, px: number, py: number, pz: number): boolean {
+/** foot_E(P) lies in E and inside the closed solid cylinder c. */
+function footInside(e: Element, c: CylinderPose, px: number, py: number, pz: number): boolean {
   const s = sAt(e, px, py, pz);
-  return insideXY(e, px + s * e.n[0], py + s * e.n[1]);
+  const fx = px + s * e.n[0], fy = py + s * e.n[1], fz = pz + s * e.n[2];
+  return insideXY(e, fx, fy) && pokeDepth(c, fx, fy, fz) >= -INSIDE_SLACK;
 }
 
 /** Unit vector ⟂ v pointing toward −n (any ⟂ vector when v ∥ n). */
@@ -156,7 +163,7 @@ function lineFaceDepth(e: Element, c: CylinderPose): number {
   const sA1 = sAt(e, bx - hh * v[0], by - hh * v[1], bz - hh * v[2]);
   const sA2 = sAt(e, bx + hh * v[0], by + hh * v[1], bz + hh * v[2]);
   if (sA1 <= 0 && sA2 <= 0) return -Infinity;
-  const feasible = (z: number): boolean => footInside(e, bx + z * v[0], by + z * v[1], bz + z * v[2]);
+  const feasible = (z: number): boolean => footInside(e, c, bx + z * v[0], by + z * v[1], bz + z * v[2]);
   let first = -1, last = -1;
   const zs = (k: number): number => -hh + (2 * hh * k) / (LINE_SAMPLES - 1);
   for (let k = 0; k < LINE_SAMPLES; k++) {
@@ -208,7 +215,7 @@ function discFaceDepth(e: Element, c: CylinderPose, side: number): number {
   const val = (a: number, b: number): number => {
     if (a * a + b * b > r * r) return -Infinity;
     const px = cx + a * e1[0] + b * e2[0], py = cy + a * e1[1] + b * e2[1], pz = cz + a * e1[2] + b * e2[2];
-    return footInside(e, px, py, pz) ? sAt(e, px, py, pz) : -Infinity;
+    return footInside(e, c, px, py, pz) ? sAt(e, px, py, pz) : -Infinity;
   };
   let best = -Infinity, ba = 0, bb = 0;
   for (let ring = 0; ring <= DISC_RINGS; ring++) {
