@@ -10,8 +10,8 @@
  * Parallel axes (|cos| ≥ CAPSULE_PARALLEL_COS) get two points, the ends of the overlap of A's
  * side line clipped by B's end planes, so a capsule lying on another rests on a line, not on a
  * point that wanders along it. Coincident cores (distance < CORE_TOUCH_DISTANCE) have no
- * direction between them: we take any direction perpendicular to B's axis (or +z for two
- * spheres) — a valid separating direction of the same depth rA + rB — and report it.
+ * direction between them: crossing cores use their common perpendicular, parallel ones any
+ * direction perpendicular to B's axis (+z for two spheres); either separates by rA + rB.
  */
 import { CAPSULE_PARALLEL_COS, CORE_TOUCH_DISTANCE, GEOMETRIC_EPSILON } from '../../constants';
 import type { ContactBuffer } from '../contact';
@@ -51,10 +51,20 @@ export function collideCapsuleCapsule(
     n[1] = (pa[1] - pb[1]) / dist;
     n[2] = (pa[2] - pb[2]) / dist;
   } else {
-    // Cores cross or coincide: any direction perpendicular to B's axis (sphere: +z).
+    // Cores cross or coincide. Crossing segments: the common perpendicular uA × uB separates them
+    // by exactly rA + rB (the Minkowski difference of the cores is flat, the origin lies in its
+    // plane). Parallel or point cores: any direction perpendicular to B's axis (spheres: +z).
     const bx = b1[0] - b0[0], by = b1[1] - b0[1], bz = b1[2] - b0[2];
     const bl = Math.sqrt(bx * bx + by * by + bz * bz);
-    if (bl > GEOMETRIC_EPSILON) {
+    const ax = a1[0] - a0[0], ay = a1[1] - a0[1], az = a1[2] - a0[2];
+    const al = Math.sqrt(ax * ax + ay * ay + az * az);
+    const cx = ay * bz - az * by, cy = az * bx - ax * bz, cz = ax * by - ay * bx;
+    const cl = Math.sqrt(cx * cx + cy * cy + cz * cz);
+    if (al > GEOMETRIC_EPSILON && bl > GEOMETRIC_EPSILON && cl > PARALLEL_SIN * al * bl) {
+      n[0] = cx / cl;
+      n[1] = cy / cl;
+      n[2] = cz / cl;
+    } else if (bl > GEOMETRIC_EPSILON) {
       axis[0] = bx / bl;
       axis[1] = by / bl;
       axis[2] = bz / bl;

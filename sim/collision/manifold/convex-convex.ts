@@ -16,23 +16,27 @@
  * Status: returns the count; `lastConvexStatus` holds the EPA status of the last call so callers
  * can report failures (EPA fallback still yields a conservative contact; Degenerate yields none).
  */
-import { MANIFOLD_FACE_ALIGN_COS, MANIFOLD_REFERENCE_BIAS } from '../../constants';
+import { CAPSULE_PARALLEL_COS, MANIFOLD_FACE_ALIGN_COS, MANIFOLD_REFERENCE_BIAS } from '../../constants';
 import type { ContactBuffer } from '../contact';
 import { EpaResult, EpaStatus, epaPenetration } from '../epa';
 import { quatRotate, quatRotateInverse } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { ConvexShape, Pose } from '../../shapes/shape';
-import { SupportFace } from '../../shapes/shape';
+import { ShapeKind, SupportFace } from '../../shapes/shape';
+import type { CapsuleShape } from '../../shapes/capsule';
 import { manifoldBetweenFaces } from './clip-faces';
 import { FacePolygon } from './face-polygon';
 import { PairContactKind, TAG_EDGE_PAIR, TAG_VERTEX, packFeature } from './feature-id';
 
 const epa = new EpaResult();
+/** sin of the capsule parallel angle (see capsuleSideLine). */
+const PARALLEL_SIN = Math.sqrt(1 - CAPSULE_PARALLEL_COS * CAPSULE_PARALLEL_COS);
 const faceA = new SupportFace();
 const faceB = new SupportFace();
 const polyA = new FacePolygon();
 const polyB = new FacePolygon();
 const dir: Vec3 = [0, 0, 0];
+const dirA: Vec3 = [0, 0, 0];
 const tmp: Vec3 = [0, 0, 0];
 const nA: Vec3 = [0, 0, 0];
 const nB: Vec3 = [0, 0, 0];
@@ -78,6 +82,24 @@ function polygonNormal(out: Vec3, poly: FacePolygon, axis: Readonly<Vec3>): numb
   return out[0] * axis[0] + out[1] * axis[1] + out[2] * axis[2];
 }
 
+/**
+ * A capsule's supportingFace is its side line only for directions exactly perpendicular to the
+ * axis; a capsule lying on a face is never exactly that. Within the parallel tolerance of
+ * capsule–capsule (CAPSULE_PARALLEL_COS) we use the side line anyway, so a capsule resting on a
+ * hull or a cylinder gets a 2-point line contact instead of a point rocking along it.
+ */
+function capsuleSideLine(face: SupportFace, shape: ConvexShape, d: Readonly<Vec3>): void {
+  if (shape.kind !== ShapeKind.Capsule || face.count !== 1) return;
+  const rxy = Math.sqrt(d[0] * d[0] + d[1] * d[1]);
+  const len = Math.sqrt(rxy * rxy + d[2] * d[2]);
+  if (!(rxy > 0) || Math.abs(d[2]) > PARALLEL_SIN * len) return;
+  const cap = shape as CapsuleShape;
+  const x = (d[0] / rxy) * cap.radius, y = (d[1] / rxy) * cap.radius;
+  face.clear();
+  face.push(x, y, -cap.halfHeight);
+  face.push(x, y, cap.halfHeight);
+}
+
 /** Cheap, pose-independent id of a supporting feature: its vertex count and first local vertex. */
 function faceId(face: SupportFace): number {
   const p = face.points;
@@ -104,13 +126,15 @@ export function collideConvexConvex(
   const n = epa.normal; // A → B
 
   // Supporting features: A along n, B along −n (local directions).
-  quatRotateInverse(dir, poseA.orientation, n);
-  shapeA.supportingFace(faceA, dir);
+  quatRotateInverse(dirA, poseA.orientation, n);
+  shapeA.supportingFace(faceA, dirA);
   dir[0] = -n[0];
   dir[1] = -n[1];
   dir[2] = -n[2];
   quatRotateInverse(dir, poseB.orientation, dir);
   shapeB.supportingFace(faceB, dir);
+  capsuleSideLine(faceA, shapeA, dirA);
+  capsuleSideLine(faceB, shapeB, dir);
   toWorld(polyA, faceA, poseA);
   toWorld(polyB, faceB, poseB);
   const alignA = polygonNormal(nA, polyA, n);

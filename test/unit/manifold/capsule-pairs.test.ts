@@ -193,3 +193,12 @@ describe('collideCapsuleBox (spheres are zero-length capsules)', () => {
     expect(hits).toBeGreaterThan(50);
   });
 });
+
+describe('collideCapsuleCapsule: crossing cores', () => {
+  it('regression: crossing cores use the common perpendicular (depth rA + rB along uA × uB)', () => {
+    buf.clear();
+    expect(collideCapsuleCapsule(buf, [-1, 0, 0], [1, 0, 0], 0.2, [0, -1, 0], [0, 1, 0], 0.3, 0)).toBe(1);
+    expect(c(0).d).toBeCloseTo(0.5, 14);
+    expect(Math.abs(c(0).n[2])).toBeCloseTo(1, 14); // x × y = z, not some direction in the xy plane
+  });
+});

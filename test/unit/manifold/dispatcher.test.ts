@@ -169,3 +169,16 @@ describe('collideShapes (dispatcher)', () => {
     expect(checked).toBeGreaterThan(100);
   });
 });
+
+describe('collideShapes: capsule lying on a hull', () => {
+  it('a capsule tilted 1° on a hull face gets a 2-point line contact, not one rocking point', () => {
+    buf.clear();
+    const cap = new CapsuleShape(0.1, 1);
+    const q = quatFromAxisAngle([0, 0, 0, 1], [0, 1, 0], Math.PI / 2 + 0.0175);
+    collideShapes(buf, cap, pose([0, 0, 0.595], q), boxHull([1, 1, 0.5]), pose([0, 0, 0]), 0.01);
+    expect(buf.count).toBe(2);
+    const xs = [buf.point[0], buf.point[3]].sort((a, b) => a - b);
+    expect(xs[0]).toBeCloseTo(-0.5, 2);
+    expect(xs[1]).toBeCloseTo(0.5, 2);
+  });
+});
