@@ -27,6 +27,7 @@
  */
 import {
   CYLINDER_TERRAIN_AXIS_UNIT_TOLERANCE,
+  CYLINDER_TERRAIN_DIRECT_SCAN_CELLS,
   CYLINDER_TERRAIN_FLAT_EDGE_BEND,
   CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE,
   CYLINDER_TERRAIN_MAX_CELLS,
@@ -55,6 +56,7 @@ const cullFrame = new ElementFrame();
 const range: MinMax = { min: 0, max: 0 };
 /** Normal of the element across an edge (slightly convex edges take a face normal). */
 const nb: Vec3 = [0, 0, 1];
+const FLAT = CYLINDER_TERRAIN_FLAT_EDGE_BEND;
 
 /**
  * Contacts of the cylinder (centre, unit axis, radius, half height) with the terrain, appended
@@ -113,7 +115,11 @@ export function collideCylinderTerrainInto(
     if (i1 - i0 + 1 > side) { const m = (i0 + i1) >> 1; i0 = m - (side >> 1); i1 = i0 + side - 1; }
     if (j1 - j0 + 1 > side) { const m = (j0 + j1) >> 1; j0 = m - (side >> 1); j1 = j0 + side - 1; }
   }
-  hf.cellRangeMinMax(range, i0, j0, i1, j1);
+  if ((i1 - i0 + 1) * (j1 - j0 + 1) <= CYLINDER_TERRAIN_DIRECT_SCAN_CELLS) {
+    scanRangeMinMax(range, hf, i0, j0, i1, j1);
+  } else {
+    hf.cellRangeMinMax(range, i0, j0, i1, j1);
+  }
   if (!(range.max > zMin)) return status;
 
   if (range.max - range.min < CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE) {
@@ -127,6 +133,26 @@ export function collideCylinderTerrainInto(
   if (rs & ReduceManifoldStatus.GroupOverflow) status |= CylinderTerrainStatus.GroupOverflow;
   if (rs & ReduceManifoldStatus.OutputOverflow) status |= CylinderTerrainStatus.OutputOverflow;
   return status;
+}
+
+/**
+ * H_min/H_max over a small cell range by reading its vertices: for a wheel-sized footprint
+ * (~200 cells) one pass over ~230 heights costs less than the pyramid descent, whose per-node
+ * bookkeeping pays off only for large ranges. Same result as Heightfield.cellRangeMinMax.
+ */
+function scanRangeMinMax(out: MinMax, hf: Heightfield, i0: number, j0: number, i1: number, j1: number): void {
+  const H = hf.heights, cols = hf.cols;
+  let lo = Infinity, hi = -Infinity;
+  for (let j = j0; j <= j1 + 1; j++) {
+    const row = j * cols;
+    for (let i = i0; i <= i1 + 1; i++) {
+      const h = H[row + i];
+      if (h < lo) lo = h;
+      if (h > hi) hi = h;
+    }
+  }
+  out.min = lo;
+  out.max = hi;
 }
 
 /** Steps 2–4 over cells [i0, i1] × [j0, j1]. Returns status bits. */
@@ -146,6 +172,7 @@ function narrowPhase(
   const cullSin = cf.sin > CYLINDER_TERRAIN_PARALLEL_SIN ? cf.sin : 0;
   const capReach = 2 * r * cf.cos;
   const halfDiag = 0.5 * Math.sqrt(dx * dx + dy * dy);
+  const maxReach2 = (r + capReach + halfDiag) ** 2;
   const f = frame;
   for (let j = j0; j <= j1; j++) {
     const ccy = hf.y0 + (j + 0.5) * dy;
@@ -157,25 +184,29 @@ function narrowPhase(
       if (!(depth > 0)) continue;
       // Section of the cylinder by z = hc: its lowest-line part t ∈ [0, tEnd], half-width W.
       const tEnd = segZ > depth ? depth / segZ : 1;
-      let W = r;
-      if (cullSin > 0) {
-        const rho = depth / cullSin;
-        if (rho < r) W = Math.sqrt(rho * (2 * r - rho));
-      }
-      const reach = W + capReach + halfDiag;
-      // Distance from the cell centre to the projected segment A_L → A_L + tEnd·(A_U − A_L).
+      // Distance² from the cell centre to the projected segment A_L → A_L + tEnd·(A_U − A_L).
       const ccx = hf.x0 + (i + 0.5) * dx;
       const sxl = tEnd * segX, syl = tEnd * segY;
       const ll = sxl * sxl + syl * syl;
       let u = ll > 0 ? ((ccx - lowX) * sxl + (ccy - lowY) * syl) / ll : 0;
       u = u < 0 ? 0 : u > 1 ? 1 : u;
       const ddx = ccx - lowX - u * sxl, ddy = ccy - lowY - u * syl;
-      if (ddx * ddx + ddy * ddy > reach * reach) continue;
+      const d2 = ddx * ddx + ddy * ddy;
+      if (d2 > maxReach2) continue; // beyond even W = r
+      if (cullSin > 0) {
+        const rho = depth / cullSin;
+        if (rho < r) {
+          const reach = Math.sqrt(rho * (2 * r - rho)) + capReach + halfDiag;
+          if (d2 > reach * reach) continue;
+        }
+      }
       ws.cellsVisited++;
 
       // 3. Elements of the cell.
       const rect = hf.cellIsRectangle(i, j);
       let gateLow = false, gateUp = false;
+      let bBottom = 0, bLeft = 0, bDiag = 0;
+      const borderTop = j === hf.cellsY - 1, borderRight = i === hf.cellsX - 1;
       let n1x = 0, n1y = 0, n1z = 1, n2x = 0, n2y = 0, n2z = 1;
       for (let e = 0; e < (rect ? 1 : 2); e++) {
         const kind = rect ? ElementKind.Rectangle : e === 0 ? ElementKind.LowerTriangle : ElementKind.UpperTriangle;
@@ -189,13 +220,19 @@ function narrowPhase(
         } else {
           lost += singlePointContact(cand, hf, f, hh, r, false);
         }
-        const gate = sectionOverlapsElement(f, hh, r);
+        // The SAT gate is evaluated only if an edge this element owns is bent (convex): flat
+        // and concave edges never produce contacts, so the gate would have nothing to guard.
         if (e === 0) {
-          gateLow = gate;
+          bBottom = cellEdgeBend(hf, i, j, CellEdge.Bottom);
+          bLeft = cellEdgeBend(hf, i, j, CellEdge.Left);
+          bDiag = rect ? 0 : cellEdgeBend(hf, i, j, CellEdge.Diagonal);
+          const needed = bBottom > FLAT || bLeft > FLAT || bDiag > FLAT || borderTop || borderRight;
+          gateLow = needed && sectionOverlapsElement(f, hh, r);
           n1x = f.nx; n1y = f.ny; n1z = f.nz;
-          if (rect) { gateUp = gate; n2x = n1x; n2y = n1y; n2z = n1z; }
+          if (rect) { gateUp = gateLow; n2x = n1x; n2y = n1y; n2z = n1z; }
         } else {
-          gateUp = gate;
+          const needed = (gateLow && bDiag > FLAT) || borderTop || borderRight;
+          gateUp = needed && sectionOverlapsElement(f, hh, r);
           n2x = f.nx; n2y = f.ny; n2z = f.nz;
         }
       }
@@ -203,29 +240,24 @@ function narrowPhase(
       // 4. Second pass over the edges this cell owns.
       const x0 = hf.x0 + i * dx, x1 = x0 + dx, y0 = hf.y0 + j * dy, y1 = y0 + dy;
       if (gateLow) {
-        let b = cellEdgeBend(hf, i, j, CellEdge.Bottom);
-        if (b > CYLINDER_TERRAIN_FLAT_EDGE_BEND && edgePoke(q, x0, y0, h0, x1, y0, h1) > 0) {
-          if (b < Infinity) hf.elementPlane(nb, i, j - 1, hf.cellIsRectangle(i, j - 1) ? ElementKind.Rectangle : ElementKind.UpperTriangle);
-          lost += emitEdgeContact(cand, q, x0, y0, h0, x1, y0, h1, b, n1x, n1y, n1z, nb[0], nb[1], nb[2], i, j);
+        if (bBottom > FLAT && edgePoke(q, x0, y0, h0, x1, y0, h1) > 0) {
+          if (bBottom < Infinity) hf.elementPlane(nb, i, j - 1, hf.cellIsRectangle(i, j - 1) ? ElementKind.Rectangle : ElementKind.UpperTriangle);
+          lost += emitEdgeContact(cand, q, x0, y0, h0, x1, y0, h1, bBottom, n1x, n1y, n1z, nb[0], nb[1], nb[2], i, j);
         }
-        b = cellEdgeBend(hf, i, j, CellEdge.Left);
-        if (b > CYLINDER_TERRAIN_FLAT_EDGE_BEND && edgePoke(q, x0, y0, h0, x0, y1, h2) > 0) {
-          if (b < Infinity) hf.elementPlane(nb, i - 1, j, hf.cellIsRectangle(i - 1, j) ? ElementKind.Rectangle : ElementKind.UpperTriangle);
-          lost += emitEdgeContact(cand, q, x0, y0, h0, x0, y1, h2, b, n1x, n1y, n1z, nb[0], nb[1], nb[2], i, j);
+        if (bLeft > FLAT && edgePoke(q, x0, y0, h0, x0, y1, h2) > 0) {
+          if (bLeft < Infinity) hf.elementPlane(nb, i - 1, j, hf.cellIsRectangle(i - 1, j) ? ElementKind.Rectangle : ElementKind.UpperTriangle);
+          lost += emitEdgeContact(cand, q, x0, y0, h0, x0, y1, h2, bLeft, n1x, n1y, n1z, nb[0], nb[1], nb[2], i, j);
         }
-        if (!rect && gateUp) {
-          b = cellEdgeBend(hf, i, j, CellEdge.Diagonal);
-          if (b > CYLINDER_TERRAIN_FLAT_EDGE_BEND && edgePoke(q, x1, y0, h1, x0, y1, h2) > 0) {
-            lost += emitEdgeContact(cand, q, x1, y0, h1, x0, y1, h2, b, n1x, n1y, n1z, n2x, n2y, n2z, i, j);
-          }
+        if (!rect && gateUp && bDiag > FLAT && edgePoke(q, x1, y0, h1, x0, y1, h2) > 0) {
+          lost += emitEdgeContact(cand, q, x1, y0, h1, x0, y1, h2, bDiag, n1x, n1y, n1z, n2x, n2y, n2z, i, j);
         }
       }
       if (gateUp) {
         // Grid-border edges (no neighbour to own them): bend +∞, active.
-        if (j === hf.cellsY - 1 && edgePoke(q, x0, y1, h2, x1, y1, h3) > 0) {
+        if (borderTop && edgePoke(q, x0, y1, h2, x1, y1, h3) > 0) {
           lost += emitEdgeContact(cand, q, x0, y1, h2, x1, y1, h3, Infinity, n2x, n2y, n2z, n2x, n2y, n2z, i, j);
         }
-        if (i === hf.cellsX - 1 && edgePoke(q, x1, y0, h1, x1, y1, h3) > 0) {
+        if (borderRight && edgePoke(q, x1, y0, h1, x1, y1, h3) > 0) {
           lost += emitEdgeContact(cand, q, x1, y0, h1, x1, y1, h3, Infinity, n2x, n2y, n2z, n2x, n2y, n2z, i, j);
         }
       }

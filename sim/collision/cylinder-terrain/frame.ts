@@ -100,8 +100,10 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
   f.k = k;
   const dot = q.vx * nx + q.vy * ny + q.vz * nz;
   const cos = dot < 0 ? -dot : dot;
-  const sin2 = 1 - cos * cos;
-  const sin = sin2 > 0 ? Math.sqrt(sin2) : 0;
+  // sinθ = |cosθ·a − n| = |(v·n)v − n|, not √(1 − cos²θ): for a nearly upright axis the latter
+  // loses all digits (1 − cos² cancels) and w = (cosθ·a − n)/sinθ would not be a unit vector.
+  const px0 = dot * q.vx - nx, py0 = dot * q.vy - ny, pz0 = dot * q.vz - nz;
+  const sin = Math.sqrt(px0 * px0 + py0 * py0 + pz0 * pz0);
   const sC = k - (q.cx * nx + q.cy * ny + q.cz * nz);
   const sCL = sC + q.hh * cos;
   const sAL = sCL + q.r * sin;
@@ -157,8 +159,7 @@ export function setHorizontalFrame(f: ElementFrame, q: CylinderQuery, height: nu
   f.nx = 0; f.ny = 0; f.nz = 1; f.k = height;
   const dot = q.vz;
   const cos = dot < 0 ? -dot : dot;
-  const sin2 = 1 - cos * cos;
-  const sin = sin2 > 0 ? Math.sqrt(sin2) : 0;
+  const sin = Math.sqrt(dot * q.vx * (dot * q.vx) + dot * q.vy * (dot * q.vy) + (dot * q.vz - 1) * (dot * q.vz - 1));
   const sg = dot < 0 ? -1 : 1;
   f.ax = sg * q.vx; f.ay = sg * q.vy; f.az = sg * q.vz;
   f.cos = cos; f.sin = sin;
