@@ -24,6 +24,7 @@ import { aabb } from '../../sim/collision/broadphase/aabb';
 import { BroadPhase } from '../../sim/collision/broadphase/broad-phase';
 import { Rng } from '../../sim/math/random';
 
+/** The runner's context (test/bench/index.ts): quick = smoke run; the runner applies the filter. */
 export interface BenchContext {
   quick: boolean;
   filter?: string;
@@ -204,7 +205,6 @@ function fmt(x: number): string {
 }
 
 export default async function run(ctx: BenchContext): Promise<void> {
-  if (ctx.filter && !'broadphase broad-phase'.includes(ctx.filter)) return;
   const n = 10000;
   const steps = ctx.quick ? 10 : 60;
   const scene = makeScene(n, steps);
