@@ -137,13 +137,6 @@ export const CYLINDER_TERRAIN_MAX_CELLS = 128 * 128;
 export const CYLINDER_TERRAIN_EDGE_SEARCH_STEPS = 48;
 
 /**
- * [-] Broad phase: cell ranges up to this many cells get H_min/H_max by reading their heights
- * directly; larger ones use the heightfield's min/max pyramid (cellRangeMinMax). 1024 cells
- * ≈ 1100 loads, about what a pyramid descent costs in node bookkeeping.
- */
-export const CYLINDER_TERRAIN_DIRECT_SCAN_CELLS = 1024;
-
-/**
  * [-] Engine API: the axis passed to collideCylinderTerrainInto must satisfy |‖v‖² − 1| ≤ this
  * (callers normalise once; a non-unit axis scales every s-value and is rejected as invalid input).
  */
@@ -174,13 +167,13 @@ export const GJK_ABSOLUTE_TOLERANCE = 1e-9;
 export const GJK_DEGENERATE_RELATIVE = 1e-14;
 
 /** [-] EPA iteration cap (each iteration adds one support point). */
-export const EPA_MAX_ITERATIONS = 64;
+export const EPA_MAX_ITERATIONS = 128;
 
 /** [-] EPA polytope vertex capacity (fixed arrays; exceeding it ends EPA with status OutOfMemory). */
-export const EPA_MAX_VERTICES = 128;
+export const EPA_MAX_VERTICES = 256;
 
 /** [-] EPA polytope face capacity (Euler: F ≤ 2V − 4 live faces; dead faces are recycled). */
-export const EPA_MAX_FACES = 256;
+export const EPA_MAX_FACES = 512;
 
 /** [-] EPA relative termination: the support point along the nearest face normal is within this fraction of that face's distance (upper and lower depth bounds meet). 1e-6 of a 1 cm overlap is 10 nm; curved surfaces reach it in < 64 iterations, tighter values do not. */
 export const EPA_RELATIVE_TOLERANCE = 1e-6;

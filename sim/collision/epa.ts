@@ -17,11 +17,17 @@
  *     out.method   how the answer was found: Core (shallow, GJK on the cores), Epa, Fallback
  *     out.distance signed distance (> 0 when the shapes do not overlap; then depth = 0)
  *
- * Pipeline: GJK on the cores first (gjk.ts). Separated or touching → done. Overlap shallower
- * than rA + rB → exact answer from the cores (Method.Core). Otherwise GJK on the full shapes
- * yields a simplex around the origin; a 1-, 2- or 3-point simplex (the origin on a vertex, edge
- * or face: symmetric poses, "touching but not overlapping") is blown up to a polytope
- * (segment → triangle → double pyramid), then EPA expands it.
+ * Pipeline. Shapes with radii (sphere, capsule): GJK on the cores first (gjk.ts); separated,
+ * touching or an overlap shallower than rA + rB is answered exactly there (Method.Core). When the
+ * cores themselves overlap, EPA runs on the CORES and adds rA + rB (exact: A − B is the cores'
+ * difference inflated by a ball of radius rA + rB), which keeps curved surfaces out of EPA; a
+ * flat core difference through the origin (concentric spheres, crossing capsule axes) has core
+ * depth 0 along its flat direction. Shapes without radii: one GJK run on the full shapes.
+ * A 1-, 2- or 3-point GJK simplex (the origin on a vertex, edge or face: symmetric poses,
+ * "touching but not overlapping") is blown up to a polytope (segment → triangle → double
+ * pyramid), then EPA expands it. Each expansion removes the faces that see the new support
+ * point by a silhouette walk over face adjacency from the nearest face, so the removed region is
+ * connected and its horizon one ordered loop even when rounding makes visibility inconsistent.
  *
  * Failure (polytope capacity EPA_MAX_VERTICES/EPA_MAX_FACES, EPA_MAX_ITERATIONS, a degenerate
  * new face): status Fallback with the best UPPER bound seen — the support-function minimum
@@ -60,6 +66,23 @@ export type EpaStatus = (typeof EpaStatus)[keyof typeof EpaStatus];
 export const EPA_STATUS_NAMES: readonly string[] = ['penetrating', 'separated', 'touching', 'fallback', 'degenerate'];
 
 export const EpaMethod = { Core: 0, Epa: 1, Fallback: 2, None: 3 } as const;
+
+/** Why EPA gave up (status Fallback); None otherwise. */
+export const EpaFailure = {
+  None: 0,
+  /** A − B too thin to hold a tetrahedron around the origin. */
+  InitialPolytope: 1,
+  /** EPA_MAX_ITERATIONS reached. */
+  MaxIterations: 2,
+  /** EPA_MAX_VERTICES or EPA_MAX_FACES (or the horizon list) full. */
+  Capacity: 3,
+  /** A horizon fan face had no area (the new point is on the horizon edge's line). */
+  DegenerateFace: 4,
+  /** No live face left (the polytope collapsed). */
+  NoFace: 5,
+} as const;
+export type EpaFailure = (typeof EpaFailure)[keyof typeof EpaFailure];
+export const EPA_FAILURE_NAMES: readonly string[] = ['none', 'initial-polytope', 'max-iterations', 'capacity', 'degenerate-face', 'no-face'];
 export type EpaMethod = (typeof EpaMethod)[keyof typeof EpaMethod];
 
 export class EpaResult {
@@ -74,6 +97,8 @@ export class EpaResult {
   readonly pointB: Vec3 = [0, 0, 0];
   /** Support evaluations of the EPA stage (0 when GJK answered). */
   iterations = 0;
+  /** Reason for a Fallback. */
+  failure: EpaFailure = EpaFailure.None;
   /** Status of the initial GJK query. */
   gjkStatus: GjkStatus = GjkStatus.Degenerate;
 }
@@ -87,19 +112,40 @@ let nVerts = 0;
 
 /**
  * Faces: vertex indices (CCW seen from outside the polytope), unit outward normal, distance of
- * the plane from the origin, alive flag.
+ * the plane from the origin, alive flag, and adjacency: fAdj[3f + i] is the face across edge i
+ * (from vertex i to vertex i+1) and fAdjEdge[3f + i] that edge's index in the neighbour.
+ *
+ *            v2
+ *           /  \        edge 0: v0 → v1, edge 1: v1 → v2, edge 2: v2 → v0
+ *      e2  /    \  e1   neighbour across edge i sees it as v(i+1) → v(i)
+ *         /  f   \
+ *       v0 ------ v1
+ *            e0
+ *
+ * Dead faces go to a free list and are reused, so slot indices stay valid for adjacency.
  */
 const fIdx = new Int32Array(EPA_MAX_FACES * 3);
+const fAdj = new Int32Array(EPA_MAX_FACES * 3);
+const fAdjEdge = new Int8Array(EPA_MAX_FACES * 3);
 const fN = new Float64Array(EPA_MAX_FACES * 3);
 const fD = new Float64Array(EPA_MAX_FACES);
 const fAlive = new Uint8Array(EPA_MAX_FACES);
 let nFaces = 0;
+const freeFaces = new Int32Array(EPA_MAX_FACES);
+let nFree = 0;
 
-/** Horizon edge list: a disc of k removed triangles has at most k + 2 boundary edges, but the list holds up to 3k edges while it is being built. */
-const EDGE_CAPACITY = EPA_MAX_FACES * 3;
-const eFrom = new Int32Array(EDGE_CAPACITY);
-const eTo = new Int32Array(EDGE_CAPACITY);
-let nEdges = 0;
+/** Horizon (silhouette) edges of one expansion step, in order: face beyond the edge, its edge index, and the edge's vertices as the removed side winds them. */
+const hFace = new Int32Array(EPA_MAX_FACES);
+const hEdge = new Int8Array(EPA_MAX_FACES);
+const hFrom = new Int32Array(EPA_MAX_FACES);
+const hTo = new Int32Array(EPA_MAX_FACES);
+let nHorizon = 0;
+/** Faces removed this step (freed only after the new fan is linked). */
+const removed = new Int32Array(EPA_MAX_FACES);
+let nRemoved = 0;
+let horizonOverflow = false;
+/** New faces of one expansion step, in horizon order. */
+const fan = new Int32Array(EPA_MAX_FACES);
 
 const pair = new MinkowskiPair();
 const simplex = new Simplex();
@@ -116,6 +162,11 @@ const bestUpperN: Vec3 = [0, 0, 1];
 const bestUpperA: Vec3 = [0, 0, 0];
 const bestUpperB: Vec3 = [0, 0, 0];
 let bestUpper = Infinity;
+/** Radii added to a core answer (0 when EPA runs on the full shapes). */
+let inflateA = 0;
+let inflateB = 0;
+const inflatedA: Vec3 = [0, 0, 0];
+const inflatedB: Vec3 = [0, 0, 0];
 /** Interior point of the initial polytope, used to orient faces outward. */
 const centre: Vec3 = [0, 0, 0];
 
@@ -147,23 +198,29 @@ function supportAlong(d: Readonly<Vec3>): number {
 
 /**
  * Adds face (i, j, k); flips the winding so the normal points away from `centre` when
- * `orientByCentre` (initial polytope), otherwise trusts the winding (horizon fan). Returns false
- * when out of capacity or the face has no area.
+ * `orientByCentre` (initial polytope), otherwise trusts the winding (horizon fan). Returns the
+ * face slot, or −1 when out of capacity (faceFull set) or the face has no area.
  */
-function addFace(i: number, j: number, k: number, orientByCentre: boolean): boolean {
-  if (nFaces >= EPA_MAX_FACES) return false;
+let faceFull = false;
+function addFace(i: number, j: number, k: number, orientByCentre: boolean): number {
   const ax = vW[3 * i], ay = vW[3 * i + 1], az = vW[3 * i + 2];
   const e1x = vW[3 * j] - ax, e1y = vW[3 * j + 1] - ay, e1z = vW[3 * j + 2] - az;
   const e2x = vW[3 * k] - ax, e2y = vW[3 * k + 1] - ay, e2z = vW[3 * k + 2] - az;
   let nx = e1y * e2z - e1z * e2y, ny = e1z * e2x - e1x * e2z, nz = e1x * e2y - e1y * e2x;
   const nn = nx * nx + ny * ny + nz * nz;
   const scale = Math.max(e1x * e1x + e1y * e1y + e1z * e1z, e2x * e2x + e2y * e2y + e2z * e2z);
-  if (!(nn > GJK_DEGENERATE_RELATIVE * scale * scale)) return false;
+  if (!(nn > GJK_DEGENERATE_RELATIVE * scale * scale)) return -1;
+  let f: number;
+  if (nFree > 0) f = freeFaces[--nFree];
+  else if (nFaces < EPA_MAX_FACES) f = nFaces++;
+  else {
+    faceFull = true;
+    return -1;
+  }
   const inv = 1 / Math.sqrt(nn);
   nx *= inv;
   ny *= inv;
   nz *= inv;
-  const f = nFaces++;
   if (orientByCentre && nx * (ax - centre[0]) + ny * (ay - centre[1]) + nz * (az - centre[2]) < 0) {
     nx = -nx;
     ny = -ny;
@@ -181,42 +238,60 @@ function addFace(i: number, j: number, k: number, orientByCentre: boolean): bool
   fN[3 * f + 2] = nz;
   fD[f] = nx * ax + ny * ay + nz * az;
   fAlive[f] = 1;
-  return true;
+  fAdj[3 * f] = fAdj[3 * f + 1] = fAdj[3 * f + 2] = -1;
+  return f;
 }
 
-/** Adds edge (a→b) to the horizon list, or cancels it against an existing (b→a). */
-function toggleEdge(a: number, b: number): boolean {
-  for (let e = 0; e < nEdges; e++) {
-    if (eFrom[e] === b && eTo[e] === a) {
-      nEdges--;
-      eFrom[e] = eFrom[nEdges];
-      eTo[e] = eTo[nEdges];
-      return true;
-    }
-  }
-  if (nEdges >= EDGE_CAPACITY) return false;
-  eFrom[nEdges] = a;
-  eTo[nEdges] = b;
-  nEdges++;
-  return true;
-}
-
-/** Drops dead faces to make room (indices of live faces change; nothing else refers to them). */
-function compactFaces(): void {
-  let n = 0;
+/** Links the initial polytope's faces (slots 0..nFaces−1) by matching opposite edges. */
+function linkInitialFaces(): boolean {
   for (let f = 0; f < nFaces; f++) {
-    if (!fAlive[f]) continue;
-    if (n !== f) {
-      for (let k = 0; k < 3; k++) {
-        fIdx[3 * n + k] = fIdx[3 * f + k];
-        fN[3 * n + k] = fN[3 * f + k];
+    for (let e = 0; e < 3; e++) {
+      const a = fIdx[3 * f + e], b = fIdx[3 * f + ((e + 1) % 3)];
+      let found = false;
+      for (let g = 0; g < nFaces && !found; g++) {
+        if (g === f) continue;
+        for (let q = 0; q < 3; q++) {
+          if (fIdx[3 * g + q] === b && fIdx[3 * g + ((q + 1) % 3)] === a) {
+            fAdj[3 * f + e] = g;
+            fAdjEdge[3 * f + e] = q;
+            found = true;
+            break;
+          }
+        }
       }
-      fD[n] = fD[f];
-      fAlive[n] = 1;
+      if (!found) return false;
     }
-    n++;
   }
-  nFaces = n;
+  return true;
+}
+
+/**
+ * Silhouette walk (van den Bergen 2001 §4; the recursion keeps the horizon edges in CCW order):
+ * face f was entered across its edge e from a removed face. If f cannot see w it is beyond the
+ * horizon and (f, e) is a horizon edge; otherwise f is removed and the walk continues across its
+ * other two edges. Only faces connected to the first removed face are removed, so the removed
+ * region is always a connected patch, even when rounding makes "visible" inconsistent.
+ */
+function silhouette(f: number, e: number, wx: number, wy: number, wz: number): void {
+  if (!fAlive[f]) return;
+  if (fN[3 * f] * wx + fN[3 * f + 1] * wy + fN[3 * f + 2] * wz - fD[f] <= 0) {
+    if (nHorizon >= EPA_MAX_FACES) {
+      horizonOverflow = true;
+      return;
+    }
+    hFace[nHorizon] = f;
+    hEdge[nHorizon] = e;
+    // The removed neighbour winds this edge opposite to f: from v(e+1) to v(e).
+    hFrom[nHorizon] = fIdx[3 * f + ((e + 1) % 3)];
+    hTo[nHorizon] = fIdx[3 * f + e];
+    nHorizon++;
+    return;
+  }
+  fAlive[f] = 0;
+  removed[nRemoved++] = f;
+  const e1 = (e + 1) % 3, e2 = (e + 2) % 3;
+  silhouette(fAdj[3 * f + e1], fAdjEdge[3 * f + e1], wx, wy, wz);
+  silhouette(fAdj[3 * f + e2], fAdjEdge[3 * f + e2], wx, wy, wz);
 }
 
 /** Unit vectors used to blow up a low-dimensional simplex (axes first, then diagonals). */
@@ -238,6 +313,8 @@ function distSqToVertex(i: number, p: Readonly<Vec3>): number {
 function buildInitialPolytope(scaleSq: number): boolean {
   nVerts = 0;
   nFaces = 0;
+  nFree = 0;
+  faceFull = false;
   for (let i = 0; i < simplex.count; i++) {
     for (let k = 0; k < 3; k++) {
       w[k] = simplex.w[3 * i + k];
@@ -316,8 +393,9 @@ function buildInitialPolytope(scaleSq: number): boolean {
       centre[1] = (vW[1] + vW[4] + vW[7]) / 3;
       centre[2] = (vW[2] + vW[5] + vW[8]) / 3;
       return (
-        addFace(0, 1, 3, true) && addFace(1, 2, 3, true) && addFace(2, 0, 3, true) &&
-        addFace(0, 1, 4, true) && addFace(1, 2, 4, true) && addFace(2, 0, 4, true)
+        addFace(0, 1, 3, true) >= 0 && addFace(1, 2, 3, true) >= 0 && addFace(2, 0, 3, true) >= 0 &&
+        addFace(0, 1, 4, true) >= 0 && addFace(1, 2, 4, true) >= 0 && addFace(2, 0, 4, true) >= 0 &&
+        linkInitialFaces()
       );
     }
     // Only one side has volume: the origin is on the remaining triangle face (depth ≈ 0 there);
@@ -325,7 +403,10 @@ function buildInitialPolytope(scaleSq: number): boolean {
   }
   // Tetrahedron.
   for (let k = 0; k < 3; k++) centre[k] = (vW[k] + vW[3 + k] + vW[6 + k] + vW[9 + k]) / 4;
-  return addFace(0, 1, 2, true) && addFace(0, 3, 1, true) && addFace(0, 2, 3, true) && addFace(1, 3, 2, true);
+  return (
+    addFace(0, 1, 2, true) >= 0 && addFace(0, 3, 1, true) >= 0 && addFace(0, 2, 3, true) >= 0 && addFace(1, 3, 2, true) >= 0 &&
+    linkInitialFaces()
+  );
 }
 
 function setDegenerate(out: EpaResult): EpaResult {
@@ -348,17 +429,33 @@ function finish(out: EpaResult, status: EpaStatus, method: EpaMethod, depth: num
   if (!(depth >= 0) || !Number.isFinite(depth) || !Number.isFinite(n[0] + n[1] + n[2] + a[0] + a[1] + a[2] + b[0] + b[1] + b[2])) {
     return setDegenerate(out);
   }
-  out.status = status;
+  // Core answers grow by the radii along the normal (no-op for shapes without radius).
+  const d = depth + inflateA + inflateB;
+  for (let k = 0; k < 3; k++) {
+    inflatedA[k] = a[k] + n[k] * inflateA;
+    inflatedB[k] = b[k] - n[k] * inflateB;
+  }
+  out.status = status === EpaStatus.Touching && d > GJK_ABSOLUTE_TOLERANCE ? EpaStatus.Penetrating : status;
   out.method = method;
-  out.depth = depth;
-  out.distance = -depth;
+  out.depth = d;
+  out.distance = -d;
   pair.toWorldVector(out.normal, n);
-  pair.toWorldPoint(out.pointA, a);
-  pair.toWorldPoint(out.pointB, b);
+  pair.toWorldPoint(out.pointA, inflatedA);
+  pair.toWorldPoint(out.pointB, inflatedB);
   return out;
 }
 
-function useFallback(out: EpaResult): EpaResult {
+function useFallback(out: EpaResult, why: EpaFailure): EpaResult {
+  out.failure = why;
+  if (!Number.isFinite(bestUpper)) {
+    // No direction tried yet: a few fixed ones still give a valid (if loose) separating translation.
+    for (const d of BLOWUP_DIRS) {
+      dir[0] = d[0];
+      dir[1] = d[1];
+      dir[2] = d[2];
+      supportAlong(dir);
+    }
+  }
   if (!Number.isFinite(bestUpper)) return setDegenerate(out);
   return finish(out, EpaStatus.Fallback, EpaMethod.Fallback, Math.max(0, bestUpper), bestUpperN, bestUpperA, bestUpperB);
 }
@@ -372,59 +469,56 @@ export function epaPenetration(
   poseB: Readonly<Pose>,
 ): EpaResult {
   out.iterations = 0;
-  gjkDistance(gjk, shapeA, poseA, shapeB, poseB);
-  out.gjkStatus = gjk.status;
-  if (gjk.status === GjkStatus.Degenerate) return setDegenerate(out);
-  if (gjk.status === GjkStatus.Separated || gjk.status === GjkStatus.MaxIterations || gjk.status === GjkStatus.Touching) {
-    out.status = gjk.status === GjkStatus.Touching ? EpaStatus.Touching : EpaStatus.Separated;
-    out.method = EpaMethod.Core;
-    out.depth = 0;
-    out.distance = Math.max(0, gjk.distance);
-    for (let k = 0; k < 3; k++) {
-      out.normal[k] = gjk.normal[k];
-      out.pointA[k] = gjk.pointA[k];
-      out.pointB[k] = gjk.pointB[k];
-    }
-    if (gjk.status === GjkStatus.Touching && !gjk.normalValid) {
-      // Polytopes touching exactly: the normal is not defined by GJK; EPA below decides it.
-    } else {
+  out.failure = EpaFailure.None;
+  inflateA = shapeA.coreRadius;
+  inflateB = shapeB.coreRadius;
+  bestUpper = Infinity;
+  if (inflateA + inflateB > 0) {
+    // Radii: GJK on the cores answers separation and shallow overlap exactly.
+    gjkDistance(gjk, shapeA, poseA, shapeB, poseB);
+    out.gjkStatus = gjk.status;
+    if (gjk.status === GjkStatus.Degenerate) return setDegenerate(out);
+    if (gjk.normalValid) {
+      copyGjk(out, gjk);
+      out.iterations = gjk.iterations;
       return out;
     }
-  }
-  if (gjk.status === GjkStatus.Intersecting && gjk.normalValid) {
-    // Shallow overlap of the radii: exact from the cores.
-    out.status = EpaStatus.Penetrating;
-    out.method = EpaMethod.Core;
-    out.depth = -gjk.distance;
-    out.distance = gjk.distance;
-    for (let k = 0; k < 3; k++) {
-      out.normal[k] = gjk.normal[k];
-      out.pointA[k] = gjk.pointA[k];
-      out.pointB[k] = gjk.pointB[k];
+    // Cores overlap: EPA on the cores, then add the radii (exact: the Minkowski difference of the
+    // full shapes is that of the cores inflated by a ball of radius rA + rB).
+    pair.set(shapeA, poseA, shapeB, poseB, true);
+  } else {
+    // No radii: the cores are the shapes, one GJK run serves both separation and EPA's start.
+    pair.set(shapeA, poseA, shapeB, poseB, false);
+    if (!pair.finite) {
+      out.gjkStatus = GjkStatus.Degenerate;
+      return setDegenerate(out);
     }
-    return out;
   }
-  // Deep overlap: GJK on the full shapes for a simplex around the origin.
-  pair.set(shapeA, poseA, shapeB, poseB, false);
-  bestUpper = Infinity;
   dir[0] = -pair.t[0];
   dir[1] = -pair.t[1];
   dir[2] = -pair.t[2];
   const exit = gjkLoop(simplex, v, pair, dir);
   out.iterations = gjkLoopIterations;
   if (exit === GjkLoopExit.Separated || exit === GjkLoopExit.MaxIterations) {
-    // Full shapes measurably apart although the cores touched: only rounding can do this.
     const vl = Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    if (vl > GJK_ABSOLUTE_TOLERANCE) {
+    if (vl > GJK_ABSOLUTE_TOLERANCE && Number.isFinite(vl)) {
+      // Apart (or, with radii, cores apart by rounding only): report the GJK answer.
       simplex.witness(pa, pb);
       nL[0] = -v[0] / vl;
       nL[1] = -v[1] / vl;
       nL[2] = -v[2] / vl;
+      const dist = vl - inflateA - inflateB;
+      out.gjkStatus = exit === GjkLoopExit.MaxIterations ? GjkStatus.MaxIterations : GjkStatus.Separated;
       finish(out, EpaStatus.Separated, EpaMethod.Core, 0, nL, pa, pb);
-      out.distance = vl;
+      out.distance = dist;
+      if (dist <= GJK_ABSOLUTE_TOLERANCE) {
+        out.status = dist >= -GJK_ABSOLUTE_TOLERANCE ? EpaStatus.Touching : EpaStatus.Penetrating;
+        out.depth = Math.max(0, -dist);
+      }
       return out;
     }
   }
+  if (inflateA + inflateB === 0) out.gjkStatus = GjkStatus.Intersecting;
   // Scale of A − B for the degeneracy tests.
   let scaleSq = 0;
   for (let i = 0; i < simplex.count; i++) {
@@ -440,8 +534,29 @@ export function epaPenetration(
     scaleSq = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
     if (!(scaleSq > 0)) scaleSq = 1;
   }
-  if (!buildInitialPolytope(scaleSq)) return useFallback(out);
+  if (!buildInitialPolytope(scaleSq)) {
+    if (inflateA + inflateB > 0 && Number.isFinite(bestUpper) && bestUpper <= GJK_ABSOLUTE_TOLERANCE) {
+      // Flat core difference through the origin (concentric spheres, crossing capsule axes,
+      // a sphere centre on a capsule axis): the core depth is 0 along the direction the blow-up
+      // found flat, so the full depth is exactly rA + rB along it.
+      return finish(out, EpaStatus.Penetrating, EpaMethod.Core, 0, bestUpperN, bestUpperA, bestUpperB);
+    }
+    return useFallback(out, EpaFailure.InitialPolytope);
+  }
   return expand(out);
+}
+
+function copyGjk(out: EpaResult, r: GjkResult): void {
+  const overlap = r.status === GjkStatus.Intersecting;
+  out.status = overlap ? EpaStatus.Penetrating : r.status === GjkStatus.Touching ? EpaStatus.Touching : EpaStatus.Separated;
+  out.method = EpaMethod.Core;
+  out.depth = overlap ? -r.distance : 0;
+  out.distance = r.distance;
+  for (let k = 0; k < 3; k++) {
+    out.normal[k] = r.normal[k];
+    out.pointA[k] = r.pointA[k];
+    out.pointB[k] = r.pointB[k];
+  }
 }
 
 function expand(out: EpaResult): EpaResult {
@@ -456,7 +571,7 @@ function expand(out: EpaResult): EpaResult {
         best = f;
       }
     }
-    if (best < 0) return useFallback(out);
+    if (best < 0) return useFallback(out, EpaFailure.NoFace);
     nL[0] = fN[3 * best];
     nL[1] = fN[3 * best + 1];
     nL[2] = fN[3 * best + 2];
@@ -469,25 +584,41 @@ function expand(out: EpaResult): EpaResult {
       return finish(out, status, EpaMethod.Epa, lower, nL, pa, pb);
     }
     const nv = addVertex(w, sa, sb);
-    if (nv < 0) return useFallback(out);
-    // Remove every face that sees the new point; collect the horizon.
-    nEdges = 0;
-    for (let f = 0; f < nFaces; f++) {
-      if (!fAlive[f]) continue;
-      if (fN[3 * f] * w[0] + fN[3 * f + 1] * w[1] + fN[3 * f + 2] * w[2] - fD[f] > 0) {
-        fAlive[f] = 0;
-        const a = fIdx[3 * f], b = fIdx[3 * f + 1], c = fIdx[3 * f + 2];
-        if (!toggleEdge(a, b) || !toggleEdge(b, c) || !toggleEdge(c, a)) return useFallback(out);
-      }
+    if (nv < 0) return useFallback(out, EpaFailure.Capacity);
+    // Remove the faces that see w (connected to the nearest face), collect the horizon in order.
+    nHorizon = 0;
+    nRemoved = 0;
+    horizonOverflow = false;
+    fAlive[best] = 0;
+    removed[nRemoved++] = best;
+    for (let e = 0; e < 3; e++) silhouette(fAdj[3 * best + e], fAdjEdge[3 * best + e], w[0], w[1], w[2]);
+    if (horizonOverflow) return useFallback(out, EpaFailure.Capacity);
+    // The horizon must be one closed loop (to of each edge = from of the next).
+    for (let k = 0; k < nHorizon; k++) {
+      if (hTo[k] !== hFrom[(k + 1) % nHorizon]) return useFallback(out, EpaFailure.DegenerateFace);
     }
-    if (nFaces + nEdges > EPA_MAX_FACES) compactFaces();
-    if (nFaces + nEdges > EPA_MAX_FACES) return useFallback(out);
-    for (let e = 0; e < nEdges; e++) {
-      // Horizon edges keep the removed faces' winding, so (from, to, new) faces outward.
-      if (!addFace(eFrom[e], eTo[e], nv, false)) return useFallback(out);
+    if (nHorizon < 3) return useFallback(out, EpaFailure.DegenerateFace);
+    for (let k = 0; k < nRemoved; k++) freeFaces[nFree++] = removed[k];
+    // Fan from the horizon to w; link each new face to the face beyond its horizon edge and to
+    // its two fan neighbours.
+    for (let k = 0; k < nHorizon; k++) {
+      const f = addFace(hFrom[k], hTo[k], nv, false);
+      if (f < 0) return useFallback(out, faceFull ? EpaFailure.Capacity : EpaFailure.DegenerateFace);
+      fan[k] = f;
+      fAdj[3 * f] = hFace[k];
+      fAdjEdge[3 * f] = hEdge[k];
+      fAdj[3 * hFace[k] + hEdge[k]] = f;
+      fAdjEdge[3 * hFace[k] + hEdge[k]] = 0;
+    }
+    for (let k = 0; k < nHorizon; k++) {
+      const f = fan[k], next = fan[(k + 1) % nHorizon], prev = fan[(k + nHorizon - 1) % nHorizon];
+      fAdj[3 * f + 1] = next; // edge to → w borders the next fan face's edge w → from
+      fAdjEdge[3 * f + 1] = 2;
+      fAdj[3 * f + 2] = prev;
+      fAdjEdge[3 * f + 2] = 1;
     }
   }
-  return useFallback(out);
+  return useFallback(out, EpaFailure.MaxIterations);
 }
 
 /** Witnesses from the barycentric coordinates of the origin's projection n·d onto face f. */

@@ -155,6 +155,7 @@ describe('EPA: random overlapping pairs (seeded) against the support-function or
       penetrating++;
       // Curved shapes converge to EPA_RELATIVE_TOLERANCE; allow 1e-4 m absolute.
       expectMinimalDepth(a, pa, b, pb, e, 1e-4, 100);
+
       expect(e2.depth).toBeCloseTo(e.depth, 3);
     }
     expect(penetrating).toBeGreaterThan(120);
