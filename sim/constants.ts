@@ -137,6 +137,13 @@ export const CYLINDER_TERRAIN_MAX_CELLS = 128 * 128;
 export const CYLINDER_TERRAIN_EDGE_SEARCH_STEPS = 48;
 
 /**
+ * [-] Broad phase: cell ranges up to this many cells get H_min/H_max by reading their heights
+ * directly; larger ones use the heightfield's min/max pyramid (cellRangeMinMax). 1024 cells
+ * ≈ 1100 loads, about what a pyramid descent costs in node bookkeeping.
+ */
+export const CYLINDER_TERRAIN_DIRECT_SCAN_CELLS = 1024;
+
+/**
  * [-] Engine API: the axis passed to collideCylinderTerrainInto must satisfy |‖v‖² − 1| ≤ this
  * (callers normalise once; a non-unit axis scales every s-value and is rejected as invalid input).
  */
