@@ -103,7 +103,7 @@ const host: Host = pickHost({
 });
 
 const scene = new SceneView(ui.view);
-const sim = createSimClient();
+const sim = createSimClient((msg) => showError(`Simulation worker: ${msg}`));
 const interpolated = { poses: new Float32Array(0) };
 
 const pump = new FramePump(sim.remote, (rf: ReceivedFrame) => {

@@ -14,8 +14,19 @@ export interface SimClient {
   dispose(): void;
 }
 
-export function createSimClient(): SimClient {
+/**
+ * Starts the worker. `onCrash` hears about failures outside any call (the module failed to load,
+ * an uncaught error in the worker's own clock), which no Comlink promise would report.
+ */
+export function createSimClient(onCrash?: (message: string) => void): SimClient {
   const worker = new Worker(new URL('../sim/worker.ts', import.meta.url), { type: 'module', name: 'terrawheel-sim' });
+  if (onCrash) {
+    worker.addEventListener('error', (e) => {
+      e.preventDefault(); // reported in the banner instead of as an uncaught console error
+      onCrash(e.message || 'the simulation worker failed to start');
+    });
+    worker.addEventListener('messageerror', () => onCrash('a message from the simulation worker could not be decoded'));
+  }
   const remote = Comlink.wrap<SimService>(worker);
   return {
     remote,

@@ -57,24 +57,44 @@ test('loads the default scenario with no console errors and draws a non-blank 3D
   expect(problems).toEqual([]);
 });
 
+/** Opens test/e2e/fixtures/ramp-scenario.json (no drive script: the robot stands still until driven). */
+async function openRampFixture(page: Page): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.locator('#btn-open-scenario').click();
+  await (await chooser).setFiles(fixture('ramp-scenario.json'));
+  await expect.poll(async () => (await hook(page)).scenarioName, { timeout: 30_000 }).toBe('e2e ramp');
+  await page.waitForFunction(() => (window.__terrawheel?.lastFrame?.step ?? 0) > 20);
+}
+
+const planar = (a: number[], b: number[]): number => Math.hypot(b[0] - a[0], b[1] - a[1]);
+
 test('holding W for a second drives the robot and the rendered view follows', async ({ page }) => {
   const problems = watchConsole(page);
   await openApp(page);
-  const before = (await hook(page)).lastFrame!;
+  await openRampFixture(page);
+  // Baseline: without input the robot stays put (so the motion below is the key's doing).
+  const rest0 = (await hook(page)).lastFrame!;
+  await page.waitForTimeout(500);
+  const rest1 = (await hook(page)).lastFrame!;
+  expect(rest1.step).toBeGreaterThan(rest0.step);
+  expect(planar(rest0.chassis, rest1.chassis)).toBeLessThan(0.02);
   const shotBefore = await page.locator('#view3d').screenshot();
   await page.keyboard.down('w');
   await page.waitForTimeout(1000);
   await page.keyboard.up('w');
   await page.waitForTimeout(300);
   const after = (await hook(page)).lastFrame!;
-  expect(after.step).toBeGreaterThan(before.step);
-  const moved = Math.hypot(after.chassis[0] - before.chassis[0], after.chassis[1] - before.chassis[1]);
+  expect(after.step).toBeGreaterThan(rest1.step);
+  const moved = planar(rest1.chassis, after.chassis);
   expect(moved).toBeGreaterThan(0.2);
+  // Forward is +x in the robot frame and the fixture starts with yaw 0.
+  expect(after.chassis[0] - rest1.chassis[0]).toBeGreaterThan(0.2);
   const shotAfter = await page.locator('#view3d').screenshot();
   const stats = await pixelStats(page, shotAfter, shotBefore);
   // The chase camera follows the robot, so what changes is the terrain's metre grid sliding past
   // (and the camera's lag): thin lines, a few per cent of the pixels. A frozen view gives 0.
   expect(stats.changedFraction).toBeGreaterThan(0.005);
+  test.info().annotations.push({ type: 'measured', description: `moved ${moved.toFixed(2)} m, ${(stats.changedFraction * 100).toFixed(1)} % pixels changed` });
   expect(problems).toEqual([]);
 });
 
@@ -82,9 +102,17 @@ test('space pauses, "." steps once, space resumes', async ({ page }) => {
   await openApp(page);
   await page.keyboard.press('Space');
   await expect.poll(async () => (await hook(page)).paused).toBe(true);
-  await page.waitForTimeout(300); // let the last running frame arrive
-  const s0 = (await hook(page)).lastFrame!.step;
-  await page.waitForTimeout(300);
+  // Frames already in flight may still land: wait until the step stops changing, then hold.
+  let s0 = -1;
+  await expect
+    .poll(async () => {
+      const s = (await hook(page)).lastFrame!.step;
+      const settled = s === s0;
+      s0 = s;
+      return settled;
+    }, { intervals: [300] })
+    .toBe(true);
+  await page.waitForTimeout(500);
   expect((await hook(page)).lastFrame!.step).toBe(s0);
   await page.keyboard.press('.');
   await expect.poll(async () => (await hook(page)).lastFrame!.step).toBe(s0 + 1);
@@ -113,10 +141,10 @@ test('a bad terrain shows the error banner and the previous world keeps running'
 test('opening a scenario file loads it as the new world', async ({ page }) => {
   const problems = watchConsole(page);
   await openApp(page);
-  const chooser = page.waitForEvent('filechooser');
-  await page.locator('#btn-open-scenario').click();
-  await (await chooser).setFiles(fixture('ramp-scenario.json'));
-  await expect.poll(async () => (await hook(page)).scenarioName, { timeout: 30_000 }).toBe('e2e ramp');
-  expect((await hook(page)).error).toBeNull();
+  const loads = (await hook(page)).loads;
+  await openRampFixture(page);
+  const h = await hook(page);
+  expect(h.error).toBeNull();
+  expect(h.loads).toBe(loads + 1);
   expect(problems).toEqual([]);
 });
