@@ -9,9 +9,9 @@
  *    points). On each piece the clamped axes are fixed, so the minimiser is the vertex of a
  *    parabola, clamped to the piece: an exact, loop-bounded segment–box distance (no GJK).
  *    n = (S − Q)/|S − Q| from the box into the capsule, depth = r − |S − Q|.
- *    If Q lies on a face (one axis clamped), the segment's end points pushed down by r are
- *    clipped against that face too (manifoldBetweenFaces), giving a 2-point line contact for a
- *    capsule lying flat on a box.
+ *    If Q lies on a face (one axis clamped), the core segment is clipped against that face too
+ *    and each clipped axis point yields the capsule surface point below it (clipOnFace), giving
+ *    a 2-point line contact for a capsule lying on a box.
  * 2. Cores overlap (f = 0: the segment enters the box). SAT over the 3 box face normals and the
  *    3 cross products u × B_k (Habr SAT article; a segment has no faces): the axis of largest
  *    separation s ≤ 0 is the normal and depth = r − s. Face axis: clip the segment against that
@@ -25,7 +25,7 @@ import type { Quat } from '../../math/quat';
 import { quatRotate, quatRotateInverse } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import { closestPointsSegmentSegment, createSegmentClosest } from '../segment-closest';
-import { manifoldBetweenFaces } from './clip-faces';
+import { clipIncidentByReference } from './clip-faces';
 import { FacePolygon } from './face-polygon';
 import { PairContactKind, TAG_EDGE_PAIR, TAG_VERTEX, packFeature } from './feature-id';
 
@@ -35,7 +35,6 @@ const tmp: Vec3 = [0, 0, 0];
 const nW: Vec3 = [0, 0, 0];
 const qW: Vec3 = [0, 0, 0];
 const ref = new FacePolygon();
-const inc = new FacePolygon();
 const closest = createSegmentClosest();
 const e0: Vec3 = [0, 0, 0];
 const e1: Vec3 = [0, 0, 0];
@@ -126,21 +125,75 @@ function boxFaceWorld(poly: FacePolygon, c: Readonly<Vec3>, q: Readonly<Quat>, h
 }
 
 /**
- * Clips the capsule's side line (segment a0a1 pushed by −r·n) against box face (axis, sign).
- * nW is the face's outward world normal (from B toward A). Returns the contacts written.
+ * Largest λ with c − λ·n still inside the capsule (segment a0a1, radius r), for c on the
+ * segment: where a ray from the axis going along −n leaves the capsule. The capsule is the union
+ * of the cylinder around the segment and the two end balls; the ray's exit is the farthest of
+ * their exits (the cylinder's only if it leaves through the side within the segment's span).
+ * Never less than r (the ball around c).
+ */
+export function capsuleRayExit(
+  c: Readonly<Vec3>, nx: number, ny: number, nz: number, a0: Readonly<Vec3>, a1: Readonly<Vec3>, r: number,
+): number {
+  let best = r;
+  const ux = a1[0] - a0[0], uy = a1[1] - a0[1], uz = a1[2] - a0[2];
+  const len = Math.sqrt(ux * ux + uy * uy + uz * uz);
+  if (len > GEOMETRIC_EPSILON) {
+    const nu = (nx * ux + ny * uy + nz * uz) / len;
+    const perp2 = 1 - nu * nu;
+    if (perp2 > GEOMETRIC_EPSILON) {
+      const lc = r / Math.sqrt(perp2);
+      const t = ((c[0] - a0[0]) * ux + (c[1] - a0[1]) * uy + (c[2] - a0[2]) * uz) / (len * len) - (lc * nu) / len;
+      if (t >= 0 && t <= 1 && lc > best) best = lc;
+    }
+  }
+  for (let e = 0; e < 2; e++) {
+    const ex = e === 0 ? a0 : a1;
+    const dx = c[0] - ex[0], dy = c[1] - ex[1], dz = c[2] - ex[2];
+    const b = dx * nx + dy * ny + dz * nz;
+    const disc = b * b - (dx * dx + dy * dy + dz * dz) + r * r;
+    if (disc >= 0) {
+      const l = b + Math.sqrt(disc);
+      if (l > best) best = l;
+    }
+  }
+  return best;
+}
+
+const core = new FacePolygon();
+const cpt: Vec3 = [0, 0, 0];
+
+/**
+ * Face contact of the capsule on box face (axis, sign), nW = the face's outward world normal
+ * (from B toward A). The capsule's CORE segment is clipped by the face's side planes; each
+ * clipped axis point c gives the capsule surface point straight below it along −n (capsuleRayExit),
+ * so the contact is exact on both bodies even for a tilted capsule (pushing the side line down by
+ * r would leave points inside the capsule). Returns the contacts written.
  */
 function clipOnFace(
   out: ContactBuffer, a0: Readonly<Vec3>, a1: Readonly<Vec3>, r: number,
   c: Readonly<Vec3>, q: Readonly<Quat>, h: Readonly<Vec3>, axis: number, sign: number, margin: number,
 ): number {
-  const face = boxFaceWorld(ref, c, q, h, axis, sign);
-  inc.clear();
-  inc.push(a0[0] - r * nW[0], a0[1] - r * nW[1], a0[2] - r * nW[2], 0, TAG_VERTEX, 0);
+  const faceId = boxFaceWorld(ref, c, q, h, axis, sign);
+  core.clear();
+  core.push(a0[0], a0[1], a0[2], 0, TAG_VERTEX, 0);
   const len2 = (a1[0] - a0[0]) ** 2 + (a1[1] - a0[1]) ** 2 + (a1[2] - a0[2]) ** 2;
-  if (len2 > GEOMETRIC_EPSILON * GEOMETRIC_EPSILON) {
-    inc.push(a1[0] - r * nW[0], a1[1] - r * nW[1], a1[2] - r * nW[2], 0, TAG_VERTEX, 1);
+  if (len2 > GEOMETRIC_EPSILON * GEOMETRIC_EPSILON) core.push(a1[0], a1[1], a1[2], 0, TAG_VERTEX, 1);
+  const clipped = clipIncidentByReference(ref, nW, core);
+  const nx = nW[0], ny = nW[1], nz = nW[2];
+  const ox = ref.xyz[0], oy = ref.xyz[1], oz = ref.xyz[2];
+  const start = out.count;
+  for (let k = 0; k < clipped.count; k++) {
+    cpt[0] = clipped.xyz[3 * k];
+    cpt[1] = clipped.xyz[3 * k + 1];
+    cpt[2] = clipped.xyz[3 * k + 2];
+    const lam = capsuleRayExit(cpt, nx, ny, nz, a0, a1, r);
+    const px = cpt[0] - lam * nx, py = cpt[1] - lam * ny, pz = cpt[2] - lam * nz; // on the capsule
+    const sep = (px - ox) * nx + (py - oy) * ny + (pz - oz) * nz;
+    if (!(sep <= margin)) continue;
+    out.push(px - sep * nx, py - sep * ny, pz - sep * nz, nx, ny, nz, -sep, PairContactKind.CapsuleConvex, -1, -1,
+      packFeature(true, faceId, 0, clipped.tagX[k], clipped.tagY[k]));
   }
-  return manifoldBetweenFaces(out, ref, nW, inc, true, face, 0, margin, PairContactKind.CapsuleConvex);
+  return out.count - start;
 }
 
 /**

@@ -100,6 +100,78 @@ function clipSegmentByPlane(
 }
 
 /**
+ * Clips incident polygon `inc` by the side planes of reference polygon `ref` (normal
+ * `refNormal`) and returns the clipped polygon (module scratch: read it before the next call).
+ * A 2-vertex `ref` (a segment) clips by its two end planes only; a 2-vertex `inc` is clipped
+ * parametrically. The result may be empty.
+ */
+export function clipIncidentByReference(ref: FacePolygon, refNormal: Readonly<Vec3>, inc: FacePolygon): FacePolygon {
+  const nr = ref.count;
+  const nx = refNormal[0], ny = refNormal[1], nz = refNormal[2];
+  const r = ref.xyz;
+  let cur = polyA;
+  let nxt = polyB;
+  cur.clear();
+  for (let k = 0; k < inc.count; k++) {
+    cur.push(inc.xyz[3 * k], inc.xyz[3 * k + 1], inc.xyz[3 * k + 2], inc.edgeTag[k], inc.tagX[k], inc.tagY[k]);
+  }
+  if (nr === 0 || cur.count === 0) {
+    cur.clear();
+    return cur;
+  }
+  const segment = cur.count === 2;
+  if (nr === 2) {
+    // Reference "face" is a segment (capsule axis): clip by the two end planes only.
+    const ux = r[3] - r[0], uy = r[4] - r[1], uz = r[5] - r[2];
+    for (let side = 0; side < 2; side++) {
+      const sg = side === 0 ? -1 : 1;
+      const o = side === 0 ? 0 : 3;
+      if (segment) clipSegmentByPlane(cur, sg * ux, sg * uy, sg * uz, r[o], r[o + 1], r[o + 2], CLIP_SIDE_TAG | side);
+      else {
+        clipByPlane(nxt, cur, sg * ux, sg * uy, sg * uz, r[o], r[o + 1], r[o + 2], CLIP_SIDE_TAG | side);
+        const t = cur;
+        cur = nxt;
+        nxt = t;
+      }
+    }
+    return cur;
+  }
+  if (nr === 1) return cur;
+  let cx = 0, cy = 0, cz = 0;
+  for (let k = 0; k < nr; k++) {
+    cx += r[3 * k];
+    cy += r[3 * k + 1];
+    cz += r[3 * k + 2];
+  }
+  cx /= nr;
+  cy /= nr;
+  cz /= nr;
+  for (let k = 0; k < nr; k++) {
+    const k1 = k + 1 === nr ? 0 : k + 1;
+    const ox = r[3 * k], oy = r[3 * k + 1], oz = r[3 * k + 2];
+    const ex = r[3 * k1] - ox, ey = r[3 * k1 + 1] - oy, ez = r[3 * k1 + 2] - oz;
+    // m = edge × normal, flipped to point away from the centroid (outward side plane).
+    let mx = ey * nz - ez * ny, my = ez * nx - ex * nz, mz = ex * ny - ey * nx;
+    const m2 = mx * mx + my * my + mz * mz;
+    if (m2 <= GEOMETRIC_EPSILON * GEOMETRIC_EPSILON) continue; // repeated vertex: no plane
+    if (mx * (cx - ox) + my * (cy - oy) + mz * (cz - oz) > 0) {
+      mx = -mx;
+      my = -my;
+      mz = -mz;
+    }
+    if (segment) clipSegmentByPlane(cur, mx, my, mz, ox, oy, oz, CLIP_SIDE_TAG | (k & 0x7f));
+    else {
+      clipByPlane(nxt, cur, mx, my, mz, ox, oy, oz, CLIP_SIDE_TAG | (k & 0x7f));
+      const t = cur;
+      cur = nxt;
+      nxt = t;
+    }
+    if (cur.count === 0) return cur;
+  }
+  return cur;
+}
+
+/**
  * Clips `inc` against the side planes of `ref` and writes the surviving points as contacts.
  * Returns the number of contacts added (after reduction to MANIFOLD_MAX_POINTS), 0 if the faces
  * do not overlap in projection or nothing lies within `margin` of the reference plane (the
@@ -119,67 +191,10 @@ export function manifoldBetweenFaces(
   margin: number, kind: number,
 ): number {
   const start = out.count;
-  const nr = ref.count;
-  if (nr === 0 || inc.count === 0) return 0;
+  if (ref.count === 0 || inc.count === 0) return 0;
   const nx = refNormal[0], ny = refNormal[1], nz = refNormal[2];
   const r = ref.xyz;
-  let cx = 0, cy = 0, cz = 0;
-  for (let k = 0; k < nr; k++) {
-    cx += r[3 * k];
-    cy += r[3 * k + 1];
-    cz += r[3 * k + 2];
-  }
-  cx /= nr;
-  cy /= nr;
-  cz /= nr;
-
-  // Working copy of the incident polygon (its tags are the caller's).
-  let cur = polyA;
-  let nxt = polyB;
-  cur.clear();
-  for (let k = 0; k < inc.count; k++) {
-    cur.push(inc.xyz[3 * k], inc.xyz[3 * k + 1], inc.xyz[3 * k + 2], inc.edgeTag[k], inc.tagX[k], inc.tagY[k]);
-  }
-  const segment = cur.count === 2;
-
-  if (nr === 2) {
-    // Reference "face" is a segment (capsule axis): clip by the two end planes only.
-    const ux = r[3] - r[0], uy = r[4] - r[1], uz = r[5] - r[2];
-    for (let side = 0; side < 2; side++) {
-      const sg = side === 0 ? -1 : 1;
-      const o = side === 0 ? 0 : 3;
-      if (segment) clipSegmentByPlane(cur, sg * ux, sg * uy, sg * uz, r[o], r[o + 1], r[o + 2], CLIP_SIDE_TAG | side);
-      else {
-        clipByPlane(nxt, cur, sg * ux, sg * uy, sg * uz, r[o], r[o + 1], r[o + 2], CLIP_SIDE_TAG | side);
-        const t = cur;
-        cur = nxt;
-        nxt = t;
-      }
-    }
-  } else if (nr > 2) {
-    for (let k = 0; k < nr; k++) {
-      const k1 = k + 1 === nr ? 0 : k + 1;
-      const ox = r[3 * k], oy = r[3 * k + 1], oz = r[3 * k + 2];
-      const ex = r[3 * k1] - ox, ey = r[3 * k1 + 1] - oy, ez = r[3 * k1 + 2] - oz;
-      // m = edge × normal, flipped to point away from the centroid (outward side plane).
-      let mx = ey * nz - ez * ny, my = ez * nx - ex * nz, mz = ex * ny - ey * nx;
-      const m2 = mx * mx + my * my + mz * mz;
-      if (m2 <= GEOMETRIC_EPSILON * GEOMETRIC_EPSILON) continue; // repeated vertex: no plane
-      if (mx * (cx - ox) + my * (cy - oy) + mz * (cz - oz) > 0) {
-        mx = -mx;
-        my = -my;
-        mz = -mz;
-      }
-      if (segment) clipSegmentByPlane(cur, mx, my, mz, ox, oy, oz, CLIP_SIDE_TAG | (k & 0x7f));
-      else {
-        clipByPlane(nxt, cur, mx, my, mz, ox, oy, oz, CLIP_SIDE_TAG | (k & 0x7f));
-        const t = cur;
-        cur = nxt;
-        nxt = t;
-      }
-      if (cur.count === 0) return 0;
-    }
-  }
+  const cur = clipIncidentByReference(ref, refNormal, inc);
 
   // Keep points below the reference plane (within the margin); place them on B's surface.
   const ox = r[0], oy = r[1], oz = r[2];
