@@ -202,3 +202,24 @@ describe('collideCapsuleCapsule: crossing cores', () => {
     expect(Math.abs(c(0).n[2])).toBeCloseTo(1, 14); // x × y = z, not some direction in the xy plane
   });
 });
+
+describe('collideCapsuleBox: tilted capsule face contacts', () => {
+  it('regression (oracle skip at 7ec313e): points of a tilted capsule lie on the capsule and on the box face', () => {
+    // capsule tilted 30° with both ends below the top face of a big box
+    const a0: Vec3 = [-0.4, 0.1, 0.45 - 0.2], a1: Vec3 = [0.4, 0.1, 0.45 - 0.2 + 0.8 * Math.tan(Math.PI / 6)];
+    const r = 0.3;
+    buf.clear();
+    const n = collideCapsuleBox(buf, a0, a1, r, [0, 0, 0], I, [1, 1, 0.5], 0);
+    expect(n).toBe(2);
+    for (let k = 0; k < n; k++) {
+      const cc = c(k);
+      expect(cc.p[2]).toBeCloseTo(0.5, 12); // on the box's top face
+      const pa: Vec3 = [cc.p[0] - cc.d * cc.n[0], cc.p[1] - cc.d * cc.n[1], cc.p[2] - cc.d * cc.n[2]];
+      const u = [a1[0] - a0[0], a1[1] - a0[1], a1[2] - a0[2]];
+      const uu = u[0] ** 2 + u[1] ** 2 + u[2] ** 2;
+      const t = Math.min(1, Math.max(0, ((pa[0] - a0[0]) * u[0] + (pa[1] - a0[1]) * u[1] + (pa[2] - a0[2]) * u[2]) / uu));
+      const dd = Math.hypot(pa[0] - a0[0] - t * u[0], pa[1] - a0[1] - t * u[1], pa[2] - a0[2] - t * u[2]);
+      expect(dd).toBeCloseTo(r, 12); // on the capsule's surface, not inside it
+    }
+  });
+});
