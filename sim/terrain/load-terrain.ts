@@ -102,22 +102,12 @@ export function loadTerrain(sidecar: unknown, data: Uint8Array, onProgress?: Ter
   let geo: GeoReference | undefined;
 
   if (meta.format === 'png') {
-    const img = decodeGrayPng(data, decodeProgress);
-    progress.stage(DECODE_SHARE, DECODE_SHARE + CONVERT_SHARE);
-    cols = img.width;
-    rows = img.height;
+    const png = pngHeights(data, meta.heightRange as [number, number], progress, decodeProgress);
+    cols = png.cols;
+    rows = png.rows;
+    heights = png.heights;
     [dx, dy] = meta.metersPerPixel as [number, number];
-    const [lo, hi] = meta.heightRange as [number, number];
-    const scale = (hi - lo) / (img.bitDepth === 16 ? 0xffff : 0xff);
-    heights = new Float64Array(cols * rows);
-    const s = img.samples;
-    for (let r = 0; r < rows; r++) {
-      const src = r * cols;
-      const dst = (rows - 1 - r) * cols;
-      for (let c = 0; c < cols; c++) heights[dst + c] = lo + s[src + c] * scale;
-      if (decodeProgress !== undefined) progress.local((r + 1) / rows);
-    }
-    notes.push(`${img.bitDepth}-bit PNG ${cols} × ${rows}, ${img.bitDepth === 16 ? 65535 : 255} levels over [${lo}, ${hi}] m (step ${scale.toPrecision(3)} m)`);
+    notes.push(png.note);
   } else if (meta.format === 'raw-f32') {
     [cols, rows] = meta.size as [number, number];
     [dx, dy] = meta.metersPerPixel as [number, number];
@@ -161,4 +151,33 @@ export function loadTerrain(sidecar: unknown, data: Uint8Array, onProgress?: Ter
   const result: TerrainLoadResult = { heightfield, format: meta.format, notes };
   if (geo) result.geo = geo;
   return result;
+}
+
+/**
+ * Decode a PNG and scale it to metres, north up. A separate function so the decoded image (raw
+ * samples, ~2 bytes per vertex) is garbage before Heightfield.fromArray allocates its own copy.
+ */
+function pngHeights(
+  data: Uint8Array,
+  heightRange: [number, number],
+  progress: ProgressReporter,
+  decodeProgress: ((f: number) => void) | undefined,
+): { cols: number; rows: number; heights: Float64Array; note: string } {
+  const img = decodeGrayPng(data, decodeProgress);
+  progress.stage(DECODE_SHARE, DECODE_SHARE + CONVERT_SHARE);
+  const cols = img.width;
+  const rows = img.height;
+  const [lo, hi] = heightRange;
+  const levels = img.bitDepth === 16 ? 0xffff : 0xff;
+  const scale = (hi - lo) / levels;
+  const heights = new Float64Array(cols * rows);
+  const s = img.samples;
+  for (let r = 0; r < rows; r++) {
+    const src = r * cols;
+    const dst = (rows - 1 - r) * cols;
+    for (let c = 0; c < cols; c++) heights[dst + c] = lo + s[src + c] * scale;
+    if (decodeProgress !== undefined) progress.local((r + 1) / rows);
+  }
+  const note = `${img.bitDepth}-bit PNG ${cols} × ${rows}, ${levels} levels over [${lo}, ${hi}] m (step ${scale.toPrecision(3)} m)`;
+  return { cols, rows, heights, note };
 }
