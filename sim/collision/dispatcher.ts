@@ -19,6 +19,8 @@
  *
  * Output: the engine convention of contact.ts (point on B, normal from B into A, depth ≥
  * −margin), appended to `out`. Every call returns a CollideStatus.
+ *
+ * Terrain: collideShapeHeightfield sends each convex (child) shape to convex-heightfield.ts.
  */
 import type { ContactBuffer } from './contact';
 import { EpaStatus } from './epa';
@@ -36,6 +38,8 @@ import { axisSegment, collideCapsuleCapsule } from './manifold/capsule-capsule';
 import { collideConvexConvex, lastConvexStatus } from './manifold/convex-convex';
 import { flipContacts } from './manifold/flip-contacts';
 import { collideBoxBox } from './sat-box-box';
+import { HeightfieldCollideStatus, collideConvexHeightfield } from './convex-heightfield';
+import type { Heightfield } from '../terrain/heightfield';
 
 export const CollideStatus = {
   /** The routine ran; 0 or more contacts were added. */
@@ -179,4 +183,25 @@ export function collideShapes(
     return status;
   }
   return collideConvexPair(out, shapeA as ConvexShape, poseA, shapeB as ConvexShape, poseB, margin);
+}
+
+/**
+ * Contacts between any shape (A) and a heightfield terrain (B): compounds iterate their
+ * children, each convex child goes through collideConvexHeightfield (point on the terrain,
+ * normal out of the terrain, cellI/cellJ set). Returns the worst HeightfieldCollideStatus.
+ */
+export function collideShapeHeightfield(
+  out: ContactBuffer,
+  shape: Shape, pose: Readonly<Pose>,
+  hf: Heightfield,
+  margin: number,
+): HeightfieldCollideStatus {
+  if (shape.kind !== ShapeKind.Compound) return collideConvexHeightfield(out, shape as ConvexShape, pose, hf, margin);
+  let status: HeightfieldCollideStatus = HeightfieldCollideStatus.Ok;
+  for (const c of (shape as CompoundShape).children) {
+    const pc = childPose(childPoseA, pose, c.position, c.orientation);
+    const s = collideConvexHeightfield(out, c.shape, pc, hf, margin);
+    if (s > status) status = s;
+  }
+  return status;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ContactBuffer } from '../../../sim/collision/contact';
-import { CollideStatus, collideShapes } from '../../../sim/collision/dispatcher';
+import { CollideStatus, collideShapeHeightfield, collideShapes } from '../../../sim/collision/dispatcher';
+import { Heightfield } from '../../../sim/terrain/heightfield';
 import { CYLINDER_CAP_SEGMENTS, SAT_FACE_PREFERENCE_ABSOLUTE } from '../../../sim/constants';
 import { PairContactKind } from '../../../sim/collision/manifold/feature-id';
 import type { Quat } from '../../../sim/math/quat';
@@ -180,5 +181,23 @@ describe('collideShapes: capsule lying on a hull', () => {
     const xs = [buf.point[0], buf.point[3]].sort((a, b) => a - b);
     expect(xs[0]).toBeCloseTo(-0.5, 2);
     expect(xs[1]).toBeCloseTo(0.5, 2);
+  });
+});
+
+describe('collideShapeHeightfield', () => {
+  it('a compound of two boxes on flat terrain: 4 corners each, terrain cells recorded', () => {
+    const hf = Heightfield.fromArray({ cols: 21, rows: 21, dx: 0.2, dy: 0.2, x0: -2, y0: -2, heights: new Float64Array(441) });
+    const comp = new CompoundShape([
+      { shape: new BoxShape([0.3, 0.2, 0.1]), position: [-0.6, 0, 0], orientation: [0, 0, 0, 1] },
+      { shape: new BoxShape([0.3, 0.2, 0.1]), position: [0.6, 0, 0], orientation: [0, 0, 0, 1] },
+    ]);
+    buf.clear();
+    expect(collideShapeHeightfield(buf, comp, pose([0, 0, 0.095]), hf, 0)).toBe(0);
+    expect(buf.count).toBe(8);
+    for (let k = 0; k < 8; k++) {
+      expect(buf.depth[k]).toBeCloseTo(0.005, 12);
+      expect(buf.normal[3 * k + 2]).toBe(1);
+      expect(buf.cellI[k]).toBeGreaterThanOrEqual(0);
+    }
   });
 });
