@@ -1,9 +1,45 @@
 import { describe, expect, it } from 'vitest';
+import { zlibSync } from 'fflate';
 import { Rng } from '../../../sim/math/random';
 import { TerrainError } from '../../../sim/terrain/heightfield';
 import { decodeGrayPng } from '../../../sim/terrain/png-decode';
 import { encodeGrayPng } from '../../../sim/terrain/png-encode';
 import { decodeTerrain, loadTerrain } from '../../../sim/terrain/load-terrain';
+import { crc32 } from '../../../sim/terrain/crc32';
+
+interface Chunk {
+  type: string;
+  body: Uint8Array;
+}
+
+/** Split a PNG into chunks (trusting it: test input only). */
+function chunksOf(png: Uint8Array): Chunk[] {
+  const v = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  const out: Chunk[] = [];
+  for (let o = 8; o < png.length; ) {
+    const len = v.getUint32(o);
+    out.push({ type: String.fromCharCode(...png.subarray(o + 4, o + 8)), body: png.slice(o + 8, o + 8 + len) });
+    o += 12 + len;
+  }
+  return out;
+}
+
+/** Re-assemble chunks into a PNG with correct CRCs. */
+function pngOf(chunks: Chunk[]): Uint8Array {
+  const total = 8 + chunks.reduce((n, c) => n + 12 + c.body.length, 0);
+  const out = new Uint8Array(total);
+  const v = new DataView(out.buffer);
+  out.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  let o = 8;
+  for (const c of chunks) {
+    v.setUint32(o, c.body.length);
+    for (let k = 0; k < 4; k++) out[o + 4 + k] = c.type.charCodeAt(k);
+    out.set(c.body, o + 8);
+    v.setUint32(o + 8 + c.body.length, crc32(out, o + 4, o + 8 + c.body.length));
+    o += 12 + c.body.length;
+  }
+  return out;
+}
 
 function randomSamples(rng: Rng, n: number, max: number): Uint16Array {
   const s = new Uint16Array(n);
@@ -45,6 +81,36 @@ describe('PNG decode', () => {
       expect(img.bitDepth).toBe(8);
       expect(Array.from(img.samples)).toEqual(Array.from(samples));
     }
+  });
+});
+
+describe('PNG chunk structure', () => {
+  const w = 41;
+  const h = 29;
+  const samples = smoothSamples(w, h, 65535);
+  const [ihdr, idat, iend] = chunksOf(encodeGrayPng(w, h, 16, samples));
+
+  it('IDAT split into many chunks (as libpng writes 8 KiB ones), ancillary chunks skipped', () => {
+    const parts: Chunk[] = [];
+    for (let s = 0; s < idat.body.length; s += 37) parts.push({ type: 'IDAT', body: idat.body.slice(s, s + 37) });
+    const text = { type: 'tEXt', body: new TextEncoder().encode('Software\0test') };
+    const gama = { type: 'gAMA', body: new Uint8Array([0, 0, 0xb1, 0x8f]) };
+    const img = decodeGrayPng(pngOf([ihdr, gama, text, ...parts, text, iend]));
+    expect(Array.from(img.samples)).toEqual(Array.from(samples));
+  });
+
+  it('rejects an unknown critical chunk, a missing IHDR, a PNG without IDAT', () => {
+    expect(() => decodeGrayPng(pngOf([ihdr, { type: 'ABCD', body: new Uint8Array(2) }, idat, iend]))).toThrow(/unknown critical chunk "ABCD"/);
+    expect(() => decodeGrayPng(pngOf([idat, iend]))).toThrow(/first chunk is "IDAT", expected "IHDR"/);
+    expect(() => decodeGrayPng(pngOf([ihdr, iend]))).toThrow(/no image data/);
+  });
+
+  it('rejects an invalid row filter type', () => {
+    // Filtered image data of the right size, all zero except filter byte 5 on row 3.
+    const raw = new Uint8Array((2 * w + 1) * h);
+    raw[3 * (2 * w + 1)] = 5;
+    const deflated = zlibSync(raw);
+    expect(() => decodeGrayPng(pngOf([ihdr, { type: 'IDAT', body: deflated }, iend]))).toThrow(/row 3 has filter type 5/);
   });
 });
 
