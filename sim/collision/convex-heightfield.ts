@@ -13,6 +13,9 @@
  *      and its points below the element plane are kept (manifoldBetweenFaces with the element
  *      as reference face). Every such contact carries the element's FACE normal, so a box on
  *      flat or gently curved ground never sees an internal-edge normal: no ghost contacts.
+ *      Boxes and hulls also test every vertex against the element's prism (vertexContacts),
+ *      since the supporting face along −n_P may lie over a neighbour while another vertex dips
+ *      into this element.
  *   3. Edge/vertex contacts, only for elements that gave no face contact: GJK between the body
  *      and the element polygon. The contact is kept only if the element point lies on an
  *      ACTIVE edge or vertex — a convex crease whose neighbouring element bends away by more
@@ -33,6 +36,7 @@ import {
   HEIGHTFIELD_CANDIDATE_CAPACITY,
   HEIGHTFIELD_MAX_CELLS_PER_QUERY,
   HEIGHTFIELD_SAME_NORMAL_COS,
+  HULL_MAX_VERTICES,
   MANIFOLD_NORMAL_GROUP_COS,
 } from '../constants';
 import { ContactBuffer } from './contact';
@@ -43,6 +47,8 @@ import { ElementKind } from '../terrain/heightfield';
 import type { Heightfield, MinMax } from '../terrain/heightfield';
 import type { Aabb, ConvexShape, MassProperties, Pose } from '../shapes/shape';
 import { ShapeKind, SupportFace } from '../shapes/shape';
+import type { BoxShape } from '../shapes/box';
+import type { ConvexHullShape } from '../shapes/convex-hull';
 import { manifoldBetweenFaces } from './manifold/clip-faces';
 import { FacePolygon } from './manifold/face-polygon';
 import { PairContactKind, TAG_EDGE_PAIR, TAG_VERTEX, packFeature } from './manifold/feature-id';
@@ -151,6 +157,77 @@ function loadElement(hf: Heightfield, i: number, j: number, kind: ElementKind): 
     element.v[3 * k + 2] = z;
     element.count++;
   }
+}
+
+/** World vertices of a box or hull body (0 for curved shapes), filled once per query. */
+const verts = new Float64Array(HULL_MAX_VERTICES * 3);
+let nVerts = 0;
+
+function loadVertices(shape: ConvexShape, pose: Readonly<Pose>): void {
+  nVerts = 0;
+  if (shape.kind === ShapeKind.Box) {
+    const h = (shape as BoxShape).halfExtents;
+    for (let v = 0; v < 8; v++) {
+      tmp[0] = v & 1 ? h[0] : -h[0];
+      tmp[1] = v & 2 ? h[1] : -h[1];
+      tmp[2] = v & 4 ? h[2] : -h[2];
+      pushVertex(pose);
+    }
+  } else if (shape.kind === ShapeKind.ConvexHull) {
+    const hull = shape as ConvexHullShape;
+    const n = Math.min(hull.vertexCount, HULL_MAX_VERTICES);
+    for (let v = 0; v < n; v++) {
+      tmp[0] = hull.vertices[3 * v];
+      tmp[1] = hull.vertices[3 * v + 1];
+      tmp[2] = hull.vertices[3 * v + 2];
+      pushVertex(pose);
+    }
+  }
+}
+
+function pushVertex(pose: Readonly<Pose>): void {
+  quatRotate(tmp, pose.orientation, tmp);
+  verts[3 * nVerts] = tmp[0] + pose.position[0];
+  verts[3 * nVerts + 1] = tmp[1] + pose.position[1];
+  verts[3 * nVerts + 2] = tmp[2] + pose.position[2];
+  nVerts++;
+}
+
+/**
+ * Adds a face-normal contact for every body vertex inside element (i, j, kind)'s prism (side
+ * planes along n_P, as the face clip uses) and within `margin` of its plane, unless a contact
+ * from this element already sits there. elemPoly and nP hold the element. Returns the count added.
+ */
+function vertexContacts(hf: Heightfield, i: number, j: number, kind: ElementKind, start: number, margin: number): number {
+  const e = elemPoly.xyz, ne = elemPoly.count;
+  const nx = nP[0], ny = nP[1], nz = nP[2];
+  let added = 0;
+  for (let v = 0; v < nVerts; v++) {
+    const px = verts[3 * v], py = verts[3 * v + 1], pz = verts[3 * v + 2];
+    const sep = (px - e[0]) * nx + (py - e[1]) * ny + (pz - e[2]) * nz;
+    if (!(sep <= margin)) continue;
+    let inside = true;
+    for (let k = 0; k < ne && inside; k++) {
+      const k1 = k + 1 === ne ? 0 : k + 1;
+      const ex = e[3 * k1] - e[3 * k], ey = e[3 * k1 + 1] - e[3 * k + 1], ez = e[3 * k1 + 2] - e[3 * k + 2];
+      // elements are CCW seen from above (along +n_P), so edge × n_P points outward
+      const mx = ey * nz - ez * ny, my = ez * nx - ex * nz, mz = ex * ny - ey * nx;
+      if (mx * (px - e[3 * k]) + my * (py - e[3 * k + 1]) + mz * (pz - e[3 * k + 2]) > 0) inside = false;
+    }
+    if (!inside) continue;
+    const qx = px - sep * nx, qy = py - sep * ny, qz = pz - sep * nz;
+    let dup = false;
+    for (let c = start; c < cand.count && !dup; c++) {
+      const dx = cand.point[3 * c] - qx, dy = cand.point[3 * c + 1] - qy, dz = cand.point[3 * c + 2] - qz;
+      dup = dx * dx + dy * dy + dz * dz <= GEOMETRIC_EPSILON * GEOMETRIC_EPSILON;
+    }
+    if (dup) continue;
+    if (cand.count >= cand.capacity - 1) break;
+    cand.push(qx, qy, qz, nx, ny, nz, -sep, PairContactKind.HeightfieldFace, i, j,
+      packFeature(true, kind, 0, TAG_VERTEX, v));
+    added++;
+  }
+  return added;
 }
 
 /** Cell corner (0..3 = V0..V3) of vertex k of an element, in the CCW order used everywhere here. */
@@ -323,6 +400,7 @@ export function collideConvexHeightfield(
   }
   hf.cellRangeMinMax(range, i0, j0, i1, j1);
   if (range.max < minZ) return status; // the whole patch is below the body
+  loadVertices(shape, pose);
 
   cand.clear();
   for (let j = j0; j <= j1; j++) {
@@ -362,7 +440,11 @@ export function collideConvexHeightfield(
           bodyPoly.push(p[0] + tmp[0], p[1] + tmp[1], p[2] + tmp[2], k, TAG_VERTEX, k);
         }
         const start = cand.count;
-        const added = manifoldBetweenFaces(cand, elemPoly, nP, bodyPoly, true, kind, 0, margin, PairContactKind.HeightfieldFace);
+        let added = manifoldBetweenFaces(cand, elemPoly, nP, bodyPoly, true, kind, 0, margin, PairContactKind.HeightfieldFace);
+        // 2b. Polytope vertices inside this element's prism that the supporting face missed
+        // (the face along −n_P holds the deepest points w.r.t. this plane, which may lie over a
+        // neighbour, while another vertex dips into this element).
+        if (nVerts > 0) added += vertexContacts(hf, i, j, kind, start, margin);
         if (added > 0) {
           for (let k = start; k < cand.count; k++) {
             cand.cellI[k] = i;
