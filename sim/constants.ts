@@ -218,6 +218,15 @@ export const HULL_COPLANAR_COS_SLACK = 1e-6;
  */
 export const HULL_MERGE_DISTANCE_RELATIVE = 1e-9;
 
+/**
+ * [-] Hulls with at least this many vertices find support points by hill climbing over the
+ * vertex adjacency (a local maximum of a linear function on a convex polytope's vertex graph is
+ * global) instead of a linear scan. Below it the flat scan wins: fewer branches, no neighbour
+ * lookups. Not finely tuned: a rough probe on the shared 2-core machine gave GJK on 64-vertex
+ * hulls (climbing) ~1.5x the query rate of 32-vertex hulls (scanning).
+ */
+export const HULL_HILL_CLIMB_MIN_VERTICES = 48;
+
 /** [-] Maximum number of vertices a hull may keep (bigger clouds are built, then rejected with status TooManyVertices). */
 export const HULL_MAX_VERTICES = 4096;
 

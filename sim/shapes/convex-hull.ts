@@ -8,10 +8,14 @@
  *   faceVertices  vertex indices of each face, CCW seen from outside (outward normal by right-hand rule)
  *   planes        4 numbers per face: unit outward normal n and offset d, n·x = d on the face
  *
- * Support is a linear scan over the vertices: for the robot and rock hulls this project builds
- * (≤ 64 vertices) a scan over a flat Float64Array beats hill-climbing's adjacency walk.
+ * Support: a linear scan over a flat Float64Array for small hulls; from HULL_HILL_CLIMB_MIN_VERTICES
+ * on, hill climbing over the vertex adjacency (derived from the faces) starting at the previous
+ * answer, which exploits GJK's coherent directions (Cameron 1997; Jolt and parry do the same for
+ * big hulls). Hill climbing needs a closed manifold: if the faces do not give every vertex a
+ * neighbour the shape falls back to the scan.
  */
 import type { Vec3 } from '../math/vec3';
+import { HULL_HILL_CLIMB_MIN_VERTICES } from '../constants';
 import type { Aabb, ConvexShape, MassProperties } from './shape';
 import { ShapeKind, SupportFace } from './shape';
 
@@ -32,6 +36,12 @@ export class ConvexHullShape implements ConvexShape {
   readonly vertexCount: number;
   readonly faceCount: number;
   private readonly bounds: Aabb = { min: [0, 0, 0], max: [0, 0, 0] };
+  /** Vertex adjacency (CSR): neighbours of v are adjList[adjStart[v] .. adjStart[v+1]). */
+  readonly adjStart: Int32Array;
+  readonly adjList: Int32Array;
+  private readonly hillClimb: boolean;
+  /** Last support vertex: the start of the next climb. */
+  private hint = 0;
 
   constructor(data: ConvexHullData) {
     this.vertices = data.vertices;
@@ -43,6 +53,27 @@ export class ConvexHullShape implements ConvexShape {
     if (this.vertexCount < 4 || this.faceCount < 4 || data.planes.length !== this.faceCount * 4) {
       throw new RangeError(`convex hull needs >= 4 vertices and faces with one plane each (V=${this.vertexCount}, F=${this.faceCount})`);
     }
+    // Adjacency from the directed face edges (each undirected edge appears once per side).
+    const count = new Int32Array(this.vertexCount + 1);
+    const fv = this.faceVertices;
+    for (let f = 0; f < this.faceCount; f++) {
+      for (let k = this.faceStart[f]; k < this.faceStart[f + 1]; k++) count[fv[k] + 1]++;
+    }
+    for (let i = 0; i < this.vertexCount; i++) count[i + 1] += count[i];
+    this.adjStart = count;
+    this.adjList = new Int32Array(count[this.vertexCount]);
+    const fill = count.slice(0, this.vertexCount);
+    let manifold = true;
+    for (let f = 0; f < this.faceCount; f++) {
+      const s0 = this.faceStart[f], s1 = this.faceStart[f + 1];
+      for (let k = s0; k < s1; k++) {
+        const a = fv[k], b = fv[k + 1 < s1 ? k + 1 : s0];
+        if (a < 0 || a >= this.vertexCount || b < 0 || b >= this.vertexCount) throw new RangeError('convex hull face index out of range');
+        this.adjList[fill[a]++] = b;
+      }
+    }
+    for (let i = 0; i < this.vertexCount; i++) if (count[i + 1] === count[i]) manifold = false;
+    this.hillClimb = manifold && this.vertexCount >= HULL_HILL_CLIMB_MIN_VERTICES;
     const v = this.vertices;
     const b = this.bounds;
     for (let k = 0; k < 3; k++) {
@@ -59,10 +90,30 @@ export class ConvexHullShape implements ConvexShape {
     }
   }
 
-  /** Index of the vertex with the largest v·dir (first one on ties). */
+  /** Index of a vertex with the largest v·dir. */
   supportIndex(dir: Readonly<Vec3>): number {
     const v = this.vertices;
     const dx = dir[0], dy = dir[1], dz = dir[2];
+    if (this.hillClimb) {
+      let cur = this.hint;
+      let curDot = v[3 * cur] * dx + v[3 * cur + 1] * dy + v[3 * cur + 2] * dz;
+      // Strict improvement each step, so at most V steps; the cap guards malformed input.
+      for (let step = 0; step < this.vertexCount; step++) {
+        let next = cur;
+        for (let k = this.adjStart[cur], end = this.adjStart[cur + 1]; k < end; k++) {
+          const j = this.adjList[k];
+          const d = v[3 * j] * dx + v[3 * j + 1] * dy + v[3 * j + 2] * dz;
+          if (d > curDot) {
+            curDot = d;
+            next = j;
+          }
+        }
+        if (next === cur) break;
+        cur = next;
+      }
+      this.hint = cur;
+      return cur;
+    }
     let best = 0;
     let bestDot = v[0] * dx + v[1] * dy + v[2] * dz;
     for (let i = 3, n = v.length; i < n; i += 3) {

@@ -11,7 +11,7 @@ import type { ConvexHullData } from '../../../sim/shapes/convex-hull';
 import { SupportFace, aabb } from '../../../sim/shapes/shape';
 import type { ConvexShape } from '../../../sim/shapes/shape';
 import { shapeFromDesc, ShapeDescError } from '../../../sim/shapes/shape-desc';
-import { CYLINDER_CAP_SEGMENTS } from '../../../sim/constants';
+import { CYLINDER_CAP_SEGMENTS, HULL_HILL_CLIMB_MIN_VERTICES } from '../../../sim/constants';
 
 function unit(rng: Rng): Vec3 {
   const v: Vec3 = [rng.gaussian(), rng.gaussian(), rng.gaussian()];
@@ -86,6 +86,30 @@ describe('support functions against brute force over surface samples', () => {
       expect(s.every(Number.isFinite)).toBe(true);
     });
   }
+
+  it('big hulls (hill climbing over vertex adjacency) give the brute-force maximum, also for coherent direction sequences', () => {
+    const rng = new Rng(44);
+    const pts: number[] = [];
+    for (let i = 0; i < 600; i++) {
+      const v = unit(rng);
+      pts.push(v[0] * 2, v[1], v[2] * 0.5);
+    }
+    const big = new ConvexHullShape(buildConvexHull(pts).data as ConvexHullData);
+    expect(big.vertexCount).toBeGreaterThan(HULL_HILL_CLIMB_MIN_VERTICES);
+    const s: Vec3 = [0, 0, 0];
+    let worst = 0;
+    let d = unit(rng);
+    for (let i = 0; i < 600; i++) {
+      // alternate random jumps and small rotations (what GJK asks for)
+      if (i % 3 === 0) d = unit(rng);
+      else d = [d[0] + 0.05 * rng.gaussian(), d[1] + 0.05 * rng.gaussian(), d[2] + 0.05 * rng.gaussian()];
+      big.support(s, d);
+      let best = -Infinity;
+      for (let k = 0; k < big.vertexCount; k++) best = Math.max(best, big.vertices[3 * k] * d[0] + big.vertices[3 * k + 1] * d[1] + big.vertices[3 * k + 2] * d[2]);
+      worst = Math.max(worst, best - (s[0] * d[0] + s[1] * d[1] + s[2] * d[2]));
+    }
+    expect(worst).toBe(0);
+  });
 
   it('core + radius reproduces the full support for spheres and capsules', () => {
     const rng = new Rng(5);
