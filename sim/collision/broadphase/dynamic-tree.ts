@@ -389,23 +389,33 @@ export class DynamicTree {
     return halfArea(dx, dy, dz);
   }
 
-  /** Recompute node n's box and height from its two children. */
-  private refit(n: number): void {
+  /** Recompute node n's box and height from its two children; true when either changed. */
+  private refit(n: number): boolean {
     const b = this.box;
     const a = this.child1[n];
     const c = this.child2[n];
     const o = n * 6;
     const p = a * 6;
     const q = c * 6;
-    b[o] = Math.min(b[p], b[q]);
-    b[o + 1] = Math.min(b[p + 1], b[q + 1]);
-    b[o + 2] = Math.min(b[p + 2], b[q + 2]);
-    b[o + 3] = Math.max(b[p + 3], b[q + 3]);
-    b[o + 4] = Math.max(b[p + 4], b[q + 4]);
-    b[o + 5] = Math.max(b[p + 5], b[q + 5]);
+    const minX = Math.min(b[p], b[q]);
+    const minY = Math.min(b[p + 1], b[q + 1]);
+    const minZ = Math.min(b[p + 2], b[q + 2]);
+    const maxX = Math.max(b[p + 3], b[q + 3]);
+    const maxY = Math.max(b[p + 4], b[q + 4]);
+    const maxZ = Math.max(b[p + 5], b[q + 5]);
     const ha = this.height[a];
     const hc = this.height[c];
-    this.height[n] = 1 + (ha > hc ? ha : hc);
+    const h = 1 + (ha > hc ? ha : hc);
+    const changed =
+      b[o] !== minX || b[o + 1] !== minY || b[o + 2] !== minZ || b[o + 3] !== maxX || b[o + 4] !== maxY || b[o + 5] !== maxZ || this.height[n] !== h;
+    b[o] = minX;
+    b[o + 1] = minY;
+    b[o + 2] = minZ;
+    b[o + 3] = maxX;
+    b[o + 4] = maxY;
+    b[o + 5] = maxZ;
+    this.height[n] = h;
+    return changed;
   }
 
   /**
@@ -507,10 +517,21 @@ export class DynamicTree {
     if (gp !== NULL_NODE) this.refitAndRotateUp(gp);
   }
 
+  /**
+   * Walk from `start` to the root refitting boxes and heights and trying a rotation at each
+   * node. Stops early after two consecutive nodes come out with box and height unchanged and no
+   * rotation: a rotation at node A looks at A's children and grandchildren, so once two levels
+   * are unchanged every ancestor sees exactly the children and grandchildren it saw before and
+   * would decide as it did then. A re-insertion then costs O(depth of the change) instead of
+   * twice the tree height (remove + insert).
+   */
   private refitAndRotateUp(start: number): void {
+    let quiet = 0;
     for (let n = start; n !== NULL_NODE; n = this.parent[n]) {
-      this.refit(n);
-      this.rotate(n);
+      const changed = this.refit(n);
+      const rotated = this.rotate(n);
+      quiet = changed || rotated ? 0 : quiet + 1;
+      if (quiet === 2) break;
     }
   }
 
@@ -525,8 +546,8 @@ export class DynamicTree {
    *        / \   / \                                        / \   / \
    *       D   E F   G                                      ...   B   G
    */
-  private rotate(a: number): void {
-    if (this.height[a] < 2) return;
+  private rotate(a: number): boolean {
+    if (this.height[a] < 2) return false;
     const b = this.child1[a];
     const c = this.child2[a];
     const bLeaf = this.height[b] === 0;
@@ -604,10 +625,11 @@ export class DynamicTree {
         break;
       }
       default:
-        return;
+        return false;
     }
     const h1 = this.height[this.child1[a]];
     const h2 = this.height[this.child2[a]];
     this.height[a] = 1 + (h1 > h2 ? h1 : h2);
+    return true;
   }
 }
