@@ -148,3 +148,25 @@ test('opening a scenario file loads it as the new world', async ({ page }) => {
   expect(h.loads).toBe(loads + 1);
   expect(problems).toEqual([]);
 });
+
+test('a terrain opened as sidecar first, then its image through the banner button, loads into the current scenario', async ({ page }) => {
+  const problems = watchConsole(page);
+  await openApp(page);
+  const h0 = await hook(page);
+  const repoAsset = (p: string): string => fileURLToPath(new URL(`../../assets/${p}`, import.meta.url));
+  const chooser = page.waitForEvent('filechooser');
+  await page.locator('#btn-open-terrain').click();
+  await (await chooser).setFiles(repoAsset('terrains/ramp.json'));
+  // The browser cannot read "the file next to it": the banner asks for the image by name.
+  const ask = page.locator('#banner-action');
+  await expect(ask).toHaveText('Select ramp.png…');
+  const chooser2 = page.waitForEvent('filechooser');
+  await ask.click();
+  await (await chooser2).setFiles(repoAsset('terrains/ramp.png'));
+  await expect.poll(async () => (await hook(page)).loads, { timeout: 30_000 }).toBe(h0.loads + 1);
+  const h1 = await hook(page);
+  expect(h1.error).toBeNull();
+  expect(h1.scenarioName).toBe(h0.scenarioName);
+  await expect(page.locator('#world-name')).toContainText('601×481');
+  expect(problems).toEqual([]);
+});
