@@ -469,6 +469,7 @@ export function decodeGeoTiff(data: Uint8Array, options: GeoTiffOptions = {}): G
     if (text.toLowerCase() !== 'nan' && !Number.isFinite(noData)) fail(`GDAL_NODATA value "${text}" is not a number`);
   }
   const noData32 = Math.fround(noData);
+  const onProgress = options.onProgress;
 
   // --- Pixels: decode each chunk, undo the predictor, scatter into the (flipped) grid. ---
   const heights = new Float64Array(width * height);
@@ -538,8 +539,9 @@ export function decodeGeoTiff(data: Uint8Array, options: GeoTiffOptions = {}): G
         heights[dst + x] = h;
         if (h < validMin) validMin = h;
       }
+      // Per row, so a file stored as one big strip still reports as it goes.
+      if (onProgress !== undefined) onProgress((t + (y + 1) / rowsHere) / total);
     }
-    if (options.onProgress !== undefined) options.onProgress((t + 1) / total);
   }
 
   if (noDataCount > 0) {

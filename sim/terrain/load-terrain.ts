@@ -91,7 +91,8 @@ export function loadTerrain(sidecar: unknown, data: Uint8Array, onProgress?: Ter
   }
 
   const progress = new ProgressReporter(onProgress);
-  progress.stage(0, DECODE_SHARE);
+  // PNG has a separate convert pass (samples → metres); RAW and GeoTIFF decode straight to metres.
+  progress.stage(0, meta.format === 'png' ? DECODE_SHARE : DECODE_SHARE + CONVERT_SHARE);
   const decodeProgress = progress.active ? (f: number) => progress.local(f) : undefined;
   const notes: string[] = [];
   let cols: number;
@@ -112,11 +113,9 @@ export function loadTerrain(sidecar: unknown, data: Uint8Array, onProgress?: Ter
     [cols, rows] = meta.size as [number, number];
     [dx, dy] = meta.metersPerPixel as [number, number];
     heights = decodeRawFloat32(data, cols, rows, meta.endianness === 'little', decodeProgress);
-    progress.stage(DECODE_SHARE, DECODE_SHARE + CONVERT_SHARE);
     notes.push(`float32 RAW ${cols} × ${rows}, ${meta.endianness}-endian`);
   } else {
     const tif = decodeGeoTiff(data, { noData: meta.noData, metersPerPixel: meta.metersPerPixel, onProgress: decodeProgress });
-    progress.stage(DECODE_SHARE, DECODE_SHARE + CONVERT_SHARE);
     cols = tif.cols;
     rows = tif.rows;
     heights = tif.heights;

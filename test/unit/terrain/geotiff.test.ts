@@ -321,3 +321,22 @@ describe('GeoTIFF rejections', () => {
     expectTerrainError(() => decodeTerrain({ image: 'x.png', format: 'png', metersPerPixel: 1, heightRange: [0, 1] }, good), /is a TIFF/);
   });
 });
+
+describe('GeoTIFF progress', () => {
+  it('a single-strip file still reports progress per row, in ≤ 5 % steps up to the Heightfield build', () => {
+    const w = 64;
+    const h = 200;
+    const values = dem(w, h, new Rng(8));
+    const tif = writeTiff({ width: w, height: h, kind: 'int16', values, pixelScale: [1, 1, 0], tiepoint: [0, 0, 0, 0, 0, 0], geoKeys: projectedUtm });
+    const seen: number[] = [];
+    loadTerrain(null, tif, (f) => seen.push(f));
+    expect(seen[seen.length - 1]).toBe(1);
+    let prev = 0;
+    for (const f of seen) {
+      expect(f).toBeGreaterThan(prev === 0 ? -1 : prev);
+      if (f <= 0.6) expect(f - prev).toBeLessThanOrEqual(0.05 + 1e-12);
+      prev = f;
+    }
+    expect(seen.length).toBeGreaterThan(12);
+  });
+});
