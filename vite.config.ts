@@ -6,6 +6,9 @@
  *                                   assets/ (a copy of the repo's assets/**), assets-manifest.json
  *   base       './'                 relative URLs: works under app://, file-less static servers, any subpath
  *
+ * The asset manifest classifies files with electron/asset-kind.ts and the CSP meta tag is written
+ * from electron/ipc-contract.ts RENDERER_CSP: one source of truth for both hosts.
+ *
  * Vite's own output directory is renamed to 'static' so it never mixes with our 'assets/' prefix,
  * which names bundled terrains/robots/scenarios (paths in assets-manifest.json are relative to it).
  */
@@ -13,24 +16,15 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statS
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { classifyAsset } from './electron/asset-kind';
+import { RENDERER_CSP } from './electron/ipc-contract';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const assetsDir = resolve(here, 'assets');
 const outDir = resolve(here, 'dist/web');
 const MANIFEST = 'assets-manifest.json';
 
-type AssetKind = 'terrain' | 'robot' | 'scenario' | 'recording' | 'terrain-image' | 'other';
-
-function kindOf(path: string): AssetKind {
-  const ext = extname(path).toLowerCase();
-  const top = path.split('/')[0];
-  if (['.png', '.tif', '.tiff', '.raw', '.bin', '.f32'].includes(ext)) return 'terrain-image';
-  if (top === 'scenarios' && ext === '.json') return 'scenario';
-  if (top === 'terrains' && ext === '.json') return 'terrain';
-  if (top === 'robots' && ['.urdf', '.xml', '.json'].includes(ext)) return 'robot';
-  if (top === 'recordings') return 'recording';
-  return 'other';
-}
+type AssetKind = ReturnType<typeof classifyAsset>;
 
 function listAssetFiles(dir: string): { path: string; kind: AssetKind; size: number }[] {
   const out: { path: string; kind: AssetKind; size: number }[] = [];
@@ -43,7 +37,7 @@ function listAssetFiles(dir: string): { path: string; kind: AssetKind; size: num
       if (st.isDirectory()) walk(full);
       else if (st.isFile()) {
         const path = relative(dir, full).split(sep).join('/');
-        out.push({ path, kind: kindOf(path), size: st.size });
+        out.push({ path, kind: classifyAsset(path), size: st.size });
       }
     }
   };
@@ -52,6 +46,21 @@ function listAssetFiles(dir: string): { path: string; kind: AssetKind; size: num
 }
 
 const MIME: Record<string, string> = { '.json': 'application/json', '.png': 'image/png', '.urdf': 'application/xml', '.xml': 'application/xml' };
+
+/**
+ * Writes the one CSP string (electron/ipc-contract.ts RENDERER_CSP, which Electron's main also
+ * sends as a header) into index.html's meta tag, so the web build and the desktop app cannot drift.
+ */
+function cspMeta(): Plugin {
+  return {
+    name: 'terrawheel-csp-meta',
+    transformIndexHtml(html) {
+      const tag = /(<meta\s+http-equiv="Content-Security-Policy"\s+content=")[^"]*(")/;
+      if (!tag.test(html)) throw new Error('renderer/index.html: Content-Security-Policy meta tag not found');
+      return html.replace(tag, `$1${RENDERER_CSP}$2`);
+    },
+  };
+}
 
 /** Copies assets/** into the build with a manifest, and serves both from the dev server. */
 function bundledAssets(): Plugin {
@@ -90,7 +99,7 @@ export default defineConfig({
   root: resolve(here, 'renderer'),
   base: './',
   publicDir: false,
-  plugins: [bundledAssets()],
+  plugins: [cspMeta(), bundledAssets()],
   build: {
     outDir,
     emptyOutDir: true,
