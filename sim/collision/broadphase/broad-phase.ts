@@ -23,7 +23,8 @@
  * below 2^52, so one numeric typed-array sort orders them.
  */
 
-import { BROADPHASE_AABB_MARGIN, TREE_MAX_NODES } from '../../constants';
+import { BROADPHASE_AABB_MARGIN, BROADPHASE_DISPLACEMENT_MULTIPLIER, TREE_MAX_NODES } from '../../constants';
+import type { Vec3 } from '../../math/vec3';
 import type { Aabb } from './aabb';
 import { aabb } from './aabb';
 import { DynamicTree, NodeList, NULL_NODE } from './dynamic-tree';
@@ -106,10 +107,23 @@ export class BroadPhase {
   /**
    * Tell the broad phase the body's tight box is now `a`. Returns true when the box left its fat
    * box and the proxy was re-inserted (its pairs will be recomputed), false when nothing changed.
+   *
+   * `displacement` [m], optional: how far the body moved this step. A re-inserted fat box is then
+   * also stretched by BROADPHASE_DISPLACEMENT_MULTIPLIER × displacement on the side the body is
+   * heading (Box2D v2's predictive AABB), so a body in steady motion stays inside it for several
+   * steps instead of re-inserting every time it crosses the margin.
    */
-  moveProxy(proxy: number, a: Readonly<Aabb>): boolean {
+  moveProxy(proxy: number, a: Readonly<Aabb>, displacement?: Readonly<Vec3>): boolean {
     if (this.tree.leafContains(proxy, a)) return false;
     this.fatten(a);
+    if (displacement !== undefined) {
+      for (let k = 0; k < 3; k++) {
+        const d = BROADPHASE_DISPLACEMENT_MULTIPLIER * displacement[k];
+        // A non-finite displacement is ignored rather than poisoning the tree with NaN.
+        if (d < 0) fat.min[k] += d;
+        else if (d > 0) fat.max[k] += d;
+      }
+    }
     this.tree.moveLeaf(proxy, fat);
     this.markDirty(proxy);
     return true;

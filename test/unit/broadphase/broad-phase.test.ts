@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { aabb, aabbOverlaps } from '../../../sim/collision/broadphase/aabb';
 import type { Aabb } from '../../../sim/collision/broadphase/aabb';
 import { BroadPhase } from '../../../sim/collision/broadphase/broad-phase';
-import { BROADPHASE_AABB_MARGIN } from '../../../sim/constants';
+import { BROADPHASE_AABB_MARGIN, BROADPHASE_DISPLACEMENT_MULTIPLIER } from '../../../sim/constants';
 import { Rng } from '../../../sim/math/random';
 
 function boxAt(x: number, y: number, z: number, hx: number, hy: number, hz: number): Aabb {
@@ -87,8 +87,11 @@ describe('BroadPhase', () => {
       const dt = 1 / 60;
       for (let step = 0; step < 60; step++) {
         for (const [id, b] of bodies) {
-          for (let k = 0; k < 3; k++) b.p[k] += b.v[k] * dt * (step % 10 === 0 ? 20 : 1); // now and then a big jump
-          bp.moveProxy(id, tight(b));
+          const jump = step % 10 === 0 ? 20 : 1; // now and then a big jump
+          for (let k = 0; k < 3; k++) b.p[k] += b.v[k] * dt * jump;
+          // Half the bodies report their displacement (predictive fat boxes), half do not.
+          if (id % 2 === 0) bp.moveProxy(id, tight(b), [b.v[0] * dt * jump, b.v[1] * dt * jump, b.v[2] * dt * jump]);
+          else bp.moveProxy(id, tight(b));
         }
         if (step % 3 === 0) {
           for (let k = 0; k < 4; k++) spawn();
@@ -165,6 +168,27 @@ describe('BroadPhase', () => {
     bp.updatePairs();
     expect(pairsOf(bp)).toEqual([[Math.min(c, d), Math.max(c, d)]]);
     expect(pairsOf(bp).flat()).not.toContain(a);
+  });
+
+  it('stretches a re-inserted fat box by BROADPHASE_DISPLACEMENT_MULTIPLIER x displacement ahead of the motion only', () => {
+    const m = BROADPHASE_AABB_MARGIN;
+    const bp = new BroadPhase();
+    const id = bp.createProxy(boxAt(0, 0, 0, 0.5, 0.5, 0.5), 0);
+    expect(bp.moveProxy(id, boxAt(1, 0, 0, 0.5, 0.5, 0.5), [0.25, -0.1, 0])).toBe(true);
+    const f = bp.getFatAabb(aabb(), id);
+    expect(f.min[0]).toBeCloseTo(0.5 - m, 12);
+    expect(f.max[0]).toBeCloseTo(1.5 + m + BROADPHASE_DISPLACEMENT_MULTIPLIER * 0.25, 12);
+    expect(f.min[1]).toBeCloseTo(-0.5 - m - BROADPHASE_DISPLACEMENT_MULTIPLIER * 0.1, 12);
+    expect(f.max[1]).toBeCloseTo(0.5 + m, 12);
+    expect(f.min[2]).toBeCloseTo(-0.5 - m, 12);
+    expect(f.max[2]).toBeCloseTo(0.5 + m, 12);
+    // Moving on along the same line stays inside the stretched box: no re-insertion.
+    expect(bp.moveProxy(id, boxAt(1.25, 0, 0, 0.5, 0.5, 0.5), [0.25, 0, 0])).toBe(false);
+    // A NaN displacement is ignored (no NaN reaches the tree).
+    expect(bp.moveProxy(id, boxAt(9, 0, 0, 0.5, 0.5, 0.5), [Number.NaN, 0, 0])).toBe(true);
+    const g = bp.getFatAabb(aabb(), id);
+    expect(g.max[0]).toBeCloseTo(9.5 + m, 12);
+    expect(bp.tree.validate()).toBeNull();
   });
 
   it('rejects a negative or non-finite margin', () => {
