@@ -194,6 +194,18 @@ export const GJK_CAST_MAX_ITERATIONS = 64;
 /** [m] GJK ray-cast termination: the ray point is within this distance of the shape (0.1 µm). */
 export const GJK_CAST_TOLERANCE = 1e-7;
 
+/** [-] Conservative advancement (shape-cast.ts): cap on GJK calls per time-of-impact query. A fast spin near a grazing pass closes the gap slowly (the angular bound dominates); beyond the cap the result is MaxIterations with a safe lower-bound time. */
+export const CA_MAX_ITERATIONS = 64;
+
+/**
+ * [m] Conservative advancement stops this far apart (a speculative contact then catches the
+ * rest): half the linear slop, so the solver starts from a gap it treats as touching.
+ */
+export const CA_TARGET_DISTANCE = 0.5 * LINEAR_SLOP;
+
+/** [m] Accepted band above CA_TARGET_DISTANCE (Box2D b2TimeOfImpact: a quarter of the slop). */
+export const CA_TOLERANCE = 0.25 * LINEAR_SLOP;
+
 /** [-] Segments of the regular polygon that stands for a cylinder's cap disc in supportingFace (manifold clipping). 16 keeps the polygon within 2% of the radius. */
 export const CYLINDER_CAP_SEGMENTS = 16;
 
@@ -360,12 +372,6 @@ export const MANIFOLD_DEPTH_TIE = 0.1 * LINEAR_SLOP;
  * larger margins mean fewer re-insertions but more candidate pairs for the narrow phase.
  */
 export const BROADPHASE_AABB_MARGIN = 20 * LINEAR_SLOP;
-
-/**
- * [-] A re-inserted fat box is stretched by this many steps' worth of displacement in the
- * direction of motion (Box2D v2's b2_aabbMultiplier = 4): steady movers re-insert about 4x less.
- */
-export const BROADPHASE_DISPLACEMENT_MULTIPLIER = 4;
 
 /** [-] Nodes the dynamic tree allocates up front (grows by doubling beyond). */
 export const TREE_INITIAL_NODE_CAPACITY = 64;

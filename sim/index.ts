@@ -60,6 +60,8 @@ export type { ShapeDesc } from './shapes/shape-desc';
 export { gjkDistance, gjkIntersect, GjkResult, GjkCache, GjkStatus, GJK_STATUS_NAMES } from './collision/gjk';
 export { epaPenetration, EpaResult, EpaStatus, EpaMethod, EPA_STATUS_NAMES } from './collision/epa';
 export { gjkRayCast, gjkShapeCast, CastResult, CastStatus, CAST_STATUS_NAMES } from './collision/gjk-raycast';
+export { conservativeAdvancement } from './collision/shape-cast';
+export { EpaFailure, EPA_FAILURE_NAMES } from './collision/epa';
 export * from './math/mat3';
 export { queryConvex } from './collision/query-convex';
 export type { ConvexBodyDesc, ConvexQueryResult } from './collision/query-convex';
