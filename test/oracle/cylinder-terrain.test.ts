@@ -67,3 +67,23 @@ describe('cylinder–terrain vs brute-force oracle (2,000 benchmark poses)', () 
     expect(ghosts).toBe(0);
   });
 });
+
+// Fails today on a curb-dense crop of the same generator (129 × 129, 24 curbs in 6.4 m: a
+// curb every ~0.27 m): side/point contacts from steep curb faces report up to 15 cm where the
+// wheel is 1–5 cm deep (cylinderPoses(buildCylinderScene(129), 400, 99): pose 278 oracle
+// 12.7 mm, ours 163.0 mm side cell 41,100 normal (−0.81, 0.04, 0.58); pose 288 oracle 38.7 mm,
+// ours 125.4 mm side cell 63,63; pose 100 oracle 47.1 mm, ours 81.8 mm side cell 19,25).
+describe('cylinder–terrain vs oracle on a curb-dense scene', () => {
+  it.skip('KNOWN FAILURE steep curb faces overestimate depth: p99 ≤ 1 mm and max error ≤ 5 mm on 400 poses', () => {
+    const hf = buildCylinderScene(129);
+    const poses = cylinderPoses(hf, 400, 99);
+    const err: number[] = [];
+    for (const p of poses) {
+      const d = collideCylinderTerrain(p, hf).contacts.reduce((m, c) => Math.max(m, c.depth), 0);
+      err.push(Math.abs(d - oracleMaxDepth(p, hf).depth));
+    }
+    err.sort((a, b) => a - b);
+    expect(err[Math.floor(err.length * 0.99)]).toBeLessThanOrEqual(P99_LIMIT);
+    expect(err[err.length - 1]).toBeLessThanOrEqual(5e-3);
+  });
+});
