@@ -138,7 +138,7 @@ export function loadTerrain(sidecar: unknown, data: Uint8Array, onProgress?: Ter
         const i = k % cols;
         const j = (k - i) / cols;
         throw new TerrainError(
-          `terrain: height ${h} m at column ${i}, image row ${rows - 1 - j} (from the top) is outside the sidecar's "heightRange" [${lo}, ${hi}]`,
+          `terrain: height ${h} m at vertex (${i}, ${j}) (column, row from the south edge) is outside the sidecar's "heightRange" [${lo}, ${hi}]`,
         );
       }
     }

@@ -68,7 +68,7 @@ describe('float32 RAW', () => {
   it('an optional heightRange is a check: a height outside it is an error (e.g. wrong endianness)', () => {
     const side = { image: 'a.raw', format: 'raw-f32', metersPerPixel: 1, size: [2, 2], heightRange: [0, 10] };
     expect(decodeTerrain(side, raw([0, 1, 2, 10], true)).maxHeight).toBe(10);
-    expectTerrainError(() => decodeTerrain(side, raw([0, 1, 2, 10.5], true)), /height 10.5 m at column 1, image row 1 .* outside the sidecar's "heightRange" \[0, 10\]/);
+    expectTerrainError(() => decodeTerrain(side, raw([0, 1, 2, 10.5], true)), /height 10.5 m at vertex \(1, 0\) \(column, row from the south edge\) is outside the sidecar's "heightRange" \[0, 10\]/);
     // 1.0 read with the wrong byte order is 4.6e-41: finite, so only the range check can catch it
     const sideBig = { ...side, heightRange: [1, 10], endianness: 'big' };
     expect(decodeTerrain(sideBig, raw([5, 1, 2, 3], false)).minHeight).toBe(1);
