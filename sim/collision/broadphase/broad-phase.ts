@@ -28,6 +28,7 @@ import type { Vec3 } from '../../math/vec3';
 import type { Aabb } from './aabb';
 import { aabb } from './aabb';
 import { DynamicTree, NodeList, NULL_NODE } from './dynamic-tree';
+import type { TreeRayVisitor } from './dynamic-tree';
 
 const KEY_SCALE = TREE_MAX_NODES;
 
@@ -127,6 +128,16 @@ export class BroadPhase {
     this.tree.moveLeaf(proxy, fat);
     this.markDirty(proxy);
     return true;
+  }
+
+  /** Append to `out` every proxy whose fat box overlaps `a` (closed). */
+  queryAabb(a: Readonly<Aabb>, out: NodeList): void {
+    this.tree.queryAabb(a, out);
+  }
+
+  /** Ray cast over the fat boxes (see DynamicTree.rayCast); the visitor gets proxy ids. */
+  rayCast(origin: Readonly<Vec3>, dir: Readonly<Vec3>, maxT: number, visitor: TreeRayVisitor): void {
+    this.tree.rayCast(origin, dir, maxT, visitor);
   }
 
   /** Recompute the pair list (see the file header). */

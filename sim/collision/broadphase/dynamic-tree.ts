@@ -35,8 +35,15 @@
 import { TREE_INITIAL_NODE_CAPACITY, TREE_MAX_NODES } from '../../constants';
 import { halfArea } from './aabb';
 import type { Aabb } from './aabb';
+import type { Vec3 } from '../../math/vec3';
 
 export const NULL_NODE = -1;
+
+/** Receives the leaves a ray cast reaches (see DynamicTree.rayCast). */
+export interface TreeRayVisitor {
+  /** Returns the new maxT: unchanged to continue, smaller to clip, 0 to stop. */
+  hit(leaf: number, maxT: number): number;
+}
 const FREE_HEIGHT = -1;
 
 /** A growable list of node indices that queries write into (no allocation once grown). */
@@ -233,6 +240,74 @@ export class DynamicTree {
         this.stack = stack = grown;
       }
       // Push child2 first so child1 is visited first: a fixed, documented visiting order.
+      stack[top++] = c2[n];
+      stack[top++] = first;
+    }
+  }
+
+  /**
+   * Ray cast through the tree: visits (in depth-first order, not sorted by distance) every leaf whose
+   * box the segment origin + t·dir, t in [0, maxT], touches (closed slabs), calling
+   * `visitor.hit(leaf, maxT)`. The visitor returns the new maxT: the same value to go on, a
+   * smaller one to clip the ray (e.g. the exact hit of the body's shape, as Box2D's
+   * b2DynamicTree_RayCast), 0 to stop. Boxes entirely beyond the clipped maxT are skipped.
+   *
+   * Slab test (Kay & Kajiya 1986; Williams et al. 2005): per axis the ray is inside the slab for
+   * t between (min − o)/d and (max − o)/d; the box is hit when the largest entry is ≤ the smallest
+   * exit. An axis with d = 0 is either always inside (o within the slab) or never.
+   */
+  rayCast(origin: Readonly<Vec3>, dir: Readonly<Vec3>, maxT: number, visitor: TreeRayVisitor): void {
+    if (this.root === NULL_NODE || !(maxT >= 0)) return;
+    const ox = origin[0], oy = origin[1], oz = origin[2];
+    const dx = dir[0], dy = dir[1], dz = dir[2];
+    if (!Number.isFinite(ox + oy + oz + dx + dy + dz)) return;
+    const ix = 1 / dx, iy = 1 / dy, iz = 1 / dz;
+    const b = this.box;
+    const c1 = this.child1;
+    const c2 = this.child2;
+    let stack = this.stack;
+    let top = 0;
+    let tMax = maxT;
+    stack[top++] = this.root;
+    while (top > 0) {
+      const n = stack[--top];
+      const o = n * 6;
+      let enter = 0;
+      let exit = tMax;
+      if (dx === 0) {
+        if (ox < b[o] || ox > b[o + 3]) continue;
+      } else {
+        const t0 = (b[o] - ox) * ix, t1 = (b[o + 3] - ox) * ix;
+        enter = Math.max(enter, Math.min(t0, t1));
+        exit = Math.min(exit, Math.max(t0, t1));
+      }
+      if (dy === 0) {
+        if (oy < b[o + 1] || oy > b[o + 4]) continue;
+      } else {
+        const t0 = (b[o + 1] - oy) * iy, t1 = (b[o + 4] - oy) * iy;
+        enter = Math.max(enter, Math.min(t0, t1));
+        exit = Math.min(exit, Math.max(t0, t1));
+      }
+      if (dz === 0) {
+        if (oz < b[o + 2] || oz > b[o + 5]) continue;
+      } else {
+        const t0 = (b[o + 2] - oz) * iz, t1 = (b[o + 5] - oz) * iz;
+        enter = Math.max(enter, Math.min(t0, t1));
+        exit = Math.min(exit, Math.max(t0, t1));
+      }
+      if (enter > exit) continue;
+      const first = c1[n];
+      if (first === NULL_NODE) {
+        const next = visitor.hit(n, tMax);
+        if (!(next > 0)) return;
+        if (next < tMax) tMax = next;
+        continue;
+      }
+      if (top + 2 > stack.length) {
+        const grown = new Int32Array(stack.length * 2);
+        grown.set(stack);
+        this.stack = stack = grown;
+      }
       stack[top++] = c2[n];
       stack[top++] = first;
     }

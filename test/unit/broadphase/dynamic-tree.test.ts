@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { aabb, aabbOverlaps } from '../../../sim/collision/broadphase/aabb';
 import type { Aabb } from '../../../sim/collision/broadphase/aabb';
 import { DynamicTree, NodeList, NULL_NODE } from '../../../sim/collision/broadphase/dynamic-tree';
+import type { Vec3 } from '../../../sim/math/vec3';
 import { Rng } from '../../../sim/math/random';
 
 function randomBox(rng: Rng, world: number, maxSize: number): Aabb {
@@ -172,5 +173,60 @@ describe('DynamicTree', () => {
       return tree;
     };
     expect(shape(build())).toBe(shape(build()));
+  });
+  it('ray casts like a brute-force slab test: same leaves reached, and clipping finds the nearest box', () => {
+    /** Entry parameter of the segment o + t d, t in [0, maxT], into box b; Infinity when missed. */
+    const entry = (b: Aabb, o: Vec3, d: Vec3, maxT: number): number => {
+      let lo = 0;
+      let hi = maxT;
+      for (let k = 0; k < 3; k++) {
+        if (d[k] === 0) {
+          if (o[k] < b.min[k] || o[k] > b.max[k]) return Infinity;
+          continue;
+        }
+        const t0 = (b.min[k] - o[k]) / d[k];
+        const t1 = (b.max[k] - o[k]) / d[k];
+        lo = Math.max(lo, Math.min(t0, t1));
+        hi = Math.min(hi, Math.max(t0, t1));
+      }
+      return lo <= hi ? lo : Infinity;
+    };
+    const rng = new Rng(8);
+    const tree = new DynamicTree();
+    const boxes = new Map<number, Aabb>();
+    for (let i = 0; i < 400; i++) {
+      const b = randomBox(rng, 20, 3);
+      boxes.set(tree.createLeaf(b, i), b);
+    }
+    for (let r = 0; r < 200; r++) {
+      const o: Vec3 = [rng.range(-25, 25), rng.range(-25, 25), rng.range(-25, 25)];
+      // Every fifth ray is axis-aligned (zero direction components: the d = 0 slab branch).
+      const d: Vec3 = r % 5 === 0 ? [0, rng.next() < 0.5 ? 1 : -1, 0] : [rng.gaussian(), rng.gaussian(), rng.gaussian()];
+      const maxT = rng.range(5, 60);
+      const reached: number[] = [];
+      tree.rayCast(o, d, maxT, { hit: (leaf, t) => (reached.push(leaf), t) });
+      const expected = [...boxes].filter(([, b]) => entry(b, o, d, maxT) < Infinity).map(([id]) => id);
+      expect(reached.sort((a, b) => a - b)).toEqual(expected.sort((a, b) => a - b));
+
+      // Clip to the exact entry of each reached box (as a shape ray cast would): clipping must
+      // never prune the nearest box, so the final clip is the brute-force nearest entry.
+      let best = maxT;
+      let clippedVisits = 0;
+      tree.rayCast(o, d, maxT, {
+        hit: (leaf, t) => {
+          clippedVisits++;
+          const e = entry(boxes.get(leaf) as Aabb, o, d, t);
+          if (e < best) best = e;
+          return best > 0 ? best : 0;
+        },
+      });
+      expect(clippedVisits).toBeLessThanOrEqual(reached.length);
+      const nearest = Math.min(maxT, ...[...boxes.values()].map((b) => entry(b, o, d, maxT)));
+      expect(best).toBe(nearest);
+    }
+    // Stop on 0: exactly one leaf is visited.
+    let visits = 0;
+    tree.rayCast([-30, 0, 0], [1, 0, 0], 100, { hit: () => (visits++, 0) });
+    expect(visits).toBeLessThanOrEqual(1);
   });
 });
