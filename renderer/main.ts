@@ -8,7 +8,7 @@ import { STATUS_PERIOD_MS } from './config';
 import { installControls } from './controls';
 import { blendFactor, interpolatePoses } from './frame-interp';
 import { pickHost } from './host';
-import type { Host } from './host/host';
+import type { Host, OpenedFile } from './host/host';
 import type { WebHost } from './host/web-host';
 import { PlotPanel } from './panels/plot-panel';
 import { DEFAULT_SCENARIO_ASSET, gatherBundled, gatherOpenedScenario, gatherOpenedTerrain } from './scenario-files';
@@ -187,13 +187,28 @@ function openTerrain(): void {
   }, (e: unknown) => showError(messageOf(e)));
 }
 
+/** Loads a file the host handed us, by its kind (File ▸ Open Recent gives any kind). */
+function loadOpened(f: OpenedFile): void {
+  if (f.kind === 'scenario') void loadFiles(() => gatherOpenedScenario(host, f), f.name);
+  else if (f.kind === 'terrain') {
+    if (currentScenario === null) showError('Load a scenario first: a terrain is opened into the current scenario.');
+    else void loadFiles(() => gatherOpenedTerrain(host, f, currentScenario), f.name);
+  } else showError(`Opening a ${f.kind} (${f.name}) is not supported yet.`);
+}
+
 host.onMenuCommand((cmd) => {
   if (cmd.type === 'open') {
     if (cmd.kind === 'scenario') openScenario();
     else if (cmd.kind === 'terrain') openTerrain();
     else showError(`Opening a ${cmd.kind} is not supported yet.`);
+  } else if (cmd.type === 'open-recent') {
+    if (!host.openRecent) {
+      showError('Recent files are not available in this host.');
+      return;
+    }
+    host.openRecent(cmd.index).then(loadOpened, (e: unknown) => showError(messageOf(e)));
   } else {
-    showError(`"${cmd.type}" is not supported yet.`);
+    showError('Saving a recording is not available yet: recording comes in a later milestone.');
   }
 });
 const webHost = host.kind === 'web' ? (host as WebHost) : null;

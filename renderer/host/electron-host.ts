@@ -2,10 +2,11 @@
  * Host over the Electron preload bridge (`window.terraWheel`, see electron/ipc-contract.ts).
  * A pass-through: main validates every payload; here we only keep the renderer-side types.
  */
-import type { HostBridge } from '../../electron/ipc-contract';
+import type { HostBridge, HostBridgeRecent } from '../../electron/ipc-contract';
 import type { Host } from './host';
 
-export function createElectronHost(bridge: HostBridge): Host {
+export function createElectronHost(bridge: HostBridge & Partial<HostBridgeRecent>): Host {
+  const openRecent = bridge.openRecent;
   return {
     kind: 'electron',
     openFile: (kind) => bridge.openFile(kind),
@@ -16,5 +17,6 @@ export function createElectronHost(bridge: HostBridge): Host {
     getSettings: () => bridge.getSettings(),
     setSettings: (patch) => bridge.setSettings(patch),
     onMenuCommand: (listener) => bridge.onMenuCommand(listener),
+    ...(typeof openRecent === 'function' ? { openRecent: (index: number) => openRecent.call(bridge, index) } : {}),
   };
 }

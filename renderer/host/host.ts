@@ -24,6 +24,8 @@ export interface Host {
   readAsset(path: string): Promise<Uint8Array>;
   getSettings(): Promise<Settings>;
   setSettings(patch: Partial<Settings>): Promise<Settings>;
+  /** File ▸ Open Recent (Electron only: electron/ipc-contract.ts HostBridgeRecent); absent on the web. */
+  openRecent?(index: number): Promise<OpenedFile>;
   /** Registers a menu listener (the web host has no native menu: the toolbar calls it); returns the unregister function. */
   onMenuCommand(listener: (cmd: MenuCommand) => void): () => void;
 }

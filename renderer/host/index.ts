@@ -2,14 +2,14 @@
  * Picks the host at startup: the Electron preload bridge when `window.terraWheel` exists,
  * otherwise the browser host.
  */
-import type { HostBridge } from '../../electron/ipc-contract';
+import type { HostBridge, HostBridgeRecent } from '../../electron/ipc-contract';
 import { createElectronHost } from './electron-host';
 import type { Host } from './host';
 import { createWebHost, type WebHostOptions } from './web-host';
 
 declare global {
   interface Window {
-    terraWheel?: HostBridge;
+    terraWheel?: HostBridge & Partial<HostBridgeRecent>;
   }
 }
 

@@ -3,6 +3,7 @@
  * Reads app state from the read-only test hook `window.__terrawheel` (renderer/test-hook.ts).
  */
 import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { pixelStats } from './pixels';
 
@@ -168,5 +169,60 @@ test('a terrain opened as sidecar first, then its image through the banner butto
   expect(h1.error).toBeNull();
   expect(h1.scenarioName).toBe(h0.scenarioName);
   await expect(page.locator('#world-name')).toContainText('601×481');
+  expect(problems).toEqual([]);
+});
+
+test('with an Electron-style window.terraWheel bridge the app uses it, and menu commands open files', async ({ page }) => {
+  const problems = watchConsole(page);
+  const scenario = readFileSync(fixture('ramp-scenario.json'), 'utf8');
+  // A stand-in for electron/preload.ts: same HostBridge shape, backed by the static server.
+  await page.addInitScript((scenarioText: string) => {
+    const calls: string[] = [];
+    let menu: ((cmd: unknown) => void) | null = null;
+    const bytes = async (url: string): Promise<Uint8Array> => new Uint8Array(await (await fetch(url)).arrayBuffer());
+    const w = window as unknown as Record<string, unknown>;
+    w.__bridgeCalls = calls;
+    w.__sendMenu = (cmd: unknown) => menu?.(cmd);
+    w.terraWheel = {
+      openFile: async (kind: string) => {
+        calls.push(`openFile:${kind}`);
+        return { kind, name: 'ramp-scenario.json', bytes: new TextEncoder().encode(scenarioText), token: 't1' };
+      },
+      openRecent: async (index: number) => {
+        calls.push(`openRecent:${index}`);
+        throw new Error('recent file 0 no longer exists');
+      },
+      readRelated: async () => {
+        throw new Error('not used');
+      },
+      saveFile: async () => null,
+      listAssets: async () => {
+        calls.push('listAssets');
+        return (await fetch('assets-manifest.json')).json();
+      },
+      readAsset: async (p: string) => {
+        calls.push(`readAsset:${p}`);
+        return bytes(`assets/${p}`);
+      },
+      getSettings: async () => ({ recentFiles: [], showContacts: false }),
+      setSettings: async (patch: object) => ({ recentFiles: [], showContacts: false, ...patch }),
+      onMenuCommand: (l: (cmd: unknown) => void) => {
+        menu = l;
+        return () => (menu = null);
+      },
+    };
+  }, scenario);
+  await openApp(page);
+  expect(await page.evaluate(() => window.__terrawheel?.host)).toBe('electron');
+  const calls = (): Promise<string[]> => page.evaluate(() => (window as unknown as { __bridgeCalls: string[] }).__bridgeCalls.slice());
+  expect(await calls()).toContain('readAsset:scenarios/default.json');
+  // Settings come from the bridge: contacts start hidden.
+  await expect(page.locator('#chk-contacts')).not.toBeChecked();
+  await page.evaluate(() => (window as unknown as { __sendMenu: (c: unknown) => void }).__sendMenu({ type: 'open', kind: 'scenario' }));
+  await expect.poll(async () => (await hook(page)).scenarioName, { timeout: 30_000 }).toBe('e2e ramp');
+  await page.evaluate(() => (window as unknown as { __sendMenu: (c: unknown) => void }).__sendMenu({ type: 'open-recent', index: 0 }));
+  await expect(page.locator('#banner-text')).toContainText('recent file 0 no longer exists');
+  expect(await calls()).toContain('openRecent:0');
+  expect((await hook(page)).scenarioName).toBe('e2e ramp'); // the failed open changed nothing
   expect(problems).toEqual([]);
 });
