@@ -6,7 +6,9 @@
  * seeded poses (random yaw, roll ≤ 5°, settled to a 0–5 cm maximum depth by the oracle).
  *
  * Columns:
- *   queries/s     median of 5 timed passes after one warm-up pass. Ours: the engine form
+ *   queries/s     median of 5 timed passes after one warm-up pass, per CPU-second of this
+ *                 process (process.cpuUsage, robust on a shared machine) and per wall-clock
+ *                 second; "× fastest peer" uses the CPU rate. Ours: the engine form
  *                 collideCylinderTerrainInto (reused ContactBuffer and workspace, no allocation)
  *                 over all poses; the plain API (allocating result objects) in its own row.
  *                 Peers: over the first PEER_TIMING_POSES poses (a full 10,000-pose pass of
@@ -18,6 +20,7 @@
  *
  * Run: `npm run bench -- cylinder` (add `--quick` for a 500-pose smoke run).
  */
+import { cpus, loadavg } from 'node:os';
 import { ContactBuffer } from '../../sim/collision/contact';
 import { collideCylinderTerrainInto } from '../../sim/collision/cylinder-terrain/collide';
 import { collideCylinderTerrain } from '../../sim/collision/cylinder-terrain/plain-api';
@@ -39,12 +42,15 @@ const PEER_TIMING_POSES = 1_000;
 const TIMED_RUNS = 5;
 /** [m] A pose "has contact" for the missed-contact count when the oracle depth exceeds this (0.1 mm). */
 const MISS_THRESHOLD = 1e-4;
+/** [m] Report our poses off the oracle by more than this (1 mm), at most WORST_COUNT of them. */
+const WORST_LIMIT = 1e-3;
+const WORST_COUNT = 12;
 /** Output slots for the engine form: a wheel yields a few normal groups of ≤ 4 points. */
 const OUTPUT_CAPACITY = 256;
 
 interface Row {
   name: string;
-  qps: number;
+  qps: Rate;
   contactsPerQuery: number;
   err: number[];
   missed: number;
@@ -60,31 +66,58 @@ function quantile(sorted: number[], f: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(f * sorted.length))];
 }
 
-/** queries/s: median of TIMED_RUNS passes after one warm-up pass over `poses`. */
-function throughput(poses: readonly CylinderPose[], query: (p: CylinderPose) => void, runs: number): number {
-  const rates: number[] = [];
+interface Rate {
+  /** queries per wall-clock second */
+  wall: number;
+  /** queries per CPU second of this process (user + system): robust when other jobs share the cores */
+  cpu: number;
+}
+
+/** queries/s: median of `runs` passes after one warm-up pass over `poses`, by wall clock and by process CPU time. */
+function throughput(poses: readonly CylinderPose[], query: (p: CylinderPose) => void, runs: number): Rate {
+  const wall: number[] = [];
+  const cpu: number[] = [];
   for (let r = 0; r <= runs; r++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     for (const p of poses) query(p);
     const dt = performance.now() - t0;
-    if (r > 0) rates.push(poses.length / (dt / 1000));
+    const dc = process.cpuUsage(c0);
+    if (r > 0) {
+      wall.push(poses.length / (dt / 1000));
+      cpu.push(poses.length / ((dc.user + dc.system) / 1e6));
+    }
   }
-  return median(rates);
+  return { wall: median(wall), cpu: median(cpu) };
 }
 
 /** Accuracy pass: contacts per query, |depth − oracle| per pose, missed contacts. */
-function accuracy(poses: readonly CylinderPose[], oracle: Float64Array, query: (p: CylinderPose) => { contacts: number; maxDepth: number }): { cpq: number; err: number[]; missed: number } {
+function accuracy(
+  poses: readonly CylinderPose[],
+  oracle: Float64Array,
+  query: (p: CylinderPose) => { contacts: number; maxDepth: number },
+): { cpq: number; err: number[]; missed: number; depth: Float64Array } {
   let contacts = 0;
   let missed = 0;
   const err: number[] = [];
+  const depth = new Float64Array(poses.length);
   for (let k = 0; k < poses.length; k++) {
     const r = query(poses[k]);
     contacts += r.contacts;
+    depth[k] = r.maxDepth;
     err.push(Math.abs(r.maxDepth - oracle[k]));
     if (oracle[k] > MISS_THRESHOLD && r.contacts === 0) missed++;
   }
   err.sort((a, b) => a - b);
-  return { cpq: contacts / poses.length, err, missed };
+  return { cpq: contacts / poses.length, err, missed, depth };
+}
+
+/** Poses where ours is off the oracle by more than `limit`, worst first (index into cylinderPoses(hf, n)). */
+function worstPoses(oracle: Float64Array, ours: Float64Array, limit: number, count: number): { total: number; lines: string[] } {
+  const idx: number[] = [];
+  for (let k = 0; k < oracle.length; k++) if (Math.abs(ours[k] - oracle[k]) > limit) idx.push(k);
+  idx.sort((a, b) => Math.abs(ours[b] - oracle[b]) - Math.abs(ours[a] - oracle[a]));
+  return { total: idx.length, lines: idx.slice(0, count).map((k) => `pose ${k}: oracle ${fmtMm(oracle[k])} mm, ours ${fmtMm(ours[k])} mm`) };
 }
 
 function oursEngine(hf: Heightfield): (p: CylinderPose) => { contacts: number; maxDepth: number } {
@@ -162,22 +195,26 @@ export default async function run(ctx: BenchContext): Promise<void> {
   }
 
   const peerRows = rows.filter((r) => !r.name.startsWith('ours'));
-  const fastestPeer = peerRows.reduce((m, r) => Math.max(m, r.qps), 0);
+  const fastestPeer = peerRows.reduce((m, r) => Math.max(m, r.qps.cpu), 0);
   console.log(`\n### Cylinder–terrain: ${n.toLocaleString('en-US')} wheel poses on a 513 × 513 fractal terrain with 0.1 m curbs (dx = 0.05 m)\n`);
-  console.log('| method | queries/s (median of 5) | × fastest peer | contacts/query | depth error p50 / p95 / p99 / max [mm] | missed (> 0.1 mm) | note |');
-  console.log('|---|---:|---:|---:|---|---:|---|');
+  console.log(`| method | queries per CPU-second (median of ${runs}) | queries/s wall clock | × fastest peer (CPU) | contacts/query | depth error p50 / p95 / p99 / max [mm] | missed (> 0.1 mm) | note |`);
+  console.log('|---|---:|---:|---:|---:|---|---:|---|');
   for (const r of rows) {
-    const ratio = fastestPeer > 0 ? (r.qps / fastestPeer).toFixed(1) : 'n/a';
+    const ratio = fastestPeer > 0 ? (r.qps.cpu / fastestPeer).toFixed(1) : 'n/a';
     const e = r.err;
     console.log(
-      `| ${r.name} | ${fmtQps(r.qps)} | ${ratio} | ${r.contactsPerQuery.toFixed(2)} | ${fmtMm(quantile(e, 0.5))} / ${fmtMm(quantile(e, 0.95))} / ${fmtMm(quantile(e, 0.99))} / ${fmtMm(e[e.length - 1])} | ${r.missed} | ${r.note} |`,
+      `| ${r.name} | ${fmtQps(r.qps.cpu)} | ${fmtQps(r.qps.wall)} | ${ratio} | ${r.contactsPerQuery.toFixed(2)} | ${fmtMm(quantile(e, 0.5))} / ${fmtMm(quantile(e, 0.95))} / ${fmtMm(quantile(e, 0.99))} / ${fmtMm(e[e.length - 1])} | ${r.missed} | ${r.note} |`,
     );
   }
-  for (const f of failures) console.log(`| ${f} | | | | | | |`);
-  console.log(`\nScene + ${n} poses + oracle depths: ${setupS.toFixed(1)} s. Oracle: poses with contact ${Array.from(oracle).filter((d) => d > MISS_THRESHOLD).length} of ${n}, mean depth ${fmtMm(oracle.reduce((s, d) => s + d, 0) / n)} mm.`);
+  for (const f of failures) console.log(`| ${f} | | | | | | | |`);
+  console.log(`\nLoad average while running: ${loadavg().map((x) => x.toFixed(1)).join(' / ')} on ${cpus().length} cores (CPU-second rates are the comparable column when the machine is shared).`);
+  console.log(`Scene + ${n} poses + oracle depths: ${setupS.toFixed(1)} s. Oracle: poses with contact ${Array.from(oracle).filter((d) => d > MISS_THRESHOLD).length} of ${n}, mean depth ${fmtMm(oracle.reduce((s, d) => s + d, 0) / n)} mm.`);
   console.log('Depth error is against the oracle\'s definition (clipped lowest side line, case-A base disc, terrain edge pokes).');
   console.log('Peers measure a minimum translation distance per triangle (Jolt, Rapier) or per triangle prism (MuJoCo, at most 50 contacts per pair), which differs from that definition near rims and curbs: their error column is mostly that difference, not noise.');
   for (const m of methods) console.log(m);
+  const worst = worstPoses(oracle, acc.depth, WORST_LIMIT, WORST_COUNT);
+  console.log(`\nOurs vs oracle, poses off by > ${fmtMm(WORST_LIMIT)} mm: ${worst.total} of ${n} (cylinderPoses(buildCylinderScene(), ${n}), default seed), worst first:`);
+  for (const w of worst.lines) console.log(`- ${w}`);
 }
 
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
