@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { gatherBundled, gatherOpenedScenario, gatherOpenedTerrain, parseJsonFile } from '../../../renderer/scenario-files';
+import type { Host, OpenedFile } from '../../../renderer/host/host';
+
+const enc = new TextEncoder();
+
+/** A Host over in-memory files: `assets` by asset path, `beside` by plain name (one opened directory). */
+function fakeHost(assets: Record<string, string | Uint8Array>, beside: Record<string, string | Uint8Array> = {}): Host & { reads: string[] } {
+  const reads: string[] = [];
+  const bytes = (v: string | Uint8Array): Uint8Array => (typeof v === 'string' ? enc.encode(v) : v);
+  return {
+    kind: 'web',
+    reads,
+    openFile: async () => null,
+    readRelated: async (_token, name) => {
+      reads.push(`related:${name}`);
+      if (!(name in beside)) throw new Error(`${name} not beside`);
+      return bytes(beside[name]);
+    },
+    saveFile: async () => null,
+    listAssets: async () => [],
+    readAsset: async (path) => {
+      reads.push(`asset:${path}`);
+      if (!(path in assets)) throw new Error(`asset ${path}: HTTP 404`);
+      return bytes(assets[path]);
+    },
+    getSettings: async () => ({ recentFiles: [], showContacts: true }),
+    setSettings: async () => ({ recentFiles: [], showContacts: true }),
+    onMenuCommand: () => () => undefined,
+  };
+}
+
+const IMAGE = Uint8Array.from([137, 80, 78, 71]);
+
+describe('gathering scenario files', () => {
+  it('follows scenario.terrain and sidecar.image relative to each file (bundled assets)', async () => {
+    const host = fakeHost({
+      'scenarios/default.json': JSON.stringify({ terrain: '../terrains/hills.json' }),
+      'terrains/hills.json': JSON.stringify({ image: 'img/hills.png' }),
+      'terrains/img/hills.png': IMAGE,
+    });
+    const files = await gatherBundled(host, 'scenarios/default.json');
+    expect(host.reads).toEqual(['asset:scenarios/default.json', 'asset:terrains/hills.json', 'asset:terrains/img/hills.png']);
+    expect(files.terrainSidecar).toEqual({ image: 'img/hills.png' });
+    expect(Array.from(files.terrainData)).toEqual(Array.from(IMAGE));
+  });
+
+  it('reads an opened terrain image beside its sidecar, under the current scenario', async () => {
+    const host = fakeHost({}, { 'ramp.png': IMAGE });
+    const opened: OpenedFile = { kind: 'terrain', name: 'ramp.json', bytes: enc.encode('{"image":"ramp.png"}'), token: 't' };
+    const scenario = { name: 'current' };
+    const files = await gatherOpenedTerrain(host, opened, scenario);
+    expect(files.scenario).toBe(scenario);
+    expect(host.reads).toEqual(['related:ramp.png']);
+  });
+
+  it('reads an opened scenario\'s terrain beside it for a plain name, else from the bundled assets', async () => {
+    const beside = fakeHost({}, { 't.json': '{"image":"t.png"}', 't.png': IMAGE });
+    const a: OpenedFile = { kind: 'scenario', name: 's.json', bytes: enc.encode('{"terrain":"t.json"}'), token: 't' };
+    await gatherOpenedScenario(beside, a);
+    expect(beside.reads).toEqual(['related:t.json', 'related:t.png']);
+
+    const bundled = fakeHost({ 'terrains/ramp.json': '{"image":"ramp.png"}', 'terrains/ramp.png': IMAGE });
+    const b: OpenedFile = { kind: 'scenario', name: 'mine.json', bytes: enc.encode('{"terrain":"../terrains/ramp.json"}'), token: 't' };
+    await gatherOpenedScenario(bundled, b);
+    expect(bundled.reads).toEqual(['asset:terrains/ramp.json', 'asset:terrains/ramp.png']);
+
+    const missing: OpenedFile = { kind: 'scenario', name: 'x.json', bytes: enc.encode('{"terrain":"../elsewhere/t.json"}'), token: 't' };
+    await expect(gatherOpenedScenario(bundled, missing)).rejects.toThrow(/neither beside the scenario nor a bundled asset/);
+  });
+
+  it('names the file and the field when JSON is broken or a reference is missing', async () => {
+    expect(() => parseJsonFile('bad.json', enc.encode('{oops'))).toThrow(/^bad\.json: not valid JSON/);
+    const host = fakeHost({ 'scenarios/a.json': '{"name":"no terrain"}' });
+    await expect(gatherBundled(host, 'scenarios/a.json')).rejects.toThrow('scenarios/a.json: "terrain" must name a file');
+    const opened: OpenedFile = { kind: 'terrain', name: 'x.json', bytes: enc.encode('{"image":7}'), token: 't' };
+    await expect(gatherOpenedTerrain(host, opened, {})).rejects.toThrow('x.json: "image" must name a file');
+  });
+});
