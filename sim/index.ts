@@ -54,6 +54,7 @@ export { CompoundShape } from './shapes/compound';
 export { buildConvexHull, HullStatus, HULL_STATUS_NAMES } from './shapes/convex-hull-builder';
 export type { HullBuildOptions, HullBuildResult } from './shapes/convex-hull-builder';
 export { obb, obbFromPoints, obbFromHull } from './shapes/obb-pca';
+export { convexWorldAabb, shapeWorldAabb } from './shapes/world-aabb';
 export type { Obb } from './shapes/obb-pca';
 export { shapeFromDesc, ShapeDescError } from './shapes/shape-desc';
 export type { ShapeDesc } from './shapes/shape-desc';
