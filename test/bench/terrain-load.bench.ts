@@ -5,8 +5,10 @@
  *   raw-f32   headerless float32, little-endian
  *   geotiff   float32, Deflate + predictor 3, 256 × 256 tiles (the usual GDAL COG-style layout)
  * Each row: median of 5 timed loads after one warm-up, wall time of the whole call (decode, flip,
- * Heightfield.fromArray with its classification and min/max pyramid), and the number of progress
- * callbacks with the largest gap between two of them. `--quick` uses 1025².
+ * Heightfield.fromArray with its classification and min/max pyramid), the process CPU time of the
+ * call (user + system, all threads: GC included; less sensitive than wall time to a busy shared
+ * machine), and the number of progress callbacks with the largest gap between two of them (the
+ * last gap is Heightfield.fromArray, which cannot report). `--quick` uses 1025².
  *
  * Run: `npm run bench -- terrain-load` or `npx tsx test/bench/terrain-load.bench.ts [--quick]`.
  */
@@ -53,10 +55,11 @@ export default async function run(ctx: BenchContext): Promise<void> {
     { name: 'raw-f32', sidecar: { image: 'a.raw', format: 'raw-f32', metersPerPixel: 0.1, size: [n, n] }, data: raw },
     { name: 'geotiff', sidecar: null, data: tif },
   ];
-  console.log('| format | file MiB | median load s | min s | progress calls | largest progress gap |');
-  console.log('|---|---|---|---|---|---|');
+  console.log('| format | file MiB | median load s | min s | median CPU s | progress calls | largest progress gap |');
+  console.log('|---|---|---|---|---|---|---|');
   for (const c of cases) {
     const times: number[] = [];
+    const cpu: number[] = [];
     let calls = 0;
     let gap = 0;
     for (let k = 0; k <= runs; k++) {
@@ -64,14 +67,19 @@ export default async function run(ctx: BenchContext): Promise<void> {
       calls = 0;
       gap = 0;
       const s = performance.now();
+      const c0 = process.cpuUsage();
       loadTerrain(c.sidecar, c.data, (f) => {
         calls++;
         gap = Math.max(gap, f - last);
         last = f;
       });
-      if (k > 0) times.push((performance.now() - s) / 1000);
+      const dc = process.cpuUsage(c0);
+      if (k > 0) {
+        times.push((performance.now() - s) / 1000);
+        cpu.push((dc.user + dc.system) / 1e6);
+      }
     }
-    console.log(`| ${c.name} | ${(c.data.length / 2 ** 20).toFixed(1)} | ${median(times).toFixed(2)} | ${Math.min(...times).toFixed(2)} | ${calls} | ${gap.toFixed(3)} |`);
+    console.log(`| ${c.name} | ${(c.data.length / 2 ** 20).toFixed(1)} | ${median(times).toFixed(2)} | ${Math.min(...times).toFixed(2)} | ${median(cpu).toFixed(2)} | ${calls} | ${gap.toFixed(3)} |`);
   }
 }
 
