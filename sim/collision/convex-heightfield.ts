@@ -32,16 +32,18 @@
  * above). Polygon edge k runs from its vertex k to vertex k+1.
  */
 import {
-  GEOMETRIC_EPSILON,
-  HEIGHTFIELD_CANDIDATE_CAPACITY,
-  HEIGHTFIELD_MAX_CELLS_PER_QUERY,
-  HEIGHTFIELD_SAME_NORMAL_COS,
-  HULL_MAX_VERTICES,
-  MANIFOLD_NORMAL_GROUP_COS,
+  GEOMETRIC_EPSILON as GEOMETRIC_EPSILON_,
+  HEIGHTFIELD_CANDIDATE_CAPACITY as HEIGHTFIELD_CANDIDATE_CAPACITY_,
+  HEIGHTFIELD_MAX_CELLS_PER_QUERY as HEIGHTFIELD_MAX_CELLS_PER_QUERY_,
+  HEIGHTFIELD_SAME_NORMAL_COS as HEIGHTFIELD_SAME_NORMAL_COS_,
+  HULL_MAX_VERTICES as HULL_MAX_VERTICES_,
+  MANIFOLD_NORMAL_GROUP_COS as MANIFOLD_NORMAL_GROUP_COS_,
+  TERRAIN_PLANARITY_TOLERANCE as TERRAIN_PLANARITY_TOLERANCE_,
 } from '../constants';
 import { ContactBuffer } from './contact';
 import { GjkResult, GjkStatus, gjkDistance } from './gjk';
 import { quatRotate, quatRotateInverse } from '../math/quat';
+import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { ElementKind } from '../terrain/heightfield';
 import type { Heightfield, MinMax } from '../terrain/heightfield';
@@ -53,6 +55,16 @@ import { manifoldBetweenFaces } from './manifold/clip-faces';
 import { FacePolygon } from './manifold/face-polygon';
 import { PairContactKind, TAG_EDGE_PAIR, TAG_VERTEX, packFeature } from './manifold/feature-id';
 import { reduceContacts } from './manifold/reduce-contacts';
+
+// Module-local copies of the tuning constants: read on hot paths without a cross-module
+// binding lookup (CommonJS transpilers such as tsx turn each imported binding into a getter).
+const GEOMETRIC_EPSILON = GEOMETRIC_EPSILON_;
+const HEIGHTFIELD_CANDIDATE_CAPACITY = HEIGHTFIELD_CANDIDATE_CAPACITY_;
+const HEIGHTFIELD_MAX_CELLS_PER_QUERY = HEIGHTFIELD_MAX_CELLS_PER_QUERY_;
+const HEIGHTFIELD_SAME_NORMAL_COS = HEIGHTFIELD_SAME_NORMAL_COS_;
+const HULL_MAX_VERTICES = HULL_MAX_VERTICES_;
+const MANIFOLD_NORMAL_GROUP_COS = MANIFOLD_NORMAL_GROUP_COS_;
+const TERRAIN_PLANARITY_TOLERANCE = TERRAIN_PLANARITY_TOLERANCE_;
 
 export const HeightfieldCollideStatus = {
   Ok: 0,
@@ -230,6 +242,94 @@ function vertexContacts(hf: Heightfield, i: number, j: number, kind: ElementKind
   return added;
 }
 
+const sup: Vec3 = [0, 0, 0];
+
+/** The body's supporting feature along −nP, in world space (bodyPoly). */
+function supportingPolygon(p: Readonly<Vec3>, q: Readonly<Quat>, shape: ConvexShape): FacePolygon {
+  dir[0] = -nP[0];
+  dir[1] = -nP[1];
+  dir[2] = -nP[2];
+  quatRotateInverse(dir, q, dir);
+  shape.supportingFace(face, dir);
+  bodyPoly.clear();
+  for (let k = 0; k < face.count; k++) {
+    tmp[0] = face.points[3 * k];
+    tmp[1] = face.points[3 * k + 1];
+    tmp[2] = face.points[3 * k + 2];
+    quatRotate(tmp, q, tmp);
+    bodyPoly.push(p[0] + tmp[0], p[1] + tmp[1], p[2] + tmp[2], k, TAG_VERTEX, k);
+  }
+  return bodyPoly;
+}
+
+/**
+ * True if every vertex of cells [i0, i1] × [j0, j1] lies on one plane (within
+ * TERRAIN_PLANARITY_TOLERANCE, the tolerance of the paper's rectangle classification). Then
+ * elemPoly/element hold the whole range as one rectangle (CCW from above) and nP its normal.
+ */
+function planarPatch(hf: Heightfield, i0: number, j0: number, i1: number, j1: number): boolean {
+  if (i0 === i1 && j0 === j1) return false; // one cell: the per-element path is as cheap
+  const kP = hf.elementPlane(nP, i0, j0, ElementKind.LowerTriangle);
+  const nx = nP[0], ny = nP[1], nz = nP[2];
+  for (let j = j0; j <= j1 + 1; j++) {
+    const y = hf.vertexY(j);
+    for (let i = i0; i <= i1 + 1; i++) {
+      const d = hf.vertexX(i) * nx + y * ny + hf.height(i, j) * nz - kP;
+      if (d > TERRAIN_PLANARITY_TOLERANCE || d < -TERRAIN_PLANARITY_TOLERANCE) return false;
+    }
+  }
+  elemPoly.clear();
+  element.count = 0;
+  for (let k = 0; k < 4; k++) {
+    const ci = k === 1 || k === 2 ? i1 + 1 : i0, cj = k >= 2 ? j1 + 1 : j0;
+    const x = hf.vertexX(ci), y = hf.vertexY(cj), z = hf.height(ci, cj);
+    elemPoly.push(x, y, z, k, TAG_VERTEX, k);
+    element.v[3 * k] = x;
+    element.v[3 * k + 1] = y;
+    element.v[3 * k + 2] = z;
+    element.count++;
+  }
+  return true;
+}
+
+/**
+ * min over the body of −d·(x − o): how far the whole body lies beyond the plane through o on the
+ * −d side (d unit). Computed from the body's support point along d. > margin: no point of the
+ * body comes within the margin of the plane's d side.
+ */
+function bodySupportGap(
+  p: Readonly<Vec3>, q: Readonly<Quat>, shape: ConvexShape,
+  dx: number, dy: number, dz: number, ox: number, oy: number, oz: number,
+): number {
+  dir[0] = dx;
+  dir[1] = dy;
+  dir[2] = dz;
+  quatRotateInverse(dir, q, dir);
+  shape.support(sup, dir);
+  quatRotate(sup, q, sup);
+  return -((p[0] + sup[0] - ox) * dx + (p[1] + sup[1] - oy) * dy + (p[2] + sup[2] - oz) * dz);
+}
+
+/** True if the body lies more than `margin` outside one side plane of elemPoly's prism (along nP). */
+function outsidePrism(p: Readonly<Vec3>, q: Readonly<Quat>, shape: ConvexShape, margin: number): boolean {
+  const e = elemPoly.xyz, ne = elemPoly.count;
+  const nx = nP[0], ny = nP[1], nz = nP[2];
+  for (let k = 0; k < ne; k++) {
+    const k1 = k + 1 === ne ? 0 : k + 1;
+    const ex = e[3 * k1] - e[3 * k], ey = e[3 * k1 + 1] - e[3 * k + 1], ez = e[3 * k1 + 2] - e[3 * k + 2];
+    // outward side normal (elements are CCW seen along +n_P)
+    let mx = ey * nz - ez * ny, my = ez * nx - ex * nz, mz = ex * ny - ey * nx;
+    const ml = Math.sqrt(mx * mx + my * my + mz * mz);
+    if (!(ml > 0)) continue;
+    mx /= ml;
+    my /= ml;
+    mz /= ml;
+    // the body's point deepest toward the inside (−m) still beyond the plane by > margin?
+    if (bodySupportGap(p, q, shape, -mx, -my, -mz, e[3 * k], e[3 * k + 1], e[3 * k + 2]) > margin) return true;
+  }
+  return false;
+}
+
 /** Cell corner (0..3 = V0..V3) of vertex k of an element, in the CCW order used everywhere here. */
 function elementCorner(kind: ElementKind, k: number): number {
   if (kind === ElementKind.Rectangle) return k === 0 ? 0 : k === 1 ? 1 : k === 2 ? 3 : 2; // V0 V1 V3 V2
@@ -400,9 +500,26 @@ export function collideConvexHeightfield(
   }
   hf.cellRangeMinMax(range, i0, j0, i1, j1);
   if (range.max < minZ) return status; // the whole patch is below the body
-  loadVertices(shape, pose);
 
   cand.clear();
+  loadVertices(shape, pose);
+  if (planarPatch(hf, i0, j0, i1, j1)) {
+    // Paper §III's flat-patch shortcut, generalised to any plane: the whole range is one planar
+    // element, so one clip replaces one per cell and no crease inside it is active.
+    const start = cand.count;
+    manifoldBetweenFaces(cand, elemPoly, nP, supportingPolygon(p, q, shape), true, 0, 0, margin, PairContactKind.HeightfieldFace);
+    if (nVerts > 0) vertexContacts(hf, 0, 0, ElementKind.Rectangle, start, margin);
+    for (let k = start; k < cand.count; k++) {
+      let ci = Math.floor((cand.point[3 * k] - hf.x0) / hf.dx), cj = Math.floor((cand.point[3 * k + 1] - hf.y0) / hf.dy);
+      ci = ci < i0 ? i0 : ci > i1 ? i1 : ci;
+      cj = cj < j0 ? j0 : cj > j1 ? j1 : cj;
+      cand.cellI[k] = ci;
+      cand.cellJ[k] = cj;
+      cand.feature[k] = (cand.feature[k] & 0xff00ffff) | (((ci & 0xf) | ((cj & 0xf) << 4)) << 16);
+    }
+    if (!reduceByGroups(out, cand)) status = HeightfieldCollideStatus.Overflow;
+    return status;
+  }
   for (let j = j0; j <= j1; j++) {
     for (let i = i0; i <= i1; i++) {
       const rect = hf.cellIsRectangle(i, j);
@@ -425,22 +542,17 @@ export function collideConvexHeightfield(
           }
         }
         hf.elementPlane(nP, i, j, kind);
+        // Early outs (each a support query, far cheaper than clipping or GJK):
+        //  - the body lies entirely above the element's plane by more than the margin: no face,
+        //    vertex or edge contact can exist (the element is part of its plane);
+        //  - the body lies entirely outside one side plane of the element's prism by more than
+        //    the margin: no face or vertex contact, and no edge contact either (every point of the
+        //    element is behind that side plane).
+        if (bodySupportGap(p, q, shape, -nP[0], -nP[1], -nP[2], elemPoly.xyz[0], elemPoly.xyz[1], elemPoly.xyz[2]) > margin) continue;
+        if (outsidePrism(p, q, shape, margin)) continue;
         // 2. Face contact: body's supporting feature along −n_P, clipped by the element's prism.
-        dir[0] = -nP[0];
-        dir[1] = -nP[1];
-        dir[2] = -nP[2];
-        quatRotateInverse(dir, q, dir);
-        shape.supportingFace(face, dir);
-        bodyPoly.clear();
-        for (let k = 0; k < face.count; k++) {
-          tmp[0] = face.points[3 * k];
-          tmp[1] = face.points[3 * k + 1];
-          tmp[2] = face.points[3 * k + 2];
-          quatRotate(tmp, q, tmp);
-          bodyPoly.push(p[0] + tmp[0], p[1] + tmp[1], p[2] + tmp[2], k, TAG_VERTEX, k);
-        }
         const start = cand.count;
-        let added = manifoldBetweenFaces(cand, elemPoly, nP, bodyPoly, true, kind, 0, margin, PairContactKind.HeightfieldFace);
+        let added = manifoldBetweenFaces(cand, elemPoly, nP, supportingPolygon(p, q, shape), true, kind, 0, margin, PairContactKind.HeightfieldFace);
         // 2b. Polytope vertices inside this element's prism that the supporting face missed
         // (the face along −n_P holds the deepest points w.r.t. this plane, which may lie over a
         // neighbour, while another vertex dips into this element).
@@ -455,7 +567,11 @@ export function collideConvexHeightfield(
           }
           continue;
         }
-        // 3. Edge/vertex contact through GJK, only on active creases.
+        // 3. Edge/vertex contact through GJK, only on active creases (none on flat ground).
+        let anyActive = false;
+        for (let k = 0; k < elemPoly.count && !anyActive; k++) anyActive = edgeActive(hf, i, j, kind, k);
+        hf.elementPlane(nP, i, j, kind); // edgeActive overwrote nP
+        if (!anyActive) continue;
         gjkDistance(gjk, shape, pose, element, IDENTITY_POSE);
         if (gjk.status === GjkStatus.Degenerate || gjk.status === GjkStatus.Intersecting) continue;
         if (!(gjk.distance <= margin) || !gjk.normalValid) continue;

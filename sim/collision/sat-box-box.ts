@@ -25,9 +25,9 @@
  *     edge tag k runs from vertex k to vertex k+1.
  */
 import {
-  SAT_EDGE_PARALLEL_EPSILON,
-  SAT_FACE_PREFERENCE_ABSOLUTE,
-  SAT_FACE_PREFERENCE_RELATIVE,
+  SAT_EDGE_PARALLEL_EPSILON as SAT_EDGE_PARALLEL_EPSILON_,
+  SAT_FACE_PREFERENCE_ABSOLUTE as SAT_FACE_PREFERENCE_ABSOLUTE_,
+  SAT_FACE_PREFERENCE_RELATIVE as SAT_FACE_PREFERENCE_RELATIVE_,
 } from '../constants';
 import type { ContactBuffer } from './contact';
 import type { Quat } from '../math/quat';
@@ -37,6 +37,12 @@ import { PairContactKind, TAG_EDGE_PAIR, packFeature } from './manifold/feature-
 import { FacePolygon } from './manifold/face-polygon';
 import { manifoldBetweenFaces } from './manifold/clip-faces';
 import { closestPointsSegmentSegment, createSegmentClosest } from './segment-closest';
+
+// Module-local copies of the tuning constants: read on hot paths without a cross-module
+// binding lookup (CommonJS transpilers such as tsx turn each imported binding into a getter).
+const SAT_EDGE_PARALLEL_EPSILON = SAT_EDGE_PARALLEL_EPSILON_;
+const SAT_FACE_PREFERENCE_ABSOLUTE = SAT_FACE_PREFERENCE_ABSOLUTE_;
+const SAT_FACE_PREFERENCE_RELATIVE = SAT_FACE_PREFERENCE_RELATIVE_;
 
 /** Which kind of axis the SAT picked. */
 export const SatAxisKind = {

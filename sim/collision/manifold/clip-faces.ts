@@ -23,12 +23,18 @@
  * Preconditions: polygons convex and planar; refNormal unit; the reference polygon may be wound
  * either way (side planes are oriented toward its centroid).
  */
-import { GEOMETRIC_EPSILON } from '../../constants';
+import {
+  GEOMETRIC_EPSILON as GEOMETRIC_EPSILON_,
+} from '../../constants';
 import type { ContactBuffer } from '../contact';
 import type { Vec3 } from '../../math/vec3';
 import { CLIP_SIDE_TAG, packFeature } from './feature-id';
 import { FacePolygon } from './face-polygon';
 import { reduceContacts } from './reduce-contacts';
+
+// Module-local copies of the tuning constants: read on hot paths without a cross-module
+// binding lookup (CommonJS transpilers such as tsx turn each imported binding into a getter).
+const GEOMETRIC_EPSILON = GEOMETRIC_EPSILON_;
 
 const polyA = new FacePolygon();
 const polyB = new FacePolygon();

@@ -95,6 +95,24 @@ describe('collideConvexHeightfield', () => {
     }
   });
 
+  it('regression: no ghost contacts on flat cells when a bump inside the AABB forces the per-element path', () => {
+    // flat ground except one vertex raised 1 mm at (−0.9, −0.9): inside the AABB of the turned
+    // box below but far from its footprint, so the patch is not planar and every cell is tested
+    const h = (x: number, y: number): number => (Math.abs(x + 0.9) < 1e-9 && Math.abs(y + 0.9) < 1e-9 ? 0.001 : 0);
+    const bumpy = field(41, 41, 0.1, h, -2, -2);
+    for (let step = 0; step < 20; step++) {
+      buf.clear();
+      const q = qz(Math.PI / 4 + step * 0.01);
+      collideConvexHeightfield(buf, new BoxShape([0.6, 0.6, 0.1]), pose([0.02 * step, 0.01 * step, 0.098], q), bumpy, 0.005);
+      expect(buf.count).toBe(4);
+      for (let k = 0; k < 4; k++) {
+        expect(Math.abs(buf.normal[3 * k]) + Math.abs(buf.normal[3 * k + 1])).toBe(0);
+        expect(buf.normal[3 * k + 2]).toBe(1);
+        expect(buf.depth[k]).toBeCloseTo(0.002, 12);
+      }
+    }
+  });
+
   it('sphere exactly over a grid vertex: one contact, not one per element', () => {
     const tri = field(11, 11, 0.1, (x, y) => 0.01 * x + 0.02 * y); // planar but tilted: rectangles? (no: not a right-angle cell) → triangles
     buf.clear();
