@@ -26,7 +26,7 @@
 import { BROADPHASE_AABB_MARGIN, BROADPHASE_DISPLACEMENT_MULTIPLIER, TREE_MAX_NODES } from '../../constants';
 import type { Vec3 } from '../../math/vec3';
 import type { Aabb } from './aabb';
-import { aabb } from './aabb';
+import { aabb, aabbIsValid } from './aabb';
 import { DynamicTree, NodeList, NULL_NODE } from './dynamic-tree';
 import type { TreeRayVisitor } from './dynamic-tree';
 
@@ -91,8 +91,15 @@ export class BroadPhase {
     return this.tree.getAabb(out, proxy);
   }
 
-  /** Add a proxy for a body with tight box `a`; returns its proxy id. */
+  /**
+   * Moves ignored because the box was not finite or inverted (min > max): the proxy kept its old
+   * fat box. The caller (the world) reports it; a NaN body must not corrupt the tree.
+   */
+  rejectedMoves = 0;
+
+  /** Add a proxy for a body with tight box `a`; returns its proxy id. Throws RangeError for a non-finite or inverted box. */
   createProxy(a: Readonly<Aabb>, userData: number): number {
+    if (!aabbIsValid(a)) throw new RangeError(`BroadPhase.createProxy: invalid box ${JSON.stringify(a)}`);
     this.fatten(a);
     const id = this.tree.createLeaf(fat, userData);
     this.markDirty(id);
@@ -107,7 +114,8 @@ export class BroadPhase {
 
   /**
    * Tell the broad phase the body's tight box is now `a`. Returns true when the box left its fat
-   * box and the proxy was re-inserted (its pairs will be recomputed), false when nothing changed.
+   * box and the proxy was re-inserted (its pairs will be recomputed), false when nothing changed
+   * (or the box was invalid: see rejectedMoves).
    *
    * `displacement` [m], optional: how far the body moved this step. A re-inserted fat box is then
    * also stretched by BROADPHASE_DISPLACEMENT_MULTIPLIER × displacement on the side the body is
@@ -116,6 +124,11 @@ export class BroadPhase {
    */
   moveProxy(proxy: number, a: Readonly<Aabb>, displacement?: Readonly<Vec3>): boolean {
     if (this.tree.leafContains(proxy, a)) return false;
+    // NaN fails every comparison above, so only here do invalid boxes cost a check.
+    if (!aabbIsValid(a)) {
+      this.rejectedMoves++;
+      return false;
+    }
     this.fatten(a);
     if (displacement !== undefined) {
       for (let k = 0; k < 3; k++) {

@@ -191,6 +191,19 @@ describe('BroadPhase', () => {
     expect(bp.tree.validate()).toBeNull();
   });
 
+  it('rejects non-finite or inverted boxes: createProxy throws, moveProxy keeps the old fat box and counts it', () => {
+    const bp = new BroadPhase();
+    expect(() => bp.createProxy(aabb(0, 0, 0, Number.NaN, 1, 1), 0)).toThrow(RangeError);
+    expect(() => bp.createProxy(aabb(0, 0, 0, -1, 1, 1), 0)).toThrow(RangeError);
+    const id = bp.createProxy(boxAt(0, 0, 0, 1, 1, 1), 0);
+    const before = bp.getFatAabb(aabb(), id);
+    expect(bp.moveProxy(id, aabb(Number.NaN, 0, 0, 1, 1, 1))).toBe(false);
+    expect(bp.moveProxy(id, aabb(5, 5, 5, Infinity, 6, 6))).toBe(false);
+    expect(bp.rejectedMoves).toBe(2);
+    expect(bp.getFatAabb(aabb(), id)).toEqual(before);
+    expect(bp.tree.validate()).toBeNull();
+  });
+
   it('rejects a negative or non-finite margin', () => {
     expect(() => new BroadPhase(-1)).toThrow(RangeError);
     expect(() => new BroadPhase(Number.NaN)).toThrow(RangeError);
