@@ -105,11 +105,12 @@ const host: Host = pickHost({
 const scene = new SceneView(ui.view);
 const sim = createSimClient((msg) => showError(`Simulation worker: ${msg}`));
 const interpolated = { poses: new Float32Array(0) };
+/** The frame whose contacts are on screen (chosen to match the interpolated poses). */
+let shownContacts: Frame | null = null;
 
 const pump = new FramePump(sim.remote, (rf: ReceivedFrame) => {
   framesReceived++;
   const f = rf.frame;
-  scene.contacts.update(f.contacts, f.contactInfo);
   panel?.push(f.time, f.speed, f.contactInfo.length / 4);
 });
 
@@ -299,15 +300,22 @@ function frameLoop(now: number): void {
   if (cur && world) {
     const prev = pump.previous;
     if (interpolated.poses.length !== cur.frame.poses.length) interpolated.poses = new Float32Array(cur.frame.poses.length);
+    let contactsOf = cur.frame;
     if (prev) {
       // Show the state one frame interval behind the newest frame: always between two real frames.
       const span = cur.arrivedAt - prev.arrivedAt;
       const alpha = blendFactor(0, span, now - cur.arrivedAt);
       interpolatePoses(interpolated.poses, prev.frame.poses, cur.frame.poses, alpha);
+      // Contacts cannot be blended: show the nearer frame's, so markers stay on the drawn wheels.
+      if (alpha < 0.5) contactsOf = prev.frame;
     } else {
       interpolated.poses.set(cur.frame.poses);
     }
     scene.setPoses(interpolated.poses, dt);
+    if (contactsOf !== shownContacts) {
+      scene.contacts.update(contactsOf.contacts, contactsOf.contactInfo);
+      shownContacts = contactsOf;
+    }
   }
   scene.resize();
   scene.render();
