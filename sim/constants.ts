@@ -173,16 +173,21 @@ export const GJK_ABSOLUTE_TOLERANCE = 1e-9;
  */
 export const GJK_DEGENERATE_RELATIVE = 1e-14;
 
-/** [-] EPA iteration cap (each iteration adds one support point). */
-export const EPA_MAX_ITERATIONS = 128;
+/** [-] EPA iteration cap (each iteration adds one support point). Polytope pairs need ~10; a cylinder rim seen along its corner region needs up to ~200 (fuzz over 1e-3..10 m aspect ratios: 7 of 12240 overlaps still hit 256 and return the conservative fallback). */
+export const EPA_MAX_ITERATIONS = 256;
 
 /** [-] EPA polytope vertex capacity (fixed arrays; exceeding it ends EPA with status OutOfMemory). */
-export const EPA_MAX_VERTICES = 256;
+export const EPA_MAX_VERTICES = 512;
 
 /** [-] EPA polytope face capacity (Euler: F ≤ 2V − 4 live faces; dead faces are recycled). */
-export const EPA_MAX_FACES = 512;
+export const EPA_MAX_FACES = 1024;
 
-/** [-] EPA relative termination: the support point along the nearest face normal is within this fraction of that face's distance (upper and lower depth bounds meet). 1e-6 of a 1 cm overlap is 10 nm; curved surfaces reach it in < 64 iterations, tighter values do not. */
+/**
+ * [-] EPA relative termination: stop when the support point along the nearest face normal is
+ * within this fraction of (depth + size of A − B) of that face (upper and lower depth bounds
+ * meet). Relative to the size, not the depth alone, so a shallow contact on a big curved shape
+ * (a 10 m drum 1 mm into a box) stops at 10 µm instead of chasing nanometres along the rim.
+ */
 export const EPA_RELATIVE_TOLERANCE = 1e-6;
 
 /** [m] EPA absolute termination on the depth (1 nm). */

@@ -162,6 +162,8 @@ const bestUpperN: Vec3 = [0, 0, 1];
 const bestUpperA: Vec3 = [0, 0, 0];
 const bestUpperB: Vec3 = [0, 0, 0];
 let bestUpper = Infinity;
+/** [m] Size of A − B (largest GJK simplex vertex norm): the EPA tolerance is relative to it. */
+let epaScale = 0;
 /** Radii added to a core answer (0 when EPA runs on the full shapes). */
 let inflateA = 0;
 let inflateB = 0;
@@ -534,6 +536,7 @@ export function epaPenetration(
     scaleSq = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
     if (!(scaleSq > 0)) scaleSq = 1;
   }
+  epaScale = Math.sqrt(scaleSq);
   if (!buildInitialPolytope(scaleSq)) {
     if (inflateA + inflateB > 0 && Number.isFinite(bestUpper) && bestUpper <= GJK_ABSOLUTE_TOLERANCE) {
       // Flat core difference through the origin (concentric spheres, crossing capsule axes,
@@ -547,8 +550,9 @@ export function epaPenetration(
 }
 
 function copyGjk(out: EpaResult, r: GjkResult): void {
-  const overlap = r.status === GjkStatus.Intersecting;
-  out.status = overlap ? EpaStatus.Penetrating : r.status === GjkStatus.Touching ? EpaStatus.Touching : EpaStatus.Separated;
+  // By the sign of the (exact) core distance, so a MaxIterations answer is classified too.
+  const overlap = r.distance < -GJK_ABSOLUTE_TOLERANCE;
+  out.status = overlap ? EpaStatus.Penetrating : r.distance <= GJK_ABSOLUTE_TOLERANCE ? EpaStatus.Touching : EpaStatus.Separated;
   out.method = EpaMethod.Core;
   out.depth = overlap ? -r.distance : 0;
   out.distance = r.distance;
@@ -577,7 +581,7 @@ function expand(out: EpaResult): EpaResult {
     nL[2] = fN[3 * best + 2];
     const h = supportAlong(nL);
     const lower = Math.max(0, bestD);
-    if (h - lower <= Math.max(EPA_ABSOLUTE_TOLERANCE, EPA_RELATIVE_TOLERANCE * lower)) {
+    if (h - lower <= Math.max(EPA_ABSOLUTE_TOLERANCE, EPA_RELATIVE_TOLERANCE * (lower + epaScale))) {
       faceWitness(best, lower);
       // Faces that touch exactly (depth within GJK's tolerance) are contact, not overlap.
       const status = lower <= GJK_ABSOLUTE_TOLERANCE ? EpaStatus.Touching : EpaStatus.Penetrating;
