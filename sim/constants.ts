@@ -120,6 +120,13 @@ export const CYLINDER_TERRAIN_NORMAL_GROUP_COS = 0.984807753012208;
  */
 export const MANIFOLD_LINE_CONTACT_DISTANCE = 0.1 * LINEAR_SLOP;
 
+/**
+ * [m] Manifold reduction tie tolerance: a point must be deeper or farther by more than this to
+ * replace the current choice, so float round-off (1e-16 m) never flips between equal points —
+ * the selection stays put while a wheel moves and when the terrain array is shifted. 1 nm.
+ */
+export const MANIFOLD_TIE_TOLERANCE = 1e-9;
+
 /** [-] Capacity of the per-query candidate contact buffer (before reduction). Overflow is reported. */
 export const CYLINDER_TERRAIN_MAX_CANDIDATES = 1024;
 

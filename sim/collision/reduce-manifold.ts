@@ -3,10 +3,10 @@
  * Torgashev 2020, §V "building the contact manifold"; the area heuristic is also the one of
  * Box3D's b3CullPoints and Jolt's PruneContactPoints).
  *
- * 1. Group. Candidates whose unit normals agree within `groupCos` (dot ≥ groupCos) form one
- *    group — one contact patch. The paper groups equal normals; adjacent elements of a smooth
- *    surface differ slightly, so the tolerance is an angle. The group's representative normal is
- *    its first member's (deterministic: candidates arrive in cell order).
+ * 1. Group. The paper groups equal normals; adjacent elements of a smooth surface differ
+ *    slightly, so the tolerance is an angle (dot ≥ groupCos). Representatives are picked greedily
+ *    in candidate order (cell order: deterministic), then every candidate joins its nearest
+ *    representative, so equal normals always share a group.
  * 2. Per group with more than 4 points keep:
  *      P1 the deepest (it carries the largest correction),
  *      P2 the farthest from P1 (the patch's longest extent),
@@ -14,8 +14,9 @@
  *         that line, the patch is a LINE contact (a lying wheel's side): keep the two extreme
  *         points along the line (not P1/P2, which may be an interior tie when all depths are
  *         equal) — plus P1 if it is deeper than both extremes (a curved line contact),
- *      P4 the point farthest OUTSIDE triangle P1P2P3 (most negative signed area against one of
- *         its edges, seen along the group normal); a point inside adds no area and is skipped.
+ *      P4 the point farthest OUTSIDE triangle P1P2P3 (most negative signed distance to one of
+ *         its edges, seen along the group normal: the area it adds per unit of edge); a point
+ *         inside adds no area and is skipped.
  *
  *            P2 ●──────────● P4        signed area of (a, b, q) = ((b − a) × (q − a)) · n
  *               │ ╲        │           > 0: q left of a→b (inside for a CCW triangle)
@@ -75,8 +76,10 @@ function emit(out: ContactBuffer, src: ContactBuffer, k: number): boolean {
  * Groups `src`'s contacts by normal and appends at most 4 per group (2 or 3 for line contacts)
  * to `out`. `src` is not modified. Returns ReduceManifoldStatus bits.
  *
- * @param groupCos     dot product of unit normals at or above which two contacts share a group.
- * @param lineDistance [m] P3 closer than this to line P1P2 makes the group a line contact.
+ * @param groupCos      dot product of unit normals at or above which two contacts share a group.
+ * @param lineDistance  [m] P3 closer than this to line P1P2 makes the group a line contact.
+ * @param tieTolerance  [m] a candidate must be deeper/farther by more than this to replace the
+ *                      current choice (also used, unitless, for normal dot products).
  */
 export function reduceManifoldInto(
   out: ContactBuffer,
@@ -84,6 +87,7 @@ export function reduceManifoldInto(
   groups: ManifoldGroups,
   groupCos: number,
   lineDistance: number,
+  tieTolerance: number,
 ): number {
   let status = 0;
   const n = Math.min(src.count, groups.capacity);
@@ -92,31 +96,38 @@ export function reduceManifoldInto(
   const D = src.depth;
   let g = 0;
   const gn = groups.normal;
-  // 1. Grouping: greedy against the representatives, nearest group on overflow.
+  // 1a. Representatives: a candidate farther than the tolerance from every representative so
+  //     far starts a new group (greedy, in candidate order).
   for (let k = 0; k < n; k++) {
     const nx = N[3 * k], ny = N[3 * k + 1], nz = N[3 * k + 2];
-    let best = -1;
+    let covered = false;
+    for (let q = 0; q < g && !covered; q++) covered = nx * gn[3 * q] + ny * gn[3 * q + 1] + nz * gn[3 * q + 2] >= groupCos;
+    if (covered) continue;
+    if (g < groups.maxGroups) {
+      gn[3 * g] = nx;
+      gn[3 * g + 1] = ny;
+      gn[3 * g + 2] = nz;
+      g++;
+    } else {
+      status |= ReduceManifoldStatus.GroupOverflow;
+    }
+  }
+  groups.count = g;
+  // 1b. Membership: every candidate joins its NEAREST representative, so equal normals always
+  //     share a group (a one-pass greedy split them when a later representative came closer).
+  for (let k = 0; k < n; k++) {
+    const nx = N[3 * k], ny = N[3 * k + 1], nz = N[3 * k + 2];
+    let best = 0;
     let bestDot = -Infinity;
     for (let q = 0; q < g; q++) {
       const d = nx * gn[3 * q] + ny * gn[3 * q + 1] + nz * gn[3 * q + 2];
-      if (d > bestDot) {
+      if (d > bestDot + tieTolerance) {
         bestDot = d;
         best = q;
       }
     }
-    if (best < 0 || bestDot < groupCos) {
-      if (g < groups.maxGroups) {
-        best = g++;
-        gn[3 * best] = nx;
-        gn[3 * best + 1] = ny;
-        gn[3 * best + 2] = nz;
-      } else {
-        status |= ReduceManifoldStatus.GroupOverflow;
-      }
-    }
     groups.groupOf[k] = best;
   }
-  groups.count = g;
   // Counting sort of candidates by group (keeps candidate order inside a group).
   const st = groups.start;
   for (let q = 0; q <= g; q++) st[q] = 0;
@@ -132,9 +143,11 @@ export function reduceManifoldInto(
       for (let m = a; m < b; m++) if (!emit(out, src, mem[m])) status |= ReduceManifoldStatus.OutputOverflow;
       continue;
     }
-    // P1: deepest.
+    // P1: deepest. Every "better" below must win by more than tieTolerance, so round-off
+    // never reorders equals: ties go to the first candidate (cell order), which keeps the
+    // choice stable while the wheel moves and when the terrain array is shifted.
     let i1 = mem[a];
-    for (let m = a + 1; m < b; m++) if (D[mem[m]] > D[i1]) i1 = mem[m];
+    for (let m = a + 1; m < b; m++) if (D[mem[m]] > D[i1] + tieTolerance) i1 = mem[m];
     const x1 = P[3 * i1], y1 = P[3 * i1 + 1], z1 = P[3 * i1 + 2];
     // P2: farthest from P1.
     let i2 = -1;
@@ -142,39 +155,39 @@ export function reduceManifoldInto(
     for (let m = a; m < b; m++) {
       const k = mem[m];
       const dx = P[3 * k] - x1, dy = P[3 * k + 1] - y1, dz = P[3 * k + 2] - z1;
-      const d2 = dx * dx + dy * dy + dz * dz;
-      if (d2 > best) {
-        best = d2;
+      const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      if (d > best + tieTolerance) {
+        best = d;
         i2 = k;
       }
     }
     const ex = P[3 * i2] - x1, ey = P[3 * i2 + 1] - y1, ez = P[3 * i2 + 2] - z1;
-    const eLen2 = ex * ex + ey * ey + ez * ez;
-    // P3: farthest from line P1P2 (squared distance = |e × d|² / |e|²).
+    const eLen = Math.sqrt(ex * ex + ey * ey + ez * ez);
+    // P3: farthest from line P1P2 (distance = |e × d| / |e|).
     let i3 = -1;
     best = -1;
     for (let m = a; m < b; m++) {
       const k = mem[m];
       const dx = P[3 * k] - x1, dy = P[3 * k + 1] - y1, dz = P[3 * k + 2] - z1;
       const cx = ey * dz - ez * dy, cy = ez * dx - ex * dz, cz = ex * dy - ey * dx;
-      const c2 = cx * cx + cy * cy + cz * cz;
-      if (c2 > best) {
-        best = c2;
+      const d = eLen > 0 ? Math.sqrt(cx * cx + cy * cy + cz * cz) / eLen : 0;
+      if (d > best + tieTolerance) {
+        best = d;
         i3 = k;
       }
     }
-    if (eLen2 <= 0 || best <= lineDistance * lineDistance * eLen2) {
+    if (eLen <= 0 || best <= lineDistance) {
       // Line contact (or all points coincide): the two extremes along P1→P2.
       let lo = i1, hi = i1, tLo = 0, tHi = 0;
       for (let m = a; m < b; m++) {
         const k = mem[m];
-        const t = (P[3 * k] - x1) * ex + (P[3 * k + 1] - y1) * ey + (P[3 * k + 2] - z1) * ez;
-        if (t < tLo) { tLo = t; lo = k; }
-        if (t > tHi) { tHi = t; hi = k; }
+        const t = eLen > 0 ? ((P[3 * k] - x1) * ex + (P[3 * k + 1] - y1) * ey + (P[3 * k + 2] - z1) * ez) / eLen : 0;
+        if (t < tLo - tieTolerance) { tLo = t; lo = k; }
+        if (t > tHi + tieTolerance) { tHi = t; hi = k; }
       }
       if (!emit(out, src, lo)) status |= ReduceManifoldStatus.OutputOverflow;
       if (hi !== lo && !emit(out, src, hi)) status |= ReduceManifoldStatus.OutputOverflow;
-      if (i1 !== lo && i1 !== hi && D[i1] > D[lo] && D[i1] > D[hi] && !emit(out, src, i1)) {
+      if (i1 !== lo && i1 !== hi && D[i1] > D[lo] + tieTolerance && D[i1] > D[hi] + tieTolerance && !emit(out, src, i1)) {
         status |= ReduceManifoldStatus.OutputOverflow;
       }
       continue;
@@ -184,17 +197,22 @@ export function reduceManifoldInto(
     const x2 = P[3 * i2], y2 = P[3 * i2 + 1], z2 = P[3 * i2 + 2];
     const x3 = P[3 * i3], y3 = P[3 * i3 + 1], z3 = P[3 * i3 + 2];
     const orient = signedArea(x1, y1, z1, x2, y2, z2, x3, y3, z3, nx, ny, nz) >= 0 ? 1 : -1;
+    // Signed areas divided by the edge lengths: signed distances (m) outside each edge, so the
+    // tie tolerance applies in metres here too.
+    const inv12 = orient / Math.max(Math.hypot(x2 - x1, y2 - y1, z2 - z1), tieTolerance);
+    const inv23 = orient / Math.max(Math.hypot(x3 - x2, y3 - y2, z3 - z2), tieTolerance);
+    const inv31 = orient / Math.max(Math.hypot(x1 - x3, y1 - y3, z1 - z3), tieTolerance);
     let i4 = -1;
     let most = 0;
     for (let m = a; m < b; m++) {
       const k = mem[m];
       if (k === i1 || k === i2 || k === i3) continue;
       const qx = P[3 * k], qy = P[3 * k + 1], qz = P[3 * k + 2];
-      const s12 = orient * signedArea(x1, y1, z1, x2, y2, z2, qx, qy, qz, nx, ny, nz);
-      const s23 = orient * signedArea(x2, y2, z2, x3, y3, z3, qx, qy, qz, nx, ny, nz);
-      const s31 = orient * signedArea(x3, y3, z3, x1, y1, z1, qx, qy, qz, nx, ny, nz);
+      const s12 = inv12 * signedArea(x1, y1, z1, x2, y2, z2, qx, qy, qz, nx, ny, nz);
+      const s23 = inv23 * signedArea(x2, y2, z2, x3, y3, z3, qx, qy, qz, nx, ny, nz);
+      const s31 = inv31 * signedArea(x3, y3, z3, x1, y1, z1, qx, qy, qz, nx, ny, nz);
       const s = Math.min(s12, s23, s31);
-      if (s < most) {
+      if (s < most - tieTolerance) {
         most = s;
         i4 = k;
       }

@@ -34,6 +34,7 @@ import {
   CYLINDER_TERRAIN_NORMAL_GROUP_COS,
   CYLINDER_TERRAIN_PARALLEL_SIN,
   MANIFOLD_LINE_CONTACT_DISTANCE,
+  MANIFOLD_TIE_TOLERANCE,
 } from '../../constants';
 import type { Vec3 } from '../../math/vec3';
 import { ElementKind } from '../../terrain/heightfield';
@@ -129,7 +130,7 @@ export function collideCylinderTerrainInto(
     status |= narrowPhase(cand, hf, q, ws, i0, j0, i1, j1);
   }
   ws.candidateCount = cand.count;
-  const rs = reduceManifoldInto(out, cand, ws.groups, CYLINDER_TERRAIN_NORMAL_GROUP_COS, MANIFOLD_LINE_CONTACT_DISTANCE);
+  const rs = reduceManifoldInto(out, cand, ws.groups, CYLINDER_TERRAIN_NORMAL_GROUP_COS, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TIE_TOLERANCE);
   if (rs & ReduceManifoldStatus.GroupOverflow) status |= CylinderTerrainStatus.GroupOverflow;
   if (rs & ReduceManifoldStatus.OutputOverflow) status |= CylinderTerrainStatus.OutputOverflow;
   return status;
