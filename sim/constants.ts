@@ -321,9 +321,9 @@ export const MANIFOLD_COLLINEAR_RELATIVE = 1e-6;
 export const PERSISTENT_MATCH_DISTANCE = 4 * LINEAR_SLOP;
 
 /**
- * [-] Convex–heightfield internal edges: two adjacent elements whose normals have a dot product
- * at least this are "the same plane" (cos 0.5° ≈ 0.99996): the edge between them is inactive and
- * can never produce its own contact normal (Jolt's active edges idea).
+ * [-] Convex–heightfield: a GJK edge/vertex contact whose normal is within 0.5° of the element's
+ * face normal (n·n_P ≥ cos 0.5° ≈ 0.99996) is a face contact that belongs to a neighbouring
+ * element's prism, not an edge contact: it is dropped here and found there.
  */
 export const HEIGHTFIELD_SAME_NORMAL_COS = 0.99996;
 
@@ -373,6 +373,16 @@ export const MANIFOLD_REFERENCE_BIAS = 1e-3;
  * most extreme one.
  */
 export const MANIFOLD_DEPTH_TIE = 0.1 * LINEAR_SLOP;
+
+/**
+ * [-] Convex–heightfield active creases: the crease between two elements can produce its own
+ * (edge) contact normal only if their normals differ by more than 10° (n₁·n₂ < cos 10°) and it is
+ * convex. Gentler creases are the facets of a smooth surface: the faces' own contacts cover them
+ * (a sphere sinks at most r(1 − cos 5°) ≈ 0.4 % of r into such a crease), and an edge normal
+ * there would be a ghost. Same 10° as the cylinder–terrain module's active-edge bend, so wheels
+ * and bodies see the same creases; Jolt's default active-edge threshold is 5°.
+ */
+export const HEIGHTFIELD_ACTIVE_EDGE_COS = 0.984807753012208;
 
 // ---------------------------------------------------------------------------------------------
 // Broad phase (sim/collision/broadphase/)

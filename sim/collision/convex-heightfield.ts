@@ -19,9 +19,9 @@
  *   3. Edge/vertex contacts, only for elements that gave no face contact: GJK between the body
  *      and the element polygon. The contact is kept only if the element point lies on an
  *      ACTIVE edge or vertex — a convex crease whose neighbouring element bends away by more
- *      than HEIGHTFIELD_SAME_NORMAL_COS (Jolt's active edges idea). Flat and concave creases are
- *      inactive: the neighbouring element's face test already covers them, so a contact there
- *      would be a ghost. (Penetrations through an edge deeper than the margin are reported by
+ *      than HEIGHTFIELD_ACTIVE_EDGE_COS (10°; Jolt's active edges idea). Flat, gently bent and
+ *      concave creases are inactive: the neighbouring elements' face tests already cover them,
+ *      so a contact there would be a ghost. (Penetrations through an edge deeper than the margin are reported by
  *      the face tests of the elements the body sinks into.)
  *   4. Candidates are grouped by normal (MANIFOLD_NORMAL_GROUP_COS) and each group reduced to
  *      MANIFOLD_MAX_POINTS (reduce-contacts.ts), so a box on a 5 cm grid gets its 4 corners, not
@@ -33,6 +33,7 @@
  */
 import {
   GEOMETRIC_EPSILON as GEOMETRIC_EPSILON_,
+  HEIGHTFIELD_ACTIVE_EDGE_COS as HEIGHTFIELD_ACTIVE_EDGE_COS_,
   HEIGHTFIELD_CANDIDATE_CAPACITY as HEIGHTFIELD_CANDIDATE_CAPACITY_,
   HEIGHTFIELD_MAX_CELLS_PER_QUERY as HEIGHTFIELD_MAX_CELLS_PER_QUERY_,
   HEIGHTFIELD_SAME_NORMAL_COS as HEIGHTFIELD_SAME_NORMAL_COS_,
@@ -59,6 +60,7 @@ import { reduceContacts } from './manifold/reduce-contacts';
 // Module-local copies of the tuning constants: read on hot paths without a cross-module
 // binding lookup (CommonJS transpilers such as tsx turn each imported binding into a getter).
 const GEOMETRIC_EPSILON = GEOMETRIC_EPSILON_;
+const HEIGHTFIELD_ACTIVE_EDGE_COS = HEIGHTFIELD_ACTIVE_EDGE_COS_;
 const HEIGHTFIELD_CANDIDATE_CAPACITY = HEIGHTFIELD_CANDIDATE_CAPACITY_;
 const HEIGHTFIELD_MAX_CELLS_PER_QUERY = HEIGHTFIELD_MAX_CELLS_PER_QUERY_;
 const HEIGHTFIELD_SAME_NORMAL_COS = HEIGHTFIELD_SAME_NORMAL_COS_;
@@ -339,7 +341,7 @@ function elementCorner(kind: ElementKind, k: number): number {
 
 /**
  * Is the crease along polygon edge k of element (i, j, kind) active — convex, and bent by more
- * than HEIGHTFIELD_SAME_NORMAL_COS? Border edges of the grid are active (nothing beyond them).
+ * than HEIGHTFIELD_ACTIVE_EDGE_COS (10°)? Border edges of the grid are active (nothing beyond).
  *
  * Edge k of each element, as a side of its cell (4 = the V1–V2 diagonal):
  *   rectangle V0V1 bottom, V1V3 right, V3V2 top, V2V0 left
@@ -370,7 +372,7 @@ function edgeActive(hf: Heightfield, i: number, j: number, kind: ElementKind, k:
   }
   const kP = hf.elementPlane(nP, i, j, kind);
   hf.elementPlane(nQ, ni, nj, nkind);
-  if (nP[0] * nQ[0] + nP[1] * nQ[1] + nP[2] * nQ[2] >= HEIGHTFIELD_SAME_NORMAL_COS) return false;
+  if (nP[0] * nQ[0] + nP[1] * nQ[1] + nP[2] * nQ[2] >= HEIGHTFIELD_ACTIVE_EDGE_COS) return false;
   const n = nkind === ElementKind.Rectangle ? 4 : 3;
   let sx = 0, sy = 0, sz = 0;
   for (let c = 0; c < n; c++) {
