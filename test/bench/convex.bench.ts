@@ -38,7 +38,6 @@ import type { Quat } from '../../sim/math/quat';
 import { quatNormalize, quatRotate } from '../../sim/math/quat';
 import { Rng } from '../../sim/math/random';
 import type { Vec3 } from '../../sim/math/vec3';
-import { BoxShape } from '../../sim/shapes/box';
 import { ConvexHullShape } from '../../sim/shapes/convex-hull';
 import { buildConvexHull } from '../../sim/shapes/convex-hull-builder';
 import type { Pose } from '../../sim/shapes/shape';
@@ -134,16 +133,23 @@ function median(xs: number[]): number {
   return s[s.length >> 1];
 }
 
-/** Queries per second: `sweep` answers `perSweep` queries; median of 5 timed runs after a warm-up. */
-function rate(sweep: () => void, perSweep: number, sweeps: number): number {
-  const rates: number[] = [];
+/**
+ * Queries per second for each engine: each `sweep` answers `perSweep` queries; median of 5 timed
+ * runs after a warm-up run. Engines take turns run by run so load bursts on the shared machine
+ * hit them alike.
+ */
+function rates(sweepsOf: (() => void)[], perSweep: number, sweeps: number): number[] {
+  const out: number[][] = sweepsOf.map(() => []);
   for (let r = 0; r < 6; r++) {
-    const t0 = performance.now();
-    for (let s = 0; s < sweeps; s++) sweep();
-    const dt = (performance.now() - t0) / 1000;
-    if (r > 0) rates.push((perSweep * sweeps) / dt);
+    for (let e = 0; e < sweepsOf.length; e++) {
+      const sweep = sweepsOf[e];
+      const t0 = performance.now();
+      for (let s = 0; s < sweeps; s++) sweep();
+      const dt = (performance.now() - t0) / 1000;
+      if (r > 0) out[e].push((perSweep * sweeps) / dt);
+    }
   }
-  return median(rates);
+  return out.map(median);
 }
 
 // --- Rapier adapters ----------------------------------------------------------------------------
@@ -337,14 +343,16 @@ export default async function run(ctx: BenchContext): Promise<void> {
     const o = pairs.map(ours);
     const r = pairs.map((_, i) => rap.query(i));
     const j = pairs.map((_, i) => jol.query(i));
-    rows.push({
-      name,
-      ours: rate(() => { for (const p of pairs) ours(p); }, pairs.length, sweeps),
-      rapier: rate(() => { for (let i = 0; i < pairs.length; i++) rap.query(i); }, pairs.length, sweeps),
-      jolt: rate(() => { for (let i = 0; i < pairs.length; i++) jol.query(i); }, pairs.length, sweeps),
-      checkRapier: meanAbsDiff(o, r),
-      checkJolt: meanAbsDiff(o, j),
-    });
+    const [oursRate, rapierRate, joltRate] = rates(
+      [
+        () => { for (const p of pairs) ours(p); },
+        () => { for (let i = 0; i < pairs.length; i++) rap.query(i); },
+        () => { for (let i = 0; i < pairs.length; i++) jol.query(i); },
+      ],
+      pairs.length,
+      sweeps,
+    );
+    rows.push({ name, ours: oursRate, rapier: rapierRate, jolt: joltRate, checkRapier: meanAbsDiff(o, r), checkJolt: meanAbsDiff(o, j) });
     rap.free();
   };
 
@@ -354,8 +362,6 @@ export default async function run(ctx: BenchContext): Promise<void> {
   // Box–box rows: one shape per pair on each side.
   const sat = createBoxBoxSat();
   const buf = new ContactBuffer(16);
-  const boxA = boxes.map((b) => new BoxShape(b.hA));
-  void boxA;
   const rapBox = rapierRunner(
     (i) => RAPIER.ColliderDesc.cuboid(boxes[i].hA[0], boxes[i].hA[1], boxes[i].hA[2]),
     (i) => RAPIER.ColliderDesc.cuboid(boxes[i].hB[0], boxes[i].hB[1], boxes[i].hB[2]),
@@ -378,13 +384,21 @@ export default async function run(ctx: BenchContext): Promise<void> {
   const rBox = boxes.map((_, i) => rapBox.query(i));
   const jBox = boxes.map((_, i) => jolBox.query(i));
   const overlapping = oSat.filter((d) => d < 0).length;
-  const rapBoxRate = rate(() => { for (let i = 0; i < boxes.length; i++) rapBox.query(i); }, boxes.length, sweeps);
-  const jolBoxRate = rate(() => { for (let i = 0; i < boxes.length; i++) jolBox.query(i); }, boxes.length, sweeps);
+  const [satRate, manifoldRate, rapBoxRate, jolBoxRate] = rates(
+    [
+      () => { for (const b of boxes) satQuery(b); },
+      () => { for (const b of boxes) manifoldQuery(b); },
+      () => { for (let i = 0; i < boxes.length; i++) rapBox.query(i); },
+      () => { for (let i = 0; i < boxes.length; i++) jolBox.query(i); },
+    ],
+    boxes.length,
+    sweeps,
+  );
   // Compare depths only where both see an overlap (Rapier/Jolt report nothing for separated pairs at prediction 0).
   const both = boxes.map((_, i) => i).filter((i) => oSat[i] < 0 && Number.isFinite(rBox[i]) && Number.isFinite(jBox[i]));
   rows.push({
     name: 'SAT box–box, axis + depth (satBoxBox)',
-    ours: rate(() => { for (const b of boxes) satQuery(b); }, boxes.length, sweeps),
+    ours: satRate,
     rapier: rapBoxRate,
     jolt: jolBoxRate,
     checkRapier: meanAbsDiff(both.map((i) => oSat[i]), both.map((i) => rBox[i])),
@@ -392,7 +406,7 @@ export default async function run(ctx: BenchContext): Promise<void> {
   });
   rows.push({
     name: 'SAT box–box + clipped manifold (collideBoxBox)',
-    ours: rate(() => { for (const b of boxes) manifoldQuery(b); }, boxes.length, sweeps),
+    ours: manifoldRate,
     rapier: rapBoxRate,
     jolt: jolBoxRate,
     checkRapier: NaN,
@@ -400,7 +414,7 @@ export default async function run(ctx: BenchContext): Promise<void> {
   });
   rapBox.free();
 
-  console.log(`\n### Convex queries (queries per second, median of 5; ${PAIRS} pairs × ${sweeps} sweeps per run)\n`);
+  console.log(`\n### Convex queries (queries per second, median of 5 runs taken in turns; ${PAIRS} pairs × ${sweeps} sweeps per run)\n`);
   console.log('| row | ours | Rapier | Jolt | ours / fastest peer (time) | check: mean abs diff vs ours, Rapier / Jolt [m] |');
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const r of rows) {
