@@ -69,6 +69,7 @@ export type { ConvexBodyDesc, ConvexQueryResult } from './collision/query-convex
 
 // --- broad phase ------------------------------------------------------------------------------
 export { BroadPhase } from './collision/broadphase/broad-phase';
+export { SweepAndPrune } from './collision/broadphase/sweep-and-prune';
 export { DynamicTree, NodeList, NULL_NODE as TREE_NULL_NODE } from './collision/broadphase/dynamic-tree';
 export type { TreeRayVisitor } from './collision/broadphase/dynamic-tree';
 export { aabbOverlaps, aabbContains, aabbIsValid } from './collision/broadphase/aabb';
