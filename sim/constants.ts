@@ -54,7 +54,10 @@ export const US_SURVEY_FOOT = 1200 / 3937;
  */
 export const TERRAIN_PLANARITY_TOLERANCE = 1e-9;
 
-/** [-] Largest heightfield accepted, in vertices along one axis. 16385² float64 = 2 GiB: beyond is an error, not a slow load. */
+/**
+ * [-] Largest heightfield accepted, in vertices along one axis. 16385² vertices take ≈ 3.9 GiB
+ * (float64 heights 2 GiB + min/max pyramid 1.4 GiB + element kinds 0.27 GiB): beyond is an error, not a slow load.
+ */
 export const TERRAIN_MAX_VERTICES_PER_AXIS = 16385;
 
 /** [-] Smallest heightfield: one cell. */
@@ -338,6 +341,12 @@ export const HEIGHTFIELD_CANDIDATE_CAPACITY = 256;
 
 /** [-] Most terrain cells one convex–heightfield query visits; a larger AABB footprint reports overflow. */
 export const HEIGHTFIELD_MAX_CELLS_PER_QUERY = 4096;
+
+/**
+ * [-] Elements remembered per convex–heightfield query for the inactive-crease fallback (the
+ * elements a round body straddles without a face contact: a vertex has at most 8 around it).
+ */
+export const HEIGHTFIELD_FALLBACK_ELEMENTS = 32;
 
 /**
  * [-] Capsule–capsule: axes with |cos| at least this (about 2.6°) count as parallel and get a

@@ -68,25 +68,30 @@ describe('Heightfield', () => {
     }
   });
 
-  it('cellRangeMinMax equals a brute-force scan for random ranges', () => {
-    const hf = randomField(11, 67, 41);
-    const rng = new Rng(99);
+  it('cellRangeMinMax equals a brute-force scan for random ranges, on odd, one-cell and one-row grids', () => {
     const out = { min: 0, max: 0 };
-    for (let t = 0; t < 2000; t++) {
-      const i0 = rng.int(-3, hf.cellsX + 2), i1 = rng.int(i0, hf.cellsX + 4);
-      const j0 = rng.int(-3, hf.cellsY + 2), j1 = rng.int(j0, hf.cellsY + 4);
-      let lo = Infinity, hi = -Infinity;
-      for (let j = Math.max(0, j0); j <= Math.min(hf.cellsY - 1, j1) + 1 && j <= Math.min(hf.cellsY - 1, j1) + 1; j++) {
-        if (Math.max(0, j0) > Math.min(hf.cellsY - 1, j1)) break;
-        for (let i = Math.max(0, i0); i <= Math.min(hf.cellsX - 1, i1) + 1; i++) {
-          if (Math.max(0, i0) > Math.min(hf.cellsX - 1, i1)) break;
-          lo = Math.min(lo, hf.height(i, j));
-          hi = Math.max(hi, hf.height(i, j));
+    for (const [seed, cols, rows] of [[11, 67, 41], [12, 2, 2], [13, 2, 9], [14, 33, 2], [15, 129, 130]]) {
+      const hf = randomField(seed, cols, rows);
+      const rng = new Rng(seed * 7);
+      for (let t = 0; t < 500; t++) {
+        const i0 = rng.int(-3, hf.cellsX + 2), i1 = rng.int(i0, hf.cellsX + 4);
+        const j0 = rng.int(-3, hf.cellsY + 2), j1 = rng.int(j0, hf.cellsY + 4);
+        // brute force over the vertices of the clamped cell range
+        const ci0 = Math.max(0, i0), ci1 = Math.min(hf.cellsX - 1, i1);
+        const cj0 = Math.max(0, j0), cj1 = Math.min(hf.cellsY - 1, j1);
+        let lo = Infinity, hi = -Infinity;
+        if (ci0 <= ci1 && cj0 <= cj1) {
+          for (let j = cj0; j <= cj1 + 1; j++) {
+            for (let i = ci0; i <= ci1 + 1; i++) {
+              lo = Math.min(lo, hf.height(i, j));
+              hi = Math.max(hi, hf.height(i, j));
+            }
+          }
         }
+        hf.cellRangeMinMax(out, i0, j0, i1, j1);
+        expect(out.min).toBe(lo);
+        expect(out.max).toBe(hi);
       }
-      hf.cellRangeMinMax(out, i0, j0, i1, j1);
-      expect(out.min).toBe(lo);
-      expect(out.max).toBe(hi);
     }
   });
 
