@@ -23,8 +23,9 @@
  *  - the rim's extreme points A_L, B_L, D± whose foot lies in the element (half-open test, so a
  *    foot on a seam is emitted once): on a planar patch these four span the exact support
  *    polygon of a standing cylinder and move continuously while it slides;
- *  - on BENT element edges only (see edge-bend.ts): the edge–rim crossings and the element's
- *    vertices inside the disc — the places where the patch ends at a ridge or changes plane.
+ *  - on BENT element edges only, convex or concave (see edge-bend.ts): the edge–rim crossings
+ *    and the element's vertices inside the disc — where this plane's patch ends (at a ridge, or
+ *    at a valley where the next face rises: the depth on this plane is largest right there).
  *    On flat seams they are interior points of one plane patch (the paper removes them with its
  *    Ω_I/Ω_E bookkeeping, stage 3); skipping them here gives the same manifold without the sets.
  * The depth maximum over the element is always among these: s is linear on the disc, so its max
@@ -98,7 +99,7 @@ export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: Elem
   const m = loadPolygon(hf, f);
   let anyBent = false;
   for (let e = 0; e < m; e++) {
-    bend[e] = cellEdgeBend(hf, f.i, f.j, sides[e]);
+    bend[e] = Math.abs(cellEdgeBend(hf, f.i, f.j, sides[e])); // concave or convex: either ends the plane
     if (bend[e] > CYLINDER_TERRAIN_FLAT_EDGE_BEND) anyBent = true;
   }
   if (!anyBent) return lost;

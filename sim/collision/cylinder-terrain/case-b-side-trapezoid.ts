@@ -14,7 +14,8 @@
  * A clip end that lies on an internal FLAT edge is not emitted: the line simply continues into
  * the coplanar neighbour, so that point is neither the deepest nor the end of the patch — it is
  * the paper's seam point that becomes a ghost manifold point when the wheel rolls across seams.
- * Ends on bent edges, on the grid border, and the ends of the line itself are kept.
+ * Ends on bent edges (convex or concave: at the foot of a curb the ground's depth is largest
+ * right at the valley), on the grid border, and the ends of the line itself are kept.
  *
  * The section of the cylinder by the plane (the paper's trapezoid KLMN, Fig. 8) is used as the
  * gate of the second pass: only elements whose polygon meets it can have edges inside the
@@ -94,7 +95,8 @@ export function clipLowestLine(f: ElementFrame, hh: number, r: number, tEnd: num
 /** True if a clip end on side `e` (−1: the line's own end) should become a contact. */
 export function clipEndIsReal(hf: Heightfield, f: ElementFrame, e: number): boolean {
   if (e < 0) return true;
-  return cellEdgeBend(hf, f.i, f.j, e as CellEdge) > CYLINDER_TERRAIN_FLAT_EDGE_BEND;
+  const b = cellEdgeBend(hf, f.i, f.j, e as CellEdge);
+  return b > CYLINDER_TERRAIN_FLAT_EDGE_BEND || b < -CYLINDER_TERRAIN_FLAT_EDGE_BEND;
 }
 
 /** Pushes the contact at parameter t of the lowest line: {foot(t), s(t), n}. Returns false on overflow. */

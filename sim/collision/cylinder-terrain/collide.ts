@@ -33,6 +33,7 @@ import {
   CYLINDER_TERRAIN_MAX_CELLS,
   CYLINDER_TERRAIN_NORMAL_GROUP_COS,
   CYLINDER_TERRAIN_PARALLEL_SIN,
+  GEOMETRIC_EPSILON,
   MANIFOLD_LINE_CONTACT_DISTANCE,
   MANIFOLD_TIE_TOLERANCE,
 } from '../../constants';
@@ -45,7 +46,7 @@ import { baseEllipseContacts } from './case-a-base-ellipse';
 import { sectionOverlapsElement, sideTrapezoidContacts } from './case-b-side-trapezoid';
 import { singlePointContact } from './case-c-single-point';
 import { CellEdge, cellEdgeBend } from './edge-bend';
-import { edgePoke, emitEdgeContact } from './edge-pass';
+import { edgePoke, edgeScratch, emitEdgeContact } from './edge-pass';
 import { flatPatchContacts } from './flat-patch';
 import { CylinderQuery, ElementFrame, setElementFrame, setHorizontalFrame } from './frame';
 import type { CylinderTerrainWorkspace } from './workspace';
@@ -171,35 +172,41 @@ function narrowPhase(
   const lowX = cf.clx + r * cf.wx, lowY = cf.cly + r * cf.wy, lowZ = cf.clz + r * cf.wz;
   const segX = 2 * hh * cf.ax, segY = 2 * hh * cf.ay, segZ = 2 * hh * cf.az; // A_U − A_L, segZ ≥ 0
   const cullSin = cf.sin > CYLINDER_TERRAIN_PARALLEL_SIN ? cf.sin : 0;
-  const capReach = 2 * r * cf.cos;
+  // In xy the section lies in the rectangle spanned by the lowest line's projection (unit
+  // direction e, length ≤ segLen) and its perpendicular p: along e within 2r·cosθ of the line's
+  // ends (a tilted base disc's reach), across within W. A cell is tested against it with the
+  // rectangle's two axes (SAT; the cell's own axes are skipped: conservative).
+  const segLen = Math.sqrt(segX * segX + segY * segY);
+  const box = segLen > GEOMETRIC_EPSILON;
+  const ex = box ? segX / segLen : 1, ey = box ? segY / segLen : 0;
+  const radE = 0.5 * (Math.abs(ex) * dx + Math.abs(ey) * dy); // the cell's half-extent along e
+  const radP = 0.5 * (Math.abs(ey) * dx + Math.abs(ex) * dy); // … and along p = (−e_y, e_x)
+  const capAlong = 2 * r * cf.cos;
   const halfDiag = 0.5 * Math.sqrt(dx * dx + dy * dy);
-  const maxReach2 = (r + capReach + halfDiag) ** 2;
+  const discReach2 = (r + capAlong + halfDiag) ** 2; // upright axis: the section is within the base disc's reach
   const f = frame;
   for (let j = j0; j <= j1; j++) {
-    const ccy = hf.y0 + (j + 0.5) * dy;
+    const ry = hf.y0 + (j + 0.5) * dy - lowY;
     for (let i = i0; i <= i1; i++) {
       const kv = j * cols + i;
       const h0 = H[kv], h1 = H[kv + 1], h2 = H[kv + cols], h3 = H[kv + cols + 1];
       const hc = Math.max(h0, h1, h2, h3);
       const depth = hc - lowZ;
       if (!(depth > 0)) continue;
-      // Section of the cylinder by z = hc: its lowest-line part t ∈ [0, tEnd], half-width W.
-      const tEnd = segZ > depth ? depth / segZ : 1;
-      // Distance² from the cell centre to the projected segment A_L → A_L + tEnd·(A_U − A_L).
-      const ccx = hf.x0 + (i + 0.5) * dx;
-      const sxl = tEnd * segX, syl = tEnd * segY;
-      const ll = sxl * sxl + syl * syl;
-      let u = ll > 0 ? ((ccx - lowX) * sxl + (ccy - lowY) * syl) / ll : 0;
-      u = u < 0 ? 0 : u > 1 ? 1 : u;
-      const ddx = ccx - lowX - u * sxl, ddy = ccy - lowY - u * syl;
-      const d2 = ddx * ddx + ddy * ddy;
-      if (d2 > maxReach2) continue; // beyond even W = r
-      if (cullSin > 0) {
-        const rho = depth / cullSin;
-        if (rho < r) {
-          const reach = Math.sqrt(rho * (2 * r - rho)) + capReach + halfDiag;
-          if (d2 > reach * reach) continue;
+      const rx = hf.x0 + (i + 0.5) * dx - lowX;
+      if (box) {
+        const across = Math.abs(ry * ex - rx * ey);
+        if (across > r + radP) continue;
+        // Only the part of the line below z = hc: t ∈ [0, tEnd].
+        const tEnd = segZ > depth ? depth / segZ : 1;
+        const along = rx * ex + ry * ey;
+        if (along < -capAlong - radE || along > tEnd * segLen + capAlong + radE) continue;
+        if (cullSin > 0) {
+          const rho = depth / cullSin;
+          if (rho < r && across > Math.sqrt(rho * (2 * r - rho)) + radP) continue;
         }
+      } else if (rx * rx + ry * ry > discReach2) {
+        continue;
       }
       ws.cellsVisited++;
 
@@ -212,7 +219,7 @@ function narrowPhase(
       for (let e = 0; e < (rect ? 1 : 2); e++) {
         const kind = rect ? ElementKind.Rectangle : e === 0 ? ElementKind.LowerTriangle : ElementKind.UpperTriangle;
         ws.elementsTested++;
-        if (!(setElementFrame(f, q, hf, i, j, kind) > 0)) continue;
+        if (!setElementFrame(f, q, hf, i, j, kind)) continue;
         if (f.sAU > 0) {
           lost += sideTrapezoidContacts(cand, hf, f, hh, r);
         } else if (f.sBL > 0) {
@@ -239,28 +246,29 @@ function narrowPhase(
       }
 
       // 4. Second pass over the edges this cell owns.
-      const x0 = hf.x0 + i * dx, x1 = x0 + dx, y0 = hf.y0 + j * dy, y1 = y0 + dy;
+          const es = edgeScratch;
       if (gateLow) {
-        if (bBottom > FLAT && edgePoke(q, x0, y0, h0, x1, y0, h1) > 0) {
+        es[0] = n1x; es[1] = n1y; es[2] = n1z;
+        if (bBottom > FLAT && edgePoke(q, hf, i, j, i + 1, j)) {
           if (bBottom < Infinity) hf.elementPlane(nb, i, j - 1, hf.cellIsRectangle(i, j - 1) ? ElementKind.Rectangle : ElementKind.UpperTriangle);
-          lost += emitEdgeContact(cand, q, x0, y0, h0, x1, y0, h1, bBottom, n1x, n1y, n1z, nb[0], nb[1], nb[2], i, j);
+          es[3] = nb[0]; es[4] = nb[1]; es[5] = nb[2]; es[6] = bBottom;
+          lost += emitEdgeContact(cand, q, i, j);
         }
-        if (bLeft > FLAT && edgePoke(q, x0, y0, h0, x0, y1, h2) > 0) {
+        if (bLeft > FLAT && edgePoke(q, hf, i, j, i, j + 1)) {
           if (bLeft < Infinity) hf.elementPlane(nb, i - 1, j, hf.cellIsRectangle(i - 1, j) ? ElementKind.Rectangle : ElementKind.UpperTriangle);
-          lost += emitEdgeContact(cand, q, x0, y0, h0, x0, y1, h2, bLeft, n1x, n1y, n1z, nb[0], nb[1], nb[2], i, j);
+          es[3] = nb[0]; es[4] = nb[1]; es[5] = nb[2]; es[6] = bLeft;
+          lost += emitEdgeContact(cand, q, i, j);
         }
-        if (!rect && gateUp && bDiag > FLAT && edgePoke(q, x1, y0, h1, x0, y1, h2) > 0) {
-          lost += emitEdgeContact(cand, q, x1, y0, h1, x0, y1, h2, bDiag, n1x, n1y, n1z, n2x, n2y, n2z, i, j);
+        if (!rect && gateUp && bDiag > FLAT && edgePoke(q, hf, i + 1, j, i, j + 1)) {
+          es[3] = n2x; es[4] = n2y; es[5] = n2z; es[6] = bDiag;
+          lost += emitEdgeContact(cand, q, i, j);
         }
       }
       if (gateUp) {
         // Grid-border edges (no neighbour to own them): bend +∞, active.
-        if (borderTop && edgePoke(q, x0, y1, h2, x1, y1, h3) > 0) {
-          lost += emitEdgeContact(cand, q, x0, y1, h2, x1, y1, h3, Infinity, n2x, n2y, n2z, n2x, n2y, n2z, i, j);
-        }
-        if (borderRight && edgePoke(q, x1, y0, h1, x1, y1, h3) > 0) {
-          lost += emitEdgeContact(cand, q, x1, y0, h1, x1, y1, h3, Infinity, n2x, n2y, n2z, n2x, n2y, n2z, i, j);
-        }
+        es[0] = n2x; es[1] = n2y; es[2] = n2z; es[3] = n2x; es[4] = n2y; es[5] = n2z; es[6] = Infinity;
+        if (borderTop && edgePoke(q, hf, i, j + 1, i + 1, j + 1)) lost += emitEdgeContact(cand, q, i, j);
+        if (borderRight && edgePoke(q, hf, i + 1, j, i + 1, j + 1)) lost += emitEdgeContact(cand, q, i, j);
       }
     }
   }

@@ -5,8 +5,11 @@
  * bend = (height the element's plane predicts at the neighbour element's far vertex − the actual
  *         height there) / horizontal distance of that vertex from the edge
  *
- *   bend ≤ CYLINDER_TERRAIN_FLAT_EDGE_BEND     flat or concave (valley): the neighbouring face
- *                                              always reaches as deep, the edge gives nothing;
+ *   |bend| ≤ CYLINDER_TERRAIN_FLAT_EDGE_BEND   flat: the two faces are one plane; a seam point is
+ *                                              never the deepest point nor the end of a patch;
+ *   bend < −CYLINDER_TERRAIN_FLAT_EDGE_BEND    concave (valley): ends a face patch (cases A–C keep
+ *                                              their points there) but never pokes into the
+ *                                              cylinder deeper than the faces: no edge contact;
  *   bend <  CYLINDER_TERRAIN_ACTIVE_EDGE_BEND  gently convex: an edge point may be the deepest
  *                                              point, but it takes the face normal;
  *   otherwise                                  active (ridge, curb): its own radial/axial normal.

@@ -31,19 +31,33 @@ import {
 } from '../../constants';
 import type { ContactBuffer } from '../contact';
 import { WheelContactKind } from '../contact';
+import type { Heightfield } from '../../terrain/heightfield';
 import type { CylinderQuery } from './frame';
 
 /** 1/φ for the golden-section search. */
 const INV_PHI = 0.6180339887498949;
 
-/** Scratch of the last edgePoke: the deepest point's parameter and depth. */
-const poke = { t: 0, depth: 0 };
+/** Scratch of the last edgePoke: the edge's end points, the deepest point's parameter and depth. */
+const poke = { x0: 0.5, y0: 0.5, z0: 0.5, x1: 0.5, y1: 0.5, z1: 0.5, t: 0.5, depth: 0.5 };
 
 /**
- * Deepest poke of segment P0→P1 into the cylinder: remembers it for emitEdgeContact and returns
- * its depth min(l1, l2) (≤ 0: the edge is not inside).
+ * Normals and bend for emitEdgeContact, written by the caller: [n1 (owner element), n2
+ * (neighbour element), bend]. Passed through this array rather than as arguments because
+ * doubles passed to or returned from a call that is not inlined are boxed on the heap, and
+ * this runs tens of times per query.
  */
-export function edgePoke(q: CylinderQuery, x0: number, y0: number, z0: number, x1: number, y1: number, z1: number): number {
+export const edgeScratch = new Float64Array(7);
+
+/**
+ * Deepest poke of the terrain edge from vertex (ia, ja) to (ib, jb) into the cylinder:
+ * remembers it for emitEdgeContact and returns whether it is inside (depth min(l1, l2) > 0).
+ * Vertex indices instead of coordinates: see edgeScratch.
+ */
+export function edgePoke(q: CylinderQuery, hf: Heightfield, ia: number, ja: number, ib: number, jb: number): boolean {
+  const x0 = hf.x0 + ia * hf.dx, y0 = hf.y0 + ja * hf.dy, z0 = hf.heights[ja * hf.cols + ia];
+  const x1 = hf.x0 + ib * hf.dx, y1 = hf.y0 + jb * hf.dy, z1 = hf.heights[jb * hf.cols + ib];
+  poke.x0 = x0; poke.y0 = y0; poke.z0 = z0;
+  poke.x1 = x1; poke.y1 = y1; poke.z1 = z1;
   const vx = q.vx, vy = q.vy, vz = q.vz;
   const px = x0 - q.cx, py = y0 - q.cy, pz = z0 - q.cz;
   const dx = x1 - x0, dy = y1 - y0, dz = z1 - z0;
@@ -56,14 +70,16 @@ export function edgePoke(q: CylinderQuery, x0: number, y0: number, z0: number, x
   let t = dd > 0 ? -(r0x * drx + r0y * dry + r0z * drz) / dd : 0;
   t = t < 0 ? 0 : t > 1 ? 1 : t;
   const hh = q.hh, r = q.r;
-  const rho2 = (r0x + t * drx) ** 2 + (r0y + t * dry) ** 2 + (r0z + t * drz) ** 2;
-  if (rho2 >= r * r) return (poke.depth = r - Math.sqrt(rho2)); // no edge point within the radius
+  const rx = r0x + t * drx, ry = r0y + t * dry, rz = r0z + t * drz;
+  const rho2 = rx * rx + ry * ry + rz * rz;
+  if (rho2 >= r * r) return false; // no edge point within the radius
   const l2 = r - Math.sqrt(rho2);
   const zt = za + t * dzl;
   const l1 = hh - (zt < 0 ? -zt : zt);
   if (l1 >= l2) {
     poke.t = t;
-    return (poke.depth = l2);
+    poke.depth = l2;
+    return true;
   }
   // Base-limited: maximise the concave min(l1, l2) over [0, 1].
   let a = 0, b = 1;
@@ -89,7 +105,8 @@ export function edgePoke(q: CylinderQuery, x0: number, y0: number, z0: number, x
   if (f0 > fb) { fb = f0; best = 0; }
   if (f1 > fb) { fb = f1; best = 1; }
   poke.t = best;
-  return (poke.depth = fb);
+  poke.depth = fb;
+  return fb > 0;
 }
 
 function depthAt(
@@ -104,20 +121,16 @@ function depthAt(
 }
 
 /**
- * Contact of one bent edge P0→P1 of cell (i, j), after edgePoke(P0, P1) returned > 0. `bend` is
- * the edge's bend (edge-bend.ts, > the flat threshold); (n1) is the owner element's normal, (n2)
- * the neighbour's (ignored for active edges). Returns 1 if the contact did not fit in `out`.
+ * Contact of the bent edge of the last edgePoke that returned true, for cell (i, j), with
+ * edgeScratch = [n1 (owner element normal), n2 (neighbour's; ignored for active edges), bend].
+ * Returns 1 if the contact did not fit in `out`, else 0.
  */
-export function emitEdgeContact(
-  out: ContactBuffer, q: CylinderQuery,
-  x0: number, y0: number, z0: number, x1: number, y1: number, z1: number,
-  bend: number,
-  n1x: number, n1y: number, n1z: number,
-  n2x: number, n2y: number, n2z: number,
-  i: number, j: number,
-): number {
+export function emitEdgeContact(out: ContactBuffer, q: CylinderQuery, i: number, j: number): number {
   const depth = poke.depth;
   if (!(depth > 0)) return 0;
+  const e = edgeScratch;
+  const n1x = e[0], n1y = e[1], n1z = e[2], n2x = e[3], n2y = e[4], n2z = e[5], bend = e[6];
+  const x0 = poke.x0, y0 = poke.y0, z0 = poke.z0, x1 = poke.x1, y1 = poke.y1, z1 = poke.z1;
   const t = poke.t;
   const tx = x0 + t * (x1 - x0), ty = y0 + t * (y1 - y0), tz = z0 + t * (z1 - z0);
   const px = tx - q.cx, py = ty - q.cy, pz = tz - q.cz;

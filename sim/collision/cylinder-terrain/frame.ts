@@ -64,15 +64,16 @@ export class ElementFrame {
 }
 
 /**
- * Fills `f` for element `kind` of cell (i, j) and returns s(A_L): the depth of the cylinder's
- * lowest point below the plane. ≤ 0 means the whole cylinder is above the (infinite) plane, so
- * neither the element nor any of its edges can touch it and the caller skips the element; in
- * that case only the plane fields of `f` are valid.
+ * Fills `f` for element `kind` of cell (i, j) and returns whether s(A_L) > 0, i.e. the
+ * cylinder's lowest point is below the plane. False means the whole cylinder is above the
+ * (infinite) plane, so neither the element nor any of its edges can touch it and the caller
+ * skips the element; only the plane fields of `f` are valid then. (A boolean, not s(A_L): a
+ * double returned from a call that is not inlined is boxed on the heap.)
  *
  * The plane is computed from the heights exactly as Heightfield.elementPlane (same slopes, same
  * vertex), so every routine that uses the terrain sees bit-identical planes.
  */
-export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfield, i: number, j: number, kind: ElementKind): number {
+export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfield, i: number, j: number, kind: ElementKind): boolean {
   const H = hf.heights;
   const c = hf.cols;
   const kv = j * c + i;
@@ -107,7 +108,7 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
   const sC = k - (q.cx * nx + q.cy * ny + q.cz * nz);
   const sCL = sC + q.hh * cos;
   const sAL = sCL + q.r * sin;
-  if (!(sAL > 0)) return sAL;
+  if (!(sAL > 0)) return false;
   const sg = dot < 0 ? -1 : 1;
   const ax = sg * q.vx, ay = sg * q.vy, az = sg * q.vz;
   f.ax = ax; f.ay = ay; f.az = az;
@@ -118,7 +119,7 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
   f.sBL = sCL - q.r * sin;
   f.clx = q.cx - q.hh * ax; f.cly = q.cy - q.hh * ay; f.clz = q.cz - q.hh * az;
   setDownRadial(f, sx);
-  return sAL;
+  return true;
 }
 
 /**
