@@ -92,9 +92,10 @@ export const CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON = 1e-3;
 
 /**
  * [-] Bend of an internal terrain edge (vertical drop of the neighbour element's far vertex below
- * this element's plane, per metre of horizontal distance from the edge) at or below which the
- * edge counts as flat or concave: it can never be the deepest point (a neighbouring face reaches
- * at least as deep), so it produces no contact and clips no line (no ghost contacts on seams).
+ * this element's plane, per metre of horizontal distance from the edge) whose magnitude at or
+ * below this makes the edge FLAT: the two faces are one plane, so a seam point is never the
+ * deepest point nor the end of a patch and produces no contact (no ghost contacts on seams).
+ * Concave edges (bend below minus this) end face patches but never produce edge contacts.
  * 1e-9 m per m: exact coplanarity up to float64 round-off of heights of order 1e3 m.
  */
 export const CYLINDER_TERRAIN_FLAT_EDGE_BEND = 1e-9;
