@@ -40,3 +40,7 @@ export const CAMERA_FOLLOW_RATE = 6;
 
 /** [ms] Status bar refresh period (text updates are cheap but not free). */
 export const STATUS_PERIOD_MS = 200;
+
+/** [-] Time scale range the ] and [ keys move through (the worker clamps to 0.1..10 as well). */
+export const TIME_SCALE_MIN = 0.125;
+export const TIME_SCALE_MAX = 8;

@@ -4,7 +4,8 @@
  * interpolate poses, draw the 3D view, the 2D panel and the status bar).
  */
 import type { Frame, LoadProgress, ScenarioFiles, WorldInfo } from '../sim/protocol';
-import { STATUS_PERIOD_MS } from './config';
+import { WHEEL_CONTACT_KIND_NAMES } from '../sim/collision/contact';
+import { STATUS_PERIOD_MS, TIME_SCALE_MAX, TIME_SCALE_MIN } from './config';
 import { installControls } from './controls';
 import { blendFactor, interpolatePoses } from './frame-interp';
 import { pickHost } from './host';
@@ -14,6 +15,7 @@ import { PlotPanel } from './panels/plot-panel';
 import { DEFAULT_SCENARIO_ASSET, gatherBundled, gatherOpenedScenario, gatherOpenedTerrain } from './scenario-files';
 import { createSimClient, FramePump, loadWorld, type ReceivedFrame } from './sim-client';
 import { installTestHook, type TestHookState } from './test-hook';
+import { yawOf } from './view3d/chase-camera';
 import { SceneView } from './view3d/scene-view';
 
 /** [ms] Panel redraw period: plots do not need display rate, and software GL is slow. */
@@ -59,6 +61,8 @@ let framesReceived = 0;
 let framesRendered = 0;
 let errorText: string | null = null;
 let showContacts = true;
+/** Simulated seconds per wall-clock second requested from the worker (it clamps to 0.1..10). */
+let timeScale = 1;
 
 function showError(message: string, action?: { label: string; run: () => void }): void {
   errorText = message;
@@ -118,6 +122,7 @@ let panel: PlotPanel | null = null;
 PlotPanel.create(ui.panel).then(
   (p) => {
     panel = p;
+    if (p && world) p.setWorld(world.terrain); // the world finished loading first
     if (!p) {
       ui.panel.hidden = true;
       ui.panelNote.hidden = false;
@@ -158,7 +163,7 @@ async function loadFiles(gather: () => Promise<ScenarioFiles>, what: string): Pr
     world = info;
     currentScenario = scenario;
     pump.reset();
-    panel?.clear();
+    panel?.setWorld(info.terrain);
     terrainStride = scene.setWorld(info);
     ui.worldName.textContent = `${info.scenarioName} — ${info.terrain.cols}×${info.terrain.rows} @ ${info.terrain.dx} m` + (terrainStride > 1 ? ` (mesh decimated, stride ${terrainStride})` : '');
     loads++;
@@ -247,6 +252,10 @@ installControls(window, {
   stepOnce,
   toggleContacts: () => setContacts(!showContacts),
   toggleHelp,
+  scaleTime: (factor) => {
+    timeScale = Math.min(TIME_SCALE_MAX, Math.max(TIME_SCALE_MIN, timeScale * factor));
+    sim.remote.setTimeScale(timeScale);
+  },
 });
 ui.btnPause.addEventListener('click', () => setPaused(!paused));
 ui.btnStep.addEventListener('click', stepOnce);
@@ -268,10 +277,26 @@ let fps = 0;
 let fpsFrames = 0;
 let fpsStart = lastT;
 
+function chassisIndex(w: WorldInfo): number {
+  return Math.max(0, w.bodies.findIndex((b) => b.role === 'chassis'));
+}
+
 function chassisOf(f: Frame | undefined, poses: Float32Array): number[] {
   if (!f || !world) return [];
-  const k = Math.max(0, world.bodies.findIndex((b) => b.role === 'chassis'));
+  const k = chassisIndex(world);
   return Array.from(poses.subarray(7 * k, 7 * k + 7));
+}
+
+/** "13 (side 8, base 4, edge 1)": count per algorithm case, body–body contacts as "body". */
+function contactSummary(info: Int32Array): string {
+  const n = info.length / 4;
+  if (n === 0) return '0';
+  const counts = new Map<string, number>();
+  for (let k = 0; k < n; k++) {
+    const name = info[4 * k + 2] < 0 ? 'body' : (WHEEL_CONTACT_KIND_NAMES[info[4 * k]] ?? `kind ${info[4 * k]}`);
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return `${n} (${[...counts].map(([name, c]) => `${name} ${c}`).join(', ')})`;
 }
 
 function updateStatus(now: number): void {
@@ -281,9 +306,9 @@ function updateStatus(now: number): void {
     f ? `step ${f.step}` : 'step –',
     f ? `rtf ${f.realtimeFactor.toFixed(2)}×` : 'rtf –',
     f ? `speed ${f.speed.toFixed(2)} m/s` : 'speed –',
-    f ? `contacts ${f.contactInfo.length / 4}` : 'contacts –',
+    f ? `contacts ${contactSummary(f.contactInfo)}` : 'contacts –',
     `${fps.toFixed(0)} fps`,
-    paused ? 'PAUSED' : 'running',
+    paused ? 'PAUSED' : timeScale === 1 ? 'running' : `running ×${timeScale}`,
     `host ${host.kind}`,
   ];
   if (terrainStride > 1) parts.push(`terrain drawn at stride ${terrainStride}`);
@@ -312,6 +337,11 @@ function frameLoop(now: number): void {
       interpolated.poses.set(cur.frame.poses);
     }
     scene.setPoses(interpolated.poses, dt);
+    if (panel) {
+      const o = 7 * chassisIndex(world);
+      const p = interpolated.poses;
+      if (o + 6 < p.length) panel.setRobot(p[o], p[o + 1], yawOf(p[o + 3], p[o + 4], p[o + 5], p[o + 6]));
+    }
     if (contactsOf !== shownContacts) {
       scene.contacts.update(contactsOf.contacts, contactsOf.contactInfo);
       shownContacts = contactsOf;

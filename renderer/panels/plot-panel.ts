@@ -1,6 +1,6 @@
 /**
  * 2D panel drawn with pixi.js: a scrolling plot of chassis speed and contact count over the last
- * PLOT_WINDOW_S seconds, and a timeline strip with the current simulated time (recording and
+ * PLOT_WINDOW_S seconds, a minimap (minimap.ts), and a timeline strip with the current simulated time (recording and
  * seeking come later and will draw on the same strip).
  *
  * Pixi v8 initialises asynchronously (`await app.init`). We ask for WebGL, then pixi's canvas
@@ -11,6 +11,8 @@
 import 'pixi.js/unsafe-eval';
 import { Application, Graphics, Text } from 'pixi.js';
 import { PLOT_CAPACITY, PLOT_WINDOW_S } from '../config';
+import type { TerrainInfo } from '../../sim/protocol';
+import { Minimap } from './minimap';
 import { TimeSeries } from './time-series';
 
 const SPEED_COLOR = 0x4fc3f7;
@@ -24,6 +26,9 @@ export class PlotPanel {
   readonly contactCount = new TimeSeries(PLOT_CAPACITY);
   private time = 0;
   private readonly range: [number, number] = [0, 0];
+  private readonly minimap = new Minimap();
+  private minimapTerrain: TerrainInfo | null = null;
+  private minimapSize = 0;
 
   private constructor(
     private readonly app: Application,
@@ -57,7 +62,21 @@ export class PlotPanel {
     const contacts = new Text({ text: 'contacts', style: { ...style, fill: CONTACT_COLOR } });
     const time = new Text({ text: 't = 0.00 s', style });
     app.stage.addChild(plot, timeline, speed, contacts, time);
-    return new PlotPanel(app, plot, timeline, { speed, contacts, time });
+    const panel = new PlotPanel(app, plot, timeline, { speed, contacts, time });
+    app.stage.addChild(panel.minimap.container);
+    return panel;
+  }
+
+  /** A new world: clears the plots and redraws the minimap's terrain. */
+  setWorld(terrain: TerrainInfo): void {
+    this.clear();
+    this.minimapTerrain = terrain;
+    this.minimapSize = 0; // rebuilt at the next draw, when the panel size is known
+  }
+
+  /** Robot position [m] and heading [rad] for the minimap. */
+  setRobot(x: number, y: number, yaw: number): void {
+    this.minimap.setRobot(x, y, yaw);
   }
 
   /** Adds one sample (call once per received frame). */
@@ -84,7 +103,15 @@ export class PlotPanel {
     const W = this.app.renderer.width;
     const H = this.app.renderer.height;
     const plotH = H - TIMELINE_H - 2 * PAD;
-    const x0 = PAD, x1 = W - PAD, y0 = PAD, y1 = PAD + plotH;
+    // Minimap: a square on the right, as tall as the panel allows.
+    const mapSize = Math.max(0, H - 2 * PAD);
+    if (this.minimapTerrain && mapSize !== this.minimapSize) {
+      this.minimap.setTerrain(this.minimapTerrain, mapSize);
+      this.minimapSize = mapSize;
+    }
+    this.minimap.container.position.set(W - PAD - mapSize, PAD);
+    this.minimap.container.visible = this.minimapTerrain !== null;
+    const x0 = PAD, x1 = W - PAD - (this.minimapTerrain ? mapSize + PAD : 0), y0 = PAD, y1 = PAD + plotH;
     const t1 = this.time;
     const t0 = t1 - PLOT_WINDOW_S;
     const sx = (t: number): number => x0 + ((t - t0) / PLOT_WINDOW_S) * (x1 - x0);

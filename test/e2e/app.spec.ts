@@ -14,6 +14,7 @@ const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${na
 
 interface Hook {
   ready: boolean;
+  framesReceived: number;
   paused: boolean;
   scenarioName: string | null;
   loads: number;
@@ -103,15 +104,20 @@ test('space pauses, "." steps once, space resumes', async ({ page }) => {
   await openApp(page);
   await page.keyboard.press('Space');
   await expect.poll(async () => (await hook(page)).paused).toBe(true);
-  // Frames already in flight may still land: wait until the step stops changing, then hold.
+  // Frames already in flight may still land, and a loaded machine may deliver them late: settled
+  // means three more frames arrived from the worker without the step changing.
   let s0 = -1;
+  let f0 = 0;
   await expect
     .poll(async () => {
-      const s = (await hook(page)).lastFrame!.step;
-      const settled = s === s0;
-      s0 = s;
-      return settled;
-    }, { intervals: [300] })
+      const h = await hook(page);
+      if (h.lastFrame!.step !== s0) {
+        s0 = h.lastFrame!.step;
+        f0 = h.framesReceived;
+        return false;
+      }
+      return h.framesReceived - f0 >= 3;
+    }, { intervals: [100] })
     .toBe(true);
   await page.waitForTimeout(500);
   expect((await hook(page)).lastFrame!.step).toBe(s0);
