@@ -78,12 +78,27 @@ export class GjkResult {
 }
 
 /**
- * Warm start: the last separating direction in A's local frame. Reusing it between steps makes a
- * resting pair converge in 1–2 iterations instead of ~5 (van den Bergen §4.3.7).
+ * Warm start (van den Bergen §4.3.7; Box2D's b2SimplexCache, Jolt's and Bullet's cached simplex):
+ * the final simplex of the previous query as support points on A (A-local) and on B (B-local).
+ * Re-posed with the current transforms they are still points of A − B, so GJK resumes from a
+ * simplex that is usually within one iteration of the new answer; a resting pair converges in
+ * 1–2 support evaluations. Safe with any poses: stale points are ordinary points of A − B.
  */
 export class GjkCache {
-  readonly dir: Vec3 = [0, 0, 0];
-  valid = false;
+  count = 0;
+  /** Support points on A, A-local, xyz interleaved. */
+  readonly a = new Float64Array(12);
+  /** Support points on B, B-local, xyz interleaved. */
+  readonly b = new Float64Array(12);
+  /** The pair the points belong to: a cache handed another pair is ignored, never misused. */
+  shapeA: ConvexShape | null = null;
+  shapeB: ConvexShape | null = null;
+  get valid(): boolean {
+    return this.count > 0;
+  }
+  clear(): void {
+    this.count = 0;
+  }
 }
 
 /**
@@ -190,30 +205,39 @@ export let gjkLoopIterations = 0;
 
 /**
  * The GJK loop on `pair` from the initial direction `dir0` (A-local, any nonzero vector; zero is
- * replaced by +x). On return `simplex` holds the supporting simplex and `v` the closest point
+ * replaced by +x), or with `warm` from the points already in `simplex` (then dir0 is unused). On return `simplex` holds the supporting simplex and `v` the closest point
  * of A − B (or its best estimate) in A-local coordinates.
  */
-export function gjkLoop(simplex: Simplex, v: Vec3, pair: MinkowskiPair, dir0: Readonly<Vec3>): GjkLoopExit {
-  simplex.clear();
-  // First vertex: support along −dir0 so that v starts as a point of A − B (an upper bound).
-  let dx = -dir0[0], dy = -dir0[1], dz = -dir0[2];
-  if (!(dx * dx + dy * dy + dz * dz > 0)) {
-    dx = 1;
-    dy = 0;
-    dz = 0;
+export function gjkLoop(simplex: Simplex, v: Vec3, pair: MinkowskiPair, dir0: Readonly<Vec3>, warm = false): GjkLoopExit {
+  let iter = 1;
+  if (warm && simplex.count > 0) {
+    // Resume from the caller's simplex (points of A − B): its closest point is an upper bound.
+    iter = 0;
+    if (simplex.closest(v)) {
+      gjkLoopIterations = 0;
+      return GjkLoopExit.Enclosed;
+    }
+  } else {
+    simplex.clear();
+    // First vertex: support along −dir0 so that v starts as a point of A − B (an upper bound).
+    let dx = -dir0[0], dy = -dir0[1], dz = -dir0[2];
+    if (!(dx * dx + dy * dy + dz * dz > 0)) {
+      dx = 1;
+      dy = 0;
+      dz = 0;
+    }
+    tmp[0] = dx;
+    tmp[1] = dy;
+    tmp[2] = dz;
+    pair.support(w, sa, sb, tmp);
+    simplex.push(w, sa, sb);
+    simplex.lambda[0] = 1;
+    v[0] = w[0];
+    v[1] = w[1];
+    v[2] = w[2];
   }
-  tmp[0] = dx;
-  tmp[1] = dy;
-  tmp[2] = dz;
-  pair.support(w, sa, sb, tmp);
-  simplex.push(w, sa, sb);
-  simplex.lambda[0] = 1;
-  v[0] = w[0];
-  v[1] = w[1];
-  v[2] = w[2];
   let vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
   const absSq = GJK_ABSOLUTE_TOLERANCE * GJK_ABSOLUTE_TOLERANCE;
-  let iter = 1;
   for (; iter < GJK_MAX_ITERATIONS; iter++) {
     if (vv <= absSq) {
       gjkLoopIterations = iter;
@@ -293,9 +317,11 @@ export function gjkDistance(
 ): GjkResult {
   pair.set(shapeA, poseA, shapeB, poseB, true);
   if (!pair.finite) return degenerate(out);
-  // Initial direction: the cache, else from B's origin toward A's (−t), the usual good guess.
-  const d0 = cache !== undefined && cache.valid ? cache.dir : negT(pair.t);
-  const exit = gjkLoop(simplex, v, pair, d0);
+  // Start from the cached simplex re-posed, else along B's origin → A's (−t), the usual guess.
+  const warm = cache !== undefined && cache.count > 0 && cache.shapeA === shapeA && cache.shapeB === shapeB;
+  if (warm) loadCache(cache);
+  const exit = gjkLoop(simplex, v, pair, negT(pair.t), warm);
+  if (cache !== undefined) storeCache(cache);
   out.iterations = gjkLoopIterations;
   simplex.witness(wa, wb);
   const rSum = shapeA.coreRadius + shapeB.coreRadius;
@@ -310,7 +336,6 @@ export function gjkDistance(
     out.status = GjkStatus.Intersecting;
     pair.toWorldPoint(out.pointA, wa);
     pair.toWorldPoint(out.pointB, wb);
-    if (cache !== undefined) cache.valid = false;
     return out;
   }
   // Cores apart: normal from A to B is −v/‖v‖ (v = closest point of A − B to the origin).
@@ -318,12 +343,6 @@ export function gjkDistance(
   nLocal[0] = -v[0] * inv;
   nLocal[1] = -v[1] * inv;
   nLocal[2] = -v[2] * inv;
-  if (cache !== undefined) {
-    cache.dir[0] = v[0];
-    cache.dir[1] = v[1];
-    cache.dir[2] = v[2];
-    cache.valid = true;
-  }
   // Inflate the core witnesses by the radii along the normal.
   const ra = shapeA.coreRadius, rb = shapeB.coreRadius;
   wa[0] += nLocal[0] * ra;
@@ -342,6 +361,46 @@ export function gjkDistance(
   else if (out.distance >= -GJK_ABSOLUTE_TOLERANCE) out.status = GjkStatus.Touching;
   else out.status = GjkStatus.Intersecting;
   return out;
+}
+
+const ca: Vec3 = [0, 0, 0];
+const cb: Vec3 = [0, 0, 0];
+const cw: Vec3 = [0, 0, 0];
+
+/** Fills the module simplex from the cache with the current relative transform (b = r·b_B + t). */
+function loadCache(cache: GjkCache): void {
+  simplex.clear();
+  const r = pair.r, t = pair.t;
+  for (let i = 0; i < cache.count; i++) {
+    const x = cache.b[3 * i], y = cache.b[3 * i + 1], z = cache.b[3 * i + 2];
+    cb[0] = r[0] * x + r[3] * y + r[6] * z + t[0];
+    cb[1] = r[1] * x + r[4] * y + r[7] * z + t[1];
+    cb[2] = r[2] * x + r[5] * y + r[8] * z + t[2];
+    ca[0] = cache.a[3 * i];
+    ca[1] = cache.a[3 * i + 1];
+    ca[2] = cache.a[3 * i + 2];
+    cw[0] = ca[0] - cb[0];
+    cw[1] = ca[1] - cb[1];
+    cw[2] = ca[2] - cb[2];
+    simplex.push(cw, ca, cb);
+  }
+}
+
+/** Stores the final simplex: A points as they are (A-local), B points back in B-local (rᵀ(b − t)). */
+function storeCache(cache: GjkCache): void {
+  const r = pair.r, t = pair.t;
+  cache.count = simplex.count;
+  cache.shapeA = pair.a;
+  cache.shapeB = pair.b;
+  for (let i = 0; i < simplex.count; i++) {
+    const x = simplex.b[3 * i] - t[0], y = simplex.b[3 * i + 1] - t[1], z = simplex.b[3 * i + 2] - t[2];
+    cache.b[3 * i] = r[0] * x + r[1] * y + r[2] * z;
+    cache.b[3 * i + 1] = r[3] * x + r[4] * y + r[5] * z;
+    cache.b[3 * i + 2] = r[6] * x + r[7] * y + r[8] * z;
+    cache.a[3 * i] = simplex.a[3 * i];
+    cache.a[3 * i + 1] = simplex.a[3 * i + 1];
+    cache.a[3 * i + 2] = simplex.a[3 * i + 2];
+  }
 }
 
 const negTScratch: Vec3 = [0, 0, 0];

@@ -137,22 +137,50 @@ describe('GJK distance: properties over random poses (seeded)', () => {
     expect(separated).toBeGreaterThan(300);
   });
 
-  it('the warm-start cache gives the same answers in fewer iterations in total', () => {
+  it('warm start (cached simplex): same answers along a slow motion in far fewer iterations', () => {
     const rng = new Rng(77);
     const a = shapes[4], b = shapes[1];
+    const cache = new GjkCache();
+    const r2 = new GjkResult();
     let cold = 0, warm = 0;
+    const qa = randomQuat(rng), qb = randomQuat(rng);
     for (let i = 0; i < 200; i++) {
-      const cache = new GjkCache();
-      const pa = pose(0, 0, 0, randomQuat(rng));
-      const pb = pose(1.2, 0.3, 0.1, randomQuat(rng));
-      gjkDistance(r, a, pa, b, pb, cache);
+      // B drifts and spins slowly around A (a rolling or sliding contact over 200 steps)
+      const t = i / 200;
+      const pa = pose(0, 0, 0, qa);
+      const pb = pose(1.1 * Math.cos(t), 1.1 * Math.sin(t), 0.1 * t, [qb[0] + 0.2 * t, qb[1], qb[2], qb[3]]);
+      gjkDistance(r, a, pa, b, pb);
       cold += r.iterations;
-      const d = r.distance;
-      gjkDistance(r, a, pa, b, pb, cache);
-      warm += r.iterations;
-      expect(r.distance).toBeCloseTo(d, 9);
+      gjkDistance(r2, a, pa, b, pb, cache);
+      warm += r2.iterations;
+      expect(r2.status).toBe(r.status);
+      expect(r2.distance).toBeCloseTo(r.distance, 9);
     }
-    expect(warm).toBeLessThan(cold);
+    expect(warm).toBeLessThan(0.6 * cold);
+  });
+
+  it('a stale cache (random pose jumps, overlaps, other shape pairs in between) never changes the answer', () => {
+    const rng = new Rng(78);
+    const cache = new GjkCache();
+    const r2 = new GjkResult();
+    let a = shapes[0], b = shapes[1];
+    for (let i = 0; i < 300; i++) {
+      // the same pair for 10 queries (cache used across big jumps), then another pair (cache ignored)
+      if (i % 10 === 0) {
+        a = shapes[rng.int(0, 4)];
+        b = shapes[rng.int(0, 4)];
+      }
+      if (i % 50 === 0) cache.clear();
+      const pa = pose(0, 0, 0, randomQuat(rng));
+      const u = randomUnit(rng);
+      const d = rng.range(0, 2.5);
+      const pb = pose(u[0] * d, u[1] * d, u[2] * d, randomQuat(rng));
+      gjkDistance(r, a, pa, b, pb);
+      gjkDistance(r2, a, pa, b, pb, cache);
+      const overlapCold = r.status === GjkStatus.Intersecting, overlapWarm = r2.status === GjkStatus.Intersecting;
+      expect(overlapWarm).toBe(overlapCold);
+      if (!overlapCold) expect(r2.distance).toBeCloseTo(r.distance, 6);
+    }
   });
 });
 
