@@ -23,6 +23,9 @@
  *      concave creases are inactive: the neighbouring elements' face tests already cover them,
  *      so a contact there would be a ghost. (Penetrations through an edge deeper than the margin are reported by
  *      the face tests of the elements the body sinks into.)
+ *   5. (Run before 4.) If nothing was found although the body dips below some element planes —
+ *      a round body centred over a gently convex, inactive vertex or crease — the crease point
+ *      becomes a contact with the FACE normal (Jolt's treatment of inactive edges).
  *   4. Candidates are grouped by normal (MANIFOLD_NORMAL_GROUP_COS) and each group reduced to
  *      MANIFOLD_MAX_POINTS (reduce-contacts.ts), so a box on a 5 cm grid gets its 4 corners, not
  *      a point per cell.
@@ -35,6 +38,7 @@ import {
   GEOMETRIC_EPSILON as GEOMETRIC_EPSILON_,
   HEIGHTFIELD_ACTIVE_EDGE_COS as HEIGHTFIELD_ACTIVE_EDGE_COS_,
   HEIGHTFIELD_CANDIDATE_CAPACITY as HEIGHTFIELD_CANDIDATE_CAPACITY_,
+  HEIGHTFIELD_FALLBACK_ELEMENTS as HEIGHTFIELD_FALLBACK_ELEMENTS_,
   HEIGHTFIELD_MAX_CELLS_PER_QUERY as HEIGHTFIELD_MAX_CELLS_PER_QUERY_,
   HEIGHTFIELD_SAME_NORMAL_COS as HEIGHTFIELD_SAME_NORMAL_COS_,
   HULL_MAX_VERTICES as HULL_MAX_VERTICES_,
@@ -62,6 +66,7 @@ import { reduceContacts } from './manifold/reduce-contacts';
 const GEOMETRIC_EPSILON = GEOMETRIC_EPSILON_;
 const HEIGHTFIELD_ACTIVE_EDGE_COS = HEIGHTFIELD_ACTIVE_EDGE_COS_;
 const HEIGHTFIELD_CANDIDATE_CAPACITY = HEIGHTFIELD_CANDIDATE_CAPACITY_;
+const HEIGHTFIELD_FALLBACK_ELEMENTS = HEIGHTFIELD_FALLBACK_ELEMENTS_;
 const HEIGHTFIELD_MAX_CELLS_PER_QUERY = HEIGHTFIELD_MAX_CELLS_PER_QUERY_;
 const HEIGHTFIELD_SAME_NORMAL_COS = HEIGHTFIELD_SAME_NORMAL_COS_;
 const HULL_MAX_VERTICES = HULL_MAX_VERTICES_;
@@ -332,6 +337,69 @@ function outsidePrism(p: Readonly<Vec3>, q: Readonly<Quat>, shape: ConvexShape, 
   return false;
 }
 
+/** Elements kept for the inactive-crease fallback (see step 5), i, j, kind per entry. */
+const fallback = new Int32Array(HEIGHTFIELD_FALLBACK_ELEMENTS * 3);
+let fallbackCount = 0;
+const proj: Vec3 = [0, 0, 0];
+const nearest: Vec3 = [0, 0, 0];
+const onEdge: Vec3 = [0, 0, 0];
+
+/** Step 5 for one element: a face-normal contact at the crease point the body sinks onto. */
+function inactiveCreaseContact(
+  hf: Heightfield, i: number, j: number, kind: ElementKind,
+  p: Readonly<Vec3>, q: Readonly<Quat>, shape: ConvexShape, pose: Readonly<Pose>, margin: number,
+): void {
+  loadElement(hf, i, j, kind);
+  hf.elementPlane(nP, i, j, kind);
+  const e = elemPoly.xyz, ne = elemPoly.count;
+  const gap = bodySupportGap(p, q, shape, -nP[0], -nP[1], -nP[2], e[0], e[1], e[2]);
+  if (gap > margin) return;
+  // the body's deepest point w.r.t. the plane (sup, body-relative) projected onto the plane
+  const sx = p[0] + sup[0], sy = p[1] + sup[1], sz = p[2] + sup[2];
+  const off = (sx - e[0]) * nP[0] + (sy - e[1]) * nP[1] + (sz - e[2]) * nP[2];
+  proj[0] = sx - off * nP[0];
+  proj[1] = sy - off * nP[1];
+  proj[2] = sz - off * nP[2];
+  // nearest point of the element polygon (inside: the projection itself)
+  let inside = true;
+  let best = Infinity;
+  for (let k = 0; k < ne; k++) {
+    const k1 = k + 1 === ne ? 0 : k + 1;
+    const ex = e[3 * k1] - e[3 * k], ey = e[3 * k1 + 1] - e[3 * k + 1], ez = e[3 * k1 + 2] - e[3 * k + 2];
+    const mx = ey * nP[2] - ez * nP[1], my = ez * nP[0] - ex * nP[2], mz = ex * nP[1] - ey * nP[0];
+    if (mx * (proj[0] - e[3 * k]) + my * (proj[1] - e[3 * k + 1]) + mz * (proj[2] - e[3 * k + 2]) > 0) inside = false;
+    // closest point on edge k
+    const l2 = ex * ex + ey * ey + ez * ez;
+    let t = l2 > 0 ? ((proj[0] - e[3 * k]) * ex + (proj[1] - e[3 * k + 1]) * ey + (proj[2] - e[3 * k + 2]) * ez) / l2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    onEdge[0] = e[3 * k] + t * ex;
+    onEdge[1] = e[3 * k + 1] + t * ey;
+    onEdge[2] = e[3 * k + 2] + t * ez;
+    const d2 = (onEdge[0] - proj[0]) ** 2 + (onEdge[1] - proj[1]) ** 2 + (onEdge[2] - proj[2]) ** 2;
+    if (d2 < best) {
+      best = d2;
+      nearest[0] = onEdge[0];
+      nearest[1] = onEdge[1];
+      nearest[2] = onEdge[2];
+    }
+  }
+  if (inside) {
+    nearest[0] = proj[0];
+    nearest[1] = proj[1];
+    nearest[2] = proj[2];
+  }
+  // the element point must touch the body (GJK of the body against that single point)
+  element.count = 1;
+  element.v[0] = nearest[0];
+  element.v[1] = nearest[1];
+  element.v[2] = nearest[2];
+  gjkDistance(gjk, shape, pose, element, IDENTITY_POSE);
+  if (gjk.status === GjkStatus.Degenerate) return;
+  if (gjk.status !== GjkStatus.Intersecting && gjk.status !== GjkStatus.Touching && !(gjk.distance <= margin)) return;
+  cand.push(nearest[0], nearest[1], nearest[2], nP[0], nP[1], nP[2], -gap, PairContactKind.HeightfieldCrease, i, j,
+    packFeature(true, kind, ((i & 0xf) | ((j & 0xf) << 4)), TAG_EDGE_PAIR, TAG_VERTEX));
+}
+
 /** Cell corner (0..3 = V0..V3) of vertex k of an element, in the CCW order used everywhere here. */
 function elementCorner(kind: ElementKind, k: number): number {
   if (kind === ElementKind.Rectangle) return k === 0 ? 0 : k === 1 ? 1 : k === 2 ? 3 : 2; // V0 V1 V3 V2
@@ -504,6 +572,7 @@ export function collideConvexHeightfield(
   if (range.max < minZ) return status; // the whole patch is below the body
 
   cand.clear();
+  fallbackCount = 0;
   loadVertices(shape, pose);
   if (planarPatch(hf, i0, j0, i1, j1)) {
     // Paper §III's flat-patch shortcut, generalised to any plane: the whole range is one planar
@@ -569,6 +638,13 @@ export function collideConvexHeightfield(
           }
           continue;
         }
+        // Remember the element for the inactive-crease fallback (5. below).
+        if (fallbackCount < HEIGHTFIELD_FALLBACK_ELEMENTS) {
+          fallback[3 * fallbackCount] = i;
+          fallback[3 * fallbackCount + 1] = j;
+          fallback[3 * fallbackCount + 2] = kind;
+          fallbackCount++;
+        }
         // 3. Edge/vertex contact through GJK, only on active creases (none on flat ground).
         let anyActive = false;
         for (let k = 0; k < elemPoly.count && !anyActive; k++) anyActive = edgeActive(hf, i, j, kind, k);
@@ -601,6 +677,16 @@ export function collideConvexHeightfield(
         if (k2 < 0) status = HeightfieldCollideStatus.Overflow;
       }
     }
+  }
+  // 5. Inactive-crease fallback. A round body (sphere, capsule end, cylinder rim) centred over a
+  // gently convex vertex or crease has its support point along every adjacent face normal just
+  // outside that face's prism, so no face contact exists while the crease pokes into it, and
+  // the crease is inactive (no edge normal, by design). Jolt keeps such contacts with the face
+  // normal instead of the edge normal; we do the same, but only when the query found nothing
+  // else (otherwise the faces already hold the body): point = the element point nearest the
+  // body's support point, normal = the face normal, depth = the body's depth below the face.
+  if (cand.count === 0) {
+    for (let f = 0; f < fallbackCount; f++) inactiveCreaseContact(hf, fallback[3 * f], fallback[3 * f + 1], fallback[3 * f + 2] as ElementKind, p, q, shape, pose, margin);
   }
   // 4. Per normal group, ≤ MANIFOLD_MAX_POINTS.
   if (!reduceByGroups(out, cand)) status = HeightfieldCollideStatus.Overflow;

@@ -28,6 +28,8 @@ export const PairContactKind = {
   ConvexPoint: 23,
   HeightfieldFace: 24,
   HeightfieldEdge: 25,
+  /** An inactive (gently bent) terrain crease touching a round body: carries the face normal. */
+  HeightfieldCrease: 26,
 } as const;
 export type PairContactKind = (typeof PairContactKind)[keyof typeof PairContactKind];
 
