@@ -1,0 +1,117 @@
+/**
+ * The two API forms: the plain scripting call (validation, normalisation, result shape, exported
+ * from sim/index.ts) and the allocation-free engine call (status bits, reuse, nothing grows).
+ */
+import { describe, expect, it } from 'vitest';
+import * as sim from '../../../sim/index';
+import { ContactBuffer } from '../../../sim/collision/contact';
+import { collideCylinderTerrainInto } from '../../../sim/collision/cylinder-terrain/collide';
+import { collideCylinderTerrain } from '../../../sim/collision/cylinder-terrain/plain-api';
+import { CylinderTerrainStatus, CylinderTerrainWorkspace } from '../../../sim/collision/cylinder-terrain/workspace';
+import { Rng } from '../../../sim/math/random';
+import { fractalTerrain } from '../../../sim/terrain/generate';
+import { Heightfield } from '../../../sim/terrain/heightfield';
+
+const flat = Heightfield.fromArray({ cols: 21, rows: 21, dx: 0.1, dy: 0.1, x0: -1, y0: -1, heights: new Array(441).fill(0) });
+const wheel = { center: [0.01, 0.02, 0.29] as [number, number, number], axis: [0, 1, 0] as [number, number, number], radius: 0.3, height: 0.2 };
+
+describe('plain API collideCylinderTerrain', () => {
+  it('is exported from sim/index.ts with the documented shape', () => {
+    const hf = sim.Heightfield.fromArray({ cols: 21, rows: 21, dx: 0.1, dy: 0.1, x0: -1, y0: -1, heights: new Array(441).fill(0) });
+    const res = sim.collideCylinderTerrain(wheel, hf);
+    expect(Object.keys(res)).toEqual(['contacts']);
+    expect(res.contacts.length).toBe(2);
+    for (const c of res.contacts) {
+      expect(Object.keys(c).sort()).toEqual(['cell', 'depth', 'kind', 'normal', 'point']);
+      expect(c.point).toHaveLength(3);
+      expect(c.normal).toEqual([0, 0, 1]);
+      expect(c.depth).toBeCloseTo(0.01, 12);
+      expect(c.kind).toBe('flat');
+      expect(c.cell).toHaveLength(2);
+      expect(hf.contains(c.point[0], c.point[1])).toBe(true);
+    }
+  });
+
+  it('normalises a non-unit axis (same contacts as the unit axis)', () => {
+    const a = collideCylinderTerrain(wheel, flat).contacts;
+    const b = collideCylinderTerrain({ ...wheel, axis: [0, 7.5, 0] }, flat).contacts;
+    expect(b).toEqual(a);
+  });
+
+  it('returns no contacts for a wheel in the air or off the map', () => {
+    expect(collideCylinderTerrain({ ...wheel, center: [0, 0, 0.31] }, flat).contacts).toEqual([]);
+    expect(collideCylinderTerrain({ ...wheel, center: [5, 5, 0.2] }, flat).contacts).toEqual([]);
+  });
+
+  it.each([
+    ['NaN in the centre', { ...wheel, center: [0, Number.NaN, 0] }, /center\[1\] must be a finite number/],
+    ['a 2-vector centre', { ...wheel, center: [0, 0] }, /center must have 3 components/],
+    ['a zero axis', { ...wheel, axis: [0, 0, 0] }, /axis must be a non-zero vector/],
+    ['an infinite axis', { ...wheel, axis: [Infinity, 0, 0] }, /axis\[0\] must be a finite number/],
+    ['a negative radius', { ...wheel, radius: -0.3 }, /radius must be a finite number > 0/],
+    ['a zero height', { ...wheel, height: 0 }, /height must be a finite number > 0/],
+    ['a string radius', { ...wheel, radius: '0.3' }, /radius must be a finite number > 0/],
+  ])('throws a clear Error for %s', (_name, desc, message) => {
+    expect(() => collideCylinderTerrain(desc as never, flat)).toThrow(message);
+  });
+
+  it('throws when the terrain is not a Heightfield', () => {
+    expect(() => collideCylinderTerrain(wheel, { cols: 2 } as never)).toThrow(/must be a Heightfield/);
+  });
+});
+
+describe('engine API collideCylinderTerrainInto', () => {
+  it('reports invalid input as a status instead of throwing, and leaves the output empty', () => {
+    const ws = new CylinderTerrainWorkspace();
+    const out = new ContactBuffer(16);
+    expect(collideCylinderTerrainInto(out, [0, 0, 0.29], [0, 2, 0], 0.3, 0.1, flat, ws)).toBe(CylinderTerrainStatus.InvalidInput);
+    expect(collideCylinderTerrainInto(out, [0, Number.NaN, 0.29], [0, 1, 0], 0.3, 0.1, flat, ws)).toBe(CylinderTerrainStatus.InvalidInput);
+    expect(collideCylinderTerrainInto(out, [0, 0, 0.29], [0, 1, 0], 0, 0.1, flat, ws)).toBe(CylinderTerrainStatus.InvalidInput);
+    expect(out.count).toBe(0);
+  });
+
+  it('reports a full output buffer as OutputOverflow and keeps what fits', () => {
+    const ws = new CylinderTerrainWorkspace();
+    const out = new ContactBuffer(1);
+    const status = collideCylinderTerrainInto(out, [0.01, 0.02, 0.29], [0, 1, 0], 0.3, 0.1, flat, ws);
+    expect(status & CylinderTerrainStatus.OutputOverflow).toBeTruthy();
+    expect(out.count).toBe(1);
+    expect(out.overflow).toBe(1);
+  });
+
+  it('appends to the output buffer (several wheels share one buffer)', () => {
+    const ws = new CylinderTerrainWorkspace();
+    const out = new ContactBuffer(16);
+    collideCylinderTerrainInto(out, [0.01, 0.02, 0.29], [0, 1, 0], 0.3, 0.1, flat, ws);
+    collideCylinderTerrainInto(out, [0.51, 0.02, 0.29], [0, 1, 0], 0.3, 0.1, flat, ws);
+    expect(out.count).toBe(4);
+  });
+
+  it('allocates nothing per call: buffers keep their identity and size over thousands of queries', () => {
+    // Rough ground (±0.35 m over 3.2 m): up to ~70 points in ~20 normal groups per query.
+    const hf = fractalTerrain({ cols: 65, dx: 0.05, seed: 3, amplitude: 0.2 });
+    const ws = new CylinderTerrainWorkspace();
+    const out = new ContactBuffer(256);
+    const arrays = [ws.candidates.point, ws.candidates.depth, ws.groups.members, ws.groups.normal, out.point, out.depth];
+    const sizes = arrays.map((a) => a.length);
+    const rng = new Rng(5);
+    const c: [number, number, number] = [0, 0, 0];
+    const v: [number, number, number] = [0, 1, 0];
+    let contacts = 0;
+    for (let k = 0; k < 3000; k++) {
+      c[0] = rng.range(-1, 1);
+      c[1] = rng.range(-1, 1);
+      c[2] = hf.heightAt(c[0], c[1]) + 0.3 - rng.range(0, 0.05);
+      const yaw = rng.range(0, 6.3);
+      v[0] = Math.cos(yaw); v[1] = Math.sin(yaw); v[2] = 0;
+      out.clear();
+      const status = collideCylinderTerrainInto(out, c, v, 0.3, 0.1, hf, ws);
+      expect(status & ~CylinderTerrainStatus.GroupOverflow).toBe(0);
+      contacts += out.count;
+    }
+    expect(contacts).toBeGreaterThan(3000);
+    expect([ws.candidates.point, ws.candidates.depth, ws.groups.members, ws.groups.normal, out.point, out.depth]).toEqual(arrays);
+    expect(arrays.map((a) => a.length)).toEqual(sizes);
+    expect(ws.candidates.capacity).toBe(sizes[1]);
+  });
+});
