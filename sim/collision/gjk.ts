@@ -200,7 +200,7 @@ const sa: Vec3 = [0, 0, 0];
 const sb: Vec3 = [0, 0, 0];
 const vPrev: Vec3 = [0, 0, 0];
 
-/** Iterations used by the last gjkLoop call. */
+/** Support evaluations used by the last gjkLoop call. */
 export let gjkLoopIterations = 0;
 
 /**
@@ -209,10 +209,10 @@ export let gjkLoopIterations = 0;
  * of A − B (or its best estimate) in A-local coordinates.
  */
 export function gjkLoop(simplex: Simplex, v: Vec3, pair: MinkowskiPair, dir0: Readonly<Vec3>, warm = false): GjkLoopExit {
-  let iter = 1;
+  // `supports` counts support evaluations (the cost), reported in gjkLoopIterations.
+  let supports = 0;
   if (warm && simplex.count > 0) {
     // Resume from the caller's simplex (points of A − B): its closest point is an upper bound.
-    iter = 0;
     if (simplex.closest(v)) {
       gjkLoopIterations = 0;
       return GjkLoopExit.Enclosed;
@@ -230,6 +230,7 @@ export function gjkLoop(simplex: Simplex, v: Vec3, pair: MinkowskiPair, dir0: Re
     tmp[1] = dy;
     tmp[2] = dz;
     pair.support(w, sa, sb, tmp);
+    supports++;
     simplex.push(w, sa, sb);
     simplex.lambda[0] = 1;
     v[0] = w[0];
@@ -238,24 +239,25 @@ export function gjkLoop(simplex: Simplex, v: Vec3, pair: MinkowskiPair, dir0: Re
   }
   let vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
   const absSq = GJK_ABSOLUTE_TOLERANCE * GJK_ABSOLUTE_TOLERANCE;
-  for (; iter < GJK_MAX_ITERATIONS; iter++) {
+  for (let iter = 0; iter < GJK_MAX_ITERATIONS; iter++) {
     if (vv <= absSq) {
-      gjkLoopIterations = iter;
+      gjkLoopIterations = supports;
       return GjkLoopExit.Touching;
     }
     tmp[0] = -v[0];
     tmp[1] = -v[1];
     tmp[2] = -v[2];
     pair.support(w, sa, sb, tmp);
+    supports++;
     const vw = v[0] * w[0] + v[1] * w[1] + v[2] * w[2];
     // Gap test (van den Bergen §4.3.6): v·w/‖v‖ is a lower bound on the distance, ‖v‖ an upper one.
     if (vv - vw <= GJK_RELATIVE_TOLERANCE * vv) {
-      gjkLoopIterations = iter;
+      gjkLoopIterations = supports;
       return GjkLoopExit.Separated;
     }
     // Repeated vertex: the sub-algorithm would cycle (Jolt / Bullet "degenerate" exit).
     if (simplex.contains(w, absSq)) {
-      gjkLoopIterations = iter;
+      gjkLoopIterations = supports;
       return GjkLoopExit.Separated;
     }
     simplex.push(w, sa, sb);
@@ -263,14 +265,14 @@ export function gjkLoop(simplex: Simplex, v: Vec3, pair: MinkowskiPair, dir0: Re
     vPrev[1] = v[1];
     vPrev[2] = v[2];
     if (simplex.closest(v)) {
-      gjkLoopIterations = iter + 1;
+      gjkLoopIterations = supports;
       return GjkLoopExit.Enclosed;
     }
     const vvNew = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
     if (!(vvNew < vv)) {
       // No strict decrease: rounding has taken over. Keep the better (previous) estimate; the
       // simplex now describes v, so only leave v alone when it is not worse.
-      gjkLoopIterations = iter + 1;
+      gjkLoopIterations = supports;
       if (!(vvNew <= vv)) {
         // Guard against NaN or growth: restore the previous estimate.
         v[0] = vPrev[0];
@@ -281,7 +283,7 @@ export function gjkLoop(simplex: Simplex, v: Vec3, pair: MinkowskiPair, dir0: Re
     }
     vv = vvNew;
   }
-  gjkLoopIterations = iter;
+  gjkLoopIterations = supports;
   return vv <= absSq ? GjkLoopExit.Touching : GjkLoopExit.MaxIterations;
 }
 
