@@ -100,7 +100,7 @@ test('holding W for a second drives the robot and the rendered view follows', as
   expect(problems).toEqual([]);
 });
 
-test('space pauses, "." steps once, space resumes', async ({ page }) => {
+test('space pauses, "." steps once, space resumes, ] and [ change the time scale', async ({ page }) => {
   await openApp(page);
   await page.keyboard.press('Space');
   await expect.poll(async () => (await hook(page)).paused).toBe(true);
@@ -125,6 +125,11 @@ test('space pauses, "." steps once, space resumes', async ({ page }) => {
   await expect.poll(async () => (await hook(page)).lastFrame!.step).toBe(s0 + 1);
   await page.keyboard.press('Space');
   await expect.poll(async () => (await hook(page)).lastFrame!.step).toBeGreaterThan(s0 + 10);
+  await page.keyboard.press(']');
+  await expect(page.locator('#status')).toContainText('running ×2');
+  await page.keyboard.press('[');
+  await page.keyboard.press('[');
+  await expect(page.locator('#status')).toContainText('running ×0.5');
 });
 
 test('a bad terrain shows the error banner and the previous world keeps running', async ({ page }) => {
