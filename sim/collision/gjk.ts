@@ -16,7 +16,8 @@
  *     out.pointA/B   world witness points on A and B (pointB − pointA = distance · normal)
  *     out.normal     world unit normal from A to B (valid when out.normalValid)
  *     out.iterations support evaluations used
- *   gjkIntersect(shapeA, poseA, shapeB, poseB): boolean — overlap test (distance ≤ 0 within tolerance).
+ *   gjkIntersect(shapeA, poseA, shapeB, poseB): boolean — overlap test (distance ≤ 0 within
+ *     tolerance), the boolean GJK of the seed thesis: exits at the first separating plane.
  *
  * Frame: everything runs in A's local frame with B mapped in by the relative transform
  * (MinkowskiPair), so A's support costs no rotation and B's costs two 3×3 products.
@@ -205,10 +206,20 @@ export let gjkLoopIterations = 0;
 
 /**
  * The GJK loop on `pair` from the initial direction `dir0` (A-local, any nonzero vector; zero is
- * replaced by +x), or with `warm` from the points already in `simplex` (then dir0 is unused). On return `simplex` holds the supporting simplex and `v` the closest point
- * of A − B (or its best estimate) in A-local coordinates.
+ * replaced by +x), or with `warm` from the points already in `simplex` (then dir0 is unused).
+ * On return `simplex` holds the supporting simplex and `v` the closest point of A − B (or its
+ * best estimate) in A-local coordinates. `stopAbove` [m] turns it into the boolean GJK of
+ * Huotari §5.3 / Ericson §9.5: as soon as the lower bound v·w/‖v‖ exceeds it, the shapes are
+ * proven farther apart than that and the loop exits Separated with v NOT converged.
  */
-export function gjkLoop(simplex: Simplex, v: Vec3, pair: MinkowskiPair, dir0: Readonly<Vec3>, warm = false): GjkLoopExit {
+export function gjkLoop(
+  simplex: Simplex,
+  v: Vec3,
+  pair: MinkowskiPair,
+  dir0: Readonly<Vec3>,
+  warm = false,
+  stopAbove = Infinity,
+): GjkLoopExit {
   // `supports` counts support evaluations (the cost), reported in gjkLoopIterations.
   let supports = 0;
   if (warm && simplex.count > 0) {
@@ -250,6 +261,11 @@ export function gjkLoop(simplex: Simplex, v: Vec3, pair: MinkowskiPair, dir0: Re
     pair.support(w, sa, sb, tmp);
     supports++;
     const vw = v[0] * w[0] + v[1] * w[1] + v[2] * w[2];
+    // Separating-plane early out (boolean query): v·w > stopAbove·‖v‖.
+    if (vw > 0 && vw * vw > stopAbove * stopAbove * vv) {
+      gjkLoopIterations = supports;
+      return GjkLoopExit.Separated;
+    }
     // Gap test (van den Bergen §4.3.6): v·w/‖v‖ is a lower bound on the distance, ‖v‖ an upper one.
     if (vv - vw <= GJK_RELATIVE_TOLERANCE * vv) {
       gjkLoopIterations = supports;
@@ -413,10 +429,15 @@ function negT(t: Readonly<Vec3>): Vec3 {
   return negTScratch;
 }
 
-const scratchResult = new GjkResult();
-
 /** Boolean overlap test: true when the shapes touch or overlap (distance ≤ GJK_ABSOLUTE_TOLERANCE). */
 export function gjkIntersect(shapeA: ConvexShape, poseA: Readonly<Pose>, shapeB: ConvexShape, poseB: Readonly<Pose>): boolean {
-  const r = gjkDistance(scratchResult, shapeA, poseA, shapeB, poseB);
-  return r.status === GjkStatus.Intersecting || r.status === GjkStatus.Touching;
+  pair.set(shapeA, poseA, shapeB, poseB, true);
+  if (!pair.finite) return false;
+  // Boolean GJK: stop at the first plane that separates the cores by more than the radii.
+  const rSum = shapeA.coreRadius + shapeB.coreRadius;
+  const exit = gjkLoop(simplex, v, pair, negT(pair.t), false, rSum + GJK_ABSOLUTE_TOLERANCE);
+  if (exit === GjkLoopExit.Enclosed || exit === GjkLoopExit.Touching) return true;
+  const vl = Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  // Converged or stopped early: overlap iff the core distance (upper bound ‖v‖) is within the radii.
+  return vl - rSum <= GJK_ABSOLUTE_TOLERANCE;
 }

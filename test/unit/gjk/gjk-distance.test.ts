@@ -137,6 +137,26 @@ describe('GJK distance: properties over random poses (seeded)', () => {
     expect(separated).toBeGreaterThan(300);
   });
 
+  it('boolean gjkIntersect (early exit at a separating plane) agrees with the distance query', () => {
+    const rng = new Rng(4321);
+    let yes = 0, no = 0;
+    for (let i = 0; i < 600; i++) {
+      const a = shapes[rng.int(0, 4)], b = shapes[rng.int(0, 4)];
+      const pa = pose(0, 0, 0, randomQuat(rng));
+      const u = randomUnit(rng);
+      const d = rng.range(0, 2);
+      const pb = pose(u[0] * d, u[1] * d, u[2] * d, randomQuat(rng));
+      gjkDistance(r, a, pa, b, pb);
+      if (r.status !== GjkStatus.Intersecting && Math.abs(r.distance) < 1e-6) continue; // tolerance band
+      const overlap = r.status === GjkStatus.Intersecting || r.distance <= 0;
+      expect(gjkIntersect(a, pa, b, pb)).toBe(overlap);
+      if (overlap) yes++;
+      else no++;
+    }
+    expect(yes).toBeGreaterThan(100);
+    expect(no).toBeGreaterThan(100);
+  });
+
   it('warm start (cached simplex): same answers along a slow motion in far fewer iterations', () => {
     const rng = new Rng(77);
     const a = shapes[4], b = shapes[1];
