@@ -206,14 +206,29 @@ export function manifoldBetweenFaces(
   const ox = r[0], oy = r[1], oz = r[2];
   const enx = refIsB ? nx : -nx, eny = refIsB ? ny : -ny, enz = refIsB ? nz : -nz;
   const c = cur.xyz;
+  // A segment reference (side line of a capsule or cylinder) is a line, not a plane: measure
+  // each point from its nearest point on the line, which is exact on B's surface even when the
+  // line is not exactly perpendicular to the normal (parallel within a few degrees).
+  const line = ref.count === 2;
+  const ux = r[3] - ox, uy = r[4] - oy, uz = r[5] - oz;
+  const uu = ux * ux + uy * uy + uz * uz;
   for (let k = 0; k < cur.count; k++) {
     const px = c[3 * k], py = c[3 * k + 1], pz = c[3 * k + 2];
-    const sep = (px - ox) * nx + (py - oy) * ny + (pz - oz) * nz;
+    let bx = ox, by = oy, bz = oz; // base point of the reference (nearest on the line)
+    if (line && uu > 0) {
+      let t = ((px - ox) * ux + (py - oy) * uy + (pz - oz) * uz) / uu;
+      t = t < 0 ? 0 : t > 1 ? 1 : t;
+      bx = ox + t * ux;
+      by = oy + t * uy;
+      bz = oz + t * uz;
+    }
+    const sep = (px - bx) * nx + (py - by) * ny + (pz - bz) * nz;
     if (!(sep <= margin)) continue;
     const feature = packFeature(refIsB, refFace, incFace, cur.tagX[k], cur.tagY[k]);
     if (refIsB) {
-      // Incident point is on A: project onto B's reference plane.
-      out.push(px - sep * nx, py - sep * ny, pz - sep * nz, enx, eny, enz, -sep, kind, -1, -1, feature);
+      // Incident point is on A: B's point is on its reference line, or the plane projection.
+      if (line) out.push(bx, by, bz, enx, eny, enz, -sep, kind, -1, -1, feature);
+      else out.push(px - sep * nx, py - sep * ny, pz - sep * nz, enx, eny, enz, -sep, kind, -1, -1, feature);
     } else {
       out.push(px, py, pz, enx, eny, enz, -sep, kind, -1, -1, feature);
     }

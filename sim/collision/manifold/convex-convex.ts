@@ -110,6 +110,17 @@ function capsuleSideLine(face: SupportFace, shape: ConvexShape, d: Readonly<Vec3
   face.push(x, y, cap.halfHeight);
 }
 
+/** Both segments parallel within CAPSULE_PARALLEL_COS and perpendicular to the axis n. */
+function parallelSegments(a: FacePolygon, b: FacePolygon, n: Readonly<Vec3>): boolean {
+  const p = a.xyz, q = b.xyz;
+  const ux = p[3] - p[0], uy = p[4] - p[1], uz = p[5] - p[2];
+  const vx = q[3] - q[0], vy = q[4] - q[1], vz = q[5] - q[2];
+  const lu = Math.sqrt(ux * ux + uy * uy + uz * uz), lv = Math.sqrt(vx * vx + vy * vy + vz * vz);
+  if (!(lu > 0 && lv > 0)) return false;
+  return Math.abs(ux * vx + uy * vy + uz * vz) >= CAPSULE_PARALLEL_COS * lu * lv &&
+    Math.abs(ux * n[0] + uy * n[1] + uz * n[2]) <= PARALLEL_SIN * lu;
+}
+
 /** Cheap, pose-independent id of a supporting feature: its vertex count and first local vertex. */
 function faceId(face: SupportFace): number {
   const p = face.points;
@@ -164,6 +175,16 @@ export function collideConvexConvex(
       ? manifoldBetweenFaces(out, polyB, refN, polyA, true, faceId(faceB), faceId(faceA), margin, PairContactKind.ConvexFace)
       : manifoldBetweenFaces(out, polyA, refN, polyB, false, faceId(faceA), faceId(faceB), margin, PairContactKind.ConvexFace);
     if (k > 0) return k;
+    out.count = start;
+  }
+  // Two parallel side lines (cylinder–cylinder, capsule–cylinder lying side by side): clip A's
+  // line by the end planes of B's, as capsule–capsule does, for a 2-point line contact.
+  if (polyA.count === 2 && polyB.count === 2 && parallelSegments(polyA, polyB, n)) {
+    refN[0] = -n[0];
+    refN[1] = -n[1];
+    refN[2] = -n[2];
+    const k = manifoldBetweenFaces(out, polyB, refN, polyA, true, faceId(faceB), faceId(faceA), margin, PairContactKind.ConvexFace);
+    if (k === 2) return k;
     out.count = start;
   }
   // Single point: B's witness, normal −n, depth −distance.

@@ -201,3 +201,22 @@ describe('collideShapeHeightfield', () => {
     }
   });
 });
+
+describe('collideShapes: parallel side lines', () => {
+  it('two cylinders lying side by side get a 2-point line contact over their overlap', () => {
+    buf.clear();
+    const cyl = new CylinderShape(0.3, 1);
+    const q = quatFromAxisAngle([0, 0, 0, 1], [0, 1, 0], Math.PI / 2); // axes along x
+    collideShapes(buf, cyl, pose([0.4, 0, 0.59], q), cyl, pose([0, 0, 0], q), 0);
+    expect(buf.count).toBe(2);
+    // (EPA on the curved cylinders converges to ~1e-6 m, hence 5 digits)
+    const xs = [buf.point[0], buf.point[3]].sort((a, b) => a - b);
+    expect(xs[0]).toBeCloseTo(-0.1, 5);
+    expect(xs[1]).toBeCloseTo(0.5, 5);
+    for (let k = 0; k < 2; k++) {
+      expect(buf.depth[k]).toBeCloseTo(0.01, 5);
+      expect(buf.normal[3 * k + 2]).toBeCloseTo(1, 5);
+      expect(buf.point[3 * k + 2]).toBeCloseTo(0.3, 5);
+    }
+  });
+});
