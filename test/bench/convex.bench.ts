@@ -18,8 +18,9 @@
  *   Jolt    B is a static body's TransformedShape, moved per query with SetWorldTransform;
  *           TransformedShape.CollideShape(A, …)
  *           with a closest-hit collector, convex radius 0 (exact shapes),
- *           mMaxSeparationDistance = 10 m for the distance row (Jolt then runs GJK closest points
- *           and reports −distance as its penetration depth).
+ *           mMaxSeparationDistance = 2 m for the distance row (gaps here are 0.2–1 m; Jolt then
+ *           runs GJK closest points and reports −distance as its penetration depth; a larger bound
+ *           inflates the shapes further and costs precision).
  *   Ours    gjkDistance / epaPenetration / satBoxBox / collideBoxBox on engine shapes and poses,
  *           no warm start (GjkCache unused), all in JS.
  * The "check" column is the mean |ours − peer| of the distance (or depth) over the pair set,
@@ -356,7 +357,7 @@ export default async function run(ctx: BenchContext): Promise<void> {
     rap.free();
   };
 
-  hullRow('GJK distance, 32-vertex hulls (separated)', apart, (p) => gjkDistance(gjk, hulls[p.a], p.poseA, hulls[p.b], p.poseB).distance, 10, 10);
+  hullRow('GJK distance, 32-vertex hulls (separated)', apart, (p) => gjkDistance(gjk, hulls[p.a], p.poseA, hulls[p.b], p.poseB).distance, 2, 2);
   hullRow('EPA penetration, 32-vertex hulls (overlapping)', deep, (p) => -epaPenetration(epa, hulls[p.a], p.poseA, hulls[p.b], p.poseB).depth, 0, 0);
 
   // Box–box rows: one shape per pair on each side.
@@ -426,7 +427,7 @@ export default async function run(ctx: BenchContext): Promise<void> {
     `\nRatio = (ours time per query) / (fastest peer time per query): < 1 means ours is faster. Box pairs: ${overlapping} of ${PAIRS} overlap ` +
       '(peers return nothing for the others at prediction 0; ours still runs all 15 axes). Rapier: per query 2 × (setTranslation + setRotation) + ' +
       'contactCollider on colliders in a World (its Shape API would rebuild hulls per call). Jolt: TransformedShape.CollideShape with a closest-hit ' +
-      'collector, convex radius 0; the distance row uses mMaxSeparationDistance = 10 m. Peer numbers include the JS→wasm boundary, ' +
+      'collector, convex radius 0; the distance row uses mMaxSeparationDistance = 2 m (Rapier prediction 2 m). Peer numbers include the JS→wasm boundary, ' +
       'which is part of what a JS user pays. The collideBoxBox row does more work than the peers (up to 4 clipped points vs one contact pair).',
   );
   for (const s of joltHulls) s.Release();
