@@ -12,10 +12,11 @@
  *     out.status     GjkStatus (every exit sets it)
  *     out.distance   [m] signed: > 0 separated (exact), ≈ 0 touching, < 0 overlapping — then
  *                    it is −depth and exact only when out.normalValid (shallow overlap of the
- *                    cores' radii); deep overlaps need EPA (epa.ts), which calls this first.
+ *                    cores' radii); deeper overlaps need EPA (epa.ts).
  *     out.pointA/B   world witness points on A and B (pointB − pointA = distance · normal)
  *     out.normal     world unit normal from A to B (valid when out.normalValid)
  *     out.iterations support evaluations used
+ *     cache          optional GjkCache for one shape pair: warm start from the last simplex
  *   gjkIntersect(shapeA, poseA, shapeB, poseB): boolean — overlap test (distance ≤ 0 within
  *     tolerance), the boolean GJK of the seed thesis: exits at the first separating plane.
  *
@@ -30,7 +31,8 @@
  * Termination (each exit sets a status):
  *   - gap: ‖v‖² − v·w ≤ GJK_RELATIVE_TOLERANCE·‖v‖²  (v is within tolerance of the true distance)
  *   - repeated support point (no progress possible)              → converged
- *   - ‖v‖ ≤ GJK_ABSOLUTE_TOLERANCE                               → Touching / Intersecting
+ *   - ‖v‖ ≤ GJK_ABSOLUTE_TOLERANCE on the cores                  → Intersecting, depth unknown
+ *     (polytope faces that touch exactly land here too; EPA then reports them as Touching)
  *   - origin inside the tetrahedron                              → Intersecting
  *   - ‖v‖ did not decrease (rounding)                            → converged with the last v
  *   - GJK_MAX_ITERATIONS                                         → MaxIterations (best v so far)
