@@ -21,6 +21,17 @@
  *
  * Pairs are packed into one float64 key  a * 2^26 + b  (a < b < TREE_MAX_NODES = 2^26), exact
  * below 2^52, so one numeric typed-array sort orders them.
+ *
+ * Use from a world step:
+ *   on body add     id = bp.createProxy(worldAabbOfShape, bodyIndex)
+ *   every step      bp.moveProxy(id, worldAabbOfShape, velocity · dt)   (for each moved body)
+ *                   bp.updatePairs()
+ *                   for i < bp.pairCount: narrow phase on
+ *                     bp.getUserData(bp.pairProxyA(i)), bp.getUserData(bp.pairProxyB(i))
+ *   on body remove  bp.destroyProxy(id)
+ * Because both the previous and the current list are sorted, a world can find the pairs that
+ * began or ended this step (to create or drop persistent manifolds) with one linear merge.
+ * Queries: queryAabb (fat boxes overlapping a box), rayCast (fat boxes along a segment).
  */
 
 import { BROADPHASE_AABB_MARGIN, BROADPHASE_DISPLACEMENT_MULTIPLIER, TREE_MAX_NODES } from '../../constants';
