@@ -144,8 +144,6 @@ export const CYLINDER_TERRAIN_MAX_NORMAL_GROUPS = 32;
  */
 export const CYLINDER_TERRAIN_MAX_CELLS = 128 * 128;
 
-/** [-] Golden-section steps maximising min(l1, l2) along an edge that is limited by a base: 0.618^48 of an edge ≪ 1 nm. */
-export const CYLINDER_TERRAIN_EDGE_SEARCH_STEPS = 48;
 
 /**
  * [-] Broad phase: cell ranges up to this many cells get H_min/H_max by reading their heights

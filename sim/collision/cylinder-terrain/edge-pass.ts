@@ -11,8 +11,9 @@
  *  - Edges, not elements, are visited (each once, by the cell that owns it; see collide.ts), and
  *    the point taken on an edge is the one that pokes deepest, T = argmax min(l1, l2): for an
  *    edge that reaches the side first this is the edge point nearest the axis (l2 is concave
- *    along the edge and min(l1, l2) ≤ l2 ≤ l2(T)); otherwise a golden-section search on the
- *    concave min(l1, l2). The depth min(l1, l2) is the distance from T to the cylinder surface.
+ *    along the edge and min(l1, l2) ≤ l2 ≤ l2(T)); otherwise the best of the few places where
+ *    the concave min(l1, l2) can peak (ends, z = 0, and the roots of l1 = l2, a quadratic).
+ *    The depth min(l1, l2) is the distance from T to the cylinder surface.
  *  - Only BENT edges count (edge-bend.ts). A flat or concave internal edge is never deeper than
  *    the faces next to it, and the paper's Ω_E test (skip Q on edges joining face-contact
  *    vertices) still lets seams two cells away from the contact line through on fine grids:
@@ -26,19 +27,16 @@
 import {
   CYLINDER_TERRAIN_ACTIVE_EDGE_BEND,
   CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON,
-  CYLINDER_TERRAIN_EDGE_SEARCH_STEPS,
   GEOMETRIC_EPSILON,
+  MANIFOLD_TIE_TOLERANCE,
 } from '../../constants';
 import type { ContactBuffer } from '../contact';
 import { WheelContactKind } from '../contact';
 import type { Heightfield } from '../../terrain/heightfield';
 import type { CylinderQuery } from './frame';
 
-/** 1/φ for the golden-section search. */
-const INV_PHI = 0.6180339887498949;
-
 /** Scratch of the last edgePoke: the edge's end points, the deepest point's parameter and depth. */
-const poke = { x0: 0.5, y0: 0.5, z0: 0.5, x1: 0.5, y1: 0.5, z1: 0.5, t: 0.5, depth: 0.5 };
+const poke = { x0: 0.5, y0: 0.5, z0: 0.5, x1: 0.5, y1: 0.5, z1: 0.5, t: 0.5, depth: 0.5, l2: 0.5 };
 
 /**
  * Normals and bend for emitEdgeContact, written by the caller: [n1 (owner element), n2
@@ -63,61 +61,77 @@ export function edgePoke(q: CylinderQuery, hf: Heightfield, ia: number, ja: numb
   const dx = x1 - x0, dy = y1 - y0, dz = z1 - z0;
   const za = px * vx + py * vy + pz * vz;
   const dzl = dx * vx + dy * vy + dz * vz;
-  // Radial parts ρ(t) = ρ0 + t·dρ (components ⟂ v).
+  const hh = q.hh, r = q.r;
+  // Both ends beyond the same base plane: the whole edge is outside the slab |z| ≤ h/2.
+  if ((za > hh && za + dzl > hh) || (za < -hh && za + dzl < -hh)) return false;
+  // Radial parts ρ(t) = ρ0 + t·dρ (components ⟂ v); |ρ(t)|² = A t² + 2B t + C.
   const r0x = px - za * vx, r0y = py - za * vy, r0z = pz - za * vz;
   const drx = dx - dzl * vx, dry = dy - dzl * vy, drz = dz - dzl * vz;
-  const dd = drx * drx + dry * dry + drz * drz;
-  let t = dd > 0 ? -(r0x * drx + r0y * dry + r0z * drz) / dd : 0;
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
-  const hh = q.hh, r = q.r;
-  const rx = r0x + t * drx, ry = r0y + t * dry, rz = r0z + t * drz;
-  const rho2 = rx * rx + ry * ry + rz * rz;
+  const A = drx * drx + dry * dry + drz * drz;
+  const B = r0x * drx + r0y * dry + r0z * drz;
+  const C = r0x * r0x + r0y * r0y + r0z * r0z;
+  // t2: the edge point nearest the axis line (the maximum of l2 = r − ρ).
+  let t2 = A > 0 ? -B / A : 0;
+  t2 = t2 < 0 ? 0 : t2 > 1 ? 1 : t2;
+  const rho2 = (A * t2 + 2 * B) * t2 + C;
   if (rho2 >= r * r) return false; // no edge point within the radius
   const l2 = r - Math.sqrt(rho2);
-  const zt = za + t * dzl;
+  const zt = za + t2 * dzl;
   const l1 = hh - (zt < 0 ? -zt : zt);
   if (l1 >= l2) {
-    poke.t = t;
+    poke.t = t2;
     poke.depth = l2;
     return true;
   }
-  // Base-limited: maximise the concave min(l1, l2) over [0, 1].
-  let a = 0, b = 1;
-  let c = b - INV_PHI * (b - a), d = a + INV_PHI * (b - a);
-  let fc = depthAt(r0x, r0y, r0z, drx, dry, drz, za, dzl, hh, r, c);
-  let fd = depthAt(r0x, r0y, r0z, drx, dry, drz, za, dzl, hh, r, d);
-  for (let it = 0; it < CYLINDER_TERRAIN_EDGE_SEARCH_STEPS; it++) {
-    if (fc < fd) {
-      a = c; c = d; fc = fd;
-      d = a + INV_PHI * (b - a);
-      fd = depthAt(r0x, r0y, r0z, drx, dry, drz, za, dzl, hh, r, d);
-    } else {
-      b = d; d = c; fd = fc;
-      c = b - INV_PHI * (b - a);
-      fc = depthAt(r0x, r0y, r0z, drx, dry, drz, za, dzl, hh, r, c);
+  // Base-limited: f = min(l1, l2) is concave on [0, 1], so its maximum is at an end, at the
+  // maximum of l1 (z = 0), or where l1 = l2: ρ(t) = (r − h/2) + σ·z(t) with σ = sign z, i.e.
+  // (A − G1²) t² + 2(B − G0·G1) t + (C − G0²) = 0 with G0 = r − h/2 + σ·z_a, G1 = σ·dz.
+  // Ties (a plateau where the edge runs parallel to a base) go to the candidate nearest the
+  // axis, so the point does not depend on the order of evaluation (e.g. on the axis' sign).
+  poke.t = t2;
+  poke.depth = l1;
+  poke.l2 = l2;
+  consider(A, B, C, za, dzl, hh, r, 0);
+  consider(A, B, C, za, dzl, hh, r, 1);
+  if (dzl !== 0) {
+    const tz = -za / dzl;
+    if (tz > 0 && tz < 1) consider(A, B, C, za, dzl, hh, r, tz);
+  }
+  for (let sg = -1; sg <= 1; sg += 2) {
+    const G0 = r - hh + sg * za, G1 = sg * dzl;
+    const qa = A - G1 * G1, qb = B - G0 * G1, qc = C - G0 * G0;
+    if (Math.abs(qa) > GEOMETRIC_EPSILON * GEOMETRIC_EPSILON) {
+      const disc = qb * qb - qa * qc;
+      if (disc < 0) continue;
+      const sq = Math.sqrt(disc);
+      const ta = (-qb - sq) / qa, tb = (-qb + sq) / qa;
+      if (ta > 0 && ta < 1) consider(A, B, C, za, dzl, hh, r, ta);
+      if (tb > 0 && tb < 1) consider(A, B, C, za, dzl, hh, r, tb);
+    } else if (qb !== 0) {
+      const t = -qc / (2 * qb);
+      if (t > 0 && t < 1) consider(A, B, C, za, dzl, hh, r, t);
     }
   }
-  let best = 0.5 * (a + b);
-  let fb = depthAt(r0x, r0y, r0z, drx, dry, drz, za, dzl, hh, r, best);
-  // The ends are candidates too (the maximum of a concave function on [0, 1] may sit there).
-  const f0 = depthAt(r0x, r0y, r0z, drx, dry, drz, za, dzl, hh, r, 0);
-  const f1 = depthAt(r0x, r0y, r0z, drx, dry, drz, za, dzl, hh, r, 1);
-  if (f0 > fb) { fb = f0; best = 0; }
-  if (f1 > fb) { fb = f1; best = 1; }
-  poke.t = best;
-  poke.depth = fb;
-  return fb > 0;
+  return poke.depth > 0;
 }
 
-function depthAt(
-  r0x: number, r0y: number, r0z: number, drx: number, dry: number, drz: number,
-  za: number, dzl: number, hh: number, r: number, t: number,
-): number {
+/**
+ * Candidate t for the base-limited maximum: f = min(l1, l2) with l1 = h/2 − |z_a + t·dz|,
+ * l2 = r − √(A t² + 2B t + C). Replaces poke's best if f is larger, or equal (within the tie
+ * tolerance) and nearer the axis.
+ */
+function consider(A: number, B: number, C: number, za: number, dzl: number, hh: number, r: number, t: number): void {
   const z = za + t * dzl;
   const l1 = hh - (z < 0 ? -z : z);
-  const x = r0x + t * drx, y = r0y + t * dry, w = r0z + t * drz;
-  const l2 = r - Math.sqrt(x * x + y * y + w * w);
-  return l1 < l2 ? l1 : l2;
+  const q = (A * t + 2 * B) * t + C;
+  const l2 = r - Math.sqrt(q > 0 ? q : 0);
+  const f = l1 < l2 ? l1 : l2;
+  const best = poke.depth;
+  if (f > best + MANIFOLD_TIE_TOLERANCE || (f >= best - MANIFOLD_TIE_TOLERANCE && l2 > poke.l2)) {
+    poke.t = t;
+    poke.depth = f > best ? f : best;
+    poke.l2 = l2;
+  }
 }
 
 /**
@@ -142,9 +156,13 @@ export function emitEdgeContact(out: ContactBuffer, q: CylinderQuery, i: number,
   const vn = q.vx * n1x + q.vy * n1y + q.vz * n1z;
   let nx: number, ny: number, nz: number;
   let kind: WheelContactKind;
-  if (l1 < l2 && (vn < 0 ? -vn : vn) > CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON) {
-    // Base contact (eq. 13): push the base away from T along the axis.
-    const sg = zt >= 0 ? -1 : 1;
+  // l1 = l2 (within round-off) is common: the deepest point of a base-limited edge is often on
+  // the rim, where both are equal; the side wins the tie so the kind does not flip with round-off.
+  if (l1 < l2 - MANIFOLD_TIE_TOLERANCE && (vn < 0 ? -vn : vn) > CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON) {
+    // Base contact (eq. 13): push the base away from T along the axis. T midway between the
+    // bases (|z_T| within round-off of 0) is a tie: take the base whose normal leaves the terrain
+    // (independent of the sign the caller gave the axis).
+    const sg = zt > MANIFOLD_TIE_TOLERANCE ? -1 : zt < -MANIFOLD_TIE_TOLERANCE ? 1 : vn >= 0 ? 1 : -1;
     nx = sg * q.vx; ny = sg * q.vy; nz = sg * q.vz;
     kind = WheelContactKind.BaseA;
   } else if (rho > GEOMETRIC_EPSILON) {
