@@ -15,7 +15,7 @@ import { PlotPanel } from './panels/plot-panel';
 import { DEFAULT_SCENARIO_ASSET, gatherBundled, gatherOpenedScenario, gatherOpenedTerrain } from './scenario-files';
 import { createSimClient, FramePump, loadWorld, type ReceivedFrame } from './sim-client';
 import { installTestHook, type TestHookState } from './test-hook';
-import { yawOf } from './view3d/chase-camera';
+import { yawOf } from './view3d/yaw';
 import { SceneView } from './view3d/scene-view';
 
 /** [ms] Panel redraw period: plots do not need display rate, and software GL is slow. */

@@ -13,11 +13,6 @@ const MAX_ELEVATION = 1.5;
 /** [rad/px] Drag sensitivity. */
 const ORBIT_RATE = 0.005;
 
-/** Yaw (rotation about +z) of a quaternion [x, y, z, w]. */
-export function yawOf(qx: number, qy: number, qz: number, qw: number): number {
-  return Math.atan2(2 * (qw * qz + qx * qy), 1 - 2 * (qy * qy + qz * qz));
-}
-
 export class ChaseCamera {
   readonly camera: THREE.PerspectiveCamera;
   distance = CAMERA_DISTANCE;

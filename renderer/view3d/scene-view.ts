@@ -5,7 +5,9 @@
  */
 import * as THREE from 'three';
 import type { WorldInfo } from '../../sim/protocol';
-import { ChaseCamera, yawOf } from './chase-camera';
+import { ChaseCamera } from './chase-camera';
+import { makeSimRoot } from './sim-root';
+import { yawOf } from './yaw';
 import { createContactsView, type ContactsView } from './contacts-view';
 import { createRobotView, type RobotView } from './robot-view';
 import { createTerrainView, type TerrainView } from './terrain-view';
@@ -27,8 +29,7 @@ export class SceneView {
     this.renderer = new THREE.WebGLRenderer({ canvas, antialias: false, powerPreference: 'high-performance' });
     this.renderer.setPixelRatio(1);
     this.scene.background = new THREE.Color(0x9fc4e8);
-    this.root.name = 'sim-root (z-up → y-up)';
-    this.root.rotation.x = -Math.PI / 2;
+    makeSimRoot(this.root);
     this.scene.add(this.root);
     this.scene.add(new THREE.HemisphereLight(0xdfefff, 0x4a4030, 0.9));
     this.sun = new THREE.DirectionalLight(0xffffff, 2.0);

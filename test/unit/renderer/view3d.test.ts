@@ -1,0 +1,78 @@
+/**
+ * three.js object construction (no WebGL needed): axis conventions of the 3D view.
+ */
+import * as THREE from 'three';
+import { describe, expect, it } from 'vitest';
+import { createContactsView } from '../../../renderer/view3d/contacts-view';
+import { createRobotView } from '../../../renderer/view3d/robot-view';
+import { makeSimRoot } from '../../../renderer/view3d/sim-root';
+import { yawOf } from '../../../renderer/view3d/yaw';
+import { CONTACT_NORMAL_MIN_LENGTH } from '../../../renderer/config';
+
+describe('simulation root transform', () => {
+  it('maps sim (x, y, z) to three (x, z, −y): z up becomes y up, x stays forward', () => {
+    const root = makeSimRoot(new THREE.Group());
+    const p = root.localToWorld(new THREE.Vector3(1, 2, 3));
+    expect(p.x).toBeCloseTo(1, 12);
+    expect(p.y).toBeCloseTo(3, 12);
+    expect(p.z).toBeCloseTo(-2, 12);
+  });
+});
+
+describe('robot view', () => {
+  it('builds cylinders along the body\'s local z (BodyShape convention), boxes with full extents', () => {
+    const view = createRobotView([
+      { name: 'chassis', role: 'chassis', shape: { type: 'box', halfExtents: [0.4, 0.3, 0.1] } },
+      { name: 'wheel', role: 'wheel', shape: { type: 'cylinder', radius: 0.2, height: 0.1 } },
+      { name: 'cap', role: 'obstacle', shape: { type: 'capsule', radius: 0.1, height: 0.5 } },
+    ]);
+    const size = (k: number): THREE.Vector3 => {
+      const g = view.meshes[k].geometry;
+      g.computeBoundingBox();
+      return g.boundingBox!.getSize(new THREE.Vector3());
+    };
+    const box = size(0);
+    expect(box.x).toBeCloseTo(0.8, 6);
+    expect(box.y).toBeCloseTo(0.6, 6);
+    expect(box.z).toBeCloseTo(0.2, 6);
+    const cyl = size(1);
+    expect(cyl.z).toBeCloseTo(0.1, 6); // height along z
+    expect(cyl.x).toBeCloseTo(0.4, 2); // diameter across
+    expect(size(2).z).toBeCloseTo(0.7, 6); // capsule: cylinder part + two caps along z
+    expect(view.chassisIndex).toBe(0);
+    view.dispose();
+  });
+
+  it('poses bodies from 7 floats each (position, quaternion [x, y, z, w])', () => {
+    const view = createRobotView([{ name: 'c', role: 'chassis', shape: { type: 'sphere', radius: 1 } }]);
+    const s = Math.SQRT1_2;
+    view.setPoses(Float32Array.from([1, 2, 3, 0, 0, s, s]));
+    const m = view.meshes[0];
+    expect(m.position.toArray()).toEqual([1, 2, 3]);
+    expect(yawOf(m.quaternion.x, m.quaternion.y, m.quaternion.z, m.quaternion.w)).toBeCloseTo(Math.PI / 2, 6);
+  });
+});
+
+describe('contacts view', () => {
+  it('draws one marker and one normal segment per finite contact and skips NaN ones', () => {
+    const view = createContactsView();
+    const contacts = Float32Array.from([
+      1, 2, 3, 0, 0, 1, 0, // touching: minimum normal length
+      4, 5, 6, 0, 1, 0, 0.01,
+      Number.NaN, 0, 0, 0, 0, 1, 0,
+    ]);
+    const info = Int32Array.from([0, 1, 3, 4, 2, 1, 5, 6, 1, 1, 0, 0]);
+    view.update(contacts, info);
+    const spheres = view.group.children[0] as THREE.InstancedMesh;
+    const lines = view.group.children[1] as THREE.LineSegments;
+    expect(spheres.count).toBe(2);
+    expect(lines.geometry.drawRange.count).toBe(4);
+    const pos = lines.geometry.getAttribute('position');
+    expect([pos.getX(0), pos.getY(0), pos.getZ(0)]).toEqual([1, 2, 3]);
+    expect(pos.getZ(1)).toBeCloseTo(3 + CONTACT_NORMAL_MIN_LENGTH, 6);
+    expect(pos.getY(3) - pos.getY(2)).toBeGreaterThan(CONTACT_NORMAL_MIN_LENGTH); // deeper → longer
+    view.update(new Float32Array(0), new Int32Array(0));
+    expect(spheres.count).toBe(0);
+    view.dispose();
+  });
+});
