@@ -348,6 +348,13 @@ export const HEIGHTFIELD_MAX_CELLS_PER_QUERY = 4096;
 export const HEIGHTFIELD_FALLBACK_ELEMENTS = 32;
 
 /**
+ * [-] Slack of the convex–heightfield edge-cone test (a dot product of unit normals): the GJK
+ * normal is converged to GJK_RELATIVE_TOLERANCE, not to the last bit, so a normal exactly on a
+ * face normal must not be rejected by round-off.
+ */
+export const HEIGHTFIELD_EDGE_CONE_SLACK = 1e-6;
+
+/**
  * [-] Capsule–capsule: axes with |cos| at least this (about 2.6°) count as parallel and get a
  * two-point manifold along the overlap, so a capsule lying on another does not roll on one
  * jittering point. Same order as Jolt's capsule-capsule parallel tolerance.

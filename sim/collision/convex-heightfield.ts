@@ -38,6 +38,7 @@ import {
   GEOMETRIC_EPSILON as GEOMETRIC_EPSILON_,
   HEIGHTFIELD_ACTIVE_EDGE_COS as HEIGHTFIELD_ACTIVE_EDGE_COS_,
   HEIGHTFIELD_CANDIDATE_CAPACITY as HEIGHTFIELD_CANDIDATE_CAPACITY_,
+  HEIGHTFIELD_EDGE_CONE_SLACK as HEIGHTFIELD_EDGE_CONE_SLACK_,
   HEIGHTFIELD_FALLBACK_ELEMENTS as HEIGHTFIELD_FALLBACK_ELEMENTS_,
   HEIGHTFIELD_MAX_CELLS_PER_QUERY as HEIGHTFIELD_MAX_CELLS_PER_QUERY_,
   HEIGHTFIELD_SAME_NORMAL_COS as HEIGHTFIELD_SAME_NORMAL_COS_,
@@ -66,6 +67,7 @@ import { reduceContacts } from './manifold/reduce-contacts';
 const GEOMETRIC_EPSILON = GEOMETRIC_EPSILON_;
 const HEIGHTFIELD_ACTIVE_EDGE_COS = HEIGHTFIELD_ACTIVE_EDGE_COS_;
 const HEIGHTFIELD_CANDIDATE_CAPACITY = HEIGHTFIELD_CANDIDATE_CAPACITY_;
+const EDGE_CONE_SLACK = HEIGHTFIELD_EDGE_CONE_SLACK_;
 const HEIGHTFIELD_FALLBACK_ELEMENTS = HEIGHTFIELD_FALLBACK_ELEMENTS_;
 const HEIGHTFIELD_MAX_CELLS_PER_QUERY = HEIGHTFIELD_MAX_CELLS_PER_QUERY_;
 const HEIGHTFIELD_SAME_NORMAL_COS = HEIGHTFIELD_SAME_NORMAL_COS_;
@@ -660,18 +662,36 @@ export function collideConvexHeightfield(
         // which edges does the witness lie on?
         const scale = Math.max(hf.dx, hf.dy);
         const onTol = GEOMETRIC_EPSILON * GEOMETRIC_EPSILON * Math.max(1, scale * scale);
-        let active = false, onEdge = false, edgeId = 0;
+        // The normal must also lie in the crease's normal cone (Voronoi region of the edge):
+        // on the arc between the two face normals for an edge, on the outer side of every
+        // adjacent face for a vertex. A GJK normal outside it comes from the body being beside
+        // or under the sheet of one element (inside the solid terrain): not an edge contact.
+        // Every outward normal of a heightfield (faces, and convex combinations of them at
+        // creases) points up: cnz > 0 is necessary. On an edge the cone is the arc between the
+        // two face normals: n·n1 ≥ n1·n2 and n·n2 ≥ n1·n2. At a vertex (two edges of this
+        // element) the cone spans all faces around it; we only bound it by the arcs' lower
+        // bound on this element's normal.
+        let active = false, onEdge = false, edgeId = 0, edges = 0, arcOk = true, minC12 = 1;
         for (let k = 0; k < elemPoly.count; k++) {
           if (edgeDistanceSq(k, wx, wy, wz) > onTol) continue;
           onEdge = true;
-          if (edgeActive(hf, i, j, kind, k)) {
+          edges++;
+          const isActive = edgeActive(hf, i, j, kind, k); // leaves this element's normal in nP, the neighbour's in nQ
+          const c12 = nP[0] * nQ[0] + nP[1] * nQ[1] + nP[2] * nQ[2];
+          if (c12 < minC12) minC12 = c12;
+          if (isActive) {
             active = true;
             edgeId = k;
+            const c1 = cnx * nP[0] + cny * nP[1] + cnz * nP[2];
+            const c2 = cnx * nQ[0] + cny * nQ[1] + cnz * nQ[2];
+            if (c1 < c12 - EDGE_CONE_SLACK || c2 < c12 - EDGE_CONE_SLACK) arcOk = false;
           }
         }
         // restore nP for this element (edgeActive overwrote it)
         hf.elementPlane(nP, i, j, kind);
-        if (!onEdge || !active) continue;
+        if (!onEdge || !active || !(cnz > 0)) continue;
+        if (edges === 1 && !arcOk) continue;
+        if (edges > 1 && cnx * nP[0] + cny * nP[1] + cnz * nP[2] < minC12 - EDGE_CONE_SLACK) continue;
         const k2 = cand.push(wx, wy, wz, cnx, cny, cnz, -gjk.distance, PairContactKind.HeightfieldEdge, i, j,
           packFeature(true, kind, ((i & 0xf) | ((j & 0xf) << 4)), edgeId, TAG_EDGE_PAIR));
         if (k2 < 0) status = HeightfieldCollideStatus.Overflow;
