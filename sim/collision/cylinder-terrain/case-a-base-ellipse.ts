@@ -29,7 +29,8 @@
  *    On flat seams they are interior points of one plane patch (the paper removes them with its
  *    Ω_I/Ω_E bookkeeping, stage 3); skipping them here gives the same manifold without the sets.
  * The depth maximum over the element is always among these: s is linear on the disc, so its max
- * over (disc ∩ element) sits at A_L, at a crossing or at a vertex.
+ * over (disc ∩ element) sits at A_L, at a crossing or at a vertex. Crossings and vertices count
+ * only if they lie inside the cylinder (the element itself touches the wheel there).
  */
 import { CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON, CYLINDER_TERRAIN_FLAT_EDGE_BEND } from '../../constants';
 import type { ContactBuffer } from '../contact';
@@ -78,8 +79,19 @@ function loadPolygon(hf: Heightfield, f: ElementFrame): number {
   return m;
 }
 
+/**
+ * Is the foot of base point (x, y) (depth s) inside the cylinder? The foot is the base point
+ * moved by s along n = cosθ·a − sinθ·w: axially it rises s·cosθ above the lower base, radially
+ * its w coordinate becomes x − s·sinθ. (A face whose plane passes beside the wheel — a steep
+ * curb face next to a barrel standing on the curb top — has its feet outside.)
+ */
+function footInCylinder(f: ElementFrame, hh: number, r: number, x: number, y: number, s: number): boolean {
+  const xr = x - s * f.sin;
+  return s * f.cos <= 2 * hh && xr * xr + y * y <= r * r;
+}
+
 /** Case A contacts of one element (frame with s(B_L) > 0). Returns the number that did not fit. */
-export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: ElementFrame, r: number): number {
+export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: ElementFrame, hh: number, r: number): number {
   if (f.cos <= CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON) return 0; // lying cylinder buried past its radius: the base cannot face the plane
   let lost = 0;
   const sCL = f.sCL, sin = f.sin;
@@ -91,6 +103,9 @@ export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: Elem
     const px = f.clx + x * f.wx + y * f.ux + s * nx;
     const py = f.cly + x * f.wy + y * f.uy + s * ny;
     if (!footInElement(hf, f, (px - f.ox) / f.dx, (py - f.oy) / f.dy)) continue;
+    // No foot-in-cylinder test here: these four span the support polygon of a standing wheel,
+    // and the feet of B_L and D± lie outside the cylinder by only s·sinθ and s²sin²θ/2r on a
+    // plane the base rests on; dropping them would leave a tilted barrel on one point.
     const pz = f.clz + x * f.wz + y * f.uz + s * nz;
     if (out.push(px, py, pz, nx, ny, nz, s, WheelContactKind.BaseA, f.i, f.j) < 0) lost++;
   }
@@ -116,7 +131,7 @@ export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: Elem
     const bentHere = bend[e] > CYLINDER_TERRAIN_FLAT_EDGE_BEND;
     if (inside[e] === 1 && (bentHere || bend[prev] > CYLINDER_TERRAIN_FLAT_EDGE_BEND)) {
       const s = sCL + bx[e] * sin;
-      if (out.push(vx[e], vy[e], vz[e], nx, ny, nz, s, WheelContactKind.BaseA, f.i, f.j) < 0) lost++;
+      if (footInCylinder(f, hh, r, bx[e], by[e], s) && out.push(vx[e], vy[e], vz[e], nx, ny, nz, s, WheelContactKind.BaseA, f.i, f.j) < 0) lost++;
     }
     if (!bentHere || inside[e] + inside[e === m - 1 ? 0 : e + 1] === 2) continue;
     // Edge e → e+1 against the rim circle: k0 τ² + 2 k1 τ + k2 = 0 (paper's quadratic, a = b = r).
@@ -134,6 +149,7 @@ export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: Elem
       if (!(tau > 0 && tau < 1)) continue;
       if (root === 1 && sq === 0) continue;
       const s = sCL + (bx[e] + tau * ddx) * sin;
+      if (!footInCylinder(f, hh, r, bx[e] + tau * ddx, by[e] + tau * ddy, s)) continue;
       const px = vx[e] + tau * (vx[n1] - vx[e]);
       const py = vy[e] + tau * (vy[n1] - vy[e]);
       const pz = vz[e] + tau * (vz[n1] - vz[e]);

@@ -33,8 +33,14 @@ import type { Heightfield } from '../../terrain/heightfield';
 import { CellEdge, cellEdgeBend } from './edge-bend';
 import type { ElementFrame } from './frame';
 
-/** Result of the last clipLowestLine: parameters on A_L→A_U and the sides that cut them (−1: none). */
+/**
+ * Result of the last clipLowestLine: parameters on A_L→A_U and what cut them: an element side
+ * (CellEdge), −1 for the line's own end, FOOT_LEAVES_CYLINDER where the foot leaves the wheel.
+ */
 export const lineClip = { t0: 0, t1: 1, enterEdge: -1, exitEdge: -1 };
+
+/** lineClip code: the clip end is where the foot leaves the cylinder (a real end of the patch). */
+export const FOOT_LEAVES_CYLINDER = -2;
 
 /** Sides of each element kind, in polygon order (see edge-bend.ts for the names). */
 const RECT_SIDES: readonly CellEdge[] = [CellEdge.Bottom, CellEdge.Right, CellEdge.Top, CellEdge.Left];
@@ -71,6 +77,26 @@ export function clipLowestLine(f: ElementFrame, hh: number, r: number, tEnd: num
   const fy1 = (aly + h2 * f.ay + sAU * f.ny - f.oy) / f.dy;
   const ddx = fx1 - fx0, ddy = fy1 - fy0;
   let t0 = 0, t1 = tEnd, enter = -1, exit = -1;
+  // The foot must also lie inside the cylinder (the element itself touches the wheel there; a
+  // steep curb face beside a wheel resting on the curb top has feet outside it). In the frame
+  // (a, w, u) the foot is A(t) moved by s(t) along n = cosθ·a − sinθ·w, so with
+  // s(t) = s(A_L) − h·cosθ·t both conditions are linear in t:
+  //   radial  s(t)·sinθ ≤ 2r                         (the foot rises at most a diameter)
+  //   axial   s(A_L)·cosθ + h·sin²θ·t ≤ h            (it stays below the upper base plane)
+  const sin = f.sin, cos = f.cos;
+  if (sin > 0) {
+    const sMax = (2 * r) / sin;
+    if (cos > 0) {
+      const t = (sAL - sMax) / (h2 * cos);
+      if (t > t0) { t0 = t; enter = FOOT_LEAVES_CYLINDER; }
+    } else if (sAL > sMax) {
+      return false;
+    }
+    const t = (h2 - sAL * cos) / (h2 * sin * sin);
+    if (t < t1) { t1 = t; exit = FOOT_LEAVES_CYLINDER; }
+  } else if (sAL * cos > h2) {
+    return false;
+  }
   const sides = elementSides(f.kind);
   for (let m = 0; m < sides.length; m++) {
     const e = sides[m];
@@ -92,7 +118,7 @@ export function clipLowestLine(f: ElementFrame, hh: number, r: number, tEnd: num
   return t0 <= t1;
 }
 
-/** True if a clip end on side `e` (−1: the line's own end) should become a contact. */
+/** True if a clip end on side `e` (negative: the line's own end, or the foot leaving the wheel) should become a contact. */
 export function clipEndIsReal(hf: Heightfield, f: ElementFrame, e: number): boolean {
   if (e < 0) return true;
   const b = cellEdgeBend(hf, f.i, f.j, e as CellEdge);

@@ -223,7 +223,7 @@ function narrowPhase(
         if (f.sAU > 0) {
           lost += sideTrapezoidContacts(cand, hf, f, hh, r);
         } else if (f.sBL > 0) {
-          lost += baseEllipseContacts(cand, hf, f, r);
+          lost += baseEllipseContacts(cand, hf, f, hh, r);
           lost += singlePointContact(cand, hf, f, hh, r, true);
         } else {
           lost += singlePointContact(cand, hf, f, hh, r, false);

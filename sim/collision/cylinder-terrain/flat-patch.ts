@@ -6,7 +6,8 @@
  *
  * With the plane frame of frame.ts (n = +z):
  *   s(A_L) ≤ 0                  no contact;
- *   s(A_U) > 0 (and not upright) side line: the two ends A_L', A_U' of the lowest line;
+ *   s(A_U) > 0 (and not upright) side line: the two ends A_L', A_U' of the lowest line (the
+ *                               far one trimmed where its foot leaves the cylinder, as in case B);
  *   s(B_L) > 0                  base: the rim's extreme points A_L, B_L, D± — the exact support
  *                               polygon corners of the tilted base (depths s(C_L) ± r·sinθ, s(C_L));
  *   otherwise                   one rim point: A_L'.
@@ -37,9 +38,14 @@ export function flatPatchContacts(out: ContactBuffer, hf: Heightfield, q: Cylind
   const alx = f.clx + r * f.wx, aly = f.cly + r * f.wy;
   let lost = 0;
   if (f.sAU > 0 && f.sin > CYLINDER_TERRAIN_PARALLEL_SIN) {
-    const l = 2 * q.hh;
+    // The far end stops where its foot leaves the cylinder (as in case B: the foot rises
+    // s·cosθ along the axis and may pass the upper base plane when the wheel is cambered).
+    const h2 = 2 * q.hh;
+    let t = (h2 - sAL * f.cos) / (h2 * f.sin * f.sin);
+    if (!(t < 1)) t = 1;
+    const l = h2 * t;
     lost += pushFoot(out, hf, alx, aly, height, sAL);
-    lost += pushFoot(out, hf, alx + l * f.ax, aly + l * f.ay, height, f.sAU);
+    lost += pushFoot(out, hf, alx + l * f.ax, aly + l * f.ay, height, sAL + t * (f.sAU - sAL));
     return lost;
   }
   if (f.sBL > 0) {

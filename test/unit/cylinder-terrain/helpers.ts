@@ -61,7 +61,13 @@ export function cylinderPlane(center: V3, axis: V3, r: number, h: number, n: V3,
   const au = add(al, a, 2 * hh);
   const bl = add(cl, w, -r);
   if (!(s(al) > 0)) return { kind: 'none', points: [] };
-  if (s(au) > 0 && sin > 1e-9) return { kind: 'side', points: [foot(al), foot(au)] };
+  if (s(au) > 0 && sin > 1e-9) {
+    // The upper end's foot rises s(A_U)·cosθ past the upper base plane when the wheel is
+    // cambered: the contact ends where the foot leaves the cylinder (the element must touch the
+    // wheel itself), at t* = (h − s(A_L)·cosθ)/(h·sin²θ) along A_L → A_U.
+    const tStar = Math.min(1, (2 * hh - s(al) * cos) / (2 * hh * sin * sin));
+    return { kind: 'side', points: [foot(al), foot(add(al, a, 2 * hh * tStar))] };
+  }
   if (s(bl) > 0) return { kind: 'base', points: [foot(al), foot(bl), foot(add(cl, u, r)), foot(add(cl, u, -r))] };
   return { kind: 'point', points: [foot(al)] };
 }
