@@ -261,11 +261,10 @@ ui.btnPause.addEventListener('click', () => setPaused(!paused));
 ui.btnStep.addEventListener('click', stepOnce);
 ui.btnHelp.addEventListener('click', toggleHelp);
 ui.chkContacts.addEventListener('change', () => setContacts(ui.chkContacts.checked));
-// Buttons keep focus after a click; give it back to the page so Space does not "click" them again.
+// Toolbar controls keep focus after a click, and Space on a focused button would "click" it again
+// (on key up) besides pausing: hand focus back to the page after every click.
 for (const b of [ui.btnPause, ui.btnStep, ui.btnHelp, ui.btnOpenScenario, ui.btnOpenTerrain, ui.chkContacts]) {
-  b.addEventListener('keydown', (e) => {
-    if ((e as KeyboardEvent).code === 'Space') e.preventDefault();
-  });
+  b.addEventListener('click', () => b.blur());
 }
 host.getSettings().then((s) => setContacts(s.showContacts), () => undefined);
 

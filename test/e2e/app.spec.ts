@@ -130,6 +130,14 @@ test('space pauses, "." steps once, space resumes, ] and [ change the time scale
   await page.keyboard.press('[');
   await page.keyboard.press('[');
   await expect(page.locator('#status')).toContainText('running ×0.5');
+  // Space right after clicking the Pause button toggles once, not twice (no second "click" from
+  // the focused button: controls.ts cancels Space's default action and main.ts blurs buttons).
+  await page.locator('#btn-pause').click();
+  await expect.poll(async () => (await hook(page)).paused).toBe(true);
+  await page.keyboard.press('Space');
+  await expect.poll(async () => (await hook(page)).paused).toBe(false);
+  await page.waitForTimeout(200);
+  expect((await hook(page)).paused).toBe(false);
 });
 
 test('a bad terrain shows the error banner and the previous world keeps running', async ({ page }) => {
