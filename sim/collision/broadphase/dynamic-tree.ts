@@ -525,24 +525,32 @@ export class DynamicTree {
 
       const directA = this.unionArea(a, leaf);
       const costA = directA + induced;
-      if (costA < bestCost) {
+      const directC = this.unionArea(c, leaf);
+      const costC = directC + induced;
+      const lowerA = c1[a] === NULL_NODE ? Infinity : leafArea + induced + directA - this.nodeArea(a);
+      const lowerC = c1[c] === NULL_NODE ? Infinity : leafArea + induced + directC - this.nodeArea(c);
+      // Ties matter for degenerate input: identical boxes (or points) cost the same everywhere,
+      // and a strict `<` keeps picking the root, growing a chain of height n. So equal costs go
+      // to the LOWER candidate (the new parent then adds least height), the descent continues on
+      // an equal bound, and equal bounds descend into the lower subtree: the tree fills level by
+      // level. Non-degenerate input almost never ties exactly, so the SAH choice is unchanged.
+      const h = this.height;
+      if (costA < bestCost || (costA === bestCost && h[a] < h[best])) {
         best = a;
         bestCost = costA;
       }
-      const directC = this.unionArea(c, leaf);
-      const costC = directC + induced;
-      if (costC < bestCost) {
+      if (costC < bestCost || (costC === bestCost && h[c] < h[best])) {
         best = c;
         bestCost = costC;
       }
-
-      const lowerA = c1[a] === NULL_NODE ? Infinity : leafArea + induced + directA - this.nodeArea(a);
-      const lowerC = c1[c] === NULL_NODE ? Infinity : leafArea + induced + directC - this.nodeArea(c);
-      const goA = lowerA < bestCost;
-      const goC = lowerC < bestCost;
-      if (!goA && !goC) break;
-      if (goA && goC) index = lowerA <= lowerC ? a : c;
-      else index = goA ? a : c;
+      const goA = lowerA <= bestCost;
+      const goC = lowerC <= bestCost;
+      let next = NULL_NODE;
+      if (goA && goC) next = lowerA < lowerC ? a : lowerC < lowerA ? c : this.height[a] <= this.height[c] ? a : c;
+      else if (goA) next = a;
+      else if (goC) next = c;
+      if (next === NULL_NODE) break;
+      index = next;
     }
     return best;
   }

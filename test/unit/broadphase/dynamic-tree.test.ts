@@ -118,6 +118,21 @@ describe('DynamicTree', () => {
     expect(line.getHeight()).toBeLessThanOrEqual(bound);
   });
 
+  it('regression: identical boxes and points do not grow a chain (SAH ties broken toward the lower subtree)', () => {
+    // Every SAH cost ties on such input; with strict comparisons each insertion went next to the
+    // root and 1000 boxes made a tree of height 999 (queries and re-insertions O(n)).
+    for (const size of [1, 0]) {
+      const tree = new DynamicTree();
+      const n = 1000;
+      for (let i = 0; i < n; i++) tree.createLeaf(aabb(2, 3, 4, 2 + size, 3 + size, 4 + size), i);
+      expect(tree.validate()).toBeNull();
+      expect(tree.getHeight()).toBeLessThanOrEqual(2 * Math.log2(n));
+      const hits = new NodeList();
+      tree.queryAabb(aabb(2, 3, 4, 2, 3, 4), hits);
+      expect(hits.count).toBe(n);
+    }
+  });
+
   it('keeps the SAH cost within 1.4x of a top-down median-split build of the same boxes', () => {
     // Reference: recursive median split along the longest axis (the classic offline build).
     // Incremental insertion with rotations measured 69.9 vs 55.2 (1.27x) here; a tree without
