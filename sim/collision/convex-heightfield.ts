@@ -48,7 +48,7 @@ import {
 } from '../constants';
 import { ContactBuffer } from './contact';
 import { GjkResult, GjkStatus, gjkDistance } from './gjk';
-import { quatRotate, quatRotateInverse } from '../math/quat';
+import { quatRotate as quatRotate_, quatRotateInverse as quatRotateInverse_ } from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { ElementKind } from '../terrain/heightfield';
@@ -59,8 +59,16 @@ import type { BoxShape } from '../shapes/box';
 import type { ConvexHullShape } from '../shapes/convex-hull';
 import { manifoldBetweenFaces } from './manifold/clip-faces';
 import { FacePolygon } from './manifold/face-polygon';
-import { PairContactKind, TAG_EDGE_PAIR, TAG_VERTEX, packFeature } from './manifold/feature-id';
+import { PairContactKind as PairContactKind_, TAG_EDGE_PAIR as TAG_EDGE_PAIR_, TAG_VERTEX as TAG_VERTEX_, packFeature as packFeature_ } from './manifold/feature-id';
 import { reduceContacts } from './manifold/reduce-contacts';
+
+// Cached imported bindings: no getter per call under CommonJS transpilers (tsx, used by the benchmarks).
+const PairContactKind = PairContactKind_;
+const TAG_EDGE_PAIR = TAG_EDGE_PAIR_;
+const TAG_VERTEX = TAG_VERTEX_;
+const packFeature = packFeature_;
+const quatRotate = quatRotate_;
+const quatRotateInverse = quatRotateInverse_;
 
 // Module-local copies of the tuning constants: read on hot paths without a cross-module
 // binding lookup (CommonJS transpilers such as tsx turn each imported binding into a getter).
