@@ -260,6 +260,13 @@ function vertexContacts(hf: Heightfield, i: number, j: number, kind: ElementKind
 }
 
 const sup: Vec3 = [0, 0, 0];
+/** Cache of the body's supporting polygon (per query; see supportingPolygon). */
+let polyCacheValid = false;
+let cachedCount = 0;
+const cachedFirst: Vec3 = [0, 0, 0];
+const cachedSecond: Vec3 = [0, 0, 0];
+let facePlaneValid = false;
+const faceN: Vec3 = [0, 0, 0];
 
 /** The body's supporting feature along −nP, in world space (bodyPoly). */
 function supportingPolygon(p: Readonly<Vec3>, q: Readonly<Quat>, shape: ConvexShape): FacePolygon {
@@ -268,6 +275,19 @@ function supportingPolygon(p: Readonly<Vec3>, q: Readonly<Quat>, shape: ConvexSh
   dir[2] = -nP[2];
   quatRotateInverse(dir, q, dir);
   shape.supportingFace(face, dir);
+  // Same feature as for the previous element (the usual case: a box keeps its bottom face over
+  // the whole patch)? Then the world polygon and its plane are still valid.
+  if (polyCacheValid && face.count === cachedCount && face.count > 0 &&
+      face.points[0] === cachedFirst[0] && face.points[1] === cachedFirst[1] && face.points[2] === cachedFirst[2] &&
+      (face.count < 2 || (face.points[3] === cachedSecond[0] && face.points[4] === cachedSecond[1] && face.points[5] === cachedSecond[2]))) {
+    return bodyPoly;
+  }
+  polyCacheValid = true;
+  cachedCount = face.count;
+  for (let a = 0; a < 3; a++) {
+    cachedFirst[a] = face.points[a];
+    cachedSecond[a] = face.count > 1 ? face.points[3 + a] : 0;
+  }
   bodyPoly.clear();
   for (let k = 0; k < face.count; k++) {
     tmp[0] = face.points[3 * k];
@@ -276,7 +296,44 @@ function supportingPolygon(p: Readonly<Vec3>, q: Readonly<Quat>, shape: ConvexSh
     quatRotate(tmp, q, tmp);
     bodyPoly.push(p[0] + tmp[0], p[1] + tmp[1], p[2] + tmp[2], k, TAG_VERTEX, k);
   }
+  // plane of a polygonal feature (Newell), for the "face plane above the element" early-out
+  facePlaneValid = false;
+  if (bodyPoly.count >= 3) {
+    const v = bodyPoly.xyz, n = bodyPoly.count;
+    let x = 0, y = 0, z = 0;
+    for (let i = 0; i < n; i++) {
+      const j = i + 1 === n ? 0 : i + 1;
+      x += (v[3 * i + 1] - v[3 * j + 1]) * (v[3 * i + 2] + v[3 * j + 2]);
+      y += (v[3 * i + 2] - v[3 * j + 2]) * (v[3 * i] + v[3 * j]);
+      z += (v[3 * i] - v[3 * j]) * (v[3 * i + 1] + v[3 * j + 1]);
+    }
+    const l = Math.sqrt(x * x + y * y + z * z);
+    if (l > 0) {
+      faceN[0] = x / l;
+      faceN[1] = y / l;
+      faceN[2] = z / l;
+      facePlaneValid = true;
+    }
+  }
   return bodyPoly;
+}
+
+/**
+ * Early-out for the face clip and the vertex pass: true if the body's supporting face plane lies
+ * more than `margin` above every corner of the element, measured along n_P. The clipped points
+ * lie on that plane inside the prism, and the whole body lies on the inner side of its own face
+ * plane, so neither pass can find a point within the margin (planes are linear: corners bound).
+ */
+function facePlaneAboveElement(margin: number): boolean {
+  if (!facePlaneValid) return false;
+  const d = nP[0] * faceN[0] + nP[1] * faceN[1] + nP[2] * faceN[2];
+  if (!(Math.abs(d) > GEOMETRIC_EPSILON)) return false; // face perpendicular to the element: no bound
+  const v = bodyPoly.xyz, e = elemPoly.xyz;
+  for (let k = 0; k < elemPoly.count; k++) {
+    const t = ((v[0] - e[3 * k]) * faceN[0] + (v[1] - e[3 * k + 1]) * faceN[1] + (v[2] - e[3 * k + 2]) * faceN[2]) / d;
+    if (!(t > margin)) return false;
+  }
+  return true;
 }
 
 /**
@@ -583,6 +640,7 @@ export function collideConvexHeightfield(
 
   cand.clear();
   fallbackCount = 0;
+  polyCacheValid = false;
   loadVertices(shape, pose);
   if (planarPatch(hf, i0, j0, i1, j1)) {
     // Paper §III's flat-patch shortcut, generalised to any plane: the whole range is one planar
@@ -633,11 +691,15 @@ export function collideConvexHeightfield(
         if (outsidePrism(p, q, shape, margin)) continue;
         // 2. Face contact: body's supporting feature along −n_P, clipped by the element's prism.
         const start = cand.count;
-        let added = manifoldBetweenFaces(cand, elemPoly, nP, supportingPolygon(p, q, shape), true, kind, 0, margin, PairContactKind.HeightfieldFace);
-        // 2b. Polytope vertices inside this element's prism that the supporting face missed
-        // (the face along −n_P holds the deepest points w.r.t. this plane, which may lie over a
-        // neighbour, while another vertex dips into this element).
-        if (nVerts > 0) added += vertexContacts(hf, i, j, kind, start, margin);
+        const bodyFace = supportingPolygon(p, q, shape);
+        let added = 0;
+        if (!facePlaneAboveElement(margin)) {
+          added = manifoldBetweenFaces(cand, elemPoly, nP, bodyFace, true, kind, 0, margin, PairContactKind.HeightfieldFace);
+          // 2b. Polytope vertices inside this element's prism that the supporting face missed
+          // (the face along −n_P holds the deepest points w.r.t. this plane, which may lie over
+          // a neighbour, while another vertex dips into this element).
+          if (nVerts > 0) added += vertexContacts(hf, i, j, kind, start, margin);
+        }
         if (added > 0) {
           for (let k = start; k < cand.count; k++) {
             cand.cellI[k] = i;
