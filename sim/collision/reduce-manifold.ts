@@ -116,6 +116,10 @@ export function reduceManifoldInto(
   // 1b. Membership: every candidate joins its NEAREST representative, so equal normals always
   //     share a group (a one-pass greedy split them when a later representative came closer).
   for (let k = 0; k < n; k++) {
+    if (g === 1) {
+      groups.groupOf[k] = 0;
+      continue;
+    }
     const nx = N[3 * k], ny = N[3 * k + 1], nz = N[3 * k + 2];
     let best = 0;
     let bestDot = -Infinity;

@@ -51,17 +51,6 @@ export function elementSides(kind: ElementKind): readonly CellEdge[] {
   return kind === ElementKind.Rectangle ? RECT_SIDES : kind === ElementKind.LowerTriangle ? LOWER_SIDES : UPPER_SIDES;
 }
 
-/** Value of side `e`'s half-plane at (fx, fy) for element `kind` (≥ 0 inside). */
-function sideValue(e: CellEdge, kind: ElementKind, fx: number, fy: number): number {
-  switch (e) {
-    case CellEdge.Bottom: return fy;
-    case CellEdge.Right: return 1 - fx;
-    case CellEdge.Top: return 1 - fy;
-    case CellEdge.Left: return fx;
-    default: return kind === ElementKind.LowerTriangle ? 1 - fx - fy : fx + fy - 1;
-  }
-}
-
 /**
  * Cyrus–Beck: clips the lowest side line's foot, from t = 0 (A_L) to t = tEnd, against the
  * element. Writes lineClip; returns false when nothing remains.
@@ -97,22 +86,24 @@ export function clipLowestLine(f: ElementFrame, hh: number, r: number, tEnd: num
   } else if (sAL * cos > h2) {
     return false;
   }
-  const sides = elementSides(f.kind);
-  for (let m = 0; m < sides.length; m++) {
-    const e = sides[m];
-    const g0 = sideValue(e, f.kind, fx0, fy0);
-    const g1 = sideValue(e, f.kind, fx0 + ddx, fy0 + ddy);
-    const dg = g1 - g0;
-    if (dg === 0) {
-      if (g0 < 0) return false;
-      continue;
-    }
-    const t = -g0 / dg;
-    if (dg > 0) {
-      if (t > t0) { t0 = t; enter = e; }
-    } else if (t < t1) {
-      t1 = t; exit = e;
-    }
+  // The element's sides as half-planes g(t) = g0 + t·dg ≥ 0 (see the header), unrolled per
+  // element kind: this runs for every element under the wheel.
+  const kind = f.kind;
+  if (kind !== ElementKind.UpperTriangle) {
+    // bottom fy ≥ 0 and left fx ≥ 0 (rectangle and lower triangle)
+    if (ddy === 0) { if (fy0 < 0) return false; } else { const t = -fy0 / ddy; if (ddy > 0) { if (t > t0) { t0 = t; enter = CellEdge.Bottom; } } else if (t < t1) { t1 = t; exit = CellEdge.Bottom; } }
+    if (ddx === 0) { if (fx0 < 0) return false; } else { const t = -fx0 / ddx; if (ddx > 0) { if (t > t0) { t0 = t; enter = CellEdge.Left; } } else if (t < t1) { t1 = t; exit = CellEdge.Left; } }
+  }
+  if (kind !== ElementKind.LowerTriangle) {
+    // right 1 − fx ≥ 0 and top 1 − fy ≥ 0 (rectangle and upper triangle)
+    if (ddx === 0) { if (fx0 > 1) return false; } else { const t = (1 - fx0) / ddx; if (ddx < 0) { if (t > t0) { t0 = t; enter = CellEdge.Right; } } else if (t < t1) { t1 = t; exit = CellEdge.Right; } }
+    if (ddy === 0) { if (fy0 > 1) return false; } else { const t = (1 - fy0) / ddy; if (ddy < 0) { if (t > t0) { t0 = t; enter = CellEdge.Top; } } else if (t < t1) { t1 = t; exit = CellEdge.Top; } }
+  }
+  if (kind !== ElementKind.Rectangle) {
+    // diagonal: lower 1 − fx − fy ≥ 0, upper fx + fy − 1 ≥ 0
+    const sg = kind === ElementKind.LowerTriangle ? -1 : 1;
+    const g0 = sg * (fx0 + fy0 - 1), dg = sg * (ddx + ddy);
+    if (dg === 0) { if (g0 < 0) return false; } else { const t = -g0 / dg; if (dg > 0) { if (t > t0) { t0 = t; enter = CellEdge.Diagonal; } } else if (t < t1) { t1 = t; exit = CellEdge.Diagonal; } }
   }
   lineClip.t0 = t0; lineClip.t1 = t1; lineClip.enterEdge = enter; lineClip.exitEdge = exit;
   return t0 <= t1;

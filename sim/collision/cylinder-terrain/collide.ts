@@ -35,6 +35,7 @@ import {
   CYLINDER_TERRAIN_PARALLEL_SIN,
   GEOMETRIC_EPSILON,
   MANIFOLD_LINE_CONTACT_DISTANCE,
+  UNIT_EPSILON,
   MANIFOLD_TIE_TOLERANCE,
 } from '../../constants';
 import type { Vec3 } from '../../math/vec3';
@@ -185,9 +186,38 @@ function narrowPhase(
   const halfDiag = 0.5 * Math.sqrt(dx * dx + dy * dy);
   const discReach2 = (r + capAlong + halfDiag) ** 2; // upright axis: the section is within the base disc's reach
   const f = frame;
+  const limA = r + radP; // |across| bound for any height
+  const limB0 = capAlong + radE, limB1 = segLen + capAlong + radE; // along ∈ [−limB0, limB1]
+  // Cell centre x of column i is xc0 + i·dx, relative to A_L: rx = xc0 + i·dx − lowX.
+  const xc0 = hf.x0 + 0.5 * dx - lowX;
   for (let j = j0; j <= j1; j++) {
     const ry = hf.y0 + (j + 0.5) * dy - lowY;
-    for (let i = i0; i <= i1; i++) {
+    // Columns of this row that can pass the height-independent bounds (the section's
+    // rectangle at W = r, or the upright disc), so the loop below reads no heights in vain.
+    let rxLo = -Infinity, rxHi = Infinity;
+    if (box) {
+      const ayx = ry * ex; // across = |ry·e_x − rx·e_y| ≤ limA
+      if (Math.abs(ey) > UNIT_EPSILON) {
+        const p1 = (ayx - limA) / ey, p2 = (ayx + limA) / ey;
+        rxLo = Math.min(p1, p2); rxHi = Math.max(p1, p2);
+      } else if (Math.abs(ayx) > limA) {
+        continue;
+      }
+      const byy = ry * ey; // along = rx·e_x + ry·e_y ∈ [−limB0, limB1]
+      if (Math.abs(ex) > UNIT_EPSILON) {
+        const p1 = (-limB0 - byy) / ex, p2 = (limB1 - byy) / ex;
+        rxLo = Math.max(rxLo, Math.min(p1, p2)); rxHi = Math.min(rxHi, Math.max(p1, p2));
+      } else if (byy < -limB0 || byy > limB1) {
+        continue;
+      }
+    } else {
+      const rem = discReach2 - ry * ry;
+      if (rem < 0) continue;
+      rxHi = Math.sqrt(rem); rxLo = -rxHi;
+    }
+    const iLo = Math.max(i0, Math.ceil((rxLo - xc0) / dx));
+    const iHi = Math.min(i1, Math.floor((rxHi - xc0) / dx));
+    for (let i = iLo; i <= iHi; i++) {
       const kv = j * cols + i;
       const h0 = H[kv], h1 = H[kv + 1], h2 = H[kv + cols], h3 = H[kv + cols + 1];
       const hc = Math.max(h0, h1, h2, h3);
@@ -220,6 +250,7 @@ function narrowPhase(
         const kind = rect ? ElementKind.Rectangle : e === 0 ? ElementKind.LowerTriangle : ElementKind.UpperTriangle;
         ws.elementsTested++;
         if (!setElementFrame(f, q, hf, i, j, kind)) continue;
+        const before = cand.count;
         if (f.sAU > 0) {
           lost += sideTrapezoidContacts(cand, hf, f, hh, r);
         } else if (f.sBL > 0) {
@@ -234,13 +265,14 @@ function narrowPhase(
           bBottom = cellEdgeBend(hf, i, j, CellEdge.Bottom);
           bLeft = cellEdgeBend(hf, i, j, CellEdge.Left);
           bDiag = rect ? 0 : cellEdgeBend(hf, i, j, CellEdge.Diagonal);
+          // A face contact of this element already proves that it meets the section.
           const needed = bBottom > FLAT || bLeft > FLAT || bDiag > FLAT || borderTop || borderRight;
-          gateLow = needed && sectionOverlapsElement(f, hh, r);
+          gateLow = needed && (cand.count > before || sectionOverlapsElement(f, hh, r));
           n1x = f.nx; n1y = f.ny; n1z = f.nz;
           if (rect) { gateUp = gateLow; n2x = n1x; n2y = n1y; n2z = n1z; }
         } else {
           const needed = (gateLow && bDiag > FLAT) || borderTop || borderRight;
-          gateUp = needed && sectionOverlapsElement(f, hh, r);
+          gateUp = needed && (cand.count > before || sectionOverlapsElement(f, hh, r));
           n2x = f.nx; n2y = f.ny; n2z = f.nz;
         }
       }
