@@ -64,7 +64,20 @@ let showContacts = true;
 /** Simulated seconds per wall-clock second requested from the worker (it clamps to 0.1..10). */
 let timeScale = 1;
 
+/**
+ * Settles a pending "select the related file" request (see requestRelated below) as cancelled.
+ * Any banner change cancels it, so a load can never wait forever on a banner that is gone.
+ */
+let cancelPendingRequest: (() => void) | null = null;
+
+function settlePendingRequest(): void {
+  const cancel = cancelPendingRequest;
+  cancelPendingRequest = null;
+  cancel?.();
+}
+
 function showError(message: string, action?: { label: string; run: () => void }): void {
+  settlePendingRequest();
   errorText = message;
   ui.bannerText.textContent = message;
   ui.banner.hidden = false;
@@ -72,6 +85,7 @@ function showError(message: string, action?: { label: string; run: () => void })
     ui.bannerAction.textContent = action.label;
     ui.bannerAction.hidden = false;
     ui.bannerAction.onclick = () => {
+      cancelPendingRequest = null; // the action now owns the request
       hideError();
       action.run();
     };
@@ -82,6 +96,7 @@ function showError(message: string, action?: { label: string; run: () => void })
 }
 
 function hideError(): void {
+  settlePendingRequest();
   errorText = null;
   ui.banner.hidden = true;
 }
@@ -102,7 +117,7 @@ const host: Host = pickHost({
           pick().then((files) => resolve(files?.[0] ?? null), () => resolve(null));
         },
       });
-      ui.bannerClose.addEventListener('click', () => resolve(null), { once: true });
+      cancelPendingRequest = () => resolve(null);
     }),
 });
 

@@ -245,3 +245,18 @@ test('with an Electron-style window.terraWheel bridge the app uses it, and menu 
   expect((await hook(page)).scenarioName).toBe('e2e ramp'); // the failed open changed nothing
   expect(problems).toEqual([]);
 });
+
+test('dismissing the "select the image" banner cancels that load cleanly; the next load works', async ({ page }) => {
+  const problems = watchConsole(page);
+  await openApp(page);
+  const chooser = page.waitForEvent('filechooser');
+  await page.locator('#btn-open-terrain').click();
+  await (await chooser).setFiles(fileURLToPath(new URL('../../assets/terrains/ramp.json', import.meta.url)));
+  await expect(page.locator('#banner-action')).toHaveText('Select ramp.png…');
+  await page.locator('#banner-close').click();
+  await expect(page.locator('#banner-text')).toContainText('Could not load ramp.json');
+  await expect(page.locator('#banner-text')).toContainText('ramp.png');
+  await openRampFixture(page); // not stuck in "a world is already loading"
+  expect((await hook(page)).error).toBeNull();
+  expect(problems).toEqual([]);
+});
