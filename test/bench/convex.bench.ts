@@ -5,6 +5,8 @@
  * Rows (queries per second, median of 5 timed runs after one warm-up run; each run sweeps a fixed
  * seeded set of pairs several times):
  *   GJK distance   separated pairs of 32-vertex hulls (points on a sphere of radius 0.5 m).
+ *                  Also warm-started with a GjkCache per pair (ours only: the peers' JS APIs
+ *                  expose no such cache).
  *   EPA depth      overlapping pairs of the same hulls.
  *   SAT box–box    overlapping box pairs (half extents 0.2–0.6 m): ours = satBoxBox (axis +
  *                  depth) and, separately, collideBoxBox (axis + clipped manifold, ≤ 4 points).
@@ -33,7 +35,7 @@ import RAPIER from '@dimforge/rapier3d-compat';
 import initJolt from 'jolt-physics/wasm-compat';
 import { ContactBuffer } from '../../sim/collision/contact';
 import { EpaResult, epaPenetration } from '../../sim/collision/epa';
-import { GjkResult, gjkDistance } from '../../sim/collision/gjk';
+import { GjkCache, GjkResult, gjkDistance } from '../../sim/collision/gjk';
 import { collideBoxBox, createBoxBoxSat, satBoxBox } from '../../sim/collision/sat-box-box';
 import type { Quat } from '../../sim/math/quat';
 import { quatNormalize, quatRotate } from '../../sim/math/quat';
@@ -300,7 +302,7 @@ interface Row {
 }
 
 function fmtRate(x: number): string {
-  if (!Number.isFinite(x)) return 'n/a';
+  if (!Number.isFinite(x)) return '—';
   return x >= 1e6 ? `${(x / 1e6).toFixed(2)} M` : `${(x / 1e3).toFixed(0)} k`;
 }
 
@@ -358,6 +360,17 @@ export default async function run(ctx: BenchContext): Promise<void> {
   };
 
   hullRow('GJK distance, 32-vertex hulls (separated)', apart, (p) => gjkDistance(gjk, hulls[p.a], p.poseA, hulls[p.b], p.poseB).distance, 2, 2);
+  // Warm start (what a persistent contact pair gets step to step): the same pairs with a
+  // GjkCache each, primed once; ours only (the peers' JS APIs expose no such cache).
+  const caches = apart.map(() => new GjkCache());
+  apart.forEach((p, i) => gjkDistance(gjk, hulls[p.a], p.poseA, hulls[p.b], p.poseB, caches[i]));
+  const [warmRate] = rates(
+    [() => { for (let i = 0; i < apart.length; i++) { const p = apart[i]; gjkDistance(gjk, hulls[p.a], p.poseA, hulls[p.b], p.poseB, caches[i]); } }],
+    apart.length,
+    sweeps,
+  );
+  rows.push({ name: 'GJK distance, same pairs, warm-started (GjkCache), ours only', ours: warmRate, rapier: NaN, jolt: NaN, checkRapier: NaN, checkJolt: NaN });
+
   hullRow('EPA penetration, 32-vertex hulls (overlapping)', deep, (p) => -epaPenetration(epa, hulls[p.a], p.poseA, hulls[p.b], p.poseB).depth, 0, 0);
 
   // Box–box rows: one shape per pair on each side.
@@ -419,9 +432,10 @@ export default async function run(ctx: BenchContext): Promise<void> {
   console.log('| row | ours | Rapier | Jolt | ours / fastest peer (time) | check: mean abs diff vs ours, Rapier / Jolt [m] |');
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    const ratio = Math.max(r.rapier, r.jolt) / r.ours;
+    const peer = Math.max(r.rapier, r.jolt);
+    const ratio = Number.isFinite(peer) ? (peer / r.ours).toFixed(2) : '—';
     const check = Number.isFinite(r.checkRapier) ? `${r.checkRapier.toExponential(1)} / ${r.checkJolt.toExponential(1)}` : '(same pairs as above)';
-    console.log(`| ${r.name} | ${fmtRate(r.ours)} | ${fmtRate(r.rapier)} | ${fmtRate(r.jolt)} | ${ratio.toFixed(2)} | ${check} |`);
+    console.log(`| ${r.name} | ${fmtRate(r.ours)} | ${fmtRate(r.rapier)} | ${fmtRate(r.jolt)} | ${ratio} | ${check} |`);
   }
   console.log(
     `\nRatio = (ours time per query) / (fastest peer time per query): < 1 means ours is faster. Box pairs: ${overlapping} of ${PAIRS} overlap ` +
