@@ -342,10 +342,11 @@ export const HEIGHTFIELD_CANDIDATE_CAPACITY = 256;
 export const HEIGHTFIELD_MAX_CELLS_PER_QUERY = 4096;
 
 /**
- * [-] Elements remembered per convex–heightfield query for the inactive-crease fallback (the
- * elements a round body straddles without a face contact: a vertex has at most 8 around it).
+ * [-] Elements remembered per convex–heightfield query for the inactive-crease fallback: every
+ * element near the body without a face contact (a 0.6 m sphere over a 5 cm grid straddles ~300),
+ * so the crease the body actually rests on is never among those left out.
  */
-export const HEIGHTFIELD_FALLBACK_ELEMENTS = 32;
+export const HEIGHTFIELD_FALLBACK_ELEMENTS = 1024;
 
 /**
  * [-] Slack of the convex–heightfield edge-cone test (a dot product of unit normals): the GJK

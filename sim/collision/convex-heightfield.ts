@@ -408,6 +408,9 @@ function outsidePrism(p: Readonly<Vec3>, q: Readonly<Quat>, shape: ConvexShape, 
 const fallback = new Int32Array(HEIGHTFIELD_FALLBACK_ELEMENTS * 3);
 let fallbackCount = 0;
 const proj: Vec3 = [0, 0, 0];
+/** The body's world AABB grown by the margin (per query). */
+const boxMin: Vec3 = [0, 0, 0];
+const boxMax: Vec3 = [0, 0, 0];
 const nearest: Vec3 = [0, 0, 0];
 const onEdge: Vec3 = [0, 0, 0];
 
@@ -455,6 +458,9 @@ function inactiveCreaseContact(
     nearest[1] = proj[1];
     nearest[2] = proj[2];
   }
+  // cheap reject before GJK: the element point must lie in the body's (margin-grown) AABB
+  if (nearest[0] < boxMin[0] || nearest[0] > boxMax[0] || nearest[1] < boxMin[1] || nearest[1] > boxMax[1] ||
+      nearest[2] < boxMin[2] || nearest[2] > boxMax[2]) return;
   // the element point must touch the body (GJK of the body against that single point)
   element.count = 1;
   element.v[0] = nearest[0];
@@ -463,6 +469,21 @@ function inactiveCreaseContact(
   gjkDistance(gjk, shape, pose, element, IDENTITY_POSE);
   if (gjk.status === GjkStatus.Degenerate) return;
   if (gjk.status !== GjkStatus.Intersecting && gjk.status !== GjkStatus.Touching && !(gjk.distance <= margin)) return;
+  // The elements around one crease point all report it, each with its own face normal: keep
+  // one contact per point, the deepest (its face is the one the body sinks into most).
+  for (let c = 0; c < cand.count; c++) {
+    const dx = cand.point[3 * c] - nearest[0], dy = cand.point[3 * c + 1] - nearest[1], dz = cand.point[3 * c + 2] - nearest[2];
+    if (dx * dx + dy * dy + dz * dz > GEOMETRIC_EPSILON * GEOMETRIC_EPSILON) continue;
+    if (-gap > cand.depth[c]) {
+      cand.depth[c] = -gap;
+      cand.normal[3 * c] = nP[0];
+      cand.normal[3 * c + 1] = nP[1];
+      cand.normal[3 * c + 2] = nP[2];
+      cand.cellI[c] = i;
+      cand.cellJ[c] = j;
+    }
+    return;
+  }
   cand.push(nearest[0], nearest[1], nearest[2], nP[0], nP[1], nP[2], -gap, PairContactKind.HeightfieldCrease, i, j,
     packFeature(true, kind, ((i & 0xf) | ((j & 0xf) << 4)), TAG_EDGE_PAIR, TAG_VERTEX));
 }
@@ -618,6 +639,12 @@ export function collideConvexHeightfield(
   const minX = cx - ex - margin, maxX = cx + ex + margin;
   const minY = cy - ey - margin, maxY = cy + ey + margin;
   const minZ = cz - ez - margin;
+  boxMin[0] = minX;
+  boxMin[1] = minY;
+  boxMin[2] = minZ;
+  boxMax[0] = maxX;
+  boxMax[1] = maxY;
+  boxMax[2] = cz + ez + margin;
   let i0 = Math.floor((minX - hf.x0) / hf.dx), i1 = Math.floor((maxX - hf.x0) / hf.dx);
   let j0 = Math.floor((minY - hf.y0) / hf.dy), j1 = Math.floor((maxY - hf.y0) / hf.dy);
   if (i0 < 0) i0 = 0;
@@ -777,6 +804,15 @@ export function collideConvexHeightfield(
   // body's support point, normal = the face normal, depth = the body's depth below the face.
   if (cand.count === 0) {
     for (let f = 0; f < fallbackCount; f++) inactiveCreaseContact(hf, fallback[3 * f], fallback[3 * f + 1], fallback[3 * f + 2] as ElementKind, p, q, shape, pose, margin);
+    // A rescue, not a manifold: keep the deepest crease point only (the crease points of the
+    // several elements around it carry slightly different face normals and would otherwise
+    // form several one-point groups for one touching point).
+    if (cand.count > 1) {
+      let best = 0;
+      for (let c = 1; c < cand.count; c++) if (cand.depth[c] > cand.depth[best]) best = c;
+      cand.move(0, best);
+      cand.count = 1;
+    }
   }
   // 4. Per normal group, ≤ MANIFOLD_MAX_POINTS.
   if (!reduceByGroups(out, cand)) status = HeightfieldCollideStatus.Overflow;

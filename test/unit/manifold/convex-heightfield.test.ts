@@ -142,6 +142,23 @@ describe('collideConvexHeightfield', () => {
     }
   });
 
+  it('regression: a sphere rolling over rippled ground always has a contact (25 % fell through convex creases)', () => {
+    const rip = field(81, 81, 0.05, (x, y) => 0.1 * Math.sin(1.3 * x) * Math.cos(0.9 * y) + 0.02 * Math.sin(7 * x + 5 * y), -2, -2);
+    const s = new SphereShape(0.3);
+    for (let k = 0; k < 100; k++) {
+      const x = -1 + k * 0.02, y = 0.3;
+      buf.clear();
+      collideConvexHeightfield(buf, s, pose([x, y, rip.heightAt(x, y) + 0.298]), rip, 0.01);
+      expect(buf.count).toBeGreaterThan(0);
+      let deepest = -Infinity;
+      for (let c = 0; c < buf.count; c++) {
+        expect(buf.normal[3 * c + 2]).toBeGreaterThan(0);
+        deepest = Math.max(deepest, buf.depth[c]);
+      }
+      expect(deepest).toBeGreaterThan(0); // the sphere's bottom is 2 mm under the surface
+    }
+  });
+
   it('sphere exactly over a grid vertex: one contact, not one per element', () => {
     const tri = field(11, 11, 0.1, (x, y) => 0.01 * x + 0.02 * y); // planar but tilted: rectangles? (no: not a right-angle cell) → triangles
     buf.clear();
