@@ -1,7 +1,7 @@
 /**
  * Keyboard controls. Drive keys (drive-keys.ts) send a DriveCommand to the worker only when the
  * command changes (key up resets it); Space pauses/resumes, '.' single-steps while paused, C
- * toggles contact markers, H or ? toggles the help overlay, ] and [ double and halve the time scale. Losing focus releases every key, so a
+ * toggles contact markers, H or ? toggles the help overlay, I the contact inspector, ] and [ double and halve the time scale. Losing focus releases every key, so a
  * robot never keeps driving after an alt-tab.
  */
 import type { DriveCommand } from '../sim/protocol';
@@ -13,6 +13,7 @@ export interface ControlActions {
   stepOnce(): void;
   toggleContacts(): void;
   toggleHelp(): void;
+  toggleInspector(): void;
   /** Multiplies the simulation's time scale (']' faster ×2, '[' slower ÷2). */
   scaleTime(factor: number): void;
 }
@@ -50,6 +51,8 @@ export function installControls(target: Window, actions: ControlActions): () => 
       actions.toggleContacts();
     } else if (e.code === 'KeyH' || e.key === '?') {
       actions.toggleHelp();
+    } else if (e.code === 'KeyI') {
+      actions.toggleInspector();
     } else if (e.key === ']') {
       actions.scaleTime(2);
     } else if (e.key === '[') {

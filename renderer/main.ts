@@ -6,6 +6,7 @@
 import type { Frame, LoadProgress, ScenarioFiles, WorldInfo } from '../sim/protocol';
 import { WHEEL_CONTACT_KIND_NAMES } from '../sim/collision/contact';
 import { STATUS_PERIOD_MS, TIME_SCALE_MAX, TIME_SCALE_MIN } from './config';
+import { contactRows } from './contact-rows';
 import { installControls } from './controls';
 import { blendFactor, interpolatePoses } from './frame-interp';
 import { pickHost } from './host';
@@ -40,6 +41,7 @@ const ui = {
   progressBar: el<HTMLDivElement>('progress-bar'),
   progressLabel: el<HTMLDivElement>('progress-label'),
   help: el<HTMLDivElement>('help'),
+  inspector: el<HTMLDivElement>('inspector'),
   worldName: el<HTMLSpanElement>('world-name'),
   btnPause: el<HTMLButtonElement>('btn-pause'),
   btnStep: el<HTMLButtonElement>('btn-step'),
@@ -259,6 +261,36 @@ function toggleHelp(): void {
   ui.help.hidden = !ui.help.hidden;
 }
 
+function toggleInspector(): void {
+  ui.inspector.hidden = !ui.inspector.hidden;
+  if (!ui.inspector.hidden) updateInspector();
+}
+
+/** Fills the contact inspector from the frame whose contacts are drawn. */
+function updateInspector(): void {
+  if (ui.inspector.hidden) return;
+  const f = shownContacts;
+  if (!f || !world) {
+    ui.inspector.textContent = 'no contacts yet';
+    return;
+  }
+  const { rows, more } = contactRows(f.contacts, f.contactInfo, world.bodies);
+  const table = document.createElement('table');
+  const head = table.insertRow();
+  for (const h of ['body', 'case', 'cell', 'depth mm', 'point m']) {
+    const th = document.createElement('th');
+    th.textContent = h;
+    head.appendChild(th);
+  }
+  for (const r of rows) {
+    const tr = table.insertRow();
+    for (const v of [r.body, r.kind, r.cell, r.depthMm, r.point]) tr.insertCell().textContent = v;
+  }
+  const caption = document.createElement('div');
+  caption.textContent = `step ${f.step}: ${f.contactInfo.length / 4} contacts` + (more > 0 ? ` (${more} more not listed)` : '');
+  ui.inspector.replaceChildren(caption, table);
+}
+
 installControls(window, {
   drive: (cmd) => {
     if (world) sim.remote.setDrive(cmd);
@@ -267,6 +299,7 @@ installControls(window, {
   stepOnce,
   toggleContacts: () => setContacts(!showContacts),
   toggleHelp,
+  toggleInspector,
   scaleTime: (factor) => {
     timeScale = Math.min(TIME_SCALE_MAX, Math.max(TIME_SCALE_MIN, timeScale * factor));
     sim.remote.setTimeScale(timeScale);
@@ -375,7 +408,10 @@ function frameLoop(now: number): void {
     panel.draw();
     lastPanel = now;
   }
-  if (now - lastStatus >= STATUS_PERIOD_MS) updateStatus(now);
+  if (now - lastStatus >= STATUS_PERIOD_MS) {
+    updateStatus(now);
+    updateInspector();
+  }
   requestAnimationFrame(frameLoop);
 }
 requestAnimationFrame(frameLoop);

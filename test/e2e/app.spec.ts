@@ -55,6 +55,13 @@ test('loads the default scenario with no console errors and draws a non-blank 3D
   // Sky, shaded terrain and the robot give hundreds of colours; a blank or cleared canvas gives 1.
   expect(stats.distinctColors).toBeGreaterThan(50);
   await expect(page.locator('#status')).toContainText('step');
+  // The contact inspector lists wheel contacts with their algorithm case (the default world drives
+  // over hills, so its wheels touch the ground).
+  await page.keyboard.press('i');
+  await expect(page.locator('#inspector')).toBeVisible();
+  const firstRow = page.locator('#inspector tr').nth(1).locator('td');
+  await expect(firstRow.nth(0)).toHaveText(/^wheel_/);
+  await expect(firstRow.nth(1)).toHaveText(/^(flat|base|side|point|edge)$/);
   await page.waitForTimeout(500);
   expect(problems).toEqual([]);
 });

@@ -6,6 +6,7 @@ import { blendFactor, interpolatePoses } from '../../../renderer/frame-interp';
 import { TimeSeries } from '../../../renderer/panels/time-series';
 import { contactColor, normalLength, OTHER_CONTACT_COLOR, WHEEL_KIND_COLORS } from '../../../renderer/view3d/contact-style';
 import { isSafeAssetPath } from '../../../renderer/host/asset-path';
+import { contactRows, CONTACT_ROWS_MAX } from '../../../renderer/contact-rows';
 import { CONTACT_NORMAL_MAX_LENGTH, CONTACT_NORMAL_MIN_LENGTH } from '../../../renderer/config';
 import { WheelContactKind } from '../../../sim/collision/contact';
 import { Rng } from '../../../sim/math/random';
@@ -156,5 +157,28 @@ describe('renderer boundary', () => {
     walk(root);
     expect(scanned).toBeGreaterThan(20); // the scan saw the renderer's imports at all
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('contactRows', () => {
+  it('names the body, the algorithm case and the cell, with depth in millimetres', () => {
+    const bodies = [
+      { name: 'chassis', role: 'chassis' as const, shape: { type: 'sphere' as const, radius: 1 } },
+      { name: 'wheel_front_left', role: 'wheel' as const, shape: { type: 'sphere' as const, radius: 1 } },
+    ];
+    const contacts = Float32Array.from([1, 2, 0.5, 0, 0, 1, 0.0042, 3, 4, 5, 1, 0, 0, 0]);
+    const info = Int32Array.from([WheelContactKind.SideB, 1, 12, 7, 0, 0, -1, -1]);
+    const { rows, more } = contactRows(contacts, info, bodies);
+    expect(more).toBe(0);
+    expect(rows[0]).toEqual({ body: 'wheel_front_left', kind: 'side', cell: '12,7', depthMm: '4.20', point: '1.000 2.000 0.500' });
+    expect(rows[1].kind).toBe('body');
+    expect(rows[1].cell).toBe('–');
+  });
+  it(`lists at most ${CONTACT_ROWS_MAX} rows and counts the rest`, () => {
+    const n = CONTACT_ROWS_MAX + 5;
+    const { rows, more } = contactRows(new Float32Array(7 * n), new Int32Array(4 * n), []);
+    expect(rows.length).toBe(CONTACT_ROWS_MAX);
+    expect(more).toBe(5);
+    expect(rows[0].body).toBe('#0');
   });
 });
