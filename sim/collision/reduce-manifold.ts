@@ -153,15 +153,18 @@ export function reduceManifoldInto(
     let i1 = mem[a];
     for (let m = a + 1; m < b; m++) if (D[mem[m]] > D[i1] + tieTolerance) i1 = mem[m];
     const x1 = P[3 * i1], y1 = P[3 * i1 + 1], z1 = P[3 * i1 + 2];
-    // P2: farthest from P1.
+    // P2: farthest from P1. Distances are compared squared against (best + tol)²; the square
+    // root is taken only when the best changes.
     let i2 = -1;
     let best = -1;
+    let bar2 = -1;
     for (let m = a; m < b; m++) {
       const k = mem[m];
       const dx = P[3 * k] - x1, dy = P[3 * k + 1] - y1, dz = P[3 * k + 2] - z1;
-      const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-      if (d > best + tieTolerance) {
-        best = d;
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 > bar2) {
+        best = Math.sqrt(d2);
+        bar2 = (best + tieTolerance) * (best + tieTolerance);
         i2 = k;
       }
     }
@@ -170,13 +173,16 @@ export function reduceManifoldInto(
     // P3: farthest from line P1P2 (distance = |e × d| / |e|).
     let i3 = -1;
     best = -1;
+    bar2 = -1;
+    const eLen2 = eLen * eLen;
     for (let m = a; m < b; m++) {
       const k = mem[m];
       const dx = P[3 * k] - x1, dy = P[3 * k + 1] - y1, dz = P[3 * k + 2] - z1;
       const cx = ey * dz - ez * dy, cy = ez * dx - ex * dz, cz = ex * dy - ey * dx;
-      const d = eLen > 0 ? Math.sqrt(cx * cx + cy * cy + cz * cz) / eLen : 0;
-      if (d > best + tieTolerance) {
-        best = d;
+      const c2 = cx * cx + cy * cy + cz * cz; // (distance · |e|)²
+      if (c2 > bar2) {
+        best = eLen > 0 ? Math.sqrt(c2) / eLen : 0;
+        bar2 = (best + tieTolerance) * (best + tieTolerance) * eLen2;
         i3 = k;
       }
     }

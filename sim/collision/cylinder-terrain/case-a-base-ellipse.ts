@@ -38,7 +38,7 @@ import { WheelContactKind } from '../contact';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield } from '../../terrain/heightfield';
 import { elementSides } from './case-b-side-trapezoid';
-import { cellEdgeBend } from './edge-bend';
+import { EdgeClass, cellEdgeClass } from './edge-bend';
 import type { ElementFrame } from './frame';
 
 /** Polygon of the current element: world xyz of up to 4 vertices, and their disc coordinates. */
@@ -47,7 +47,8 @@ const vy = new Float64Array(4);
 const vz = new Float64Array(4);
 const bx = new Float64Array(4);
 const by = new Float64Array(4);
-const bend = new Float64Array(4);
+/** 1 where the element's side e is bent (convex or concave), else 0. */
+const bent = new Uint8Array(4);
 const inside = new Uint8Array(4);
 
 /** Rim extreme points in disc coordinates: A_L, B_L, D+, D−. */
@@ -85,13 +86,14 @@ function loadPolygon(hf: Heightfield, f: ElementFrame): number {
  * its w coordinate becomes x − s·sinθ. (A face whose plane passes beside the wheel — a steep
  * curb face next to a barrel standing on the curb top — has its feet outside.)
  */
-function footInCylinder(f: ElementFrame, hh: number, r: number, x: number, y: number, s: number): boolean {
+function footInCylinder(f: ElementFrame, x: number, y: number, s: number): boolean {
   const xr = x - s * f.sin;
-  return s * f.cos <= 2 * hh && xr * xr + y * y <= r * r;
+  return s * f.cos <= 2 * f.hh && xr * xr + y * y <= f.r * f.r;
 }
 
 /** Case A contacts of one element (frame with s(B_L) > 0). Returns the number that did not fit. */
-export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: ElementFrame, hh: number, r: number): number {
+export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: ElementFrame): number {
+  const r = f.r;
   if (f.cos <= CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON) return 0; // lying cylinder buried past its radius: the base cannot face the plane
   let lost = 0;
   const sCL = f.sCL, sin = f.sin;
@@ -114,8 +116,8 @@ export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: Elem
   const m = loadPolygon(hf, f);
   let anyBent = false;
   for (let e = 0; e < m; e++) {
-    bend[e] = Math.abs(cellEdgeBend(hf, f.i, f.j, sides[e])); // concave or convex: either ends the plane
-    if (bend[e] > CYLINDER_TERRAIN_FLAT_EDGE_BEND) anyBent = true;
+    bent[e] = cellEdgeClass(hf, f.i, f.j, sides[e]) !== EdgeClass.Flat ? 1 : 0; // concave or convex: either ends the plane
+    if (bent[e] === 1) anyBent = true;
   }
   if (!anyBent) return lost;
   const r2 = r * r;
@@ -128,10 +130,10 @@ export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: Elem
   }
   for (let e = 0; e < m; e++) {
     const prev = e === 0 ? m - 1 : e - 1;
-    const bentHere = bend[e] > CYLINDER_TERRAIN_FLAT_EDGE_BEND;
-    if (inside[e] === 1 && (bentHere || bend[prev] > CYLINDER_TERRAIN_FLAT_EDGE_BEND)) {
+    const bentHere = bent[e] === 1;
+    if (inside[e] === 1 && (bentHere || bent[prev] === 1)) {
       const s = sCL + bx[e] * sin;
-      if (footInCylinder(f, hh, r, bx[e], by[e], s) && out.push(vx[e], vy[e], vz[e], nx, ny, nz, s, WheelContactKind.BaseA, f.i, f.j) < 0) lost++;
+      if (footInCylinder(f, bx[e], by[e], s) && out.push(vx[e], vy[e], vz[e], nx, ny, nz, s, WheelContactKind.BaseA, f.i, f.j) < 0) lost++;
     }
     if (!bentHere || inside[e] + inside[e === m - 1 ? 0 : e + 1] === 2) continue;
     // Edge e → e+1 against the rim circle: k0 τ² + 2 k1 τ + k2 = 0 (paper's quadratic, a = b = r).
@@ -149,7 +151,7 @@ export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: Elem
       if (!(tau > 0 && tau < 1)) continue;
       if (root === 1 && sq === 0) continue;
       const s = sCL + (bx[e] + tau * ddx) * sin;
-      if (!footInCylinder(f, hh, r, bx[e] + tau * ddx, by[e] + tau * ddy, s)) continue;
+      if (!footInCylinder(f, bx[e] + tau * ddx, by[e] + tau * ddy, s)) continue;
       const px = vx[e] + tau * (vx[n1] - vx[e]);
       const py = vy[e] + tau * (vy[n1] - vy[e]);
       const pz = vz[e] + tau * (vz[n1] - vz[e]);

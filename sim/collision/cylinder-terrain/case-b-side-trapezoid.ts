@@ -30,7 +30,7 @@ import type { ContactBuffer } from '../contact';
 import { WheelContactKind } from '../contact';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield } from '../../terrain/heightfield';
-import { CellEdge, cellEdgeBend } from './edge-bend';
+import { CellEdge, EdgeClass, cellEdgeClass } from './edge-bend';
 import type { ElementFrame } from './frame';
 
 /**
@@ -52,10 +52,17 @@ export function elementSides(kind: ElementKind): readonly CellEdge[] {
 }
 
 /**
- * Cyrus–Beck: clips the lowest side line's foot, from t = 0 (A_L) to t = tEnd, against the
- * element. Writes lineClip; returns false when nothing remains.
+ * Cyrus–Beck: clips the lowest side line's foot, from t = 0 (A_L) to t = 1 (A_U) — or only its
+ * part below the plane, t ≤ s(A_L)/(s(A_L) − s(A_U)), with `belowOnly` — against the element.
+ * Writes lineClip; returns false when nothing remains.
  */
-export function clipLowestLine(f: ElementFrame, hh: number, r: number, tEnd: number): boolean {
+export function clipLowestLine(f: ElementFrame, belowOnly: boolean): boolean {
+  const hh = f.hh, r = f.r;
+  let tEnd = 1;
+  if (belowOnly) {
+    const denom = f.sAL - f.sAU;
+    if (denom > 0 && f.sAL < denom) tEnd = f.sAL / denom;
+  }
   // Feet of A_L and A_U in cell-normalised coordinates.
   const sAL = f.sAL, sAU = f.sAU;
   const alx = f.clx + r * f.wx, aly = f.cly + r * f.wy;
@@ -112,12 +119,16 @@ export function clipLowestLine(f: ElementFrame, hh: number, r: number, tEnd: num
 /** True if a clip end on side `e` (negative: the line's own end, or the foot leaving the wheel) should become a contact. */
 export function clipEndIsReal(hf: Heightfield, f: ElementFrame, e: number): boolean {
   if (e < 0) return true;
-  const b = cellEdgeBend(hf, f.i, f.j, e as CellEdge);
-  return b > CYLINDER_TERRAIN_FLAT_EDGE_BEND || b < -CYLINDER_TERRAIN_FLAT_EDGE_BEND;
+  return cellEdgeClass(hf, f.i, f.j, e as CellEdge) !== EdgeClass.Flat;
 }
 
-/** Pushes the contact at parameter t of the lowest line: {foot(t), s(t), n}. Returns false on overflow. */
-export function pushLinePoint(out: ContactBuffer, f: ElementFrame, hh: number, r: number, t: number, kind: WheelContactKind): boolean {
+/**
+ * Pushes the contact at the start (end = 0) or end (1) of the last clip: {foot(t), s(t), n}.
+ * Returns false on overflow.
+ */
+export function pushLinePoint(out: ContactBuffer, f: ElementFrame, end: number, kind: WheelContactKind): boolean {
+  const t = end === 0 ? lineClip.t0 : lineClip.t1;
+  const hh = f.hh, r = f.r;
   const s = f.sAL + t * (f.sAU - f.sAL);
   const l = 2 * hh * t;
   const px = f.clx + r * f.wx + l * f.ax + s * f.nx;
@@ -130,12 +141,12 @@ export function pushLinePoint(out: ContactBuffer, f: ElementFrame, hh: number, r
  * Case B contacts of one element (the frame must have s(A_L) > 0 and s(A_U) > 0). Returns the
  * number of contacts that did not fit in `out`.
  */
-export function sideTrapezoidContacts(out: ContactBuffer, hf: Heightfield, f: ElementFrame, hh: number, r: number): number {
-  if (!clipLowestLine(f, hh, r, 1)) return 0;
+export function sideTrapezoidContacts(out: ContactBuffer, hf: Heightfield, f: ElementFrame): number {
+  if (!clipLowestLine(f, false)) return 0;
   let lost = 0;
   const { t0, t1, enterEdge, exitEdge } = lineClip;
-  if (clipEndIsReal(hf, f, enterEdge) && !pushLinePoint(out, f, hh, r, t0, WheelContactKind.SideB)) lost++;
-  if (t1 > t0 && clipEndIsReal(hf, f, exitEdge) && !pushLinePoint(out, f, hh, r, t1, WheelContactKind.SideB)) lost++;
+  if (clipEndIsReal(hf, f, enterEdge) && !pushLinePoint(out, f, 0, WheelContactKind.SideB)) lost++;
+  if (t1 > t0 && clipEndIsReal(hf, f, exitEdge) && !pushLinePoint(out, f, 1, WheelContactKind.SideB)) lost++;
   return lost;
 }
 
@@ -144,7 +155,8 @@ export function sideTrapezoidContacts(out: ContactBuffer, hf: Heightfield, f: El
  * False means no point of the element — in particular none of its edges — is inside the
  * cylinder. Conservative (may say true for a near miss, never false for a hit).
  */
-export function sectionOverlapsElement(f: ElementFrame, hh: number, r: number): boolean {
+export function sectionOverlapsElement(f: ElementFrame): boolean {
+  const hh = f.hh, r = f.r;
   if (f.sin <= CYLINDER_TERRAIN_PARALLEL_SIN) return true; // upright: the section is the whole base disc; let the edge test decide
   const sAL = f.sAL, sAU = f.sAU;
   // Part of the line below the plane: t ∈ [0, tEnd].

@@ -25,13 +25,10 @@ import type { ElementFrame } from './frame';
  * point is emitted only when the clipped piece starts past A_L (t0 > 0). Returns the number of
  * contacts that did not fit.
  */
-export function singlePointContact(out: ContactBuffer, hf: Heightfield, f: ElementFrame, hh: number, r: number, requireInterior: boolean): number {
-  const denom = f.sAL - f.sAU;
-  const tEnd = denom > 0 ? f.sAL / denom : 1;
-  if (!clipLowestLine(f, hh, r, tEnd < 1 ? tEnd : 1)) return 0;
-  const t0 = lineClip.t0;
-  if (requireInterior && lineClip.enterEdge < 0) return 0;
-  if (!(f.sAL + t0 * (f.sAU - f.sAL) > 0)) return 0;
+export function singlePointContact(out: ContactBuffer, hf: Heightfield, f: ElementFrame, requireInterior: boolean): number {
+  if (!clipLowestLine(f, true)) return 0;
+  if (requireInterior && lineClip.enterEdge === -1) return 0;
+  if (!(f.sAL + lineClip.t0 * (f.sAU - f.sAL) > 0)) return 0;
   if (!clipEndIsReal(hf, f, lineClip.enterEdge)) return 0;
-  return pushLinePoint(out, f, hh, r, t0, WheelContactKind.PointC) ? 0 : 1;
+  return pushLinePoint(out, f, 0, WheelContactKind.PointC) ? 0 : 1;
 }

@@ -28,7 +28,6 @@
 import {
   CYLINDER_TERRAIN_AXIS_UNIT_TOLERANCE,
   CYLINDER_TERRAIN_DIRECT_SCAN_CELLS,
-  CYLINDER_TERRAIN_FLAT_EDGE_BEND,
   CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE,
   CYLINDER_TERRAIN_MAX_CELLS,
   CYLINDER_TERRAIN_NORMAL_GROUP_COS,
@@ -46,7 +45,7 @@ import { ReduceManifoldStatus, reduceManifoldInto } from '../reduce-manifold';
 import { baseEllipseContacts } from './case-a-base-ellipse';
 import { sectionOverlapsElement, sideTrapezoidContacts } from './case-b-side-trapezoid';
 import { singlePointContact } from './case-c-single-point';
-import { CellEdge, cellEdgeBend } from './edge-bend';
+import { CellEdge, EdgeClass, cellEdgeClass } from './edge-bend';
 import { edgePoke, edgeScratch, emitEdgeContact } from './edge-pass';
 import { flatPatchContacts } from './flat-patch';
 import { CylinderQuery, ElementFrame, setElementFrame, setHorizontalFrame } from './frame';
@@ -59,7 +58,8 @@ const cullFrame = new ElementFrame();
 const range: MinMax = { min: 0, max: 0 };
 /** Normal of the element across an edge (slightly convex edges take a face normal). */
 const nb: Vec3 = [0, 0, 1];
-const FLAT = CYLINDER_TERRAIN_FLAT_EDGE_BEND;
+/** Edge classes that can poke into the cylinder (convex ones; see edge-bend.ts). */
+const POKES = EdgeClass.Convex;
 
 /**
  * Contacts of the cylinder (centre, unit axis, radius, half height) with the terrain, appended
@@ -118,8 +118,13 @@ export function collideCylinderTerrainInto(
     if (i1 - i0 + 1 > side) { const m = (i0 + i1) >> 1; i0 = m - (side >> 1); i1 = i0 + side - 1; }
     if (j1 - j0 + 1 > side) { const m = (j0 + j1) >> 1; j0 = m - (side >> 1); j1 = j0 + side - 1; }
   }
-  if ((i1 - i0 + 1) * (j1 - j0 + 1) <= CYLINDER_TERRAIN_DIRECT_SCAN_CELLS) {
-    scanRangeMinMax(range, hf, i0, j0, i1, j1);
+  // 2a. Columns of each row that the cylinder can reach at any height (see footprintRows); the
+  // H_min/H_max test only needs those cells: the others are out of reach whatever their height.
+  setupCull(q, hf);
+  const cells = footprintRows(ws, hf, i0, j0, i1, j1);
+  if (cells === 0) return status;
+  if (cells <= CYLINDER_TERRAIN_DIRECT_SCAN_CELLS) {
+    scanRowsMinMax(range, ws, hf, j0, j1);
   } else {
     hf.cellRangeMinMax(range, i0, j0, i1, j1);
   }
@@ -129,7 +134,7 @@ export function collideCylinderTerrainInto(
     ws.flatPatch = true;
     if (flatPatchContacts(cand, hf, q, frame, range.max) > 0) status |= CylinderTerrainStatus.CandidateOverflow;
   } else {
-    status |= narrowPhase(cand, hf, q, ws, i0, j0, i1, j1);
+    status |= narrowPhase(cand, hf, q, ws, j0, j1);
   }
   ws.candidateCount = cand.count;
   const rs = reduceManifoldInto(out, cand, ws.groups, CYLINDER_TERRAIN_NORMAL_GROUP_COS, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TIE_TOLERANCE);
@@ -139,84 +144,123 @@ export function collideCylinderTerrainInto(
 }
 
 /**
- * H_min/H_max over a small cell range by reading its vertices: for a wheel-sized footprint
- * (~200 cells) one pass over ~230 heights costs less than the pyramid descent, whose per-node
- * bookkeeping pays off only for large ranges. Same result as Heightfield.cellRangeMinMax.
+ * The lowest side line w.r.t. the horizontal, in xy, for the per-cell bound (step 2): A_L, the
+ * direction e of its projection and its length, and the reach of the section around it. In xy
+ * the section of the cylinder by any horizontal plane lies in the rectangle spanned by the
+ * projected line (along e, extended by 2r·cosθ: a tilted base disc's reach) and its
+ * perpendicular p (half-width W ≤ r). A cell is tested against it with the rectangle's two axes
+ * (SAT; the cell's own axes are skipped: conservative).
  */
-function scanRangeMinMax(out: MinMax, hf: Heightfield, i0: number, j0: number, i1: number, j1: number): void {
-  const H = hf.heights, cols = hf.cols;
-  let lo = Infinity, hi = -Infinity;
-  for (let j = j0; j <= j1 + 1; j++) {
-    const row = j * cols;
-    for (let i = i0; i <= i1 + 1; i++) {
-      const h = H[row + i];
-      if (h < lo) lo = h;
-      if (h > hi) hi = h;
-    }
-  }
-  out.min = lo;
-  out.max = hi;
-}
+const cull = {
+  r: 0.5, lowX: 0.5, lowY: 0.5, lowZ: 0.5, segZ: 0.5, segLen: 0.5,
+  ex: 0.5, ey: 0.5, radE: 0.5, radP: 0.5, capAlong: 0.5, discReach2: 0.5, sin: 0.5,
+  box: true,
+};
 
-/** Steps 2–4 over cells [i0, i1] × [j0, j1]. Returns status bits. */
-function narrowPhase(
-  cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspace,
-  i0: number, j0: number, i1: number, j1: number,
-): number {
-  const r = q.r, hh = q.hh;
-  const H = hf.heights, cols = hf.cols;
-  const dx = hf.dx, dy = hf.dy;
-  let lost = 0;
-  // Per-cell bound: the lowest line w.r.t. the horizontal (A_L, A_U; plane height irrelevant).
+function setupCull(q: CylinderQuery, hf: Heightfield): void {
+  const r = q.r, hh = q.hh, dx = hf.dx, dy = hf.dy;
   const cf = cullFrame;
   setHorizontalFrame(cf, q, 0);
-  const lowX = cf.clx + r * cf.wx, lowY = cf.cly + r * cf.wy, lowZ = cf.clz + r * cf.wz;
-  const segX = 2 * hh * cf.ax, segY = 2 * hh * cf.ay, segZ = 2 * hh * cf.az; // A_U − A_L, segZ ≥ 0
-  const cullSin = cf.sin > CYLINDER_TERRAIN_PARALLEL_SIN ? cf.sin : 0;
-  // In xy the section lies in the rectangle spanned by the lowest line's projection (unit
-  // direction e, length ≤ segLen) and its perpendicular p: along e within 2r·cosθ of the line's
-  // ends (a tilted base disc's reach), across within W. A cell is tested against it with the
-  // rectangle's two axes (SAT; the cell's own axes are skipped: conservative).
+  cull.r = r;
+  cull.lowX = cf.clx + r * cf.wx;
+  cull.lowY = cf.cly + r * cf.wy;
+  cull.lowZ = cf.clz + r * cf.wz;
+  const segX = 2 * hh * cf.ax, segY = 2 * hh * cf.ay; // A_U − A_L in xy
+  cull.segZ = 2 * hh * cf.az; // ≥ 0: A_L is the lower end
+  cull.sin = cf.sin > CYLINDER_TERRAIN_PARALLEL_SIN ? cf.sin : 0;
   const segLen = Math.sqrt(segX * segX + segY * segY);
-  const box = segLen > GEOMETRIC_EPSILON;
-  const ex = box ? segX / segLen : 1, ey = box ? segY / segLen : 0;
-  const radE = 0.5 * (Math.abs(ex) * dx + Math.abs(ey) * dy); // the cell's half-extent along e
-  const radP = 0.5 * (Math.abs(ey) * dx + Math.abs(ex) * dy); // … and along p = (−e_y, e_x)
-  const capAlong = 2 * r * cf.cos;
+  cull.segLen = segLen;
+  cull.box = segLen > GEOMETRIC_EPSILON;
+  const ex = cull.box ? segX / segLen : 1, ey = cull.box ? segY / segLen : 0;
+  cull.ex = ex;
+  cull.ey = ey;
+  cull.radE = 0.5 * (Math.abs(ex) * dx + Math.abs(ey) * dy); // the cell's half-extent along e
+  cull.radP = 0.5 * (Math.abs(ey) * dx + Math.abs(ex) * dy); // … and along p = (−e_y, e_x)
+  cull.capAlong = 2 * r * cf.cos;
   const halfDiag = 0.5 * Math.sqrt(dx * dx + dy * dy);
-  const discReach2 = (r + capAlong + halfDiag) ** 2; // upright axis: the section is within the base disc's reach
-  const f = frame;
-  const limA = r + radP; // |across| bound for any height
-  const limB0 = capAlong + radE, limB1 = segLen + capAlong + radE; // along ∈ [−limB0, limB1]
-  // Cell centre x of column i is xc0 + i·dx, relative to A_L: rx = xc0 + i·dx − lowX.
-  const xc0 = hf.x0 + 0.5 * dx - lowX;
+  cull.discReach2 = (r + cull.capAlong + halfDiag) ** 2; // upright axis: within the base disc's reach
+}
+
+/**
+ * For rows j0..j1, the columns [rowLo, rowHi] (clamped to [i0, i1]) whose cells pass the
+ * height-independent part of the per-cell bound (W = r). Returns the number of cells.
+ */
+function footprintRows(ws: CylinderTerrainWorkspace, hf: Heightfield, i0: number, j0: number, i1: number, j1: number): number {
+  const dx = hf.dx, dy = hf.dy;
+  const limA = cull.r + cull.radP; // |across| bound for any height
+  const limB0 = cull.capAlong + cull.radE, limB1 = cull.segLen + cull.capAlong + cull.radE; // along ∈ [−limB0, limB1]
+  const ex = cull.ex, ey = cull.ey;
+  // Cell centre x of column i relative to A_L: rx = xc0 + i·dx.
+  const xc0 = hf.x0 + 0.5 * dx - cull.lowX;
+  let cells = 0;
   for (let j = j0; j <= j1; j++) {
-    const ry = hf.y0 + (j + 0.5) * dy - lowY;
-    // Columns of this row that can pass the height-independent bounds (the section's
-    // rectangle at W = r, or the upright disc), so the loop below reads no heights in vain.
+    const ry = hf.y0 + (j + 0.5) * dy - cull.lowY;
     let rxLo = -Infinity, rxHi = Infinity;
-    if (box) {
+    let empty = false;
+    if (cull.box) {
       const ayx = ry * ex; // across = |ry·e_x − rx·e_y| ≤ limA
       if (Math.abs(ey) > UNIT_EPSILON) {
         const p1 = (ayx - limA) / ey, p2 = (ayx + limA) / ey;
         rxLo = Math.min(p1, p2); rxHi = Math.max(p1, p2);
       } else if (Math.abs(ayx) > limA) {
-        continue;
+        empty = true;
       }
       const byy = ry * ey; // along = rx·e_x + ry·e_y ∈ [−limB0, limB1]
       if (Math.abs(ex) > UNIT_EPSILON) {
         const p1 = (-limB0 - byy) / ex, p2 = (limB1 - byy) / ex;
         rxLo = Math.max(rxLo, Math.min(p1, p2)); rxHi = Math.min(rxHi, Math.max(p1, p2));
       } else if (byy < -limB0 || byy > limB1) {
-        continue;
+        empty = true;
       }
     } else {
-      const rem = discReach2 - ry * ry;
-      if (rem < 0) continue;
-      rxHi = Math.sqrt(rem); rxLo = -rxHi;
+      const rem = cull.discReach2 - ry * ry;
+      if (rem < 0) empty = true;
+      else { rxHi = Math.sqrt(rem); rxLo = -rxHi; }
     }
-    const iLo = Math.max(i0, Math.ceil((rxLo - xc0) / dx));
-    const iHi = Math.min(i1, Math.floor((rxHi - xc0) / dx));
+    let lo = Math.max(i0, Math.ceil((rxLo - xc0) / dx));
+    let hi = Math.min(i1, Math.floor((rxHi - xc0) / dx));
+    if (empty || !(lo <= hi)) { lo = 0; hi = -1; }
+    ws.rowLo[j - j0] = lo;
+    ws.rowHi[j - j0] = hi;
+    cells += hi - lo + 1;
+  }
+  return cells;
+}
+
+/**
+ * H_min/H_max over the footprint rows by reading their vertices: for a wheel (~60 cells) one
+ * pass costs less than the pyramid descent, whose bookkeeping pays off only for large ranges.
+ */
+function scanRowsMinMax(out: MinMax, ws: CylinderTerrainWorkspace, hf: Heightfield, j0: number, j1: number): void {
+  const H = hf.heights, cols = hf.cols;
+  let lo = Infinity, hi = -Infinity;
+  for (let j = j0; j <= j1; j++) {
+    const a = ws.rowLo[j - j0], b = ws.rowHi[j - j0];
+    for (let jj = j; jj <= j + 1; jj++) {
+      const row = jj * cols;
+      for (let i = a; i <= b + 1; i++) {
+        const h = H[row + i];
+        if (h < lo) lo = h;
+        if (h > hi) hi = h;
+      }
+    }
+  }
+  out.min = lo;
+  out.max = hi;
+}
+
+/** Steps 2–4 over the footprint rows j0..j1 (ws.rowLo/rowHi). Returns status bits. */
+function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspace, j0: number, j1: number): number {
+  const r = q.r, hh = q.hh;
+  const H = hf.heights, cols = hf.cols;
+  const dx = hf.dx, dy = hf.dy;
+  let lost = 0;
+  const { lowX, lowY, lowZ, segZ, segLen, ex, ey, radE, radP, capAlong, discReach2, box } = cull;
+  const cullSin = cull.sin;
+  const f = frame;
+  for (let j = j0; j <= j1; j++) {
+    const ry = hf.y0 + (j + 0.5) * dy - lowY;
+    const iLo = ws.rowLo[j - j0], iHi = ws.rowHi[j - j0];
     for (let i = iLo; i <= iHi; i++) {
       const kv = j * cols + i;
       const h0 = H[kv], h1 = H[kv + 1], h2 = H[kv + cols], h3 = H[kv + cols + 1];
@@ -243,7 +287,7 @@ function narrowPhase(
       // 3. Elements of the cell.
       const rect = hf.cellIsRectangle(i, j);
       let gateLow = false, gateUp = false;
-      let bBottom = 0, bLeft = 0, bDiag = 0;
+      let bBottom: EdgeClass = EdgeClass.Flat, bLeft: EdgeClass = EdgeClass.Flat, bDiag: EdgeClass = EdgeClass.Flat;
       const borderTop = j === hf.cellsY - 1, borderRight = i === hf.cellsX - 1;
       let n1x = 0, n1y = 0, n1z = 1, n2x = 0, n2y = 0, n2z = 1;
       for (let e = 0; e < (rect ? 1 : 2); e++) {
@@ -252,27 +296,27 @@ function narrowPhase(
         if (!setElementFrame(f, q, hf, i, j, kind)) continue;
         const before = cand.count;
         if (f.sAU > 0) {
-          lost += sideTrapezoidContacts(cand, hf, f, hh, r);
+          lost += sideTrapezoidContacts(cand, hf, f);
         } else if (f.sBL > 0) {
-          lost += baseEllipseContacts(cand, hf, f, hh, r);
-          lost += singlePointContact(cand, hf, f, hh, r, true);
+          lost += baseEllipseContacts(cand, hf, f);
+          lost += singlePointContact(cand, hf, f, true);
         } else {
-          lost += singlePointContact(cand, hf, f, hh, r, false);
+          lost += singlePointContact(cand, hf, f, false);
         }
         // The SAT gate is evaluated only if an edge this element owns is bent (convex): flat
         // and concave edges never produce contacts, so the gate would have nothing to guard.
         if (e === 0) {
-          bBottom = cellEdgeBend(hf, i, j, CellEdge.Bottom);
-          bLeft = cellEdgeBend(hf, i, j, CellEdge.Left);
-          bDiag = rect ? 0 : cellEdgeBend(hf, i, j, CellEdge.Diagonal);
+          bBottom = cellEdgeClass(hf, i, j, CellEdge.Bottom);
+          bLeft = cellEdgeClass(hf, i, j, CellEdge.Left);
+          bDiag = rect ? EdgeClass.Flat : cellEdgeClass(hf, i, j, CellEdge.Diagonal);
           // A face contact of this element already proves that it meets the section.
-          const needed = bBottom > FLAT || bLeft > FLAT || bDiag > FLAT || borderTop || borderRight;
-          gateLow = needed && (cand.count > before || sectionOverlapsElement(f, hh, r));
+          const needed = bBottom >= POKES || bLeft >= POKES || bDiag >= POKES || borderTop || borderRight;
+          gateLow = needed && (cand.count > before || sectionOverlapsElement(f));
           n1x = f.nx; n1y = f.ny; n1z = f.nz;
           if (rect) { gateUp = gateLow; n2x = n1x; n2y = n1y; n2z = n1z; }
         } else {
-          const needed = (gateLow && bDiag > FLAT) || borderTop || borderRight;
-          gateUp = needed && (cand.count > before || sectionOverlapsElement(f, hh, r));
+          const needed = (gateLow && bDiag >= POKES) || borderTop || borderRight;
+          gateUp = needed && (cand.count > before || sectionOverlapsElement(f));
           n2x = f.nx; n2y = f.ny; n2z = f.nz;
         }
       }
@@ -281,24 +325,27 @@ function narrowPhase(
           const es = edgeScratch;
       if (gateLow) {
         es[0] = n1x; es[1] = n1y; es[2] = n1z;
-        if (bBottom > FLAT && edgePoke(q, hf, i, j, i + 1, j)) {
-          if (bBottom < Infinity) hf.elementPlane(nb, i, j - 1, hf.cellIsRectangle(i, j - 1) ? ElementKind.Rectangle : ElementKind.UpperTriangle);
-          es[3] = nb[0]; es[4] = nb[1]; es[5] = nb[2]; es[6] = bBottom;
+        if (bBottom >= POKES && edgePoke(q, hf, i, j, i + 1, j)) {
+          if (j > 0) hf.elementPlane(nb, i, j - 1, hf.cellIsRectangle(i, j - 1) ? ElementKind.Rectangle : ElementKind.UpperTriangle);
+          es[3] = nb[0]; es[4] = nb[1]; es[5] = nb[2];
+          es[6] = bBottom === EdgeClass.Active ? 1 : 0;
           lost += emitEdgeContact(cand, q, i, j);
         }
-        if (bLeft > FLAT && edgePoke(q, hf, i, j, i, j + 1)) {
-          if (bLeft < Infinity) hf.elementPlane(nb, i - 1, j, hf.cellIsRectangle(i - 1, j) ? ElementKind.Rectangle : ElementKind.UpperTriangle);
-          es[3] = nb[0]; es[4] = nb[1]; es[5] = nb[2]; es[6] = bLeft;
+        if (bLeft >= POKES && edgePoke(q, hf, i, j, i, j + 1)) {
+          if (i > 0) hf.elementPlane(nb, i - 1, j, hf.cellIsRectangle(i - 1, j) ? ElementKind.Rectangle : ElementKind.UpperTriangle);
+          es[3] = nb[0]; es[4] = nb[1]; es[5] = nb[2];
+          es[6] = bLeft === EdgeClass.Active ? 1 : 0;
           lost += emitEdgeContact(cand, q, i, j);
         }
-        if (!rect && gateUp && bDiag > FLAT && edgePoke(q, hf, i + 1, j, i, j + 1)) {
-          es[3] = n2x; es[4] = n2y; es[5] = n2z; es[6] = bDiag;
+        if (!rect && gateUp && bDiag >= POKES && edgePoke(q, hf, i + 1, j, i, j + 1)) {
+          es[3] = n2x; es[4] = n2y; es[5] = n2z;
+          es[6] = bDiag === EdgeClass.Active ? 1 : 0;
           lost += emitEdgeContact(cand, q, i, j);
         }
       }
       if (gateUp) {
-        // Grid-border edges (no neighbour to own them): bend +∞, active.
-        es[0] = n2x; es[1] = n2y; es[2] = n2z; es[3] = n2x; es[4] = n2y; es[5] = n2z; es[6] = Infinity;
+        // Grid-border edges (no neighbour to own them): active.
+        es[0] = n2x; es[1] = n2y; es[2] = n2z; es[3] = n2x; es[4] = n2y; es[5] = n2z; es[6] = 1;
         if (borderTop && edgePoke(q, hf, i, j + 1, i + 1, j + 1)) lost += emitEdgeContact(cand, q, i, j);
         if (borderRight && edgePoke(q, hf, i + 1, j, i + 1, j + 1)) lost += emitEdgeContact(cand, q, i, j);
       }

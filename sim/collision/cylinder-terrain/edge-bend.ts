@@ -32,6 +32,7 @@
  * exact for both element kinds. Bottom/left/diagonal are seen from the lower triangle (or the
  * rectangle), top/right from the upper triangle (or the rectangle) — the element that owns them.
  */
+import { CYLINDER_TERRAIN_ACTIVE_EDGE_BEND, CYLINDER_TERRAIN_FLAT_EDGE_BEND } from '../../constants';
 import type { Heightfield } from '../../terrain/heightfield';
 
 export const CellEdge = {
@@ -69,4 +70,29 @@ export function cellEdgeBend(hf: Heightfield, i: number, j: number, edge: CellEd
       return ((h1 + h2 - h0 - h3) * Math.sqrt(dx * dx + dy * dy)) / (dx * dy);
     }
   }
+}
+
+/** What an edge's bend means for contacts (the header's three ranges, convex split in two). */
+export const EdgeClass = {
+  /** |bend| ≤ flat threshold: one plane on both sides. */
+  Flat: 0,
+  /** Valley: ends face patches, never pokes. */
+  Concave: 1,
+  /** Gently convex: may poke, with a face normal. */
+  Convex: 2,
+  /** Ridge, curb edge or grid border: pokes with its own normal, kind 'edge'. */
+  Active: 3,
+} as const;
+export type EdgeClass = (typeof EdgeClass)[keyof typeof EdgeClass];
+
+/**
+ * Class of edge `edge` of cell (i, j). A small integer rather than the bend itself: hot callers
+ * only compare against the thresholds, and an integer result is never boxed on the heap.
+ */
+export function cellEdgeClass(hf: Heightfield, i: number, j: number, edge: CellEdge): EdgeClass {
+  const b = cellEdgeBend(hf, i, j, edge);
+  if (b >= CYLINDER_TERRAIN_ACTIVE_EDGE_BEND) return EdgeClass.Active;
+  if (b > CYLINDER_TERRAIN_FLAT_EDGE_BEND) return EdgeClass.Convex;
+  if (b < -CYLINDER_TERRAIN_FLAT_EDGE_BEND) return EdgeClass.Concave;
+  return EdgeClass.Flat;
 }

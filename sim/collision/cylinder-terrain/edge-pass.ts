@@ -25,7 +25,6 @@
  * (n = (axis foot − T)/r_T), a base contact pushes the base away (n = −sign(z_T)·v).
  */
 import {
-  CYLINDER_TERRAIN_ACTIVE_EDGE_BEND,
   CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON,
   GEOMETRIC_EPSILON,
   MANIFOLD_TIE_TOLERANCE,
@@ -39,8 +38,8 @@ import type { CylinderQuery } from './frame';
 const poke = { x0: 0.5, y0: 0.5, z0: 0.5, x1: 0.5, y1: 0.5, z1: 0.5, t: 0.5, depth: 0.5, l2: 0.5 };
 
 /**
- * Normals and bend for emitEdgeContact, written by the caller: [n1 (owner element), n2
- * (neighbour element), bend]. Passed through this array rather than as arguments because
+ * Normals and edge class for emitEdgeContact, written by the caller: [n1 (owner element), n2
+ * (neighbour element), 1 if the edge is active else 0]. Passed through this array rather than as arguments because
  * doubles passed to or returned from a call that is not inlined are boxed on the heap, and
  * this runs tens of times per query.
  */
@@ -136,14 +135,14 @@ function consider(A: number, B: number, C: number, za: number, dzl: number, hh: 
 
 /**
  * Contact of the bent edge of the last edgePoke that returned true, for cell (i, j), with
- * edgeScratch = [n1 (owner element normal), n2 (neighbour's; ignored for active edges), bend].
+ * edgeScratch = [n1 (owner element normal), n2 (neighbour's; ignored for active edges), active].
  * Returns 1 if the contact did not fit in `out`, else 0.
  */
 export function emitEdgeContact(out: ContactBuffer, q: CylinderQuery, i: number, j: number): number {
   const depth = poke.depth;
   if (!(depth > 0)) return 0;
   const e = edgeScratch;
-  const n1x = e[0], n1y = e[1], n1z = e[2], n2x = e[3], n2y = e[4], n2z = e[5], bend = e[6];
+  const n1x = e[0], n1y = e[1], n1z = e[2], n2x = e[3], n2y = e[4], n2z = e[5], active = e[6] === 1;
   const x0 = poke.x0, y0 = poke.y0, z0 = poke.z0, x1 = poke.x1, y1 = poke.y1, z1 = poke.z1;
   const t = poke.t;
   const tx = x0 + t * (x1 - x0), ty = y0 + t * (y1 - y0), tz = z0 + t * (z1 - z0);
@@ -174,7 +173,7 @@ export function emitEdgeContact(out: ContactBuffer, q: CylinderQuery, i: number,
     nx = n1x; ny = n1y; nz = n1z;
     kind = WheelContactKind.SideB;
   }
-  if (bend >= CYLINDER_TERRAIN_ACTIVE_EDGE_BEND) {
+  if (active) {
     kind = WheelContactKind.EdgeVertex;
   } else {
     // Gently convex: the adjacent face whose normal is nearer the geometric one.

@@ -61,6 +61,11 @@ export class ElementFrame {
   clx = 0; cly = 0; clz = 0;
   /** [m] s at C_L, A_L, A_U, B_L. */
   sCL = 0; sAL = 0; sAU = 0; sBL = 0;
+  /**
+   * [m] The cylinder's half height and radius, copied here so the per-element routines take no
+   * number arguments (doubles passed to a call that is not inlined are boxed on the heap).
+   */
+  hh = 0.5; r = 0.5;
 }
 
 /**
@@ -80,6 +85,7 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
   const dx = hf.dx, dy = hf.dy;
   f.i = i; f.j = j; f.kind = kind;
   f.dx = dx; f.dy = dy;
+  f.hh = q.hh; f.r = q.r;
   const ox = hf.x0 + i * dx, oy = hf.y0 + j * dy;
   f.ox = ox; f.oy = oy;
   let sx: number, sy: number, px: number, py: number, pz: number;
@@ -158,6 +164,7 @@ export function setDownRadial(f: ElementFrame, slopeX: number): void {
  */
 export function setHorizontalFrame(f: ElementFrame, q: CylinderQuery, height: number): number {
   f.nx = 0; f.ny = 0; f.nz = 1; f.k = height;
+  f.hh = q.hh; f.r = q.r;
   const dot = q.vz;
   const cos = dot < 0 ? -dot : dot;
   const sin = Math.sqrt(dot * q.vx * (dot * q.vx) + dot * q.vy * (dot * q.vy) + (dot * q.vz - 1) * (dot * q.vz - 1));

@@ -6,6 +6,7 @@
  */
 import {
   CYLINDER_TERRAIN_MAX_CANDIDATES,
+  CYLINDER_TERRAIN_MAX_CELLS,
   CYLINDER_TERRAIN_MAX_NORMAL_GROUPS,
 } from '../../constants';
 import { ContactBuffer } from '../contact';
@@ -42,8 +43,15 @@ export class CylinderTerrainWorkspace {
   /** True when the last query took the exact flat-patch path. */
   flatPatch = false;
 
+  /** Per footprint row (from the first row of the cell range): first and last column to visit. */
+  readonly rowLo: Int32Array;
+  readonly rowHi: Int32Array;
+
   constructor(candidateCapacity = CYLINDER_TERRAIN_MAX_CANDIDATES, maxGroups = CYLINDER_TERRAIN_MAX_NORMAL_GROUPS) {
     this.candidates = new ContactBuffer(candidateCapacity);
     this.groups = new ManifoldGroups(candidateCapacity, maxGroups);
+    // A truncated range has at most CYLINDER_TERRAIN_MAX_CELLS cells, so at most that many rows.
+    this.rowLo = new Int32Array(CYLINDER_TERRAIN_MAX_CELLS);
+    this.rowHi = new Int32Array(CYLINDER_TERRAIN_MAX_CELLS);
   }
 }
