@@ -276,7 +276,12 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws:
         const along = rx * ex + ry * ey;
         if (along < -capAlong - radE || along > tEnd * segLen + capAlong + radE) continue;
         if (cullSin > 0) {
-          const rho = depth / cullSin;
+          // Depth of the line's lowest point that can reach this cell (the line rises along e
+          // by segZ over segLen), then the section's half-width there.
+          const reach0 = along - radE - capAlong;
+          const local = reach0 > 0 ? depth - (segZ * reach0) / segLen : depth;
+          if (!(local > 0)) continue;
+          const rho = local / cullSin;
           if (rho < r && across > Math.sqrt(rho * (2 * r - rho)) + radP) continue;
         }
       } else if (rx * rx + ry * ry > discReach2) {

@@ -179,6 +179,33 @@ describe('wheel against a curb', () => {
   });
 });
 
+describe('barrel standing on a base across a curb edge (axis exactly vertical)', () => {
+  it('the top patch: exact depth, ends at the edge (rim–edge crossing), reaches the far rim, nothing past the edge', () => {
+    const hf = curbField(0.1, 20); // top edge y = 0.05, z = 0.1
+    const pen = 0.004;
+    const cx = 0.013, cy = 0.09; // base centre 4 cm behind the edge: a chord of the base overhangs it
+    const center: V3 = [cx, cy, 0.1 - pen + H / 2];
+    const { contacts } = collideCylinderTerrain({ center, axis: [0, 0, 1], radius: R, height: H }, hf);
+    const top = contacts.filter((c) => dist(c.normal, [0, 0, 1]) < 1e-12 && Math.abs(c.point[2] - 0.1) < TOL);
+    expect(top.length).toBeGreaterThanOrEqual(3);
+    expect(top.length).toBeLessThanOrEqual(4);
+    for (const c of top) {
+      expect(c.kind).toBe('base');
+      expect(Math.abs(c.depth - pen)).toBeLessThan(TOL);
+      expect(c.point[1]).toBeGreaterThanOrEqual(0.05 - TOL);
+    }
+    // The patch ends at the edge: its candidates include the two rim–edge crossings, of which the
+    // 4-point reduction (equal depths: deepest, farthest, widest, largest area) keeps at least one.
+    const half = Math.sqrt(R * R - (cy - 0.05) ** 2);
+    const onChord = top.filter((c) => Math.abs(c.point[1] - 0.05) < TOL);
+    expect(onChord.length).toBeGreaterThanOrEqual(1);
+    for (const c of onChord) expect(Math.min(Math.abs(c.point[0] - (cx - half)), Math.abs(c.point[0] - (cx + half)))).toBeLessThan(TOL);
+    // ... and reaches the far rim point (0.013, 0.39).
+    expect(top.some((c) => Math.abs(c.point[1] - (cy + R)) < TOL)).toBe(true);
+    expect(Math.max(...contacts.map((c) => c.depth))).toBeLessThan(pen + TOL);
+  });
+});
+
 describe('wheel in a ditch', () => {
   it('V ditch: two contact patches, one per wall, with the exact depths and wall normals', () => {
     // z = s·|y|, walls with slope s, bottom along the grid row y = 0.
