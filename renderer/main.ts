@@ -358,6 +358,7 @@ function updateStatus(now: number): void {
     paused ? 'PAUSED' : timeScale === 1 ? 'running' : `running ×${timeScale}`,
     `host ${host.kind}`,
   ];
+  if (scene.softwareGL) parts.push('software GL');
   if (terrainStride > 1) parts.push(`terrain drawn at stride ${terrainStride}`);
   if (pump.lastError && world) parts.push(`worker: ${pump.lastError}`);
   ui.status.textContent = parts.join('  │  ');
@@ -425,6 +426,7 @@ installTestHook((): TestHookState => {
     scenarioName: world?.scenarioName ?? null,
     bodies: world?.bodies.length ?? 0,
     terrainStride,
+    glRenderer: scene.glRenderer,
     paused,
     framesReceived,
     framesRendered,

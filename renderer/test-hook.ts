@@ -23,6 +23,8 @@ export interface TestHookState {
   scenarioName: string | null;
   bodies: number;
   terrainStride: number;
+  /** WebGL renderer name (e.g. "ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device ...))"), '' if hidden. */
+  glRenderer: string;
   paused: boolean;
   /** Frames received from the worker since start. */
   framesReceived: number;
@@ -44,7 +46,7 @@ declare global {
 export function installTestHook(get: () => TestHookState): void {
   const hook = {} as TestHookState;
   const keys: (keyof TestHookState)[] = [
-    'ready', 'host', 'scenarioName', 'bodies', 'terrainStride', 'paused',
+    'ready', 'host', 'scenarioName', 'bodies', 'terrainStride', 'glRenderer', 'paused',
     'framesReceived', 'framesRendered', 'lastFrame', 'error', 'loads',
   ];
   for (const k of keys) Object.defineProperty(hook, k, { get: () => get()[k], enumerable: true });

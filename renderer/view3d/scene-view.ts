@@ -10,6 +10,7 @@ import { makeSimRoot } from './sim-root';
 import { yawOf } from './yaw';
 import { createContactsView, type ContactsView } from './contacts-view';
 import { createRobotView, type RobotView } from './robot-view';
+import { isSoftwareRenderer, terrainVertexBudget } from './gl-info';
 import { createTerrainView, type TerrainView } from './terrain-view';
 
 export class SceneView {
@@ -22,12 +23,20 @@ export class SceneView {
   readonly contacts: ContactsView;
   private readonly canvas: HTMLCanvasElement;
   private readonly sun: THREE.DirectionalLight;
+  /** The GL renderer's name ('' when the browser hides it). */
+  readonly glRenderer: string;
+  readonly softwareGL: boolean;
 
   constructor(canvas: HTMLCanvasElement) {
     this.canvas = canvas;
     // No antialias and pixel ratio 1: the app must stay interactive on software GL (SwiftShader).
     this.renderer = new THREE.WebGLRenderer({ canvas, antialias: false, powerPreference: 'high-performance' });
     this.renderer.setPixelRatio(1);
+    const gl = this.renderer.getContext();
+    const dbg = gl.getExtension('WEBGL_debug_renderer_info');
+    const name: unknown = dbg ? gl.getParameter(dbg.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
+    this.glRenderer = typeof name === 'string' ? name : '';
+    this.softwareGL = isSoftwareRenderer(this.glRenderer);
     this.scene.background = new THREE.Color(0x9fc4e8);
     makeSimRoot(this.root);
     this.scene.add(this.root);
@@ -45,7 +54,7 @@ export class SceneView {
   /** Replaces the world's geometry; returns the terrain mesh stride (1 = exact). */
   setWorld(info: WorldInfo): number {
     this.clearWorld();
-    this.terrain = createTerrainView(info.terrain);
+    this.terrain = createTerrainView(info.terrain, terrainVertexBudget(this.glRenderer));
     this.root.add(this.terrain.mesh);
     this.robot = createRobotView(info.bodies);
     this.root.add(this.robot.group);

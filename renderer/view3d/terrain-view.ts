@@ -6,7 +6,6 @@
 import * as THREE from 'three';
 import type { TerrainInfo } from '../../sim/protocol';
 import { buildTerrainMesh, chooseTerrainStride } from '../../sim/terrain/mesh';
-import { TERRAIN_MESH_MAX_VERTICES } from '../config';
 import { heightColors } from './height-colors';
 
 export interface TerrainView {
@@ -40,8 +39,9 @@ function addMetreGrid(mat: THREE.MeshLambertMaterial): void {
   };
 }
 
-export function createTerrainView(info: TerrainInfo): TerrainView {
-  const stride = chooseTerrainStride(info.cols, info.rows, TERRAIN_MESH_MAX_VERTICES);
+/** `maxVertices`: the mesh budget (gl-info.ts terrainVertexBudget); bigger maps get an integer stride. */
+export function createTerrainView(info: TerrainInfo, maxVertices: number): TerrainView {
+  const stride = chooseTerrainStride(info.cols, info.rows, maxVertices);
   const m = buildTerrainMesh(info, stride);
   const geom = new THREE.BufferGeometry();
   geom.setAttribute('position', new THREE.BufferAttribute(m.positions, 3));

@@ -7,7 +7,8 @@ import { TimeSeries } from '../../../renderer/panels/time-series';
 import { contactColor, normalLength, OTHER_CONTACT_COLOR, WHEEL_KIND_COLORS } from '../../../renderer/view3d/contact-style';
 import { isSafeAssetPath } from '../../../renderer/host/asset-path';
 import { contactRows, CONTACT_ROWS_MAX } from '../../../renderer/contact-rows';
-import { CONTACT_NORMAL_MAX_LENGTH, CONTACT_NORMAL_MIN_LENGTH } from '../../../renderer/config';
+import { CONTACT_NORMAL_MAX_LENGTH, CONTACT_NORMAL_MIN_LENGTH, TERRAIN_MESH_MAX_VERTICES, TERRAIN_MESH_MAX_VERTICES_SOFTWARE } from '../../../renderer/config';
+import { isSoftwareRenderer, terrainVertexBudget } from '../../../renderer/view3d/gl-info';
 import { WheelContactKind } from '../../../sim/collision/contact';
 import { Rng } from '../../../sim/math/random';
 import type { DriveCommand } from '../../../sim/protocol';
@@ -180,5 +181,19 @@ describe('contactRows', () => {
     expect(rows.length).toBe(CONTACT_ROWS_MAX);
     expect(more).toBe(5);
     expect(rows[0].body).toBe('#0');
+  });
+});
+
+describe('terrainVertexBudget', () => {
+  it('draws coarser meshes on software GL only', () => {
+    for (const sw of ['ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) (0x0000C0DE)), SwiftShader driver)', 'llvmpipe (LLVM 15.0.6, 256 bits)', 'Microsoft Basic Render Driver']) {
+      expect(isSoftwareRenderer(sw)).toBe(true);
+      expect(terrainVertexBudget(sw)).toBe(TERRAIN_MESH_MAX_VERTICES_SOFTWARE);
+    }
+    for (const hw of ['ANGLE (NVIDIA, NVIDIA GeForce RTX 3060 Direct3D11 vs_5_0 ps_5_0, D3D11)', 'Apple M1', 'Mesa Intel(R) UHD Graphics 620 (KBL GT2)', '']) {
+      expect(isSoftwareRenderer(hw)).toBe(false);
+      expect(terrainVertexBudget(hw)).toBe(TERRAIN_MESH_MAX_VERTICES);
+    }
+    expect(TERRAIN_MESH_MAX_VERTICES_SOFTWARE).toBeLessThan(TERRAIN_MESH_MAX_VERTICES);
   });
 });
