@@ -26,8 +26,10 @@
  * Nothing here allocates: module-level frames, the caller's workspace and output buffer.
  */
 import {
+  CYLINDER_TERRAIN_ACTIVE_EDGE_BEND,
   CYLINDER_TERRAIN_AXIS_UNIT_TOLERANCE,
   CYLINDER_TERRAIN_DIRECT_SCAN_CELLS,
+  CYLINDER_TERRAIN_FLAT_EDGE_BEND,
   CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE,
   CYLINDER_TERRAIN_MAX_CELLS,
   CYLINDER_TERRAIN_NORMAL_GROUP_COS,
@@ -45,7 +47,7 @@ import { ReduceManifoldStatus, reduceManifoldInto } from '../reduce-manifold';
 import { baseEllipseContacts } from './case-a-base-ellipse';
 import { sectionOverlapsElement, sideTrapezoidContacts } from './case-b-side-trapezoid';
 import { singlePointContact } from './case-c-single-point';
-import { CellEdge, EdgeClass, cellEdgeClass } from './edge-bend';
+import { EdgeClass } from './edge-bend';
 import { edgePoke, edgeScratch, emitEdgeContact } from './edge-pass';
 import { flatPatchContacts } from './flat-patch';
 import { CylinderQuery, ElementFrame, setElementFrame, setHorizontalFrame } from './frame';
@@ -249,6 +251,11 @@ function scanRowsMinMax(out: MinMax, ws: CylinderTerrainWorkspace, hf: Heightfie
   out.max = hi;
 }
 
+/** Edge class from the bend's numerator (drop in metres) and the scaled thresholds. */
+function classOf(drop: number, flat: number, active: number): EdgeClass {
+  return drop >= active ? EdgeClass.Active : drop > flat ? EdgeClass.Convex : drop < -flat ? EdgeClass.Concave : EdgeClass.Flat;
+}
+
 /** Steps 2–4 over the footprint rows j0..j1 (ws.rowLo/rowHi). Returns status bits. */
 function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspace, j0: number, j1: number): number {
   const r = q.r, hh = q.hh;
@@ -256,6 +263,11 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws:
   const dx = hf.dx, dy = hf.dy;
   let lost = 0;
   const { lowX, lowY, lowZ, segZ, segLen, ex, ey, radE, radP, capAlong, discReach2, box } = cull;
+  // Bend thresholds times the far vertex's horizontal distance from each kind of edge.
+  const flatY = CYLINDER_TERRAIN_FLAT_EDGE_BEND * dy, activeY = CYLINDER_TERRAIN_ACTIVE_EDGE_BEND * dy;
+  const flatX = CYLINDER_TERRAIN_FLAT_EDGE_BEND * dx, activeX = CYLINDER_TERRAIN_ACTIVE_EDGE_BEND * dx;
+  const diagDist = (dx * dy) / Math.sqrt(dx * dx + dy * dy);
+  const flatD = CYLINDER_TERRAIN_FLAT_EDGE_BEND * diagDist, activeD = CYLINDER_TERRAIN_ACTIVE_EDGE_BEND * diagDist;
   const cullSin = cull.sin;
   const f = frame;
   for (let j = j0; j <= j1; j++) {
@@ -311,9 +323,11 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws:
         // The SAT gate is evaluated only if an edge this element owns is bent (convex): flat
         // and concave edges never produce contacts, so the gate would have nothing to guard.
         if (e === 0) {
-          bBottom = cellEdgeClass(hf, i, j, CellEdge.Bottom);
-          bLeft = cellEdgeClass(hf, i, j, CellEdge.Left);
-          bDiag = rect ? EdgeClass.Flat : cellEdgeClass(hf, i, j, CellEdge.Diagonal);
+          // Edge classes as in cellEdgeClass (edge-bend.ts), inlined on the loaded heights with
+          // the thresholds pre-multiplied by each edge's horizontal distance.
+          bBottom = j === 0 ? EdgeClass.Active : classOf(h1 + h0 - h2 - H[kv - cols + 1], flatY, activeY);
+          bLeft = i === 0 ? EdgeClass.Active : classOf(h2 + h0 - h1 - H[kv + cols - 1], flatX, activeX);
+          bDiag = rect ? EdgeClass.Flat : classOf(h1 + h2 - h0 - h3, flatD, activeD);
           // A face contact of this element already proves that it meets the section.
           const needed = bBottom >= POKES || bLeft >= POKES || bDiag >= POKES || borderTop || borderRight;
           gateLow = needed && (cand.count > before || sectionOverlapsElement(f));
@@ -327,7 +341,7 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws:
       }
 
       // 4. Second pass over the edges this cell owns.
-          const es = edgeScratch;
+      const es = edgeScratch;
       if (gateLow) {
         es[0] = n1x; es[1] = n1y; es[2] = n1z;
         if (bBottom >= POKES && edgePoke(q, hf, i, j, i + 1, j)) {
