@@ -60,16 +60,30 @@ export const ReduceManifoldStatus = {
   OutputOverflow: 2,
 } as const;
 
-/** Copies candidate `k` of `src` into `out`; returns false when `out` is full. */
+/**
+ * Copies candidate `k` of `src` into `out`; returns false when `out` is full (counted in
+ * out.overflow, as ContactBuffer.push does). Copies the arrays directly: a push() call with
+ * seven doubles would box them whenever it is not inlined.
+ */
 function emit(out: ContactBuffer, src: ContactBuffer, k: number): boolean {
-  const k3 = 3 * k;
-  return (
-    out.push(
-      src.point[k3], src.point[k3 + 1], src.point[k3 + 2],
-      src.normal[k3], src.normal[k3 + 1], src.normal[k3 + 2],
-      src.depth[k], src.kind[k], src.cellI[k], src.cellJ[k], src.feature[k],
-    ) >= 0
-  );
+  if (out.count >= out.capacity) {
+    out.overflow++;
+    return false;
+  }
+  const o = out.count++;
+  const o3 = 3 * o, k3 = 3 * k;
+  out.point[o3] = src.point[k3];
+  out.point[o3 + 1] = src.point[k3 + 1];
+  out.point[o3 + 2] = src.point[k3 + 2];
+  out.normal[o3] = src.normal[k3];
+  out.normal[o3 + 1] = src.normal[k3 + 1];
+  out.normal[o3 + 2] = src.normal[k3 + 2];
+  out.depth[o] = src.depth[k];
+  out.kind[o] = src.kind[k];
+  out.cellI[o] = src.cellI[k];
+  out.cellJ[o] = src.cellJ[k];
+  out.feature[o] = src.feature[k];
+  return true;
 }
 
 /**
@@ -100,6 +114,8 @@ export function reduceManifoldInto(
   //     far starts a new group (greedy, in candidate order).
   for (let k = 0; k < n; k++) {
     const nx = N[3 * k], ny = N[3 * k + 1], nz = N[3 * k + 2];
+    // Consecutive candidates of one element share its normal exactly: nothing new to cover.
+    if (k > 0 && nx === N[3 * k - 3] && ny === N[3 * k - 2] && nz === N[3 * k - 1]) continue;
     let covered = false;
     for (let q = 0; q < g && !covered; q++) covered = nx * gn[3 * q] + ny * gn[3 * q + 1] + nz * gn[3 * q + 2] >= groupCos;
     if (covered) continue;
@@ -121,6 +137,10 @@ export function reduceManifoldInto(
       continue;
     }
     const nx = N[3 * k], ny = N[3 * k + 1], nz = N[3 * k + 2];
+    if (k > 0 && nx === N[3 * k - 3] && ny === N[3 * k - 2] && nz === N[3 * k - 1]) {
+      groups.groupOf[k] = groups.groupOf[k - 1];
+      continue;
+    }
     let best = 0;
     let bestDot = -Infinity;
     for (let q = 0; q < g; q++) {
