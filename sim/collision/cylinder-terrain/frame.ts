@@ -124,7 +124,17 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
   f.sAU = sAL - 2 * q.hh * cos;
   f.sBL = sCL - q.r * sin;
   f.clx = q.cx - q.hh * ax; f.cly = q.cy - q.hh * ay; f.clz = q.cz - q.hh * az;
-  setDownRadial(f, sx);
+  if (sin > CYLINDER_TERRAIN_PARALLEL_SIN) {
+    // w = (cosθ·a − n)/sinθ = ((v·n)v − n)/sinθ, already at hand; u = a × w.
+    const iw = 1 / sin;
+    const wx = px0 * iw, wy = py0 * iw, wz = pz0 * iw;
+    f.wx = wx; f.wy = wy; f.wz = wz;
+    f.ux = ay * wz - az * wy;
+    f.uy = az * wx - ax * wz;
+    f.uz = ax * wy - ay * wx;
+  } else {
+    setDownRadial(f, sx);
+  }
   return true;
 }
 
