@@ -54,6 +54,7 @@ export class World {
   stepCount = 0;
   private drive: DriveCommand = { throttle: 0, steer: 0 };
   private scriptCursor = 0;
+  private scriptOverridden = false;
   private readonly wheelContacts: WheelContactFn | null;
   private readonly scratchQuat: Quat = [0, 0, 0, 1];
   private readonly scratchA: Vec3 = [0, 0, 0];
@@ -82,10 +83,20 @@ export class World {
     return this.stepCount * this.dt;
   }
 
-  /** Sets the drive command; values are clamped to [−1, 1] and non-finite values become 0. */
-  setDrive(cmd: DriveCommand): void {
+  /**
+   * Sets the drive command; values are clamped to [−1, 1] and non-finite values become 0.
+   * A command from the user (the default) takes over from the scenario's script for the rest
+   * of the run, so a person who starts driving is never overridden by a scripted command.
+   */
+  setDrive(cmd: DriveCommand, source: 'user' | 'script' = 'user'): void {
     const clamp = (v: number) => (Number.isFinite(v) ? Math.max(-1, Math.min(1, v)) : 0);
     this.drive = { throttle: clamp(cmd.throttle), steer: clamp(cmd.steer) };
+    if (source === 'user') this.scriptOverridden = true;
+  }
+
+  /** True once a user command has taken over from the script. */
+  get scriptActive(): boolean {
+    return !this.scriptOverridden && this.scriptCursor < this.scenario.script.length;
   }
 
   getDrive(): DriveCommand {
@@ -96,9 +107,9 @@ export class World {
     const script = this.scenario.script;
     for (let k = 0; k < n; k++) {
       // scripted commands take effect at the first step whose start time reaches their t
-      while (this.scriptCursor < script.length && script[this.scriptCursor].t <= this.time + this.dt * 1e-9) {
+      while (!this.scriptOverridden && this.scriptCursor < script.length && script[this.scriptCursor].t <= this.time + this.dt * 1e-9) {
         const c = script[this.scriptCursor++];
-        this.setDrive(c);
+        this.setDrive(c, 'script');
       }
       stepRover(this.state, this.robot, this.drive.throttle, this.drive.steer, this.dt, this.terrain);
       this.stepCount++;

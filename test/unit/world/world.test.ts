@@ -91,6 +91,19 @@ describe('World', () => {
     expect(w.getDrive().throttle).toBe(0);
   });
 
+  it('a user command takes over from the script for the rest of the run', () => {
+    const w = new World(
+      parseScenario({ ...baseScenario, script: [{ t: 0, throttle: 1, steer: 0 }, { t: 0.5, throttle: 0, steer: 1 }] }),
+      plane(101, 101, 0.1),
+    );
+    w.step(10);
+    expect(w.scriptActive).toBe(true);
+    w.setDrive({ throttle: -0.5, steer: 0 });
+    expect(w.scriptActive).toBe(false);
+    w.step(100);
+    expect(w.getDrive()).toEqual({ throttle: -0.5, steer: 0 });
+  });
+
   it('ignores NaN drive commands and stops at the map border', () => {
     const w = new World(parseScenario(baseScenario), plane(101, 101, 0.1));
     w.setDrive({ throttle: NaN, steer: Infinity });
