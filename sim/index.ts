@@ -66,6 +66,12 @@ export { EpaFailure, EPA_FAILURE_NAMES } from './collision/epa';
 export * from './math/mat3';
 export { queryConvex } from './collision/query-convex';
 export type { ConvexBodyDesc, ConvexQueryResult } from './collision/query-convex';
+export { collideShapes, collideConvexPair, collideShapeHeightfield, CollideStatus, COLLIDE_STATUS_NAMES } from './collision/dispatcher';
+export { collideConvexHeightfield, HeightfieldCollideStatus } from './collision/convex-heightfield';
+export { satBoxBox, collideBoxBox, createBoxBoxSat, SatAxisKind } from './collision/sat-box-box';
+export type { BoxBoxSat } from './collision/sat-box-box';
+export { PersistentManifold } from './collision/manifold/persistent-manifold';
+export { closestPointsSegmentSegment } from './collision/segment-closest';
 
 // --- broad phase ------------------------------------------------------------------------------
 export { BroadPhase } from './collision/broadphase/broad-phase';
@@ -76,3 +82,11 @@ export { aabbOverlaps, aabbContains, aabbIsValid } from './collision/broadphase/
 
 // --- world ------------------------------------------------------------------------------------
 export type * from './protocol';
+export { World, WORLD_MAX_CONTACTS } from './world';
+export type { WheelContactFn } from './world';
+export { parseScenario, resolveRelative, ScenarioError } from './scenario';
+export type { Scenario, ScriptCommand } from './scenario';
+export { parseRobotSpec, DEFAULT_ROBOT } from './robot/skid-steer';
+export type { RobotSpec } from './robot/skid-steer';
+export { SimServiceImpl } from './service';
+export { createDefaultService, analyticWheelContacts, terrainDataFileName } from './default-service';
