@@ -7,7 +7,7 @@
  *    slightly, so the tolerance is an angle (dot ≥ groupCos). Representatives are picked greedily
  *    in candidate order (cell order: deterministic), then every candidate joins its nearest
  *    representative, so equal normals always share a group.
- * 2. Per group with more than 4 points keep:
+ * 2. Per group with more than 2 points keep:
  *      P1 the deepest (it carries the largest correction),
  *      P2 the farthest from P1 (the patch's longest extent),
  *      P3 the farthest from the line P1P2 (its width); if even P3 is within `lineDistance` of
@@ -163,10 +163,12 @@ export function reduceManifoldInto(
   for (let q = 0; q < g; q++) {
     const a = q === 0 ? 0 : st[q - 1];
     const b = st[q];
-    if (b - a <= 4) {
+    if (b - a <= 2) {
       for (let m = a; m < b; m++) if (!emit(out, src, mem[m])) status |= ReduceManifoldStatus.OutputOverflow;
       continue;
     }
+    // Groups of 3 or 4 go through the selection too: a line contact keeps only its two ends,
+    // and a point inside the triangle of the other three adds no area.
     // P1: deepest. Every "better" below must win by more than tieTolerance, so round-off
     // never reorders equals: ties go to the first candidate (cell order), which keeps the
     // choice stable while the wheel moves and when the terrain array is shifted.

@@ -48,7 +48,7 @@ import { baseEllipseContacts } from './case-a-base-ellipse';
 import { sectionOverlapsElement, sideTrapezoidContacts } from './case-b-side-trapezoid';
 import { singlePointContact } from './case-c-single-point';
 import { EdgeClass } from './edge-bend';
-import { edgePoke, edgeScratch, emitEdgeContact } from './edge-pass';
+import { edgePoke, edgeScratch, emitEdgeContact, resetEdgePass } from './edge-pass';
 import { flatPatchContacts } from './flat-patch';
 import { CylinderQuery, ElementFrame, setElementFrame, setHorizontalFrame } from './frame';
 import type { CylinderTerrainWorkspace } from './workspace';
@@ -80,6 +80,7 @@ export function collideCylinderTerrainInto(
 ): CylinderTerrainStatus {
   const cand = ws.candidates;
   cand.clear();
+  resetEdgePass();
   ws.cellsVisited = 0;
   ws.elementsTested = 0;
   ws.candidateCount = 0;

@@ -26,6 +26,7 @@
  */
 import {
   CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON,
+  CYLINDER_TERRAIN_MAX_VERTEX_CONTACTS,
   GEOMETRIC_EPSILON,
   MANIFOLD_TIE_TOLERANCE,
 } from '../../constants';
@@ -35,7 +36,21 @@ import type { Heightfield } from '../../terrain/heightfield';
 import type { CylinderQuery } from './frame';
 
 /** Scratch of the last edgePoke: the edge's end points, the deepest point's parameter and depth. */
-const poke = { x0: 0.5, y0: 0.5, z0: 0.5, x1: 0.5, y1: 0.5, z1: 0.5, t: 0.5, depth: 0.5, l2: 0.5 };
+const poke = { x0: 0.5, y0: 0.5, z0: 0.5, x1: 0.5, y1: 0.5, z1: 0.5, t: 0.5, depth: 0.5, l2: 0.5, va: 0, vb: 0 };
+
+/**
+ * Vertices already emitted as contacts in this query. A vertex poking into the cylinder is the
+ * deepest point of every bent edge that ends there (up to six); the first edge in cell order
+ * emits it, the others skip it — so the manifold has no duplicates and does not depend on which
+ * edge happened to win a tie in the reduction.
+ */
+const emittedVertices = new Int32Array(CYLINDER_TERRAIN_MAX_VERTEX_CONTACTS);
+let emittedVertexCount = 0;
+
+/** Starts a query: forgets the emitted vertices. */
+export function resetEdgePass(): void {
+  emittedVertexCount = 0;
+}
 
 /**
  * Normals and edge class for emitEdgeContact, written by the caller: [n1 (owner element), n2
@@ -55,6 +70,8 @@ export function edgePoke(q: CylinderQuery, hf: Heightfield, ia: number, ja: numb
   const x1 = hf.x0 + ib * hf.dx, y1 = hf.y0 + jb * hf.dy, z1 = hf.heights[jb * hf.cols + ib];
   poke.x0 = x0; poke.y0 = y0; poke.z0 = z0;
   poke.x1 = x1; poke.y1 = y1; poke.z1 = z1;
+  poke.va = ja * hf.cols + ia;
+  poke.vb = jb * hf.cols + ib;
   const vx = q.vx, vy = q.vy, vz = q.vz;
   const px = x0 - q.cx, py = y0 - q.cy, pz = z0 - q.cz;
   const dx = x1 - x0, dy = y1 - y0, dz = z1 - z0;
@@ -141,6 +158,11 @@ function consider(A: number, B: number, C: number, za: number, dzl: number, hh: 
 export function emitEdgeContact(out: ContactBuffer, q: CylinderQuery, i: number, j: number): number {
   const depth = poke.depth;
   if (!(depth > 0)) return 0;
+  if (poke.t === 0 || poke.t === 1) {
+    const vertex = poke.t === 0 ? poke.va : poke.vb;
+    for (let k = 0; k < emittedVertexCount; k++) if (emittedVertices[k] === vertex) return 0;
+    if (emittedVertexCount < emittedVertices.length) emittedVertices[emittedVertexCount++] = vertex;
+  }
   const e = edgeScratch;
   const n1x = e[0], n1y = e[1], n1z = e[2], n2x = e[3], n2y = e[4], n2z = e[5], active = e[6] === 1;
   const x0 = poke.x0, y0 = poke.y0, z0 = poke.z0, x1 = poke.x1, y1 = poke.y1, z1 = poke.z1;
@@ -176,10 +198,17 @@ export function emitEdgeContact(out: ContactBuffer, q: CylinderQuery, i: number,
   if (active) {
     kind = WheelContactKind.EdgeVertex;
   } else {
-    // Gently convex: the adjacent face whose normal is nearer the geometric one.
+    // Gently convex: the adjacent face whose normal is nearer the geometric one — unless that
+    // face normal would pull the wheel toward T (n·(C − T) ≤ 0: two steep faces, e.g. where
+    // curbs meet, with the wheel above and behind them); then the geometric normal stays.
     const d1 = nx * n1x + ny * n1y + nz * n1z;
     const d2 = nx * n2x + ny * n2y + nz * n2z;
-    if (d1 >= d2) { nx = n1x; ny = n1y; nz = n1z; } else { nx = n2x; ny = n2y; nz = n2z; }
+    const fx = d1 >= d2 ? n1x : n2x, fy = d1 >= d2 ? n1y : n2y, fz = d1 >= d2 ? n1z : n2z;
+    if (fx * -px + fy * -py + fz * -pz > 0) {
+      nx = fx; ny = fy; nz = fz;
+    } else {
+      kind = WheelContactKind.EdgeVertex;
+    }
   }
   return out.push(tx, ty, tz, nx, ny, nz, depth, kind, i, j) >= 0 ? 0 : 1;
 }
