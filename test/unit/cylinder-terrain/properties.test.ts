@@ -99,6 +99,36 @@ describe('cylinder–terrain properties (seeded)', () => {
     }
   });
 
+  it('no duplicate contacts when a terrain vertex pokes into the wheel (one per vertex, not one per edge)', () => {
+    let dups = 0;
+    for (const p of POSES) {
+      const seen = new Set<string>();
+      for (const c of collideCylinderTerrain(p, hf).contacts) {
+        const key = [...c.point, ...c.normal, c.depth].map((x) => x.toFixed(9)).join(' ');
+        if (seen.has(key)) dups++;
+        seen.add(key);
+      }
+    }
+    expect(dups).toBe(0);
+  });
+
+  it('no contact normal pulls a wheel toward its point: n·(C − P) > 0 (gentle-edge face normals on curbs did)', () => {
+    // Wheels (axle within 10° of horizontal), contacts less than half way into the cylinder: a
+    // point buried near the axis or the mid-plane has no meaningful "away" direction.
+    const bad: string[] = [];
+    let checked = 0;
+    for (const p of POSES.filter((q) => Math.abs(q.axis[2]) < 0.18)) {
+      for (const c of collideCylinderTerrain(p, hf).contacts) {
+        if (c.depth > Math.min(p.radius, p.height / 2) / 2) continue;
+        checked++;
+        const t = c.normal[0] * (p.center[0] - c.point[0]) + c.normal[1] * (p.center[1] - c.point[1]) + c.normal[2] * (p.center[2] - c.point[2]);
+        if (!(t > 0)) bad.push(`${t.toFixed(4)} ${JSON.stringify(c)}`);
+      }
+    }
+    expect(bad).toEqual([]);
+    expect(checked).toBeGreaterThan(500);
+  });
+
   it('moving the heightfield array by whole cells (same world geometry) gives the same contacts, cells shifted', () => {
     const a = 5, b = 3;
     const cols = hf.cols - a, rows = hf.rows - b;
