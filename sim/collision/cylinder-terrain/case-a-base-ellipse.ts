@@ -32,7 +32,7 @@
  * over (disc ∩ element) sits at A_L, at a crossing or at a vertex. Crossings and vertices count
  * only if they lie inside the cylinder (the element itself touches the wheel there).
  */
-import { CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON, CYLINDER_TERRAIN_FLAT_EDGE_BEND } from '../../constants';
+import { CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON } from '../../constants';
 import type { ContactBuffer } from '../contact';
 import { WheelContactKind } from '../contact';
 import { ElementKind } from '../../terrain/heightfield';

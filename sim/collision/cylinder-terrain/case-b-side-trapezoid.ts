@@ -11,6 +11,10 @@
  *     bottom fy      right 1 − fx      top 1 − fy      left fx
  *     diagonal, lower triangle 1 − fx − fy;  upper triangle fx + fy − 1
  *
+ * Only feet inside the cylinder count: the element itself must touch the wheel there (the plane
+ * of a steep curb face beside a wheel resting on the curb top has the wheel "behind" it but
+ * never touches it). Both conditions are linear in t and join the clip (see clipLowestLine).
+ *
  * A clip end that lies on an internal FLAT edge is not emitted: the line simply continues into
  * the coplanar neighbour, so that point is neither the deepest nor the end of the patch — it is
  * the paper's seam point that becomes a ghost manifold point when the wheel rolls across seams.
@@ -25,7 +29,7 @@
  * a tilted base disc's projection reaches past A_L', A_U'). SAT: 2 rectangle axes + the element's
  * 2 or 3 side normals.
  */
-import { CYLINDER_TERRAIN_FLAT_EDGE_BEND, CYLINDER_TERRAIN_PARALLEL_SIN } from '../../constants';
+import { CYLINDER_TERRAIN_PARALLEL_SIN } from '../../constants';
 import type { ContactBuffer } from '../contact';
 import { WheelContactKind } from '../contact';
 import { ElementKind } from '../../terrain/heightfield';

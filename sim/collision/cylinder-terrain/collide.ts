@@ -259,7 +259,7 @@ function classOf(drop: number, flat: number, active: number): EdgeClass {
 
 /** Steps 2–4 over the footprint rows j0..j1 (ws.rowLo/rowHi). Returns status bits. */
 function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspace, j0: number, j1: number): number {
-  const r = q.r, hh = q.hh;
+  const r = q.r;
   const H = hf.heights, cols = hf.cols;
   const dx = hf.dx, dy = hf.dy;
   let lost = 0;
