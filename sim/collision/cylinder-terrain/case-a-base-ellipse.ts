@@ -109,7 +109,7 @@ export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: Elem
     // and the feet of B_L and D± lie outside the cylinder by only s·sinθ and s²sin²θ/2r on a
     // plane the base rests on; dropping them would leave a tilted barrel on one point.
     const pz = f.clz + x * f.wz + y * f.uz + s * nz;
-    if (out.push(px, py, pz, nx, ny, nz, s, WheelContactKind.BaseA, f.i, f.j) < 0) lost++;
+    if (out.push(px, py, pz, nx, ny, nz, s, WheelContactKind.BaseA, f.i, f.j, f.kind) < 0) lost++;
   }
   // Bent edges: crossings with the rim and vertices inside the disc.
   const sides = elementSides(f.kind);
@@ -133,7 +133,7 @@ export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: Elem
     const bentHere = bent[e] === 1;
     if (inside[e] === 1 && (bentHere || bent[prev] === 1)) {
       const s = sCL + bx[e] * sin;
-      if (footInCylinder(f, bx[e], by[e], s) && out.push(vx[e], vy[e], vz[e], nx, ny, nz, s, WheelContactKind.BaseA, f.i, f.j) < 0) lost++;
+      if (footInCylinder(f, bx[e], by[e], s) && out.push(vx[e], vy[e], vz[e], nx, ny, nz, s, WheelContactKind.BaseA, f.i, f.j, f.kind) < 0) lost++;
     }
     if (!bentHere || inside[e] + inside[e === m - 1 ? 0 : e + 1] === 2) continue;
     // Edge e → e+1 against the rim circle: k0 τ² + 2 k1 τ + k2 = 0 (paper's quadratic, a = b = r).
@@ -155,7 +155,7 @@ export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: Elem
       const px = vx[e] + tau * (vx[n1] - vx[e]);
       const py = vy[e] + tau * (vy[n1] - vy[e]);
       const pz = vz[e] + tau * (vz[n1] - vz[e]);
-      if (out.push(px, py, pz, nx, ny, nz, s, WheelContactKind.BaseA, f.i, f.j) < 0) lost++;
+      if (out.push(px, py, pz, nx, ny, nz, s, WheelContactKind.BaseA, f.i, f.j, f.kind) < 0) lost++;
     }
   }
   return lost;

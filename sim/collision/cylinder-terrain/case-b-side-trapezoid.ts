@@ -138,7 +138,7 @@ export function pushLinePoint(out: ContactBuffer, f: ElementFrame, end: number, 
   const px = f.clx + r * f.wx + l * f.ax + s * f.nx;
   const py = f.cly + r * f.wy + l * f.ay + s * f.ny;
   const pz = f.clz + r * f.wz + l * f.az + s * f.nz;
-  return out.push(px, py, pz, f.nx, f.ny, f.nz, s, kind, f.i, f.j) >= 0;
+  return out.push(px, py, pz, f.nx, f.ny, f.nz, s, kind, f.i, f.j, f.kind) >= 0;
 }
 
 /**

@@ -23,6 +23,9 @@
  *      of the grid also own their top/right border edges.
  *   5. manifold (§V), ../reduce-manifold.ts: normal groups within 10°, ≤ 4 points each.
  *
+ * Every contact records its cell (cellI, cellJ) and, in `feature`, the element or edge of that
+ * cell it came from (edge-bend.ts, edgeFeature): stable ids for warm starting and the GUI.
+ *
  * Nothing here allocates: module-level frames, the caller's workspace and output buffer.
  */
 import {
@@ -47,7 +50,7 @@ import { ReduceManifoldStatus, reduceManifoldInto } from '../reduce-manifold';
 import { baseEllipseContacts } from './case-a-base-ellipse';
 import { sectionOverlapsElement, sideTrapezoidContacts } from './case-b-side-trapezoid';
 import { singlePointContact } from './case-c-single-point';
-import { EdgeClass } from './edge-bend';
+import { CellEdge, EdgeClass } from './edge-bend';
 import { edgePoke, edgeScratch, emitEdgeContact, resetEdgePass } from './edge-pass';
 import { flatPatchContacts } from './flat-patch';
 import { CylinderQuery, ElementFrame, setElementFrame, setHorizontalFrame } from './frame';
@@ -349,25 +352,25 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws:
           if (j > 0) hf.elementPlane(nb, i, j - 1, hf.cellIsRectangle(i, j - 1) ? ElementKind.Rectangle : ElementKind.UpperTriangle);
           es[3] = nb[0]; es[4] = nb[1]; es[5] = nb[2];
           es[6] = bBottom === EdgeClass.Active ? 1 : 0;
-          lost += emitEdgeContact(cand, q, i, j);
+          lost += emitEdgeContact(cand, q, i, j, CellEdge.Bottom);
         }
         if (bLeft >= POKES && edgePoke(q, hf, i, j, i, j + 1)) {
           if (i > 0) hf.elementPlane(nb, i - 1, j, hf.cellIsRectangle(i - 1, j) ? ElementKind.Rectangle : ElementKind.UpperTriangle);
           es[3] = nb[0]; es[4] = nb[1]; es[5] = nb[2];
           es[6] = bLeft === EdgeClass.Active ? 1 : 0;
-          lost += emitEdgeContact(cand, q, i, j);
+          lost += emitEdgeContact(cand, q, i, j, CellEdge.Left);
         }
         if (!rect && gateUp && bDiag >= POKES && edgePoke(q, hf, i + 1, j, i, j + 1)) {
           es[3] = n2x; es[4] = n2y; es[5] = n2z;
           es[6] = bDiag === EdgeClass.Active ? 1 : 0;
-          lost += emitEdgeContact(cand, q, i, j);
+          lost += emitEdgeContact(cand, q, i, j, CellEdge.Diagonal);
         }
       }
       if (gateUp) {
         // Grid-border edges (no neighbour to own them): active.
         es[0] = n2x; es[1] = n2y; es[2] = n2z; es[3] = n2x; es[4] = n2y; es[5] = n2z; es[6] = 1;
-        if (borderTop && edgePoke(q, hf, i, j + 1, i + 1, j + 1)) lost += emitEdgeContact(cand, q, i, j);
-        if (borderRight && edgePoke(q, hf, i + 1, j, i + 1, j + 1)) lost += emitEdgeContact(cand, q, i, j);
+        if (borderTop && edgePoke(q, hf, i, j + 1, i + 1, j + 1)) lost += emitEdgeContact(cand, q, i, j, CellEdge.Top);
+        if (borderRight && edgePoke(q, hf, i + 1, j, i + 1, j + 1)) lost += emitEdgeContact(cand, q, i, j, CellEdge.Right);
       }
     }
   }

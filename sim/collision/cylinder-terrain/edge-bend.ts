@@ -96,3 +96,14 @@ export function cellEdgeClass(hf: Heightfield, i: number, j: number, edge: CellE
   if (b < -CYLINDER_TERRAIN_FLAT_EDGE_BEND) return EdgeClass.Concave;
   return EdgeClass.Flat;
 }
+
+/**
+ * Contact feature ids (ContactBuffer.feature, for persistent manifolds and the GUI): together
+ * with the cell they name the terrain feature a contact came from, stable while a wheel moves.
+ *   face contacts (cases A–C):  the ElementKind, 0 rectangle, 1 lower triangle, 2 upper triangle;
+ *   edge-pass contacts:         3 + 4·CellEdge (bottom, right, top, left, diagonal of the cell);
+ *   flat patch:                 0.
+ */
+export function edgeFeature(edge: CellEdge): number {
+  return 3 + 4 * edge;
+}

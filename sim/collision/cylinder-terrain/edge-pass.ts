@@ -33,6 +33,8 @@ import {
 import type { ContactBuffer } from '../contact';
 import { WheelContactKind } from '../contact';
 import type { Heightfield } from '../../terrain/heightfield';
+import type { CellEdge } from './edge-bend';
+import { edgeFeature } from './edge-bend';
 import type { CylinderQuery } from './frame';
 
 /** Scratch of the last edgePoke: the edge's end points, the deepest point's parameter and depth. */
@@ -153,9 +155,10 @@ function consider(A: number, B: number, C: number, za: number, dzl: number, hh: 
 /**
  * Contact of the bent edge of the last edgePoke that returned true, for cell (i, j), with
  * edgeScratch = [n1 (owner element normal), n2 (neighbour's; ignored for active edges), active].
+ * `edge` is which edge of the cell it is (recorded in the contact's feature id).
  * Returns 1 if the contact did not fit in `out`, else 0.
  */
-export function emitEdgeContact(out: ContactBuffer, q: CylinderQuery, i: number, j: number): number {
+export function emitEdgeContact(out: ContactBuffer, q: CylinderQuery, i: number, j: number, edge: CellEdge): number {
   const depth = poke.depth;
   if (!(depth > 0)) return 0;
   if (poke.t === 0 || poke.t === 1) {
@@ -210,5 +213,5 @@ export function emitEdgeContact(out: ContactBuffer, q: CylinderQuery, i: number,
       kind = WheelContactKind.EdgeVertex;
     }
   }
-  return out.push(tx, ty, tz, nx, ny, nz, depth, kind, i, j) >= 0 ? 0 : 1;
+  return out.push(tx, ty, tz, nx, ny, nz, depth, kind, i, j, edgeFeature(edge)) >= 0 ? 0 : 1;
 }

@@ -87,6 +87,21 @@ describe('engine API collideCylinderTerrainInto', () => {
     expect(out.count).toBe(4);
   });
 
+  it('records the terrain feature of each contact: element kind for faces, 3 + 4·edge for edges', () => {
+    // Curb: rows ≤ 20 at z = 0, rows ≥ 21 at 0.1 (flat cells are rectangles: feature 0). A wheel
+    // pressing on the curb's top edge = the bottom edge (CellEdge 0) of row-21 cells: feature 3.
+    const heights: number[] = [];
+    for (let j = 0; j < 41; j++) for (let i = 0; i < 41; i++) heights.push(j > 20 ? 0.1 : 0);
+    const curb = Heightfield.fromArray({ cols: 41, rows: 41, dx: 0.05, dy: 0.05, x0: -1, y0: -1, heights });
+    const ws = new CylinderTerrainWorkspace();
+    const out = new ContactBuffer(16);
+    collideCylinderTerrainInto(out, [0.013, -0.161, 0.309], [1, 0, 0], 0.3, 0.1, curb, ws);
+    const kinds: string[] = [];
+    for (let k = 0; k < out.count; k++) kinds.push(`${out.kind[k]}:${out.feature[k]}:${out.cellJ[k]}`);
+    expect(kinds.filter((x) => x.startsWith('4:'))).toContain('4:3:21');
+    for (const x of kinds.filter((y) => y.startsWith('2:'))) expect(x.split(':')[1]).toBe('0');
+  });
+
   it('allocates nothing per call: buffers keep their identity and size over thousands of queries', () => {
     // Rough ground (±0.35 m over 3.2 m): up to ~70 points in ~20 normal groups per query.
     const hf = fractalTerrain({ cols: 65, dx: 0.05, seed: 3, amplitude: 0.2 });
