@@ -102,6 +102,16 @@ describe('engine API collideCylinderTerrainInto', () => {
     for (const x of kinds.filter((y) => y.startsWith('2:'))) expect(x.split(':')[1]).toBe('0');
   });
 
+  it('reports a footprint larger than CYLINDER_TERRAIN_MAX_CELLS as CellRangeTruncated, and still finds the centre contacts', () => {
+    const fine = Heightfield.fromArray({ cols: 201, rows: 201, dx: 0.01, dy: 0.01, x0: -1, y0: -1, heights: new Array(201 * 201).fill(0).map((_, k) => 1e-3 * (k % 7)) });
+    const ws = new CylinderTerrainWorkspace();
+    const out = new ContactBuffer(64);
+    const status = collideCylinderTerrainInto(out, [0.003, 0.002, 1.49], [0, 1, 0], 1.5, 1, fine, ws);
+    expect(status & CylinderTerrainStatus.CellRangeTruncated).toBeTruthy();
+    expect(out.count).toBeGreaterThan(0);
+    for (let k = 0; k < out.count; k++) expect(Number.isFinite(out.depth[k]) && out.depth[k] > 0).toBe(true);
+  });
+
   it('allocates nothing per call: buffers keep their identity and size over thousands of queries', () => {
     // Rough ground (±0.35 m over 3.2 m): up to ~70 points in ~20 normal groups per query.
     const hf = fractalTerrain({ cols: 65, dx: 0.05, seed: 3, amplitude: 0.2 });
