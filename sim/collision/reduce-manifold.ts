@@ -110,6 +110,7 @@ export function reduceManifoldInto(
   const D = src.depth;
   let g = 0;
   const gn = groups.normal;
+  const groupOf = groups.groupOf;
   // 1a. Representatives: a candidate farther than the tolerance from every representative so
   //     far starts a new group (greedy, in candidate order).
   for (let k = 0; k < n; k++) {
@@ -133,12 +134,12 @@ export function reduceManifoldInto(
   //     share a group (a one-pass greedy split them when a later representative came closer).
   for (let k = 0; k < n; k++) {
     if (g === 1) {
-      groups.groupOf[k] = 0;
+      groupOf[k] = 0;
       continue;
     }
     const nx = N[3 * k], ny = N[3 * k + 1], nz = N[3 * k + 2];
     if (k > 0 && nx === N[3 * k - 3] && ny === N[3 * k - 2] && nz === N[3 * k - 1]) {
-      groups.groupOf[k] = groups.groupOf[k - 1];
+      groupOf[k] = groupOf[k - 1];
       continue;
     }
     let best = 0;
@@ -150,15 +151,15 @@ export function reduceManifoldInto(
         best = q;
       }
     }
-    groups.groupOf[k] = best;
+    groupOf[k] = best;
   }
   // Counting sort of candidates by group (keeps candidate order inside a group).
   const st = groups.start;
   for (let q = 0; q <= g; q++) st[q] = 0;
-  for (let k = 0; k < n; k++) st[groups.groupOf[k] + 1]++;
+  for (let k = 0; k < n; k++) st[groupOf[k] + 1]++;
   for (let q = 0; q < g; q++) st[q + 1] += st[q];
   const mem = groups.members;
-  for (let k = 0; k < n; k++) mem[st[groups.groupOf[k]]++] = k;
+  for (let k = 0; k < n; k++) mem[st[groupOf[k]]++] = k;
   // st[q] now holds the END of group q; the start of q is the end of q − 1.
   for (let q = 0; q < g; q++) {
     const a = q === 0 ? 0 : st[q - 1];
