@@ -37,9 +37,20 @@ import type { ContactBuffer } from '../contact';
 import { WheelContactKind } from '../contact';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield } from '../../terrain/heightfield';
-import { elementSides } from './case-b-side-trapezoid';
-import { EdgeClass, cellEdgeClass } from './edge-bend';
+import { elementSides as elementSidesImport } from './case-b-side-trapezoid';
+import { EdgeClass, cellEdgeClass as cellEdgeClassImport } from './edge-bend';
 import type { ElementFrame } from './frame';
+/*
+ * Module-local copies of the imported bindings read per cell, element or edge. Under tsx and
+ * vitest (a CommonJS transform) every read of an imported binding is a getter call on the
+ * exporting module's object; a local constant is a plain load (about 2 % of a query).
+ */
+const KIND_LOWER = ElementKind.LowerTriangle, KIND_UPPER = ElementKind.UpperTriangle;
+const CONTACT_BASE_A = WheelContactKind.BaseA;
+const CLASS_FLAT = EdgeClass.Flat;
+const AXIS_PARALLEL_EPS = CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON;
+const elementSides = elementSidesImport;
+const cellEdgeClass = cellEdgeClassImport;
 
 /** Polygon of the current element: world xyz of up to 4 vertices, and their disc coordinates. */
 const vx = new Float64Array(4);
@@ -63,8 +74,8 @@ export function footInElement(hf: Heightfield, f: ElementFrame, fx: number, fy: 
   const lastX = f.i === hf.cellsX - 1, lastY = f.j === hf.cellsY - 1;
   if (fx < 0 || fy < 0 || fx > 1 || fy > 1) return false;
   if ((fx === 1 && !lastX) || (fy === 1 && !lastY)) return false;
-  if (f.kind === ElementKind.LowerTriangle) return fx + fy < 1;
-  if (f.kind === ElementKind.UpperTriangle) return fx + fy >= 1;
+  if (f.kind === KIND_LOWER) return fx + fy < 1;
+  if (f.kind === KIND_UPPER) return fx + fy >= 1;
   return true;
 }
 
@@ -73,9 +84,9 @@ function loadPolygon(hf: Heightfield, f: ElementFrame): number {
   const H = hf.heights, c = hf.cols, kv = f.j * c + f.i;
   const x0 = f.ox, x1 = f.ox + f.dx, y0 = f.oy, y1 = f.oy + f.dy;
   let m = 0;
-  if (f.kind !== ElementKind.UpperTriangle) { vx[m] = x0; vy[m] = y0; vz[m] = H[kv]; m++; } // V0
+  if (f.kind !== KIND_UPPER) { vx[m] = x0; vy[m] = y0; vz[m] = H[kv]; m++; } // V0
   vx[m] = x1; vy[m] = y0; vz[m] = H[kv + 1]; m++; // V1
-  if (f.kind !== ElementKind.LowerTriangle) { vx[m] = x1; vy[m] = y1; vz[m] = H[kv + c + 1]; m++; } // V3
+  if (f.kind !== KIND_LOWER) { vx[m] = x1; vy[m] = y1; vz[m] = H[kv + c + 1]; m++; } // V3
   vx[m] = x0; vy[m] = y1; vz[m] = H[kv + c]; m++; // V2
   return m;
 }
@@ -94,7 +105,7 @@ function footInCylinder(f: ElementFrame, x: number, y: number, s: number): boole
 /** Case A contacts of one element (frame with s(B_L) > 0). Returns the number that did not fit. */
 export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: ElementFrame): number {
   const r = f.r;
-  if (f.cos <= CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON) return 0; // lying cylinder buried past its radius: the base cannot face the plane
+  if (f.cos <= AXIS_PARALLEL_EPS) return 0; // lying cylinder buried past its radius: the base cannot face the plane
   let lost = 0;
   const sCL = f.sCL, sin = f.sin;
   const nx = f.nx, ny = f.ny, nz = f.nz;
@@ -109,14 +120,14 @@ export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: Elem
     // and the feet of B_L and D± lie outside the cylinder by only s·sinθ and s²sin²θ/2r on a
     // plane the base rests on; dropping them would leave a tilted barrel on one point.
     const pz = f.clz + x * f.wz + y * f.uz + s * nz;
-    if (out.push(px, py, pz, nx, ny, nz, s, WheelContactKind.BaseA, f.i, f.j, f.kind) < 0) lost++;
+    if (out.push(px, py, pz, nx, ny, nz, s, CONTACT_BASE_A, f.i, f.j, f.kind) < 0) lost++;
   }
   // Bent edges: crossings with the rim and vertices inside the disc.
   const sides = elementSides(f.kind);
   const m = loadPolygon(hf, f);
   let anyBent = false;
   for (let e = 0; e < m; e++) {
-    bent[e] = cellEdgeClass(hf, f.i, f.j, sides[e]) !== EdgeClass.Flat ? 1 : 0; // concave or convex: either ends the plane
+    bent[e] = cellEdgeClass(hf, f.i, f.j, sides[e]) !== CLASS_FLAT ? 1 : 0; // concave or convex: either ends the plane
     if (bent[e] === 1) anyBent = true;
   }
   if (!anyBent) return lost;
@@ -133,7 +144,7 @@ export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: Elem
     const bentHere = bent[e] === 1;
     if (inside[e] === 1 && (bentHere || bent[prev] === 1)) {
       const s = sCL + bx[e] * sin;
-      if (footInCylinder(f, bx[e], by[e], s) && out.push(vx[e], vy[e], vz[e], nx, ny, nz, s, WheelContactKind.BaseA, f.i, f.j, f.kind) < 0) lost++;
+      if (footInCylinder(f, bx[e], by[e], s) && out.push(vx[e], vy[e], vz[e], nx, ny, nz, s, CONTACT_BASE_A, f.i, f.j, f.kind) < 0) lost++;
     }
     if (!bentHere || inside[e] + inside[e === m - 1 ? 0 : e + 1] === 2) continue;
     // Edge e → e+1 against the rim circle: k0 τ² + 2 k1 τ + k2 = 0 (paper's quadratic, a = b = r).
@@ -155,7 +166,7 @@ export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: Elem
       const px = vx[e] + tau * (vx[n1] - vx[e]);
       const py = vy[e] + tau * (vy[n1] - vy[e]);
       const pz = vz[e] + tau * (vz[n1] - vz[e]);
-      if (out.push(px, py, pz, nx, ny, nz, s, WheelContactKind.BaseA, f.i, f.j, f.kind) < 0) lost++;
+      if (out.push(px, py, pz, nx, ny, nz, s, CONTACT_BASE_A, f.i, f.j, f.kind) < 0) lost++;
     }
   }
   return lost;

@@ -20,22 +20,23 @@
  * the paper's seam point that becomes a ghost manifold point when the wheel rolls across seams.
  * Ends on bent edges (convex or concave: at the foot of a curb the ground's depth is largest
  * right at the valley), on the grid border, and the ends of the line itself are kept.
- *
- * The section of the cylinder by the plane (the paper's trapezoid KLMN, Fig. 8) is used as the
- * gate of the second pass: only elements whose polygon meets it can have edges inside the
- * cylinder. The paper's trapezoid is not conservative (the section's sides bulge: the chord
- * half-width √(ρ(2r − ρ)) is concave along the line), so the gate uses the bounding rectangle:
- * half-width W = chord at the deepest cross-section, extended along the line by 2r·cosθ (how far
- * a tilted base disc's projection reaches past A_L', A_U'). SAT: 2 rectangle axes + the element's
- * 2 or 3 side normals.
  */
-import { CYLINDER_TERRAIN_PARALLEL_SIN } from '../../constants';
 import type { ContactBuffer } from '../contact';
 import { WheelContactKind } from '../contact';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield } from '../../terrain/heightfield';
-import { CellEdge, EdgeClass, cellEdgeClass } from './edge-bend';
+import { CellEdge, EdgeClass, cellEdgeClass as cellEdgeClassImport } from './edge-bend';
 import type { ElementFrame } from './frame';
+/*
+ * Module-local copies of the imported bindings read per cell, element or edge. Under tsx and
+ * vitest (a CommonJS transform) every read of an imported binding is a getter call on the
+ * exporting module's object; a local constant is a plain load (about 2 % of a query).
+ */
+const EDGE_BOTTOM = CellEdge.Bottom, EDGE_RIGHT = CellEdge.Right, EDGE_TOP = CellEdge.Top, EDGE_LEFT = CellEdge.Left, EDGE_DIAGONAL = CellEdge.Diagonal;
+const KIND_RECTANGLE = ElementKind.Rectangle, KIND_LOWER = ElementKind.LowerTriangle, KIND_UPPER = ElementKind.UpperTriangle;
+const CLASS_FLAT = EdgeClass.Flat;
+const CONTACT_SIDE_B = WheelContactKind.SideB;
+const cellEdgeClass = cellEdgeClassImport;
 
 /**
  * Result of the last clipLowestLine: parameters on A_L→A_U and what cut them: an element side
@@ -47,12 +48,12 @@ export const lineClip = { t0: 0, t1: 1, enterEdge: -1, exitEdge: -1 };
 export const FOOT_LEAVES_CYLINDER = -2;
 
 /** Sides of each element kind, in polygon order (see edge-bend.ts for the names). */
-const RECT_SIDES: readonly CellEdge[] = [CellEdge.Bottom, CellEdge.Right, CellEdge.Top, CellEdge.Left];
-const LOWER_SIDES: readonly CellEdge[] = [CellEdge.Bottom, CellEdge.Diagonal, CellEdge.Left];
-const UPPER_SIDES: readonly CellEdge[] = [CellEdge.Right, CellEdge.Top, CellEdge.Diagonal];
+const RECT_SIDES: readonly CellEdge[] = [EDGE_BOTTOM, EDGE_RIGHT, EDGE_TOP, EDGE_LEFT];
+const LOWER_SIDES: readonly CellEdge[] = [EDGE_BOTTOM, EDGE_DIAGONAL, EDGE_LEFT];
+const UPPER_SIDES: readonly CellEdge[] = [EDGE_RIGHT, EDGE_TOP, EDGE_DIAGONAL];
 
 export function elementSides(kind: ElementKind): readonly CellEdge[] {
-  return kind === ElementKind.Rectangle ? RECT_SIDES : kind === ElementKind.LowerTriangle ? LOWER_SIDES : UPPER_SIDES;
+  return kind === KIND_RECTANGLE ? RECT_SIDES : kind === KIND_LOWER ? LOWER_SIDES : UPPER_SIDES;
 }
 
 /**
@@ -100,21 +101,21 @@ export function clipLowestLine(f: ElementFrame, belowOnly: boolean): boolean {
   // The element's sides as half-planes g(t) = g0 + t·dg ≥ 0 (see the header), unrolled per
   // element kind: this runs for every element under the wheel.
   const kind = f.kind;
-  if (kind !== ElementKind.UpperTriangle) {
+  if (kind !== KIND_UPPER) {
     // bottom fy ≥ 0 and left fx ≥ 0 (rectangle and lower triangle)
-    if (ddy === 0) { if (fy0 < 0) return false; } else { const t = -fy0 / ddy; if (ddy > 0) { if (t > t0) { t0 = t; enter = CellEdge.Bottom; } } else if (t < t1) { t1 = t; exit = CellEdge.Bottom; } }
-    if (ddx === 0) { if (fx0 < 0) return false; } else { const t = -fx0 / ddx; if (ddx > 0) { if (t > t0) { t0 = t; enter = CellEdge.Left; } } else if (t < t1) { t1 = t; exit = CellEdge.Left; } }
+    if (ddy === 0) { if (fy0 < 0) return false; } else { const t = -fy0 / ddy; if (ddy > 0) { if (t > t0) { t0 = t; enter = EDGE_BOTTOM; } } else if (t < t1) { t1 = t; exit = EDGE_BOTTOM; } }
+    if (ddx === 0) { if (fx0 < 0) return false; } else { const t = -fx0 / ddx; if (ddx > 0) { if (t > t0) { t0 = t; enter = EDGE_LEFT; } } else if (t < t1) { t1 = t; exit = EDGE_LEFT; } }
   }
-  if (kind !== ElementKind.LowerTriangle) {
+  if (kind !== KIND_LOWER) {
     // right 1 − fx ≥ 0 and top 1 − fy ≥ 0 (rectangle and upper triangle)
-    if (ddx === 0) { if (fx0 > 1) return false; } else { const t = (1 - fx0) / ddx; if (ddx < 0) { if (t > t0) { t0 = t; enter = CellEdge.Right; } } else if (t < t1) { t1 = t; exit = CellEdge.Right; } }
-    if (ddy === 0) { if (fy0 > 1) return false; } else { const t = (1 - fy0) / ddy; if (ddy < 0) { if (t > t0) { t0 = t; enter = CellEdge.Top; } } else if (t < t1) { t1 = t; exit = CellEdge.Top; } }
+    if (ddx === 0) { if (fx0 > 1) return false; } else { const t = (1 - fx0) / ddx; if (ddx < 0) { if (t > t0) { t0 = t; enter = EDGE_RIGHT; } } else if (t < t1) { t1 = t; exit = EDGE_RIGHT; } }
+    if (ddy === 0) { if (fy0 > 1) return false; } else { const t = (1 - fy0) / ddy; if (ddy < 0) { if (t > t0) { t0 = t; enter = EDGE_TOP; } } else if (t < t1) { t1 = t; exit = EDGE_TOP; } }
   }
-  if (kind !== ElementKind.Rectangle) {
+  if (kind !== KIND_RECTANGLE) {
     // diagonal: lower 1 − fx − fy ≥ 0, upper fx + fy − 1 ≥ 0
-    const sg = kind === ElementKind.LowerTriangle ? -1 : 1;
+    const sg = kind === KIND_LOWER ? -1 : 1;
     const g0 = sg * (fx0 + fy0 - 1), dg = sg * (ddx + ddy);
-    if (dg === 0) { if (g0 < 0) return false; } else { const t = -g0 / dg; if (dg > 0) { if (t > t0) { t0 = t; enter = CellEdge.Diagonal; } } else if (t < t1) { t1 = t; exit = CellEdge.Diagonal; } }
+    if (dg === 0) { if (g0 < 0) return false; } else { const t = -g0 / dg; if (dg > 0) { if (t > t0) { t0 = t; enter = EDGE_DIAGONAL; } } else if (t < t1) { t1 = t; exit = EDGE_DIAGONAL; } }
   }
   lineClip.t0 = t0; lineClip.t1 = t1; lineClip.enterEdge = enter; lineClip.exitEdge = exit;
   return t0 <= t1;
@@ -123,7 +124,7 @@ export function clipLowestLine(f: ElementFrame, belowOnly: boolean): boolean {
 /** True if a clip end on side `e` (negative: the line's own end, or the foot leaving the wheel) should become a contact. */
 export function clipEndIsReal(hf: Heightfield, f: ElementFrame, e: number): boolean {
   if (e < 0) return true;
-  return cellEdgeClass(hf, f.i, f.j, e as CellEdge) !== EdgeClass.Flat;
+  return cellEdgeClass(hf, f.i, f.j, e as CellEdge) !== CLASS_FLAT;
 }
 
 /**
@@ -149,71 +150,7 @@ export function sideTrapezoidContacts(out: ContactBuffer, hf: Heightfield, f: El
   if (!clipLowestLine(f, false)) return 0;
   let lost = 0;
   const { t0, t1, enterEdge, exitEdge } = lineClip;
-  if (clipEndIsReal(hf, f, enterEdge) && !pushLinePoint(out, f, 0, WheelContactKind.SideB)) lost++;
-  if (t1 > t0 && clipEndIsReal(hf, f, exitEdge) && !pushLinePoint(out, f, 1, WheelContactKind.SideB)) lost++;
+  if (clipEndIsReal(hf, f, enterEdge) && !pushLinePoint(out, f, 0, CONTACT_SIDE_B)) lost++;
+  if (t1 > t0 && clipEndIsReal(hf, f, exitEdge) && !pushLinePoint(out, f, 1, CONTACT_SIDE_B)) lost++;
   return lost;
-}
-
-/**
- * Second-pass gate (SAT): can the element's polygon meet the cylinder's section by its plane?
- * False means no point of the element — in particular none of its edges — is inside the
- * cylinder. Conservative (may say true for a near miss, never false for a hit).
- */
-export function sectionOverlapsElement(f: ElementFrame): boolean {
-  const hh = f.hh, r = f.r;
-  if (f.sin <= CYLINDER_TERRAIN_PARALLEL_SIN) return true; // upright: the section is the whole base disc; let the edge test decide
-  const sAL = f.sAL, sAU = f.sAU;
-  // Part of the line below the plane: t ∈ [0, tEnd].
-  const tEnd = sAU > 0 ? 1 : sAL / (sAL - sAU);
-  // Chord half-width at the deepest cross-section (depth ρ measured along −w inside the disc).
-  const rho = sAL / f.sin;
-  const W = rho >= r ? r : Math.sqrt(rho * (2 * r - rho));
-  const ext = 2 * r * f.cos;
-  // In-plane unit direction of the line, dir = (a − cosθ n)/sinθ.
-  const inv = 1 / f.sin;
-  const dirx = (f.ax - f.cos * f.nx) * inv, diry = (f.ay - f.cos * f.ny) * inv;
-  const alx = f.clx + r * f.wx + sAL * f.nx, aly = f.cly + r * f.wy + sAL * f.ny;
-  const len = 2 * hh * tEnd * f.sin; // in-plane length of the foot segment: |d foot/dt| = 2h·sinθ
-  // Rectangle corners in cell-normalised xy: start/end ± W·u.
-  const sx0 = alx - ext * dirx, sy0 = aly - ext * diry;
-  const L = len + 2 * ext;
-  const ex = L * dirx, ey = L * diry; // along
-  const wx = W * f.ux, wy = W * f.uy; // across (u ⟂ n: in-plane)
-  const idx = 1 / f.dx, idy = 1 / f.dy;
-  const p0x = (sx0 - wx - f.ox) * idx, p0y = (sy0 - wy - f.oy) * idy;
-  const p1x = (sx0 + wx - f.ox) * idx, p1y = (sy0 + wy - f.oy) * idy;
-  const p2x = p1x + ex * idx, p2y = p1y + ey * idy;
-  const p3x = p0x + ex * idx, p3y = p0y + ey * idy;
-  // Axes x and y (the cell's sides).
-  if (Math.max(p0x, p1x, p2x, p3x) < 0 || Math.min(p0x, p1x, p2x, p3x) > 1) return false;
-  if (Math.max(p0y, p1y, p2y, p3y) < 0 || Math.min(p0y, p1y, p2y, p3y) > 1) return false;
-  // Diagonal axis (1, 1) for triangles: lower has fx + fy ∈ [0, 1], upper [1, 2].
-  if (f.kind !== ElementKind.Rectangle) {
-    const q0 = p0x + p0y, q1 = p1x + p1y, q2 = p2x + p2y, q3 = p3x + p3y;
-    const lo = Math.min(q0, q1, q2, q3), hi = Math.max(q0, q1, q2, q3);
-    if (f.kind === ElementKind.LowerTriangle ? lo > 1 : hi < 1) return false;
-  }
-  // The rectangle's own axes (normals of its sides in normalised xy).
-  return overlapOnAxis(f.kind, p0x, p0y, p1x - p0x, p1y - p0y, ex * idx, ey * idy) &&
-    overlapOnAxis(f.kind, p0x, p0y, ex * idx, ey * idy, p1x - p0x, p1y - p0y);
-}
-
-/**
- * SAT on the normal of parallelogram side `e` (the other side is `o`): the parallelogram spans
- * [0, n·o] (or [n·o, 0]) from p0 on that axis; the element's vertices must reach into it.
- */
-function overlapOnAxis(kind: ElementKind, p0x: number, p0y: number, ex: number, ey: number, ox: number, oy: number): boolean {
-  const nx = -ey, ny = ex;
-  const span = nx * ox + ny * oy;
-  const lo = span < 0 ? span : 0, hi = span < 0 ? 0 : span;
-  // Element vertices (normalised coordinates) projected relative to p0; a triangle repeats one.
-  const d00 = -nx * p0x - ny * p0y; // vertex (0, 0)
-  const d10 = d00 + nx; // (1, 0)
-  const d01 = d00 + ny; // (0, 1)
-  const d11 = d00 + nx + ny; // (1, 1)
-  const a = kind === ElementKind.UpperTriangle ? d11 : d00;
-  const b = kind === ElementKind.LowerTriangle ? d00 : d11;
-  const vmin = Math.min(a, b, d10, d01);
-  const vmax = Math.max(a, b, d10, d01);
-  return !(vmax < lo || vmin > hi);
 }

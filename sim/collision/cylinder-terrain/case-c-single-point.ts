@@ -17,8 +17,18 @@
 import type { ContactBuffer } from '../contact';
 import { WheelContactKind } from '../contact';
 import type { Heightfield } from '../../terrain/heightfield';
-import { clipEndIsReal, clipLowestLine, lineClip, pushLinePoint } from './case-b-side-trapezoid';
+import { clipEndIsReal as clipEndIsRealImport, clipLowestLine as clipLowestLineImport, lineClip as lineClipImport, pushLinePoint as pushLinePointImport } from './case-b-side-trapezoid';
 import type { ElementFrame } from './frame';
+/*
+ * Module-local copies of the imported bindings read per cell, element or edge. Under tsx and
+ * vitest (a CommonJS transform) every read of an imported binding is a getter call on the
+ * exporting module's object; a local constant is a plain load (about 2 % of a query).
+ */
+const CONTACT_POINT_C = WheelContactKind.PointC;
+const clipEndIsReal = clipEndIsRealImport;
+const clipLowestLine = clipLowestLineImport;
+const lineClip = lineClipImport;
+const pushLinePoint = pushLinePointImport;
 
 /**
  * Case C contact of one element (frame with s(A_L) > 0 ≥ s(A_U)). With `requireInterior` the
@@ -30,5 +40,5 @@ export function singlePointContact(out: ContactBuffer, hf: Heightfield, f: Eleme
   if (requireInterior && lineClip.enterEdge === -1) return 0;
   if (!(f.sAL + lineClip.t0 * (f.sAU - f.sAL) > 0)) return 0;
   if (!clipEndIsReal(hf, f, lineClip.enterEdge)) return 0;
-  return pushLinePoint(out, f, 0, WheelContactKind.PointC) ? 0 : 1;
+  return pushLinePoint(out, f, 0, CONTACT_POINT_C) ? 0 : 1;
 }

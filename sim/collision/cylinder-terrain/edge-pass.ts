@@ -34,8 +34,18 @@ import type { ContactBuffer } from '../contact';
 import { WheelContactKind } from '../contact';
 import type { Heightfield } from '../../terrain/heightfield';
 import type { CellEdge } from './edge-bend';
-import { edgeFeature } from './edge-bend';
+import { edgeFeature as edgeFeatureImport } from './edge-bend';
 import type { CylinderQuery } from './frame';
+/*
+ * Module-local copies of the imported bindings read per cell, element or edge. Under tsx and
+ * vitest (a CommonJS transform) every read of an imported binding is a getter call on the
+ * exporting module's object; a local constant is a plain load (about 2 % of a query).
+ */
+const CONTACT_BASE_A = WheelContactKind.BaseA, CONTACT_SIDE_B = WheelContactKind.SideB, CONTACT_EDGE_VERTEX = WheelContactKind.EdgeVertex;
+const AXIS_PARALLEL_EPS = CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON;
+const GEOM_EPS = GEOMETRIC_EPSILON;
+const TIE_TOLERANCE = MANIFOLD_TIE_TOLERANCE;
+const edgeFeature = edgeFeatureImport;
 
 /** Scratch of the last edgePoke: the edge's end points, the deepest point's parameter and depth. */
 const poke = { x0: 0.5, y0: 0.5, z0: 0.5, x1: 0.5, y1: 0.5, z1: 0.5, t: 0.5, depth: 0.5, l2: 0.5, va: 0, vb: 0 };
@@ -118,7 +128,7 @@ export function edgePoke(q: CylinderQuery, hf: Heightfield, ia: number, ja: numb
   for (let sg = -1; sg <= 1; sg += 2) {
     const G0 = r - hh + sg * za, G1 = sg * dzl;
     const qa = A - G1 * G1, qb = B - G0 * G1, qc = C - G0 * G0;
-    if (Math.abs(qa) > GEOMETRIC_EPSILON * GEOMETRIC_EPSILON) {
+    if (Math.abs(qa) > GEOM_EPS * GEOM_EPS) {
       const disc = qb * qb - qa * qc;
       if (disc < 0) continue;
       const sq = Math.sqrt(disc);
@@ -145,7 +155,7 @@ function consider(A: number, B: number, C: number, za: number, dzl: number, hh: 
   const l2 = r - Math.sqrt(q > 0 ? q : 0);
   const f = l1 < l2 ? l1 : l2;
   const best = poke.depth;
-  if (f > best + MANIFOLD_TIE_TOLERANCE || (f >= best - MANIFOLD_TIE_TOLERANCE && l2 > poke.l2)) {
+  if (f > best + TIE_TOLERANCE || (f >= best - TIE_TOLERANCE && l2 > poke.l2)) {
     poke.t = t;
     poke.depth = f > best ? f : best;
     poke.l2 = l2;
@@ -182,24 +192,24 @@ export function emitEdgeContact(out: ContactBuffer, q: CylinderQuery, i: number,
   let kind: WheelContactKind;
   // l1 = l2 (within round-off) is common: the deepest point of a base-limited edge is often on
   // the rim, where both are equal; the side wins the tie so the kind does not flip with round-off.
-  if (l1 < l2 - MANIFOLD_TIE_TOLERANCE && (vn < 0 ? -vn : vn) > CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON) {
+  if (l1 < l2 - TIE_TOLERANCE && (vn < 0 ? -vn : vn) > AXIS_PARALLEL_EPS) {
     // Base contact (eq. 13): push the base away from T along the axis. T midway between the
     // bases (|z_T| within round-off of 0) is a tie: take the base whose normal leaves the terrain
     // (independent of the sign the caller gave the axis).
-    const sg = zt > MANIFOLD_TIE_TOLERANCE ? -1 : zt < -MANIFOLD_TIE_TOLERANCE ? 1 : vn >= 0 ? 1 : -1;
+    const sg = zt > TIE_TOLERANCE ? -1 : zt < -TIE_TOLERANCE ? 1 : vn >= 0 ? 1 : -1;
     nx = sg * q.vx; ny = sg * q.vy; nz = sg * q.vz;
-    kind = WheelContactKind.BaseA;
-  } else if (rho > GEOMETRIC_EPSILON) {
+    kind = CONTACT_BASE_A;
+  } else if (rho > GEOM_EPS) {
     // Side contact (eq. 14): push the axis away from T.
     nx = -rx / rho; ny = -ry / rho; nz = -rz / rho;
-    kind = WheelContactKind.SideB;
+    kind = CONTACT_SIDE_B;
   } else {
     // T on the axis: no radial direction; the face normal is the only meaningful one.
     nx = n1x; ny = n1y; nz = n1z;
-    kind = WheelContactKind.SideB;
+    kind = CONTACT_SIDE_B;
   }
   if (active) {
-    kind = WheelContactKind.EdgeVertex;
+    kind = CONTACT_EDGE_VERTEX;
   } else {
     // Gently convex: the adjacent face whose normal is nearer the geometric one — unless that
     // face normal would pull the wheel toward T (n·(C − T) ≤ 0: two steep faces, e.g. where
@@ -210,7 +220,7 @@ export function emitEdgeContact(out: ContactBuffer, q: CylinderQuery, i: number,
     if (fx * -px + fy * -py + fz * -pz > 0) {
       nx = fx; ny = fy; nz = fz;
     } else {
-      kind = WheelContactKind.EdgeVertex;
+      kind = CONTACT_EDGE_VERTEX;
     }
   }
   return out.push(tx, ty, tz, nx, ny, nz, depth, kind, i, j, edgeFeature(edge)) >= 0 ? 0 : 1;

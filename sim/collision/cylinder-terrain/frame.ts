@@ -26,6 +26,13 @@
 import { CYLINDER_TERRAIN_PARALLEL_SIN } from '../../constants';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield } from '../../terrain/heightfield';
+/*
+ * Module-local copies of the imported bindings read per cell, element or edge. Under tsx and
+ * vitest (a CommonJS transform) every read of an imported binding is a getter call on the
+ * exporting module's object; a local constant is a plain load (about 2 % of a query).
+ */
+const KIND_RECTANGLE = ElementKind.Rectangle, KIND_UPPER = ElementKind.UpperTriangle;
+const PARALLEL_SIN = CYLINDER_TERRAIN_PARALLEL_SIN;
 
 /** The cylinder of the current query (world frame). */
 export class CylinderQuery {
@@ -47,7 +54,7 @@ export class CylinderQuery {
 export class ElementFrame {
   /** Cell and element. */
   i = 0; j = 0;
-  kind: ElementKind = ElementKind.Rectangle;
+  kind: ElementKind = KIND_RECTANGLE;
   /** [m] World x, y of the cell's V0 and the grid spacing. */
   ox = 0; oy = 0; dx = 1; dy = 1;
   /** Upward unit normal n and plane constant k (s(P) = k − P·n). */
@@ -89,7 +96,7 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
   const ox = hf.x0 + i * dx, oy = hf.y0 + j * dy;
   f.ox = ox; f.oy = oy;
   let sx: number, sy: number, px: number, py: number, pz: number;
-  if (kind === ElementKind.UpperTriangle) {
+  if (kind === KIND_UPPER) {
     const h1 = H[kv + 1], h2 = H[kv + c], h3 = H[kv + c + 1];
     sx = (h3 - h2) / dx;
     sy = (h3 - h1) / dy;
@@ -124,7 +131,7 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
   f.sAU = sAL - 2 * q.hh * cos;
   f.sBL = sCL - q.r * sin;
   f.clx = q.cx - q.hh * ax; f.cly = q.cy - q.hh * ay; f.clz = q.cz - q.hh * az;
-  if (sin > CYLINDER_TERRAIN_PARALLEL_SIN) {
+  if (sin > PARALLEL_SIN) {
     // w = (cosθ·a − n)/sinθ = ((v·n)v − n)/sinθ, already at hand; u = a × w.
     const iw = 1 / sin;
     const wx = px0 * iw, wy = py0 * iw, wz = pz0 * iw;
@@ -145,7 +152,7 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
 export function setDownRadial(f: ElementFrame, slopeX: number): void {
   const ax = f.ax, ay = f.ay, az = f.az;
   let wx: number, wy: number, wz: number;
-  if (f.sin > CYLINDER_TERRAIN_PARALLEL_SIN) {
+  if (f.sin > PARALLEL_SIN) {
     const inv = 1 / f.sin;
     wx = (f.cos * ax - f.nx) * inv;
     wy = (f.cos * ay - f.ny) * inv;
