@@ -2,14 +2,16 @@
  * Seeded properties of collideCylinderTerrain on the benchmark-style scene (a 129 × 129 crop of
  * the same generator, curbs included) and the shared pose generator:
  *   - every normal is a finite unit vector, depth ≥ 0, finite; every normal pushes the wheel
- *     away from its contact point, n · (C − P) > 0 (skipped: fails on curbs, see below; n_z > 0
- *     is NOT a property: an edge poking into a base pushes along ±axis, slightly down);
+ *     away from its contact point, n · (C − P) > 0 (regression: steep-face side contacts behind
+ *     the wheel; n_z > 0 is NOT a property: an edge poking into a base pushes along ±axis,
+ *     slightly down);
  *   - every contact point lies on the terrain surface (heightAt) and in its reported cell;
- *   - at most 4 contacts share one normal (the paper's manifold rule: ≤ 4 points per group);
+ *   - at most 4 contacts share one normal (the paper's manifold rule: ≤ 4 points per group), and
+ *     no two contacts share point, normal and depth (regression: duplicate vertex contacts);
  *   - shifting the terrain origin and the wheel by the same whole number of cells, or cropping
- *     the height array by whole cells, moves the contacts and nothing else (passing today: the
- *     maximum depth (and its point) under a shift and a crop; the strict form
- *     with normals, kinds, cell ids and multiplicity is a skipped test naming the failure);
+ *     the height array by whole cells, moves the contacts and nothing else: the maximum depth (and
+ *     its point) under a shift and a crop, and the strict form with normals, kinds, cell ids and
+ *     multiplicity (regression: vertex contacts depended on cell order);
  *   - the cylinder's two ends are symmetric: flipping the axis gives the same contacts.
  */
 import { describe, expect, it } from 'vitest';
@@ -76,11 +78,12 @@ describe('cylinder–terrain properties (seeded)', () => {
     expect(n).toBeGreaterThan(POSES);
   });
 
-  // Fails today on curb cells: a 'side' contact at a vertex of a steep curb face carries that
-  // face's normal although the wheel sits on the curb top behind it, so the normal pulls the
-  // wheel over the edge (129-cell scene, seed 77: pose 67 cell 85,96 depth 21.5 mm, normal
-  // (−0.69, 0.63, 0.36), n·(C − P) = −0.058 m; pose 156 cell 73,60).
-  it.skip('KNOWN FAILURE steep-face side contacts behind the wheel: every normal pushes the wheel away from its point, n·(C − P) > 0', () => {
+  // Regression (failed until the algorithm's fix): a 'side' contact at a vertex of a steep curb
+  // face carried that face's normal although the wheel sat on the curb top behind it, so the
+  // normal pulled the wheel over the edge (129-cell scene, seed 77, poses as placed by the
+  // 96-sample oracle: pose 67 cell 85,96 depth 21.5 mm, normal (−0.69, 0.63, 0.36),
+  // n·(C − P) = −0.058 m; pose 156 cell 73,60).
+  it('regression: steep-face side contacts behind the wheel: every normal pushes the wheel away from its point, n·(C − P) > 0', () => {
     for (let k = 0; k < results.length; k++) {
       const C = poses[k].center;
       for (const c of results[k]) {
@@ -149,13 +152,14 @@ describe('cylinder–terrain properties (seeded)', () => {
     expect(checked).toBeGreaterThan(30);
   });
 
-  // Fails today: a terrain vertex poking into the wheel is reported once per adjacent cell that
-  // finds it, so the same point and depth can appear 1–3 times with different cell ids, kinds
-  // ('edge' vs 'side') and normals (bent edge normal vs element normal), and which wins changes
-  // when the grid is shifted or cropped (129-cell scene, seed 77: poses 2, 3, 20). Cropping
-  // also changes which points the ≤ 4-per-group reduction keeps (pose 58 loses a side contact
-  // at (−0.2, −0.937), depth 14.0 mm). Duplicate points also double-weight a vertex in a solver.
-  it.skip('KNOWN FAILURE vertex contacts depend on cell order: strict invariance (normals, kinds, cell ids, multiplicity) under whole-cell shift/crop', () => {
+  // Regression: a terrain vertex poking into the wheel was reported once per adjacent cell that
+  // found it, so the same point and depth could appear 1–3 times with different cell ids, kinds
+  // ('edge' vs 'side') and normals (bent edge normal vs element normal), and which won changed
+  // when the grid was shifted or cropped (129-cell scene, seed 77, poses as placed by the
+  // 96-sample oracle: poses 2, 3, 20). Cropping also changed which points the ≤ 4-per-group
+  // reduction kept (pose 58 lost a side contact at (−0.2, −0.937), depth 14.0 mm). Duplicate
+  // points also double-weight a vertex in a solver.
+  it('regression: vertex contacts depend on cell order: strict invariance (normals, kinds, cell ids, multiplicity) under whole-cell shift/crop', () => {
     for (let k = 0; k < 100; k++) {
       const p = poses[k];
       const q: CylinderPose = { ...p, center: [p.center[0] + sdx, p.center[1] + sdy, p.center[2]] };
@@ -169,7 +173,7 @@ describe('cylinder–terrain properties (seeded)', () => {
     }
   });
 
-  it.skip('KNOWN FAILURE duplicate vertex contacts: no two contacts share point, normal and depth', () => {
+  it('regression: duplicate vertex contacts: no two contacts share point, normal and depth', () => {
     for (const cs of results) expect(geometry(cs, 0, 0, true).length).toBe(cs.length);
   });
 

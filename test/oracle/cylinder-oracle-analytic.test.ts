@@ -124,6 +124,32 @@ describe('cylinder oracle: analytic cases', () => {
     expect(o.depth).toBeCloseTo((10 * 0.23 - 0.98) / Math.sqrt(101), 6);
   });
 
+  // Regression: the lowest line used to be sampled at 96 fixed points, so a feasible stretch
+  // shorter than h/95 ≈ 2.1 mm (the line grazing a corner of a triangle) was missed. Poses as
+  // placed by that oracle (cylinderPoses(buildCylinderScene(129), 400, 99) poses 165, 364, 79;
+  // cylinderPoses(buildCylinderScene(), 10000) poses 7364, 5493), hard-coded because placement
+  // depends on the oracle. `dense`: an independent scan of the definition (every element's
+  // lowest line at 10⁶ + 1 points, base discs, every terrain edge at 2·10⁴ points; a lower bound
+  // within 2e-7 m); `old`: what the 96-sample oracle reported.
+  it('finds feasible stretches of the lowest line shorter than 2 mm (regression: 96 fixed samples)', () => {
+    const cases: Array<{ cols?: number; center: [number, number, number]; axis: [number, number, number]; old: number; dense: number }> = [
+      { cols: 129, center: [1.4829215559177102, -0.9624031736515464, 0.28191490350370185], axis: [-0.9995231946401711, -0.026397894182364524, 0.016016696258687315], old: 0.0457288, dense: 0.055608203 },
+      { cols: 129, center: [-0.2963627271354199, 1.3348363323137167, 0.30217319337435516], axis: [0.15570013620256284, -0.9863840312793751, -0.05295290760243624], old: 0.0232631, dense: 0.028907814 },
+      { cols: 129, center: [-0.3745818358846009, -1.6879743421450257, 0.45788980772207044], axis: [-0.7098007486344566, -0.7039584866731344, 0.025006924617699534], old: 0.0492380, dense: 0.051505245 },
+      { center: [7.270162963028998, 10.059362729266287, 0.030099171073659545], axis: [-0.9846001874871207, -0.1573380356143315, -0.07620507430184612], old: 0.0488271, dense: 0.057301555 },
+      { center: [-1.2496428401209414, 10.919464223179968, 0.7017671532897697], axis: [-0.42645163026221256, 0.9044802606048399, 0.007380055751966413], old: 0.0427948, dense: 0.047535841 },
+    ];
+    const scenes = new Map<number | undefined, Heightfield>();
+    for (const k of cases) {
+      if (!scenes.has(k.cols)) scenes.set(k.cols, buildCylinderScene(k.cols));
+      const o = oracleMaxDepth({ center: k.center, axis: k.axis, radius: R, height: H }, scenes.get(k.cols) as Heightfield);
+      expect(o.source).toBe('face');
+      expect(o.depth).toBeGreaterThan(k.old + 1e-3);
+      expect(o.depth).toBeGreaterThanOrEqual(k.dense - 1e-9);
+      expect(o.depth).toBeLessThanOrEqual(k.dense + 2e-7);
+    }
+  });
+
   it('no contact far above the terrain and right at touching', () => {
     const hf = flatTerrain({ cols: 41, dx: 0.05 });
     expect(oracleMaxDepth({ center: [0, 0, 1], axis: [1, 0, 0], radius: R, height: H }, hf).depth).toBe(0);

@@ -1,8 +1,9 @@
 /**
  * Brute-force reference for the cylinder–terrain maximum penetration depth. Independent of
  * sim/collision/cylinder-terrain (no imports from it): it reads only the raw heights of the
- * Heightfield, builds its own elements and planes, and searches by dense sampling plus local
- * refinement instead of the algorithm's closed forms (no Cyrus–Beck, no ellipse quadratics).
+ * Heightfield, builds its own elements and planes, and searches numerically (golden section and
+ * bisection on a convex feasibility measure, a scan plus golden section along edges) instead of
+ * the algorithm's closed forms (no Cyrus–Beck, no ellipse quadratics).
  *
  * DEFINITION (what "maximum depth" of a pose means; the algorithm must report the same number
  * as the largest `depth` of its contacts).
@@ -36,14 +37,24 @@
  * face contacts on L_E (and on the base disc in case A), and edge pokes by the distance of the
  * terrain point to the cylinder surface, so the reference measures exactly that.
  *
- * Accuracy: s_E is affine along L_E and the feasible set {z : foot ∈ E ∩ cylinder} is one
- * interval (both conditions are convex in the affine foot), so
- * the maximum sits at an end of that interval; it is bracketed by LINE_SAMPLES samples and
- * refined by bisection to < 1e-12 m. min(l1, l2) is concave along an edge (both terms are), so
- * a coarse scan plus golden-section search is exact to < 1e-10 m. The case-A disc is searched
- * on a polar grid then refined by a shrinking 8-direction pattern search (< 1e-9 m on the
- * analytic cases). Feasible intervals shorter than h / LINE_SAMPLES can be missed (the line
- * only grazes a corner of E); a neighbouring element then carries nearly the same depth.
+ * Accuracy (no fixed sampling of faces: a feasible stretch of any length is found). Feasibility
+ * is measured by infeasibility(P) = max(distance of foot_E(P) outside E's edges, −pokeDepth of
+ * the foot), ≤ INSIDE_SLACK iff foot_E(P) ∈ E ∩ cylinder. It is convex in P (the foot is affine
+ * in P, the edge terms are affine in the foot, −pokeDepth = max(|z_T| − h/2, ρ_T − r) is convex),
+ * so the feasible set is one interval along L_E and one convex set on a disc.
+ *   - Line: s_E is affine along L_E, so its maximum sits at the feasible interval's end toward
+ *     increasing s_E. If that end of L_E is feasible it is the answer; else a golden-section
+ *     search of the convex infeasibility finds a feasible z (or proves there is none: its
+ *     minimum > slack) and bisection moves it to the boundary, to < 1e-12 m.
+ *   - Case-A disc: s_E depends only on the coordinate a along w_E; φ(a) = min over the chord of
+ *     the infeasibility is convex, so nested golden-section searches find a feasible point and
+ *     bisection on φ(a) ≤ slack finds the largest feasible a.
+ *   - Edges: min(l1, l2) is concave along an edge (both terms are), so a coarse scan plus
+ *     golden-section search is exact to < 1e-10 m.
+ * Until 2026-11 the line was sampled at 96 fixed points (and the disc on a polar grid): stretches
+ * shorter than h/95 ≈ 2.1 mm, where L_E only grazes a corner of a triangle, were missed and the
+ * oracle under-reported by up to 8.5 mm (bench pose 7364; regression poses in
+ * cylinder-oracle-analytic.test.ts).
  */
 import type { Heightfield } from '../../sim/terrain/heightfield';
 import type { Vec3 } from '../../sim/math/vec3';
@@ -66,19 +77,15 @@ export interface OracleResult {
   cell: [number, number];
 }
 
-/** Samples along the lowest side line per element (feasible sub-intervals shorter than h/this can be missed). */
-const LINE_SAMPLES = 96;
-/** Bisection steps refining an end of the feasible interval: h / 2^50 ≪ 1e-12 m. */
+/** Golden-section steps of the feasibility searches: 0.6 m · 0.618^64 ≈ 2e-14 m. */
+const GOLDEN_STEPS = 64;
+/** Bisection steps refining the end of a feasible interval: 0.6 m / 2^50 ≈ 5e-16 m. */
 const BISECTION_STEPS = 50;
 /** Coarse samples along a terrain edge before golden-section refinement. */
 const EDGE_SAMPLES = 16;
-const GOLDEN_STEPS = 60;
-/** Polar grid of the case-A disc search. */
-const DISC_RINGS = 24;
-const DISC_SPOKES = 96;
-const PATTERN_STEPS = 60;
-/** [m] Slack of the point-in-element test (foot exactly on an edge counts as inside). */
+/** [m] Slack of the feasibility tests (foot exactly on an edge of E or on the cylinder counts as inside). */
 const INSIDE_SLACK = 1e-12;
+const GOLDEN = (Math.sqrt(5) - 1) / 2;
 
 interface Element {
   /** Vertices in CCW order seen from above, xy used for containment. */
@@ -117,26 +124,75 @@ export function cellElements(hf: Heightfield, i: number, j: number): Element[] {
   ];
 }
 
-function insideXY(e: Element, x: number, y: number): boolean {
-  const m = e.vx.length;
-  for (let a = 0; a < m; a++) {
-    const b = (a + 1) % m;
-    const ex = e.vx[b] - e.vx[a], ey = e.vy[b] - e.vy[a];
-    const cr = ex * (y - e.vy[a]) - ey * (x - e.vx[a]);
-    if (cr < -INSIDE_SLACK * Math.hypot(ex, ey)) return false;
-  }
-  return true;
-}
-
-/** s_E(P) and whether foot_E(P) lies in E. */
+/** s_E(P): how far P lies below the plane of E (along n_E). */
 function sAt(e: Element, px: number, py: number, pz: number): number {
   return e.k - (e.n[0] * px + e.n[1] * py + e.n[2] * pz);
 }
-/** foot_E(P) lies in E and inside the closed solid cylinder c. */
-function footInside(e: Element, c: CylinderPose, px: number, py: number, pz: number): boolean {
+
+/**
+ * Infeasibility of P: max(distance of foot_E(P) outside E's edges in xy, −pokeDepth(foot_E(P))).
+ * foot_E(P) ∈ E ∩ cylinder ⇔ infeasibility ≤ INSIDE_SLACK. It is CONVEX in P (foot_E is affine,
+ * the edge terms are affine in the foot and −pokeDepth = max(|z_T| − h/2, ρ_T − r) is convex),
+ * so along a line or over a disc its sublevel set is one interval / one convex set and a
+ * golden-section search finds a feasible point whenever one exists, however small the set.
+ */
+function infeasibility(e: Element, c: CylinderPose, px: number, py: number, pz: number): number {
   const s = sAt(e, px, py, pz);
   const fx = px + s * e.n[0], fy = py + s * e.n[1], fz = pz + s * e.n[2];
-  return insideXY(e, fx, fy) && pokeDepth(c, fx, fy, fz) >= -INSIDE_SLACK;
+  let g = -pokeDepth(c, fx, fy, fz);
+  const m = e.vx.length;
+  for (let a = 0; a < m; a++) {
+    const b = a + 1 === m ? 0 : a + 1;
+    const ex = e.vx[b] - e.vx[a], ey = e.vy[b] - e.vy[a];
+    // Vertices are CCW: the cross product is ≥ 0 inside; −cross/|edge| is the distance outside.
+    const out = -(ex * (fy - e.vy[a]) - ey * (fx - e.vx[a])) / Math.hypot(ex, ey);
+    if (out > g) g = out;
+  }
+  return g;
+}
+
+/** Result of feasibleSearch: a point t and f(t) (the minimum found when f > INSIDE_SLACK everywhere). */
+const found = { t: 0, f: 0 };
+
+/**
+ * Golden-section search of the convex f over [lo, hi] for a point with f ≤ INSIDE_SLACK (stops at
+ * the first one); otherwise converges to the minimiser. Writes `found` and returns found.f.
+ * The ends are tried first (a feasible set touching an end is found at once).
+ */
+function feasibleSearch(f: (t: number) => number, lo: number, hi: number): number {
+  let fl = f(lo);
+  if (fl <= INSIDE_SLACK) { found.t = lo; found.f = fl; return fl; }
+  const fh = f(hi);
+  if (fh <= INSIDE_SLACK) { found.t = hi; found.f = fh; return fh; }
+  let bt = lo, bf = fl;
+  if (fh < bf) { bt = hi; bf = fh; }
+  let m1 = hi - GOLDEN * (hi - lo), m2 = lo + GOLDEN * (hi - lo);
+  let f1 = f(m1), f2 = f(m2);
+  for (let it = 0; it < GOLDEN_STEPS; it++) {
+    if (f1 < bf) { bt = m1; bf = f1; }
+    if (f2 < bf) { bt = m2; bf = f2; }
+    if (bf <= INSIDE_SLACK) break;
+    if (f1 < f2) { hi = m2; m2 = m1; f2 = f1; m1 = hi - GOLDEN * (hi - lo); f1 = f(m1); }
+    else { lo = m1; m1 = m2; f1 = f2; m2 = lo + GOLDEN * (hi - lo); f2 = f(m2); }
+  }
+  if (f1 < bf) { bt = m1; bf = f1; }
+  if (f2 < bf) { bt = m2; bf = f2; }
+  fl = bf;
+  found.t = bt; found.f = fl;
+  return fl;
+}
+
+/**
+ * The feasible end of [a, b] nearest b, given a feasible and b infeasible under `feasible`
+ * (the feasible set is one interval containing a): bisection to the boundary.
+ */
+function bisectBoundary(feasible: (t: number) => boolean, a: number, b: number): number {
+  for (let it = 0; it < BISECTION_STEPS; it++) {
+    const m = 0.5 * (a + b);
+    if (m === a || m === b) break;
+    if (feasible(m)) a = m; else b = m;
+  }
+  return a;
 }
 
 /** Unit vector ⟂ v pointing toward −n (any ⟂ vector when v ∥ n). */
@@ -155,92 +211,98 @@ function downRadial(out: Vec3, v: Readonly<Vec3>, n: Readonly<Vec3>): Vec3 {
 
 const w: Vec3 = [0, 0, 0];
 
-/** Max of s_E over the lowest side line with foot in E; −∞ if none. */
-function lineFaceDepth(e: Element, c: CylinderPose): number {
+/**
+ * Max of s_E over the lowest side line with foot in E ∩ cylinder; −∞ if none or if it cannot
+ * beat `floor`. s_E is affine in z, so the maximum is at the end of the feasible interval in the
+ * direction of increasing s_E: if that end of the line is feasible it is the answer; otherwise
+ * find any feasible z (golden section on the convex infeasibility) and bisect toward that end.
+ */
+function lineFaceDepth(e: Element, c: CylinderPose, floor: number): number {
   const v = c.axis, C = c.center, r = c.radius, hh = c.height / 2;
   downRadial(w, v, e.n);
   const bx = C[0] + r * w[0], by = C[1] + r * w[1], bz = C[2] + r * w[2];
   const sA1 = sAt(e, bx - hh * v[0], by - hh * v[1], bz - hh * v[2]);
   const sA2 = sAt(e, bx + hh * v[0], by + hh * v[1], bz + hh * v[2]);
-  if (sA1 <= 0 && sA2 <= 0) return -Infinity;
-  const feasible = (z: number): boolean => footInside(e, c, bx + z * v[0], by + z * v[1], bz + z * v[2]);
-  let first = -1, last = -1;
-  const zs = (k: number): number => -hh + (2 * hh * k) / (LINE_SAMPLES - 1);
-  for (let k = 0; k < LINE_SAMPLES; k++) {
-    if (feasible(zs(k))) {
-      if (first < 0) first = k;
-      last = k;
-    }
+  if (Math.max(sA1, sA2) <= Math.max(0, floor)) return -Infinity;
+  const g = (z: number): number => infeasibility(e, c, bx + z * v[0], by + z * v[1], bz + z * v[2]);
+  const zEnd = sA2 >= sA1 ? hh : -hh;
+  let z: number;
+  if (g(zEnd) <= INSIDE_SLACK) {
+    z = zEnd;
+  } else {
+    if (feasibleSearch(g, -hh, hh) > INSIDE_SLACK) return -Infinity;
+    z = bisectBoundary((t) => g(t) <= INSIDE_SLACK, found.t, zEnd);
   }
-  if (first < 0) return -Infinity;
-  // Refine both ends of the feasible interval by bisection (feasible side kept).
-  let zLo = zs(first);
-  if (first > 0) {
-    let a = zs(first - 1), b = zLo; // a infeasible, b feasible
-    for (let it = 0; it < BISECTION_STEPS; it++) {
-      const m = 0.5 * (a + b);
-      if (feasible(m)) b = m; else a = m;
-    }
-    zLo = b;
-  }
-  let zHi = zs(last);
-  if (last < LINE_SAMPLES - 1) {
-    let a = zHi, b = zs(last + 1); // a feasible, b infeasible
-    for (let it = 0; it < BISECTION_STEPS; it++) {
-      const m = 0.5 * (a + b);
-      if (feasible(m)) a = m; else b = m;
-    }
-    zHi = a;
-  }
-  const sLo = sAt(e, bx + zLo * v[0], by + zLo * v[1], bz + zLo * v[2]);
-  const sHi = sAt(e, bx + zHi * v[0], by + zHi * v[1], bz + zHi * v[2]);
-  return Math.max(sLo, sHi);
+  return sAt(e, bx + z * v[0], by + z * v[1], bz + z * v[2]);
 }
 
 const e1: Vec3 = [0, 0, 0];
 const e2: Vec3 = [0, 0, 0];
 
-/** Case A: max of s_E over base disc `side` (−1 or +1) with foot in E, if the whole rim is below the plane. */
-function discFaceDepth(e: Element, c: CylinderPose, side: number): number {
+/**
+ * Case A: max of s_E over base disc `side` (−1 or +1) with foot in E ∩ cylinder, if the whole
+ * rim is below the plane; −∞ otherwise or if it cannot beat `floor`.
+ *
+ * Disc coordinates P = C_i + a·e1 + b·e2 with e1 = w_E (toward the plane) and e2 = v × e1 ⟂ n_E:
+ * s_E = s_E(C_i) − a·(n_E·e1) depends on a only and increases with it. The feasible set
+ * K = {(a, b) : a² + b² ≤ r², foot ∈ E ∩ cylinder} is convex, so φ(a) = min_b G(a, b), G the
+ * max of the disc and foot infeasibilities, is convex in a: a nested golden-section search finds
+ * a feasible (a, b), then bisection on "φ(a) ≤ slack" finds the largest feasible a.
+ */
+function discFaceDepth(e: Element, c: CylinderPose, side: number, floor: number): number {
   const v = c.axis, r = c.radius, hh = c.height / 2;
   const cx = c.center[0] + side * hh * v[0], cy = c.center[1] + side * hh * v[1], cz = c.center[2] + side * hh * v[2];
   downRadial(e1, v, e.n);
   const sA = sAt(e, cx + r * e1[0], cy + r * e1[1], cz + r * e1[2]);
   const sB = sAt(e, cx - r * e1[0], cy - r * e1[1], cz - r * e1[2]);
   if (!(sA > 0 && sB > 0)) return -Infinity;
+  if (Math.max(sA, sB) <= floor) return -Infinity;
   // e2 = v × e1 completes the disc frame.
   e2[0] = v[1] * e1[2] - v[2] * e1[1];
   e2[1] = v[2] * e1[0] - v[0] * e1[2];
   e2[2] = v[0] * e1[1] - v[1] * e1[0];
-  const val = (a: number, b: number): number => {
-    if (a * a + b * b > r * r) return -Infinity;
-    const px = cx + a * e1[0] + b * e2[0], py = cy + a * e1[1] + b * e2[1], pz = cz + a * e1[2] + b * e2[2];
-    return footInside(e, c, px, py, pz) ? sAt(e, px, py, pz) : -Infinity;
+  let a = 0;
+  const G = (b: number): number => {
+    const gd = Math.hypot(a, b) - r;
+    const gf = infeasibility(e, c, cx + a * e1[0] + b * e2[0], cy + a * e1[1] + b * e2[1], cz + a * e1[2] + b * e2[2]);
+    return gd > gf ? gd : gf;
   };
-  let best = -Infinity, ba = 0, bb = 0;
-  for (let ring = 0; ring <= DISC_RINGS; ring++) {
-    const rho = (r * ring) / DISC_RINGS;
-    const spokes = ring === 0 ? 1 : DISC_SPOKES;
-    for (let k = 0; k < spokes; k++) {
-      const t = (2 * Math.PI * k) / spokes;
-      const a = rho * Math.cos(t), b = rho * Math.sin(t);
-      const f = val(a * (1 - 1e-12), b * (1 - 1e-12));
-      if (f > best) { best = f; ba = a * (1 - 1e-12); bb = b * (1 - 1e-12); }
+  let bAt = 0;
+  const phi = (t: number): number => {
+    a = t;
+    const span = Math.sqrt(Math.max(0, r * r - t * t));
+    const f = feasibleSearch(G, -span, span);
+    bAt = found.t;
+    return f;
+  };
+  // Largest a with φ(a) ≤ slack (the answer's s_E); then the s_E of that disc point.
+  let aBest: number, bBest: number;
+  if (phi(r) <= INSIDE_SLACK) {
+    aBest = r; bBest = bAt;
+  } else {
+    let a0 = -r, a1 = r, m1 = a1 - GOLDEN * (a1 - a0), m2 = a0 + GOLDEN * (a1 - a0);
+    let f1 = phi(m1), b1 = bAt, f2 = phi(m2), b2 = bAt;
+    let af = NaN, bf = 0;
+    const fl = phi(-r);
+    if (fl <= INSIDE_SLACK) { af = -r; bf = bAt; }
+    for (let it = 0; it < GOLDEN_STEPS && Number.isNaN(af); it++) {
+      if (f1 <= INSIDE_SLACK) { af = m1; bf = b1; break; }
+      if (f2 <= INSIDE_SLACK) { af = m2; bf = b2; break; }
+      if (f1 < f2) { a1 = m2; m2 = m1; f2 = f1; b2 = b1; m1 = a1 - GOLDEN * (a1 - a0); f1 = phi(m1); b1 = bAt; }
+      else { a0 = m1; m1 = m2; f1 = f2; b1 = b2; m2 = a0 + GOLDEN * (a1 - a0); f2 = phi(m2); b2 = bAt; }
+    }
+    if (Number.isNaN(af)) {
+      if (f1 <= INSIDE_SLACK) { af = m1; bf = b1; } else if (f2 <= INSIDE_SLACK) { af = m2; bf = b2; } else return -Infinity;
+    }
+    aBest = af; bBest = bf;
+    let lo = af, hi = r;
+    for (let it = 0; it < BISECTION_STEPS; it++) {
+      const m = 0.5 * (lo + hi);
+      if (m === lo || m === hi) break;
+      if (phi(m) <= INSIDE_SLACK) { lo = m; aBest = m; bBest = bAt; } else hi = m;
     }
   }
-  if (best === -Infinity) return best;
-  let step = r / DISC_RINGS;
-  for (let it = 0; it < PATTERN_STEPS; it++) {
-    let improved = false;
-    for (let d = 0; d < 8; d++) {
-      const t = (Math.PI / 4) * d;
-      const a = ba + step * Math.cos(t), b = bb + step * Math.sin(t);
-      const f = val(a, b);
-      if (f > best) { best = f; ba = a; bb = b; improved = true; }
-    }
-    if (!improved) step *= 0.5;
-  }
-  return best;
+  return sAt(e, cx + aBest * e1[0] + bBest * e2[0], cy + aBest * e1[1] + bBest * e2[1], cz + aBest * e1[2] + bBest * e2[2]);
 }
 
 /** How deep terrain point (x, y, z) is inside the solid cylinder: min(h/2 − |z_T|, r − ρ_T). */
@@ -268,12 +330,11 @@ function edgePokeDepth(c: CylinderPose, ax: number, ay: number, az: number, bx: 
   }
   let lo = Math.max(0, (bk - 1) / (EDGE_SAMPLES - 1));
   let hi = Math.min(1, (bk + 1) / (EDGE_SAMPLES - 1));
-  const g = (Math.sqrt(5) - 1) / 2;
-  let m1 = hi - g * (hi - lo), m2 = lo + g * (hi - lo);
+  let m1 = hi - GOLDEN * (hi - lo), m2 = lo + GOLDEN * (hi - lo);
   let f1 = f(m1), f2 = f(m2);
   for (let it = 0; it < GOLDEN_STEPS; it++) {
-    if (f1 < f2) { lo = m1; m1 = m2; f1 = f2; m2 = lo + g * (hi - lo); f2 = f(m2); }
-    else { hi = m2; m2 = m1; f2 = f1; m1 = hi - g * (hi - lo); f1 = f(m1); }
+    if (f1 < f2) { lo = m1; m1 = m2; f1 = f2; m2 = lo + GOLDEN * (hi - lo); f2 = f(m2); }
+    else { hi = m2; m2 = m1; f2 = f1; m1 = hi - GOLDEN * (hi - lo); f1 = f(m1); }
   }
   return Math.max(best, f1, f2, f(0), f(1));
 }
@@ -366,10 +427,10 @@ export function oracleMaxDepth(c: CylinderPose, hf: Heightfield): OracleResult {
   for (const k of cands) {
     if (k.bound <= res.depth) break;
     if (k.kind === 0 && k.e) {
-      const d = lineFaceDepth(k.e, c);
+      const d = lineFaceDepth(k.e, c, res.depth);
       if (d > res.depth) { res.depth = d; res.source = 'face'; res.cell = [k.i, k.j]; }
       for (const side of [-1, 1]) {
-        const dd = discFaceDepth(k.e, c, side);
+        const dd = discFaceDepth(k.e, c, side, res.depth);
         if (dd > res.depth) { res.depth = dd; res.source = 'disc'; res.cell = [k.i, k.j]; }
       }
     } else if (k.seg) {

@@ -68,13 +68,15 @@ describe('cylinder–terrain vs brute-force oracle (2,000 benchmark poses)', () 
   });
 });
 
-// Fails today on a curb-dense crop of the same generator (129 × 129, 24 curbs in 6.4 m: a
-// curb every ~0.27 m): side/point contacts from steep curb faces report up to 15 cm where the
-// wheel is 1–5 cm deep (cylinderPoses(buildCylinderScene(129), 400, 99): pose 278 oracle
-// 12.7 mm, ours 163.0 mm side cell 41,100 normal (−0.81, 0.04, 0.58); pose 288 oracle 38.7 mm,
-// ours 125.4 mm side cell 63,63; pose 100 oracle 47.1 mm, ours 81.8 mm side cell 19,25).
+// Regression, curb-dense crop of the same generator (129 × 129, 24 curbs in 6.4 m: a curb every
+// ~0.27 m). It failed first because side/point contacts from steep curb faces reported up to
+// 15 cm where the wheel was 1–5 cm deep (algorithm, since fixed: pose 278 oracle 12.7 mm, ours
+// 163.0 mm side cell 41,100; pose 288 38.7 vs 125.4 mm; pose 100 47.1 vs 81.8 mm), then because the
+// oracle sampled the lowest line at 96 points and missed feasible stretches shorter than ~2 mm
+// (poses 165, 364, 79: oracle 45.73 / 23.26 / 49.24 mm, true 55.61 / 28.91 / 51.51 mm; fixed in
+// the oracle, see its header and cylinder-oracle-analytic.test.ts).
 describe('cylinder–terrain vs oracle on a curb-dense scene', () => {
-  it.skip('KNOWN FAILURE steep curb faces overestimate depth: p99 ≤ 1 mm and max error ≤ 5 mm on 400 poses', () => {
+  it('regression: steep curb faces overestimate depth, and oracle misses short stretches: p99 ≤ 1 mm and max error ≤ 5 mm on 400 poses', () => {
     const hf = buildCylinderScene(129);
     const poses = cylinderPoses(hf, 400, 99);
     const err: number[] = [];
