@@ -232,9 +232,10 @@ export function reduceManifoldInto(
     const orient = signedArea(x1, y1, z1, x2, y2, z2, x3, y3, z3, nx, ny, nz) >= 0 ? 1 : -1;
     // Signed areas divided by the edge lengths: signed distances (m) outside each edge, so the
     // tie tolerance applies in metres here too.
-    const inv12 = orient / Math.max(Math.hypot(x2 - x1, y2 - y1, z2 - z1), tieTolerance);
-    const inv23 = orient / Math.max(Math.hypot(x3 - x2, y3 - y2, z3 - z2), tieTolerance);
-    const inv31 = orient / Math.max(Math.hypot(x1 - x3, y1 - y3, z1 - z3), tieTolerance);
+    // (√ of the sum, not Math.hypot: with three arguments that builtin boxes its result.)
+    const inv12 = orient / Math.max(Math.sqrt(sq(x2 - x1) + sq(y2 - y1) + sq(z2 - z1)), tieTolerance);
+    const inv23 = orient / Math.max(Math.sqrt(sq(x3 - x2) + sq(y3 - y2) + sq(z3 - z2)), tieTolerance);
+    const inv31 = orient / Math.max(Math.sqrt(sq(x1 - x3) + sq(y1 - y3) + sq(z1 - z3)), tieTolerance);
     let i4 = -1;
     let most = 0;
     for (let m = a; m < b; m++) {
@@ -256,6 +257,10 @@ export function reduceManifoldInto(
     if (i4 >= 0 && !emit(out, src, i4)) status |= ReduceManifoldStatus.OutputOverflow;
   }
   return status;
+}
+
+function sq(x: number): number {
+  return x * x;
 }
 
 /** ((b − a) × (c − a)) · n: twice the signed area of triangle abc seen along n. */

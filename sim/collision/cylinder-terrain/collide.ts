@@ -272,6 +272,27 @@ function scanRowsMinMax(out: MinMax, ws: CylinderTerrainWorkspace, hf: Heightfie
   out.max = hi;
 }
 
+/**
+ * Upward unit normal of the element of cell (i, j) that holds its top and right edges (the
+ * rectangle, or the upper triangle), bit-identical to Heightfield.elementPlane — which also
+ * returns the plane constant, a double that is boxed when the call is not inlined.
+ */
+function upperElementNormal(out: Vec3, hf: Heightfield, i: number, j: number): void {
+  const H = hf.heights, c = hf.cols, kv = j * c + i;
+  let sx: number, sy: number;
+  if (hf.cellIsRectangle(i, j)) {
+    sx = (H[kv + 1] - H[kv]) / hf.dx;
+    sy = (H[kv + c] - H[kv]) / hf.dy;
+  } else {
+    sx = (H[kv + c + 1] - H[kv + c]) / hf.dx;
+    sy = (H[kv + c + 1] - H[kv + 1]) / hf.dy;
+  }
+  const inv = 1 / Math.sqrt(sx * sx + sy * sy + 1);
+  out[0] = -sx * inv;
+  out[1] = -sy * inv;
+  out[2] = inv;
+}
+
 /** Edge class from the bend's numerator (drop in metres) and the scaled thresholds. */
 function classOf(drop: number, flat: number, active: number): EdgeClass {
   return drop >= active ? CLASS_ACTIVE : drop > flat ? CLASS_CONVEX : drop < -flat ? CLASS_CONCAVE : CLASS_FLAT;
@@ -364,13 +385,13 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws:
       if (edgesLow) {
         es[0] = n1x; es[1] = n1y; es[2] = n1z;
         if (bBottom >= POKES && edgePoke(q, hf, i, j, i + 1, j)) {
-          if (j > 0) hf.elementPlane(nb, i, j - 1, hf.cellIsRectangle(i, j - 1) ? KIND_RECTANGLE : KIND_UPPER);
+          if (j > 0) upperElementNormal(nb, hf, i, j - 1);
           es[3] = nb[0]; es[4] = nb[1]; es[5] = nb[2];
           es[6] = bBottom === CLASS_ACTIVE ? 1 : 0;
           lost += emitEdgeContact(cand, q, i, j, EDGE_BOTTOM);
         }
         if (bLeft >= POKES && edgePoke(q, hf, i, j, i, j + 1)) {
-          if (i > 0) hf.elementPlane(nb, i - 1, j, hf.cellIsRectangle(i - 1, j) ? KIND_RECTANGLE : KIND_UPPER);
+          if (i > 0) upperElementNormal(nb, hf, i - 1, j);
           es[3] = nb[0]; es[4] = nb[1]; es[5] = nb[2];
           es[6] = bLeft === CLASS_ACTIVE ? 1 : 0;
           lost += emitEdgeContact(cand, q, i, j, EDGE_LEFT);

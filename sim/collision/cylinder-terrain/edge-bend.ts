@@ -44,34 +44,6 @@ export const CellEdge = {
 } as const;
 export type CellEdge = (typeof CellEdge)[keyof typeof CellEdge];
 
-/** Bend of edge `edge` of cell (i, j) (see the header); +∞ on the grid border, 0 for a rectangle's missing diagonal. */
-export function cellEdgeBend(hf: Heightfield, i: number, j: number, edge: CellEdge): number {
-  const H = hf.heights;
-  const c = hf.cols;
-  const kv = j * c + i;
-  const h0 = H[kv], h1 = H[kv + 1], h2 = H[kv + c], h3 = H[kv + c + 1];
-  switch (edge) {
-    case CellEdge.Bottom:
-      if (j === 0) return Infinity;
-      return (h1 + h0 - h2 - H[kv - c + 1]) / hf.dy;
-    case CellEdge.Left:
-      if (i === 0) return Infinity;
-      return (h2 + h0 - h1 - H[kv + c - 1]) / hf.dx;
-    case CellEdge.Top:
-      if (j + 1 >= hf.cellsY) return Infinity;
-      return (h2 + h3 - h1 - H[kv + 2 * c]) / hf.dy;
-    case CellEdge.Right:
-      if (i + 1 >= hf.cellsX) return Infinity;
-      return (h1 + h3 - h2 - H[kv + 2]) / hf.dx;
-    default: {
-      if (hf.cellIsRectangle(i, j)) return 0;
-      const dx = hf.dx, dy = hf.dy;
-      // Distance of V3 (or V0) from the diagonal line, horizontally: dx·dy/√(dx² + dy²).
-      return ((h1 + h2 - h0 - h3) * Math.sqrt(dx * dx + dy * dy)) / (dx * dy);
-    }
-  }
-}
-
 /** What an edge's bend means for contacts (the header's three ranges, convex split in two). */
 export const EdgeClass = {
   /** |bend| ≤ flat threshold: one plane on both sides. */
@@ -90,7 +62,32 @@ export type EdgeClass = (typeof EdgeClass)[keyof typeof EdgeClass];
  * only compare against the thresholds, and an integer result is never boxed on the heap.
  */
 export function cellEdgeClass(hf: Heightfield, i: number, j: number, edge: CellEdge): EdgeClass {
-  const b = cellEdgeBend(hf, i, j, edge);
+  // The bend (see the header; +∞ on the grid border), computed here rather than returned by a
+  // helper: a double returned from a call that is not inlined is boxed on the heap.
+  const H = hf.heights;
+  const c = hf.cols;
+  const kv = j * c + i;
+  const h0 = H[kv], h1 = H[kv + 1], h2 = H[kv + c], h3 = H[kv + c + 1];
+  let b: number;
+  switch (edge) {
+    case CellEdge.Bottom:
+      b = j === 0 ? Infinity : (h1 + h0 - h2 - H[kv - c + 1]) / hf.dy;
+      break;
+    case CellEdge.Left:
+      b = i === 0 ? Infinity : (h2 + h0 - h1 - H[kv + c - 1]) / hf.dx;
+      break;
+    case CellEdge.Top:
+      b = j + 1 >= hf.cellsY ? Infinity : (h2 + h3 - h1 - H[kv + 2 * c]) / hf.dy;
+      break;
+    case CellEdge.Right:
+      b = i + 1 >= hf.cellsX ? Infinity : (h1 + h3 - h2 - H[kv + 2]) / hf.dx;
+      break;
+    default: {
+      if (hf.cellIsRectangle(i, j)) return EdgeClass.Flat;
+      const dx = hf.dx, dy = hf.dy;
+      b = ((h1 + h2 - h0 - h3) * Math.sqrt(dx * dx + dy * dy)) / (dx * dy);
+    }
+  }
   if (b >= CYLINDER_TERRAIN_ACTIVE_EDGE_BEND) return EdgeClass.Active;
   if (b > CYLINDER_TERRAIN_FLAT_EDGE_BEND) return EdgeClass.Convex;
   if (b < -CYLINDER_TERRAIN_FLAT_EDGE_BEND) return EdgeClass.Concave;
