@@ -76,6 +76,9 @@ export function clipLowestLine(f: ElementFrame, belowOnly: boolean): boolean {
   const h2 = 2 * hh;
   const fx1 = (alx + h2 * f.ax + sAU * f.nx - f.ox) / f.dx;
   const fy1 = (aly + h2 * f.ay + sAU * f.ny - f.oy) / f.dy;
+  // Whole foot segment on the outer side of one element side: nothing to clip. Most elements
+  // under a wheel are off its lowest line; this rejects them before the divisions below.
+  if ((fx0 < 0 && fx1 < 0) || (fy0 < 0 && fy1 < 0) || (fx0 > 1 && fx1 > 1) || (fy0 > 1 && fy1 > 1)) return false;
   const ddx = fx1 - fx0, ddy = fy1 - fy0;
   let t0 = 0, t1 = tEnd, enter = -1, exit = -1;
   // The foot must also lie inside the cylinder (the element itself touches the wheel there; a

@@ -66,6 +66,15 @@ const EDGE_BOTTOM = CellEdge.Bottom, EDGE_LEFT = CellEdge.Left, EDGE_DIAGONAL = 
 const PARALLEL_SIN = CYLINDER_TERRAIN_PARALLEL_SIN;
 const GEOM_EPS = GEOMETRIC_EPSILON;
 const UNIT_EPS = UNIT_EPSILON;
+const ACTIVE_EDGE_BEND = CYLINDER_TERRAIN_ACTIVE_EDGE_BEND;
+const AXIS_UNIT_TOLERANCE = CYLINDER_TERRAIN_AXIS_UNIT_TOLERANCE;
+const DIRECT_SCAN_CELLS = CYLINDER_TERRAIN_DIRECT_SCAN_CELLS;
+const FLAT_EDGE_BEND = CYLINDER_TERRAIN_FLAT_EDGE_BEND;
+const FLAT_PATCH_TOLERANCE = CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE;
+const MAX_CELLS = CYLINDER_TERRAIN_MAX_CELLS;
+const NORMAL_GROUP_COS = CYLINDER_TERRAIN_NORMAL_GROUP_COS;
+const LINE_CONTACT_DISTANCE = MANIFOLD_LINE_CONTACT_DISTANCE;
+const TIE_TOLERANCE = MANIFOLD_TIE_TOLERANCE;
 const setElementFrame = setElementFrameImport;
 const sideTrapezoidContacts = sideTrapezoidContactsImport;
 const baseEllipseContacts = baseEllipseContactsImport;
@@ -111,7 +120,7 @@ export function collideCylinderTerrainInto(
   // Written as negated "valid" tests so NaN fails them.
   if (
     !(Number.isFinite(cx) && Number.isFinite(cy) && Number.isFinite(cz)) ||
-    !(Math.abs(len2 - 1) <= CYLINDER_TERRAIN_AXIS_UNIT_TOLERANCE) ||
+    !(Math.abs(len2 - 1) <= AXIS_UNIT_TOLERANCE) ||
     !(radius > 0 && radius < Infinity && halfHeight > 0 && halfHeight < Infinity)
   ) {
     return CylinderTerrainStatus.InvalidInput;
@@ -134,10 +143,10 @@ export function collideCylinderTerrainInto(
   if (i1 > hf.cellsX - 1) i1 = hf.cellsX - 1;
   if (j1 > hf.cellsY - 1) j1 = hf.cellsY - 1;
   if (i0 > i1 || j0 > j1) return status;
-  if ((i1 - i0 + 1) * (j1 - j0 + 1) > CYLINDER_TERRAIN_MAX_CELLS) {
+  if ((i1 - i0 + 1) * (j1 - j0 + 1) > MAX_CELLS) {
     // Visit a centred window of the footprint; report the truncation.
     status |= CylinderTerrainStatus.CellRangeTruncated;
-    const side = Math.floor(Math.sqrt(CYLINDER_TERRAIN_MAX_CELLS));
+    const side = Math.floor(Math.sqrt(MAX_CELLS));
     if (i1 - i0 + 1 > side) { const m = (i0 + i1) >> 1; i0 = m - (side >> 1); i1 = i0 + side - 1; }
     if (j1 - j0 + 1 > side) { const m = (j0 + j1) >> 1; j0 = m - (side >> 1); j1 = j0 + side - 1; }
   }
@@ -146,21 +155,21 @@ export function collideCylinderTerrainInto(
   setupCull(q, hf);
   const cells = footprintRows(ws, hf, i0, j0, i1, j1);
   if (cells === 0) return status;
-  if (cells <= CYLINDER_TERRAIN_DIRECT_SCAN_CELLS) {
+  if (cells <= DIRECT_SCAN_CELLS) {
     scanRowsMinMax(range, ws, hf, j0, j1);
   } else {
     hf.cellRangeMinMax(range, i0, j0, i1, j1);
   }
   if (!(range.max > zMin)) return status;
 
-  if (range.max - range.min < CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE) {
+  if (range.max - range.min < FLAT_PATCH_TOLERANCE) {
     ws.flatPatch = true;
     if (flatPatchContacts(cand, hf, q, frame, range.max) > 0) status |= CylinderTerrainStatus.CandidateOverflow;
   } else {
     status |= narrowPhase(cand, hf, q, ws, j0, j1);
   }
   ws.candidateCount = cand.count;
-  const rs = reduceManifoldInto(out, cand, ws.groups, CYLINDER_TERRAIN_NORMAL_GROUP_COS, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TIE_TOLERANCE);
+  const rs = reduceManifoldInto(out, cand, ws.groups, NORMAL_GROUP_COS, LINE_CONTACT_DISTANCE, TIE_TOLERANCE);
   if (rs & ReduceManifoldStatus.GroupOverflow) status |= CylinderTerrainStatus.GroupOverflow;
   if (rs & ReduceManifoldStatus.OutputOverflow) status |= CylinderTerrainStatus.OutputOverflow;
   return status;
@@ -306,10 +315,10 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws:
   let lost = 0;
   const { lowX, lowY, lowZ, segZ, segLen, ex, ey, radE, radP, capAlong, discReach2, box } = cull;
   // Bend thresholds times the far vertex's horizontal distance from each kind of edge.
-  const flatY = CYLINDER_TERRAIN_FLAT_EDGE_BEND * dy, activeY = CYLINDER_TERRAIN_ACTIVE_EDGE_BEND * dy;
-  const flatX = CYLINDER_TERRAIN_FLAT_EDGE_BEND * dx, activeX = CYLINDER_TERRAIN_ACTIVE_EDGE_BEND * dx;
+  const flatY = FLAT_EDGE_BEND * dy, activeY = ACTIVE_EDGE_BEND * dy;
+  const flatX = FLAT_EDGE_BEND * dx, activeX = ACTIVE_EDGE_BEND * dx;
   const diagDist = (dx * dy) / Math.sqrt(dx * dx + dy * dy);
-  const flatD = CYLINDER_TERRAIN_FLAT_EDGE_BEND * diagDist, activeD = CYLINDER_TERRAIN_ACTIVE_EDGE_BEND * diagDist;
+  const flatD = FLAT_EDGE_BEND * diagDist, activeD = ACTIVE_EDGE_BEND * diagDist;
   const cullSin = cull.sin;
   const f = frame;
   for (let j = j0; j <= j1; j++) {
