@@ -153,7 +153,7 @@ export function collideCylinderTerrainInto(
   // 2a. Columns of each row that the cylinder can reach at any height (see footprintRows); the
   // H_min/H_max test only needs those cells: the others are out of reach whatever their height.
   setupCull(q, hf);
-  const cells = footprintRows(ws, hf, i0, j0, i1, j1);
+  const cells = footprintRows(ws, hf, i0, j0, i1, j1, Infinity);
   if (cells === 0) return status;
   if (cells <= DIRECT_SCAN_CELLS) {
     scanRowsMinMax(range, ws, hf, j0, j1);
@@ -166,6 +166,9 @@ export function collideCylinderTerrainInto(
     ws.flatPatch = true;
     if (flatPatchContacts(cand, hf, q, frame, range.max) > 0) status |= CylinderTerrainStatus.CandidateOverflow;
   } else {
+    // 2c. Rows again, with the section at the deepest any of those cells can reach (H_max):
+    // fewer cells for the per-cell bound below.
+    if (cull.box) footprintRows(ws, hf, i0, j0, i1, j1, range.max - cull.lowZ);
     status |= narrowPhase(cand, hf, q, ws, j0, j1);
   }
   ws.candidateCount = cand.count;
@@ -217,10 +220,15 @@ function setupCull(q: CylinderQuery, hf: Heightfield): void {
  * For rows j0..j1, the columns [rowLo, rowHi] (clamped to [i0, i1]) whose cells pass the
  * height-independent part of the per-cell bound (W = r). Returns the number of cells.
  */
-function footprintRows(ws: CylinderTerrainWorkspace, hf: Heightfield, i0: number, j0: number, i1: number, j1: number): number {
+function footprintRows(ws: CylinderTerrainWorkspace, hf: Heightfield, i0: number, j0: number, i1: number, j1: number, depth: number): number {
   const dx = hf.dx, dy = hf.dy;
-  const limA = cull.r + cull.radP; // |across| bound for any height
-  const limB0 = cull.capAlong + cull.radE, limB1 = cull.segLen + cull.capAlong + cull.radE; // along ∈ [−limB0, limB1]
+  const r = cull.r;
+  // The section's half-width at the line's deepest point (W ≤ r) and the part of the line below
+  // the plane `depth` above A_L, as in the per-cell bound of narrowPhase (monotone in depth).
+  const rho = cull.sin > 0 ? depth / cull.sin : Infinity;
+  const limA = (rho < r ? Math.sqrt(rho * (2 * r - rho)) : r) + cull.radP; // |across| bound
+  const tEnd = cull.segZ > depth ? depth / cull.segZ : 1;
+  const limB0 = cull.capAlong + cull.radE, limB1 = tEnd * cull.segLen + cull.capAlong + cull.radE; // along ∈ [−limB0, limB1]
   const ex = cull.ex, ey = cull.ey;
   // Cell centre x of column i relative to A_L: rx = xc0 + i·dx.
   const xc0 = hf.x0 + 0.5 * dx - cull.lowX;
