@@ -34,14 +34,13 @@
  * Queries: queryAabb (fat boxes overlapping a box), rayCast (fat boxes along a segment).
  */
 
-import { BROADPHASE_AABB_MARGIN, BROADPHASE_DISPLACEMENT_MULTIPLIER, TREE_MAX_NODES } from '../../constants';
+import { BROADPHASE_AABB_MARGIN, BROADPHASE_DISPLACEMENT_MULTIPLIER } from '../../constants';
 import type { Vec3 } from '../../math/vec3';
 import type { Aabb } from './aabb';
 import { aabb, aabbIsValid } from './aabb';
+import { pairKey, pairKeyA, pairKeyB } from './pair-key';
 import { DynamicTree, NodeList, NULL_NODE } from './dynamic-tree';
 import type { TreeRayVisitor } from './dynamic-tree';
-
-const KEY_SCALE = TREE_MAX_NODES;
 
 const fat: Aabb = aabb();
 
@@ -84,13 +83,12 @@ export class BroadPhase {
 
   /** Smaller proxy id of pair i (0 <= i < pairCount). */
   pairProxyA(i: number): number {
-    return Math.floor(this.pairs[i] / KEY_SCALE);
+    return pairKeyA(this.pairs[i]);
   }
 
   /** Larger proxy id of pair i. */
   pairProxyB(i: number): number {
-    const k = this.pairs[i];
-    return k - Math.floor(k / KEY_SCALE) * KEY_SCALE;
+    return pairKeyB(this.pairs[i]);
   }
 
   getUserData(proxy: number): number {
@@ -174,8 +172,8 @@ export class BroadPhase {
     let kept = 0;
     for (let i = 0; i < this.pairTotal; i++) {
       const k = pairs[i];
-      const a = Math.floor(k / KEY_SCALE);
-      const b = k - a * KEY_SCALE;
+      const a = pairKeyA(k);
+      const b = pairKeyB(k);
       if (dirty[a] === 0 && dirty[b] === 0) pairs[kept++] = k;
     }
 
@@ -193,7 +191,7 @@ export class BroadPhase {
         const o = hits.items[j];
         if (o === m) continue;
         if (dirty[o] !== 0 && o < m) continue;
-        const key = m < o ? m * KEY_SCALE + o : o * KEY_SCALE + m;
+        const key = pairKey(m, o);
         if (fresh === this.newPairs.length) this.newPairs = growF64(this.newPairs, fresh * 2);
         this.newPairs[fresh++] = key;
       }

@@ -19,8 +19,7 @@ import { BROADPHASE_AABB_MARGIN, BROADPHASE_DISPLACEMENT_MULTIPLIER, TREE_MAX_NO
 import type { Vec3 } from '../../math/vec3';
 import type { Aabb } from './aabb';
 import { aabbIsValid } from './aabb';
-
-const KEY_SCALE = TREE_MAX_NODES;
+import { pairKey, pairKeyA, pairKeyB } from './pair-key';
 
 export class SweepAndPrune {
   readonly margin: number;
@@ -53,12 +52,11 @@ export class SweepAndPrune {
   }
 
   pairProxyA(i: number): number {
-    return Math.floor(this.pairs[i] / KEY_SCALE);
+    return pairKeyA(this.pairs[i]);
   }
 
   pairProxyB(i: number): number {
-    const k = this.pairs[i];
-    return k - Math.floor(k / KEY_SCALE) * KEY_SCALE;
+    return pairKeyB(this.pairs[i]);
   }
 
   getUserData(proxy: number): number {
@@ -144,7 +142,7 @@ export class SweepAndPrune {
           grown.set(this.pairs);
           this.pairs = grown;
         }
-        this.pairs[count++] = p < q ? p * KEY_SCALE + q : q * KEY_SCALE + p;
+        this.pairs[count++] = pairKey(p, q);
       }
     }
     this.pairs.subarray(0, count).sort();
