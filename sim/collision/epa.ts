@@ -49,6 +49,7 @@ import {
   GJK_ABSOLUTE_TOLERANCE,
   GJK_DEGENERATE_RELATIVE,
 } from '../constants';
+import { clearWitness } from './witness';
 
 export const EpaStatus = {
   /** Overlap; depth, normal and witnesses are converged within tolerance. */
@@ -417,12 +418,7 @@ function setDegenerate(out: EpaResult): EpaResult {
   out.depth = 0;
   out.distance = 0;
   out.iterations = 0;
-  for (let k = 0; k < 3; k++) {
-    out.normal[k] = 0;
-    out.pointA[k] = 0;
-    out.pointB[k] = 0;
-  }
-  out.normal[2] = 1;
+  clearWitness(out);
   return out;
 }
 

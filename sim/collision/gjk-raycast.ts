@@ -34,6 +34,7 @@ import { ShapeKind, SupportFace } from '../shapes/shape';
 import { GjkResult, MinkowskiPair, gjkDistance } from './gjk';
 import { Simplex } from './simplex';
 import { GJK_CAST_MAX_ITERATIONS, GJK_CAST_TOLERANCE } from '../constants';
+import { clearWitness } from './witness';
 
 export const CastStatus = {
   Hit: 0,
@@ -111,12 +112,7 @@ function degenerate(out: CastResult): CastResult {
   out.fraction = 1;
   out.distance = 0;
   out.iterations = 0;
-  for (let k = 0; k < 3; k++) {
-    out.normal[k] = 0;
-    out.pointA[k] = 0;
-    out.pointB[k] = 0;
-  }
-  out.normal[2] = 1;
+  clearWitness(out);
   return out;
 }
 

@@ -44,6 +44,7 @@ import type { Quat } from '../math/quat';
 import type { ConvexShape, Pose } from '../shapes/shape';
 import { Simplex } from './simplex';
 import { GJK_ABSOLUTE_TOLERANCE, GJK_MAX_ITERATIONS, GJK_RELATIVE_TOLERANCE } from '../constants';
+import { clearWitness } from './witness';
 
 export const GjkStatus = {
   /** distance > GJK_ABSOLUTE_TOLERANCE: shapes apart, distance and witnesses exact within tolerance. */
@@ -317,12 +318,7 @@ function degenerate(out: GjkResult): GjkResult {
   out.distance = 0;
   out.normalValid = false;
   out.iterations = 0;
-  for (let k = 0; k < 3; k++) {
-    out.pointA[k] = 0;
-    out.pointB[k] = 0;
-    out.normal[k] = 0;
-  }
-  out.normal[2] = 1;
+  clearWitness(out);
   return out;
 }
 

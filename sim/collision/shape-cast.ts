@@ -30,6 +30,7 @@ import type { Aabb, ConvexShape, Pose } from '../shapes/shape';
 import { GjkResult, GjkStatus, gjkDistance } from './gjk';
 import { CastResult, CastStatus } from './gjk-raycast';
 import { CA_MAX_ITERATIONS, CA_TARGET_DISTANCE, CA_TOLERANCE } from '../constants';
+import { clearWitness } from './witness';
 
 const box: Aabb = { min: [0, 0, 0], max: [0, 0, 0] };
 
@@ -146,11 +147,6 @@ function degenerate(out: CastResult): CastResult {
   out.status = CastStatus.Degenerate;
   out.fraction = 1;
   out.distance = 0;
-  for (let k = 0; k < 3; k++) {
-    out.normal[k] = 0;
-    out.pointA[k] = 0;
-    out.pointB[k] = 0;
-  }
-  out.normal[2] = 1;
+  clearWitness(out);
   return out;
 }
