@@ -84,6 +84,16 @@ export const CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE = 1e-9;
 export const CYLINDER_TERRAIN_PARALLEL_SIN = 1e-9;
 
 /**
+ * [m] Margin of the narrow phase's quick element rejection (frame.ts, setElementFrame): an
+ * element is skipped before its frame is built only when the cylinder is above its plane, or the
+ * foot of the lowest line is outside the cell, by more than this. The quick test works on
+ * unnormalised quantities, so its round-off differs from the exact path's; with the margin it
+ * never rejects an element the exact path would keep. 0.1 µm: far above float64 round-off of
+ * coordinates below 1e5 m, far below any cell size.
+ */
+export const CYLINDER_TERRAIN_REJECT_MARGIN = 1e-7;
+
+/**
  * [-] ε_v of the paper's stage 3 (eq. 13): an edge point nearer to a base than to the side gets
  * the base normal ±v only if |v·n_P| exceeds this, i.e. the axis is not parallel to the element
  * (otherwise the base normal would push sideways along the ground). sin 0.06°.

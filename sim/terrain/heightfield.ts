@@ -21,7 +21,7 @@
  * Range queries: a min/max pyramid (level 0 = per-cell min/max of the 4 corners, implicit, read
  * from the heights; level k+1 = 2×2 blocks of level k) answers H_min/H_max over any cell
  * rectangle exactly, touching O(perimeter) nodes, so a wheel on a 4097² map costs no more than on
- * a 65² one. Memory: heights 8 B per vertex, pyramid ≈ 5.3 B, element kinds 1 B.
+ * a 65² one. Memory: heights 8 B per vertex, pyramid ≈ 5.3 B, element kinds and edge classes 1 B.
  */
 import {
   TERRAIN_MAX_VERTICES_PER_AXIS,
@@ -29,6 +29,15 @@ import {
   TERRAIN_PLANARITY_TOLERANCE,
 } from '../constants';
 import type { Vec3 } from '../math/vec3';
+import {
+  CELL_BOTTOM_SHIFT,
+  CELL_DIAGONAL_SHIFT,
+  CELL_LEFT_SHIFT,
+  CELL_RECTANGLE_BIT,
+  CellEdge,
+  EdgeClass,
+  classifyCellEdges,
+} from './edge-class';
 
 /** Which element of a cell: the whole planar rectangle, or one of the two diagonal triangles. */
 export const ElementKind = {
@@ -99,8 +108,12 @@ export class Heightfield {
   readonly minHeight: number;
   readonly maxHeight: number;
 
-  /** 1 where the cell is one planar rectangle per the paper's classification, else 0. */
-  private readonly rectangle: Uint8Array;
+  /**
+   * Per cell (index j·cellsX + i): bit 0 set where the cell is one planar rectangle per the
+   * paper's classification; bits 1–6 the EdgeClass of its bottom, left and diagonal edges
+   * (layout in edge-class.ts). Read through cellIsRectangle and edgeClass.
+   */
+  readonly cellBits: Uint8Array;
   private readonly levels: PyramidLevel[];
   private readonly stack: Int32Array;
 
@@ -114,7 +127,7 @@ export class Heightfield {
     this.heights = heights;
     this.cellsX = this.cols - 1;
     this.cellsY = this.rows - 1;
-    this.rectangle = new Uint8Array(this.cellsX * this.cellsY);
+    this.cellBits = new Uint8Array(this.cellsX * this.cellsY);
     this.levels = [];
     this.stack = new Int32Array(PYRAMID_STACK_CAPACITY * 3);
     let lo = Infinity;
@@ -191,7 +204,27 @@ export class Heightfield {
 
   /** True if the cell is one planar rectangle (paper's classification); false: two triangles on V1–V2. */
   cellIsRectangle(i: number, j: number): boolean {
-    return this.rectangle[j * this.cellsX + i] === 1;
+    return (this.cellBits[j * this.cellsX + i] & CELL_RECTANGLE_BIT) !== 0;
+  }
+
+  /**
+   * EdgeClass of edge `edge` of cell (i, j) (edge-class.ts): how much the terrain bends there.
+   * Top and right edges are the bottom and left edges of the neighbours; on the border, Active.
+   */
+  edgeClass(i: number, j: number, edge: CellEdge): EdgeClass {
+    const cx = this.cellsX;
+    switch (edge) {
+      case CellEdge.Bottom:
+        return ((this.cellBits[j * cx + i] >> CELL_BOTTOM_SHIFT) & 3) as EdgeClass;
+      case CellEdge.Left:
+        return ((this.cellBits[j * cx + i] >> CELL_LEFT_SHIFT) & 3) as EdgeClass;
+      case CellEdge.Top:
+        return j + 1 >= this.cellsY ? EdgeClass.Active : (((this.cellBits[(j + 1) * cx + i] >> CELL_BOTTOM_SHIFT) & 3) as EdgeClass);
+      case CellEdge.Right:
+        return i + 1 >= cx ? EdgeClass.Active : (((this.cellBits[j * cx + i + 1] >> CELL_LEFT_SHIFT) & 3) as EdgeClass);
+      default:
+        return ((this.cellBits[j * cx + i] >> CELL_DIAGONAL_SHIFT) & 3) as EdgeClass;
+    }
   }
 
   /** True if (x, y) lies over the grid (borders included). */
@@ -372,9 +405,10 @@ export class Heightfield {
         const h3 = this.heights[k + c + 1];
         const rect =
           (Math.abs(h1 - h0) <= t && Math.abs(h3 - h2) <= t) || (Math.abs(h2 - h0) <= t && Math.abs(h3 - h1) <= t);
-        this.rectangle[j * this.cellsX + i] = rect ? 1 : 0;
+        this.cellBits[j * this.cellsX + i] = rect ? CELL_RECTANGLE_BIT : 0;
       }
     }
+    classifyCellEdges(this.cellBits, this.heights, c, this.cellsX, this.cellsY, this.dx, this.dy);
   }
 
   private buildPyramid(): void {

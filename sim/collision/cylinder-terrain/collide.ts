@@ -28,10 +28,8 @@
  * Nothing here allocates: module-level frames, the caller's workspace and output buffer.
  */
 import {
-  CYLINDER_TERRAIN_ACTIVE_EDGE_BEND,
   CYLINDER_TERRAIN_AXIS_UNIT_TOLERANCE,
   CYLINDER_TERRAIN_DIRECT_SCAN_CELLS,
-  CYLINDER_TERRAIN_FLAT_EDGE_BEND,
   CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE,
   CYLINDER_TERRAIN_MAX_CELLS,
   CYLINDER_TERRAIN_NORMAL_GROUP_COS,
@@ -49,10 +47,11 @@ import { ReduceManifoldStatus, reduceManifoldInto } from '../reduce-manifold';
 import { baseEllipseContacts as baseEllipseContactsImport } from './case-a-base-ellipse';
 import { sideTrapezoidContacts as sideTrapezoidContactsImport } from './case-b-side-trapezoid';
 import { singlePointContact as singlePointContactImport } from './case-c-single-point';
+import { CELL_BOTTOM_SHIFT, CELL_DIAGONAL_SHIFT, CELL_LEFT_SHIFT } from '../../terrain/edge-class';
 import { CellEdge, EdgeClass } from './edge-bend';
 import { edgePoke as edgePokeImport, edgeScratch as edgeScratchImport, emitEdgeContact as emitEdgeContactImport, resetEdgePass } from './edge-pass';
 import { flatPatchContacts } from './flat-patch';
-import { CylinderQuery, ElementFrame, setElementFrame as setElementFrameImport, setHorizontalFrame } from './frame';
+import { CylinderQuery, ElementFrame, ElementTest, elementNormalInto as elementNormalIntoImport, setElementFrame as setElementFrameImport, setHorizontalFrame } from './frame';
 import type { CylinderTerrainWorkspace } from './workspace';
 import { CylinderTerrainStatus } from './workspace';
 /*
@@ -60,22 +59,23 @@ import { CylinderTerrainStatus } from './workspace';
  * vitest (a CommonJS transform) every read of an imported binding is a getter call on the
  * exporting module's object; a local constant is a plain load (about 2 % of a query).
  */
-const CLASS_CONVEX = EdgeClass.Convex, CLASS_FLAT = EdgeClass.Flat, CLASS_CONCAVE = EdgeClass.Concave, CLASS_ACTIVE = EdgeClass.Active;
+const CLASS_CONVEX = EdgeClass.Convex, CLASS_FLAT = EdgeClass.Flat, CLASS_ACTIVE = EdgeClass.Active;
+const BOTTOM_SHIFT = CELL_BOTTOM_SHIFT, LEFT_SHIFT = CELL_LEFT_SHIFT, DIAGONAL_SHIFT = CELL_DIAGONAL_SHIFT;
 const KIND_RECTANGLE = ElementKind.Rectangle, KIND_LOWER = ElementKind.LowerTriangle, KIND_UPPER = ElementKind.UpperTriangle;
 const EDGE_BOTTOM = CellEdge.Bottom, EDGE_LEFT = CellEdge.Left, EDGE_DIAGONAL = CellEdge.Diagonal, EDGE_TOP = CellEdge.Top, EDGE_RIGHT = CellEdge.Right;
 const PARALLEL_SIN = CYLINDER_TERRAIN_PARALLEL_SIN;
 const GEOM_EPS = GEOMETRIC_EPSILON;
 const UNIT_EPS = UNIT_EPSILON;
-const ACTIVE_EDGE_BEND = CYLINDER_TERRAIN_ACTIVE_EDGE_BEND;
 const AXIS_UNIT_TOLERANCE = CYLINDER_TERRAIN_AXIS_UNIT_TOLERANCE;
 const DIRECT_SCAN_CELLS = CYLINDER_TERRAIN_DIRECT_SCAN_CELLS;
-const FLAT_EDGE_BEND = CYLINDER_TERRAIN_FLAT_EDGE_BEND;
 const FLAT_PATCH_TOLERANCE = CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE;
 const MAX_CELLS = CYLINDER_TERRAIN_MAX_CELLS;
 const NORMAL_GROUP_COS = CYLINDER_TERRAIN_NORMAL_GROUP_COS;
 const LINE_CONTACT_DISTANCE = MANIFOLD_LINE_CONTACT_DISTANCE;
 const TIE_TOLERANCE = MANIFOLD_TIE_TOLERANCE;
 const setElementFrame = setElementFrameImport;
+const elementNormalInto = elementNormalIntoImport;
+const ELEMENT_ABOVE = ElementTest.Above, ELEMENT_FACE_MISSED = ElementTest.FaceMissed;
 const sideTrapezoidContacts = sideTrapezoidContactsImport;
 const baseEllipseContacts = baseEllipseContactsImport;
 const singlePointContact = singlePointContactImport;
@@ -87,9 +87,7 @@ const query = new CylinderQuery();
 const frame = new ElementFrame();
 const cullFrame = new ElementFrame();
 const range: MinMax = { min: 0, max: 0 };
-/** Normal of the element across an edge (slightly convex edges take a face normal). */
-const nb: Vec3 = [0, 0, 1];
-/** Edge classes that can poke into the cylinder (convex ones; see edge-bend.ts). */
+/** Edge classes that can poke into the cylinder (convex ones; see terrain/edge-class.ts). */
 const POKES = CLASS_CONVEX;
 
 /**
@@ -126,7 +124,7 @@ export function collideCylinderTerrainInto(
     return CylinderTerrainStatus.InvalidInput;
   }
   const q = query;
-  q.set(cx, cy, cz, vx, vy, vz, radius, halfHeight);
+  q.set(cx, cy, cz, vx, vy, vz, radius, halfHeight, hf);
   let status: number = CylinderTerrainStatus.Ok;
 
   // 1. Broad phase: AABB (paper §III; the √ clamp is the paper's numerical guard).
@@ -274,46 +272,32 @@ function footprintRows(ws: CylinderTerrainWorkspace, hf: Heightfield, i0: number
 function scanRowsMinMax(out: MinMax, ws: CylinderTerrainWorkspace, hf: Heightfield, j0: number, j1: number): void {
   const H = hf.heights, cols = hf.cols;
   let lo = Infinity, hi = -Infinity;
-  for (let j = j0; j <= j1; j++) {
-    const a = ws.rowLo[j - j0], b = ws.rowHi[j - j0];
-    for (let jj = j; jj <= j + 1; jj++) {
-      const row = jj * cols;
-      for (let i = a; i <= b + 1; i++) {
-        const h = H[row + i];
-        if (h < lo) lo = h;
-        if (h > hi) hi = h;
+  // Vertex row jj is shared by cell rows jj − 1 and jj: read the union of their columns once.
+  for (let jj = j0; jj <= j1 + 1; jj++) {
+    let a = 0x7fffffff, b = -1;
+    if (jj <= j1 && ws.rowLo[jj - j0] <= ws.rowHi[jj - j0]) {
+      a = ws.rowLo[jj - j0];
+      b = ws.rowHi[jj - j0];
+    }
+    if (jj > j0) {
+      const pa = ws.rowLo[jj - 1 - j0], pb = ws.rowHi[jj - 1 - j0];
+      if (pa <= pb) {
+        if (pa < a) a = pa;
+        if (pb > b) b = pb;
       }
+    }
+    if (a > b) continue;
+    const row = jj * cols;
+    for (let i = a; i <= b + 1; i++) {
+      const h = H[row + i];
+      if (h < lo) lo = h;
+      if (h > hi) hi = h;
     }
   }
   out.min = lo;
   out.max = hi;
 }
 
-/**
- * Upward unit normal of the element of cell (i, j) that holds its top and right edges (the
- * rectangle, or the upper triangle), bit-identical to Heightfield.elementPlane — which also
- * returns the plane constant, a double that is boxed when the call is not inlined.
- */
-function upperElementNormal(out: Vec3, hf: Heightfield, i: number, j: number): void {
-  const H = hf.heights, c = hf.cols, kv = j * c + i;
-  let sx: number, sy: number;
-  if (hf.cellIsRectangle(i, j)) {
-    sx = (H[kv + 1] - H[kv]) / hf.dx;
-    sy = (H[kv + c] - H[kv]) / hf.dy;
-  } else {
-    sx = (H[kv + c + 1] - H[kv + c]) / hf.dx;
-    sy = (H[kv + c + 1] - H[kv + 1]) / hf.dy;
-  }
-  const inv = 1 / Math.sqrt(sx * sx + sy * sy + 1);
-  out[0] = -sx * inv;
-  out[1] = -sy * inv;
-  out[2] = inv;
-}
-
-/** Edge class from the bend's numerator (drop in metres) and the scaled thresholds. */
-function classOf(drop: number, flat: number, active: number): EdgeClass {
-  return drop >= active ? CLASS_ACTIVE : drop > flat ? CLASS_CONVEX : drop < -flat ? CLASS_CONCAVE : CLASS_FLAT;
-}
 
 /** Steps 2–4 over the footprint rows j0..j1 (ws.rowLo/rowHi). Returns status bits. */
 function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspace, j0: number, j1: number): number {
@@ -322,11 +306,7 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws:
   const dx = hf.dx, dy = hf.dy;
   let lost = 0;
   const { lowX, lowY, lowZ, segZ, segLen, ex, ey, radE, radP, capAlong, discReach2, box } = cull;
-  // Bend thresholds times the far vertex's horizontal distance from each kind of edge.
-  const flatY = FLAT_EDGE_BEND * dy, activeY = ACTIVE_EDGE_BEND * dy;
-  const flatX = FLAT_EDGE_BEND * dx, activeX = ACTIVE_EDGE_BEND * dx;
-  const diagDist = (dx * dy) / Math.sqrt(dx * dx + dy * dy);
-  const flatD = FLAT_EDGE_BEND * diagDist, activeD = ACTIVE_EDGE_BEND * diagDist;
+  const cellBits = hf.cellBits, cellsX = hf.cellsX;
   const cullSin = cull.sin;
   const f = frame;
   for (let j = j0; j <= j1; j++) {
@@ -365,12 +345,14 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws:
       let edgesLow = false, edgesUp = false;
       let bBottom: EdgeClass = CLASS_FLAT, bLeft: EdgeClass = CLASS_FLAT, bDiag: EdgeClass = CLASS_FLAT;
       const borderTop = j === hf.cellsY - 1, borderRight = i === hf.cellsX - 1;
-      let n1x = 0, n1y = 0, n1z = 1, n2x = 0, n2y = 0, n2z = 1;
       for (let e = 0; e < (rect ? 1 : 2); e++) {
         const kind = rect ? KIND_RECTANGLE : e === 0 ? KIND_LOWER : KIND_UPPER;
         ws.elementsTested++;
-        if (!setElementFrame(f, q, hf, i, j, kind)) continue;
-        if (f.sAU > 0) {
+        const test = setElementFrame(f, q, hf, i, j, kind);
+        if (test === ELEMENT_ABOVE) continue;
+        if (test === ELEMENT_FACE_MISSED) {
+          // No face contact; the edges below still see the element.
+        } else if (f.sAU > 0) {
           lost += sideTrapezoidContacts(cand, hf, f);
         } else if (f.sBL > 0) {
           lost += baseEllipseContacts(cand, hf, f);
@@ -383,45 +365,45 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws:
         // never produce contacts. No further gate: a section-vs-element SAT here cost more
         // than the edge tests it saved (measured: 2 µs of 20 per query, the same contacts).
         if (e === 0) {
-          // Edge classes as in cellEdgeClass (edge-bend.ts), inlined on the loaded heights with
-          // the thresholds pre-multiplied by each edge's horizontal distance.
-          bBottom = j === 0 ? CLASS_ACTIVE : classOf(h1 + h0 - h2 - H[kv - cols + 1], flatY, activeY);
-          bLeft = i === 0 ? CLASS_ACTIVE : classOf(h2 + h0 - h1 - H[kv + cols - 1], flatX, activeX);
-          bDiag = rect ? CLASS_FLAT : classOf(h1 + h2 - h0 - h3, flatD, activeD);
+          // Edge classes, computed when the heightfield was built (terrain/edge-class.ts).
+          const bits = cellBits[j * cellsX + i];
+          bBottom = ((bits >> BOTTOM_SHIFT) & 3) as EdgeClass;
+          bLeft = ((bits >> LEFT_SHIFT) & 3) as EdgeClass;
+          bDiag = ((bits >> DIAGONAL_SHIFT) & 3) as EdgeClass;
           edgesLow = bBottom >= POKES || bLeft >= POKES || bDiag >= POKES || borderTop || borderRight;
-          n1x = f.nx; n1y = f.ny; n1z = f.nz;
-          if (rect) { edgesUp = edgesLow; n2x = n1x; n2y = n1y; n2z = n1z; }
+          if (rect) edgesUp = edgesLow;
         } else {
           edgesUp = (edgesLow && bDiag >= POKES) || borderTop || borderRight;
-          n2x = f.nx; n2y = f.ny; n2z = f.nz;
         }
       }
 
-      // 4. Second pass over the edges this cell owns.
+      // 4. Second pass over the edges this cell owns. Face normals (edgeScratch: owner element,
+      // neighbour element) are computed only for an edge that pokes in.
       const es = edgeScratch;
       if (edgesLow) {
-        es[0] = n1x; es[1] = n1y; es[2] = n1z;
         if (bBottom >= POKES && edgePoke(q, hf, i, j, i + 1, j)) {
-          if (j > 0) upperElementNormal(nb, hf, i, j - 1);
-          es[3] = nb[0]; es[4] = nb[1]; es[5] = nb[2];
+          elementNormalInto(es, 0, hf, i, j, false);
+          if (j > 0) elementNormalInto(es, 3, hf, i, j - 1, !hf.cellIsRectangle(i, j - 1));
           es[6] = bBottom === CLASS_ACTIVE ? 1 : 0;
           lost += emitEdgeContact(cand, q, i, j, EDGE_BOTTOM);
         }
         if (bLeft >= POKES && edgePoke(q, hf, i, j, i, j + 1)) {
-          if (i > 0) upperElementNormal(nb, hf, i - 1, j);
-          es[3] = nb[0]; es[4] = nb[1]; es[5] = nb[2];
+          elementNormalInto(es, 0, hf, i, j, false);
+          if (i > 0) elementNormalInto(es, 3, hf, i - 1, j, !hf.cellIsRectangle(i - 1, j));
           es[6] = bLeft === CLASS_ACTIVE ? 1 : 0;
           lost += emitEdgeContact(cand, q, i, j, EDGE_LEFT);
         }
         if (!rect && edgesUp && bDiag >= POKES && edgePoke(q, hf, i + 1, j, i, j + 1)) {
-          es[3] = n2x; es[4] = n2y; es[5] = n2z;
+          elementNormalInto(es, 0, hf, i, j, false);
+          elementNormalInto(es, 3, hf, i, j, true);
           es[6] = bDiag === CLASS_ACTIVE ? 1 : 0;
           lost += emitEdgeContact(cand, q, i, j, EDGE_DIAGONAL);
         }
       }
-      if (edgesUp) {
+      if (edgesUp && (borderTop || borderRight)) {
         // Grid-border edges (no neighbour to own them): active.
-        es[0] = n2x; es[1] = n2y; es[2] = n2z; es[3] = n2x; es[4] = n2y; es[5] = n2z; es[6] = 1;
+        elementNormalInto(es, 0, hf, i, j, !rect);
+        es[3] = es[0]; es[4] = es[1]; es[5] = es[2]; es[6] = 1;
         if (borderTop && edgePoke(q, hf, i, j + 1, i + 1, j + 1)) lost += emitEdgeContact(cand, q, i, j, EDGE_TOP);
         if (borderRight && edgePoke(q, hf, i + 1, j, i + 1, j + 1)) lost += emitEdgeContact(cand, q, i, j, EDGE_RIGHT);
       }

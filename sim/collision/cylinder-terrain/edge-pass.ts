@@ -48,9 +48,10 @@ const TIE_TOLERANCE = MANIFOLD_TIE_TOLERANCE;
 const edgeFeature = edgeFeatureImport;
 
 /** Scratch of the last edgePoke: the edge's end points, the deepest point's parameter and depth. */
-const poke = { x0: 0.5, y0: 0.5, z0: 0.5, x1: 0.5, y1: 0.5, z1: 0.5, t: 0.5, depth: 0.5, l2: 0.5, va: 0, vb: 0,
-  /** The edge's quadratic |ρ(t)|² = A t² + 2B t + C, z(t) = za + t·dzl and the cylinder, for consider(). */
-  A: 0.5, B: 0.5, C: 0.5, za: 0.5, dzl: 0.5, hh: 0.5, r: 0.5 };
+const poke = { x0: 0.5, y0: 0.5, z0: 0.5, x1: 0.5, y1: 0.5, z1: 0.5, t: 0.5, depth: 0.5, va: 0, vb: 0 };
+
+/** Candidate parameters of a base-limited edge: both ends, z = 0 and up to four roots. */
+const tCandidates = new Float64Array(8);
 
 /**
  * Vertices already emitted as contacts in this query. A vertex poking into the cylinder is the
@@ -111,24 +112,22 @@ export function edgePoke(q: CylinderQuery, hf: Heightfield, ia: number, ja: numb
   if (l1 >= l2) {
     poke.t = t2;
     poke.depth = l2;
-    return true;
+    return vertexIsNew(t2);
   }
   // Base-limited: f = min(l1, l2) is concave on [0, 1], so its maximum is at an end, at the
   // maximum of l1 (z = 0), or where l1 = l2: ρ(t) = (r − h/2) + σ·z(t) with σ = sign z, i.e.
   // (A − G1²) t² + 2(B − G0·G1) t + (C − G0²) = 0 with G0 = r − h/2 + σ·z_a, G1 = σ·dz.
   // Ties (a plateau where the edge runs parallel to a base) go to the candidate nearest the
   // axis, so the point does not depend on the order of evaluation (e.g. on the axis' sign).
-  poke.t = t2;
-  poke.depth = l1;
-  poke.l2 = l2;
-  // consider() reads the quadratic from here: doubles passed to a call that is not inlined are
-  // boxed on the heap (eight per call measured at 1.1 kB allocated per query).
-  poke.A = A; poke.B = B; poke.C = C; poke.za = za; poke.dzl = dzl; poke.hh = hh; poke.r = r;
-  consider(0);
-  consider(1);
+  // The candidates are collected first and scanned in one loop here: a helper taking t would
+  // box it on the heap whenever the call is not inlined.
+  const tc = tCandidates;
+  let m = 0;
+  tc[m++] = 0;
+  tc[m++] = 1;
   if (dzl !== 0) {
     const tz = -za / dzl;
-    if (tz > 0 && tz < 1) consider(tz);
+    if (tz > 0 && tz < 1) tc[m++] = tz;
   }
   for (let sg = -1; sg <= 1; sg += 2) {
     const G0 = r - hh + sg * za, G1 = sg * dzl;
@@ -138,34 +137,46 @@ export function edgePoke(q: CylinderQuery, hf: Heightfield, ia: number, ja: numb
       if (disc < 0) continue;
       const sq = Math.sqrt(disc);
       const ta = (-qb - sq) / qa, tb = (-qb + sq) / qa;
-      if (ta > 0 && ta < 1) consider(ta);
-      if (tb > 0 && tb < 1) consider(tb);
+      if (ta > 0 && ta < 1) tc[m++] = ta;
+      if (tb > 0 && tb < 1) tc[m++] = tb;
     } else if (qb !== 0) {
       const t = -qc / (2 * qb);
-      if (t > 0 && t < 1) consider(t);
+      if (t > 0 && t < 1) tc[m++] = t;
     }
   }
-  return poke.depth > 0;
+  // Best t: f = min(l1, l2) with l1 = h/2 − |z_a + t·dz|, l2 = r − √(A t² + 2B t + C); a
+  // candidate replaces the best if f is larger, or equal (within the tie tolerance) and nearer
+  // the axis. Starts from t2 (depth l1 there).
+  let bestT = t2, bestF = l1, bestL2 = l2;
+  for (let k = 0; k < m; k++) {
+    const t = tc[k];
+    const z = za + t * dzl;
+    const f1 = hh - (z < 0 ? -z : z);
+    const qq = (A * t + 2 * B) * t + C;
+    const f2 = r - Math.sqrt(qq > 0 ? qq : 0);
+    const fk = f1 < f2 ? f1 : f2;
+    if (fk > bestF + TIE_TOLERANCE || (fk >= bestF - TIE_TOLERANCE && f2 > bestL2)) {
+      bestT = t;
+      bestF = fk > bestF ? fk : bestF;
+      bestL2 = f2;
+    }
+  }
+  poke.t = bestT;
+  poke.depth = bestF;
+  return bestF > 0 && vertexIsNew(bestT);
 }
 
 /**
- * Candidate t for the base-limited maximum: f = min(l1, l2) with l1 = h/2 − |z_a + t·dz|,
- * l2 = r − √(A t² + 2B t + C) (A … r from poke). Replaces poke's best if f is larger, or equal (within the tie
- * tolerance) and nearer the axis.
+ * A poke at an end of the edge (t = 0 or 1) is a terrain vertex; the first edge in cell order
+ * that finds it records it, the others skip it (edgePoke returns false for them, before the
+ * caller builds face normals for a contact that would not be emitted).
  */
-function consider(t: number): void {
-  const A = poke.A, B = poke.B, C = poke.C, za = poke.za, dzl = poke.dzl, hh = poke.hh, r = poke.r;
-  const z = za + t * dzl;
-  const l1 = hh - (z < 0 ? -z : z);
-  const q = (A * t + 2 * B) * t + C;
-  const l2 = r - Math.sqrt(q > 0 ? q : 0);
-  const f = l1 < l2 ? l1 : l2;
-  const best = poke.depth;
-  if (f > best + TIE_TOLERANCE || (f >= best - TIE_TOLERANCE && l2 > poke.l2)) {
-    poke.t = t;
-    poke.depth = f > best ? f : best;
-    poke.l2 = l2;
-  }
+function vertexIsNew(t: number): boolean {
+  if (t !== 0 && t !== 1) return true;
+  const vertex = t === 0 ? poke.va : poke.vb;
+  for (let k = 0; k < emittedVertexCount; k++) if (emittedVertices[k] === vertex) return false;
+  if (emittedVertexCount < emittedVertices.length) emittedVertices[emittedVertexCount++] = vertex;
+  return true;
 }
 
 /**
@@ -177,11 +188,6 @@ function consider(t: number): void {
 export function emitEdgeContact(out: ContactBuffer, q: CylinderQuery, i: number, j: number, edge: CellEdge): number {
   const depth = poke.depth;
   if (!(depth > 0)) return 0;
-  if (poke.t === 0 || poke.t === 1) {
-    const vertex = poke.t === 0 ? poke.va : poke.vb;
-    for (let k = 0; k < emittedVertexCount; k++) if (emittedVertices[k] === vertex) return 0;
-    if (emittedVertexCount < emittedVertices.length) emittedVertices[emittedVertexCount++] = vertex;
-  }
   const e = edgeScratch;
   const n1x = e[0], n1y = e[1], n1z = e[2], n2x = e[3], n2y = e[4], n2z = e[5], active = e[6] === 1;
   const x0 = poke.x0, y0 = poke.y0, z0 = poke.z0, x1 = poke.x1, y1 = poke.y1, z1 = poke.z1;

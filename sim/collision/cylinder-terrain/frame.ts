@@ -23,7 +23,7 @@
  *
  * Since w·n = −sinθ and a·n = cosθ, all s-values follow from s(C) with no further dot products.
  */
-import { CYLINDER_TERRAIN_PARALLEL_SIN } from '../../constants';
+import { CYLINDER_TERRAIN_PARALLEL_SIN, CYLINDER_TERRAIN_REJECT_MARGIN } from '../../constants';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield } from '../../terrain/heightfield';
 /*
@@ -33,6 +33,8 @@ import type { Heightfield } from '../../terrain/heightfield';
  */
 const KIND_RECTANGLE = ElementKind.Rectangle, KIND_UPPER = ElementKind.UpperTriangle;
 const PARALLEL_SIN = CYLINDER_TERRAIN_PARALLEL_SIN;
+const REJECT_MARGIN = CYLINDER_TERRAIN_REJECT_MARGIN;
+const ELEMENT_ABOVE = 0, ELEMENT_FACE_MISSED = 1, ELEMENT_FRAME = 2;
 
 /** The cylinder of the current query (world frame). */
 export class CylinderQuery {
@@ -42,11 +44,16 @@ export class CylinderQuery {
   /** [m] Radius and half height. */
   r = 0;
   hh = 0;
+  /** [1/m] 1/dx and 1/dy of the heightfield of the query (the quick element test multiplies). */
+  invDx = 1;
+  invDy = 1;
 
-  set(cx: number, cy: number, cz: number, vx: number, vy: number, vz: number, r: number, hh: number): void {
+  set(cx: number, cy: number, cz: number, vx: number, vy: number, vz: number, r: number, hh: number, hf: Heightfield): void {
     this.cx = cx; this.cy = cy; this.cz = cz;
     this.vx = vx; this.vy = vy; this.vz = vz;
     this.r = r; this.hh = hh;
+    this.invDx = 1 / hf.dx;
+    this.invDy = 1 / hf.dy;
   }
 }
 
@@ -75,26 +82,78 @@ export class ElementFrame {
   hh = 0.5; r = 0.5;
 }
 
+/** Result of setElementFrame. */
+export const ElementTest = {
+  /** s(A_L) ≤ 0: the whole cylinder is above the element's (infinite) plane; its edges are out too. */
+  Above: 0,
+  /**
+   * The cylinder dips below the plane but no face contact is possible: s(B_L) ≤ 0 (cases B and
+   * C, whose contacts lie on the foot of the lowest line) and that foot segment lies wholly on
+   * the outer side of one of the cell's sides. The element's edges may still poke in.
+   */
+  FaceMissed: 1,
+  /** The frame is complete: run the narrow-phase case. */
+  Frame: 2,
+} as const;
+export type ElementTest = (typeof ElementTest)[keyof typeof ElementTest];
+
 /**
- * Fills `f` for element `kind` of cell (i, j) and returns whether s(A_L) > 0, i.e. the
- * cylinder's lowest point is below the plane. False means the whole cylinder is above the
- * (infinite) plane, so neither the element nor any of its edges can touch it and the caller
- * skips the element; only the plane fields of `f` are valid then. (A boolean, not s(A_L): a
- * double returned from a call that is not inlined is boxed on the heap.)
+ * Tests element `kind` of cell (i, j) against the cylinder and, when a face contact is possible,
+ * fills `f` (ElementTest.Frame). For Above and FaceMissed only the normal (f.nx, f.ny, f.nz) is
+ * written: the edge pass needs it. Most elements under a wheel are FaceMissed — off the lowest
+ * line — so that test runs on locals before any field of the frame is stored. (A small integer,
+ * not s(A_L): a double returned from a call that is not inlined is boxed on the heap.)
  *
  * The plane is computed from the heights exactly as Heightfield.elementPlane (same slopes, same
- * vertex), so every routine that uses the terrain sees bit-identical planes.
+ * vertex), so every routine that uses the terrain sees bit-identical planes; the feet are
+ * computed exactly as clipLowestLine does, so the rejection agrees with the clip bit for bit.
  */
-export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfield, i: number, j: number, kind: ElementKind): boolean {
+export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfield, i: number, j: number, kind: ElementKind): ElementTest {
   const H = hf.heights;
   const c = hf.cols;
   const kv = j * c + i;
   const dx = hf.dx, dy = hf.dy;
-  f.i = i; f.j = j; f.kind = kind;
-  f.dx = dx; f.dy = dy;
-  f.hh = q.hh; f.r = q.r;
   const ox = hf.x0 + i * dx, oy = hf.y0 + j * dy;
-  f.ox = ox; f.oy = oy;
+  const vx = q.vx, vy = q.vy, vz = q.vz, hh = q.hh, r = q.r;
+  // Quick test on the unnormalised normal m = (−σx, −σy, 1) (σ the slopes, |m| = L): every
+  // s-value scaled by L, and the feet of the lowest line from A + (s·L)·m/L², with a single
+  // square root (|(v·m)v − m| = sinθ·L) and no division in the dependency chain. Most elements
+  // under a wheel end here; the others are rebuilt below exactly as before.
+  {
+    let qx: number, qy: number, qz: number, kx: number, ky: number;
+    if (kind === KIND_UPPER) {
+      const h1 = H[kv + 1], h2 = H[kv + c], h3 = H[kv + c + 1];
+      qx = (h2 - h3) * q.invDx;
+      qy = (h1 - h3) * q.invDy;
+      kx = ox + dx; ky = oy + dy; qz = h3;
+    } else {
+      const h0 = H[kv];
+      qx = (h0 - H[kv + 1]) * q.invDx;
+      qy = (h0 - H[kv + c]) * q.invDy;
+      kx = ox; ky = oy; qz = h0;
+    }
+    // m = (qx, qy, 1); sC·L = m·(V − C)
+    const sCm = qx * (kx - q.cx) + qy * (ky - q.cy) + (qz - q.cz);
+    const dm = vx * qx + vy * qy + vz;
+    const pmx = dm * vx - qx, pmy = dm * vy - qy, pmz = dm * vz - 1;
+    const sinL = Math.sqrt(pmx * pmx + pmy * pmy + pmz * pmz);
+    const cosL = dm < 0 ? -dm : dm;
+    const sCLm = sCm + hh * cosL;
+    const sALm = sCLm + r * sinL;
+    if (sALm < -REJECT_MARGIN) return ELEMENT_ABOVE;
+    const L2 = qx * qx + qy * qy + 1;
+    if (sCLm - r * sinL < -REJECT_MARGIN * L2 && sinL > REJECT_MARGIN * L2) {
+      // Cases B/C (s(B_L) < 0): the feet of A_L and A_U, x and y only.
+      const iw = r / sinL, il2 = 1 / L2;
+      const sg = dm < 0 ? -hh : hh; // C_L = C − (h/2)·a with a = sign(v·m)·v
+      const alx = q.cx - sg * vx + pmx * iw, aly = q.cy - sg * vy + pmy * iw;
+      const e0 = sALm * il2, e1 = (sALm - 2 * hh * cosL) * il2;
+      const fx0 = alx + e0 * qx - ox, fy0 = aly + e0 * qy - oy;
+      const fx1 = alx + 2 * sg * vx + e1 * qx - ox, fy1 = aly + 2 * sg * vy + e1 * qy - oy;
+      const lo = -REJECT_MARGIN, hx = dx + REJECT_MARGIN, hy = dy + REJECT_MARGIN;
+      if ((fx0 < lo && fx1 < lo) || (fy0 < lo && fy1 < lo) || (fx0 > hx && fx1 > hx) || (fy0 > hy && fy1 > hy)) return ELEMENT_FACE_MISSED;
+    }
+  }
   let sx: number, sy: number, px: number, py: number, pz: number;
   if (kind === KIND_UPPER) {
     const h1 = H[kv + 1], h2 = H[kv + c], h3 = H[kv + c + 1];
@@ -111,30 +170,42 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
   const nx = -sx * inv, ny = -sy * inv, nz = inv;
   f.nx = nx; f.ny = ny; f.nz = nz;
   const k = nx * px + ny * py + nz * pz;
-  f.k = k;
-  const dot = q.vx * nx + q.vy * ny + q.vz * nz;
+  const dot = vx * nx + vy * ny + vz * nz;
   const cos = dot < 0 ? -dot : dot;
   // sinθ = |cosθ·a − n| = |(v·n)v − n|, not √(1 − cos²θ): for a nearly upright axis the latter
   // loses all digits (1 − cos² cancels) and w = (cosθ·a − n)/sinθ would not be a unit vector.
-  const px0 = dot * q.vx - nx, py0 = dot * q.vy - ny, pz0 = dot * q.vz - nz;
+  const px0 = dot * vx - nx, py0 = dot * vy - ny, pz0 = dot * vz - nz;
   const sin = Math.sqrt(px0 * px0 + py0 * py0 + pz0 * pz0);
   const sC = k - (q.cx * nx + q.cy * ny + q.cz * nz);
-  const sCL = sC + q.hh * cos;
-  const sAL = sCL + q.r * sin;
-  if (!(sAL > 0)) return false;
+  const sCL = sC + hh * cos;
+  const sAL = sCL + r * sin;
+  if (!(sAL > 0)) return ELEMENT_ABOVE;
   const sg = dot < 0 ? -1 : 1;
-  const ax = sg * q.vx, ay = sg * q.vy, az = sg * q.vz;
+  const ax = sg * vx, ay = sg * vy, az = sg * vz;
+  const sAU = sAL - 2 * hh * cos;
+  const sBL = sCL - r * sin;
+  const clx = q.cx - hh * ax, cly = q.cy - hh * ay, clz = q.cz - hh * az;
+  let wx: number, wy: number, wz: number;
+  if (sin > PARALLEL_SIN) {
+    // w = (cosθ·a − n)/sinθ = ((v·n)v − n)/sinθ, already at hand.
+    const iw = 1 / sin;
+    wx = px0 * iw; wy = py0 * iw; wz = pz0 * iw;
+  } else {
+    wx = 1; wy = 0; wz = 0; // replaced by setDownRadial below
+  }
+  f.i = i; f.j = j; f.kind = kind;
+  f.dx = dx; f.dy = dy;
+  f.hh = hh; f.r = r;
+  f.ox = ox; f.oy = oy;
+  f.k = k;
   f.ax = ax; f.ay = ay; f.az = az;
   f.cos = cos; f.sin = sin;
   f.sCL = sCL;
   f.sAL = sAL;
-  f.sAU = sAL - 2 * q.hh * cos;
-  f.sBL = sCL - q.r * sin;
-  f.clx = q.cx - q.hh * ax; f.cly = q.cy - q.hh * ay; f.clz = q.cz - q.hh * az;
+  f.sAU = sAU;
+  f.sBL = sBL;
+  f.clx = clx; f.cly = cly; f.clz = clz;
   if (sin > PARALLEL_SIN) {
-    // w = (cosθ·a − n)/sinθ = ((v·n)v − n)/sinθ, already at hand; u = a × w.
-    const iw = 1 / sin;
-    const wx = px0 * iw, wy = py0 * iw, wz = pz0 * iw;
     f.wx = wx; f.wy = wy; f.wz = wz;
     f.ux = ay * wz - az * wy;
     f.uy = az * wx - ax * wz;
@@ -142,7 +213,29 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
   } else {
     setDownRadial(f, sx);
   }
-  return true;
+  return ELEMENT_FRAME;
+}
+
+/**
+ * Upward unit normal of an element of cell (i, j) into dst[at], dst[at + 1], dst[at + 2]: the
+ * upper triangle's with `upper`, else the rectangle's or lower triangle's (both through V0).
+ * Bit-identical to setElementFrame and Heightfield.elementPlane. For the edge pass, which needs
+ * a face normal only when an edge pokes in.
+ */
+export function elementNormalInto(dst: Float64Array, at: number, hf: Heightfield, i: number, j: number, upper: boolean): void {
+  const H = hf.heights, c = hf.cols, kv = j * c + i;
+  let sx: number, sy: number;
+  if (upper) {
+    sx = (H[kv + c + 1] - H[kv + c]) / hf.dx;
+    sy = (H[kv + c + 1] - H[kv + 1]) / hf.dy;
+  } else {
+    sx = (H[kv + 1] - H[kv]) / hf.dx;
+    sy = (H[kv + c] - H[kv]) / hf.dy;
+  }
+  const inv = 1 / Math.sqrt(sx * sx + sy * sy + 1);
+  dst[at] = -sx * inv;
+  dst[at + 1] = -sy * inv;
+  dst[at + 2] = inv;
 }
 
 /**
