@@ -163,13 +163,6 @@ export const CYLINDER_TERRAIN_MAX_CELLS = 128 * 128;
 export const CYLINDER_TERRAIN_DIRECT_SCAN_CELLS = 1024;
 
 /**
- * [-] Terrain vertices one query remembers as already emitted (a vertex poking into the wheel
- * is the deepest point of every bent edge ending there; it is emitted once). Beyond this many,
- * duplicates are possible but harmless (the reduction keeps ≤ 4 per normal group).
- */
-export const CYLINDER_TERRAIN_MAX_VERTEX_CONTACTS = 256;
-
-/**
  * [-] Engine API: the axis passed to collideCylinderTerrainInto must satisfy |‖v‖² − 1| ≤ this
  * (callers normalise once; a non-unit axis scales every s-value and is rejected as invalid input).
  */

@@ -12,8 +12,8 @@ import type { WheelContactFn } from './world';
 /** Wheel contacts through the analytic cylinder–terrain algorithm, one reused workspace. */
 export function analyticWheelContacts(): WheelContactFn {
   const ws = new CylinderTerrainWorkspace();
-  return (out, center, axis, radius, width, hf) => {
-    collideCylinderTerrainInto(out, center, axis, radius, width / 2, hf, ws);
+  return (out, center, axis, wheel, hf) => {
+    collideCylinderTerrainInto(out, center, axis, wheel, hf, ws);
   };
 }
 

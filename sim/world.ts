@@ -37,10 +37,15 @@ export type WheelContactFn = (
   out: ContactBuffer,
   center: Readonly<Vec3>,
   axis: Readonly<Vec3>,
-  radius: number,
-  width: number,
+  wheel: WheelCylinder,
   hf: Heightfield,
 ) => void;
+
+/** A wheel as a cylinder: [m] radius and half its width (the cylinder's half length). */
+export interface WheelCylinder {
+  readonly radius: number;
+  readonly halfHeight: number;
+}
 
 export class World {
   readonly scenario: Scenario;
@@ -60,6 +65,10 @@ export class World {
   private readonly scratchA: Vec3 = [0, 0, 0];
   private readonly scratchB: Vec3 = [0, 0, 0];
   private readonly scratchWheel: Quat = [0, 0, 0, 1];
+  /** Per-step scratch of updateContacts (the step allocates nothing). */
+  private readonly wheelCenter: Vec3 = [0.5, 0.5, 0.5];
+  private readonly wheelAxis: Vec3 = [0.5, 0.5, 0.5];
+  private readonly wheelCylinder: WheelCylinder;
 
   constructor(scenario: Scenario, terrain: Heightfield, wheelContacts: WheelContactFn | null = null) {
     this.scenario = scenario;
@@ -76,6 +85,7 @@ export class World {
     this.contacts = new ContactBuffer(WORLD_MAX_CONTACTS);
     this.contactBody = new Int32Array(WORLD_MAX_CONTACTS);
     this.wheelContacts = wheelContacts;
+    this.wheelCylinder = { radius: this.robot.wheelRadius, halfHeight: this.robot.wheelWidth / 2 };
     this.updateContacts();
   }
 
@@ -135,12 +145,11 @@ export class World {
   private updateContacts(): void {
     this.contacts.clear();
     if (!this.wheelContacts) return;
-    const center: Vec3 = [0, 0, 0];
-    const axis: Vec3 = [0, 0, 0];
+    const center = this.wheelCenter, axis = this.wheelAxis;
     for (let k = 0; k < WHEEL_COUNT; k++) {
       const before = this.contacts.count;
       this.wheelPose(k, center, axis);
-      this.wheelContacts(this.contacts, center, axis, this.robot.wheelRadius, this.robot.wheelWidth, this.terrain);
+      this.wheelContacts(this.contacts, center, axis, this.wheelCylinder, this.terrain);
       for (let c = before; c < this.contacts.count; c++) this.contactBody[c] = 1 + k;
     }
   }

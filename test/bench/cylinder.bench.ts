@@ -124,9 +124,12 @@ function oursEngine(hf: Heightfield): (p: CylinderPose) => { contacts: number; m
   const out = new ContactBuffer(OUTPUT_CAPACITY);
   const ws = new CylinderTerrainWorkspace();
   const res = { contacts: 0, maxDepth: 0 };
+  const size = { radius: 0.5, halfHeight: 0.5 }; // reused: the engine path allocates nothing
   return (p) => {
     out.clear();
-    collideCylinderTerrainInto(out, p.center as Vec3, p.axis as Vec3, p.radius, p.height / 2, hf, ws);
+    size.radius = p.radius;
+    size.halfHeight = p.height / 2;
+    collideCylinderTerrainInto(out, p.center as Vec3, p.axis as Vec3, size, hf, ws);
     let d = 0;
     for (let k = 0; k < out.count; k++) if (out.depth[k] > d) d = out.depth[k];
     res.contacts = out.count;

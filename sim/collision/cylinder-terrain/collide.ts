@@ -91,7 +91,19 @@ const range: MinMax = { min: 0, max: 0 };
 const POKES = CLASS_CONVEX;
 
 /**
- * Contacts of the cylinder (centre, unit axis, radius, half height) with the terrain, appended
+ * Size of the cylinder of an engine query (CylinderShape has both fields). An object rather than
+ * two numbers: a double passed to a call that is not inlined is boxed on the heap, and the engine
+ * path allocates nothing.
+ */
+export interface CylinderSize {
+  /** [m] */
+  readonly radius: number;
+  /** [m] Half the length along the axis. */
+  readonly halfHeight: number;
+}
+
+/**
+ * Contacts of the cylinder (centre, unit axis, size) with the terrain, appended
  * to `out` after reduction (≤ 4 per normal group). Points lie on the terrain surface, normals
  * point out of the terrain, depth > 0. Returns CylinderTerrainStatus bits (0 = complete); never
  * throws. `ws` holds the candidates and statistics of this call.
@@ -100,19 +112,18 @@ export function collideCylinderTerrainInto(
   out: ContactBuffer,
   center: Readonly<Vec3>,
   axisUnit: Readonly<Vec3>,
-  radius: number,
-  halfHeight: number,
+  cylinder: CylinderSize,
   hf: Heightfield,
   ws: CylinderTerrainWorkspace,
 ): CylinderTerrainStatus {
   const cand = ws.candidates;
   cand.clear();
-  resetEdgePass();
   ws.cellsVisited = 0;
   ws.elementsTested = 0;
   ws.candidateCount = 0;
   ws.flatPatch = false;
   const cx = center[0], cy = center[1], cz = center[2];
+  const radius = cylinder.radius, halfHeight = cylinder.halfHeight;
   const vx = axisUnit[0], vy = axisUnit[1], vz = axisUnit[2];
   const len2 = vx * vx + vy * vy + vz * vz;
   // Written as negated "valid" tests so NaN fails them.
@@ -148,10 +159,12 @@ export function collideCylinderTerrainInto(
     if (i1 - i0 + 1 > side) { const m = (i0 + i1) >> 1; i0 = m - (side >> 1); i1 = i0 + side - 1; }
     if (j1 - j0 + 1 > side) { const m = (j0 + j1) >> 1; j0 = m - (side >> 1); j1 = j0 + side - 1; }
   }
+  resetEdgePass(i0, j0, i1);
   // 2a. Columns of each row that the cylinder can reach at any height (see footprintRows); the
   // H_min/H_max test only needs those cells: the others are out of reach whatever their height.
   setupCull(q, hf);
-  const cells = footprintRows(ws, hf, i0, j0, i1, j1, Infinity);
+  cull.rowDepth = Infinity;
+  const cells = footprintRows(ws, hf, i0, j0, i1, j1);
   if (cells === 0) return status;
   if (cells <= DIRECT_SCAN_CELLS) {
     scanRowsMinMax(range, ws, hf, j0, j1);
@@ -166,7 +179,10 @@ export function collideCylinderTerrainInto(
   } else {
     // 2c. Rows again, with the section at the deepest any of those cells can reach (H_max):
     // fewer cells for the per-cell bound below.
-    if (cull.box) footprintRows(ws, hf, i0, j0, i1, j1, range.max - cull.lowZ);
+    if (cull.box) {
+      cull.rowDepth = range.max - cull.lowZ;
+      footprintRows(ws, hf, i0, j0, i1, j1);
+    }
     status |= narrowPhase(cand, hf, q, ws, j0, j1);
   }
   ws.candidateCount = cand.count;
@@ -187,6 +203,8 @@ export function collideCylinderTerrainInto(
 const cull = {
   r: 0.5, lowX: 0.5, lowY: 0.5, lowZ: 0.5, segZ: 0.5, segLen: 0.5,
   ex: 0.5, ey: 0.5, radE: 0.5, radP: 0.5, capAlong: 0.5, discReach2: 0.5, sin: 0.5,
+  /** [m] Depth below A_L's height that footprintRows considers (a field, not an argument: see CylinderSize). */
+  rowDepth: 0.5,
   box: true,
 };
 
@@ -216,9 +234,11 @@ function setupCull(q: CylinderQuery, hf: Heightfield): void {
 
 /**
  * For rows j0..j1, the columns [rowLo, rowHi] (clamped to [i0, i1]) whose cells pass the
- * height-independent part of the per-cell bound (W = r). Returns the number of cells.
+ * part of the per-cell bound that does not depend on the cell's heights, for the part of the cylinder
+ * within cull.rowDepth below A_L (Infinity: the whole cylinder). Returns the number of cells.
  */
-function footprintRows(ws: CylinderTerrainWorkspace, hf: Heightfield, i0: number, j0: number, i1: number, j1: number, depth: number): number {
+function footprintRows(ws: CylinderTerrainWorkspace, hf: Heightfield, i0: number, j0: number, i1: number, j1: number): number {
+  const depth = cull.rowDepth;
   const dx = hf.dx, dy = hf.dy;
   const r = cull.r;
   // The section's half-width at the line's deepest point (W ≤ r) and the part of the line below
@@ -308,6 +328,7 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws:
   const { lowX, lowY, lowZ, segZ, segLen, ex, ey, radE, radP, capAlong, discReach2, box } = cull;
   const cellBits = hf.cellBits, cellsX = hf.cellsX;
   const cullSin = cull.sin;
+  const invCullSin = cullSin > 0 ? 1 / cullSin : 0, invSegLen = box ? 1 / segLen : 0;
   const f = frame;
   for (let j = j0; j <= j1; j++) {
     const ry = hf.y0 + (j + 0.5) * dy - lowY;
@@ -330,10 +351,12 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws:
           // Depth of the line's lowest point that can reach this cell (the line rises along e
           // by segZ over segLen), then the section's half-width there.
           const reach0 = along - radE - capAlong;
-          const local = reach0 > 0 ? depth - (segZ * reach0) / segLen : depth;
+          const local = reach0 > 0 ? depth - segZ * reach0 * invSegLen : depth;
           if (!(local > 0)) continue;
-          const rho = local / cullSin;
-          if (rho < r && across > Math.sqrt(rho * (2 * r - rho)) + radP) continue;
+          // across > W + radP with W = √(ρ(2r − ρ)), squared: no root, no division per cell.
+          const rho = local * invCullSin;
+          const gap = across - radP;
+          if (rho < r && gap > 0 && gap * gap > rho * (2 * r - rho)) continue;
         }
       } else if (rx * rx + ry * ry > discReach2) {
         continue;

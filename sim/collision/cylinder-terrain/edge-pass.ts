@@ -26,7 +26,7 @@
  */
 import {
   CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON,
-  CYLINDER_TERRAIN_MAX_VERTEX_CONTACTS,
+  CYLINDER_TERRAIN_MAX_CELLS,
   GEOMETRIC_EPSILON,
   MANIFOLD_TIE_TOLERANCE,
 } from '../../constants';
@@ -47,7 +47,7 @@ const GEOM_EPS = GEOMETRIC_EPSILON;
 const TIE_TOLERANCE = MANIFOLD_TIE_TOLERANCE;
 const edgeFeature = edgeFeatureImport;
 
-/** Scratch of the last edgePoke: the edge's end points, the deepest point's parameter and depth. */
+/** Scratch of the last edgePoke: the edge's end points, the deepest point's parameter and depth, its end vertices in the query window. */
 const poke = { x0: 0.5, y0: 0.5, z0: 0.5, x1: 0.5, y1: 0.5, z1: 0.5, t: 0.5, depth: 0.5, va: 0, vb: 0 };
 
 /** Candidate parameters of a base-limited edge: both ends, z = 0 and up to four roots. */
@@ -57,14 +57,28 @@ const tCandidates = new Float64Array(8);
  * Vertices already emitted as contacts in this query. A vertex poking into the cylinder is the
  * deepest point of every bent edge that ends there (up to six); the first edge in cell order
  * emits it, the others skip it — so the manifold has no duplicates and does not depend on which
- * edge happened to win a tie in the reduction.
+ * edge happened to win a tie in the reduction. One stamp per vertex of the query's window (the
+ * cell range plus its far row and column), compared with the query's own stamp: nothing to
+ * clear between queries.
  */
-const emittedVertices = new Int32Array(CYLINDER_TERRAIN_MAX_VERTEX_CONTACTS);
-let emittedVertexCount = 0;
+const WINDOW_SIDE = Math.floor(Math.sqrt(CYLINDER_TERRAIN_MAX_CELLS)) + 2;
+const vertexStamp = new Uint32Array(WINDOW_SIDE * WINDOW_SIDE);
+let stamp = 0;
+let windowI0 = 0, windowJ0 = 0, windowWidth = 0;
 
-/** Starts a query: forgets the emitted vertices. */
-export function resetEdgePass(): void {
-  emittedVertexCount = 0;
+/**
+ * Starts a query over cells i0..i1 × j0.. (at most CYLINDER_TERRAIN_MAX_CELLS of them, so the
+ * window of vertices fits): forgets the emitted vertices.
+ */
+export function resetEdgePass(i0: number, j0: number, i1: number): void {
+  windowI0 = i0;
+  windowJ0 = j0;
+  windowWidth = i1 - i0 + 2;
+  stamp = (stamp + 1) >>> 0;
+  if (stamp === 0) {
+    vertexStamp.fill(0);
+    stamp = 1;
+  }
 }
 
 /**
@@ -81,12 +95,12 @@ export const edgeScratch = new Float64Array(7);
  * Vertex indices instead of coordinates: see edgeScratch.
  */
 export function edgePoke(q: CylinderQuery, hf: Heightfield, ia: number, ja: number, ib: number, jb: number): boolean {
-  const x0 = hf.x0 + ia * hf.dx, y0 = hf.y0 + ja * hf.dy, z0 = hf.heights[ja * hf.cols + ia];
-  const x1 = hf.x0 + ib * hf.dx, y1 = hf.y0 + jb * hf.dy, z1 = hf.heights[jb * hf.cols + ib];
+  const x0 = q.x0 + ia * q.dx, y0 = q.y0 + ja * q.dy, z0 = hf.heights[ja * hf.cols + ia];
+  const x1 = q.x0 + ib * q.dx, y1 = q.y0 + jb * q.dy, z1 = hf.heights[jb * hf.cols + ib];
   poke.x0 = x0; poke.y0 = y0; poke.z0 = z0;
   poke.x1 = x1; poke.y1 = y1; poke.z1 = z1;
-  poke.va = ja * hf.cols + ia;
-  poke.vb = jb * hf.cols + ib;
+  poke.va = (ja - windowJ0) * windowWidth + (ia - windowI0);
+  poke.vb = (jb - windowJ0) * windowWidth + (ib - windowI0);
   const vx = q.vx, vy = q.vy, vz = q.vz;
   const px = x0 - q.cx, py = y0 - q.cy, pz = z0 - q.cz;
   const dx = x1 - x0, dy = y1 - y0, dz = z1 - z0;
@@ -173,9 +187,9 @@ export function edgePoke(q: CylinderQuery, hf: Heightfield, ia: number, ja: numb
  */
 function vertexIsNew(t: number): boolean {
   if (t !== 0 && t !== 1) return true;
-  const vertex = t === 0 ? poke.va : poke.vb;
-  for (let k = 0; k < emittedVertexCount; k++) if (emittedVertices[k] === vertex) return false;
-  if (emittedVertexCount < emittedVertices.length) emittedVertices[emittedVertexCount++] = vertex;
+  const v = t === 0 ? poke.va : poke.vb;
+  if (vertexStamp[v] === stamp) return false;
+  vertexStamp[v] = stamp;
   return true;
 }
 

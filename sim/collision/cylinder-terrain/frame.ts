@@ -38,20 +38,25 @@ const ELEMENT_ABOVE = 0, ELEMENT_FACE_MISSED = 1, ELEMENT_FRAME = 2;
 
 /** The cylinder of the current query (world frame). */
 export class CylinderQuery {
-  cx = 0; cy = 0; cz = 0;
+  // Every double field starts as NaN, a heap number: V8 then stores the field unboxed-in-place
+  // as a double from the first write (a field that starts as the small integer 0 may end up a
+  // generic tagged field, and every later double store would allocate).
+  cx = NaN; cy = NaN; cz = NaN;
   /** Unit axis v. */
-  vx = 0; vy = 0; vz = 1;
+  vx = NaN; vy = NaN; vz = NaN;
   /** [m] Radius and half height. */
-  r = 0;
-  hh = 0;
-  /** [1/m] 1/dx and 1/dy of the heightfield of the query (the quick element test multiplies). */
-  invDx = 1;
-  invDy = 1;
+  r = NaN;
+  hh = NaN;
+  /** [m] The heightfield's origin and spacing, and [1/m] the inverse spacing (read per element and edge). */
+  x0 = NaN; y0 = NaN; dx = NaN; dy = NaN;
+  invDx = NaN;
+  invDy = NaN;
 
   set(cx: number, cy: number, cz: number, vx: number, vy: number, vz: number, r: number, hh: number, hf: Heightfield): void {
     this.cx = cx; this.cy = cy; this.cz = cz;
     this.vx = vx; this.vy = vy; this.vz = vz;
     this.r = r; this.hh = hh;
+    this.x0 = hf.x0; this.y0 = hf.y0; this.dx = hf.dx; this.dy = hf.dy;
     this.invDx = 1 / hf.dx;
     this.invDy = 1 / hf.dy;
   }
@@ -62,24 +67,24 @@ export class ElementFrame {
   /** Cell and element. */
   i = 0; j = 0;
   kind: ElementKind = KIND_RECTANGLE;
-  /** [m] World x, y of the cell's V0 and the grid spacing. */
-  ox = 0; oy = 0; dx = 1; dy = 1;
+  /** [m] World x, y of the cell's V0 and the grid spacing. (Doubles start as NaN: see CylinderQuery.) */
+  ox = NaN; oy = NaN; dx = NaN; dy = NaN;
   /** Upward unit normal n and plane constant k (s(P) = k − P·n). */
-  nx = 0; ny = 0; nz = 1; k = 0;
+  nx = NaN; ny = NaN; nz = NaN; k = NaN;
   /** Axis from the lower base to the upper, cosθ = a·n ≥ 0, sinθ = √(1 − cos²θ). */
-  ax = 0; ay = 0; az = 1; cos = 1; sin = 0;
+  ax = NaN; ay = NaN; az = NaN; cos = NaN; sin = NaN;
   /** Down radial w and u = a × w. */
-  wx = 1; wy = 0; wz = 0;
-  ux = 0; uy = 1; uz = 0;
+  wx = NaN; wy = NaN; wz = NaN;
+  ux = NaN; uy = NaN; uz = NaN;
   /** Lower base centre C_L. */
-  clx = 0; cly = 0; clz = 0;
+  clx = NaN; cly = NaN; clz = NaN;
   /** [m] s at C_L, A_L, A_U, B_L. */
-  sCL = 0; sAL = 0; sAU = 0; sBL = 0;
+  sCL = NaN; sAL = NaN; sAU = NaN; sBL = NaN;
   /**
    * [m] The cylinder's half height and radius, copied here so the per-element routines take no
    * number arguments (doubles passed to a call that is not inlined are boxed on the heap).
    */
-  hh = 0.5; r = 0.5;
+  hh = NaN; r = NaN;
 }
 
 /** Result of setElementFrame. */
@@ -112,8 +117,8 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
   const H = hf.heights;
   const c = hf.cols;
   const kv = j * c + i;
-  const dx = hf.dx, dy = hf.dy;
-  const ox = hf.x0 + i * dx, oy = hf.y0 + j * dy;
+  const dx = q.dx, dy = q.dy;
+  const ox = q.x0 + i * dx, oy = q.y0 + j * dy;
   const vx = q.vx, vy = q.vy, vz = q.vz, hh = q.hh, r = q.r;
   // Quick test on the unnormalised normal m = (−σx, −σy, 1) (σ the slopes, |m| = L): every
   // s-value scaled by L, and the feet of the lowest line from A + (s·L)·m/L², with a single

@@ -84,7 +84,7 @@ export function collideCylinderTerrain(cylinder: CylinderDesc, heightfield: Heig
   workspace ??= new CylinderTerrainWorkspace();
   output ??= new ContactBuffer(PLAIN_OUTPUT_CAPACITY);
   output.clear();
-  const status = collideCylinderTerrainInto(output, center, axis, radius, height / 2, heightfield, workspace);
+  const status = collideCylinderTerrainInto(output, center, axis, { radius, halfHeight: height / 2 }, heightfield, workspace);
   if (status & CylinderTerrainStatus.InvalidInput) throw new Error('collideCylinderTerrain: invalid cylinder');
   const contacts: CylinderTerrainContact[] = [];
   const o = output;

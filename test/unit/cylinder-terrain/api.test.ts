@@ -64,16 +64,16 @@ describe('engine API collideCylinderTerrainInto', () => {
   it('reports invalid input as a status instead of throwing, and leaves the output empty', () => {
     const ws = new CylinderTerrainWorkspace();
     const out = new ContactBuffer(16);
-    expect(collideCylinderTerrainInto(out, [0, 0, 0.29], [0, 2, 0], 0.3, 0.1, flat, ws)).toBe(CylinderTerrainStatus.InvalidInput);
-    expect(collideCylinderTerrainInto(out, [0, Number.NaN, 0.29], [0, 1, 0], 0.3, 0.1, flat, ws)).toBe(CylinderTerrainStatus.InvalidInput);
-    expect(collideCylinderTerrainInto(out, [0, 0, 0.29], [0, 1, 0], 0, 0.1, flat, ws)).toBe(CylinderTerrainStatus.InvalidInput);
+    expect(collideCylinderTerrainInto(out, [0, 0, 0.29], [0, 2, 0], { radius: 0.3, halfHeight: 0.1 }, flat, ws)).toBe(CylinderTerrainStatus.InvalidInput);
+    expect(collideCylinderTerrainInto(out, [0, Number.NaN, 0.29], [0, 1, 0], { radius: 0.3, halfHeight: 0.1 }, flat, ws)).toBe(CylinderTerrainStatus.InvalidInput);
+    expect(collideCylinderTerrainInto(out, [0, 0, 0.29], [0, 1, 0], { radius: 0, halfHeight: 0.1 }, flat, ws)).toBe(CylinderTerrainStatus.InvalidInput);
     expect(out.count).toBe(0);
   });
 
   it('reports a full output buffer as OutputOverflow and keeps what fits', () => {
     const ws = new CylinderTerrainWorkspace();
     const out = new ContactBuffer(1);
-    const status = collideCylinderTerrainInto(out, [0.01, 0.02, 0.29], [0, 1, 0], 0.3, 0.1, flat, ws);
+    const status = collideCylinderTerrainInto(out, [0.01, 0.02, 0.29], [0, 1, 0], { radius: 0.3, halfHeight: 0.1 }, flat, ws);
     expect(status & CylinderTerrainStatus.OutputOverflow).toBeTruthy();
     expect(out.count).toBe(1);
     expect(out.overflow).toBe(1);
@@ -82,8 +82,8 @@ describe('engine API collideCylinderTerrainInto', () => {
   it('appends to the output buffer (several wheels share one buffer)', () => {
     const ws = new CylinderTerrainWorkspace();
     const out = new ContactBuffer(16);
-    collideCylinderTerrainInto(out, [0.01, 0.02, 0.29], [0, 1, 0], 0.3, 0.1, flat, ws);
-    collideCylinderTerrainInto(out, [0.51, 0.02, 0.29], [0, 1, 0], 0.3, 0.1, flat, ws);
+    collideCylinderTerrainInto(out, [0.01, 0.02, 0.29], [0, 1, 0], { radius: 0.3, halfHeight: 0.1 }, flat, ws);
+    collideCylinderTerrainInto(out, [0.51, 0.02, 0.29], [0, 1, 0], { radius: 0.3, halfHeight: 0.1 }, flat, ws);
     expect(out.count).toBe(4);
   });
 
@@ -95,7 +95,7 @@ describe('engine API collideCylinderTerrainInto', () => {
     const curb = Heightfield.fromArray({ cols: 41, rows: 41, dx: 0.05, dy: 0.05, x0: -1, y0: -1, heights });
     const ws = new CylinderTerrainWorkspace();
     const out = new ContactBuffer(16);
-    collideCylinderTerrainInto(out, [0.013, -0.161, 0.309], [1, 0, 0], 0.3, 0.1, curb, ws);
+    collideCylinderTerrainInto(out, [0.013, -0.161, 0.309], [1, 0, 0], { radius: 0.3, halfHeight: 0.1 }, curb, ws);
     const kinds: string[] = [];
     for (let k = 0; k < out.count; k++) kinds.push(`${out.kind[k]}:${out.feature[k]}:${out.cellJ[k]}`);
     expect(kinds.filter((x) => x.startsWith('4:'))).toContain('4:3:21');
@@ -106,7 +106,7 @@ describe('engine API collideCylinderTerrainInto', () => {
     const fine = Heightfield.fromArray({ cols: 201, rows: 201, dx: 0.01, dy: 0.01, x0: -1, y0: -1, heights: new Array(201 * 201).fill(0).map((_, k) => 1e-3 * (k % 7)) });
     const ws = new CylinderTerrainWorkspace();
     const out = new ContactBuffer(64);
-    const status = collideCylinderTerrainInto(out, [0.003, 0.002, 1.49], [0, 1, 0], 1.5, 1, fine, ws);
+    const status = collideCylinderTerrainInto(out, [0.003, 0.002, 1.49], [0, 1, 0], { radius: 1.5, halfHeight: 1 }, fine, ws);
     expect(status & CylinderTerrainStatus.CellRangeTruncated).toBeTruthy();
     expect(out.count).toBeGreaterThan(0);
     for (let k = 0; k < out.count; k++) expect(Number.isFinite(out.depth[k]) && out.depth[k] > 0).toBe(true);
@@ -130,7 +130,7 @@ describe('engine API collideCylinderTerrainInto', () => {
       const yaw = rng.range(0, 6.3);
       v[0] = Math.cos(yaw); v[1] = Math.sin(yaw); v[2] = 0;
       out.clear();
-      const status = collideCylinderTerrainInto(out, c, v, 0.3, 0.1, hf, ws);
+      const status = collideCylinderTerrainInto(out, c, v, { radius: 0.3, halfHeight: 0.1 }, hf, ws);
       expect(status & ~CylinderTerrainStatus.GroupOverflow).toBe(0);
       contacts += out.count;
     }

@@ -31,7 +31,7 @@ function pass(): { points: number; cells: number; elements: number; candidates: 
     c[0] = p.center[0]; c[1] = p.center[1]; c[2] = p.center[2];
     v[0] = p.axis[0]; v[1] = p.axis[1]; v[2] = p.axis[2];
     out.clear();
-    collideCylinderTerrainInto(out, c, v, p.radius, p.height / 2, hf, ws);
+    collideCylinderTerrainInto(out, c, v, { radius: p.radius, halfHeight: p.height / 2 }, hf, ws);
     points += out.count;
     cells += ws.cellsVisited;
     elements += ws.elementsTested;
@@ -58,7 +58,7 @@ const errors: number[] = [];
 let missed = 0;
 for (const p of poses.slice(0, oracleCount)) {
   out.clear();
-  collideCylinderTerrainInto(out, p.center, p.axis, p.radius, p.height / 2, hf, ws);
+  collideCylinderTerrainInto(out, p.center, p.axis, { radius: p.radius, halfHeight: p.height / 2 }, hf, ws);
   let depth = 0;
   for (let k = 0; k < out.count; k++) depth = Math.max(depth, out.depth[k]);
   const o = oracleMaxDepth(p, hf).depth;
