@@ -20,6 +20,8 @@
  *
  * Run: `npm run bench -- cylinder` (add `--quick` for a 500-pose smoke run).
  */
+import type { HeapProfiler } from 'node:inspector';
+import { Session } from 'node:inspector/promises';
 import { cpus, loadavg } from 'node:os';
 import { ContactBuffer } from '../../sim/collision/contact';
 import { collideCylinderTerrainInto } from '../../sim/collision/cylinder-terrain/collide';
@@ -138,6 +140,46 @@ function oursEngine(hf: Heightfield): (p: CylinderPose) => { contacts: number; m
   };
 }
 
+/**
+ * Bytes allocated per query by `query` over `poses` (after warm-up), from V8's sampling heap
+ * profiler with collected objects kept in the profile: every allocation, not only the survivors.
+ * A statistical estimate (one sample per ~128 B allocated); 0 means nothing was sampled.
+ */
+async function bytesPerQuery(poses: readonly CylinderPose[], query: (p: CylinderPose) => void): Promise<number> {
+  for (let r = 0; r < 3; r++) for (const p of poses) query(p);
+  const session = new Session();
+  session.connect();
+  try {
+    await session.post('HeapProfiler.enable');
+    // The two include… flags are newer than @types/node 20's protocol types; V8 in Node 20 has them.
+    const sampling: HeapProfiler.StartSamplingParameterType & { includeObjectsCollectedByMajorGC: boolean; includeObjectsCollectedByMinorGC: boolean } = {
+      samplingInterval: 128,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    };
+    await session.post('HeapProfiler.startSampling', sampling);
+    for (let r = 0; r < 2; r++) for (const p of poses) query(p);
+    const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: { head: HeapNode } };
+    // Only allocations under the query function count (the profiler's own bookkeeping does not).
+    let bytes = 0;
+    const walk = (node: HeapNode, inside: boolean): void => {
+      const here = inside || node.callFrame.functionName === 'collideCylinderTerrainInto';
+      if (here) bytes += node.selfSize;
+      for (const c of node.children) walk(c, here);
+    };
+    walk(profile.head, false);
+    return bytes / (2 * poses.length);
+  } finally {
+    session.disconnect();
+  }
+}
+
+interface HeapNode {
+  callFrame: { functionName: string };
+  selfSize: number;
+  children: HeapNode[];
+}
+
 function fmtQps(x: number): string {
   if (!Number.isFinite(x)) return 'n/a';
   return x >= 1000 ? `${Math.round(x).toLocaleString('en-US')}` : x.toFixed(0);
@@ -162,7 +204,9 @@ export default async function run(ctx: BenchContext): Promise<void> {
   // Ours, engine form and plain API.
   const engine = oursEngine(hf);
   const acc = accuracy(poses, oracle, engine);
-  rows.push({ name: 'ours (collideCylinderTerrainInto)', qps: throughput(poses, engine, runs), contactsPerQuery: acc.cpq, err: acc.err, missed: acc.missed, note: `all ${n} poses timed` });
+  const engineQps = throughput(poses, engine, runs);
+  const allocated = await bytesPerQuery(poses, engine);
+  rows.push({ name: 'ours (collideCylinderTerrainInto)', qps: engineQps, contactsPerQuery: acc.cpq, err: acc.err, missed: acc.missed, note: `all ${n} poses timed; allocates ${allocated.toFixed(1)} B/query` });
   const plain = (p: CylinderPose): void => {
     collideCylinderTerrain(p, hf);
   };
