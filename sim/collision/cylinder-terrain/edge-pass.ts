@@ -61,8 +61,8 @@ const tCandidates = new Float64Array(8);
  * cell range plus its far row and column), compared with the query's own stamp: nothing to
  * clear between queries.
  */
-const WINDOW_SIDE = Math.floor(Math.sqrt(CYLINDER_TERRAIN_MAX_CELLS)) + 2;
-const vertexStamp = new Uint32Array(WINDOW_SIDE * WINDOW_SIDE);
+// A range of w × h ≤ MAX cells has (w + 2)(h + 2) ≤ 3·MAX + 6 window vertices (worst: h = 1).
+const vertexStamp = new Uint32Array(3 * CYLINDER_TERRAIN_MAX_CELLS + 6);
 let stamp = 0;
 let windowI0 = 0, windowJ0 = 0, windowWidth = 0;
 

@@ -104,14 +104,15 @@ export type ElementTest = (typeof ElementTest)[keyof typeof ElementTest];
 
 /**
  * Tests element `kind` of cell (i, j) against the cylinder and, when a face contact is possible,
- * fills `f` (ElementTest.Frame). For Above and FaceMissed only the normal (f.nx, f.ny, f.nz) is
- * written: the edge pass needs it. Most elements under a wheel are FaceMissed — off the lowest
- * line — so that test runs on locals before any field of the frame is stored. (A small integer,
- * not s(A_L): a double returned from a call that is not inlined is boxed on the heap.)
+ * fills `f` (ElementTest.Frame). For Above and FaceMissed the frame's fields are not to be read
+ * (the edge pass takes face normals from elementNormalInto). Most elements under a wheel are
+ * FaceMissed — off the lowest line — so a quick test on unnormalised quantities runs first, on
+ * locals, before any field is stored; with CYLINDER_TERRAIN_REJECT_MARGIN it never rejects an
+ * element that the exact frame and clip would keep. (A small integer, not s(A_L): a double
+ * returned from a call that is not inlined is boxed on the heap.)
  *
  * The plane is computed from the heights exactly as Heightfield.elementPlane (same slopes, same
- * vertex), so every routine that uses the terrain sees bit-identical planes; the feet are
- * computed exactly as clipLowestLine does, so the rejection agrees with the clip bit for bit.
+ * vertex), so every routine that uses the terrain sees bit-identical planes.
  */
 export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfield, i: number, j: number, kind: ElementKind): ElementTest {
   const H = hf.heights;

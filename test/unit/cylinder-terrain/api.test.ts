@@ -112,6 +112,29 @@ describe('engine API collideCylinderTerrainInto', () => {
     for (let k = 0; k < out.count; k++) expect(Number.isFinite(out.depth[k]) && out.depth[k] > 0).toBe(true);
   });
 
+  it('emits each terrain vertex at most once, also for a long thin cell range (vertex window of w × 1 cells)', () => {
+    // A 6 m pipe lying along x over a 1 mm × 1 cm grid with a small ridge every 2 cm: ~6000 × 2
+    // cells (under the 16,384-cell cap), a vertex window far wider than it is tall; the ridge
+    // edges under it poke in and end at shared vertices.
+    const cols = 8001, rows = 41;
+    const heights = new Float64Array(cols * rows);
+    for (let j = 0; j < rows; j++) for (let i = 0; i < cols; i++) heights[j * cols + i] = i % 20 === 0 ? 0.004 : 0;
+    const grid = Heightfield.fromArray({ cols, rows, dx: 0.001, dy: 0.01, x0: -4, y0: -0.2, heights });
+    const ws = new CylinderTerrainWorkspace(4096);
+    const out = new ContactBuffer(256);
+    const status = collideCylinderTerrainInto(out, [0, 0.001, 0.005 + 0.003], [1, 0, 0], { radius: 0.005, halfHeight: 3 }, grid, ws);
+    expect(status & (CylinderTerrainStatus.CellRangeTruncated | CylinderTerrainStatus.CandidateOverflow)).toBe(0);
+    const c = ws.candidates;
+    expect(c.count).toBeGreaterThan(300);
+    const seen = new Set<string>();
+    for (let k = 0; k < c.count; k++) {
+      if (c.kind[k] !== 4) continue; // edge-pass contacts
+      const key = `${c.point[3 * k]},${c.point[3 * k + 1]},${c.point[3 * k + 2]}`;
+      expect(seen.has(key), `duplicate edge contact at ${key}`).toBe(false);
+      seen.add(key);
+    }
+  });
+
   it('allocates nothing per call: buffers keep their identity and size over thousands of queries', () => {
     // Rough ground (±0.35 m over 3.2 m): up to ~70 points in ~20 normal groups per query.
     const hf = fractalTerrain({ cols: 65, dx: 0.05, seed: 3, amplitude: 0.2 });
