@@ -39,8 +39,6 @@ export class ManifoldGroups {
   readonly start: Int32Array;
   /** Representative unit normal per group. */
   readonly normal: Float64Array;
-  /** The current group's points and depths, gathered contiguously (x, y, z, depth per member). */
-  readonly gathered: Float64Array;
   count = 0;
 
   constructor(capacity: number, maxGroups: number) {
@@ -50,7 +48,6 @@ export class ManifoldGroups {
     this.members = new Int32Array(capacity);
     this.start = new Int32Array(maxGroups + 1);
     this.normal = new Float64Array(maxGroups * 3);
-    this.gathered = new Float64Array(capacity * 4);
   }
 }
 
@@ -173,79 +170,65 @@ export function reduceManifoldInto(
     }
     // Groups of 3 or 4 go through the selection too: a line contact keeps only its two ends,
     // and a point inside the triangle of the other three adds no area.
-    // The members' points and depths are gathered once; the passes below run over G with local
-    // indices (u = position in the group, candidate mem[a + u]).
-    const G = groups.gathered;
-    const len = b - a;
-    for (let u = 0; u < len; u++) {
-      const k = mem[a + u];
-      G[4 * u] = P[3 * k];
-      G[4 * u + 1] = P[3 * k + 1];
-      G[4 * u + 2] = P[3 * k + 2];
-      G[4 * u + 3] = D[k];
-    }
     // P1: deepest. Every "better" below must win by more than tieTolerance, so round-off
     // never reorders equals: ties go to the first candidate (cell order), which keeps the
     // choice stable while the wheel moves and when the terrain array is shifted.
-    let u1 = 0;
-    let d1 = G[3];
-    for (let u = 1; u < len; u++) {
-      const d = G[4 * u + 3];
-      if (d > d1 + tieTolerance) { u1 = u; d1 = d; }
-    }
-    const x1 = G[4 * u1], y1 = G[4 * u1 + 1], z1 = G[4 * u1 + 2];
+    let i1 = mem[a];
+    for (let m = a + 1; m < b; m++) if (D[mem[m]] > D[i1] + tieTolerance) i1 = mem[m];
+    const x1 = P[3 * i1], y1 = P[3 * i1 + 1], z1 = P[3 * i1 + 2];
     // P2: farthest from P1. Distances are compared squared against (best + tol)²; the square
     // root is taken only when the best changes.
-    let u2 = -1;
+    let i2 = -1;
     let best = -1;
     let bar2 = -1;
-    for (let u = 0; u < len; u++) {
-      const dx = G[4 * u] - x1, dy = G[4 * u + 1] - y1, dz = G[4 * u + 2] - z1;
+    for (let m = a; m < b; m++) {
+      const k = mem[m];
+      const dx = P[3 * k] - x1, dy = P[3 * k + 1] - y1, dz = P[3 * k + 2] - z1;
       const d2 = dx * dx + dy * dy + dz * dz;
       if (d2 > bar2) {
         best = Math.sqrt(d2);
         bar2 = (best + tieTolerance) * (best + tieTolerance);
-        u2 = u;
+        i2 = k;
       }
     }
-    const ex = G[4 * u2] - x1, ey = G[4 * u2 + 1] - y1, ez = G[4 * u2 + 2] - z1;
+    const ex = P[3 * i2] - x1, ey = P[3 * i2 + 1] - y1, ez = P[3 * i2 + 2] - z1;
     const eLen = Math.sqrt(ex * ex + ey * ey + ez * ez);
     // P3: farthest from line P1P2 (distance = |e × d| / |e|).
-    let u3 = -1;
+    let i3 = -1;
     best = -1;
     bar2 = -1;
     const eLen2 = eLen * eLen;
-    for (let u = 0; u < len; u++) {
-      const dx = G[4 * u] - x1, dy = G[4 * u + 1] - y1, dz = G[4 * u + 2] - z1;
+    for (let m = a; m < b; m++) {
+      const k = mem[m];
+      const dx = P[3 * k] - x1, dy = P[3 * k + 1] - y1, dz = P[3 * k + 2] - z1;
       const cx = ey * dz - ez * dy, cy = ez * dx - ex * dz, cz = ex * dy - ey * dx;
       const c2 = cx * cx + cy * cy + cz * cz; // (distance · |e|)²
       if (c2 > bar2) {
         best = eLen > 0 ? Math.sqrt(c2) / eLen : 0;
         bar2 = (best + tieTolerance) * (best + tieTolerance) * eLen2;
-        u3 = u;
+        i3 = k;
       }
     }
-    const i1 = mem[a + u1], i2 = mem[a + u2];
     if (eLen <= 0 || best <= lineDistance) {
       // Line contact (or all points coincide): the two extremes along P1→P2.
-      let lo = u1, hi = u1, tLo = 0, tHi = 0;
-      for (let u = 0; u < len; u++) {
-        const t = eLen > 0 ? ((G[4 * u] - x1) * ex + (G[4 * u + 1] - y1) * ey + (G[4 * u + 2] - z1) * ez) / eLen : 0;
-        if (t < tLo - tieTolerance) { tLo = t; lo = u; }
-        if (t > tHi + tieTolerance) { tHi = t; hi = u; }
+      let lo = i1, hi = i1, tLo = 0, tHi = 0;
+      for (let m = a; m < b; m++) {
+        const k = mem[m];
+        const t = eLen > 0 ? ((P[3 * k] - x1) * ex + (P[3 * k + 1] - y1) * ey + (P[3 * k + 2] - z1) * ez) / eLen : 0;
+        if (t < tLo - tieTolerance) { tLo = t; lo = k; }
+        if (t > tHi + tieTolerance) { tHi = t; hi = k; }
       }
-      const dLo = G[4 * lo + 3], dHi = G[4 * hi + 3];
-      if (!emit(out, src, mem[a + lo])) status |= ReduceManifoldStatus.OutputOverflow;
-      if (hi !== lo && !emit(out, src, mem[a + hi])) status |= ReduceManifoldStatus.OutputOverflow;
-      if (u1 !== lo && u1 !== hi && d1 > dLo + tieTolerance && d1 > dHi + tieTolerance && !emit(out, src, i1)) {
+      if (!emit(out, src, lo)) status |= ReduceManifoldStatus.OutputOverflow;
+      if (hi !== lo && !emit(out, src, hi)) status |= ReduceManifoldStatus.OutputOverflow;
+      if (i1 !== lo && i1 !== hi && D[i1] > D[lo] + tieTolerance && D[i1] > D[hi] + tieTolerance && !emit(out, src, i1)) {
         status |= ReduceManifoldStatus.OutputOverflow;
       }
       continue;
     }
     // P4: farthest outside triangle P1P2P3, signed areas seen along the group normal.
     const nx = gn[3 * q], ny = gn[3 * q + 1], nz = gn[3 * q + 2];
-    const x2 = G[4 * u2], y2 = G[4 * u2 + 1], z2 = G[4 * u2 + 2];
-    const x3 = G[4 * u3], y3 = G[4 * u3 + 1], z3 = G[4 * u3 + 2];
+    const x2 = P[3 * i2], y2 = P[3 * i2 + 1], z2 = P[3 * i2 + 2];
+    const x3 = P[3 * i3], y3 = P[3 * i3 + 1], z3 = P[3 * i3 + 2];
     const orient = signedArea(x1, y1, z1, x2, y2, z2, x3, y3, z3, nx, ny, nz) >= 0 ? 1 : -1;
     // Signed areas divided by the edge lengths: signed distances (m) outside each edge, so the
     // tie tolerance applies in metres here too.
@@ -253,24 +236,25 @@ export function reduceManifoldInto(
     const inv12 = orient / Math.max(Math.sqrt(sq(x2 - x1) + sq(y2 - y1) + sq(z2 - z1)), tieTolerance);
     const inv23 = orient / Math.max(Math.sqrt(sq(x3 - x2) + sq(y3 - y2) + sq(z3 - z2)), tieTolerance);
     const inv31 = orient / Math.max(Math.sqrt(sq(x1 - x3) + sq(y1 - y3) + sq(z1 - z3)), tieTolerance);
-    let u4 = -1;
+    let i4 = -1;
     let most = 0;
-    for (let u = 0; u < len; u++) {
-      if (u === u1 || u === u2 || u === u3) continue;
-      const qx = G[4 * u], qy = G[4 * u + 1], qz = G[4 * u + 2];
+    for (let m = a; m < b; m++) {
+      const k = mem[m];
+      if (k === i1 || k === i2 || k === i3) continue;
+      const qx = P[3 * k], qy = P[3 * k + 1], qz = P[3 * k + 2];
       const s12 = inv12 * signedArea(x1, y1, z1, x2, y2, z2, qx, qy, qz, nx, ny, nz);
       const s23 = inv23 * signedArea(x2, y2, z2, x3, y3, z3, qx, qy, qz, nx, ny, nz);
       const s31 = inv31 * signedArea(x3, y3, z3, x1, y1, z1, qx, qy, qz, nx, ny, nz);
-      const sMin = s12 < s23 ? (s12 < s31 ? s12 : s31) : s23 < s31 ? s23 : s31;
-      if (sMin < most - tieTolerance) {
-        most = sMin;
-        u4 = u;
+      const s = Math.min(s12, s23, s31);
+      if (s < most - tieTolerance) {
+        most = s;
+        i4 = k;
       }
     }
     if (!emit(out, src, i1)) status |= ReduceManifoldStatus.OutputOverflow;
     if (!emit(out, src, i2)) status |= ReduceManifoldStatus.OutputOverflow;
-    if (!emit(out, src, mem[a + u3])) status |= ReduceManifoldStatus.OutputOverflow;
-    if (u4 >= 0 && !emit(out, src, mem[a + u4])) status |= ReduceManifoldStatus.OutputOverflow;
+    if (!emit(out, src, i3)) status |= ReduceManifoldStatus.OutputOverflow;
+    if (i4 >= 0 && !emit(out, src, i4)) status |= ReduceManifoldStatus.OutputOverflow;
   }
   return status;
 }

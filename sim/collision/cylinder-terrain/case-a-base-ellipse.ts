@@ -38,7 +38,7 @@ import { WheelContactKind } from '../contact';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield } from '../../terrain/heightfield';
 import { elementSides as elementSidesImport } from './case-b-side-trapezoid';
-import { EdgeClass, cellEdgeClass as cellEdgeClassImport } from './edge-bend';
+import { EdgeClass } from './edge-bend';
 import type { ElementFrame } from './frame';
 /*
  * Module-local copies of the imported bindings read per cell, element or edge. Under tsx and
@@ -50,7 +50,6 @@ const CONTACT_BASE_A = WheelContactKind.BaseA;
 const CLASS_FLAT = EdgeClass.Flat;
 const AXIS_PARALLEL_EPS = CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON;
 const elementSides = elementSidesImport;
-const cellEdgeClass = cellEdgeClassImport;
 
 /** Polygon of the current element: world xyz of up to 4 vertices, and their disc coordinates. */
 const vx = new Float64Array(4);
@@ -127,7 +126,7 @@ export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: Elem
   const m = loadPolygon(hf, f);
   let anyBent = false;
   for (let e = 0; e < m; e++) {
-    bent[e] = cellEdgeClass(hf, f.i, f.j, sides[e]) !== CLASS_FLAT ? 1 : 0; // concave or convex: either ends the plane
+    bent[e] = hf.edgeClass(f.i, f.j, sides[e]) !== CLASS_FLAT ? 1 : 0; // concave or convex: either ends the plane
     if (bent[e] === 1) anyBent = true;
   }
   if (!anyBent) return lost;

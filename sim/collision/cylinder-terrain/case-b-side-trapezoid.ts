@@ -25,7 +25,7 @@ import type { ContactBuffer } from '../contact';
 import { WheelContactKind } from '../contact';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield } from '../../terrain/heightfield';
-import { CellEdge, EdgeClass, cellEdgeClass as cellEdgeClassImport } from './edge-bend';
+import { CellEdge, EdgeClass } from './edge-bend';
 import type { ElementFrame } from './frame';
 /*
  * Module-local copies of the imported bindings read per cell, element or edge. Under tsx and
@@ -36,7 +36,6 @@ const EDGE_BOTTOM = CellEdge.Bottom, EDGE_RIGHT = CellEdge.Right, EDGE_TOP = Cel
 const KIND_RECTANGLE = ElementKind.Rectangle, KIND_LOWER = ElementKind.LowerTriangle, KIND_UPPER = ElementKind.UpperTriangle;
 const CLASS_FLAT = EdgeClass.Flat;
 const CONTACT_SIDE_B = WheelContactKind.SideB;
-const cellEdgeClass = cellEdgeClassImport;
 
 /**
  * Result of the last clipLowestLine: parameters on A_L→A_U and what cut them: an element side
@@ -127,7 +126,7 @@ export function clipLowestLine(f: ElementFrame, belowOnly: boolean): boolean {
 /** True if a clip end on side `e` (negative: the line's own end, or the foot leaving the wheel) should become a contact. */
 export function clipEndIsReal(hf: Heightfield, f: ElementFrame, e: number): boolean {
   if (e < 0) return true;
-  return cellEdgeClass(hf, f.i, f.j, e as CellEdge) !== CLASS_FLAT;
+  return hf.edgeClass(f.i, f.j, e as CellEdge) !== CLASS_FLAT;
 }
 
 /**

@@ -75,7 +75,7 @@ const LINE_CONTACT_DISTANCE = MANIFOLD_LINE_CONTACT_DISTANCE;
 const TIE_TOLERANCE = MANIFOLD_TIE_TOLERANCE;
 const setElementFrame = setElementFrameImport;
 const elementNormalInto = elementNormalIntoImport;
-const ELEMENT_ABOVE = ElementTest.Above, ELEMENT_FACE_MISSED = ElementTest.FaceMissed;
+const ELEMENT_ABOVE = ElementTest.Above, ELEMENT_FRAME = ElementTest.Frame;
 const sideTrapezoidContacts = sideTrapezoidContactsImport;
 const baseEllipseContacts = baseEllipseContactsImport;
 const singlePointContact = singlePointContactImport;
@@ -373,15 +373,16 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws:
         ws.elementsTested++;
         const test = setElementFrame(f, q, hf, i, j, kind);
         if (test === ELEMENT_ABOVE) continue;
-        if (test === ELEMENT_FACE_MISSED) {
-          // No face contact; the edges below still see the element.
-        } else if (f.sAU > 0) {
-          lost += sideTrapezoidContacts(cand, hf, f);
-        } else if (f.sBL > 0) {
-          lost += baseEllipseContacts(cand, hf, f);
-          lost += singlePointContact(cand, hf, f, true);
-        } else {
-          lost += singlePointContact(cand, hf, f, false);
+        // FaceMissed: no face contact, but the edges below still see the element.
+        if (test === ELEMENT_FRAME) {
+          if (f.sAU > 0) {
+            lost += sideTrapezoidContacts(cand, hf, f);
+          } else if (f.sBL > 0) {
+            lost += baseEllipseContacts(cand, hf, f);
+            lost += singlePointContact(cand, hf, f, true);
+          } else {
+            lost += singlePointContact(cand, hf, f, false);
+          }
         }
         // The edge pass runs only for the edges of elements that reached here (the cylinder
         // dips below their plane) and only if an edge is bent (convex): flat and concave edges

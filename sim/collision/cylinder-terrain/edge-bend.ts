@@ -2,17 +2,11 @@
  * Terrain edge classes as the wheel–terrain algorithm uses them. The classification itself (what
  * a bend is, the flat / concave / convex / active ranges, the edge names of a cell) lives with
  * the terrain, ../../terrain/edge-class.ts: it is computed once per cell when the heightfield is
- * built, and read here with one byte load.
+ * built, and read through Heightfield.edgeClass (the narrow phase decodes Heightfield.cellBits).
  */
-import type { Heightfield } from '../../terrain/heightfield';
 import { CellEdge, EdgeClass } from '../../terrain/edge-class';
 
 export { CellEdge, EdgeClass };
-
-/** Class of edge `edge` of cell (i, j) (a small integer: never boxed). */
-export function cellEdgeClass(hf: Heightfield, i: number, j: number, edge: CellEdge): EdgeClass {
-  return hf.edgeClass(i, j, edge);
-}
 
 /**
  * Contact feature ids (ContactBuffer.feature, for persistent manifolds and the GUI): together

@@ -126,7 +126,7 @@ export function edgePoke(q: CylinderQuery, hf: Heightfield, ia: number, ja: numb
   if (l1 >= l2) {
     poke.t = t2;
     poke.depth = l2;
-    return vertexIsNew(t2);
+    return vertexIsNew(t2 === 0 ? 0 : t2 === 1 ? 1 : -1);
   }
   // Base-limited: f = min(l1, l2) is concave on [0, 1], so its maximum is at an end, at the
   // maximum of l1 (z = 0), or where l1 = l2: ρ(t) = (r − h/2) + σ·z(t) with σ = sign z, i.e.
@@ -177,17 +177,18 @@ export function edgePoke(q: CylinderQuery, hf: Heightfield, ia: number, ja: numb
   }
   poke.t = bestT;
   poke.depth = bestF;
-  return bestF > 0 && vertexIsNew(bestT);
+  return bestF > 0 && vertexIsNew(bestT === 0 ? 0 : bestT === 1 ? 1 : -1);
 }
 
 /**
- * A poke at an end of the edge (t = 0 or 1) is a terrain vertex; the first edge in cell order
- * that finds it records it, the others skip it (edgePoke returns false for them, before the
- * caller builds face normals for a contact that would not be emitted).
+ * A poke at an end of the edge (`end` 0 or 1; −1: inside the edge) is a terrain vertex; the first
+ * edge in cell order that finds it records it, the others skip it (edgePoke returns false for
+ * them, before the caller builds face normals for a contact that would not be emitted). An
+ * integer argument: a double passed to a call that is not inlined is boxed on the heap.
  */
-function vertexIsNew(t: number): boolean {
-  if (t !== 0 && t !== 1) return true;
-  const v = t === 0 ? poke.va : poke.vb;
+function vertexIsNew(end: number): boolean {
+  if (end < 0) return true;
+  const v = end === 0 ? poke.va : poke.vb;
   if (vertexStamp[v] === stamp) return false;
   vertexStamp[v] = stamp;
   return true;

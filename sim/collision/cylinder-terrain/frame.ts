@@ -121,25 +121,28 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
   const dx = q.dx, dy = q.dy;
   const ox = q.x0 + i * dx, oy = q.y0 + j * dy;
   const vx = q.vx, vy = q.vy, vz = q.vz, hh = q.hh, r = q.r;
-  // Quick test on the unnormalised normal m = (−σx, −σy, 1) (σ the slopes, |m| = L): every
-  // s-value scaled by L, and the feet of the lowest line from A + (s·L)·m/L², with a single
-  // square root (|(v·m)v − m| = sinθ·L) and no division in the dependency chain. Most elements
-  // under a wheel end here; the others are rebuilt below exactly as before.
+  // The element's plane vertex P (V3 for the upper triangle, else V0) and the height rises from
+  // its x- and y-neighbours to it: slopes σx = riseX/dx, σy = riseY/dy.
+  let riseX: number, riseY: number, px: number, py: number, pz: number;
+  if (kind === KIND_UPPER) {
+    const h3 = H[kv + c + 1];
+    riseX = h3 - H[kv + c];
+    riseY = h3 - H[kv + 1];
+    px = ox + dx; py = oy + dy; pz = h3;
+  } else {
+    const h0 = H[kv];
+    riseX = H[kv + 1] - h0;
+    riseY = H[kv + c] - h0;
+    px = ox; py = oy; pz = h0;
+  }
+  // Quick test on the unnormalised normal m = (−σx, −σy, 1) (|m| = L): every s-value scaled by
+  // L, and the feet of the lowest line from A + (s·L)·m/L², with a single square root
+  // (|(v·m)v − m| = sinθ·L) and no division in the dependency chain. Most elements under a
+  // wheel end here; the others get the exact frame below.
   {
-    let qx: number, qy: number, qz: number, kx: number, ky: number;
-    if (kind === KIND_UPPER) {
-      const h1 = H[kv + 1], h2 = H[kv + c], h3 = H[kv + c + 1];
-      qx = (h2 - h3) * q.invDx;
-      qy = (h1 - h3) * q.invDy;
-      kx = ox + dx; ky = oy + dy; qz = h3;
-    } else {
-      const h0 = H[kv];
-      qx = (h0 - H[kv + 1]) * q.invDx;
-      qy = (h0 - H[kv + c]) * q.invDy;
-      kx = ox; ky = oy; qz = h0;
-    }
-    // m = (qx, qy, 1); sC·L = m·(V − C)
-    const sCm = qx * (kx - q.cx) + qy * (ky - q.cy) + (qz - q.cz);
+    const qx = -riseX * q.invDx, qy = -riseY * q.invDy;
+    // sC·L = m·(P − C)
+    const sCm = qx * (px - q.cx) + qy * (py - q.cy) + (pz - q.cz);
     const dm = vx * qx + vy * qy + vz;
     const pmx = dm * vx - qx, pmy = dm * vy - qy, pmz = dm * vz - 1;
     const sinL = Math.sqrt(pmx * pmx + pmy * pmy + pmz * pmz);
@@ -160,18 +163,7 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
       if ((fx0 < lo && fx1 < lo) || (fy0 < lo && fy1 < lo) || (fx0 > hx && fx1 > hx) || (fy0 > hy && fy1 > hy)) return ELEMENT_FACE_MISSED;
     }
   }
-  let sx: number, sy: number, px: number, py: number, pz: number;
-  if (kind === KIND_UPPER) {
-    const h1 = H[kv + 1], h2 = H[kv + c], h3 = H[kv + c + 1];
-    sx = (h3 - h2) / dx;
-    sy = (h3 - h1) / dy;
-    px = ox + dx; py = oy + dy; pz = h3;
-  } else {
-    const h0 = H[kv];
-    sx = (H[kv + 1] - h0) / dx;
-    sy = (H[kv + c] - h0) / dy;
-    px = ox; py = oy; pz = h0;
-  }
+  const sx = riseX / dx, sy = riseY / dy;
   const inv = 1 / Math.sqrt(sx * sx + sy * sy + 1);
   const nx = -sx * inv, ny = -sy * inv, nz = inv;
   f.nx = nx; f.ny = ny; f.nz = nz;
@@ -188,17 +180,6 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
   if (!(sAL > 0)) return ELEMENT_ABOVE;
   const sg = dot < 0 ? -1 : 1;
   const ax = sg * vx, ay = sg * vy, az = sg * vz;
-  const sAU = sAL - 2 * hh * cos;
-  const sBL = sCL - r * sin;
-  const clx = q.cx - hh * ax, cly = q.cy - hh * ay, clz = q.cz - hh * az;
-  let wx: number, wy: number, wz: number;
-  if (sin > PARALLEL_SIN) {
-    // w = (cosθ·a − n)/sinθ = ((v·n)v − n)/sinθ, already at hand.
-    const iw = 1 / sin;
-    wx = px0 * iw; wy = py0 * iw; wz = pz0 * iw;
-  } else {
-    wx = 1; wy = 0; wz = 0; // replaced by setDownRadial below
-  }
   f.i = i; f.j = j; f.kind = kind;
   f.dx = dx; f.dy = dy;
   f.hh = hh; f.r = r;
@@ -208,10 +189,13 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
   f.cos = cos; f.sin = sin;
   f.sCL = sCL;
   f.sAL = sAL;
-  f.sAU = sAU;
-  f.sBL = sBL;
-  f.clx = clx; f.cly = cly; f.clz = clz;
+  f.sAU = sAL - 2 * hh * cos;
+  f.sBL = sCL - r * sin;
+  f.clx = q.cx - hh * ax; f.cly = q.cy - hh * ay; f.clz = q.cz - hh * az;
   if (sin > PARALLEL_SIN) {
+    // w = (cosθ·a − n)/sinθ = ((v·n)v − n)/sinθ, already at hand; u = a × w.
+    const iw = 1 / sin;
+    const wx = px0 * iw, wy = py0 * iw, wz = pz0 * iw;
     f.wx = wx; f.wy = wy; f.wz = wz;
     f.ux = ay * wz - az * wy;
     f.uy = az * wx - ax * wz;
