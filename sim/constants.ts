@@ -84,9 +84,9 @@ export const CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE = 1e-9;
 export const CYLINDER_TERRAIN_PARALLEL_SIN = 1e-9;
 
 /**
- * [m] Margin of the narrow phase's quick element rejection (frame.ts, setElementFrame): an
+ * [m] Margin of the narrow phase's quick element rejection (collide.ts, cullCells): an
  * element is skipped before its frame is built only when the cylinder is above its plane, or the
- * foot of the lowest line is outside the cell, by more than this. The quick test works on
+ * foot of the lowest line is outside the element, by more than this. The quick test works on
  * unnormalised quantities, so its round-off differs from the exact path's; with the margin it
  * never rejects an element the exact path would keep. 0.1 µm: far above float64 round-off of
  * coordinates below 1e5 m, far below any cell size.

@@ -101,6 +101,21 @@ function footInCylinder(f: ElementFrame, x: number, y: number, s: number): boole
   return s * f.cos <= 2 * f.hh && xr * xr + y * y <= f.r * f.r;
 }
 
+/** Appends a case A contact at terrain point p with depth s and the element's normal; 1 if it did not fit. */
+function writeBaseContact(out: ContactBuffer, f: ElementFrame, px: number, py: number, pz: number, s: number): number {
+  const k = out.reserve();
+  if (k < 0) return 1;
+  const P = out.point, N = out.normal;
+  P[3 * k] = px; P[3 * k + 1] = py; P[3 * k + 2] = pz;
+  N[3 * k] = f.nx; N[3 * k + 1] = f.ny; N[3 * k + 2] = f.nz;
+  out.depth[k] = s;
+  out.kind[k] = CONTACT_BASE_A;
+  out.cellI[k] = f.i;
+  out.cellJ[k] = f.j;
+  out.feature[k] = f.kind;
+  return 0;
+}
+
 /** Case A contacts of one element (frame with s(B_L) > 0). Returns the number that did not fit. */
 export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: ElementFrame): number {
   const r = f.r;
@@ -119,7 +134,7 @@ export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: Elem
     // and the feet of B_L and D± lie outside the cylinder by only s·sinθ and s²sin²θ/2r on a
     // plane the base rests on; dropping them would leave a tilted barrel on one point.
     const pz = f.clz + x * f.wz + y * f.uz + s * nz;
-    if (out.push(px, py, pz, nx, ny, nz, s, CONTACT_BASE_A, f.i, f.j, f.kind) < 0) lost++;
+    lost += writeBaseContact(out, f, px, py, pz, s);
   }
   // Bent edges: crossings with the rim and vertices inside the disc.
   const sides = elementSides(f.kind);
@@ -143,7 +158,7 @@ export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: Elem
     const bentHere = bent[e] === 1;
     if (inside[e] === 1 && (bentHere || bent[prev] === 1)) {
       const s = sCL + bx[e] * sin;
-      if (footInCylinder(f, bx[e], by[e], s) && out.push(vx[e], vy[e], vz[e], nx, ny, nz, s, CONTACT_BASE_A, f.i, f.j, f.kind) < 0) lost++;
+      if (footInCylinder(f, bx[e], by[e], s)) lost += writeBaseContact(out, f, vx[e], vy[e], vz[e], s);
     }
     if (!bentHere || inside[e] + inside[e === m - 1 ? 0 : e + 1] === 2) continue;
     // Edge e → e+1 against the rim circle: k0 τ² + 2 k1 τ + k2 = 0 (paper's quadratic, a = b = r).
@@ -165,7 +180,7 @@ export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: Elem
       const px = vx[e] + tau * (vx[n1] - vx[e]);
       const py = vy[e] + tau * (vy[n1] - vy[e]);
       const pz = vz[e] + tau * (vz[n1] - vz[e]);
-      if (out.push(px, py, pz, nx, ny, nz, s, CONTACT_BASE_A, f.i, f.j, f.kind) < 0) lost++;
+      lost += writeBaseContact(out, f, px, py, pz, s);
     }
   }
   return lost;

@@ -141,7 +141,17 @@ export function pushLinePoint(out: ContactBuffer, f: ElementFrame, end: number, 
   const px = f.clx + r * f.wx + l * f.ax + s * f.nx;
   const py = f.cly + r * f.wy + l * f.ay + s * f.ny;
   const pz = f.clz + r * f.wz + l * f.az + s * f.nz;
-  return out.push(px, py, pz, f.nx, f.ny, f.nz, s, kind, f.i, f.j, f.kind) >= 0;
+  const k = out.reserve();
+  if (k < 0) return false;
+  const P = out.point, N = out.normal;
+  P[3 * k] = px; P[3 * k + 1] = py; P[3 * k + 2] = pz;
+  N[3 * k] = f.nx; N[3 * k + 1] = f.ny; N[3 * k + 2] = f.nz;
+  out.depth[k] = s;
+  out.kind[k] = kind;
+  out.cellI[k] = f.i;
+  out.cellJ[k] = f.j;
+  out.feature[k] = f.kind;
+  return true;
 }
 
 /**

@@ -11,7 +11,11 @@
  *      horizontal plane at that height is within W + 2r·|v_z| of the lowest line's projection;
  *      W = the section's half-width) — most cells under a wheel fail this with two loads and
  *      a square root, before any element plane is built.
- *   3. narrow phase per element (§IV), by the signs of s(A_L), s(A_U), s(B_L) (frame.ts):
+ *   3. narrow phase per element (§IV). A quick test first, in the same loop as the per-cell
+ *      bound (cullCells): on the unnormalised plane normal, one square root and no division,
+ *      it drops elements the cylinder is above and those whose lowest-line foot misses them
+ *      (most of the elements under a wheel). The rest get the exact frame (frame.ts) and a case
+ *      by the signs of s(A_L), s(A_U), s(B_L):
  *        s(A_L) ≤ 0          cylinder above the plane: nothing, and the element's edges are out;
  *        s(A_U) > 0          case B, case-b-side-trapezoid.ts (line clip, Cyrus–Beck);
  *        s(B_L) > 0          case A, case-a-base-ellipse.ts (+ the side wall via case C's clip);
@@ -34,6 +38,7 @@ import {
   CYLINDER_TERRAIN_MAX_CELLS,
   CYLINDER_TERRAIN_NORMAL_GROUP_COS,
   CYLINDER_TERRAIN_PARALLEL_SIN,
+  CYLINDER_TERRAIN_REJECT_MARGIN,
   GEOMETRIC_EPSILON,
   MANIFOLD_LINE_CONTACT_DISTANCE,
   UNIT_EPSILON,
@@ -47,7 +52,7 @@ import { ReduceManifoldStatus, reduceManifoldInto } from '../reduce-manifold';
 import { baseEllipseContacts as baseEllipseContactsImport } from './case-a-base-ellipse';
 import { sideTrapezoidContacts as sideTrapezoidContactsImport } from './case-b-side-trapezoid';
 import { singlePointContact as singlePointContactImport } from './case-c-single-point';
-import { CELL_BOTTOM_SHIFT, CELL_DIAGONAL_SHIFT, CELL_LEFT_SHIFT } from '../../terrain/edge-class';
+import { CELL_BOTTOM_SHIFT, CELL_RECTANGLE_BIT, CELL_DIAGONAL_SHIFT, CELL_LEFT_SHIFT } from '../../terrain/edge-class';
 import { CellEdge, EdgeClass } from './edge-bend';
 import { edgePoke as edgePokeImport, edgeScratch as edgeScratchImport, emitEdgeContact as emitEdgeContactImport, resetEdgePass } from './edge-pass';
 import { flatPatchContacts } from './flat-patch';
@@ -75,7 +80,9 @@ const LINE_CONTACT_DISTANCE = MANIFOLD_LINE_CONTACT_DISTANCE;
 const TIE_TOLERANCE = MANIFOLD_TIE_TOLERANCE;
 const setElementFrame = setElementFrameImport;
 const elementNormalInto = elementNormalIntoImport;
-const ELEMENT_ABOVE = ElementTest.Above, ELEMENT_FRAME = ElementTest.Frame;
+const ELEMENT_FRAME = ElementTest.Frame;
+const REJECT_MARGIN = CYLINDER_TERRAIN_REJECT_MARGIN;
+const RECT_BIT = CELL_RECTANGLE_BIT;
 const sideTrapezoidContacts = sideTrapezoidContactsImport;
 const baseEllipseContacts = baseEllipseContactsImport;
 const singlePointContact = singlePointContactImport;
@@ -319,19 +326,107 @@ function scanRowsMinMax(out: MinMax, ws: CylinderTerrainWorkspace, hf: Heightfie
 }
 
 
+/**
+ * Cells of the current query that pass the per-cell bound, in cell order, with what the quick
+ * element test found (VISIT_* bits). Module scratch: a query runs to completion before the next.
+ */
+const visitI = new Int32Array(MAX_CELLS);
+const visitJ = new Int32Array(MAX_CELLS);
+const visitFlags = new Uint8Array(MAX_CELLS);
+/** Element 0 (rectangle or lower triangle) / element 1 (upper triangle): the cylinder dips below its plane. */
+const VISIT_BELOW0 = 1, VISIT_BELOW1 = 2; // element e: 1 << e
+/** … and a face contact is possible: build the exact frame. */
+const VISIT_FRAME0 = 4, VISIT_FRAME1 = 8; // element e: 4 << e
+
 /** Steps 2–4 over the footprint rows j0..j1 (ws.rowLo/rowHi). Returns status bits. */
 function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspace, j0: number, j1: number): number {
+  const visits = cullCells(hf, q, ws, j0, j1);
+  ws.cellsVisited = visits;
+  let lost = 0;
+  const f = frame;
+  const cellBits = hf.cellBits, cellsX = hf.cellsX, lastRow = hf.cellsY - 1, lastCol = cellsX - 1;
+  for (let k = 0; k < visits; k++) {
+    const i = visitI[k], j = visitJ[k], flags = visitFlags[k];
+    const bits = cellBits[j * cellsX + i];
+    const rect = (bits & RECT_BIT) !== 0;
+    ws.elementsTested += rect ? 1 : 2;
+    // 3. Exact frames and cases for the elements the quick test kept.
+    if (flags & VISIT_FRAME0) lost += elementContacts(cand, hf, q, f, i, j, rect ? KIND_RECTANGLE : KIND_LOWER);
+    if (flags & VISIT_FRAME1) lost += elementContacts(cand, hf, q, f, i, j, KIND_UPPER);
+    // The edge pass runs only for the edges of elements the cylinder dips below and only if an
+    // edge is bent (convex): flat and concave edges never produce contacts. No further gate: a
+    // section-vs-element SAT here cost more than the edge tests it saved (measured: 2 µs of 20
+    // per query, the same contacts). Edge classes were computed with the heightfield.
+    const bBottom = ((bits >> BOTTOM_SHIFT) & 3) as EdgeClass;
+    const bLeft = ((bits >> LEFT_SHIFT) & 3) as EdgeClass;
+    const bDiag = ((bits >> DIAGONAL_SHIFT) & 3) as EdgeClass;
+    const borderTop = j === lastRow, borderRight = i === lastCol;
+    const edgesLow = (flags & VISIT_BELOW0) !== 0 && (bBottom >= POKES || bLeft >= POKES || bDiag >= POKES || borderTop || borderRight);
+    const edgesUp = rect ? edgesLow : (flags & VISIT_BELOW1) !== 0 && ((edgesLow && bDiag >= POKES) || borderTop || borderRight);
+    // 4. Second pass over the edges this cell owns. Face normals (edgeScratch: owner element,
+    // neighbour element) are computed only for an edge that pokes in.
+    const es = edgeScratch;
+    if (edgesLow) {
+      if (bBottom >= POKES && edgePoke(q, hf, i, j, i + 1, j)) {
+        elementNormalInto(es, 0, hf, i, j, false);
+        if (j > 0) elementNormalInto(es, 3, hf, i, j - 1, !hf.cellIsRectangle(i, j - 1));
+        es[6] = bBottom === CLASS_ACTIVE ? 1 : 0;
+        lost += emitEdgeContact(cand, q, i, j, EDGE_BOTTOM);
+      }
+      if (bLeft >= POKES && edgePoke(q, hf, i, j, i, j + 1)) {
+        elementNormalInto(es, 0, hf, i, j, false);
+        if (i > 0) elementNormalInto(es, 3, hf, i - 1, j, !hf.cellIsRectangle(i - 1, j));
+        es[6] = bLeft === CLASS_ACTIVE ? 1 : 0;
+        lost += emitEdgeContact(cand, q, i, j, EDGE_LEFT);
+      }
+      if (!rect && edgesUp && bDiag >= POKES && edgePoke(q, hf, i + 1, j, i, j + 1)) {
+        elementNormalInto(es, 0, hf, i, j, false);
+        elementNormalInto(es, 3, hf, i, j, true);
+        es[6] = bDiag === CLASS_ACTIVE ? 1 : 0;
+        lost += emitEdgeContact(cand, q, i, j, EDGE_DIAGONAL);
+      }
+    }
+    if (edgesUp && (borderTop || borderRight)) {
+      // Grid-border edges (no neighbour to own them): active.
+      elementNormalInto(es, 0, hf, i, j, !rect);
+      es[3] = es[0]; es[4] = es[1]; es[5] = es[2]; es[6] = 1;
+      if (borderTop && edgePoke(q, hf, i, j + 1, i + 1, j + 1)) lost += emitEdgeContact(cand, q, i, j, EDGE_TOP);
+      if (borderRight && edgePoke(q, hf, i + 1, j, i + 1, j + 1)) lost += emitEdgeContact(cand, q, i, j, EDGE_RIGHT);
+    }
+  }
+  return lost > 0 ? CylinderTerrainStatus.CandidateOverflow : 0;
+}
+
+/**
+ * Exact frame of element `kind` of cell (i, j) and its case A/B/C contacts (none when the exact
+ * test finds the cylinder above the plane). Returns the number of contacts that did not fit.
+ */
+function elementContacts(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, f: ElementFrame, i: number, j: number, kind: ElementKind): number {
+  if (setElementFrame(f, q, hf, i, j, kind) !== ELEMENT_FRAME) return 0;
+  if (f.sAU > 0) return sideTrapezoidContacts(cand, hf, f);
+  if (f.sBL > 0) return baseEllipseContacts(cand, hf, f) + singlePointContact(cand, hf, f, true);
+  return singlePointContact(cand, hf, f, false);
+}
+
+/**
+ * Step 2 and the quick part of step 3: the cells of footprint rows j0..j1 that pass the per-cell
+ * bound, into visitI/visitJ, each with the quick element test's verdict in visitFlags. Returns
+ * their number. One tight loop over heights and a few dozen flops per cell; the exact frames,
+ * cases and edges run afterwards over the few cells kept.
+ */
+function cullCells(hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspace, j0: number, j1: number): number {
   const r = q.r;
   const H = hf.heights, cols = hf.cols;
   const dx = hf.dx, dy = hf.dy;
-  let lost = 0;
   const { lowX, lowY, lowZ, segZ, segLen, ex, ey, radE, radP, capAlong, discReach2, box } = cull;
   const cellBits = hf.cellBits, cellsX = hf.cellsX;
   const cullSin = cull.sin;
   const invCullSin = cullSin > 0 ? 1 / cullSin : 0, invSegLen = box ? 1 / segLen : 0;
-  const f = frame;
+  const cx = q.cx, cy = q.cy, cz = q.cz, vx = q.vx, vy = q.vy, vz = q.vz, hh = q.hh;
+  const invDx = q.invDx, invDy = q.invDy, x0 = hf.x0, y0 = hf.y0;
+  let visits = 0;
   for (let j = j0; j <= j1; j++) {
-    const ry = hf.y0 + (j + 0.5) * dy - lowY;
+    const ry = y0 + (j + 0.5) * dy - lowY;
     const iLo = ws.rowLo[j - j0], iHi = ws.rowHi[j - j0];
     for (let i = iLo; i <= iHi; i++) {
       const kv = j * cols + i;
@@ -339,7 +434,7 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws:
       const hc = Math.max(h0, h1, h2, h3);
       const depth = hc - lowZ;
       if (!(depth > 0)) continue;
-      const rx = hf.x0 + (i + 0.5) * dx - lowX;
+      const rx = x0 + (i + 0.5) * dx - lowX;
       if (box) {
         const across = Math.abs(ry * ex - rx * ey);
         if (across > r + radP) continue;
@@ -361,77 +456,59 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws:
       } else if (rx * rx + ry * ry > discReach2) {
         continue;
       }
-      ws.cellsVisited++;
-
-      // 3. Elements of the cell.
-      const rect = hf.cellIsRectangle(i, j);
-      let edgesLow = false, edgesUp = false;
-      let bBottom: EdgeClass = CLASS_FLAT, bLeft: EdgeClass = CLASS_FLAT, bDiag: EdgeClass = CLASS_FLAT;
-      const borderTop = j === hf.cellsY - 1, borderRight = i === hf.cellsX - 1;
+      // Quick element test (the exact frame is setElementFrame's): for element 0 (rectangle or
+      // lower triangle, plane through V0) and, in a split cell, element 1 (upper, through V3).
+      const rect = (cellBits[j * cellsX + i] & RECT_BIT) !== 0;
+      const ox = x0 + i * dx, oy = y0 + j * dy;
+      let flags = 0;
+      // +1: lower triangle (inside where fx·dy + fy·dx ≤ dx·dy), −1 upper, 0 rectangle.
+      let diagSign = rect ? 0 : 1;
       for (let e = 0; e < (rect ? 1 : 2); e++) {
-        const kind = rect ? KIND_RECTANGLE : e === 0 ? KIND_LOWER : KIND_UPPER;
-        ws.elementsTested++;
-        const test = setElementFrame(f, q, hf, i, j, kind);
-        if (test === ELEMENT_ABOVE) continue;
-        // FaceMissed: no face contact, but the edges below still see the element.
-        if (test === ELEMENT_FRAME) {
-          if (f.sAU > 0) {
-            lost += sideTrapezoidContacts(cand, hf, f);
-          } else if (f.sBL > 0) {
-            lost += baseEllipseContacts(cand, hf, f);
-            lost += singlePointContact(cand, hf, f, true);
-          } else {
-            lost += singlePointContact(cand, hf, f, false);
-          }
-        }
-        // The edge pass runs only for the edges of elements that reached here (the cylinder
-        // dips below their plane) and only if an edge is bent (convex): flat and concave edges
-        // never produce contacts. No further gate: a section-vs-element SAT here cost more
-        // than the edge tests it saved (measured: 2 µs of 20 per query, the same contacts).
+        let riseX: number, riseY: number, px: number, py: number, pz: number;
         if (e === 0) {
-          // Edge classes, computed when the heightfield was built (terrain/edge-class.ts).
-          const bits = cellBits[j * cellsX + i];
-          bBottom = ((bits >> BOTTOM_SHIFT) & 3) as EdgeClass;
-          bLeft = ((bits >> LEFT_SHIFT) & 3) as EdgeClass;
-          bDiag = ((bits >> DIAGONAL_SHIFT) & 3) as EdgeClass;
-          edgesLow = bBottom >= POKES || bLeft >= POKES || bDiag >= POKES || borderTop || borderRight;
-          if (rect) edgesUp = edgesLow;
+          riseX = h1 - h0; riseY = h2 - h0; px = ox; py = oy; pz = h0;
         } else {
-          edgesUp = (edgesLow && bDiag >= POKES) || borderTop || borderRight;
+          riseX = h3 - h2; riseY = h3 - h1; px = ox + dx; py = oy + dy; pz = h3;
         }
+        // On the unnormalised normal m = (−σx, −σy, 1), |m|² = L2: every s-value scaled by |m|,
+        // one square root, no division (the foot comparisons are multiplied through by
+        // sinθ·|m|·L2 > 0). Conservative by REJECT_MARGIN: an element it rejects has no face
+        // contact on the exact path, and one it finds above its plane has none either.
+        const mx = -riseX * invDx, my = -riseY * invDy;
+        const sCm = mx * (px - cx) + my * (py - cy) + (pz - cz);
+        const dm = vx * mx + vy * my + vz;
+        const pmx = dm * vx - mx, pmy = dm * vy - my, pmz = dm * vz - 1;
+        const sinL = Math.sqrt(pmx * pmx + pmy * pmy + pmz * pmz);
+        const cosL = dm < 0 ? -dm : dm;
+        const sCLm = sCm + hh * cosL;
+        const sALm = sCLm + r * sinL;
+        // Branch-free from here: the verdicts of consecutive elements do not wait on each
+        // other's square root. Above the plane: nothing (and the element's edges are out).
+        const below = +(sALm >= -REJECT_MARGIN);
+        const L2 = mx * mx + my * my + 1;
+        // Cases B/C (s(B_L) < 0): the feet of A_L and A_U, x and y, times D = sinθ·|m|·L2, from
+        // foot(A_L) = C_L + r·pm/sinL + (sALm/L2)·m; no face contact if both lie beyond one
+        // side of the cell or beyond the element's diagonal (V1–V2: fx·dy + fy·dx = dx·dy).
+        const caseBC = +(sCLm - r * sinL < -REJECT_MARGIN * L2) & +(sinL > REJECT_MARGIN * L2);
+        const sg = dm < 0 ? -hh : hh; // C_L = C − (h/2)·a with a = sign(v·m)·v
+        const D = sinL * L2, rL2 = r * L2, sS = sALm * sinL, s1 = sS - 2 * hh * cosL * sinL;
+        const bx = cx - sg * vx - ox, by = cy - sg * vy - oy;
+        const fx0 = bx * D + rL2 * pmx + sS * mx, fy0 = by * D + rL2 * pmy + sS * my;
+        const fx1 = (bx + 2 * sg * vx) * D + rL2 * pmx + s1 * mx, fy1 = (by + 2 * sg * vy) * D + rL2 * pmy + s1 * my;
+        const lo = -REJECT_MARGIN * D, hx = (dx + REJECT_MARGIN) * D, hy = (dy + REJECT_MARGIN) * D;
+        const diag = dx * dy * D, diagMargin = REJECT_MARGIN * (dx + dy) * D;
+        const g0 = diagSign * (fx0 * dy + fy0 * dx - diag), g1 = diagSign * (fx1 * dy + fy1 * dx - diag);
+        const beyond = (+(fx0 < lo) & +(fx1 < lo)) | (+(fy0 < lo) & +(fy1 < lo)) | (+(fx0 > hx) & +(fx1 > hx)) |
+          (+(fy0 > hy) & +(fy1 > hy)) | (+(g0 > diagMargin) & +(g1 > diagMargin));
+        const frameNeeded = below & (1 - (caseBC & beyond));
+        flags |= (below << e) | (frameNeeded << (2 + e));
+        diagSign = -1;
       }
-
-      // 4. Second pass over the edges this cell owns. Face normals (edgeScratch: owner element,
-      // neighbour element) are computed only for an edge that pokes in.
-      const es = edgeScratch;
-      if (edgesLow) {
-        if (bBottom >= POKES && edgePoke(q, hf, i, j, i + 1, j)) {
-          elementNormalInto(es, 0, hf, i, j, false);
-          if (j > 0) elementNormalInto(es, 3, hf, i, j - 1, !hf.cellIsRectangle(i, j - 1));
-          es[6] = bBottom === CLASS_ACTIVE ? 1 : 0;
-          lost += emitEdgeContact(cand, q, i, j, EDGE_BOTTOM);
-        }
-        if (bLeft >= POKES && edgePoke(q, hf, i, j, i, j + 1)) {
-          elementNormalInto(es, 0, hf, i, j, false);
-          if (i > 0) elementNormalInto(es, 3, hf, i - 1, j, !hf.cellIsRectangle(i - 1, j));
-          es[6] = bLeft === CLASS_ACTIVE ? 1 : 0;
-          lost += emitEdgeContact(cand, q, i, j, EDGE_LEFT);
-        }
-        if (!rect && edgesUp && bDiag >= POKES && edgePoke(q, hf, i + 1, j, i, j + 1)) {
-          elementNormalInto(es, 0, hf, i, j, false);
-          elementNormalInto(es, 3, hf, i, j, true);
-          es[6] = bDiag === CLASS_ACTIVE ? 1 : 0;
-          lost += emitEdgeContact(cand, q, i, j, EDGE_DIAGONAL);
-        }
-      }
-      if (edgesUp && (borderTop || borderRight)) {
-        // Grid-border edges (no neighbour to own them): active.
-        elementNormalInto(es, 0, hf, i, j, !rect);
-        es[3] = es[0]; es[4] = es[1]; es[5] = es[2]; es[6] = 1;
-        if (borderTop && edgePoke(q, hf, i, j + 1, i + 1, j + 1)) lost += emitEdgeContact(cand, q, i, j, EDGE_TOP);
-        if (borderRight && edgePoke(q, hf, i + 1, j, i + 1, j + 1)) lost += emitEdgeContact(cand, q, i, j, EDGE_RIGHT);
-      }
+      visitI[visits] = i;
+      visitJ[visits] = j;
+      visitFlags[visits] = flags;
+      visits++;
     }
   }
-  return lost > 0 ? CylinderTerrainStatus.CandidateOverflow : 0;
+  return visits;
 }

@@ -250,5 +250,15 @@ export function emitEdgeContact(out: ContactBuffer, q: CylinderQuery, i: number,
       kind = CONTACT_EDGE_VERTEX;
     }
   }
-  return out.push(tx, ty, tz, nx, ny, nz, depth, kind, i, j, edgeFeature(edge)) >= 0 ? 0 : 1;
+  const k = out.reserve();
+  if (k < 0) return 1;
+  const P = out.point, N = out.normal;
+  P[3 * k] = tx; P[3 * k + 1] = ty; P[3 * k + 2] = tz;
+  N[3 * k] = nx; N[3 * k + 1] = ny; N[3 * k + 2] = nz;
+  out.depth[k] = depth;
+  out.kind[k] = kind;
+  out.cellI[k] = i;
+  out.cellJ[k] = j;
+  out.feature[k] = edgeFeature(edge);
+  return 0;
 }

@@ -23,7 +23,7 @@
  *
  * Since w·n = −sinθ and a·n = cosθ, all s-values follow from s(C) with no further dot products.
  */
-import { CYLINDER_TERRAIN_PARALLEL_SIN, CYLINDER_TERRAIN_REJECT_MARGIN } from '../../constants';
+import { CYLINDER_TERRAIN_PARALLEL_SIN } from '../../constants';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield } from '../../terrain/heightfield';
 /*
@@ -33,8 +33,7 @@ import type { Heightfield } from '../../terrain/heightfield';
  */
 const KIND_RECTANGLE = ElementKind.Rectangle, KIND_UPPER = ElementKind.UpperTriangle;
 const PARALLEL_SIN = CYLINDER_TERRAIN_PARALLEL_SIN;
-const REJECT_MARGIN = CYLINDER_TERRAIN_REJECT_MARGIN;
-const ELEMENT_ABOVE = 0, ELEMENT_FACE_MISSED = 1, ELEMENT_FRAME = 2;
+const ELEMENT_ABOVE = 0, ELEMENT_FRAME = 2;
 
 /** The cylinder of the current query (world frame). */
 export class CylinderQuery {
@@ -87,14 +86,14 @@ export class ElementFrame {
   hh = NaN; r = NaN;
 }
 
-/** Result of setElementFrame. */
+/** Verdict on one element (setElementFrame returns Above or Frame; the quick test in collide.ts also FaceMissed). */
 export const ElementTest = {
   /** s(A_L) ≤ 0: the whole cylinder is above the element's (infinite) plane; its edges are out too. */
   Above: 0,
   /**
    * The cylinder dips below the plane but no face contact is possible: s(B_L) ≤ 0 (cases B and
    * C, whose contacts lie on the foot of the lowest line) and that foot segment lies wholly on
-   * the outer side of one of the cell's sides. The element's edges may still poke in.
+   * the outer side of one of the element's sides. The element's edges may still poke in.
    */
   FaceMissed: 1,
   /** The frame is complete: run the narrow-phase case. */
@@ -103,13 +102,10 @@ export const ElementTest = {
 export type ElementTest = (typeof ElementTest)[keyof typeof ElementTest];
 
 /**
- * Tests element `kind` of cell (i, j) against the cylinder and, when a face contact is possible,
- * fills `f` (ElementTest.Frame). For Above and FaceMissed the frame's fields are not to be read
- * (the edge pass takes face normals from elementNormalInto). Most elements under a wheel are
- * FaceMissed — off the lowest line — so a quick test on unnormalised quantities runs first, on
- * locals, before any field is stored; with CYLINDER_TERRAIN_REJECT_MARGIN it never rejects an
- * element that the exact frame and clip would keep. (A small integer, not s(A_L): a double
- * returned from a call that is not inlined is boxed on the heap.)
+ * Exact frame of element `kind` of cell (i, j): fills `f` and returns ElementTest.Frame, or
+ * ElementTest.Above (the frame's fields are then not to be read). The narrow phase calls it only
+ * for elements its quick test (collide.ts, cullCells) keeps. (A small integer, not s(A_L): a
+ * double returned from a call that is not inlined is boxed on the heap.)
  *
  * The plane is computed from the heights exactly as Heightfield.elementPlane (same slopes, same
  * vertex), so every routine that uses the terrain sees bit-identical planes.
@@ -134,34 +130,6 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
     riseX = H[kv + 1] - h0;
     riseY = H[kv + c] - h0;
     px = ox; py = oy; pz = h0;
-  }
-  // Quick test on the unnormalised normal m = (−σx, −σy, 1) (|m| = L): every s-value scaled by
-  // L, and the feet of the lowest line from A + (s·L)·m/L², with a single square root
-  // (|(v·m)v − m| = sinθ·L) and no division in the dependency chain. Most elements under a
-  // wheel end here; the others get the exact frame below.
-  {
-    const qx = -riseX * q.invDx, qy = -riseY * q.invDy;
-    // sC·L = m·(P − C)
-    const sCm = qx * (px - q.cx) + qy * (py - q.cy) + (pz - q.cz);
-    const dm = vx * qx + vy * qy + vz;
-    const pmx = dm * vx - qx, pmy = dm * vy - qy, pmz = dm * vz - 1;
-    const sinL = Math.sqrt(pmx * pmx + pmy * pmy + pmz * pmz);
-    const cosL = dm < 0 ? -dm : dm;
-    const sCLm = sCm + hh * cosL;
-    const sALm = sCLm + r * sinL;
-    if (sALm < -REJECT_MARGIN) return ELEMENT_ABOVE;
-    const L2 = qx * qx + qy * qy + 1;
-    if (sCLm - r * sinL < -REJECT_MARGIN * L2 && sinL > REJECT_MARGIN * L2) {
-      // Cases B/C (s(B_L) < 0): the feet of A_L and A_U, x and y only.
-      const iw = r / sinL, il2 = 1 / L2;
-      const sg = dm < 0 ? -hh : hh; // C_L = C − (h/2)·a with a = sign(v·m)·v
-      const alx = q.cx - sg * vx + pmx * iw, aly = q.cy - sg * vy + pmy * iw;
-      const e0 = sALm * il2, e1 = (sALm - 2 * hh * cosL) * il2;
-      const fx0 = alx + e0 * qx - ox, fy0 = aly + e0 * qy - oy;
-      const fx1 = alx + 2 * sg * vx + e1 * qx - ox, fy1 = aly + 2 * sg * vy + e1 * qy - oy;
-      const lo = -REJECT_MARGIN, hx = dx + REJECT_MARGIN, hy = dy + REJECT_MARGIN;
-      if ((fx0 < lo && fx1 < lo) || (fy0 < lo && fy1 < lo) || (fx0 > hx && fx1 > hx) || (fy0 > hy && fy1 > hy)) return ELEMENT_FACE_MISSED;
-    }
   }
   const sx = riseX / dx, sy = riseY / dy;
   const inv = 1 / Math.sqrt(sx * sx + sy * sy + 1);
