@@ -209,7 +209,7 @@ export function collideCylinderTerrainInto(
  */
 const cull = {
   r: 0.5, lowX: 0.5, lowY: 0.5, lowZ: 0.5, segZ: 0.5, segLen: 0.5,
-  ex: 0.5, ey: 0.5, radE: 0.5, radP: 0.5, capAlong: 0.5, discReach2: 0.5, sin: 0.5,
+  ex: 0.5, ey: 0.5, invEx: 0.5, invEy: 0.5, radE: 0.5, radP: 0.5, capAlong: 0.5, discReach2: 0.5, sin: 0.5,
   /** [m] Depth below A_L's height that footprintRows considers (a field, not an argument: see CylinderSize). */
   rowDepth: 0.5,
   box: true,
@@ -232,6 +232,8 @@ function setupCull(q: CylinderQuery, hf: Heightfield): void {
   const ex = cull.box ? segX / segLen : 1, ey = cull.box ? segY / segLen : 0;
   cull.ex = ex;
   cull.ey = ey;
+  cull.invEx = Math.abs(ex) > UNIT_EPS ? 1 / ex : 0; // footprintRows divides only where |e_x| > ε
+  cull.invEy = Math.abs(ey) > UNIT_EPS ? 1 / ey : 0;
   cull.radE = 0.5 * (Math.abs(ex) * dx + Math.abs(ey) * dy); // the cell's half-extent along e
   cull.radP = 0.5 * (Math.abs(ey) * dx + Math.abs(ex) * dy); // … and along p = (−e_y, e_x)
   cull.capAlong = 2 * r * cf.cos;
@@ -254,7 +256,7 @@ function footprintRows(ws: CylinderTerrainWorkspace, hf: Heightfield, i0: number
   const limA = (rho < r ? Math.sqrt(rho * (2 * r - rho)) : r) + cull.radP; // |across| bound
   const tEnd = cull.segZ > depth ? depth / cull.segZ : 1;
   const limB0 = cull.capAlong + cull.radE, limB1 = tEnd * cull.segLen + cull.capAlong + cull.radE; // along ∈ [−limB0, limB1]
-  const ex = cull.ex, ey = cull.ey;
+  const ex = cull.ex, ey = cull.ey, invEx = cull.invEx, invEy = cull.invEy, invDx = 1 / dx;
   // Cell centre x of column i relative to A_L: rx = xc0 + i·dx.
   const xc0 = hf.x0 + 0.5 * dx - cull.lowX;
   let cells = 0;
@@ -265,14 +267,14 @@ function footprintRows(ws: CylinderTerrainWorkspace, hf: Heightfield, i0: number
     if (cull.box) {
       const ayx = ry * ex; // across = |ry·e_x − rx·e_y| ≤ limA
       if (Math.abs(ey) > UNIT_EPS) {
-        const p1 = (ayx - limA) / ey, p2 = (ayx + limA) / ey;
+        const p1 = (ayx - limA) * invEy, p2 = (ayx + limA) * invEy;
         rxLo = Math.min(p1, p2); rxHi = Math.max(p1, p2);
       } else if (Math.abs(ayx) > limA) {
         empty = true;
       }
       const byy = ry * ey; // along = rx·e_x + ry·e_y ∈ [−limB0, limB1]
       if (Math.abs(ex) > UNIT_EPS) {
-        const p1 = (-limB0 - byy) / ex, p2 = (limB1 - byy) / ex;
+        const p1 = (-limB0 - byy) * invEx, p2 = (limB1 - byy) * invEx;
         rxLo = Math.max(rxLo, Math.min(p1, p2)); rxHi = Math.min(rxHi, Math.max(p1, p2));
       } else if (byy < -limB0 || byy > limB1) {
         empty = true;
@@ -282,8 +284,8 @@ function footprintRows(ws: CylinderTerrainWorkspace, hf: Heightfield, i0: number
       if (rem < 0) empty = true;
       else { rxHi = Math.sqrt(rem); rxLo = -rxHi; }
     }
-    let lo = Math.max(i0, Math.ceil((rxLo - xc0) / dx));
-    let hi = Math.min(i1, Math.floor((rxHi - xc0) / dx));
+    let lo = Math.max(i0, Math.ceil((rxLo - xc0) * invDx));
+    let hi = Math.min(i1, Math.floor((rxHi - xc0) * invDx));
     if (empty || !(lo <= hi)) { lo = 0; hi = -1; }
     ws.rowLo[j - j0] = lo;
     ws.rowHi[j - j0] = hi;
@@ -421,7 +423,7 @@ function cullCells(hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspa
   const { lowX, lowY, lowZ, segZ, segLen, ex, ey, radE, radP, capAlong, discReach2, box } = cull;
   const cellBits = hf.cellBits, cellsX = hf.cellsX;
   const cullSin = cull.sin;
-  const invCullSin = cullSin > 0 ? 1 / cullSin : 0, invSegLen = box ? 1 / segLen : 0;
+  const invCullSin = cullSin > 0 ? 1 / cullSin : 0, invSegLen = box ? 1 / segLen : 0, invSegZ = segZ > 0 ? 1 / segZ : 0;
   const cx = q.cx, cy = q.cy, cz = q.cz, vx = q.vx, vy = q.vy, vz = q.vz, hh = q.hh;
   const invDx = q.invDx, invDy = q.invDy, x0 = hf.x0, y0 = hf.y0;
   let visits = 0;
@@ -439,7 +441,7 @@ function cullCells(hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspa
         const across = Math.abs(ry * ex - rx * ey);
         if (across > r + radP) continue;
         // Only the part of the line below z = hc: t ∈ [0, tEnd].
-        const tEnd = segZ > depth ? depth / segZ : 1;
+        const tEnd = segZ > depth ? depth * invSegZ : 1;
         const along = rx * ex + ry * ey;
         if (along < -capAlong - radE || along > tEnd * segLen + capAlong + radE) continue;
         if (cullSin > 0) {
