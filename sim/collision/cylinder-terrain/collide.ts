@@ -500,8 +500,19 @@ function cullCells(hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspa
         const lo = -REJECT_MARGIN * D, hx = (dx + REJECT_MARGIN) * D, hy = (dy + REJECT_MARGIN) * D;
         const diag = dx * dy * D, diagMargin = REJECT_MARGIN * (dx + dy) * D;
         const g0 = diagSign * (fx0 * dy + fy0 * dx - diag), g1 = diagSign * (fx1 * dy + fy1 * dx - diag);
+        // … or the element lies wholly on one side of the foot segment's line (the segment
+        // passes beside a corner): its vertices' signed offsets from the line, with the line's
+        // normal (−Δfy, Δfx) and an L1 bound of its length for the margin.
+        const nlx = fy0 - fy1, nly = fx1 - fx0;
+        const side0 = -(nlx * fx0 + nly * fy0), sideX = nlx * dx * D, sideY = nly * dy * D; // offsets of V0, V1 − V0, V2 − V0
+        const lineMargin = REJECT_MARGIN * D * ((nlx < 0 ? -nlx : nlx) + (nly < 0 ? -nly : nly));
+        // Lower triangle and rectangle: V0, V1, V2 (+ V3 for the rectangle); upper: V1, V2, V3.
+        const o1 = side0 + sideX, o2 = side0 + sideY, oFar = side0 + sideX + sideY;
+        const oA = e === 0 ? side0 : oFar, oD = rect ? oFar : oA;
+        const lineSide = (+(oA > lineMargin) & +(o1 > lineMargin) & +(o2 > lineMargin) & +(oD > lineMargin)) |
+          (+(oA < -lineMargin) & +(o1 < -lineMargin) & +(o2 < -lineMargin) & +(oD < -lineMargin));
         const beyond = (+(fx0 < lo) & +(fx1 < lo)) | (+(fy0 < lo) & +(fy1 < lo)) | (+(fx0 > hx) & +(fx1 > hx)) |
-          (+(fy0 > hy) & +(fy1 > hy)) | (+(g0 > diagMargin) & +(g1 > diagMargin));
+          (+(fy0 > hy) & +(fy1 > hy)) | (+(g0 > diagMargin) & +(g1 > diagMargin)) | lineSide;
         const frameNeeded = below & (1 - (caseBC & beyond));
         flags |= (below << e) | (frameNeeded << (2 + e));
         diagSign = -1;
