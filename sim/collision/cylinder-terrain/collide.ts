@@ -64,7 +64,7 @@ import { CylinderTerrainStatus } from './workspace';
  * vitest (a CommonJS transform) every read of an imported binding is a getter call on the
  * exporting module's object; a local constant is a plain load (about 2 % of a query).
  */
-const CLASS_CONVEX = EdgeClass.Convex, CLASS_FLAT = EdgeClass.Flat, CLASS_ACTIVE = EdgeClass.Active;
+const CLASS_CONVEX = EdgeClass.Convex, CLASS_ACTIVE = EdgeClass.Active;
 const BOTTOM_SHIFT = CELL_BOTTOM_SHIFT, LEFT_SHIFT = CELL_LEFT_SHIFT, DIAGONAL_SHIFT = CELL_DIAGONAL_SHIFT;
 const KIND_RECTANGLE = ElementKind.Rectangle, KIND_LOWER = ElementKind.LowerTriangle, KIND_UPPER = ElementKind.UpperTriangle;
 const EDGE_BOTTOM = CellEdge.Bottom, EDGE_LEFT = CellEdge.Left, EDGE_DIAGONAL = CellEdge.Diagonal, EDGE_TOP = CellEdge.Top, EDGE_RIGHT = CellEdge.Right;
