@@ -481,7 +481,7 @@ function cullCells(hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspa
         const dm = vx * mx + vy * my + vz;
         const pmx = dm * vx - mx, pmy = dm * vy - my, pmz = dm * vz - 1;
         const sinL = Math.sqrt(pmx * pmx + pmy * pmy + pmz * pmz);
-        const cosL = dm < 0 ? -dm : dm;
+        const cosL = Math.abs(dm);
         const sCLm = sCm + hh * cosL;
         const sALm = sCLm + r * sinL;
         // Branch-free from here: the verdicts of consecutive elements do not wait on each
@@ -492,7 +492,7 @@ function cullCells(hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspa
         // foot(A_L) = C_L + r·pm/sinL + (sALm/L2)·m; no face contact if both lie beyond one
         // side of the cell or beyond the element's diagonal (V1–V2: fx·dy + fy·dx = dx·dy).
         const caseBC = +(sCLm - r * sinL < -REJECT_MARGIN * L2) & +(sinL > REJECT_MARGIN * L2);
-        const sg = dm < 0 ? -hh : hh; // C_L = C − (h/2)·a with a = sign(v·m)·v
+        const sg = (1 - 2 * +(dm < 0)) * hh; // C_L = C − (h/2)·a with a = sign(v·m)·v
         const D = sinL * L2, rL2 = r * L2, sS = sALm * sinL, s1 = sS - 2 * hh * cosL * sinL;
         const bx = cx - sg * vx - ox, by = cy - sg * vy - oy;
         const fx0 = bx * D + rL2 * pmx + sS * mx, fy0 = by * D + rL2 * pmy + sS * my;
@@ -505,7 +505,7 @@ function cullCells(hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspa
         // normal (−Δfy, Δfx) and an L1 bound of its length for the margin.
         const nlx = fy0 - fy1, nly = fx1 - fx0;
         const side0 = -(nlx * fx0 + nly * fy0), sideX = nlx * dx * D, sideY = nly * dy * D; // offsets of V0, V1 − V0, V2 − V0
-        const lineMargin = REJECT_MARGIN * D * ((nlx < 0 ? -nlx : nlx) + (nly < 0 ? -nly : nly));
+        const lineMargin = REJECT_MARGIN * D * (Math.abs(nlx) + Math.abs(nly));
         // Lower triangle and rectangle: V0, V1, V2 (+ V3 for the rectangle); upper: V1, V2, V3.
         const o1 = side0 + sideX, o2 = side0 + sideY, oFar = side0 + sideX + sideY;
         const oA = e === 0 ? side0 : oFar, oD = rect ? oFar : oA;
