@@ -433,7 +433,11 @@ function cullCells(hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspa
     for (let i = iLo; i <= iHi; i++) {
       const kv = j * cols + i;
       const h0 = H[kv], h1 = H[kv + 1], h2 = H[kv + cols], h3 = H[kv + cols + 1];
-      const hc = Math.max(h0, h1, h2, h3);
+      // The highest corner without branches (max(a, b) = (a + b + |a − b|)/2; Math.max branches
+      // on the comparison, which mispredicts on terrain): within a few ulp, so raised by
+      // REJECT_MARGIN to stay an upper bound.
+      const m01 = h0 + h1 + Math.abs(h0 - h1), m23 = h2 + h3 + Math.abs(h2 - h3);
+      const hc = 0.25 * (m01 + m23 + Math.abs(m01 - m23)) + REJECT_MARGIN;
       const depth = hc - lowZ;
       if (!(depth > 0)) continue;
       const rx = x0 + (i + 0.5) * dx - lowX;
