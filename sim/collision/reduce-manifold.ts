@@ -236,18 +236,24 @@ export function reduceManifoldInto(
     const inv12 = orient / Math.max(Math.sqrt(sq(x2 - x1) + sq(y2 - y1) + sq(z2 - z1)), tieTolerance);
     const inv23 = orient / Math.max(Math.sqrt(sq(x3 - x2) + sq(y3 - y2) + sq(z3 - z2)), tieTolerance);
     const inv31 = orient / Math.max(Math.sqrt(sq(x1 - x3) + sq(y1 - y3) + sq(z1 - z3)), tieTolerance);
+    // ((b − a) × (q − a))·n = (n × (b − a))·(q − a): per edge one vector w = n × (b − a), scaled,
+    // and per point three dot products.
+    const w12x = (ny * (z2 - z1) - nz * (y2 - y1)) * inv12, w12y = (nz * (x2 - x1) - nx * (z2 - z1)) * inv12, w12z = (nx * (y2 - y1) - ny * (x2 - x1)) * inv12;
+    const w23x = (ny * (z3 - z2) - nz * (y3 - y2)) * inv23, w23y = (nz * (x3 - x2) - nx * (z3 - z2)) * inv23, w23z = (nx * (y3 - y2) - ny * (x3 - x2)) * inv23;
+    const w31x = (ny * (z1 - z3) - nz * (y1 - y3)) * inv31, w31y = (nz * (x1 - x3) - nx * (z1 - z3)) * inv31, w31z = (nx * (y1 - y3) - ny * (x1 - x3)) * inv31;
     let i4 = -1;
     let most = 0;
     for (let m = a; m < b; m++) {
       const k = mem[m];
-      if (k === i1 || k === i2 || k === i3) continue;
       const qx = P[3 * k], qy = P[3 * k + 1], qz = P[3 * k + 2];
-      const s12 = inv12 * signedArea(x1, y1, z1, x2, y2, z2, qx, qy, qz, nx, ny, nz);
-      const s23 = inv23 * signedArea(x2, y2, z2, x3, y3, z3, qx, qy, qz, nx, ny, nz);
-      const s31 = inv31 * signedArea(x3, y3, z3, x1, y1, z1, qx, qy, qz, nx, ny, nz);
-      const s = Math.min(s12, s23, s31);
-      if (s < most - tieTolerance) {
-        most = s;
+      const s12 = (qx - x1) * w12x + (qy - y1) * w12y + (qz - z1) * w12z;
+      const s23 = (qx - x2) * w23x + (qy - y2) * w23y + (qz - z2) * w23z;
+      const s31 = (qx - x3) * w31x + (qy - y3) * w31y + (qz - z3) * w31z;
+      // One branch, rarely taken: comparing each distance with the bar needs no minimum (whose
+      // comparisons would mispredict on every point).
+      const bar = most - tieTolerance;
+      if ((+(s12 < bar) | +(s23 < bar) | +(s31 < bar)) !== 0 && k !== i1 && k !== i2 && k !== i3) {
+        most = Math.min(s12, s23, s31);
         i4 = k;
       }
     }
