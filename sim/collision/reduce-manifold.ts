@@ -60,6 +60,9 @@ export const ReduceManifoldStatus = {
   OutputOverflow: 2,
 } as const;
 
+/** Two-slot select of reduceManifoldInto's step 1b. */
+const pickScratch = new Float64Array(2);
+
 /**
  * Copies candidate `k` of `src` into `out`; returns false when `out` is full (counted in
  * out.overflow, as ContactBuffer.push does). Copies the arrays directly: a push() call with
@@ -112,14 +115,13 @@ export function reduceManifoldInto(
   const gn = groups.normal;
   const groupOf = groups.groupOf;
   // 1a. Representatives: a candidate farther than the tolerance from every representative so
-  //     far starts a new group (greedy, in candidate order).
+  //     far starts a new group (greedy, in candidate order). The dot products are all taken and
+  //     OR-ed: a loop that stopped at the first covering representative would branch on data.
   for (let k = 0; k < n; k++) {
     const nx = N[3 * k], ny = N[3 * k + 1], nz = N[3 * k + 2];
-    // Consecutive candidates of one element share its normal exactly: nothing new to cover.
-    if (k > 0 && nx === N[3 * k - 3] && ny === N[3 * k - 2] && nz === N[3 * k - 1]) continue;
-    let covered = false;
-    for (let q = 0; q < g && !covered; q++) covered = nx * gn[3 * q] + ny * gn[3 * q + 1] + nz * gn[3 * q + 2] >= groupCos;
-    if (covered) continue;
+    let covered = 0;
+    for (let q = 0; q < g; q++) covered |= +(nx * gn[3 * q] + ny * gn[3 * q + 1] + nz * gn[3 * q + 2] >= groupCos);
+    if (covered !== 0) continue;
     if (g < groups.maxGroups) {
       gn[3 * g] = nx;
       gn[3 * g + 1] = ny;
@@ -132,24 +134,23 @@ export function reduceManifoldInto(
   groups.count = g;
   // 1b. Membership: every candidate joins its NEAREST representative, so equal normals always
   //     share a group (a one-pass greedy split them when a later representative came closer).
+  //     Branch-free: the running best goes through a two-slot array indexed by the comparison.
+  const pick = pickScratch;
   for (let k = 0; k < n; k++) {
     if (g === 1) {
       groupOf[k] = 0;
       continue;
     }
     const nx = N[3 * k], ny = N[3 * k + 1], nz = N[3 * k + 2];
-    if (k > 0 && nx === N[3 * k - 3] && ny === N[3 * k - 2] && nz === N[3 * k - 1]) {
-      groupOf[k] = groupOf[k - 1];
-      continue;
-    }
     let best = 0;
-    let bestDot = -Infinity;
-    for (let q = 0; q < g; q++) {
+    let bestDot = nx * gn[0] + ny * gn[1] + nz * gn[2];
+    for (let q = 1; q < g; q++) {
       const d = nx * gn[3 * q] + ny * gn[3 * q + 1] + nz * gn[3 * q + 2];
-      if (d > bestDot + tieTolerance) {
-        bestDot = d;
-        best = q;
-      }
+      const better = +(d > bestDot + tieTolerance);
+      pick[0] = bestDot;
+      pick[1] = d;
+      bestDot = pick[better];
+      best += better * (q - best);
     }
     groupOf[k] = best;
   }
