@@ -423,7 +423,8 @@ function cullCells(hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspa
   const { lowX, lowY, lowZ, segZ, segLen, ex, ey, radE, radP, capAlong, discReach2, box } = cull;
   const cellBits = hf.cellBits, cellsX = hf.cellsX;
   const cullSin = cull.sin;
-  const invCullSin = cullSin > 0 ? 1 / cullSin : 0, invSegLen = box ? 1 / segLen : 0, invSegZ = segZ > 0 ? 1 / segZ : 0;
+  const invCullSin = cullSin > 0 ? 1 / cullSin : 0, invSegLen = box ? 1 / segLen : 0;
+  const sinOn = +(cullSin > 0), alongReach = capAlong + radE + REJECT_MARGIN;
   const cx = q.cx, cy = q.cy, cz = q.cz, vx = q.vx, vy = q.vy, vz = q.vz, hh = q.hh;
   const invDx = q.invDx, invDy = q.invDy, x0 = hf.x0, y0 = hf.y0;
   let visits = 0;
@@ -439,29 +440,32 @@ function cullCells(hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspa
       const m01 = h0 + h1 + Math.abs(h0 - h1), m23 = h2 + h3 + Math.abs(h2 - h3);
       const hc = 0.25 * (m01 + m23 + Math.abs(m01 - m23)) + REJECT_MARGIN;
       const depth = hc - lowZ;
-      if (!(depth > 0)) continue;
       const rx = x0 + (i + 0.5) * dx - lowX;
+      // The tests as bits and one branch on their product: each test alone is a coin
+      // toss for cells near the footprint's rim, and a mispredicted branch costs more than the
+      // flops of the tests it would skip.
+      let keep: number;
       if (box) {
         const across = Math.abs(ry * ex - rx * ey);
-        if (across > r + radP) continue;
-        // Only the part of the line below z = hc: t ∈ [0, tEnd].
-        const tEnd = segZ > depth ? depth * invSegZ : 1;
         const along = rx * ex + ry * ey;
-        if (along < -capAlong - radE || along > tEnd * segLen + capAlong + radE) continue;
-        if (cullSin > 0) {
-          // Depth of the line's lowest point that can reach this cell (the line rises along e
-          // by segZ over segLen), then the section's half-width there.
-          const reach0 = along - radE - capAlong;
-          const local = reach0 > 0 ? depth - segZ * reach0 * invSegLen : depth;
-          if (!(local > 0)) continue;
-          // across > W + radP with W = √(ρ(2r − ρ)), squared: no root, no division per cell.
-          const rho = local * invCullSin;
-          const gap = across - radP;
-          if (rho < r && gap > 0 && gap * gap > rho * (2 * r - rho)) continue;
-        }
-      } else if (rx * rx + ry * ry > discReach2) {
-        continue;
+        // Only the part of the line below z = hc can reach the cell: t ∈ [0, min(depth/segZ, 1)],
+        // so the far limit is along − capAlong − radE > min(depth/segZ, 1)·segLen, tested as
+        // two products (margin: their round-off differs from the quotient's).
+        const over = along - alongReach;
+        const beyondEnd = +(over > segLen) | +(over * segZ > depth * segLen);
+        // Depth of the line's lowest point that can reach this cell (the line rises along e
+        // by segZ over segLen; max(reach0, 0) = (reach0 + |reach0|)/2, exact), then the
+        // section's half-width W = √(ρ(2r − ρ)) there: across > W + radP, squared.
+        const reach0 = along - radE - capAlong;
+        const local = depth - segZ * (0.5 * (reach0 + Math.abs(reach0))) * invSegLen;
+        const rho = local * invCullSin;
+        const gap = across - radP;
+        const narrow = sinOn & (+!(local > 0) | (+(rho < r) & +(gap > 0) & +(gap * gap > rho * (2 * r - rho))));
+        keep = +(depth > 0) & +!(across > r + radP) & +!(along < -capAlong - radE) & (1 - beyondEnd) & (1 - narrow);
+      } else {
+        keep = +(depth > 0) & +!(rx * rx + ry * ry > discReach2);
       }
+      if (keep === 0) continue;
       // Quick element test (the exact frame is setElementFrame's): for element 0 (rectangle or
       // lower triangle, plane through V0) and, in a split cell, element 1 (upper, through V3).
       const rect = (cellBits[j * cellsX + i] & RECT_BIT) !== 0;
