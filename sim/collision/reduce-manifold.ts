@@ -33,7 +33,7 @@ export class ManifoldGroups {
   readonly maxGroups: number;
   /** Group index of each candidate. */
   readonly groupOf: Int32Array;
-  /** Candidate indices sorted by group (counting sort). */
+  /** Candidate indices by group (one more slot than candidates: the compaction writes ahead). */
   readonly members: Int32Array;
   /** Start of each group in `members` (maxGroups + 1 entries). */
   readonly start: Int32Array;
@@ -45,7 +45,7 @@ export class ManifoldGroups {
     this.capacity = capacity;
     this.maxGroups = maxGroups;
     this.groupOf = new Int32Array(capacity);
-    this.members = new Int32Array(capacity);
+    this.members = new Int32Array(capacity + 1);
     this.start = new Int32Array(maxGroups + 1);
     this.normal = new Float64Array(maxGroups * 3);
   }
@@ -154,14 +154,20 @@ export function reduceManifoldInto(
     }
     groupOf[k] = best;
   }
-  // Counting sort of candidates by group (keeps candidate order inside a group).
+  // Candidates by group, in candidate order inside a group: one compaction pass per group
+  // (g is small), each append unconditional and the position advanced by the membership bit,
+  // no branch and no counter in memory.
   const st = groups.start;
-  for (let q = 0; q <= g; q++) st[q] = 0;
-  for (let k = 0; k < n; k++) st[groupOf[k] + 1]++;
-  for (let q = 0; q < g; q++) st[q + 1] += st[q];
   const mem = groups.members;
-  for (let k = 0; k < n; k++) mem[st[groupOf[k]]++] = k;
-  // st[q] now holds the END of group q; the start of q is the end of q − 1.
+  let pos = 0;
+  for (let q = 0; q < g; q++) {
+    for (let k = 0; k < n; k++) {
+      mem[pos] = k;
+      pos += +(groupOf[k] === q);
+    }
+    st[q] = pos;
+  }
+  // st[q] holds the END of group q; the start of q is the end of q − 1.
   for (let q = 0; q < g; q++) {
     const a = q === 0 ? 0 : st[q - 1];
     const b = st[q];
@@ -175,7 +181,14 @@ export function reduceManifoldInto(
     // never reorders equals: ties go to the first candidate (cell order), which keeps the
     // choice stable while the wheel moves and when the terrain array is shifted.
     let i1 = mem[a];
-    for (let m = a + 1; m < b; m++) if (D[mem[m]] > D[i1] + tieTolerance) i1 = mem[m];
+    let bar1 = D[i1] + tieTolerance;
+    for (let m = a + 1; m < b; m++) {
+      const k = mem[m];
+      if (D[k] > bar1) {
+        i1 = k;
+        bar1 = D[k] + tieTolerance;
+      }
+    }
     const x1 = P[3 * i1], y1 = P[3 * i1 + 1], z1 = P[3 * i1 + 2];
     // P2: farthest from P1. Distances are compared squared against (best + tol)²; the square
     // root is taken only when the best changes.
