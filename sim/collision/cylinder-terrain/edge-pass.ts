@@ -115,10 +115,20 @@ export function edgePoke(q: CylinderQuery, hf: Heightfield, ia: number, ja: numb
   const A = drx * drx + dry * dry + drz * drz;
   const B = r0x * drx + r0y * dry + r0z * drz;
   const C = r0x * r0x + r0y * r0y + r0z * r0z;
-  // t2: the edge point nearest the axis line (the maximum of l2 = r − ρ).
-  let t2 = A > 0 ? -B / A : 0;
-  t2 = t2 < 0 ? 0 : t2 > 1 ? 1 : t2;
-  const rho2 = (A * t2 + 2 * B) * t2 + C;
+  // t2: the edge point nearest the axis line (the maximum of l2 = r − ρ), −B/A clamped to
+  // [0, 1]. Most edges end there (a vertex poking in): the clamp is decided on the signs
+  // first, and only an interior t2 pays for the division (the values are those of clamping).
+  let t2: number, rho2: number;
+  if (B >= 0 || !(A > 0)) {
+    t2 = 0;
+    rho2 = C;
+  } else if (-B >= A) {
+    t2 = 1;
+    rho2 = (A + 2 * B) + C;
+  } else {
+    t2 = -B / A;
+    rho2 = (A * t2 + 2 * B) * t2 + C;
+  }
   if (rho2 >= r * r) return false; // no edge point within the radius
   const l2 = r - Math.sqrt(rho2);
   const zt = za + t2 * dzl;
