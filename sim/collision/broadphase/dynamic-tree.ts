@@ -669,50 +669,27 @@ export class DynamicTree {
         bestSwap = 4;
       }
     }
-    switch (bestSwap) {
-      case 1: {
-        // A.child1 = F; C.child1 = B
-        const f = this.child1[c];
-        this.child1[a] = f;
-        this.parent[f] = a;
-        this.child1[c] = b;
-        this.parent[b] = c;
-        this.refit(c);
-        break;
-      }
-      case 2: {
-        const g = this.child2[c];
-        this.child1[a] = g;
-        this.parent[g] = a;
-        this.child2[c] = b;
-        this.parent[b] = c;
-        this.refit(c);
-        break;
-      }
-      case 3: {
-        const d = this.child1[b];
-        this.child2[a] = d;
-        this.parent[d] = a;
-        this.child1[b] = c;
-        this.parent[c] = b;
-        this.refit(b);
-        break;
-      }
-      case 4: {
-        const e = this.child2[b];
-        this.child2[a] = e;
-        this.parent[e] = a;
-        this.child2[b] = c;
-        this.parent[c] = b;
-        this.refit(b);
-        break;
-      }
-      default:
-        return false;
-    }
+    if (bestSwap === 0) return false;
+    // 1: B ↔ C.child1 (F), 2: B ↔ C.child2 (G), 3: C ↔ B.child1 (D), 4: C ↔ B.child2 (E).
+    if (bestSwap <= 2) this.swapWithGrandchild(a, this.child1, c, bestSwap === 1 ? this.child1 : this.child2);
+    else this.swapWithGrandchild(a, this.child2, b, bestSwap === 3 ? this.child1 : this.child2);
     const h1 = this.height[this.child1[a]];
     const h2 = this.height[this.child2[a]];
     this.height[a] = 1 + (h1 > h2 ? h1 : h2);
     return true;
+  }
+
+  /**
+   * The rotation's swap: A's child in `aSlot` trades places with X's child in `xSlot` (X is A's
+   * other child), then X's box is refitted (A's is unchanged).
+   */
+  private swapWithGrandchild(a: number, aSlot: Int32Array, x: number, xSlot: Int32Array): void {
+    const moved = aSlot[a];
+    const grandchild = xSlot[x];
+    aSlot[a] = grandchild;
+    this.parent[grandchild] = a;
+    xSlot[x] = moved;
+    this.parent[moved] = x;
+    this.refit(x);
   }
 }
