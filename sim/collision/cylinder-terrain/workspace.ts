@@ -39,6 +39,8 @@ export class CylinderTerrainWorkspace {
   /** Statistics of the last query (for tests, benchmarks and the GUI). */
   cellsVisited = 0;
   elementsTested = 0;
+  /** Visited cells whose elements the face prefilter (collide.ts, cullCells) let skip the quick test. */
+  cellsPrefiltered = 0;
   candidateCount = 0;
   /** True when the last query took the exact flat-patch path. */
   flatPatch = false;

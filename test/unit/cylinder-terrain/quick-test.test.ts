@@ -13,7 +13,7 @@ import { ContactBuffer, WheelContactKind } from '../../../sim/collision/contact'
 import { baseEllipseContacts } from '../../../sim/collision/cylinder-terrain/case-a-base-ellipse';
 import { sideTrapezoidContacts } from '../../../sim/collision/cylinder-terrain/case-b-side-trapezoid';
 import { singlePointContact } from '../../../sim/collision/cylinder-terrain/case-c-single-point';
-import { collideCylinderTerrainInto } from '../../../sim/collision/cylinder-terrain/collide';
+import { collideCylinderTerrainInto, cylinderTerrainOptions } from '../../../sim/collision/cylinder-terrain/collide';
 import { CylinderQuery, ElementFrame, ElementTest, setElementFrame } from '../../../sim/collision/cylinder-terrain/frame';
 import { CylinderTerrainWorkspace } from '../../../sim/collision/cylinder-terrain/workspace';
 import { Rng } from '../../../sim/math/random';
@@ -32,6 +32,15 @@ const hf = fractalTerrain({
   curbs: randomCurbs(grid, { seed: 32, count: 8, height: 0.1, margin: 0.6 }),
 });
 
+/** Gentler ground (slopes like the benchmark's 513² scene), where the face prefilter acts most. */
+const gentle = fractalTerrain({
+  ...grid,
+  seed: 33,
+  amplitude: 0.08,
+  roughness: 0.5,
+  curbs: randomCurbs(grid, { seed: 34, count: 6, height: 0.1, margin: 0.6 }),
+});
+
 interface Pose {
   center: V3;
   axis: V3;
@@ -39,8 +48,8 @@ interface Pose {
   halfHeight: number;
 }
 
-/** Wheels (axle near horizontal), standing and tilted cylinders, 0–8 cm into the terrain. */
-function poses(seed: number, count: number): Pose[] {
+/** Wheels (axle near horizontal), standing and tilted cylinders, 0–8 cm (or 0–`deepest`) into the terrain. */
+function poses(seed: number, count: number, deepest = 0.08, terrain: Heightfield = hf): Pose[] {
   const rng = new Rng(seed);
   const out: Pose[] = [];
   const half = ((COLS - 1) * DX) / 2 - 0.7;
@@ -53,7 +62,7 @@ function poses(seed: number, count: number): Pose[] {
     const halfHeight = rng.range(0.04, 0.2);
     const x = rng.range(-half, half), y = rng.range(-half, half);
     const low = halfHeight * Math.abs(axis[2]) + radius * Math.sqrt(Math.max(0, 1 - axis[2] * axis[2]));
-    out.push({ center: [x, y, hf.heightAt(x, y) + low - rng.range(0, 0.08)], axis, radius, halfHeight });
+    out.push({ center: [x, y, terrain.heightAt(x, y) + low - rng.range(0, deepest)], axis, radius, halfHeight });
   }
   return out;
 }
@@ -117,5 +126,47 @@ describe('quick element test (narrow phase)', () => {
     // The poses exercise the test: most are compared, and they have face contacts to lose.
     expect(compared).toBeGreaterThan(550);
     expect(faceContacts).toBeGreaterThan(600);
+  });
+
+  it('face prefilter: the same candidates with it on and off, bit for bit, shallow and deep poses', () => {
+    // The prefilter skips the quick test of cells its slope bound proves have no face contact
+    // (case A/B/C). Deep poses put base discs under element planes (case A), which its slope
+    // cap must keep out. Every field of every candidate is compared, in order.
+    const ws = new CylinderTerrainWorkspace();
+    const out = new ContactBuffer(256);
+    const dump = (): string[] => {
+      const b = ws.candidates;
+      const rows: string[] = [];
+      for (let k = 0; k < b.count; k++) {
+        rows.push([b.cellI[k], b.cellJ[k], b.feature[k], b.kind[k], b.depth[k], ...b.point.subarray(3 * k, 3 * k + 3), ...b.normal.subarray(3 * k, 3 * k + 3)].join(','));
+      }
+      return rows;
+    };
+    let prefiltered = 0;
+    let baseContacts = 0;
+    try {
+      const cases: [Pose, Heightfield][] = [
+        ...poses(1618, 300).map((p): [Pose, Heightfield] => [p, hf]),
+        ...poses(1619, 300, 0.08, gentle).map((p): [Pose, Heightfield] => [p, gentle]),
+        ...poses(1620, 300, 0.3, gentle).map((p): [Pose, Heightfield] => [p, gentle]),
+      ];
+      for (const [p, terrain] of cases) {
+        cylinderTerrainOptions.facePrefilter = false;
+        out.clear();
+        collideCylinderTerrainInto(out, p.center, p.axis, p, terrain, ws);
+        const off = dump();
+        cylinderTerrainOptions.facePrefilter = true;
+        out.clear();
+        collideCylinderTerrainInto(out, p.center, p.axis, p, terrain, ws);
+        expect(dump()).toEqual(off);
+        prefiltered += ws.cellsPrefiltered;
+        for (let k = 0; k < ws.candidates.count; k++) if (ws.candidates.kind[k] === WheelContactKind.BaseA) baseContacts++;
+      }
+    } finally {
+      cylinderTerrainOptions.facePrefilter = true;
+    }
+    // It does skip cells, and the deep poses do produce case A contacts.
+    expect(prefiltered).toBeGreaterThan(2000);
+    expect(baseContacts).toBeGreaterThan(200);
   });
 });
