@@ -446,27 +446,28 @@ function cullCells(hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspa
   const invDx = q.invDx, invDy = q.invDy, x0 = hf.x0, y0 = hf.y0;
   // Face prefilter (faceOff below). A cell's elements can have no case A/B/C contact when the
   // cell is farther (in xy) from S₀, the reference lowest line (the one for a horizontal plane,
-  // A_L…A_U of setupCull), than the foot segment can move for the cell's slope |σ| (per element
-  // σ = ∇h, |σ|² ≤ slope2). With θ₀ the axis' angle from the vertical (sinθ₀ = cull.sin):
-  //  - the element's lowest line is L(t) = C + t·v + r·w, S₀'s is C + t·v + r·w₀; w and w₀ are
-  //    P(−n) and P(−z) normalised (P: projection ⟂ v), |P(z − n)| ≤ |σ| + |σ|²/2 ≤ 1.25|σ|
-  //    for |σ| ≤ 0.4 sinθ₀, so the angle between them is at most asin(1.25|σ|/sinθ₀) ≤ asin ½
-  //    and |w − w₀| ≤ 1.036·1.25|σ|/sinθ₀: L moves by at most 1.3·r·|σ|/sinθ₀;
+  // A_L…A_U of setupCull), than the foot segment can move for the element's slope σ = ∇h.
+  // With θ₀ the axis' angle from the vertical (sinθ₀ = cull.sin), for each element:
+  //  - its lowest line is L(t) = C + t·v + r·w, S₀'s is C + t·v + r·w₀; w and w₀ are P(−n) and
+  //    P(−z) normalised (P: projection ⟂ v), and |P(z − n)| ≤ |P(σ, 0)| + |σ|²/2 = p + |σ|²/2
+  //    with p = √(|σ|² − (σ·v)²), the slope across the axis. For |σ| ≤ 0.4·sinθ₀ that is at most
+  //    0.48·sinθ₀, so the angle between w and w₀ is at most asin(x), x = (p + |σ|²/2)/sinθ₀,
+  //    and |w − w₀| ≤ 1.036·x: L moves by at most W·(p + |σ|²/2), W = 1.04·r/sinθ₀;
   //  - a contact is the foot F = L + s·n of a point with s ≥ 0 whose foot lies in the element,
   //    so F_z ≤ the cell's highest corner and L_z ≥ A_L's z: s·n_z ≤ depth and the foot moves
-  //    sideways by s·|n_xy| ≤ depth·|σ|;
+  //    sideways by s·|n_xy| ≤ depth·|σ| ≤ depth·(p + |σ·v|);
   //  - case A (s(B_L) > 0, the base disc under the plane; its contacts are not on L) is ruled
   //    out when depth + |σ|·(reachXY + 1.25r) ≤ 2r·sinθ₀: the plane rises at most |σ|·reachXY
   //    between the cell and a base centre, which sits r·sinθ₀ above A_L, and r·sinθ ≥
   //    r·sinθ₀ − 1.25r|σ|. With depth ≤ H_max − A_L's z that caps |σ| for the whole query.
-  // So no contact if dist(cell, S₀) > |σ|·(1.3r/sinθ₀ + depth) and |σ| ≤ σ_cap; the test is in
-  // squares (no root) and the cell's elements are then marked below their planes only (their
+  // So no contact if |σ| ≤ σ_cap and g = dist(cell, S₀) − W·|σ|²/2 − depth·|σ·v| > (W + depth)·p,
+  // tested squared (no root). The cell's elements are then only marked below their planes (their
   // edges are tested as usual). A brute-force test (quick-test.test.ts) compares the candidates
   // with the prefilter on and off.
   const capA = (2 * r * cullSin - (cull.rowDepth + 2 * REJECT_MARGIN)) / (cull.reachXY + 1.25 * r);
   const cap = capA < 0.4 * cullSin ? capA : 0.4 * cullSin;
   const pfCap2 = cylinderTerrainOptions.facePrefilter && box && cullSin > PREFILTER_MIN_SIN && cap > 0 ? cap * cap : 0;
-  const pfW = pfCap2 > 0 ? 1.3 * r / cullSin : 0;
+  const pfW = pfCap2 > 0 ? 1.04 * r / cullSin : 0;
   let visits = 0, prefiltered = 0;
   for (let j = j0; j <= j1; j++) {
     const ry = y0 + (j + 0.5) * dy - lowY;
@@ -504,15 +505,17 @@ function cullCells(hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspa
         const narrow = sinOn & (+!(local > 0) | (+(rho < r) & +(gap > 0) & +(gap * gap > rho * (2 * r - rho))));
         keep = +(depth > 0) & +!(across > r + radP) & +!(along < -capAlong - radE) & (1 - beyondEnd) & (1 - narrow);
         // Face prefilter (see above): the cell's distance from S₀ (lower bound, branch-free
-        // maxima within round-off: REJECT_MARGIN) against the slope's reach, squared.
+        // maxima within round-off: REJECT_MARGIN) against each element's reach, squared.
         const dA = across - radP, dB = along - radE - segLen, dC = -along - radE;
         const dAB = 0.5 * (dA + dB + Math.abs(dA - dB));
         const dist = 0.5 * (dAB + dC + Math.abs(dAB - dC)) - REJECT_MARGIN;
         const sx0 = (h1 - h0) * invDx, sy0 = (h2 - h0) * invDy, sx1 = (h3 - h2) * invDx, sy1 = (h3 - h1) * invDy;
         const s0 = sx0 * sx0 + sy0 * sy0, s1 = sx1 * sx1 + sy1 * sy1;
-        const slope2 = 0.5 * (s0 + s1 + Math.abs(s0 - s1)) * (1 + 1e-9);
-        const reach = pfW + depth;
-        faceOff = +(slope2 <= pfCap2) & +(dist > 0) & +(dist * dist > slope2 * reach * reach);
+        const a0 = Math.abs(sx0 * vx + sy0 * vy), a1 = Math.abs(sx1 * vx + sy1 * vy);
+        const g0 = dist - pfW * 0.5 * s0 - depth * a0, g1 = dist - pfW * 0.5 * s1 - depth * a1;
+        const k = (pfW + depth) * (pfW + depth) * (1 + 1e-9);
+        faceOff = +(s0 <= pfCap2) & +(s1 <= pfCap2) & +(g0 > 0) & +(g1 > 0) &
+          +(g0 * g0 > k * (s0 - a0 * a0)) & +(g1 * g1 > k * (s1 - a1 * a1));
       } else {
         keep = +(depth > 0) & +!(rx * rx + ry * ry > discReach2);
       }
