@@ -7,6 +7,9 @@
  * Case B and C contacts are compared (their points lie inside the cylinder, so no per-cell bound
  * may drop them); case A rim points may lie just outside the cylinder and are the per-cell
  * bound's to judge, which this test is not about.
+ *
+ * The face prefilter, which lets whole cells skip the quick test, is checked the direct way:
+ * every candidate, of every kind, with it on and off.
  */
 import { describe, expect, it } from 'vitest';
 import { ContactBuffer, WheelContactKind } from '../../../sim/collision/contact';
