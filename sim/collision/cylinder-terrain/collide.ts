@@ -506,8 +506,8 @@ function cullCells(hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspa
         keep = +(depth > 0) & +!(across > r + radP) & +!(along < -capAlong - radE) & (1 - beyondEnd) & (1 - narrow);
         // Face prefilter (see above): the cell's distance from S₀ (lower bound, branch-free
         // maxima within round-off: REJECT_MARGIN) against each element's reach, squared.
-        const dA = across - radP, dB = along - radE - segLen, dC = -along - radE;
-        const dAB = 0.5 * (dA + dB + Math.abs(dA - dB));
+        const dB = along - radE - segLen, dC = -along - radE; // and `gap` across
+        const dAB = 0.5 * (gap + dB + Math.abs(gap - dB));
         const dist = 0.5 * (dAB + dC + Math.abs(dAB - dC)) - REJECT_MARGIN;
         const sx0 = (h1 - h0) * invDx, sy0 = (h2 - h0) * invDy, sx1 = (h3 - h2) * invDx, sy1 = (h3 - h1) * invDy;
         const s0 = sx0 * sx0 + sy0 * sy0, s1 = sx1 * sx1 + sy1 * sy1;
