@@ -6,9 +6,10 @@
  * seeded poses (random yaw, roll ≤ 5°, settled to a 0–5 cm maximum depth by the oracle).
  *
  * Columns:
- *   queries/s     median of 5 timed passes after one warm-up pass, per CPU-second of this
- *                 process (process.cpuUsage, robust on a shared machine) and per wall-clock
- *                 second; "× fastest peer" uses the CPU rate. Ours: the engine form
+ *   queries/s     median of 5 timed passes after 3 warm-up passes, per CPU-second of the
+ *                 thread that runs the queries (threadCpuSeconds: robust on a shared machine,
+ *                 and blind to V8's helper threads) and per wall-clock second; "× fastest
+ *                 peer" uses the CPU rate. Ours: the engine form
  *                 collideCylinderTerrainInto (reused ContactBuffer and workspace, no allocation)
  *                 over all poses; the plain API (allocating result objects) in its own row.
  *                 Peers: over the first PEER_TIMING_POSES poses (a full 10,000-pose pass of
@@ -22,6 +23,7 @@
  */
 import type { HeapProfiler } from 'node:inspector';
 import { Session } from 'node:inspector/promises';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { ContactBuffer } from '../../sim/collision/contact';
 import { collideCylinderTerrainInto } from '../../sim/collision/cylinder-terrain/collide';
@@ -42,6 +44,11 @@ const FULL_POSES = 10_000;
 const QUICK_POSES = 500;
 const PEER_TIMING_POSES = 1_000;
 const TIMED_RUNS = 5;
+/**
+ * Untimed passes before the timed ones. One was too few: V8 was still tiering the query up in
+ * the first two timed passes (measured: 12.9 and 11.7 µs per query against 11.0 after).
+ */
+const WARMUP_RUNS = 3;
 /** [m] A pose "has contact" for the missed-contact count when the oracle depth exceeds this (0.1 mm). */
 const MISS_THRESHOLD = 1e-4;
 /** [m] Report our poses off the oracle by more than this (1 mm), at most WORST_COUNT of them. */
@@ -71,23 +78,44 @@ function quantile(sorted: number[], f: number): number {
 interface Rate {
   /** queries per wall-clock second */
   wall: number;
-  /** queries per CPU second of this process (user + system): robust when other jobs share the cores */
+  /** queries per CPU second of the querying thread (threadCpuSeconds): robust when other jobs share the cores */
   cpu: number;
 }
 
-/** queries/s: median of `runs` passes after one warm-up pass over `poses`, by wall clock and by process CPU time. */
-function throughput(poses: readonly CylinderPose[], query: (p: CylinderPose) => void, runs: number): Rate {
+/**
+ * [s] CPU time of the calling thread: on Linux the scheduler's own count in nanoseconds
+ * (/proc/thread-self/schedstat, first field), elsewhere the whole process's user + system time.
+ * The thread's own time because V8's helper threads (concurrent marking and sweeping, the
+ * memory reducer, background compilation) run beside the queries on another core: measured with
+ * the process's time, passes of identical wall time differed by up to 1.5 µs per query.
+ */
+const threadCpuSeconds = ((): (() => number) => {
+  const file = '/proc/thread-self/schedstat';
+  try {
+    const ns = (): number => Number(readFileSync(file, 'latin1').split(' ')[0]);
+    if (Number.isFinite(ns()) && ns() > 0) return () => ns() / 1e9;
+  } catch {
+    // not Linux: the process time below
+  }
+  return () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1e6;
+  };
+})();
+
+/** queries/s: median of `runs` passes after `warmup` untimed ones over `poses`, by wall clock and by the thread's CPU time. */
+function throughput(poses: readonly CylinderPose[], query: (p: CylinderPose) => void, runs: number, warmup: number): Rate {
   const wall: number[] = [];
   const cpu: number[] = [];
-  for (let r = 0; r <= runs; r++) {
-    const c0 = process.cpuUsage();
+  for (let r = 0; r < warmup + runs; r++) {
+    const c0 = threadCpuSeconds();
     const t0 = performance.now();
     for (const p of poses) query(p);
     const dt = performance.now() - t0;
-    const dc = process.cpuUsage(c0);
-    if (r > 0) {
+    const dc = threadCpuSeconds() - c0;
+    if (r >= warmup) {
       wall.push(poses.length / (dt / 1000));
-      cpu.push(poses.length / ((dc.user + dc.system) / 1e6));
+      cpu.push(poses.length / dc);
     }
   }
   return { wall: median(wall), cpu: median(cpu) };
@@ -192,6 +220,7 @@ function fmtMm(x: number): string {
 export default async function run(ctx: BenchContext): Promise<void> {
   const n = ctx.quick ? QUICK_POSES : FULL_POSES;
   const runs = ctx.quick ? 1 : TIMED_RUNS;
+  const warmup = ctx.quick ? 1 : WARMUP_RUNS;
   const t0 = performance.now();
   const hf = buildCylinderScene();
   const poses = cylinderPoses(hf, n);
@@ -204,13 +233,13 @@ export default async function run(ctx: BenchContext): Promise<void> {
   // Ours, engine form and plain API.
   const engine = oursEngine(hf);
   const acc = accuracy(poses, oracle, engine);
-  const engineQps = throughput(poses, engine, runs);
+  const engineQps = throughput(poses, engine, runs, warmup);
   const allocated = await bytesPerQuery(poses, engine);
   rows.push({ name: 'ours (collideCylinderTerrainInto)', qps: engineQps, contactsPerQuery: acc.cpq, err: acc.err, missed: acc.missed, note: `all ${n} poses timed; allocates ${allocated.toFixed(1)} B/query` });
   const plain = (p: CylinderPose): void => {
     collideCylinderTerrain(p, hf);
   };
-  rows.push({ name: 'ours (plain collideCylinderTerrain)', qps: throughput(poses, plain, runs), contactsPerQuery: acc.cpq, err: acc.err, missed: acc.missed, note: 'allocates result objects' });
+  rows.push({ name: 'ours (plain collideCylinderTerrain)', qps: throughput(poses, plain, runs, warmup), contactsPerQuery: acc.cpq, err: acc.err, missed: acc.missed, note: 'allocates result objects' });
 
   const failures: string[] = [];
   const peers: Array<[string, () => Promise<Peer>]> = [
@@ -231,7 +260,7 @@ export default async function run(ctx: BenchContext): Promise<void> {
       const a = accuracy(poses, oracle, (p) => peer.query(p));
       const qps = throughput(timingPoses, (p) => {
         peer.query(p);
-      }, runs);
+      }, runs, warmup);
       rows.push({ name: peer.name, qps, contactsPerQuery: a.cpq, err: a.err, missed: a.missed, note: `timed on ${timingPoses.length} poses; terrain build ${peer.buildMs.toFixed(0)} ms` });
       methods.push(`- **${peer.name}**: ${peer.method}.`);
     } catch (e) {
@@ -244,7 +273,7 @@ export default async function run(ctx: BenchContext): Promise<void> {
   const peerRows = rows.filter((r) => !r.name.startsWith('ours'));
   const fastestPeer = peerRows.reduce((m, r) => Math.max(m, r.qps.cpu), 0);
   console.log(`\n### Cylinder–terrain: ${n.toLocaleString('en-US')} wheel poses on a 513 × 513 fractal terrain with 0.1 m curbs (dx = 0.05 m)\n`);
-  console.log(`| method | queries per CPU-second (median of ${runs}) | queries/s wall clock | × fastest peer (CPU) | contacts/query | depth error p50 / p95 / p99 / max [mm] | missed (> 0.1 mm) | note |`);
+  console.log(`| method | queries per CPU-second of the query thread (median of ${runs}) | queries/s wall clock | × fastest peer (CPU) | contacts/query | depth error p50 / p95 / p99 / max [mm] | missed (> 0.1 mm) | note |`);
   console.log('|---|---:|---:|---:|---:|---|---:|---|');
   for (const r of rows) {
     const ratio = fastestPeer > 0 ? (r.qps.cpu / fastestPeer).toFixed(1) : 'n/a';
