@@ -180,6 +180,9 @@ export function collideCylinderTerrainInto(
     if (i1 - i0 + 1 > side) { const m = (i0 + i1) >> 1; i0 = m - (side >> 1); i1 = i0 + side - 1; }
     if (j1 - j0 + 1 > side) { const m = (j0 + j1) >> 1; j0 = m - (side >> 1); j1 = j0 + side - 1; }
   }
+  // Start loading the range's heights and cell bits now: the setup below needs none of them
+  // and runs while they arrive (see touchRange).
+  touchSink = touchRange(hf, i0, j0, i1, j1);
   resetEdgePass(i0, j0, i1);
   // 2a. Columns of each row that the cylinder can reach at any height (see footprintRows); the
   // H_min/H_max test only needs those cells: the others are out of reach whatever their height.
@@ -212,6 +215,30 @@ export function collideCylinderTerrainInto(
   if (rs & ReduceManifoldStatus.GroupOverflow) status |= CylinderTerrainStatus.GroupOverflow;
   if (rs & ReduceManifoldStatus.OutputOverflow) status |= CylinderTerrainStatus.OutputOverflow;
   return status;
+}
+
+/** Where touchRange's sum goes, so the compiler cannot drop its loads as unused. */
+let touchSink = 0;
+
+/**
+ * Reads one height per cache line (8 doubles) of every vertex row of cells i0..i1 × j0..j1, and
+ * the ends of every row of their cell bits, and returns their sum (meaningless). A prefetch: a
+ * wheel's range is a dozen rows of a heights array that mostly is not in the core's caches
+ * (513 × 513 doubles: 2 MB), and these loads do not depend on each other, so their misses are
+ * in flight together while the query's setup computes; the scans after it then hit. Measured:
+ * 0.3 µs of 11 per query on the benchmark's scene, where queries sorted by position (the
+ * heights already cached) ran 0.85 µs faster.
+ */
+function touchRange(hf: Heightfield, i0: number, j0: number, i1: number, j1: number): number {
+  const H = hf.heights, cols = hf.cols, bits = hf.cellBits, cellsX = hf.cellsX;
+  let sum = 0;
+  for (let j = j0; j <= j1 + 1; j++) {
+    const row = j * cols;
+    for (let i = i0; i <= i1 + 1; i += 8) sum += H[row + i];
+    sum += H[row + i1 + 1];
+    if (j <= j1) sum += bits[j * cellsX + i0] + bits[j * cellsX + i1];
+  }
+  return sum;
 }
 
 /**
