@@ -11,8 +11,8 @@
  *  - Edges, not elements, are visited (each once, by the cell that owns it; see collide.ts), and
  *    the point taken on an edge is the one that pokes deepest, T = argmax min(l1, l2): for an
  *    edge that reaches the side first this is the edge point nearest the axis (l2 is concave
- *    along the edge and min(l1, l2) ≤ l2 ≤ l2(T)); otherwise the best of the few places where
- *    the concave min(l1, l2) can peak (ends, z = 0, and the roots of l1 = l2, a quadratic).
+ *    along the edge and min(l1, l2) ≤ l2 ≤ l2(T)); otherwise, walking from that point toward
+ *    z = 0, the first of the crossing l1 = l2 (a quadratic's root), z = 0 and the edge's end.
  *    The depth min(l1, l2) is the distance from T to the cylinder surface.
  *  - Only BENT edges count (edge-bend.ts). A flat or concave internal edge is never deeper than
  *    the faces next to it, and the paper's Ω_E test (skip Q on edges joining face-contact
@@ -49,9 +49,6 @@ const edgeFeature = edgeFeatureImport;
 
 /** Scratch of the last edgePoke: the edge's end points, the deepest point's parameter and depth, its end vertices in the query window. */
 const poke = { x0: 0.5, y0: 0.5, z0: 0.5, x1: 0.5, y1: 0.5, z1: 0.5, t: 0.5, depth: 0.5, va: 0, vb: 0 };
-
-/** Candidate parameters of a base-limited edge: both ends, z = 0 and up to four roots. */
-const tCandidates = new Float64Array(8);
 
 /**
  * Vertices already emitted as contacts in this query. A vertex poking into the cylinder is the
@@ -138,51 +135,53 @@ export function edgePoke(q: CylinderQuery, hf: Heightfield, ia: number, ja: numb
     poke.depth = l2;
     return vertexIsNew(t2 === 0 ? 0 : t2 === 1 ? 1 : -1);
   }
-  // Base-limited: f = min(l1, l2) is concave on [0, 1], so its maximum is at an end, at the
-  // maximum of l1 (z = 0), or where l1 = l2: ρ(t) = (r − h/2) + σ·z(t) with σ = sign z, i.e.
+  // Base-limited (l1 < l2 at t2). f = min(l1, l2) with l1 = h/2 − |z(t)| (concave, peak where
+  // z = 0) and l2 = r − ρ(t) (concave, peak at t2). Away from t2 on the side where |z| grows
+  // both fall, so f does too. Toward z = 0, l1 rises and l2 falls: f = l1 rises until the first
+  // of (a) the crossing l1 = l2, (b) z = 0 (past it l1 falls again) or (c) the edge's end. So the
+  // maximum is at the crossing if one lies before the nearer of (b), (c), else at that point.
+  // The crossing: ρ(t) = (r − h/2) + σ·z(t) with σ = sign z(t2), i.e.
   // (A − G1²) t² + 2(B − G0·G1) t + (C − G0²) = 0 with G0 = r − h/2 + σ·z_a, G1 = σ·dz.
-  // Ties (a plateau where the edge runs parallel to a base) go to the candidate nearest the
-  // axis, so the point does not depend on the order of evaluation (e.g. on the axis' sign).
-  // The candidates are collected first and scanned in one loop here: a helper taking t would
-  // box it on the heap whenever the call is not inlined.
-  const tc = tCandidates;
-  let m = 0;
-  tc[m++] = 0;
-  tc[m++] = 1;
+  // A maximum within the tie tolerance of f(t2) stays at t2, the point nearest the axis (on a
+  // plateau, an edge parallel to a base, the point then does not depend on round-off).
+  let bestT = t2, bestF = l1;
   if (dzl !== 0) {
+    const sg = zt < 0 ? -1 : 1;
+    const up = -sg * dzl > 0; // |z| shrinks as t grows
     const tz = -za / dzl;
-    if (tz > 0 && tz < 1) tc[m++] = tz;
-  }
-  for (let sg = -1; sg <= 1; sg += 2) {
-    const G0 = r - hh + sg * za, G1 = sg * dzl;
-    const qa = A - G1 * G1, qb = B - G0 * G1, qc = C - G0 * G0;
-    if (Math.abs(qa) > GEOM_EPS * GEOM_EPS) {
-      const disc = qb * qb - qa * qc;
-      if (disc < 0) continue;
-      const sq = Math.sqrt(disc);
-      const ta = (-qb - sq) / qa, tb = (-qb + sq) / qa;
-      if (ta > 0 && ta < 1) tc[m++] = ta;
-      if (tb > 0 && tb < 1) tc[m++] = tb;
-    } else if (qb !== 0) {
-      const t = -qc / (2 * qb);
-      if (t > 0 && t < 1) tc[m++] = t;
-    }
-  }
-  // Best t: f = min(l1, l2) with l1 = h/2 − |z_a + t·dz|, l2 = r − √(A t² + 2B t + C); a
-  // candidate replaces the best if f is larger, or equal (within the tie tolerance) and nearer
-  // the axis. Starts from t2 (depth l1 there).
-  let bestT = t2, bestF = l1, bestL2 = l2;
-  for (let k = 0; k < m; k++) {
-    const t = tc[k];
-    const z = za + t * dzl;
-    const f1 = hh - (z < 0 ? -z : z);
-    const qq = (A * t + 2 * B) * t + C;
-    const f2 = r - Math.sqrt(qq > 0 ? qq : 0);
-    const fk = f1 < f2 ? f1 : f2;
-    if (fk > bestF + TIE_TOLERANCE || (fk >= bestF - TIE_TOLERANCE && f2 > bestL2)) {
-      bestT = t;
-      bestF = fk > bestF ? fk : bestF;
-      bestL2 = f2;
+    const tEnd = up ? (tz < 1 ? tz : 1) : (tz > 0 ? tz : 0);
+    if (up ? tEnd > t2 : tEnd < t2) {
+      // g = l2 − l1 falls from t2 to tEnd: the crossing exists iff g(tEnd) < 0.
+      const zE = za + tEnd * dzl;
+      const qE = (A * tEnd + 2 * B) * tEnd + C;
+      const l1E = hh - (zE < 0 ? -zE : zE), l2E = r - Math.sqrt(qE > 0 ? qE : 0);
+      let t = tEnd;
+      if (l2E < l1E) {
+        const G0 = r - hh + sg * za, G1 = sg * dzl;
+        const qa = A - G1 * G1, qb = B - G0 * G1, qc = C - G0 * G0;
+        // The root between t2 and tEnd (g changes sign there once); clamped into the interval
+        // against round-off.
+        if (Math.abs(qa) > GEOM_EPS * GEOM_EPS) {
+          const disc = qb * qb - qa * qc;
+          const sq = Math.sqrt(disc > 0 ? disc : 0);
+          const ta = (-qb - sq) / qa, tb = (-qb + sq) / qa;
+          const lo = up ? t2 : tEnd, hi = up ? tEnd : t2;
+          // Of the two roots, the one inside [lo, hi]; if both (round-off), the nearer to t2.
+          const aIn = ta >= lo && ta <= hi, bIn = tb >= lo && tb <= hi;
+          t = aIn && (!bIn || Math.abs(ta - t2) <= Math.abs(tb - t2)) ? ta : bIn ? tb : Math.abs(ta - t2) <= Math.abs(tb - t2) ? ta : tb;
+        } else {
+          t = qb !== 0 ? -qc / (2 * qb) : tEnd;
+        }
+        t = up ? (t < t2 ? t2 : t > tEnd ? tEnd : t) : (t > t2 ? t2 : t < tEnd ? tEnd : t);
+      }
+      const z = za + t * dzl;
+      const qq = (A * t + 2 * B) * t + C;
+      const f1 = hh - (z < 0 ? -z : z), f2 = r - Math.sqrt(qq > 0 ? qq : 0);
+      const f = f1 < f2 ? f1 : f2;
+      if (f > bestF + TIE_TOLERANCE) {
+        bestT = t;
+        bestF = f;
+      }
     }
   }
   poke.t = bestT;
