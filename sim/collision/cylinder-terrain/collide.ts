@@ -182,7 +182,7 @@ export function collideCylinderTerrainInto(
   }
   // Start loading the range's heights and cell bits now: the setup below needs none of them
   // and runs while they arrive (see touchRange).
-  touchSink = touchRange(hf, i0, j0, i1, j1);
+  touchSink[0] = touchRange(hf, i0, j0, i1, j1);
   resetEdgePass(i0, j0, i1);
   // 2a. Columns of each row that the cylinder can reach at any height (see footprintRows); the
   // H_min/H_max test only needs those cells: the others are out of reach whatever their height.
@@ -217,8 +217,11 @@ export function collideCylinderTerrainInto(
   return status;
 }
 
-/** Where touchRange's sum goes, so the compiler cannot drop its loads as unused. */
-let touchSink = 0;
+/**
+ * Where touchRange's sum goes, so the compiler cannot drop its loads as unused (an array slot:
+ * a double stored in a module variable is boxed on the heap, once per query).
+ */
+const touchSink = new Float64Array(1);
 
 /**
  * Reads one height per cache line (8 doubles) of every vertex row of cells i0..i1 × j0..j1, and
