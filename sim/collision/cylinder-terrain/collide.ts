@@ -98,8 +98,13 @@ const query = new CylinderQuery();
 const frame = new ElementFrame();
 const cullFrame = new ElementFrame();
 const range: MinMax = { min: 0, max: 0 };
-/** Edge classes that can poke into the cylinder (convex ones; see terrain/edge-class.ts). */
-const POKES = CLASS_CONVEX;
+/*
+ * Edge classes that can poke into the cylinder, Convex and Active (terrain/edge-class.ts), are
+ * the two with the high bit of the 2-bit class set: narrowPhase reads that bit.
+ */
+if ((CLASS_CONVEX & 2) === 0 || (CLASS_ACTIVE & 2) === 0 || (EdgeClass.Flat & 2) !== 0 || (EdgeClass.Concave & 2) !== 0) {
+  throw new Error('cylinder–terrain: edge classes Convex and Active must be the ones with bit 1 set');
+}
 
 /** Switches of the query, for tests that check a shortcut against the long way. */
 export const cylinderTerrainOptions = {
@@ -409,38 +414,44 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, ws:
     const bBottom = ((bits >> BOTTOM_SHIFT) & 3) as EdgeClass;
     const bLeft = ((bits >> LEFT_SHIFT) & 3) as EdgeClass;
     const bDiag = ((bits >> DIAGONAL_SHIFT) & 3) as EdgeClass;
-    const borderTop = j === lastRow, borderRight = i === lastCol;
-    const edgesLow = (flags & VISIT_BELOW0) !== 0 && (bBottom >= POKES || bLeft >= POKES || bDiag >= POKES || borderTop || borderRight);
-    const edgesUp = rect ? edgesLow : (flags & VISIT_BELOW1) !== 0 && ((edgesLow && bDiag >= POKES) || borderTop || borderRight);
+    // The edges to test as bits, without branches (each condition alone is a coin toss from cell
+    // to cell): an element's edges need the cylinder below its plane and a class that pokes
+    // (Convex or Active: the class's high bit); the diagonal needs both elements, the grid's
+    // top and right border edges the element they bound (the upper one of a split cell).
+    const below0 = flags & VISIT_BELOW0, below1 = (flags >> 1) & 1;
+    const pokesB = (bits >> (BOTTOM_SHIFT + 1)) & 1, pokesL = (bits >> (LEFT_SHIFT + 1)) & 1, pokesD = (bits >> (DIAGONAL_SHIFT + 1)) & 1;
+    const split = 1 - (bits & RECT_BIT);
+    const belowUp = below1 ^ ((below0 ^ below1) & (1 - split)); // rect ? below0 : below1
+    const edges = (below0 & pokesB) | ((below0 & pokesL) << 1) | ((split & below0 & below1 & pokesD) << 2) |
+      ((belowUp & +(j === lastRow)) << 3) | ((belowUp & +(i === lastCol)) << 4);
+    if (edges === 0) continue;
     // 4. Second pass over the edges this cell owns. Face normals (edgeScratch: owner element,
     // neighbour element) are computed only for an edge that pokes in.
     const es = edgeScratch;
-    if (edgesLow) {
-      if (bBottom >= POKES && edgePoke(q, hf, i, j, i + 1, j)) {
-        elementNormalInto(es, 0, hf, i, j, false);
-        if (j > 0) elementNormalInto(es, 3, hf, i, j - 1, !hf.cellIsRectangle(i, j - 1));
-        es[6] = bBottom === CLASS_ACTIVE ? 1 : 0;
-        lost += emitEdgeContact(cand, q, i, j, EDGE_BOTTOM);
-      }
-      if (bLeft >= POKES && edgePoke(q, hf, i, j, i, j + 1)) {
-        elementNormalInto(es, 0, hf, i, j, false);
-        if (i > 0) elementNormalInto(es, 3, hf, i - 1, j, !hf.cellIsRectangle(i - 1, j));
-        es[6] = bLeft === CLASS_ACTIVE ? 1 : 0;
-        lost += emitEdgeContact(cand, q, i, j, EDGE_LEFT);
-      }
-      if (!rect && edgesUp && bDiag >= POKES && edgePoke(q, hf, i + 1, j, i, j + 1)) {
-        elementNormalInto(es, 0, hf, i, j, false);
-        elementNormalInto(es, 3, hf, i, j, true);
-        es[6] = bDiag === CLASS_ACTIVE ? 1 : 0;
-        lost += emitEdgeContact(cand, q, i, j, EDGE_DIAGONAL);
-      }
+    if ((edges & 1) !== 0 && edgePoke(q, hf, i, j, i + 1, j)) {
+      elementNormalInto(es, 0, hf, i, j, false);
+      if (j > 0) elementNormalInto(es, 3, hf, i, j - 1, !hf.cellIsRectangle(i, j - 1));
+      es[6] = bBottom === CLASS_ACTIVE ? 1 : 0;
+      lost += emitEdgeContact(cand, q, i, j, EDGE_BOTTOM);
     }
-    if (edgesUp && (borderTop || borderRight)) {
+    if ((edges & 2) !== 0 && edgePoke(q, hf, i, j, i, j + 1)) {
+      elementNormalInto(es, 0, hf, i, j, false);
+      if (i > 0) elementNormalInto(es, 3, hf, i - 1, j, !hf.cellIsRectangle(i - 1, j));
+      es[6] = bLeft === CLASS_ACTIVE ? 1 : 0;
+      lost += emitEdgeContact(cand, q, i, j, EDGE_LEFT);
+    }
+    if ((edges & 4) !== 0 && edgePoke(q, hf, i + 1, j, i, j + 1)) {
+      elementNormalInto(es, 0, hf, i, j, false);
+      elementNormalInto(es, 3, hf, i, j, true);
+      es[6] = bDiag === CLASS_ACTIVE ? 1 : 0;
+      lost += emitEdgeContact(cand, q, i, j, EDGE_DIAGONAL);
+    }
+    if ((edges & 24) !== 0) {
       // Grid-border edges (no neighbour to own them): active.
       elementNormalInto(es, 0, hf, i, j, !rect);
       es[3] = es[0]; es[4] = es[1]; es[5] = es[2]; es[6] = 1;
-      if (borderTop && edgePoke(q, hf, i, j + 1, i + 1, j + 1)) lost += emitEdgeContact(cand, q, i, j, EDGE_TOP);
-      if (borderRight && edgePoke(q, hf, i + 1, j, i + 1, j + 1)) lost += emitEdgeContact(cand, q, i, j, EDGE_RIGHT);
+      if ((edges & 8) !== 0 && edgePoke(q, hf, i, j + 1, i + 1, j + 1)) lost += emitEdgeContact(cand, q, i, j, EDGE_TOP);
+      if ((edges & 16) !== 0 && edgePoke(q, hf, i + 1, j, i + 1, j + 1)) lost += emitEdgeContact(cand, q, i, j, EDGE_RIGHT);
     }
   }
   return lost > 0 ? CylinderTerrainStatus.CandidateOverflow : 0;

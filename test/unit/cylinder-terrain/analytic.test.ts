@@ -179,6 +179,50 @@ describe('wheel against a curb', () => {
   });
 });
 
+describe("wheel over the grid's top or right border: the border edge is an active edge", () => {
+  // The terrain ends at x = 1 and y = 1: its border edges are owned by the last row and column of
+  // cells (collide.ts), Active, and poke like a curb's top edge. The border line is at z = 0.
+  // Ground that varies only across the border gives rectangle cells (each cell planar; not flat,
+  // which would take the flat-patch path); bumpy ground gives split cells (the upper triangle
+  // bounds the border there).
+  const field = (bumpy: boolean, side: 'top' | 'right'): Heightfield => {
+    const cols = 21, rows = 21;
+    const heights: number[] = [];
+    for (let j = 0; j < rows; j++) {
+      for (let i = 0; i < cols; i++) {
+        const across = side === 'top' ? j : i;
+        const h = bumpy ? -0.03 * (1 + Math.sin(1.7 * i + 0.9 * j) * Math.cos(1.3 * j)) : -0.02 * (1 + Math.sin(0.8 * across));
+        heights.push(i === cols - 1 || j === rows - 1 ? 0 : h);
+      }
+    }
+    return Heightfield.fromArray({ cols, rows, dx: 0.05, dy: 0.05, x0: 0, y0: 0, heights });
+  };
+  for (const bumpy of [false, true]) {
+    for (const side of ['top', 'right'] as const) {
+      it(`${side} border, ${bumpy ? 'split' : 'rectangle'} cells: a line contact on the border edge with the radial depth and normal`, () => {
+        const hf = field(bumpy, side);
+        const pen = 0.004;
+        // Axle along the border, beyond it and low enough that the border line is `pen` inside.
+        const off = 0.2, cz = Math.sqrt((R - pen) ** 2 - off * off);
+        const center: V3 = side === 'top' ? [0.513, 1 + off, cz] : [1 + off, 0.487, cz];
+        const axis: V3 = side === 'top' ? [1, 0, 0] : [0, 1, 0];
+        const { contacts } = collideCylinderTerrain({ center, axis, radius: R, height: H }, hf);
+        const edge = contacts.filter((c) => c.kind === 'edge');
+        expect(edge.length).toBeGreaterThanOrEqual(1);
+        expect(edge.length).toBeLessThanOrEqual(2);
+        const radial = side === 'top' ? norm([0, off, cz]) : norm([off, 0, cz]);
+        for (const c of edge) {
+          expect(Math.abs(c.depth - pen)).toBeLessThan(TOL);
+          expect(Math.abs(c.point[side === 'top' ? 1 : 0] - 1)).toBeLessThan(TOL);
+          expect(Math.abs(c.point[2])).toBeLessThan(TOL);
+          expect(dist(c.normal, radial)).toBeLessThan(1e-9);
+          expect(c.cell[side === 'top' ? 1 : 0]).toBe(19);
+        }
+      });
+    }
+  }
+});
+
 describe('barrel standing on a base across a curb edge (axis exactly vertical)', () => {
   it('the top patch: exact depth, ends at the edge (rim–edge crossing), reaches the far rim, nothing past the edge', () => {
     const hf = curbField(0.1, 20); // top edge y = 0.05, z = 0.1
