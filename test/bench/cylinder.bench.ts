@@ -6,10 +6,11 @@
  * seeded poses (random yaw, roll ≤ 5°, settled to a 0–5 cm maximum depth by the oracle).
  *
  * Columns:
- *   queries/s     median of 5 timed passes after 3 warm-up passes, per CPU-second of the
- *                 thread that runs the queries (threadCpuSeconds: robust on a shared machine,
- *                 and blind to V8's helper threads) and per wall-clock second; "× fastest
- *                 peer" uses the CPU rate. Ours: the engine form
+ *   queries/s     median of 5 timed passes (each ≥ 1 s: the pose set repeated) after 3
+ *                 warm-up passes, per CPU-second of the thread that runs the queries
+ *                 (threadCpuSeconds: robust on a shared machine, and blind to V8's helper
+ *                 threads) and per wall-clock second; "× fastest peer" uses the CPU rate.
+ *                 Ours: the engine form
  *                 collideCylinderTerrainInto (reused ContactBuffer and workspace, no allocation)
  *                 over all poses; the plain API (allocating result objects) in its own row.
  *                 Peers: over the first PEER_TIMING_POSES poses (a full 10,000-pose pass of
@@ -88,6 +89,8 @@ interface Rate {
  * The thread's own time because V8's helper threads (concurrent marking and sweeping, the
  * memory reducer, background compilation) run beside the queries on another core: measured with
  * the process's time, passes of identical wall time differed by up to 1.5 µs per query.
+ * The count is only brought up to date at scheduler ticks (every 4 ms on the development
+ * machine), so a timed pass lasts at least MIN_PASS_SECONDS.
  */
 const threadCpuSeconds = ((): (() => number) => {
   const file = '/proc/thread-self/schedstat';
@@ -103,20 +106,35 @@ const threadCpuSeconds = ((): (() => number) => {
   };
 })();
 
-/** queries/s: median of `runs` passes after `warmup` untimed ones over `poses`, by wall clock and by the thread's CPU time. */
+/**
+ * [s] Shortest timed pass: the pose set is repeated until a pass lasts this long (the thread's
+ * CPU time moves in 4 ms steps: ±0.4 % at 1 s).
+ */
+const MIN_PASS_SECONDS = 1;
+
+/**
+ * queries/s: median of `runs` timed passes after `warmup` untimed passes over `poses`, by wall
+ * clock and by the thread's CPU time. A timed pass repeats the pose set as often as the last
+ * untimed pass says it takes to last MIN_PASS_SECONDS.
+ */
 function throughput(poses: readonly CylinderPose[], query: (p: CylinderPose) => void, runs: number, warmup: number): Rate {
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let r = 0; r < warmup + runs; r++) {
-    const c0 = threadCpuSeconds();
+  let seconds = 0;
+  for (let r = 0; r < warmup; r++) {
     const t0 = performance.now();
     for (const p of poses) query(p);
+    seconds = (performance.now() - t0) / 1000;
+  }
+  const reps = Math.max(1, Math.ceil(MIN_PASS_SECONDS / Math.max(seconds, 1e-6)));
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    const c0 = threadCpuSeconds();
+    const t0 = performance.now();
+    for (let k = 0; k < reps; k++) for (const p of poses) query(p);
     const dt = performance.now() - t0;
     const dc = threadCpuSeconds() - c0;
-    if (r >= warmup) {
-      wall.push(poses.length / (dt / 1000));
-      cpu.push(poses.length / dc);
-    }
+    wall.push((reps * poses.length) / (dt / 1000));
+    cpu.push((reps * poses.length) / dc);
   }
   return { wall: median(wall), cpu: median(cpu) };
 }
