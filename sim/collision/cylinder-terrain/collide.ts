@@ -13,7 +13,7 @@
  *      a square root, before any element plane is built.
  *   3. narrow phase per element (§IV). A quick test first, in the same loop as the per-cell
  *      bound (cullCells), unless a slope bound shows the cell too far from the lowest line for
- *      any face contact (the face prefilter, about 13 of 31 cells under a wheel). On the
+ *      any face contact (the face prefilter, about 17 of 31 cells under a wheel). On the
  *      unnormalised plane normal, one square root and no division, the quick test
  *      drops elements the cylinder is above and those whose lowest-line foot misses them
  *      (most of the elements under a wheel). The rest get the exact frame (frame.ts) and a case

@@ -166,7 +166,8 @@ export function edgePoke(q: CylinderQuery, hf: Heightfield, ia: number, ja: numb
           const sq = Math.sqrt(disc > 0 ? disc : 0);
           const ta = (-qb - sq) / qa, tb = (-qb + sq) / qa;
           const lo = up ? t2 : tEnd, hi = up ? tEnd : t2;
-          // Of the two roots, the one inside [lo, hi]; if both (round-off), the nearer to t2.
+          // Of the two roots, the one inside [lo, hi]; if both are, the nearer to t2 (the other
+          // is then one of ρ = −(G0 + G1·t), where l1 = r + ρ > l2: past the crossing).
           const aIn = ta >= lo && ta <= hi, bIn = tb >= lo && tb <= hi;
           t = aIn && (!bIn || Math.abs(ta - t2) <= Math.abs(tb - t2)) ? ta : bIn ? tb : Math.abs(ta - t2) <= Math.abs(tb - t2) ? ta : tb;
         } else {
