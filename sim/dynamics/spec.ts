@@ -1,0 +1,211 @@
+/**
+ * The data a dynamics world is built from, and the layout of what it reports per step.
+ *
+ * These are plain JSON-friendly types: scenario files (format v2) parse into them, URDF import
+ * produces them, scripts pass them to `createWorld`. Conventions: SI units, z up, quaternions
+ * [x, y, z, w], every cylinder's and capsule's axis along its local z, joint anchors and axes in
+ * world coordinates at the start pose.
+ */
+
+export type Vec3Spec = [number, number, number];
+export type QuatSpec = [number, number, number, number];
+
+/** A convex shape, as in `queryConvex` (sim/shapes/shape-desc.ts). */
+export type ConvexShapeSpec =
+  | { type: 'sphere'; radius: number }
+  | { type: 'box'; halfExtents: Vec3Spec }
+  | { type: 'capsule'; radius: number; height: number }
+  | { type: 'cylinder'; radius: number; height: number }
+  | { type: 'hull'; points: Vec3Spec[] };
+
+/** Several convex children rigidly joined; each child at a pose in the body's frame. */
+export interface CompoundShapeSpec {
+  type: 'compound';
+  children: { shape: ConvexShapeSpec; position?: Vec3Spec; orientation?: QuatSpec }[];
+}
+
+export type ShapeSpec = ConvexShapeSpec | CompoundShapeSpec;
+
+export type BodyType = 'dynamic' | 'static' | 'kinematic';
+
+export interface BodySpec {
+  name: string;
+  shape: ShapeSpec;
+  /** Default 'dynamic'. A dynamic body needs `mass` or `density`. */
+  type?: BodyType;
+  /** [kg] Total mass (inertia from the shape at uniform density, unless `inertia` is given). */
+  mass?: number;
+  /** [kg/m³] Uniform density (mass and inertia from the shape). */
+  density?: number;
+  /**
+   * [kg·m²] Inertia about the centre of mass in the body frame, [ixx, iyy, izz, ixy, ixz, iyz]
+   * (URDF's order). Requires `mass`. Default: from the shape.
+   */
+  inertia?: [number, number, number, number, number, number];
+  /** [m] Centre of mass in the body frame. Default: the shape's centroid. */
+  centerOfMass?: Vec3Spec;
+  /** [m] World position of the body frame's origin. Default [0, 0, 0]. */
+  position?: Vec3Spec;
+  /** World orientation. Default identity. */
+  orientation?: QuatSpec;
+  /** [m/s] of the body origin. Default 0. */
+  linearVelocity?: Vec3Spec;
+  /** [rad/s] world frame. Default 0. */
+  angularVelocity?: Vec3Spec;
+  /** Name of a material in the scenario's `materials`; default "default". */
+  material?: string;
+  /** Force continuous collision for this body (default: automatic by speed). */
+  ccd?: boolean;
+}
+
+export type JointType = 'revolute' | 'fixed' | 'prismatic' | 'ball';
+
+export interface JointSpec {
+  type: JointType;
+  name: string;
+  /** Body names. bodyA may be omitted to attach bodyB to the world. */
+  bodyA?: string;
+  bodyB: string;
+  /** [m] World anchor at the start pose. Default: bodyB's origin. */
+  anchor?: Vec3Spec;
+  /** Unit axis in world coordinates at the start pose (revolute, prismatic). Default [0, 0, 1]. */
+  axis?: Vec3Spec;
+  /** [rad] (revolute) or [m] (prismatic) lower and upper limit of the joint coordinate. */
+  limits?: [number, number];
+  /** Velocity motor: [rad/s] or [m/s] target; [N·m] or [N] largest effort. */
+  motor?: { targetVelocity: number; maxTorque: number };
+  /** Spring toward coordinate 0 (prismatic suspension, or revolute): [N/m]|[N·m/rad], [N·s/m]|[N·m·s/rad]. */
+  spring?: { stiffness: number; damping: number; restPosition?: number };
+  /** Viscous damping of the joint coordinate (URDF `dynamics damping`). */
+  damping?: number;
+  /** Coulomb friction of the joint coordinate [N·m] or [N] (URDF `dynamics friction`). */
+  friction?: number;
+}
+
+export interface MaterialSpec {
+  /** Coulomb friction coefficient (pairs combine by geometric mean). Default 0.8. */
+  friction?: number;
+  /** Restitution 0..1 (pairs take the larger). Default 0. */
+  restitution?: number;
+  /** Rolling resistance coefficient (dimensionless, torque = c·N·lever arm). Default 0. */
+  rollingResistance?: number;
+}
+
+/** Inline terrain (scripts): heights[j*cols + i] at (x0 + i*dx, y0 + j*dy). */
+export interface InlineTerrainSpec {
+  cols: number;
+  rows: number;
+  dx: number;
+  dy: number;
+  x0?: number;
+  y0?: number;
+  heights: ArrayLike<number>;
+}
+
+/**
+ * Terrain material regions: the first region that contains a point's (x, y) names its
+ * material; elsewhere the terrain's `material` (default "default").
+ */
+export interface TerrainMaterialMapSpec {
+  material?: string;
+  regions?: TerrainRegionSpec[];
+}
+
+export type TerrainRegionSpec =
+  | { material: string; shape: 'rect'; min: [number, number]; max: [number, number] }
+  | { material: string; shape: 'circle'; center: [number, number]; radius: number }
+  | { material: string; shape: 'polygon'; points: [number, number][] };
+
+export interface ScriptCommandSpec {
+  /** [s] */
+  t: number;
+  throttle: number;
+  steer: number;
+}
+
+/** How the robot's drive command reaches its joints. */
+export type ControllerSpec =
+  | {
+      type: 'skid-steer' | 'differential';
+      /** Joint names of the left and right wheels (velocity motors). */
+      left: string[];
+      right: string[];
+      /** [m] wheel radius, [m] track (distance between left and right wheel centres). */
+      wheelRadius: number;
+      track: number;
+      /** [m/s] speed at throttle 1; [rad/s] yaw rate at steer 1. */
+      maxSpeed: number;
+      maxYawRate?: number;
+      /** [m/s²] and [rad/s²] acceleration limits of the commanded motion. */
+      maxAcceleration?: number;
+      maxYawAcceleration?: number;
+      /** [N·m] motor torque limit per wheel. */
+      maxTorque: number;
+    }
+  | {
+      type: 'ackermann';
+      /** Driven wheel joints (velocity motors) and their side. */
+      driveLeft: string[];
+      driveRight: string[];
+      /** Steering joints (revolute, position-controlled through their motor). */
+      steerLeft: string;
+      steerRight: string;
+      wheelRadius: number;
+      /** [m] front–rear axle distance, [m] distance between the steering pivots. */
+      wheelbase: number;
+      track: number;
+      maxSpeed: number;
+      /** [rad] largest steering angle of the inner wheel. */
+      maxSteer: number;
+      maxAcceleration?: number;
+      maxTorque: number;
+    };
+
+/** A robot: bodies and joints (and how to drive them). URDF import produces one. */
+export interface RobotSpec {
+  name: string;
+  bodies: BodySpec[];
+  joints: JointSpec[];
+  controller?: ControllerSpec;
+  /** Name of the body whose pose the app follows (the chassis). */
+  base: string;
+}
+
+/** Everything a world is built from (scenario file v2 after parsing, or a script's object). */
+export interface WorldSpec {
+  name: string;
+  /** [m/s²] Default [0, 0, −9.81]. */
+  gravity: Vec3Spec;
+  /** [s] fixed step, and solver substeps per step. */
+  dt: number;
+  substeps: number;
+  sleep: boolean;
+  ccd: boolean;
+  materials: Record<string, MaterialSpec>;
+  terrainMaterials: TerrainMaterialMapSpec;
+  bodies: BodySpec[];
+  joints: JointSpec[];
+  robot?: RobotSpec;
+  script: ScriptCommandSpec[];
+}
+
+/**
+ * Per-step report layout (the worker's frames, recordings and the inspector read these).
+ *
+ *   poses        Float64Array, POSE_STRIDE per body:     px py pz qx qy qz qw   (body frame origin)
+ *   velocities   Float64Array, VELOCITY_STRIDE per body: vx vy vz wx wy wz      (origin velocity, world)
+ *   contacts     Float64Array, CONTACT_STRIDE per contact:
+ *                  px py pz  nx ny nz  depth  normalImpulse  tangentImpulse1 tangentImpulse2
+ *                (point on B's surface, normal from B into A, impulses [N·s] of the last step)
+ *   contactInfo  Int32Array, CONTACT_INFO_STRIDE per contact: kind bodyA bodyB cellI cellJ
+ *                (bodyB = −1 for the terrain; kind: WheelContactKind for cylinder–terrain,
+ *                 CONTACT_KIND_CONVEX_TERRAIN / CONTACT_KIND_BODY_PAIR otherwise)
+ */
+export const POSE_STRIDE = 7;
+export const VELOCITY_STRIDE = 6;
+export const CONTACT_STRIDE = 10;
+export const CONTACT_INFO_STRIDE = 5;
+/** contactInfo kind of a non-cylinder shape against the terrain. */
+export const CONTACT_KIND_CONVEX_TERRAIN = 8;
+/** contactInfo kind of a body–body contact. */
+export const CONTACT_KIND_BODY_PAIR = 9;
