@@ -1,0 +1,330 @@
+/**
+ * The collision pass of a step: broad phase → narrow phase → this step's contact constraints,
+ * with last step's impulses carried over (warm starting).
+ *
+ * Narrow phase by pair:
+ *   cylinder body vs terrain   the paper's analytic algorithm (collideCylinderTerrainInto) on
+ *                              the cylinder inflated by the speculative distance S (radius and
+ *                              half-length + S: the Minkowski sum of the cylinder with a
+ *                              cylinder of radius and half-length S). The depth of the real
+ *                              cylinder along a contact normal n is then exactly
+ *                              depth_S − S·(√(1 − (v·n)²) + |v·n|) for support points (every
+ *                              side, edge and rim contact; base patches lying flat), v the axis.
+ *   other shape vs terrain     collideShapeHeightfield with margin S (GJK/EPA per element).
+ *   body vs body               collideShapes with margin S (SAT, capsule routines, GJK/EPA).
+ * Jointed bodies do not collide with each other.
+ *
+ * Order (deterministic, and what warm-start matching relies on): contacts sorted by pair key
+ * (body A, then body B with the terrain first); within a pair in the collision routine's order.
+ */
+import type { BodyStore } from './bodies';
+import { BodyFlag, BodyKind } from './bodies';
+import type { ContactStore } from './contacts';
+import { pairKey } from './contacts';
+import { BROADPHASE_FAT_MARGIN, CONTACTS_PER_BODY, SPECULATIVE_DISTANCE, WARM_START_MATCH_COS, WARM_START_MATCH_DISTANCE } from './constants';
+import type { JointStore } from './joints';
+import type { MaterialTable } from './materials';
+import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from './spec';
+import { ContactBuffer } from '../collision/contact';
+import { collideCylinderTerrainInto, type CylinderSize } from '../collision/cylinder-terrain/collide';
+import { CylinderTerrainWorkspace } from '../collision/cylinder-terrain/workspace';
+import { collideShapeHeightfield, collideShapes } from '../collision/dispatcher';
+import { BroadPhase } from '../collision/broadphase/broad-phase';
+import type { Quat } from '../math/quat';
+import type { Vec3 } from '../math/vec3';
+import type { Aabb, Pose } from '../shapes/shape';
+import { aabb } from '../shapes/shape';
+import { shapeWorldAabb } from '../shapes/world-aabb';
+import type { Heightfield } from '../terrain/heightfield';
+
+/** Contacts one narrow-phase call may produce (a compound against the terrain can make many). */
+const PAIR_BUFFER_CAPACITY = 256;
+
+/** Counts of the last pass, for the step-time split and the tests. */
+export interface CollideStats {
+  pairs: number;
+  terrainQueries: number;
+  /** Calls whose output was cut (buffer full) or whose algorithm reported a degraded result. */
+  degraded: number;
+}
+
+export class CollisionPass {
+  readonly broadPhase = new BroadPhase(BROADPHASE_FAT_MARGIN);
+  private readonly proxies: Int32Array;
+  private readonly buffer = new ContactBuffer(PAIR_BUFFER_CAPACITY);
+  private readonly ws = new CylinderTerrainWorkspace();
+  /** Per body: the analytic cylinder inflated by S (null when not a cylinder). */
+  private readonly inflated: (CylinderSize | null)[] = [];
+  private readonly box: Aabb = aabb();
+  private readonly poseA: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
+  private readonly poseB: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
+  private readonly center: Vec3 = [0, 0, 0];
+  private readonly axis: Vec3 = [0, 0, 0];
+  private pairKeys = new Float64Array(64);
+  /** Matched flags of the previous step's contacts. */
+  private taken = new Uint8Array(64);
+  readonly stats: CollideStats = { pairs: 0, terrainQueries: 0, degraded: 0 };
+
+  constructor(bodies: BodyStore) {
+    this.proxies = new Int32Array(bodies.count);
+    for (let b = 0; b < bodies.count; b++) {
+      const shape = bodies.shapes[b];
+      if (bodies.flags[b] & BodyFlag.AnalyticCylinder) {
+        const cyl = shape as unknown as { radius: number; height: number };
+        this.inflated.push({ radius: cyl.radius + SPECULATIVE_DISTANCE, halfHeight: cyl.height / 2 + SPECULATIVE_DISTANCE });
+      } else {
+        this.inflated.push(null);
+      }
+      this.bodyAabb(bodies, b, 0);
+      this.proxies[b] = this.broadPhase.createProxy(this.box, b);
+    }
+  }
+
+  /** Tight world AABB of body b, grown by the speculative distance and by its motion over dt. */
+  private bodyAabb(bodies: BodyStore, b: number, dt: number): void {
+    const pose = this.poseA;
+    bodies.shapePose(pose.position, pose.orientation as Quat, b);
+    shapeWorldAabb(this.box, bodies.shapes[b], pose);
+    const v = bodies.linVel, m = this.box;
+    const grow = SPECULATIVE_DISTANCE;
+    for (let k = 0; k < 3; k++) {
+      const d = v[3 * b + k] * dt;
+      m.min[k] -= grow - Math.min(d, 0);
+      m.max[k] += grow + Math.max(d, 0);
+    }
+  }
+
+  /**
+   * Runs the pass: `out` receives this step's contacts, impulses matched from `prev`. Bodies
+   * that are asleep are only tested against awake ones; a touching contact with an awake body
+   * is reported through `wake` (the world wakes the island). Returns false if `out` had to grow.
+   */
+  run(
+    bodies: BodyStore, joints: JointStore, materials: MaterialTable, terrain: Heightfield | null,
+    dt: number, prev: ContactStore, out: ContactStore, wake: (body: number) => void,
+  ): void {
+    const bp = this.broadPhase;
+    const stats = this.stats;
+    stats.pairs = 0;
+    stats.terrainQueries = 0;
+    stats.degraded = 0;
+    for (let b = 0; b < bodies.count; b++) {
+      if (bodies.kind[b] === BodyKind.Static || !bodies.awake[b]) continue;
+      this.bodyAabb(bodies, b, dt);
+      bp.moveProxy(this.proxies[b], this.box);
+    }
+    bp.updatePairs();
+    // body-index pair keys, sorted (proxy ids are tree node ids, not body indices)
+    const np = bp.pairCount;
+    if (this.pairKeys.length < np) this.pairKeys = new Float64Array(2 * np);
+    let nk = 0;
+    for (let k = 0; k < np; k++) {
+      const a = bp.getUserData(bp.pairProxyA(k)), b = bp.getUserData(bp.pairProxyB(k));
+      const lo = a < b ? a : b, hi = a < b ? b : a;
+      if (bodies.kind[lo] !== BodyKind.Dynamic && bodies.kind[hi] !== BodyKind.Dynamic) continue;
+      if (!bodies.awake[lo] && !bodies.awake[hi]) continue;
+      if (joints.connected(lo, hi)) continue;
+      this.pairKeys[nk++] = pairKey(lo, hi);
+    }
+    const keys = this.pairKeys.subarray(0, nk);
+    keys.sort();
+    stats.pairs = nk;
+
+    if (this.taken.length < prev.count) this.taken = new Uint8Array(2 * prev.count);
+    this.taken.fill(0, 0, prev.count);
+    out.count = 0;
+    const need = bodies.count * CONTACTS_PER_BODY;
+    if (out.capacity < need) out.resize(need);
+
+    // Per body A in index order: its terrain contacts, then its pairs (A, B > A) in B order.
+    // A sleeping body keeps last step's contacts (carried, with their impulses) so that a parked
+    // robot still shows its contacts and warm-starts when it wakes.
+    let kp = 0, cp = 0;
+    const SHIFT = 2097152;
+    for (let a = 0; a < bodies.count; a++) {
+      const asleep = bodies.kind[a] === BodyKind.Dynamic && !bodies.awake[a];
+      // skip carried candidates of earlier bodies
+      while (cp < prev.count && prev.key[cp] < a * SHIFT) cp++;
+      if (terrain !== null && bodies.kind[a] !== BodyKind.Static && bodies.awake[a]) {
+        this.terrainContacts(bodies, materials, terrain, a, prev, out);
+      } else if (asleep) {
+        cp = this.carry(prev, out, pairKey(a, -1), cp);
+      }
+      while (cp < prev.count && prev.key[cp] === pairKey(a, -1)) cp++;
+      for (;;) {
+        const fresh = kp < nk && Math.floor(keys[kp] / SHIFT) === a ? keys[kp] : Infinity;
+        // a carried pair: both bodies not awake (never computed fresh this step)
+        let carried = Infinity;
+        while (cp < prev.count && prev.key[cp] < (a + 1) * SHIFT) {
+          const b = prev.key[cp] - a * SHIFT - 1;
+          if (!bodies.awake[a] && !bodies.awake[b]) {
+            carried = prev.key[cp];
+            break;
+          }
+          cp++;
+        }
+        if (fresh === Infinity && carried === Infinity) break;
+        if (fresh <= carried) {
+          const b = fresh - a * SHIFT - 1;
+          this.pairContacts(bodies, materials, a, b, prev, out, wake);
+          kp++;
+          while (cp < prev.count && prev.key[cp] === fresh) cp++;
+        } else {
+          cp = this.carry(prev, out, carried, cp);
+        }
+      }
+    }
+  }
+
+  /** Copies the previous step's contacts with this key (starting at or after index `from`); returns the index past them. */
+  private carry(prev: ContactStore, out: ContactStore, key: number, from: number): number {
+    let j = from;
+    while (j < prev.count && prev.key[j] < key) j++;
+    for (; j < prev.count && prev.key[j] === key; j++) {
+      if (out.count >= out.capacity) out.resize(2 * out.capacity);
+      const i = out.count++;
+      out.bodyA[i] = prev.bodyA[j];
+      out.bodyB[i] = prev.bodyB[j];
+      out.slotB[i] = prev.slotB[j];
+      out.key[i] = key;
+      out.kind[i] = prev.kind[j];
+      out.cellI[i] = prev.cellI[j];
+      out.cellJ[i] = prev.cellJ[j];
+      out.feature[i] = prev.feature[j];
+      for (let k = 0; k < 3; k++) {
+        out.point[3 * i + k] = prev.point[3 * j + k];
+        out.normal[3 * i + k] = prev.normal[3 * j + k];
+      }
+      out.depth[i] = prev.depth[j];
+      out.friction[i] = prev.friction[j];
+      out.restitution[i] = prev.restitution[j];
+      out.rolling[i] = prev.rolling[j];
+      out.normalImpulse[i] = prev.normalImpulse[j];
+      out.t1Impulse[i] = prev.t1Impulse[j];
+      out.t2Impulse[i] = prev.t2Impulse[j];
+      out.r1Impulse[i] = prev.r1Impulse[j];
+      out.r2Impulse[i] = prev.r2Impulse[j];
+    }
+    return j;
+  }
+
+  private terrainContacts(bodies: BodyStore, materials: MaterialTable, hf: Heightfield, a: number, prev: ContactStore, out: ContactStore): void {
+    const buf = this.buffer;
+    buf.clear();
+    this.stats.terrainQueries++;
+    const pose = this.poseA;
+    bodies.shapePose(pose.position, pose.orientation as Quat, a);
+    const cyl = this.inflated[a];
+    const S = SPECULATIVE_DISTANCE;
+    if (cyl !== null) {
+      const q = pose.orientation;
+      // cylinder axis = local z rotated
+      const ax = this.axis;
+      ax[0] = 2 * (q[0] * q[2] + q[1] * q[3]);
+      ax[1] = 2 * (q[1] * q[2] - q[0] * q[3]);
+      ax[2] = 1 - 2 * (q[0] * q[0] + q[1] * q[1]);
+      const status = collideCylinderTerrainInto(buf, pose.position, ax, cyl, hf, this.ws);
+      if (status !== 0) this.stats.degraded++;
+      for (let k = 0; k < buf.count; k++) {
+        const c = ax[0] * buf.normal[3 * k] + ax[1] * buf.normal[3 * k + 1] + ax[2] * buf.normal[3 * k + 2];
+        const ac = Math.abs(c);
+        buf.depth[k] -= S * (Math.sqrt(Math.max(0, 1 - c * c)) + ac);
+      }
+    } else {
+      const status = collideShapeHeightfield(buf, bodies.shapes[a], pose, hf, S);
+      if (status !== 0) this.stats.degraded++;
+      for (let k = 0; k < buf.count; k++) buf.kind[k] = CONTACT_KIND_CONVEX_TERRAIN;
+    }
+    this.emit(bodies, materials, a, -1, prev, out, true);
+  }
+
+  private pairContacts(
+    bodies: BodyStore, materials: MaterialTable, a: number, b: number, prev: ContactStore, out: ContactStore,
+    wake: (body: number) => void,
+  ): void {
+    const buf = this.buffer;
+    buf.clear();
+    bodies.shapePose(this.poseA.position, this.poseA.orientation as Quat, a);
+    bodies.shapePose(this.poseB.position, this.poseB.orientation as Quat, b);
+    const status = collideShapes(buf, bodies.shapes[a], this.poseA, bodies.shapes[b], this.poseB, SPECULATIVE_DISTANCE);
+    if (status !== 0) this.stats.degraded++;
+    let touching = false;
+    for (let k = 0; k < buf.count; k++) {
+      buf.kind[k] = CONTACT_KIND_BODY_PAIR;
+      buf.cellI[k] = -1;
+      buf.cellJ[k] = -1;
+      if (buf.depth[k] >= 0) touching = true;
+    }
+    if (touching) {
+      // an awake body touching a sleeping one wakes it (and its island)
+      if (!bodies.awake[a] && bodies.kind[a] === BodyKind.Dynamic) wake(a);
+      if (!bodies.awake[b] && bodies.kind[b] === BodyKind.Dynamic) wake(b);
+    }
+    this.emit(bodies, materials, a, b, prev, out, false);
+  }
+
+  /** Copies the buffer's contacts into `out` as pair (a, b), with materials and warm-start impulses. */
+  private emit(bodies: BodyStore, materials: MaterialTable, a: number, b: number, prev: ContactStore, out: ContactStore, terrain: boolean): void {
+    const buf = this.buffer;
+    const key = pairKey(a, b);
+    const slotB = b < 0 ? bodies.count : b;
+    // first previous contact of the same pair (binary search on the sorted keys)
+    let lo = 0, hi = prev.count;
+    while (lo < hi) {
+      const m = (lo + hi) >> 1;
+      if (prev.key[m] < key) lo = m + 1;
+      else hi = m;
+    }
+    const prevStart = lo;
+    const matA = bodies.material[a];
+    for (let k = 0; k < buf.count; k++) {
+      if (buf.depth[k] < -SPECULATIVE_DISTANCE) continue;
+      if (out.count >= out.capacity) out.resize(2 * out.capacity);
+      const i = out.count++;
+      const p = 3 * i, q = 3 * k;
+      out.bodyA[i] = a;
+      out.bodyB[i] = b;
+      out.slotB[i] = slotB;
+      out.key[i] = key;
+      out.kind[i] = buf.kind[k];
+      out.cellI[i] = buf.cellI[k];
+      out.cellJ[i] = buf.cellJ[k];
+      out.feature[i] = buf.feature[k];
+      out.point[p] = buf.point[q]; out.point[p + 1] = buf.point[q + 1]; out.point[p + 2] = buf.point[q + 2];
+      out.normal[p] = buf.normal[q]; out.normal[p + 1] = buf.normal[q + 1]; out.normal[p + 2] = buf.normal[q + 2];
+      out.depth[i] = buf.depth[k];
+      const matB = terrain ? materials.terrainAt(buf.point[q], buf.point[q + 1]) : bodies.material[b];
+      out.friction[i] = Math.sqrt(materials.friction[matA] * materials.friction[matB]);
+      out.restitution[i] = Math.max(materials.restitution[matA], materials.restitution[matB]);
+      out.rolling[i] = Math.max(materials.rolling[matA], materials.rolling[matB]);
+      // warm start: nearest unmatched previous contact of the pair, close and with a similar normal
+      let best = -1, bestD2 = WARM_START_MATCH_DISTANCE * WARM_START_MATCH_DISTANCE;
+      for (let j = prevStart; j < prev.count && prev.key[j] === key; j++) {
+        if (this.taken[j]) continue;
+        const r = 3 * j;
+        const cos = prev.normal[r] * buf.normal[q] + prev.normal[r + 1] * buf.normal[q + 1] + prev.normal[r + 2] * buf.normal[q + 2];
+        if (cos < WARM_START_MATCH_COS) continue;
+        const dx = prev.point[r] - buf.point[q], dy = prev.point[r + 1] - buf.point[q + 1], dz = prev.point[r + 2] - buf.point[q + 2];
+        const d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 < bestD2) {
+          bestD2 = d2;
+          best = j;
+        }
+      }
+      if (best >= 0) {
+        this.taken[best] = 1;
+        out.normalImpulse[i] = prev.normalImpulse[best];
+        out.t1Impulse[i] = prev.t1Impulse[best];
+        out.t2Impulse[i] = prev.t2Impulse[best];
+        out.r1Impulse[i] = prev.r1Impulse[best];
+        out.r2Impulse[i] = prev.r2Impulse[best];
+      } else {
+        out.normalImpulse[i] = 0;
+        out.t1Impulse[i] = 0;
+        out.t2Impulse[i] = 0;
+        out.r1Impulse[i] = 0;
+        out.r2Impulse[i] = 0;
+      }
+    }
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Tuning of the rigid-body world, one block with units. The solver is a soft-step solver in the
+ * manner of Box2D v3 (Catto, "Solver2D" and "Soft Step" notes): each constraint is a damped
+ * spring given by a stiffness in hertz and a damping ratio, turned per substep into a bias rate,
+ * a mass scale and an impulse scale (soft.ts).
+ */
+
+/** [m] Length below which geometry is "touching": the speculative margin is derived from it. */
+export const LINEAR_SLOP = 0.005;
+
+/**
+ * [m] Contacts are created when the surfaces are closer than this (speculative contacts). A
+ * separated contact only removes the approach velocity that would close the gap within the
+ * substep, so resting bodies keep their contacts (and the app shows them) with no jitter.
+ */
+export const SPECULATIVE_DISTANCE = 4 * LINEAR_SLOP;
+
+/** [m] Extra fattening of body AABBs in the broad phase, beyond the motion of the step. */
+export const BROADPHASE_FAT_MARGIN = 0.05;
+
+/**
+ * [Hz] Stiffness of contact constraints (capped at a quarter of the substep rate). Box2D v3 uses
+ * 30 Hz; a 40 kg rover on 0.15 m wheels then rests 1.5 mm deep in the ground. 120 Hz gives
+ * 0.11 mm (rover on flat ground, dt 1/240, 4 substeps), which is what "sinkage" users measure.
+ */
+export const CONTACT_HERTZ = 120;
+/** Damping ratio of contact constraints (strongly over-damped: no bounce from penetration recovery). */
+export const CONTACT_DAMPING_RATIO = 10;
+/** [m/s] Largest speed at which overlap is pushed out (keeps deep overlaps from exploding). */
+export const CONTACT_MAX_PUSHOUT_SPEED = 3;
+
+/** [Hz] Stiffness of joint constraints. */
+export const JOINT_HERTZ = 60;
+/** Damping ratio of joint constraints. */
+export const JOINT_DAMPING_RATIO = 2;
+
+/** [m/s] Approach speed below which restitution is ignored (resting contacts do not bounce). */
+export const RESTITUTION_THRESHOLD = 1;
+
+/** [rad] Largest rotation of a body in one substep (guards the quaternion integration). */
+export const MAX_ROTATION_PER_SUBSTEP = 0.25 * Math.PI;
+
+/** [m/s] and [rad/s] below which a body counts as still for sleeping. */
+export const SLEEP_LINEAR_SPEED = 0.02;
+export const SLEEP_ANGULAR_SPEED = 0.05;
+/** [s] A whole island must be still this long before it sleeps. */
+export const TIME_TO_SLEEP = 0.5;
+
+/** Fault limits: past these the world pauses with a report instead of continuing. */
+/** [m/s] */
+export const FAULT_MAX_SPEED = 1000;
+/** [rad/s] */
+export const FAULT_MAX_ANGULAR_SPEED = 10_000;
+/** [m] Deepest contact accepted before the world reports an explosion. */
+export const FAULT_MAX_DEPTH = 1;
+/** [m] Largest coordinate of a body. */
+export const FAULT_MAX_COORDINATE = 1e6;
+
+/** Warm starting: a new contact takes the impulses of an old one of the same pair within this distance [m]. */
+export const WARM_START_MATCH_DISTANCE = 0.02;
+/** ... and whose normal is within acos(this) of the new one. */
+export const WARM_START_MATCH_COS = 0.95;
+
+/** Default material when a scenario names none. */
+export const DEFAULT_FRICTION = 0.8;
+export const DEFAULT_RESTITUTION = 0;
+export const DEFAULT_ROLLING_RESISTANCE = 0;
+
+/** Most bodies in one world (pair keys pack two body indices into one number). */
+export const MAX_BODIES = 1 << 20;
+/** Contacts kept per step per body, used to size the contact store (it grows, at step boundaries only). */
+export const CONTACTS_PER_BODY = 16;
