@@ -1,0 +1,107 @@
+/**
+ * The standard vehicle scene (issue #13) in every engine: ours, Rapier, Jolt (exact and rounded
+ * wheels) and MuJoCo, built the same way (test/bench/vehicle/scene.ts) and measured the same way
+ * (test/bench/vehicle/harness.ts: its header defines every column).
+ *
+ * Cases: 4 wheels at dt = 1/240 s, 4 wheels at dt = 1/1000 s, the 6-wheel rover at 1/240 s;
+ * 10 s of simulated time, median of 3 runs (--quick: 2 s, one run).
+ *
+ * Run: `npm run bench -- vehicle` (add `--quick` for a smoke run). VEHICLE_ENGINES=rapier,jolt
+ * keeps only the runners whose name contains one of the words (case-insensitive).
+ */
+import { cpus, loadavg } from 'node:os';
+import { runVehicleScene, type VehicleRunner, type VehicleRunResult } from './vehicle/harness';
+import { joltRunner, JOLT_ROUNDED_WHEEL_RADIUS } from './vehicle/jolt';
+import { mujocoRunner } from './vehicle/mujoco';
+import { terrainCheckLog } from './vehicle/peer-terrain';
+import { rapierRunner } from './vehicle/rapier';
+import { buildVehicleScene, heightsHash, type WheelCount } from './vehicle/scene';
+
+export interface BenchContext {
+  quick: boolean;
+  filter?: string;
+}
+
+/**
+ * ──── The runners, in table order. OURS GOES FIRST HERE ────
+ * The lead adds test/bench/vehicle/ours.ts exporting `oursRunner(): VehicleRunner` (built from
+ * vehicleSceneWorldSpec(scene, wheels, { dt }) and createWorld({ spec, terrain: scene.terrain }))
+ * and puts `() => oursRunner(),` as the first entry.
+ */
+export const VEHICLE_RUNNERS: Array<() => VehicleRunner> = [
+  // () => oursRunner(),
+  () => rapierRunner(),
+  () => joltRunner({ wheelConvexRadius: 0 }),
+  () => joltRunner({ wheelConvexRadius: JOLT_ROUNDED_WHEEL_RADIUS }),
+  () => mujocoRunner(),
+];
+
+interface Case {
+  title: string;
+  wheels: WheelCount;
+  dt: number;
+}
+
+const CASES: Case[] = [
+  { title: '4 wheels, dt = 1/240 s', wheels: 4, dt: 1 / 240 },
+  { title: '4 wheels, dt = 1/1000 s', wheels: 4, dt: 1 / 1000 },
+  { title: '6-wheel rover, dt = 1/240 s', wheels: 6, dt: 1 / 240 },
+];
+/** [s] simulated per run. */
+const FULL_SECONDS = 10;
+const QUICK_SECONDS = 2;
+const FULL_REPEATS = 3;
+const QUICK_REPEATS = 1;
+
+const mm = (m: number): string => (m * 1000).toFixed(m < 1e-3 ? 3 : 2);
+const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' / ');
+
+function row(r: VehicleRunResult): string {
+  const runs = r.rtfRuns.map((x) => x.toFixed(2)).join(', ');
+  return `| ${r.name} | ${r.rtf.toFixed(2)} (${runs}) | ${r.rtfCpu.toFixed(2)} | ${r.msPerStep.toFixed(3)} | ${mm(r.sinkMean)} / ${mm(r.sinkP95)} / ${mm(r.sinkMax)} | ${(100 * r.contactShare).toFixed(0)} % | ${r.rocksBelow} | ${r.distance.toFixed(2)}${r.diverged ? ' (diverged)' : ''} | ${r.setupSeconds.toFixed(2)} |`;
+}
+
+export default async function run(ctx: BenchContext): Promise<void> {
+  const seconds = ctx.quick ? QUICK_SECONDS : FULL_SECONDS;
+  const repeats = ctx.quick ? QUICK_REPEATS : FULL_REPEATS;
+  const t0 = performance.now();
+  const scene = buildVehicleScene();
+  const hf = scene.terrain;
+  const rockMass = scene.rocks.reduce((s, r) => s + r.mass, 0);
+  console.log(`\n### Vehicle scene: ${hf.cols} × ${hf.rows} fractal terrain (dx = ${hf.dx} m, heights ${hf.minHeight.toFixed(2)} … ${hf.maxHeight.toFixed(2)} m, hash ${heightsHash(hf)}), ${scene.rocks.length} rocks (${rockMass.toFixed(1)} kg), ${seconds} s per run, median of ${repeats}`);
+  console.log(`Scene built in ${((performance.now() - t0) / 1000).toFixed(2)} s; chassis starts at (${scene.chassis.position.map((x) => x.toFixed(3)).join(', ')}) heading +x.`);
+  const words = (process.env.VEHICLE_ENGINES ?? '').toLowerCase().split(',').map((w) => w.trim()).filter((w) => w.length > 0);
+  const runners = VEHICLE_RUNNERS.map((make) => make()).filter((r) => words.length === 0 || words.some((w) => r.name.toLowerCase().includes(w)));
+  for (const c of CASES) {
+    console.log(`\n#### ${c.title}, ${seconds} s (${Math.round(seconds / c.dt)} steps); load average before: ${load()} on ${cpus().length} cores\n`);
+    console.log(`| engine | RTF wall, median (runs) | RTF by thread CPU | ms/step | wheel sinkage mean / p95 / max [mm] | wheel-steps penetrating | rocks below | distance [m] | setup [s] |`);
+    console.log('|---|---:|---:|---:|---|---:|---:|---:|---:|');
+    for (const runner of runners) {
+      try {
+        const r = await runVehicleScene(runner, scene, { wheels: c.wheels, dt: c.dt, seconds, repeats });
+        console.log(row(r));
+      } catch (e) {
+        console.log(`| ${runner.name} | failed: ${e instanceof Error ? e.message : String(e)} | | | | | | | |`);
+        try {
+          runner.dispose();
+        } catch {
+          // already disposed
+        }
+      }
+    }
+    console.log(`\nLoad average after: ${load()}.`);
+  }
+  console.log('\nRTF wall: simulated s per wall-clock s of step() calls only. RTF by thread CPU: the same per CPU-second of the stepping thread (the comparable column when the machine is shared).');
+  console.log('Sinkage: deepest penetration of the exact wheel cylinder (r 0.15 m, width 0.1 m, at the engine\'s wheel pose) into the exact terrain, by our validated collideCylinderTerrainInto, every wheel after every step, 0 when off the ground.');
+  console.log('Rocks below: centre under the terrain surface at its (x, y) at the end (sunk deeper than its half-size), or off the map. Distance: horizontal chassis displacement start → end.');
+  for (const line of terrainCheckLog) console.log(`- ${line}`);
+  for (const r of runners) console.log(`- **${r.name}**: ${r.description}.`);
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+if (invokedDirectly) {
+  run({ quick: process.argv.includes('--quick') }).catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
