@@ -9,6 +9,7 @@
  * Run: `npm run bench -- vehicle` (add `--quick` for a smoke run). VEHICLE_ENGINES=rapier,jolt
  * keeps only the runners whose name contains one of the words (case-insensitive).
  */
+import { oursRunner } from './vehicle/ours';
 import { cpus, loadavg } from 'node:os';
 import { runVehicleScene, type VehicleRunner, type VehicleRunResult } from './vehicle/harness';
 import { joltRunner, JOLT_ROUNDED_WHEEL_RADIUS } from './vehicle/jolt';
@@ -29,7 +30,7 @@ export interface BenchContext {
  * and puts `() => oursRunner(),` as the first entry.
  */
 export const VEHICLE_RUNNERS: Array<() => VehicleRunner> = [
-  // () => oursRunner(),
+  () => oursRunner(),
   () => rapierRunner(),
   () => joltRunner({ wheelConvexRadius: 0 }),
   () => joltRunner({ wheelConvexRadius: JOLT_ROUNDED_WHEEL_RADIUS }),
