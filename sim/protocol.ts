@@ -3,12 +3,16 @@
  * ask of the world's owner. Types only. The worker module (sim/worker.ts) exposes an object that
  * implements `SimService`; the renderer wraps it as `{ remote, dispose }`.
  *
- * Frames are a few flat typed arrays (transferred, never structured-cloned per object):
- *   poses        Float32Array, 7 per body: px py pz qx qy qz qw   (world frame, z up, quat [x,y,z,w])
- *   contacts     Float32Array, 7 per contact: px py pz nx ny nz depth
- *   contactInfo  Int32Array,   4 per contact: kind body cellI cellJ
- *                (kind: WheelContactKind for wheels; body: index into WorldInfo.bodies;
+ * Frames are a few flat typed arrays (transferred, never structured-cloned per object), in the
+ * layout of sim/dynamics/spec.ts:
+ *   poses        Float32Array, 7 per body: px py pz qx qy qz qw   (body origin, world frame, z up)
+ *   contacts     Float32Array, 10 per contact: px py pz nx ny nz depth normalImpulse t1Impulse t2Impulse
+ *                (point on B's surface, normal from B into A, impulses [N·s] of the step)
+ *   contactInfo  Int32Array,   5 per contact: kind bodyA bodyB cellI cellJ
+ *                (kind: WheelContactKind 0–4 for cylinder–terrain, 8 other shape–terrain, 9 body–body;
+ *                 bodyA/bodyB: indices into WorldInfo.bodies, bodyB −1 = the terrain;
  *                 cellI/cellJ: terrain cell, −1 for body–body contacts)
+ *   joints       Float32Array, 3 per joint: coordinate [rad|m], rate [rad/s|m/s], motor effort [N·m|N]
  */
 
 /** Drive input: normalised stick values, mapped by the robot's drive model (differential or Ackermann). */
@@ -29,19 +33,36 @@ export interface ScenarioFiles {
   terrainData: Uint8Array;
   /** URDF text of the robot, if the scenario names one. */
   robotUrdf?: string;
+  /** Mesh files the URDF names, by the path the URDF gives (resolved by the caller). */
+  robotMeshes?: Record<string, Uint8Array>;
 }
 
 /** Visual/collision shape of a body, as the renderer needs it. Local z is the shape's axis. */
-export type BodyShape =
+export type ConvexBodyShape =
   | { type: 'box'; halfExtents: [number, number, number] }
   | { type: 'sphere'; radius: number }
   | { type: 'cylinder'; radius: number; height: number }
-  | { type: 'capsule'; radius: number; height: number };
+  | { type: 'capsule'; radius: number; height: number }
+  | { type: 'hull'; points: [number, number, number][] };
+
+export type BodyShape =
+  | ConvexBodyShape
+  | { type: 'compound'; children: { shape: ConvexBodyShape; position: [number, number, number]; orientation: [number, number, number, number] }[] };
 
 export interface BodyInfo {
   name: string;
-  role: 'chassis' | 'wheel' | 'obstacle';
+  role: 'chassis' | 'wheel' | 'obstacle' | 'static';
+  /** In the body frame (the pose in a frame is the body frame's). */
   shape: BodyShape;
+}
+
+export interface JointInfo {
+  name: string;
+  type: 'revolute' | 'fixed' | 'prismatic' | 'ball';
+  /** Body indices; bodyA −1 = the world. */
+  bodyA: number;
+  bodyB: number;
+  motor: boolean;
 }
 
 export interface TerrainInfo {
@@ -63,6 +84,9 @@ export interface WorldInfo {
   dt: number;
   terrain: TerrainInfo;
   bodies: BodyInfo[];
+  joints: JointInfo[];
+  /** Index of the robot's base body (the camera follows it), −1 without a robot. */
+  baseBody: number;
 }
 
 export interface Frame {
@@ -72,8 +96,11 @@ export interface Frame {
   poses: Float32Array;
   contacts: Float32Array;
   contactInfo: Int32Array;
+  joints: Float32Array;
   /** [m/s] Forward speed of the chassis. */
   speed: number;
+  /** Why the world paused (a body went non-finite or past a limit), or null. */
+  fault: string | null;
   /** Simulated seconds per wall-clock second over the last second. */
   realtimeFactor: number;
 }

@@ -1,0 +1,198 @@
+/**
+ * The app's world: a parsed scenario (v1 or v2) and its terrain built into a DynamicsWorld, with
+ * what the worker protocol needs around it (world info for the renderer, float32 frames with
+ * every body and every contact's impulse, the drive). Owned by the simulation service; used
+ * directly by the headless CLI and tests.
+ */
+import { createDynamicsWorld } from './dynamics/build';
+import { BodyKind } from './dynamics/bodies';
+import { JointKind } from './dynamics/joints';
+import type { ShapeSpec, WorldSpec } from './dynamics/spec';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE } from './dynamics/spec';
+import type { DynamicsWorld } from './dynamics/world';
+import type { BodyInfo, BodyShape, DriveCommand, Frame, JointInfo, TerrainInfo, WorldInfo } from './protocol';
+import type { ParsedScenario } from './scenario-v2';
+import { scenarioWorldSpec } from './scenario-v2';
+import { ScenarioError } from './scenario-guard';
+import type { Heightfield } from './terrain/heightfield';
+import type { RobotSpec } from './dynamics/spec';
+
+/** Floats per joint in Frame.joints: coordinate, rate, motor effort [N·m or N]. */
+export const JOINT_FRAME_STRIDE = 3;
+
+const JOINT_TYPE_NAMES = ['revolute', 'fixed', 'prismatic', 'ball'] as const;
+
+export class SimWorld {
+  readonly engine: DynamicsWorld;
+  readonly terrain: Heightfield;
+  readonly name: string;
+  readonly spec: WorldSpec;
+  private readonly bodyInfo: BodyInfo[];
+  private readonly baseIndex: number;
+
+  private constructor(name: string, spec: WorldSpec, engine: DynamicsWorld, terrain: Heightfield) {
+    this.name = name;
+    this.spec = spec;
+    this.engine = engine;
+    this.terrain = terrain;
+    const base = spec.robot?.base;
+    this.baseIndex = base !== undefined ? engine.bodies.indexOf(base) : -1;
+    this.bodyInfo = describeBodies(spec, engine, this.baseIndex);
+  }
+
+  /**
+   * Builds the world of a parsed scenario on a terrain (a URDF robot, if the scenario names one,
+   * loaded and placed by the caller). Throws ScenarioError naming what is wrong; a start
+   * outside the terrain is refused.
+   */
+  static create(parsed: ParsedScenario, terrain: Heightfield, urdfRobot?: RobotSpec): SimWorld {
+    const [x, y] = parsed.start.position;
+    if (!terrain.contains(x, y)) {
+      throw new ScenarioError(
+        `scenario: start position (${x}, ${y}) is outside the terrain, which spans x ${terrain.x0}..${terrain.x0 + terrain.cellsX * terrain.dx} m, y ${terrain.y0}..${terrain.y0 + terrain.cellsY * terrain.dy} m`,
+      );
+    }
+    const heightAt = (px: number, py: number) => terrain.heightAt(px, py);
+    const spec = scenarioWorldSpec(parsed, { heightAt, urdfRobot });
+    let engine: DynamicsWorld;
+    try {
+      engine = createDynamicsWorld(spec, terrain);
+    } catch (e) {
+      throw new ScenarioError(`scenario: ${(e as Error).message}`);
+    }
+    return new SimWorld(parsed.name, spec, engine, terrain);
+  }
+
+  get dt(): number {
+    return this.engine.dt;
+  }
+
+  get stepCount(): number {
+    return this.engine.stepCount;
+  }
+
+  get time(): number {
+    return this.engine.time;
+  }
+
+  get scriptActive(): boolean {
+    return this.engine.scriptActive;
+  }
+
+  get fault(): string | null {
+    return this.engine.fault?.reason ?? null;
+  }
+
+  setDrive(cmd: DriveCommand, source: 'user' | 'script' = 'user'): void {
+    this.engine.setDrive(cmd.throttle, cmd.steer, source);
+  }
+
+  getDrive(): DriveCommand {
+    return { throttle: this.engine.drive.throttle, steer: this.engine.drive.steer };
+  }
+
+  step(n = 1): void {
+    this.engine.step(n);
+  }
+
+  /** Forward speed of the robot's base (or of body 0) [m/s]: velocity along its local x. */
+  speed(): number {
+    const b = this.baseIndex >= 0 ? this.baseIndex : 0;
+    const w = this.engine.bodies;
+    if (w.count === 0) return 0;
+    const q = w.rot.subarray(4 * b, 4 * b + 4);
+    const fx = 1 - 2 * (q[1] * q[1] + q[2] * q[2]), fy = 2 * (q[0] * q[1] + q[2] * q[3]), fz = 2 * (q[0] * q[2] - q[1] * q[3]);
+    return w.linVel[3 * b] * fx + w.linVel[3 * b + 1] * fy + w.linVel[3 * b + 2] * fz;
+  }
+
+  info(): WorldInfo {
+    const hf = this.terrain;
+    const terrain: TerrainInfo = {
+      cols: hf.cols,
+      rows: hf.rows,
+      dx: hf.dx,
+      dy: hf.dy,
+      x0: hf.x0,
+      y0: hf.y0,
+      heights: Float32Array.from(hf.heights),
+      minHeight: hf.minHeight,
+      maxHeight: hf.maxHeight,
+    };
+    const joints: JointInfo[] = this.engine.joints.defs.map((d) => ({
+      name: d.name,
+      type: JOINT_TYPE_NAMES[d.kind],
+      bodyA: d.bodyA < this.engine.bodies.count ? d.bodyA : -1,
+      bodyB: d.bodyB,
+      motor: d.motor,
+    }));
+    return { scenarioName: this.name, dt: this.dt, terrain, bodies: this.bodyInfo.map((b) => ({ ...b })), joints, baseBody: this.baseIndex };
+  }
+
+  /** A frame with fresh buffers (the worker transfers them). */
+  frame(realtimeFactor = 0): Frame {
+    const f = this.engine.frame();
+    const n = this.engine.bodies.count;
+    const poses = new Float32Array(n * POSE_STRIDE);
+    poses.set(f.poses);
+    const contacts = new Float32Array(f.contactCount * CONTACT_STRIDE);
+    contacts.set(f.contacts);
+    const contactInfo = new Int32Array(f.contactCount * CONTACT_INFO_STRIDE);
+    contactInfo.set(f.contactInfo);
+    const js = this.engine.joints;
+    const joints = new Float32Array(js.count * JOINT_FRAME_STRIDE);
+    for (let j = 0; j < js.count; j++) {
+      joints[3 * j] = js.position[j];
+      joints[3 * j + 1] = js.velocity[j];
+      joints[3 * j + 2] = js.impulses[12 * j + 6] / this.dt; // motor impulse of the last substep → effort
+    }
+    return {
+      step: this.engine.stepCount,
+      time: this.engine.time,
+      poses,
+      contacts,
+      contactInfo,
+      joints,
+      speed: this.speed(),
+      realtimeFactor,
+      fault: this.fault,
+    };
+  }
+}
+
+function shapeInfo(s: ShapeSpec): BodyShape {
+  switch (s.type) {
+    case 'box':
+      return { type: 'box', halfExtents: [...s.halfExtents] };
+    case 'sphere':
+      return { type: 'sphere', radius: s.radius };
+    case 'cylinder':
+      return { type: 'cylinder', radius: s.radius, height: s.height };
+    case 'capsule':
+      return { type: 'capsule', radius: s.radius, height: s.height };
+    case 'hull':
+      return { type: 'hull', points: s.points.map((p) => [p[0], p[1], p[2]]) };
+    case 'compound':
+      return {
+        type: 'compound',
+        children: s.children.map((c) => ({ shape: shapeInfo(c.shape) as Exclude<BodyShape, { type: 'compound' }>, position: c.position ?? [0, 0, 0], orientation: c.orientation ?? [0, 0, 0, 1] })),
+      };
+  }
+}
+
+/**
+ * Bodies for the renderer, in the world's order. Roles: the robot's base is the chassis; a
+ * cylinder driven through a motorised revolute joint is a wheel; static bodies are static;
+ * everything else an obstacle. Shapes are given in the body frame (as in the scenario).
+ */
+function describeBodies(spec: WorldSpec, engine: DynamicsWorld, base: number): BodyInfo[] {
+  const specs = [...spec.bodies, ...(spec.robot?.bodies ?? [])];
+  const wheels = new Set<number>();
+  for (const d of engine.joints.defs) {
+    if (d.kind === JointKind.Revolute && d.motor && specs[d.bodyB]?.shape.type === 'cylinder') wheels.add(d.bodyB);
+  }
+  return specs.map((b, i) => ({
+    name: b.name,
+    role: i === base ? 'chassis' : wheels.has(i) ? 'wheel' : engine.bodies.kind[i] === BodyKind.Static ? 'static' : 'obstacle',
+    shape: shapeInfo(b.shape),
+  }));
+}
