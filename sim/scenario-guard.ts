@@ -55,7 +55,9 @@ export function checkScenarioSize(raw: unknown, maxDepth = MAX_SCENARIO_DEPTH, m
     if (depth >= maxDepth) throw new ScenarioError(`scenario: nested more than ${maxDepth} levels deep`);
     if (Array.isArray(v)) {
       if (nodes + v.length > maxNodes) {
-        throw new ScenarioError(`scenario: too large (an array of ${v.length} items; at most ${maxNodes} values in all)`);
+        throw new ScenarioError(
+          `scenario: too large (an array of ${v.length} items; at most ${maxNodes} values in all); pass a big inline terrain's heights as a Float64Array`,
+        );
       }
       for (let k = 0; k < v.length; k++) {
         values.push(v[k]);

@@ -217,6 +217,9 @@ function parseV2(f: ScenarioV2Raw): ParsedScenario {
       const u = run(runSchema(urdfRobotSchema, f.robot, 'robot'));
       robot = { urdf: u.urdf, position: u.position ?? [0, 0], yaw: u.yaw ?? 0, ...(u.controller ? { controller: u.controller as ControllerSpec } : {}) };
     } else {
+      if (isObject(f.robot) && !Object.prototype.hasOwnProperty.call(f.robot, 'type')) {
+        fail('robot: give "type": "skid-steer" (the built-in rover) or "urdf": the path of a URDF file');
+      }
       const r = run(runSchema(skidSteerRobotSchema, f.robot, 'robot'));
       const d = DEFAULT_ROBOT;
       robot = {

@@ -40,8 +40,15 @@ export const ROVER_WHEEL_MASS = 2;
 export const ROVER_MAX_TORQUE = 20;
 /** [m] Gap between each wheel and the terrain at the start (the rover drops onto its wheels). */
 export const ROVER_START_CLEARANCE = 0.005;
-/** Terrain samples per wheel footprint: along the heading (odd, includes the centre) and across the width. */
-const FOOTPRINT_SAMPLES_ALONG = 9;
+/**
+ * [m] Spacing of the terrain samples along each wheel's footprint (the heightfield is only seen
+ * through heightAt). A smooth terrain's error is far below a millimetre at this spacing; a
+ * vertical step between two samples can be missed by up to spacing × the rim's slope there.
+ */
+export const ROVER_FOOTPRINT_SAMPLE_SPACING = 0.0025;
+/** Bounds on the samples along the heading, and samples across the wheel's width. */
+const FOOTPRINT_SAMPLES_ALONG_MIN = 9;
+const FOOTPRINT_SAMPLES_ALONG_MAX = 1001;
 const FOOTPRINT_SAMPLES_ACROSS = 3;
 
 /** What the v2 scenario's skid-steer block adds to the v1 fields (all optional). */
@@ -110,8 +117,12 @@ function wheelCentreHeight(
   clearance: number,
 ): number {
   let z = -Infinity;
-  const half = (FOOTPRINT_SAMPLES_ALONG - 1) / 2;
-  for (let a = 0; a < FOOTPRINT_SAMPLES_ALONG; a++) {
+  // an odd count, so the centre (s = 0) and both rim ends (s = ±r) are sampled
+  const half = Math.min(
+    (FOOTPRINT_SAMPLES_ALONG_MAX - 1) / 2,
+    Math.max((FOOTPRINT_SAMPLES_ALONG_MIN - 1) / 2, Math.ceil(r / ROVER_FOOTPRINT_SAMPLE_SPACING)),
+  );
+  for (let a = 0; a <= 2 * half; a++) {
     const s = ((a - half) / half) * r;
     const drop = Math.sqrt(Math.max(0, r * r - s * s));
     for (let b = 0; b < FOOTPRINT_SAMPLES_ACROSS; b++) {
