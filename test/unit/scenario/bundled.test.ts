@@ -180,3 +180,14 @@ describe('sandhill.json: the second scene\'s terrain material map (placeholder)'
     expect(p.script[0].throttle).toBeGreaterThan(0);
   });
 });
+
+describe('README', () => {
+  it('the example in "## Scenario files" parses', () => {
+    const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Scenario files'));
+    const json = section.slice(section.indexOf('```json') + 7, section.indexOf('```', section.indexOf('```json') + 7));
+    const p = parseScenarioFile(JSON.parse(json));
+    expect(p.version).toBe(2);
+    expect(p.world.bodies).toHaveLength(1);
+  });
+});
