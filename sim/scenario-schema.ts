@@ -129,12 +129,20 @@ function tupleOk(x: unknown, n: number, r: Range): boolean {
   return true;
 }
 
+// Tuples are copied, so the parsed world shares no arrays with the caller's object.
+
 export function vec3(r: Range = COORD) {
-  return v.custom<[number, number, number]>((x) => tupleOk(x, 3, r), tupleMessage('x, y, z', 3, r));
+  return v.pipe(
+    v.custom<[number, number, number]>((x) => tupleOk(x, 3, r), tupleMessage('x, y, z', 3, r)),
+    v.transform((a): [number, number, number] => [a[0], a[1], a[2]]),
+  );
 }
 
 export function vec2(r: Range = COORD) {
-  return v.custom<[number, number]>((x) => tupleOk(x, 2, r), tupleMessage('x, y', 2, r));
+  return v.pipe(
+    v.custom<[number, number]>((x) => tupleOk(x, 2, r), tupleMessage('x, y', 2, r)),
+    v.transform((a): [number, number] => [a[0], a[1]]),
+  );
 }
 
 function norm(a: readonly number[]): number {
@@ -186,9 +194,12 @@ export function direction() {
 
 /** A [lo, hi] interval with lo ≤ hi. */
 function interval(r: Range) {
-  return v.custom<[number, number]>(
-    (x) => tupleOk(x, 2, r) && (x as number[])[0] <= (x as number[])[1],
-    (issue) => (tupleOk(issue.input, 2, r) ? 'must be [lower, upper] with lower ≤ upper' : tupleMessage('lower, upper', 2, r)(issue)),
+  return v.pipe(
+    v.custom<[number, number]>(
+      (x) => tupleOk(x, 2, r) && (x as number[])[0] <= (x as number[])[1],
+      (issue) => (tupleOk(issue.input, 2, r) ? 'must be [lower, upper] with lower ≤ upper' : tupleMessage('lower, upper', 2, r)(issue)),
+    ),
+    v.transform((a): [number, number] => [a[0], a[1]]),
   );
 }
 

@@ -248,11 +248,9 @@ function parseV2(f: ScenarioV2Raw): ParsedScenario {
     }
   }
   // The built-in rover's body names are known now: scenario bodies may not take them, joints may name them.
-  const robotBodies = robot && 'builtin' in robot ? (() => {
-    const n = roverNames(robot.name);
-    return [n.chassis, ...n.wheels];
-  })() : [];
-  const robotJoints = robot && 'builtin' in robot ? roverNames(robot.name).joints : [];
+  const rover = robot && 'builtin' in robot ? roverNames(robot.name) : undefined;
+  const robotBodies = rover ? [rover.chassis, ...rover.wheels] : [];
+  const robotJoints = rover ? rover.joints : [];
 
   // Bodies.
   const bodies: BodySpec[] = [];

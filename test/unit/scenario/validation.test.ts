@@ -299,3 +299,23 @@ describe('untrusted input: deep, huge and hostile values give a clean ScenarioEr
     expect(describeValue('a"b\n')).toBe('"a\\"b\\u000a"');
   });
 });
+
+describe('the parsed world owns its data', () => {
+  it('shares no vectors with the input (a caller editing its object later changes nothing)', () => {
+    const raw = minimalV2({
+      gravity: [0, 0, -9.81],
+      bodies: [body({ position: [1, 2, 3], linearVelocity: [1, 0, 0] })],
+      robot: { type: 'skid-steer', position: [4, 5] },
+    });
+    const p = parseScenarioFile(raw);
+    const rb = (raw.bodies as { position: number[]; linearVelocity: number[] }[])[0];
+    rb.position[0] = 99;
+    rb.linearVelocity[0] = 99;
+    (raw.gravity as number[])[2] = 0;
+    ((raw.robot as { position: number[] }).position)[0] = 99;
+    expect(p.world.bodies[0].position).toEqual([1, 2, 3]);
+    expect(p.world.bodies[0].linearVelocity).toEqual([1, 0, 0]);
+    expect(p.world.gravity).toEqual([0, 0, -9.81]);
+    expect(p.start.position).toEqual([4, 5]);
+  });
+});
