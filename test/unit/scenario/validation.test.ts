@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseScenarioFile } from '../../../sim/scenario-v2';
+import { parseScenarioFile, scenarioWorldSpec } from '../../../sim/scenario-v2';
 import { checkScenarioSize, describeValue, MAX_SCENARIO_DEPTH, MAX_SCENARIO_NODES } from '../../../sim/scenario-guard';
 import { cylinder, minimalV2, scenarioError } from './helpers';
 
@@ -317,5 +317,38 @@ describe('the parsed world owns its data', () => {
     expect(p.world.bodies[0].linearVelocity).toEqual([1, 0, 0]);
     expect(p.world.gravity).toEqual([0, 0, -9.81]);
     expect(p.start.position).toEqual([4, 5]);
+  });
+});
+
+describe('scenario joints and the built-in rover', () => {
+  it('a joint may name the rover\'s bodies (a trailer hitched to the chassis)', () => {
+    const p = parseScenarioFile(
+      minimalV2({
+        bodies: [{ name: 'trailer', shape: { type: 'box', halfExtents: [0.4, 0.3, 0.1] }, mass: 20, position: [-1, 0, 0.3] }],
+        joints: [{ type: 'ball', name: 'hitch', bodyA: 'rover/chassis', bodyB: 'trailer', anchor: [-0.5, 0, 0.3] }],
+        robot: { type: 'skid-steer' },
+      }),
+    );
+    const w = scenarioWorldSpec(p, { heightAt: () => 0 });
+    expect(w.joints[0].bodyA).toBe(w.robot?.base);
+    expect(w.robot?.bodies.map((b) => b.name)).toContain('rover/chassis');
+  });
+
+  it('without the rover, that name is unknown', () => {
+    const msg = scenarioError(() =>
+      parseScenarioFile(
+        minimalV2({
+          bodies: [{ name: 'trailer', shape: { type: 'sphere', radius: 0.3 }, mass: 20 }],
+          joints: [{ type: 'ball', name: 'hitch', bodyA: 'rover/chassis', bodyB: 'trailer' }],
+        }),
+      ),
+    );
+    expect(msg).toContain('joints[0].bodyA: no body is named "rover/chassis"');
+  });
+
+  it('scenarioWorldSpec refuses a URDF robot whose names collide with the scenario\'s', () => {
+    const p = parseScenarioFile(minimalV2({ bodies: [body({ name: 'base_link' })], robot: { urdf: 'r.urdf' } }));
+    const urdfRobot = { name: 'r', base: 'base_link', joints: [], bodies: [{ name: 'base_link', shape: { type: 'sphere' as const, radius: 1 }, mass: 1 }] };
+    expect(scenarioError(() => scenarioWorldSpec(p, { urdfRobot }))).toContain('robot: body "base_link" has the name of a scenario body');
   });
 });
