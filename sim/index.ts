@@ -86,6 +86,38 @@ export { World, WORLD_MAX_CONTACTS } from './world';
 export type { WheelContactFn } from './world';
 export { parseScenario, resolveRelative, ScenarioError } from './scenario';
 export type { Scenario, ScriptCommand } from './scenario';
+// scenario files v2 (sim/scenario-v2.ts: v1 and v2 files → world data), their limits and guard,
+// and the default rover as bodies and joints (sim/robot/rover-builder.ts)
+export {
+  parseScenarioFile,
+  scenarioWorldSpec,
+  scenarioFromV1,
+  DEFAULT_GRAVITY,
+  DEFAULT_DT,
+  DEFAULT_SUBSTEPS,
+  DEFAULT_MATERIAL,
+  DEFAULT_MATERIAL_NAME,
+} from './scenario-v2';
+export type {
+  ParsedScenario,
+  ScenarioTerrain,
+  ScenarioRobotEntry,
+  SkidSteerRobotEntry,
+  UrdfRobotEntry,
+  ScenarioWorldOptions,
+} from './scenario-v2';
+export { checkScenarioSize, describeValue, MAX_SCENARIO_DEPTH, MAX_SCENARIO_NODES } from './scenario-guard';
+export {
+  buildSkidSteerRover,
+  roverNames,
+  ROVER_WHEELS,
+  ROVER_CHASSIS_MASS,
+  ROVER_WHEEL_MASS,
+  ROVER_MAX_TORQUE,
+  ROVER_START_CLEARANCE,
+  ROVER_FOOTPRINT_SAMPLE_SPACING,
+} from './robot/rover-builder';
+export type { SkidSteerBuildSpec, SkidSteerRoverOptions, RoverNames } from './robot/rover-builder';
 export { parseRobotSpec, DEFAULT_ROBOT } from './robot/skid-steer';
 export type { RobotSpec } from './robot/skid-steer';
 export { SimServiceImpl } from './service';

@@ -1,98 +1,56 @@
 /**
- * Scenario files: which terrain, which robot, where it starts, the fixed step, and an optional
- * script of drive commands for headless runs. JSON, validated here with messages that name the
- * field, so a bad file is rejected with a reason and never half-loads.
+ * The scenario entry points the kinematic world and its callers use (sim/service.ts,
+ * sim/node/cli.ts, the renderer), kept stable while the dynamics world replaces it:
  *
- * {
- *   "format": "terrawheel-scenario", "version": 1,
- *   "name": "Rolling hills",
- *   "terrain": "../terrains/hills.json",          // sidecar path, relative to this file
- *   "robot": { ...RobotSpec, see sim/robot/skid-steer.ts },
- *   "start": { "position": [x, y], "yaw": 0 },    // metres, radians (yaw about +z)
- *   "dt": 0.005,                                  // seconds per fixed step
- *   "script": [ { "t": 0, "throttle": 0.6, "steer": 0 }, ... ]  // optional, sorted by t
- * }
+ *   parseScenario(raw)   a v1 or v2 file → the v1 `Scenario` (terrain file, skid-steer robot,
+ *                        start, dt, script). A v2 file that needs the dynamics world (inline
+ *                        terrain, URDF robot) is refused with a message saying so; its bodies,
+ *                        joints and materials are validated and then not used here.
+ *   resolveRelative      file references relative to the scenario file.
+ *
+ * The full v2 result is parseScenarioFile in sim/scenario-v2.ts.
  */
-import { parseRobotSpec, type RobotSpec } from './robot/skid-steer';
+import { DEFAULT_ROBOT } from './robot/skid-steer';
+import { checkScenarioSize, excerpt, ScenarioError } from './scenario-guard';
+import { parseScenarioFile } from './scenario-v2';
+import { parseScenarioV1, type Scenario } from './scenario-v1';
 
-export interface ScriptCommand {
-  /** [s] Simulated time at which this command takes effect. */
-  t: number;
-  throttle: number;
-  steer: number;
-}
+export { ScenarioError };
+export type { Scenario, ScriptCommand } from './scenario-v1';
 
-export interface Scenario {
-  name: string;
-  terrain: string;
-  robot: RobotSpec;
-  start: { position: [number, number]; yaw: number };
-  dt: number;
-  script: ScriptCommand[];
-}
-
-export class ScenarioError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ScenarioError';
-  }
-}
-
-/** Smallest and largest fixed step accepted [s]. */
-const MIN_DT = 1e-4;
-const MAX_DT = 0.05;
-const MAX_SCRIPT_COMMANDS = 100_000;
-
-function fail(msg: string): never {
-  throw new ScenarioError(`scenario: ${msg}`);
-}
-
-function num(v: unknown, name: string, lo = -Infinity, hi = Infinity): number {
-  if (typeof v !== 'number' || !Number.isFinite(v)) fail(`"${name}" must be a finite number, got ${JSON.stringify(v)}`);
-  if (v < lo || v > hi) fail(`"${name}" must be between ${lo} and ${hi}, got ${v}`);
-  return v;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
+/** Validates a scenario file (version 1 or 2) for the kinematic world. Throws ScenarioError. */
 export function parseScenario(raw: unknown): Scenario {
-  if (!isObject(raw)) fail('expected a JSON object');
-  if (raw.format !== 'terrawheel-scenario') fail(`"format" must be "terrawheel-scenario", got ${JSON.stringify(raw.format)}`);
-  if (raw.version !== 1) fail(`"version" ${JSON.stringify(raw.version)} is not supported (this build reads version 1)`);
-  const name = raw.name === undefined ? 'Untitled' : raw.name;
-  if (typeof name !== 'string' || name.length > 200) fail('"name" must be a string of at most 200 characters');
-  if (typeof raw.terrain !== 'string' || raw.terrain.length === 0 || raw.terrain.length > 1024) {
-    fail('"terrain" must be the path of a terrain sidecar JSON, relative to the scenario file');
+  checkScenarioSize(raw);
+  if (typeof raw === 'object' && raw !== null && (raw as { version?: unknown }).version === 1) return parseScenarioV1(raw);
+  const p = parseScenarioFile(raw);
+  if (!('file' in p.terrain)) throw new ScenarioError('scenario: an inline "terrain" needs the dynamics world (createWorld); this loader reads a terrain file');
+  const robot = p.robot;
+  if (robot !== undefined && !('builtin' in robot)) {
+    throw new ScenarioError(`scenario: the URDF robot ${excerpt(robot.urdf, 80)} needs the dynamics world; this loader drives the built-in skid-steer rover`);
   }
-  let robot: RobotSpec;
-  try {
-    robot = parseRobotSpec(raw.robot);
-  } catch (e) {
-    fail((e as Error).message);
-  }
-  const start = raw.start ?? { position: [0, 0], yaw: 0 };
-  if (!isObject(start)) fail('"start" must be an object { position: [x, y], yaw }');
-  const pos = start.position;
-  if (!Array.isArray(pos) || pos.length !== 2) fail('"start.position" must be [x, y] in metres');
-  const position: [number, number] = [num(pos[0], 'start.position[0]'), num(pos[1], 'start.position[1]')];
-  const yaw = num(start.yaw ?? 0, 'start.yaw', -100, 100);
-  const dt = num(raw.dt ?? 0.005, 'dt', MIN_DT, MAX_DT);
-  const script: ScriptCommand[] = [];
-  if (raw.script !== undefined) {
-    if (!Array.isArray(raw.script)) fail('"script" must be an array of { t, throttle, steer }');
-    if (raw.script.length > MAX_SCRIPT_COMMANDS) fail(`"script" has ${raw.script.length} commands; at most ${MAX_SCRIPT_COMMANDS}`);
-    let last = -Infinity;
-    raw.script.forEach((c: unknown, k: number) => {
-      if (!isObject(c)) fail(`script[${k}] must be an object { t, throttle, steer }`);
-      const t = num(c.t, `script[${k}].t`, 0);
-      if (t < last) fail(`script[${k}].t = ${t} is earlier than the command before it; commands must be sorted by t`);
-      last = t;
-      script.push({ t, throttle: num(c.throttle ?? 0, `script[${k}].throttle`, -1, 1), steer: num(c.steer ?? 0, `script[${k}].steer`, -1, 1) });
-    });
-  }
-  return { name, terrain: raw.terrain, robot, start: { position, yaw }, dt, script };
+  const spec = robot
+    ? {
+        name: robot.name,
+        chassisHalfExtents: [...robot.chassisHalfExtents] as [number, number, number],
+        wheelRadius: robot.wheelRadius,
+        wheelWidth: robot.wheelWidth,
+        wheelbase: robot.wheelbase,
+        track: robot.track,
+        wheelDrop: robot.wheelDrop,
+        maxSpeed: robot.maxSpeed,
+        maxYawRate: robot.maxYawRate,
+        maxAccel: robot.maxAccel,
+        maxYawAccel: robot.maxYawAccel,
+      }
+    : { ...DEFAULT_ROBOT, chassisHalfExtents: [...DEFAULT_ROBOT.chassisHalfExtents] as [number, number, number] };
+  return {
+    name: p.name,
+    terrain: p.terrain.file,
+    robot: spec,
+    start: { position: [p.start.position[0], p.start.position[1]], yaw: p.start.yaw },
+    dt: p.world.dt,
+    script: p.script.map((c) => ({ t: c.t, throttle: c.throttle, steer: c.steer })),
+  };
 }
 
 /** Resolves `rel` against the directory of `base` (both POSIX-style, forward slashes). */

@@ -20,6 +20,7 @@ import type { Quat } from '../math/quat';
 import { quatFromEuler } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { Heightfield } from '../terrain/heightfield';
+import { describeValue } from '../scenario-guard';
 
 export interface RobotSpec {
   name: string;
@@ -61,7 +62,7 @@ export const DEFAULT_ROBOT: RobotSpec = {
 
 function positive(v: unknown, name: string, hi: number): number {
   if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v > hi) {
-    throw new Error(`"robot.${name}" must be a number in (0, ${hi}], got ${JSON.stringify(v)}`);
+    throw new Error(`"robot.${name}" must be a number in (0, ${hi}], got ${describeValue(v)}`);
   }
   return v;
 }
@@ -78,7 +79,7 @@ export function parseRobotSpec(raw: unknown): RobotSpec {
   if (typeof name !== 'string') throw new Error('"robot.name" must be a string');
   const wheelDrop = r.wheelDrop ?? d.wheelDrop;
   if (typeof wheelDrop !== 'number' || !Number.isFinite(wheelDrop) || Math.abs(wheelDrop) > 10) {
-    throw new Error(`"robot.wheelDrop" must be a number of metres in [-10, 10], got ${JSON.stringify(wheelDrop)}`);
+    throw new Error(`"robot.wheelDrop" must be a number of metres in [-10, 10], got ${describeValue(wheelDrop)}`);
   }
   return {
     name,

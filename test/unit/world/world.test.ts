@@ -28,7 +28,8 @@ describe('scenario parsing', () => {
 
   it.each([
     [{ ...baseScenario, format: 'x' }, /"format"/],
-    [{ ...baseScenario, version: 2 }, /"version" 2 is not supported/],
+    [{ ...baseScenario, version: 3 }, /"version" 3 is not supported/],
+    [{ ...baseScenario, version: 2 }, /unknown field "start"/],
     [{ ...baseScenario, dt: 0 }, /"dt" must be between/],
     [{ ...baseScenario, dt: NaN }, /"dt" must be a finite number/],
     [{ ...baseScenario, start: { position: [1], yaw: 0 } }, /start.position/],

@@ -1,0 +1,125 @@
+/**
+ * Safety for untrusted scenario input, used before and while validating it:
+ *
+ *   checkScenarioSize   an iterative walk (explicit stack, no recursion) that rejects values
+ *                       nested deeper than MAX_SCENARIO_DEPTH or holding more than
+ *                       MAX_SCENARIO_NODES values, so the schema library (which recurses) and
+ *                       our messages never meet a 20,000-deep array or a billion-item list;
+ *   describeValue       a short, bounded description of any value for error messages: type and
+ *                       size plus a short excerpt. It never calls JSON.stringify, String() or
+ *                       toString() on objects (`{"toString": 1}` must not throw while we report it).
+ *
+ * Typed arrays (a script's inline terrain heights) count as one node: their size is checked by
+ * the field that accepts them.
+ */
+
+/** A scenario that cannot be loaded; the message names the field, what is wrong and what is allowed. */
+export class ScenarioError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ScenarioError';
+  }
+}
+
+/** Deepest nesting accepted (a v2 scenario needs about 8: bodies[i].shape.children[j].shape.points[k][l]). */
+export const MAX_SCENARIO_DEPTH = 64;
+/** Most values (objects, arrays, numbers, strings, ...) in one scenario. */
+export const MAX_SCENARIO_NODES = 1_000_000;
+/** Characters of a string shown in a message before it is cut. */
+const EXCERPT_CHARS = 24;
+/** Object keys named in a message. */
+const EXCERPT_KEYS = 3;
+
+function isTypedArray(v: object): v is ArrayLike<number> {
+  return ArrayBuffer.isView(v) && !(v instanceof DataView);
+}
+
+/**
+ * Throws ScenarioError when `raw` is nested deeper than `maxDepth` or holds more than
+ * `maxNodes` values. Linear in the number of values visited, stops at the first excess.
+ * Cycles (possible in a script's object) show up as excess depth.
+ */
+export function checkScenarioSize(raw: unknown, maxDepth = MAX_SCENARIO_DEPTH, maxNodes = MAX_SCENARIO_NODES): void {
+  const values: unknown[] = [raw];
+  const depths: number[] = [1];
+  let nodes = 0;
+  while (values.length > 0) {
+    const v = values.pop();
+    const depth = depths.pop() as number;
+    if (++nodes > maxNodes) {
+      throw new ScenarioError(
+        `scenario: too large (more than ${maxNodes} values); pass a big inline terrain's heights as a Float64Array`,
+      );
+    }
+    if (typeof v !== 'object' || v === null || isTypedArray(v)) continue;
+    if (depth >= maxDepth) throw new ScenarioError(`scenario: nested more than ${maxDepth} levels deep`);
+    if (Array.isArray(v)) {
+      if (nodes + v.length > maxNodes) {
+        throw new ScenarioError(
+          `scenario: too large (an array of ${v.length} items; at most ${maxNodes} values in all); pass a big inline terrain's heights as a Float64Array`,
+        );
+      }
+      for (let k = 0; k < v.length; k++) {
+        values.push(v[k]);
+        depths.push(depth + 1);
+      }
+    } else {
+      for (const key in v) {
+        if (!Object.prototype.hasOwnProperty.call(v, key)) continue;
+        values.push((v as Record<string, unknown>)[key]);
+        depths.push(depth + 1);
+        if (values.length > maxNodes) throw new ScenarioError(`scenario: too large (more than ${maxNodes} values)`);
+      }
+    }
+  }
+}
+
+/** A string cut to `max` characters, quoted, with control characters escaped. */
+export function excerpt(s: string, max = EXCERPT_CHARS): string {
+  const cut = s.length > max ? s.slice(0, max) : s;
+  let out = '"';
+  for (let k = 0; k < cut.length; k++) {
+    const c = cut.charCodeAt(k);
+    if (c < 0x20 || c === 0x7f) out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else if (cut[k] === '"' || cut[k] === '\\') out += `\\${cut[k]}`;
+    else out += cut[k];
+  }
+  return `${out}${s.length > max ? '…' : ''}"`;
+}
+
+/** Bounded description of any value for an error message (never serialises it). */
+export function describeValue(v: unknown): string {
+  switch (typeof v) {
+    case 'undefined':
+      return 'nothing';
+    case 'number':
+      return `${v}`;
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'string':
+      return v.length > EXCERPT_CHARS ? `a string of ${v.length} characters (${excerpt(v)})` : excerpt(v);
+    case 'bigint':
+      return 'a bigint';
+    case 'symbol':
+      return 'a symbol';
+    case 'function':
+      return 'a function';
+    default:
+      break;
+  }
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return v.length === 0 ? 'an empty array' : `an array of ${v.length} item${v.length === 1 ? '' : 's'}`;
+  if (isTypedArray(v as object)) return `a typed array of ${(v as ArrayLike<number>).length} numbers`;
+  const keys: string[] = [];
+  let more = false;
+  for (const key in v as object) {
+    if (!Object.prototype.hasOwnProperty.call(v, key)) continue;
+    if (keys.length === EXCERPT_KEYS) {
+      more = true;
+      break;
+    }
+    keys.push(excerpt(key, 16));
+  }
+  if (keys.length === 0) return 'an empty object';
+  return `an object with keys ${keys.join(', ')}${more ? ', …' : ''}`;
+}

@@ -1,0 +1,364 @@
+/**
+ * Scenario files, format version 2: a whole dynamics world (terrain, gravity, step, materials
+ * and the terrain's material map, bodies, joints, the robot, the drive script). Version-1 files
+ * still load: they become the same result with the v1 robot as the built-in skid-steer rover.
+ *
+ *   parseScenarioFile(raw)            file JSON (v1 or v2) → ParsedScenario (world data, no robot bodies yet)
+ *   scenarioWorldSpec(parsed, opts)   → WorldSpec with the robot built (needs the terrain's heightAt
+ *                                       to place the rover; a URDF robot is passed in by the caller)
+ *
+ * Validation order: size guard (depth and node count, iterative) → format/version → schema
+ * (sim/scenario-schema.ts) → cross-field rules below. Every rejection is a ScenarioError whose
+ * message starts with "scenario: " and names the JSON path.
+ *
+ * {
+ *   "format": "terrawheel-scenario", "version": 2, "name": "Barrels",
+ *   "terrain": "../terrains/curbs.json",          // or { cols, rows, dx, dy, x0, y0, heights }
+ *   "gravity": [0, 0, -9.81], "dt": 0.004166, "substeps": 4, "sleep": true, "ccd": true,
+ *   "materials": { "steel": { "friction": 0.6, "restitution": 0.1 } },
+ *   "terrainMaterials": { "material": "asphalt", "regions": [{ "material": "sand", "shape": "circle", "center": [0, 0], "radius": 5 }] },
+ *   "bodies": [{ "name": "b", "shape": { "type": "cylinder", "radius": 0.3, "height": 0.9 }, "mass": 50, "position": [0, 0, 0.45] }],
+ *   "joints": [],
+ *   "robot": { "type": "skid-steer", "position": [-13, 0], "yaw": 0 },   // or { "urdf": "../robots/x.urdf", ... }
+ *   "script": [{ "t": 0, "throttle": 0.6, "steer": 0 }]
+ * }
+ */
+import type {
+  BodySpec,
+  ControllerSpec,
+  InlineTerrainSpec,
+  JointSpec,
+  MaterialSpec,
+  RobotSpec as WorldRobotSpec,
+  ScriptCommandSpec,
+  TerrainMaterialMapSpec,
+  Vec3Spec,
+  WorldSpec,
+} from './dynamics/spec';
+import { buildSkidSteerRover, roverNames, ROVER_CHASSIS_MASS, ROVER_MAX_TORQUE, ROVER_WHEEL_MASS } from './robot/rover-builder';
+import { DEFAULT_ROBOT, type RobotSpec as SkidSteerSpec } from './robot/skid-steer';
+import { checkScenarioSize, describeValue, excerpt, ScenarioError } from './scenario-guard';
+import {
+  inlineTerrainSchema,
+  runSchema,
+  scenarioV2Schema,
+  skidSteerRobotSchema,
+  terrainFileSchema,
+  urdfRobotSchema,
+  type BodyRaw,
+  type JointRaw,
+  type ScenarioV2Raw,
+} from './scenario-schema';
+import { parseScenarioV1, type Scenario as ScenarioV1 } from './scenario-v1';
+
+/** [m/s²] */
+export const DEFAULT_GRAVITY: Vec3Spec = [0, 0, -9.81];
+/** [s] */
+export const DEFAULT_DT = 1 / 240;
+export const DEFAULT_SUBSTEPS = 4;
+/** The material anything without one uses; always present in a parsed scenario. */
+export const DEFAULT_MATERIAL_NAME = 'default';
+export const DEFAULT_MATERIAL: Required<MaterialSpec> = { friction: 0.8, restitution: 0, rollingResistance: 0 };
+
+/** The built-in rover: v1's robot fields, its start pose, and what v2 adds (masses, torque, materials). */
+export interface SkidSteerRobotEntry extends SkidSteerSpec {
+  builtin: 'skid-steer';
+  /** [m] chassis (x, y) at the start; z comes from the terrain. */
+  position: [number, number];
+  /** [rad] about +z */
+  yaw: number;
+  chassisMass: number;
+  wheelMass: number;
+  maxTorque: number;
+  chassisMaterial: string;
+  wheelMaterial: string;
+}
+
+/** A robot described by a URDF file (loaded by the caller, relative to the scenario file). */
+export interface UrdfRobotEntry {
+  urdf: string;
+  position: [number, number];
+  yaw: number;
+  controller?: ControllerSpec;
+}
+
+export type ScenarioRobotEntry = SkidSteerRobotEntry | UrdfRobotEntry;
+
+export type ScenarioTerrain = { file: string } | { inline: InlineTerrainSpec };
+
+export interface ParsedScenario {
+  /** The file's format version (1 files are converted). */
+  version: 1 | 2;
+  name: string;
+  terrain: ScenarioTerrain;
+  /**
+   * Everything but the robot's bodies (`world.robot` is undefined here; scenarioWorldSpec builds
+   * it). Defaults filled: gravity, dt, substeps, sleep, ccd, every material's three
+   * coefficients, "default" in `materials`, the terrain map's material and regions, body types.
+   */
+  world: WorldSpec;
+  robot: ScenarioRobotEntry | undefined;
+  /** The robot's start (the origin and yaw 0 without a robot). */
+  start: { position: [number, number]; yaw: number };
+  /** The same array as world.script. */
+  script: ScriptCommandSpec[];
+}
+
+function fail(lines: string[] | string): never {
+  const list = typeof lines === 'string' ? [lines] : lines;
+  throw new ScenarioError(`scenario: ${list.join('; ')}`);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function run<T>(r: { ok: true; value: T } | { ok: false; problems: string[] }): T {
+  if (!r.ok) fail(r.problems);
+  return r.value;
+}
+
+function fillMaterial(m: MaterialSpec | undefined): Required<MaterialSpec> {
+  return {
+    friction: m?.friction ?? DEFAULT_MATERIAL.friction,
+    restitution: m?.restitution ?? DEFAULT_MATERIAL.restitution,
+    rollingResistance: m?.rollingResistance ?? DEFAULT_MATERIAL.rollingResistance,
+  };
+}
+
+function defaultWorld(name: string, dt: number, script: ScriptCommandSpec[]): WorldSpec {
+  return {
+    name,
+    gravity: [...DEFAULT_GRAVITY],
+    dt,
+    substeps: DEFAULT_SUBSTEPS,
+    sleep: true,
+    ccd: true,
+    materials: { [DEFAULT_MATERIAL_NAME]: fillMaterial(undefined) },
+    terrainMaterials: { material: DEFAULT_MATERIAL_NAME, regions: [] },
+    bodies: [],
+    joints: [],
+    script,
+  };
+}
+
+/** The v2 skid-steer entry for a v1 robot at a v1 start (defaults for what v1 cannot say). */
+function skidSteerEntry(robot: SkidSteerSpec, position: [number, number], yaw: number): SkidSteerRobotEntry {
+  return {
+    builtin: 'skid-steer',
+    ...robot,
+    chassisHalfExtents: [...robot.chassisHalfExtents],
+    position: [position[0], position[1]],
+    yaw,
+    chassisMass: ROVER_CHASSIS_MASS,
+    wheelMass: ROVER_WHEEL_MASS,
+    maxTorque: ROVER_MAX_TORQUE,
+    chassisMaterial: DEFAULT_MATERIAL_NAME,
+    wheelMaterial: DEFAULT_MATERIAL_NAME,
+  };
+}
+
+/** A version-1 scenario as a v2 result. */
+export function scenarioFromV1(s: ScenarioV1): ParsedScenario {
+  const script = s.script.map((c) => ({ t: c.t, throttle: c.throttle, steer: c.steer }));
+  const start = { position: [s.start.position[0], s.start.position[1]] as [number, number], yaw: s.start.yaw };
+  return {
+    version: 1,
+    name: s.name,
+    terrain: { file: s.terrain },
+    world: defaultWorld(s.name, s.dt, script),
+    robot: skidSteerEntry(s.robot, start.position, start.yaw),
+    start,
+    script,
+  };
+}
+
+/** Checks the leading "format" and "version" and returns the version. */
+function readVersion(raw: unknown): 1 | 2 {
+  if (!isObject(raw)) fail(`expected a JSON object, got ${describeValue(raw)}`);
+  if (raw.format !== 'terrawheel-scenario') fail(`"format" must be "terrawheel-scenario", got ${describeValue(raw.format)}`);
+  if (raw.version !== 1 && raw.version !== 2) fail(`"version" ${describeValue(raw.version)} is not supported (this build reads versions 1 and 2)`);
+  return raw.version;
+}
+
+/**
+ * Validates a scenario file's JSON (or a script's object of the same shape) and returns the
+ * world data it describes. Throws ScenarioError, and nothing else, for any bad input.
+ */
+export function parseScenarioFile(raw: unknown): ParsedScenario {
+  checkScenarioSize(raw);
+  const version = readVersion(raw);
+  if (version === 1) return scenarioFromV1(parseScenarioV1(raw));
+  return parseV2(run(runSchema(scenarioV2Schema, raw, '')));
+}
+
+function parseV2(f: ScenarioV2Raw): ParsedScenario {
+  const name = f.name ?? 'Untitled';
+  const terrain: ScenarioTerrain =
+    typeof f.terrain === 'string' || !isObject(f.terrain)
+      ? { file: run(runSchema(terrainFileSchema, f.terrain, 'terrain')) }
+      : { inline: run(runSchema(inlineTerrainSchema, f.terrain, 'terrain')) as InlineTerrainSpec };
+
+  // Materials: every one filled, "default" always present.
+  const materials: Record<string, MaterialSpec> = {};
+  for (const [key, m] of Object.entries(f.materials ?? {})) materials[key] = fillMaterial(m);
+  if (!Object.prototype.hasOwnProperty.call(materials, DEFAULT_MATERIAL_NAME)) materials[DEFAULT_MATERIAL_NAME] = fillMaterial(undefined);
+  const problems: string[] = [];
+  const needMaterial = (m: string | undefined, path: string) => {
+    if (m !== undefined && !Object.prototype.hasOwnProperty.call(materials, m)) {
+      problems.push(`${path}: unknown material ${excerpt(m, 40)}; defined: ${Object.keys(materials).join(', ')}`);
+    }
+  };
+
+  // Robot.
+  let robot: ScenarioRobotEntry | undefined;
+  if (f.robot !== undefined) {
+    if (isObject(f.robot) && Object.prototype.hasOwnProperty.call(f.robot, 'urdf')) {
+      const u = run(runSchema(urdfRobotSchema, f.robot, 'robot'));
+      robot = { urdf: u.urdf, position: u.position ?? [0, 0], yaw: u.yaw ?? 0, ...(u.controller ? { controller: u.controller as ControllerSpec } : {}) };
+    } else {
+      if (isObject(f.robot) && !Object.prototype.hasOwnProperty.call(f.robot, 'type')) {
+        fail('robot: give "type": "skid-steer" (the built-in rover) or "urdf": the path of a URDF file');
+      }
+      const r = run(runSchema(skidSteerRobotSchema, f.robot, 'robot'));
+      const d = DEFAULT_ROBOT;
+      robot = {
+        builtin: 'skid-steer',
+        name: r.name ?? d.name,
+        chassisHalfExtents: r.chassisHalfExtents ?? [...d.chassisHalfExtents],
+        wheelRadius: r.wheelRadius ?? d.wheelRadius,
+        wheelWidth: r.wheelWidth ?? d.wheelWidth,
+        wheelbase: r.wheelbase ?? d.wheelbase,
+        track: r.track ?? d.track,
+        wheelDrop: r.wheelDrop ?? d.wheelDrop,
+        maxSpeed: r.maxSpeed ?? d.maxSpeed,
+        maxYawRate: r.maxYawRate ?? d.maxYawRate,
+        maxAccel: r.maxAccel ?? d.maxAccel,
+        maxYawAccel: r.maxYawAccel ?? d.maxYawAccel,
+        position: r.position ?? [0, 0],
+        yaw: r.yaw ?? 0,
+        chassisMass: r.chassisMass ?? ROVER_CHASSIS_MASS,
+        wheelMass: r.wheelMass ?? ROVER_WHEEL_MASS,
+        maxTorque: r.maxTorque ?? ROVER_MAX_TORQUE,
+        chassisMaterial: r.chassisMaterial ?? DEFAULT_MATERIAL_NAME,
+        wheelMaterial: r.wheelMaterial ?? DEFAULT_MATERIAL_NAME,
+      };
+      needMaterial(r.chassisMaterial, 'robot.chassisMaterial');
+      needMaterial(r.wheelMaterial, 'robot.wheelMaterial');
+    }
+  }
+  // The built-in rover's body names are known now: scenario bodies may not take them, joints may name them.
+  const rover = robot && 'builtin' in robot ? roverNames(robot.name) : undefined;
+  const robotBodies = rover ? [rover.chassis, ...rover.wheels] : [];
+  const robotJoints = rover ? rover.joints : [];
+
+  // Bodies.
+  const bodies: BodySpec[] = [];
+  const bodyIndex = new Map<string, number>();
+  for (const n of robotBodies) bodyIndex.set(n, -1);
+  (f.bodies ?? []).forEach((b: BodyRaw, i) => {
+    const path = `bodies[${i}]`;
+    const prev = bodyIndex.get(b.name);
+    if (prev !== undefined) {
+      problems.push(`${path}.name: ${excerpt(b.name, 40)} is already ${prev < 0 ? "the robot's body" : `the name of bodies[${prev}]`}; names must be unique`);
+    } else bodyIndex.set(b.name, i);
+    const type = b.type ?? 'dynamic';
+    if (b.mass !== undefined && b.density !== undefined) problems.push(`${path}: give "mass" or "density", not both`);
+    if (type === 'dynamic' && b.mass === undefined && b.density === undefined) problems.push(`${path}: a dynamic body needs "mass" [kg] or "density" [kg/m³]`);
+    if (b.inertia !== undefined && b.mass === undefined) problems.push(`${path}.inertia: needs "mass"`);
+    needMaterial(b.material, `${path}.material`);
+    bodies.push({ ...(b as BodySpec), type });
+  });
+
+  // Joints.
+  const joints: JointSpec[] = [];
+  const jointIndex = new Map<string, number>();
+  for (const n of robotJoints) jointIndex.set(n, -1);
+  (f.joints ?? []).forEach((j: JointRaw, i) => {
+    const path = `joints[${i}]`;
+    const prev = jointIndex.get(j.name);
+    if (prev !== undefined) {
+      problems.push(`${path}.name: ${excerpt(j.name, 40)} is already ${prev < 0 ? "the robot's joint" : `the name of joints[${prev}]`}; names must be unique`);
+    } else jointIndex.set(j.name, i);
+    for (const side of ['bodyA', 'bodyB'] as const) {
+      const b = j[side];
+      if (b !== undefined && !bodyIndex.has(b)) {
+        problems.push(`${path}.${side}: no body is named ${excerpt(b, 40)}`);
+      }
+    }
+    if (j.bodyA !== undefined && j.bodyA === j.bodyB) problems.push(`${path}: bodyA and bodyB are the same body`);
+    joints.push(j as JointSpec);
+  });
+
+  // Terrain material map.
+  const tm = f.terrainMaterials ?? {};
+  needMaterial(tm.material, 'terrainMaterials.material');
+  (tm.regions ?? []).forEach((r, i) => {
+    needMaterial(r.material, `terrainMaterials.regions[${i}].material`);
+    if (r.shape === 'rect' && !(r.min[0] < r.max[0] && r.min[1] < r.max[1])) {
+      problems.push(`terrainMaterials.regions[${i}]: "min" must be below "max" in x and y`);
+    }
+  });
+  const terrainMaterials: TerrainMaterialMapSpec = { material: tm.material ?? DEFAULT_MATERIAL_NAME, regions: (tm.regions ?? []) as TerrainMaterialMapSpec['regions'] };
+
+  // Script.
+  const script: ScriptCommandSpec[] = [];
+  (f.script ?? []).forEach((c, i) => {
+    if (i > 0 && c.t < script[i - 1].t) problems.push(`script[${i}].t: ${c.t} is earlier than the command before it (${script[i - 1].t}); commands must be sorted by t`);
+    script.push({ t: c.t, throttle: c.throttle ?? 0, steer: c.steer ?? 0 });
+  });
+
+  if (problems.length > 0) fail(problems.length > 5 ? [...problems.slice(0, 5), `… and ${problems.length - 5} more`] : problems);
+
+  const world: WorldSpec = {
+    name,
+    gravity: f.gravity ?? [...DEFAULT_GRAVITY],
+    dt: f.dt ?? DEFAULT_DT,
+    substeps: f.substeps ?? DEFAULT_SUBSTEPS,
+    sleep: f.sleep ?? true,
+    ccd: f.ccd ?? true,
+    materials,
+    terrainMaterials,
+    bodies,
+    joints,
+    script,
+  };
+  const start = robot ? { position: [robot.position[0], robot.position[1]] as [number, number], yaw: robot.yaw } : { position: [0, 0] as [number, number], yaw: 0 };
+  return { version: 2, name, terrain, world, robot, start, script };
+}
+
+export interface ScenarioWorldOptions {
+  /** The terrain's height [m] at (x, y): places the built-in rover's wheels just above it. */
+  heightAt?: (x: number, y: number) => number;
+  /** The robot a URDF entry names, loaded and placed by the caller. */
+  urdfRobot?: WorldRobotSpec;
+}
+
+/**
+ * The world a parsed scenario describes, with its robot built: the built-in rover through
+ * buildSkidSteerRover (at the start pose, wheels ROVER_START_CLEARANCE above `heightAt`), a URDF
+ * robot as passed in `urdfRobot`. Throws ScenarioError when a URDF robot is not supplied or when
+ * the robot's names collide with the scenario's bodies or joints.
+ */
+export function scenarioWorldSpec(parsed: ParsedScenario, opts: ScenarioWorldOptions = {}): WorldSpec {
+  const world: WorldSpec = { ...parsed.world };
+  const entry = parsed.robot;
+  if (entry === undefined) return world;
+  let robot: WorldRobotSpec;
+  if ('builtin' in entry) {
+    try {
+      robot = buildSkidSteerRover(entry, { position: [entry.position[0], entry.position[1], 0], yaw: entry.yaw }, opts.heightAt);
+    } catch (e) {
+      fail(`robot: ${(e as Error).message}`);
+    }
+  } else {
+    if (!opts.urdfRobot) fail(`robot: the URDF robot ${excerpt(entry.urdf, 80)} must be loaded by the caller and passed as urdfRobot`);
+    robot = entry.controller ? { ...opts.urdfRobot, controller: entry.controller } : opts.urdfRobot;
+  }
+  const bodyNames = new Set(parsed.world.bodies.map((b) => b.name));
+  const jointNames = new Set(parsed.world.joints.map((j) => j.name));
+  for (const b of robot.bodies) if (bodyNames.has(b.name)) fail(`robot: body ${excerpt(b.name, 40)} has the name of a scenario body`);
+  for (const j of robot.joints) if (jointNames.has(j.name)) fail(`robot: joint ${excerpt(j.name, 40)} has the name of a scenario joint`);
+  world.robot = robot;
+  return world;
+}
