@@ -40,9 +40,12 @@ export const RESTITUTION_THRESHOLD = 1;
 /** [rad] Largest rotation of a body in one substep (guards the quaternion integration). */
 export const MAX_ROTATION_PER_SUBSTEP = 0.25 * Math.PI;
 
-/** [m/s] and [rad/s] below which a body counts as still for sleeping. */
-export const SLEEP_LINEAR_SPEED = 0.02;
-export const SLEEP_ANGULAR_SPEED = 0.05;
+/**
+ * [m/s] A body counts as still when its centre's speed and the speed its rotation gives its
+ * farthest point (bounding radius × |ω|) are both below this (Box2D v3's rule: one threshold
+ * for any size of body).
+ */
+export const SLEEP_SPEED = 0.05;
 /** [s] A whole island must be still this long before it sleeps. */
 export const TIME_TO_SLEEP = 0.5;
 

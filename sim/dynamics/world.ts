@@ -34,8 +34,7 @@ import {
   JOINT_DAMPING_RATIO,
   JOINT_HERTZ,
   MAX_ROTATION_PER_SUBSTEP,
-  SLEEP_ANGULAR_SPEED,
-  SLEEP_LINEAR_SPEED,
+  SLEEP_SPEED,
   TIME_TO_SLEEP,
 } from './constants';
 import type { DriveController } from './drive';
@@ -309,14 +308,14 @@ export class DynamicsWorld {
   private updateSleep(): void {
     const bodies = this.bodies, n = bodies.count, dt = this.dt;
     const parent = this.parent;
-    const lin2 = SLEEP_LINEAR_SPEED * SLEEP_LINEAR_SPEED, ang2 = SLEEP_ANGULAR_SPEED * SLEEP_ANGULAR_SPEED;
+    const still2 = SLEEP_SPEED * SLEEP_SPEED;
     for (let b = 0; b < n; b++) {
       parent[b] = b;
       if (bodies.kind[b] !== BodyKind.Dynamic || !bodies.awake[b]) continue;
-      const v = bodies.linVel, w = bodies.angVel;
+      const v = bodies.linVel, w = bodies.angVel, r = bodies.boundRadius[b];
       const vv = v[3 * b] ** 2 + v[3 * b + 1] ** 2 + v[3 * b + 2] ** 2;
-      const ww = w[3 * b] ** 2 + w[3 * b + 1] ** 2 + w[3 * b + 2] ** 2;
-      bodies.sleepTime[b] = vv > lin2 || ww > ang2 ? 0 : bodies.sleepTime[b] + dt;
+      const ww = (w[3 * b] ** 2 + w[3 * b + 1] ** 2 + w[3 * b + 2] ** 2) * r * r;
+      bodies.sleepTime[b] = vv > still2 || ww > still2 ? 0 : bodies.sleepTime[b] + dt;
     }
     const joints = this.joints;
     for (let j = 0; j < joints.count; j++) {
