@@ -3,36 +3,50 @@
  * algorithm case that produced it, the terrain cell and the depth, so what the collision code
  * decided is readable while driving. Pure formatting, unit-tested.
  */
-import { WHEEL_CONTACT_KIND_NAMES } from '../sim/collision/contact';
+import { contactKindName } from '../sim/dynamics/plain-world';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE } from '../sim/dynamics/spec';
 import type { BodyInfo } from '../sim/protocol';
 
 /** Most rows shown; the rest are summarised in one line. */
 export const CONTACT_ROWS_MAX = 24;
 
 export interface ContactRow {
+  /** Body pushed (A) and the other body or "terrain" (B). */
   body: string;
-  /** Algorithm case name (flat/base/side/point/edge) or "body" for body–body pairs. */
+  other: string;
+  /** Algorithm case name (flat/base/side/point/edge), "terrain" (other shape on the terrain) or "body". */
   kind: string;
   /** "i,j" of the terrain cell, or "–". */
   cell: string;
-  /** [mm] */
+  /** [mm] (negative: a speculative contact, not yet touching) */
   depthMm: string;
   /** [m] "x y z" */
   point: string;
+  /** unit "x y z", from B into A */
+  normal: string;
+  /** [N] normal force over the last step (impulse / dt) and friction force magnitude */
+  forceN: string;
+  frictionN: string;
 }
 
-export function contactRows(contacts: Float32Array, info: Int32Array, bodies: readonly BodyInfo[]): { rows: ContactRow[]; more: number } {
-  const n = Math.min(Math.floor(contacts.length / 7), Math.floor(info.length / 4));
+export function contactRows(contacts: Float32Array, info: Int32Array, bodies: readonly BodyInfo[], dt: number): { rows: ContactRow[]; more: number } {
+  const n = Math.min(Math.floor(contacts.length / CONTACT_STRIDE), Math.floor(info.length / CONTACT_INFO_STRIDE));
   const rows: ContactRow[] = [];
   for (let k = 0; k < n && rows.length < CONTACT_ROWS_MAX; k++) {
-    const kind = info[4 * k], body = info[4 * k + 1], ci = info[4 * k + 2], cj = info[4 * k + 3];
-    const o = 7 * k;
+    const q = CONTACT_INFO_STRIDE * k;
+    const kind = info[q], a = info[q + 1], b = info[q + 2], ci = info[q + 3], cj = info[q + 4];
+    const o = CONTACT_STRIDE * k;
+    const inv = dt > 0 ? 1 / dt : 0;
     rows.push({
-      body: bodies[body]?.name ?? `#${body}`,
-      kind: ci < 0 ? 'body' : (WHEEL_CONTACT_KIND_NAMES[kind] ?? `kind ${kind}`),
+      body: bodies[a]?.name ?? `#${a}`,
+      other: b < 0 ? 'terrain' : (bodies[b]?.name ?? `#${b}`),
+      kind: contactKindName(kind),
       cell: ci < 0 ? '–' : `${ci},${cj}`,
       depthMm: (contacts[o + 6] * 1000).toFixed(2),
       point: `${contacts[o].toFixed(3)} ${contacts[o + 1].toFixed(3)} ${contacts[o + 2].toFixed(3)}`,
+      normal: `${contacts[o + 3].toFixed(3)} ${contacts[o + 4].toFixed(3)} ${contacts[o + 5].toFixed(3)}`,
+      forceN: (contacts[o + 7] * inv).toFixed(1),
+      frictionN: (Math.hypot(contacts[o + 8], contacts[o + 9]) * inv).toFixed(1),
     });
   }
   return { rows, more: n - rows.length };

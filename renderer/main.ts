@@ -132,7 +132,7 @@ let shownContacts: Frame | null = null;
 const pump = new FramePump(sim.remote, (rf: ReceivedFrame) => {
   framesReceived++;
   const f = rf.frame;
-  panel?.push(f.time, f.speed, f.contactInfo.length / 4);
+  panel?.push(f.time, f.speed, f.contactInfo.length / CONTACT_INFO_STRIDE);
 });
 
 let panel: PlotPanel | null = null;
@@ -274,20 +274,20 @@ function updateInspector(): void {
     ui.inspector.textContent = 'no contacts yet';
     return;
   }
-  const { rows, more } = contactRows(f.contacts, f.contactInfo, world.bodies);
+  const { rows, more } = contactRows(f.contacts, f.contactInfo, world.bodies, world.dt);
   const table = document.createElement('table');
   const head = table.insertRow();
-  for (const h of ['body', 'case', 'cell', 'depth mm', 'point m']) {
+  for (const h of ['body', 'on', 'case', 'cell', 'depth mm', 'point m', 'normal', 'force N', 'friction N']) {
     const th = document.createElement('th');
     th.textContent = h;
     head.appendChild(th);
   }
   for (const r of rows) {
     const tr = table.insertRow();
-    for (const v of [r.body, r.kind, r.cell, r.depthMm, r.point]) tr.insertCell().textContent = v;
+    for (const v of [r.body, r.other, r.kind, r.cell, r.depthMm, r.point, r.normal, r.forceN, r.frictionN]) tr.insertCell().textContent = v;
   }
   const caption = document.createElement('div');
-  caption.textContent = `step ${f.step}: ${f.contactInfo.length / 4} contacts` + (more > 0 ? ` (${more} more not listed)` : '');
+  caption.textContent = `step ${f.step}: ${f.contactInfo.length / CONTACT_INFO_STRIDE} contacts` + (more > 0 ? ` (${more} more not listed)` : '');
   ui.inspector.replaceChildren(caption, table);
 }
 
@@ -325,7 +325,7 @@ let fpsFrames = 0;
 let fpsStart = lastT;
 
 function chassisIndex(w: WorldInfo): number {
-  return Math.max(0, w.bodies.findIndex((b) => b.role === 'chassis'));
+  return Math.max(0, w.baseBody >= 0 ? w.baseBody : w.bodies.findIndex((b) => b.role === 'chassis'));
 }
 
 function chassisOf(f: Frame | undefined, poses: Float32Array): number[] {
@@ -336,11 +336,11 @@ function chassisOf(f: Frame | undefined, poses: Float32Array): number[] {
 
 /** "13 (side 8, base 4, edge 1)": count per algorithm case, body–body contacts as "body". */
 function contactSummary(info: Int32Array): string {
-  const n = info.length / 4;
+  const n = info.length / CONTACT_INFO_STRIDE;
   if (n === 0) return '0';
   const counts = new Map<string, number>();
   for (let k = 0; k < n; k++) {
-    const name = info[4 * k + 2] < 0 ? 'body' : (WHEEL_CONTACT_KIND_NAMES[info[4 * k]] ?? `kind ${info[4 * k]}`);
+    const name = contactKindName(info[CONTACT_INFO_STRIDE * k]);
     counts.set(name, (counts.get(name) ?? 0) + 1);
   }
   return `${n} (${[...counts].map(([name, c]) => `${name} ${c}`).join(', ')})`;
@@ -431,7 +431,7 @@ installTestHook((): TestHookState => {
     framesReceived,
     framesRendered,
     lastFrame: f
-      ? { step: f.step, time: f.time, speed: f.speed, contacts: f.contactInfo.length / 4, realtimeFactor: f.realtimeFactor, chassis: chassisOf(f, f.poses) }
+      ? { step: f.step, time: f.time, speed: f.speed, contacts: f.contactInfo.length / CONTACT_INFO_STRIDE, realtimeFactor: f.realtimeFactor, chassis: chassisOf(f, f.poses) }
       : null,
     error: errorText,
     loads,

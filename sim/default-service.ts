@@ -1,24 +1,42 @@
 /**
- * The production wiring of the simulation service: the terrain loaders and the analytic
- * wheel–terrain collision. Shared by the web worker, the Node worker and the CLI.
+ * The production wiring of the simulation service: the terrain loaders and the URDF robot
+ * loader. Shared by the web worker, the Node worker and the CLI.
  */
-import { collideCylinderTerrainInto } from './collision/cylinder-terrain/collide';
-import { CylinderTerrainWorkspace } from './collision/cylinder-terrain/workspace';
+import { loadUrdfRobot } from './robot/urdf/load-urdf';
+import { resolveMeshPath } from './robot/urdf/resolve-mesh-path';
+import type { ScenarioFiles } from './protocol';
+import type { ParsedScenario } from './scenario-v2';
+import { ScenarioError } from './scenario-guard';
 import { SimServiceImpl } from './service';
 import { decodeTerrain } from './terrain/load-terrain';
 import { parseTerrainSidecar } from './terrain/sidecar';
-import type { WheelContactFn } from './world';
+import type { Heightfield } from './terrain/heightfield';
+import type { RobotSpec } from './dynamics/spec';
+import { placeOnTerrain } from './robot/place-robot';
 
-/** Wheel contacts through the analytic cylinder–terrain algorithm, one reused workspace. */
-export function analyticWheelContacts(): WheelContactFn {
-  const ws = new CylinderTerrainWorkspace();
-  return (out, center, axis, wheel, hf) => {
-    collideCylinderTerrainInto(out, center, axis, wheel, hf, ws);
-  };
+/**
+ * The URDF robot a scenario names, from the files the caller gathered (`robotUrdf`, and
+ * `robotMeshes` by the path the URDF gives), placed at the scenario's start just above the terrain.
+ */
+export function loadScenarioUrdfRobot(parsed: ParsedScenario, files: ScenarioFiles, terrain: Heightfield): RobotSpec {
+  const entry = parsed.robot;
+  if (entry === undefined || !('urdf' in entry)) throw new ScenarioError('scenario: no URDF robot');
+  if (typeof files.robotUrdf !== 'string') throw new ScenarioError(`scenario: the robot ${entry.urdf} was not supplied (ScenarioFiles.robotUrdf)`);
+  const meshes = files.robotMeshes ?? {};
+  const loaded = loadUrdfRobot(files.robotUrdf, {
+    position: [entry.position[0], entry.position[1], 0],
+    yaw: entry.yaw,
+    urdfPath: entry.urdf,
+    meshes: (path) => meshes[path] ?? meshes[path.split('/').pop() ?? path],
+    controller: entry.controller ?? 'infer',
+  });
+  return placeOnTerrain(loaded.robot, terrain);
 }
 
+export { resolveMeshPath };
+
 export function createDefaultService(): SimServiceImpl {
-  return new SimServiceImpl({ decodeTerrain, wheelContacts: analyticWheelContacts() });
+  return new SimServiceImpl({ decodeTerrain, loadUrdfRobot: loadScenarioUrdfRobot });
 }
 
 /** File name of the terrain data a sidecar names (validates the sidecar). */

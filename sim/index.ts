@@ -82,8 +82,7 @@ export { aabbOverlaps, aabbContains, aabbIsValid } from './collision/broadphase/
 
 // --- world ------------------------------------------------------------------------------------
 export type * from './protocol';
-export { World, WORLD_MAX_CONTACTS } from './world';
-export type { WheelContactFn } from './world';
+export { SimWorld, JOINT_FRAME_STRIDE } from './sim-world';
 export { parseScenario, resolveRelative, ScenarioError } from './scenario';
 export type { Scenario, ScriptCommand } from './scenario';
 // scenario files v2 (sim/scenario-v2.ts: v1 and v2 files → world data), their limits and guard,
@@ -121,4 +120,14 @@ export type { SkidSteerBuildSpec, SkidSteerRoverOptions, RoverNames } from './ro
 export { parseRobotSpec, DEFAULT_ROBOT } from './robot/skid-steer';
 export type { RobotSpec } from './robot/skid-steer';
 export { SimServiceImpl } from './service';
-export { createDefaultService, analyticWheelContacts, terrainDataFileName } from './default-service';
+export { createDefaultService, terrainDataFileName, loadScenarioUrdfRobot } from './default-service';
+
+// --- dynamics (sim/dynamics/) -------------------------------------------------------------------
+export { createWorld } from './dynamics/create-world';
+export type { CreateWorldOptions } from './dynamics/create-world';
+export { PlainWorld } from './dynamics/plain-world';
+export type { BodyState, WorldState, WorldContact, WorldContactKind } from './dynamics/plain-world';
+export { createDynamicsWorld } from './dynamics/build';
+export { DynamicsWorld, hashFloat64 } from './dynamics/world';
+export type { WorldFault, StepTimings } from './dynamics/world';
+export * from './dynamics/spec';

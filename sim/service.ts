@@ -7,10 +7,11 @@
  * runs them, at most MAX_STEPS_PER_TICK at once, so a slow machine runs slower than real time
  * instead of spiralling; the measured realtime factor is reported in every frame.
  */
-import { parseScenario } from './scenario';
-import { World, type WheelContactFn } from './world';
+import { parseScenarioFile, type ParsedScenario } from './scenario-v2';
+import { SimWorld } from './sim-world';
 import type { DriveCommand, Frame, LoadProgress, ScenarioFiles, SimService, WorldInfo } from './protocol';
-import type { Heightfield } from './terrain/heightfield';
+import { Heightfield } from './terrain/heightfield';
+import type { RobotSpec } from './dynamics/spec';
 
 /** [ms] Wall-clock period of the stepping loop. */
 const TICK_MS = 8;
@@ -22,15 +23,18 @@ const MAX_MANUAL_STEPS = 1_000_000;
 
 export type TerrainDecoder = (sidecar: unknown, data: Uint8Array, onProgress?: (fraction: number) => void) => Heightfield;
 
+/** Loads the URDF robot a scenario names (text and meshes from ScenarioFiles), placed at its start. */
+export type UrdfRobotLoader = (parsed: ParsedScenario, files: ScenarioFiles, terrain: Heightfield) => RobotSpec;
+
 export interface SimServiceDeps {
   decodeTerrain: TerrainDecoder;
-  wheelContacts: WheelContactFn | null;
+  loadUrdfRobot?: UrdfRobotLoader;
   /** Wall clock in ms (injectable for tests). */
   now?: () => number;
 }
 
 export class SimServiceImpl implements SimService {
-  private world: World | null = null;
+  private world: SimWorld | null = null;
   private running = false;
   private timeScale = 1;
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -57,14 +61,25 @@ export class SimServiceImpl implements SimService {
     };
     if (files === null || typeof files !== 'object') throw new Error('load: expected { scenario, terrainSidecar, terrainData }');
     report('scenario', 0);
-    const scenario = parseScenario(files.scenario);
-    if (!(files.terrainData instanceof Uint8Array)) throw new Error('load: terrainData must be the bytes of the terrain file');
+    const parsed = parseScenarioFile(files.scenario);
     report('terrain', 0.05);
-    const terrain = this.deps.decodeTerrain(files.terrainSidecar, files.terrainData, (f) => report('terrain', 0.05 + 0.9 * f));
-    report('world', 0.95);
+    let terrain: Heightfield;
+    if ('inline' in parsed.terrain) {
+      const t = parsed.terrain.inline;
+      terrain = Heightfield.fromArray({ cols: t.cols, rows: t.rows, dx: t.dx, dy: t.dy, x0: t.x0 ?? 0, y0: t.y0 ?? 0, heights: Float64Array.from(t.heights) });
+    } else {
+      if (!(files.terrainData instanceof Uint8Array)) throw new Error('load: terrainData must be the bytes of the terrain file');
+      terrain = this.deps.decodeTerrain(files.terrainSidecar, files.terrainData, (f) => report('terrain', 0.05 + 0.85 * f));
+    }
+    report('world', 0.9);
+    let urdfRobot: RobotSpec | undefined;
+    if (parsed.robot !== undefined && 'urdf' in parsed.robot) {
+      if (!this.deps.loadUrdfRobot) throw new Error('load: this build cannot load URDF robots');
+      urdfRobot = this.deps.loadUrdfRobot(parsed, files, terrain);
+    }
     // Build the new world completely before replacing the old one: a bad file leaves the
     // running world untouched.
-    const world = new World(scenario, terrain, this.deps.wheelContacts);
+    const world = SimWorld.create(parsed, terrain, urdfRobot);
     const wasRunning = this.running;
     this.setRunning(false);
     this.world = world;
@@ -112,7 +127,7 @@ export class SimServiceImpl implements SimService {
   }
 
   /** The world, for in-process callers (CLI, tests). */
-  getWorld(): World | null {
+  getWorld(): SimWorld | null {
     return this.world;
   }
 
@@ -121,7 +136,7 @@ export class SimServiceImpl implements SimService {
     this.world = null;
   }
 
-  private requireWorld(): World {
+  private requireWorld(): SimWorld {
     if (!this.world) throw new Error('no world loaded yet: call load() first');
     return this.world;
   }

@@ -3,13 +3,14 @@
  * normal (length grows with depth, with a minimum so touching contacts show), coloured by the
  * algorithm case. Fixed-capacity GPU buffers; updating allocates nothing.
  */
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE } from '../../sim/dynamics/spec';
 import * as THREE from 'three';
 import { CONTACT_MARKER_CAPACITY, CONTACT_MARKER_RADIUS } from '../config';
 import { contactColor, normalLength } from './contact-style';
 
 export interface ContactsView {
   group: THREE.Group;
-  /** contacts: 7 per contact (p, n, depth); info: 4 per contact (kind, body, cellI, cellJ). */
+  /** Frame layout (sim/dynamics/spec.ts): contacts CONTACT_STRIDE per contact, info CONTACT_INFO_STRIDE. */
   update(contacts: Float32Array, info: Int32Array): void;
   setVisible(v: boolean): void;
   dispose(): void;
@@ -49,14 +50,14 @@ export function createContactsView(): ContactsView {
   return {
     group,
     update(contacts, info) {
-      const n = Math.min(cap, Math.floor(contacts.length / 7), Math.floor(info.length / 4));
+      const n = Math.min(cap, Math.floor(contacts.length / CONTACT_STRIDE), Math.floor(info.length / CONTACT_INFO_STRIDE));
       let drawn = 0;
       for (let k = 0; k < n; k++) {
-        const o = 7 * k;
+        const o = CONTACT_STRIDE * k;
         const px = contacts[o], py = contacts[o + 1], pz = contacts[o + 2];
         const nx = contacts[o + 3], ny = contacts[o + 4], nz = contacts[o + 5];
         if (!Number.isFinite(px + py + pz + nx + ny + nz)) continue; // never draw NaN
-        const rgb = contactColor(info[4 * k], info[4 * k + 2]);
+        const rgb = contactColor(info[CONTACT_INFO_STRIDE * k]);
         m.makeTranslation(px, py, pz);
         spheres.setMatrixAt(drawn, m);
         spheres.setColorAt(drawn, c.setRGB(rgb[0], rgb[1], rgb[2]));

@@ -7,11 +7,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { WHEEL_CONTACT_KIND_NAMES } from '../collision/contact';
-import { parseScenario } from '../scenario';
-import { terrainDataFileName } from '../default-service';
-import { createDefaultService } from '../default-service';
-import type { World } from '../world';
+import { contactKindName } from '../dynamics/plain-world';
+import type { ScenarioFiles } from '../protocol';
+import { parseUrdf } from '../robot/urdf/parse-urdf';
+import { urdfReferencedFiles } from '../robot/urdf/load-urdf';
+import { parseScenarioFile } from '../scenario-v2';
+import { createDefaultService, terrainDataFileName } from '../default-service';
+import type { SimWorld } from '../sim-world';
 
 interface CliOptions {
   scenarioPath: string;
@@ -64,71 +66,101 @@ function parseJson(bytes: Buffer, what: string, path: string): unknown {
 export interface RunSummary {
   scenario: string;
   terrain: { cols: number; rows: number; dx: number; dy: number };
+  bodies: number;
+  joints: number;
   steps: number;
   simSeconds: number;
   wallSeconds: number;
   stepsPerSecond: number;
   realtimeFactor: number;
-  final: { x: number; y: number; z: number; yawDeg: number; speed: number };
+  /** The robot's base (or body 0). */
+  final: { body: string; x: number; y: number; z: number; yawDeg: number; speed: number };
   distance: number;
   contactsPerStep: number;
   maxDepth: number;
   contactKinds: Record<string, number>;
+  fault: string | null;
   stateHash: string;
+}
+
+/** Reads the files a scenario needs (terrain sidecar and data, URDF and its meshes) relative to it. */
+export function readScenarioFiles(scenarioPath: string): ScenarioFiles {
+  const scenarioJson = parseJson(readOrExplain(scenarioPath, 'scenario'), 'scenario', scenarioPath);
+  const parsed = parseScenarioFile(scenarioJson);
+  const dir = dirname(scenarioPath);
+  const files: ScenarioFiles = { scenario: scenarioJson, terrainSidecar: null, terrainData: new Uint8Array(0) };
+  if ('file' in parsed.terrain) {
+    const sidecarPath = resolve(dir, parsed.terrain.file);
+    files.terrainSidecar = parseJson(readOrExplain(sidecarPath, 'terrain sidecar'), 'terrain sidecar', sidecarPath);
+    const dataPath = resolve(dirname(sidecarPath), terrainDataFileName(files.terrainSidecar));
+    files.terrainData = new Uint8Array(readOrExplain(dataPath, 'terrain data'));
+  }
+  if (parsed.robot !== undefined && 'urdf' in parsed.robot) {
+    const urdfPath = resolve(dir, parsed.robot.urdf);
+    files.robotUrdf = readOrExplain(urdfPath, 'robot URDF').toString('utf8');
+    files.robotMeshes = {};
+    for (const ref of urdfReferencedFiles(parseUrdf(files.robotUrdf), parsed.robot.urdf)) {
+      if (ref.role !== 'collision') continue;
+      files.robotMeshes[ref.path] = new Uint8Array(readOrExplain(resolve(dir, ref.path), `mesh of link "${ref.link}"`));
+    }
+  }
+  return files;
 }
 
 export async function runScenarioFile(opts: CliOptions): Promise<RunSummary> {
   const scenarioPath = resolve(opts.scenarioPath);
-  const scenarioJson = parseJson(readOrExplain(scenarioPath, 'scenario'), 'scenario', scenarioPath);
-  const scenario = parseScenario(scenarioJson);
-  const sidecarPath = resolve(dirname(scenarioPath), scenario.terrain);
-  const sidecar = parseJson(readOrExplain(sidecarPath, 'terrain sidecar'), 'terrain sidecar', sidecarPath);
-  const dataPath = resolve(dirname(sidecarPath), terrainDataFileName(sidecar));
-  const data = new Uint8Array(readOrExplain(dataPath, 'terrain data'));
-
   const service = createDefaultService();
-  await service.load({ scenario: scenarioJson, terrainSidecar: sidecar, terrainData: data });
-  const world = service.getWorld() as World;
+  await service.load(readScenarioFiles(scenarioPath));
+  const world = service.getWorld() as SimWorld;
   if (opts.throttle !== null || opts.steer !== null) world.setDrive({ throttle: opts.throttle ?? 0, steer: opts.steer ?? 0 });
-
+  const engine = world.engine;
+  const base = Math.max(0, engine.spec.robot ? engine.bodies.indexOf(engine.spec.robot.base) : 0);
   const steps = Math.round(opts.duration / world.dt);
   const kinds: Record<string, number> = {};
   let contacts = 0;
   let maxDepth = 0;
   let distance = 0;
-  let px = world.state.x, py = world.state.y, pz = world.state.z;
+  const o: [number, number, number] = [0, 0, 0];
+  engine.bodies.originOf(o, base);
+  let px = o[0], py = o[1], pz = o[2];
   const t0 = performance.now();
-  for (let k = 0; k < steps; k++) {
+  let done = 0;
+  for (; done < steps && engine.fault === null; done++) {
     world.step(1);
-    const c = world.contacts;
+    const c = engine.contacts;
     contacts += c.count;
     for (let q = 0; q < c.count; q++) {
-      const name = WHEEL_CONTACT_KIND_NAMES[c.kind[q]] ?? String(c.kind[q]);
+      const name = contactKindName(c.kind[q]);
       kinds[name] = (kinds[name] ?? 0) + 1;
       if (c.depth[q] > maxDepth) maxDepth = c.depth[q];
     }
-    const s = world.state;
-    distance += Math.hypot(s.x - px, s.y - py, s.z - pz);
-    px = s.x; py = s.y; pz = s.z;
+    engine.bodies.originOf(o, base);
+    distance += Math.hypot(o[0] - px, o[1] - py, o[2] - pz);
+    px = o[0]; py = o[1]; pz = o[2];
   }
   const wall = (performance.now() - t0) / 1000;
-  const s = world.state;
-  service.dispose();
-  return {
-    scenario: scenario.name,
+  const q = engine.bodies.rot.subarray(4 * base, 4 * base + 4);
+  const yaw = Math.atan2(2 * (q[3] * q[2] + q[0] * q[1]), 1 - 2 * (q[1] * q[1] + q[2] * q[2]));
+  const summary: RunSummary = {
+    scenario: world.name,
     terrain: { cols: world.terrain.cols, rows: world.terrain.rows, dx: world.terrain.dx, dy: world.terrain.dy },
-    steps,
-    simSeconds: steps * world.dt,
+    bodies: engine.bodies.count,
+    joints: engine.joints.count,
+    steps: done,
+    simSeconds: done * world.dt,
     wallSeconds: wall,
-    stepsPerSecond: wall > 0 ? steps / wall : Infinity,
-    realtimeFactor: wall > 0 ? (steps * world.dt) / wall : Infinity,
-    final: { x: s.x, y: s.y, z: s.z, yawDeg: (s.yaw * 180) / Math.PI, speed: s.v },
+    stepsPerSecond: wall > 0 ? done / wall : Infinity,
+    realtimeFactor: wall > 0 ? (done * world.dt) / wall : Infinity,
+    final: { body: engine.bodies.names[base], x: o[0], y: o[1], z: o[2], yawDeg: (yaw * 180) / Math.PI, speed: world.speed() },
     distance,
-    contactsPerStep: steps > 0 ? contacts / steps : 0,
+    contactsPerStep: done > 0 ? contacts / done : 0,
     maxDepth,
     contactKinds: kinds,
-    stateHash: world.stateHash(),
+    fault: world.fault,
+    stateHash: engine.stateHash(),
   };
+  service.dispose();
+  return summary;
 }
 
 export function formatSummary(r: RunSummary): string {
@@ -138,9 +170,11 @@ export function formatSummary(r: RunSummary): string {
     `scenario      ${r.scenario}`,
     `terrain       ${r.terrain.cols} x ${r.terrain.rows} vertices, ${r.terrain.dx} x ${r.terrain.dy} m cells`,
     `simulated     ${f(r.simSeconds, 2)} s in ${r.steps} steps (wall ${f(r.wallSeconds, 3)} s, ${Math.round(r.stepsPerSecond)} steps/s, ${f(r.realtimeFactor, 1)}x real time)`,
-    `final pose    x ${f(r.final.x)} m, y ${f(r.final.y)} m, z ${f(r.final.z)} m, yaw ${f(r.final.yawDeg, 1)} deg, speed ${f(r.final.speed, 2)} m/s`,
+    `world         ${r.bodies} bodies, ${r.joints} joints`,
+    `final pose    ${r.final.body}: x ${f(r.final.x)} m, y ${f(r.final.y)} m, z ${f(r.final.z)} m, yaw ${f(r.final.yawDeg, 1)} deg, speed ${f(r.final.speed, 2)} m/s`,
     `travelled     ${f(r.distance)} m`,
     `contacts      ${f(r.contactsPerStep, 2)} per step, max depth ${f(r.maxDepth * 1000, 2)} mm (${kinds})`,
+    ...(r.fault ? [`FAULT         ${r.fault}`] : []),
     `state hash    ${r.stateHash}`,
   ].join('\n');
 }

@@ -11,10 +11,8 @@
  *     W2 └─────────┘ W3
  *   +y <──
  *
- * Until the rigid-body solver lands (dynamics issue), the motion is kinematic: commanded forward
- * speed and yaw rate with acceleration limits, the chassis resting on the terrain under its four
- * wheels (height from the mean, roll and pitch from the plane fitted through the four ground
- * points). Wheel–terrain contacts are still computed by the real collision code every step.
+ * This file holds the rover's description as scenario files (v1, and v2's "skid-steer" robot
+ * block) give it; robot/rover-builder.ts turns it into bodies and joints for the dynamics world.
  */
 import type { Quat } from '../math/quat';
 import { quatFromEuler } from '../math/quat';
@@ -98,95 +96,4 @@ export function parseRobotSpec(raw: unknown): RobotSpec {
     maxAccel: positive(r.maxAccel ?? d.maxAccel, 'maxAccel', 1000),
     maxYawAccel: positive(r.maxYawAccel ?? d.maxYawAccel, 'maxYawAccel', 1000),
   };
-}
-
-export const WHEEL_COUNT = 4;
-
-/** Mutable kinematic state; plain numbers so it hashes and copies exactly. */
-export interface RoverState {
-  x: number;
-  y: number;
-  z: number;
-  yaw: number;
-  roll: number;
-  pitch: number;
-  /** [m/s] forward speed */
-  v: number;
-  /** [rad/s] yaw rate */
-  w: number;
-  /** [rad] spin angle of each wheel about its axle */
-  spin: Float64Array;
-}
-
-export function createRoverState(spec: RobotSpec, x: number, y: number, yaw: number, hf: Heightfield): RoverState {
-  const s: RoverState = { x, y, z: 0, yaw, roll: 0, pitch: 0, v: 0, w: 0, spin: new Float64Array(WHEEL_COUNT) };
-  settleOnTerrain(s, spec, hf);
-  return s;
-}
-
-/** Body-frame offset of wheel k (see the diagram above). */
-export function wheelOffset(out: Vec3, spec: RobotSpec, k: number): Vec3 {
-  out[0] = k < 2 ? spec.wheelbase / 2 : -spec.wheelbase / 2;
-  out[1] = k % 2 === 0 ? spec.track / 2 : -spec.track / 2;
-  out[2] = -spec.wheelDrop;
-  return out;
-}
-
-function approach(current: number, target: number, maxDelta: number): number {
-  const d = target - current;
-  if (d > maxDelta) return current + maxDelta;
-  if (d < -maxDelta) return current - maxDelta;
-  return target;
-}
-
-const groundZ = new Float64Array(WHEEL_COUNT);
-
-/**
- * Places the chassis on the terrain under its wheels: height from the mean ground height,
- * pitch and roll from the slopes between axles and between sides.
- */
-export function settleOnTerrain(s: RoverState, spec: RobotSpec, hf: Heightfield): void {
-  const c = Math.cos(s.yaw), sn = Math.sin(s.yaw);
-  for (let k = 0; k < WHEEL_COUNT; k++) {
-    const ox = k < 2 ? spec.wheelbase / 2 : -spec.wheelbase / 2;
-    const oy = k % 2 === 0 ? spec.track / 2 : -spec.track / 2;
-    groundZ[k] = hf.heightAt(s.x + c * ox - sn * oy, s.y + sn * ox + c * oy);
-  }
-  const front = (groundZ[0] + groundZ[1]) / 2;
-  const rear = (groundZ[2] + groundZ[3]) / 2;
-  const left = (groundZ[0] + groundZ[2]) / 2;
-  const right = (groundZ[1] + groundZ[3]) / 2;
-  // Positive pitch about +y tilts the nose DOWN (right-handed), so a higher front is negative pitch.
-  s.pitch = -Math.atan2(front - rear, spec.wheelbase);
-  s.roll = Math.atan2(left - right, spec.track);
-  const mean = (front + rear) / 2;
-  s.z = mean + spec.wheelRadius + spec.wheelDrop;
-}
-
-/** One fixed step of the kinematic drive model. */
-export function stepRover(s: RoverState, spec: RobotSpec, throttle: number, steer: number, dt: number, hf: Heightfield): void {
-  s.v = approach(s.v, throttle * spec.maxSpeed, spec.maxAccel * dt);
-  s.w = approach(s.w, steer * spec.maxYawRate, spec.maxYawAccel * dt);
-  s.yaw += s.w * dt;
-  const cp = Math.cos(s.pitch);
-  s.x += s.v * cp * Math.cos(s.yaw) * dt;
-  s.y += s.v * cp * Math.sin(s.yaw) * dt;
-  // keep the rover on the map: stop at the border instead of driving off the grid
-  const xMin = hf.x0 + spec.wheelbase, xMax = hf.x0 + hf.cellsX * hf.dx - spec.wheelbase;
-  const yMin = hf.y0 + spec.wheelbase, yMax = hf.y0 + hf.cellsY * hf.dy - spec.wheelbase;
-  if (s.x < xMin || s.x > xMax || s.y < yMin || s.y > yMax) {
-    s.x = Math.min(Math.max(s.x, xMin), xMax);
-    s.y = Math.min(Math.max(s.y, yMin), yMax);
-    s.v = 0;
-  }
-  // wheel spin: skid-steer, left and right sides differ by the yaw rate
-  const vl = s.v - (s.w * spec.track) / 2;
-  const vr = s.v + (s.w * spec.track) / 2;
-  for (let k = 0; k < WHEEL_COUNT; k++) s.spin[k] += ((k % 2 === 0 ? vl : vr) / spec.wheelRadius) * dt;
-  settleOnTerrain(s, spec, hf);
-}
-
-/** Chassis orientation quaternion from the state's roll, pitch, yaw. */
-export function chassisQuat(out: Quat, s: RoverState): Quat {
-  return quatFromEuler(out, s.roll, s.pitch, s.yaw);
 }

@@ -1,0 +1,36 @@
+/**
+ * createWorld(scenario): the scripting entry (README "Dynamics API"). The scenario is the object
+ * a scenario file holds (format v2, or v1); its terrain is inline
+ * ({ cols, rows, dx, dy, x0, y0, heights }) or, for a file path, given as `options.terrain`.
+ */
+import { PlainWorld } from './plain-world';
+import { parseScenarioFile } from '../scenario-v2';
+import { ScenarioError } from '../scenario-guard';
+import { SimWorld } from '../sim-world';
+import { Heightfield } from '../terrain/heightfield';
+import { loadScenarioUrdfRobot } from '../default-service';
+
+export interface CreateWorldOptions {
+  /** The terrain, when the scenario names a file instead of inline heights. */
+  terrain?: Heightfield;
+  /** URDF text and meshes (by the path the URDF gives) when the scenario's robot is a URDF. */
+  robotUrdf?: string;
+  robotMeshes?: Record<string, Uint8Array>;
+}
+
+export function createWorld(scenario: unknown, options: CreateWorldOptions = {}): PlainWorld {
+  const parsed = parseScenarioFile(scenario);
+  let terrain: Heightfield;
+  if ('inline' in parsed.terrain) {
+    const t = parsed.terrain.inline;
+    terrain = Heightfield.fromArray({ cols: t.cols, rows: t.rows, dx: t.dx, dy: t.dy, x0: t.x0 ?? 0, y0: t.y0 ?? 0, heights: Float64Array.from(t.heights) });
+  } else if (options.terrain instanceof Heightfield) {
+    terrain = options.terrain;
+  } else {
+    throw new ScenarioError(`createWorld: the scenario's terrain is the file ${JSON.stringify(parsed.terrain.file.slice(0, 200))}: load it (loadTerrain) and pass it as options.terrain, or give inline heights`);
+  }
+  const robot = parsed.robot !== undefined && 'urdf' in parsed.robot
+    ? loadScenarioUrdfRobot(parsed, { scenario, terrainSidecar: null, terrainData: new Uint8Array(0), robotUrdf: options.robotUrdf, robotMeshes: options.robotMeshes }, terrain)
+    : undefined;
+  return new PlainWorld(SimWorld.create(parsed, terrain, robot).engine);
+}
