@@ -39,6 +39,8 @@ import { inferController } from '../controllers/infer-controller';
 
 /** Poses closer than this to the identity count as the identity ([m] and quaternion components). */
 const IDENTITY_POSE_TOLERANCE = 1e-12;
+/** World-axis components below this are rounding of exact zeros (a unit vector's ulp is ~1e-16). */
+const AXIS_SNAP = 1e-14;
 
 export interface UrdfToRobotOptions {
   /** [m] World position of the root link. Default [0, 0, 0]. */
@@ -263,6 +265,8 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
     const axisW = quatRotate([0, 0, 0], T.q, j.axis as Vec3);
     const type = j.type === 'continuous' ? 'revolute' : j.type;
     const spec: JointSpec = { type, name: j.name, bodyA: a, bodyB: b, anchor: vec(T.p) };
+    // Rounding of the composed rotations leaves ~1e-16 in axis components that are 0: snap them.
+    for (let k = 0; k < 3; k++) if (Math.abs(axisW[k]) < AXIS_SNAP) axisW[k] = 0;
     if (type === 'revolute' || type === 'prismatic') spec.axis = vec(axisW);
     if ((j.type === 'revolute' || j.type === 'prismatic') && j.limit) spec.limits = [j.limit.lower, j.limit.upper];
     if (j.dynamics && j.dynamics.damping > 0) spec.damping = j.dynamics.damping;
