@@ -88,6 +88,10 @@ describe('closed forms', () => {
   });
 });
 
+function yawed(a: number, v: [number, number, number]): [number, number, number] {
+  return [Math.cos(a) * v[0] - Math.sin(a) * v[1], Math.sin(a) * v[0] + Math.cos(a) * v[1], v[2]];
+}
+
 describe('skid-steer controller', () => {
   it('respects the acceleration limits step by step and reaches the commanded motion', () => {
     const c = createDriveController(SKID);
@@ -127,8 +131,8 @@ describe('skid-steer controller', () => {
         name: n,
         bodyA: 'b',
         bodyB: n,
-        // base yawed by 1 rad: its left axis is (−sin 1, cos 1, 0); 'fr' points the other way.
-        axis: (i === 2 ? [Math.sin(1), -Math.cos(1), 0] : [-Math.sin(1), Math.cos(1), 0]) as [number, number, number],
+        // Base yawed by 1 rad; in the base frame the axes are (0.3, ±0.954, 0) (slightly toed), 'fr' pointing right.
+        axis: yawed(1, [0.3, i === 2 ? -0.954 : 0.954, 0]),
       })),
     };
     const c = createDriveController({ ...SKID, maxAcceleration: undefined }, robot);
