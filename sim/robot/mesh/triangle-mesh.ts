@@ -18,7 +18,8 @@ export function triangleCount(m: TriangleMesh): number {
  * Enclosed volume by the divergence theorem: Σ det(a, b, c)/6 over triangles, taken about two
  * reference points (the origin and the bounding-box centre). For a closed, consistently wound
  * mesh both sums agree; an open mesh (a missing face, a plane) gives sums that differ, and then
- * the "volume" means nothing: `closed` is false.
+ * the "volume" means nothing: `closed` is false. (Not caught: holes whose area vectors cancel,
+ * e.g. a tube open at both ends; the fit check is then approximate.)
  */
 export function meshVolume(m: TriangleMesh): { volume: number; closed: boolean } {
   const p = m.positions, ix = m.indices;

@@ -5,6 +5,7 @@
 import { parseUrdf } from './parse-urdf';
 import type { UrdfModel } from './urdf-model';
 import { resolveMeshPath } from './resolve-mesh-path';
+import { UrdfError } from './urdf-error';
 import { urdfToRobot } from './urdf-to-robot';
 import type { UrdfRobot, UrdfToRobotOptions } from './urdf-to-robot';
 
@@ -24,12 +25,22 @@ export interface UrdfFileRef {
   role: 'collision' | 'visual' | 'texture';
 }
 
-/** Every file the URDF refers to, once per (path, role), in file order. */
+/**
+ * Every file the URDF refers to, once per (path, role), in file order. A collision mesh whose
+ * URI cannot be resolved throws UrdfError (the robot cannot be built); such a visual or texture
+ * is left out (urdfToRobot warns and does not draw it).
+ */
 export function urdfReferencedFiles(model: UrdfModel, urdfPath: string): UrdfFileRef[] {
   const out: UrdfFileRef[] = [];
   const seen = new Set<string>();
   const add = (uri: string, link: string, role: UrdfFileRef['role']): void => {
-    const path = resolveMeshPath(urdfPath, uri);
+    let path: string;
+    try {
+      path = resolveMeshPath(urdfPath, uri);
+    } catch (e) {
+      if (role === 'collision' || !(e instanceof UrdfError)) throw e;
+      return;
+    }
     const key = `${role}|${path}`;
     if (seen.has(key)) return;
     seen.add(key);

@@ -304,30 +304,36 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
     const link = links.get(name) as UrdfLink;
     const bodyName = bodyOf.get(name) as string;
     const inBody = relative(world.get(bodyName) as Pose, world.get(name) as Pose);
-    for (const v of link.visuals) {
+    link.visuals.forEach((v, k) => {
       const T = compose(inBody, poseFromUrdf(v.origin));
       const g = v.geometry;
-      const vis: VisualSpec = {
-        body: bodyName,
-        link: name,
-        geometry:
+      let geometry: VisualSpec['geometry'];
+      let texture: string | undefined;
+      try {
+        // A visual the renderer cannot fetch (a web URL) is dropped with a warning, not an error:
+        // it changes the look, not the physics.
+        geometry =
           g.type === 'mesh'
             ? { type: 'mesh', file: resolveMeshPath(urdfPath, g.filename), uri: g.filename, scale: vec(g.scale) }
             : g.type === 'box'
               ? { type: 'box', size: vec(g.size) }
               : g.type === 'cylinder'
                 ? { type: 'cylinder', radius: g.radius, length: g.length }
-                : { type: 'sphere', radius: g.radius },
-        position: vec(T.p),
-        orientation: quatSpec(T.q),
-      };
+                : { type: 'sphere', radius: g.radius };
+        if (v.material?.texture) texture = resolveMeshPath(urdfPath, v.material.texture);
+      } catch (e) {
+        if (!(e instanceof UrdfError)) throw e;
+        warnings.push(`link "${name}" <visual> #${k + 1} is not drawn: ${e.message}`);
+        return;
+      }
+      const vis: VisualSpec = { body: bodyName, link: name, geometry, position: vec(T.p), orientation: quatSpec(T.q) };
       if (v.material) {
         if (v.material.name) vis.material = v.material.name;
         if (v.material.color) vis.color = [...v.material.color];
-        if (v.material.texture) vis.texture = resolveMeshPath(urdfPath, v.material.texture);
+        if (texture) vis.texture = texture;
       }
       visuals.push(vis);
-    }
+    });
   }
 
   const linkBodies: Record<string, string> = {};

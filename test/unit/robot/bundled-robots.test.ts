@@ -9,6 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadUrdfRobot } from '../../../sim/robot/urdf/load-urdf';
 import { urdfReferencedFiles } from '../../../sim/robot/urdf/load-urdf';
+import { parseObj } from '../../../sim/robot/mesh/obj';
+import { meshVolume } from '../../../sim/robot/mesh/triangle-mesh';
 import type { BodySpec, ControllerSpec, ConvexShapeSpec, QuatSpec } from '../../../sim/dynamics/spec';
 
 const ROOT = join(__dirname, '../../..');
@@ -66,7 +68,13 @@ describe.each(Object.entries(ROBOTS))('bundled robot %s', (name, want) => {
     expect(r.bodies.reduce((s, b) => s + (b.mass as number), 0)).toBeCloseTo(want.mass, 9);
     expect(r.base).toBe('base_link');
     expect(r.joints.filter((j) => j.type === 'ball').map((j) => j.name)).toEqual(want.balls);
-    expect(urdfReferencedFiles(out.model, urdfPath)).toEqual([]); // primitives only: nothing else to open
+    // Collision is primitives only; the rover's camera mast is the one visual mesh.
+    const files = urdfReferencedFiles(out.model, urdfPath);
+    expect(files).toEqual(name === 'rover6-trailer' ? [{ path: 'assets/robots/meshes/rover-mast.obj', uri: 'meshes/rover-mast.obj', link: 'base_link', role: 'visual' }] : []);
+    for (const f of files) {
+      const m = parseObj(readFileSync(join(ROOT, f.path)), f.path);
+      expect(meshVolume(m).closed).toBe(true);
+    }
   });
 
   it('has physically consistent inertias (positive definite; single primitives match the solid formula)', () => {

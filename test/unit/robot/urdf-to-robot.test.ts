@@ -208,6 +208,18 @@ describe('urdfToRobot: massless links', () => {
   });
 });
 
+describe('urdfToRobot: visuals it cannot fetch', () => {
+  it('drops a visual with a web URL (warning), keeps the robot', () => {
+    const text = `<robot name="v"><link name="base">${inertial(1)}
+      <visual><geometry><mesh filename="https://example.org/a.dae"/></geometry></visual>
+      <visual><geometry><sphere radius="0.1"/></geometry></visual></link></robot>`;
+    const out = loadUrdfRobot(text, { controller: 'none' });
+    expect(out.visuals.map((v) => v.geometry.type)).toEqual(['sphere']);
+    expect(out.warnings.join('\n')).toMatch(/link "base" <visual> #1 is not drawn: .*only package:\/\/, file:\/\/ and relative paths/);
+    expect(urdfReferencedFiles(out.model, '/r/v.urdf')).toEqual([]);
+  });
+});
+
 describe('urdfToRobot: motors from the controller', () => {
   const URDF = `<robot name="d">
     <link name="base">${inertial(4)}<collision><geometry><box size="1 0.5 0.2"/></geometry></collision></link>
