@@ -11,7 +11,10 @@ import { loadUrdfRobot } from '../../../sim/robot/urdf/load-urdf';
 import { urdfReferencedFiles } from '../../../sim/robot/urdf/load-urdf';
 import { parseObj } from '../../../sim/robot/mesh/obj';
 import { meshVolume } from '../../../sim/robot/mesh/triangle-mesh';
-import type { BodySpec, ControllerSpec, ConvexShapeSpec, QuatSpec } from '../../../sim/dynamics/spec';
+import type { BodySpec, ControllerSpec, ConvexShapeSpec, QuatSpec, Vec3Spec } from '../../../sim/dynamics/spec';
+import { queryConvex } from '../../../sim/collision/query-convex';
+import type { ConvexBodyDesc } from '../../../sim/collision/query-convex';
+import { quatMultiply, quatRotate } from '../../../sim/math/quat';
 
 const ROOT = join(__dirname, '../../..');
 const read = (rel: string): string => readFileSync(join(ROOT, rel), 'utf8');
@@ -112,6 +115,27 @@ describe.each(Object.entries(ROBOTS))('bundled robot %s', (name, want) => {
     }
     expect(bottoms.length).toBeGreaterThanOrEqual(3);
     for (const z of bottoms) expect(z).toBeCloseTo(bottoms[0], 12);
+  });
+
+  it('starts with no two bodies overlapping (1 cm clearance between bodies, GJK distance)', () => {
+    type Part = { body: string; desc: ConvexBodyDesc };
+    const parts: Part[] = [];
+    for (const b of r.bodies) {
+      const bp = b.position as [number, number, number], bq = b.orientation as [number, number, number, number];
+      const children = b.shape.type === 'compound' ? b.shape.children : [{ shape: b.shape, position: [0, 0, 0] as Vec3Spec, orientation: [0, 0, 0, 1] as QuatSpec }];
+      for (const c of children) {
+        const p = quatRotate([0, 0, 0], bq, (c.position ?? [0, 0, 0]) as [number, number, number]);
+        const q = quatMultiply([0, 0, 0, 1], bq, (c.orientation ?? [0, 0, 0, 1]) as [number, number, number, number]);
+        parts.push({ body: b.name, desc: { shape: c.shape as ConvexBodyDesc['shape'], position: [bp[0] + p[0], bp[1] + p[1], bp[2] + p[2]], orientation: q } });
+      }
+    }
+    for (let i = 0; i < parts.length; i++) {
+      for (let k = i + 1; k < parts.length; k++) {
+        if (parts[i].body === parts[k].body) continue;
+        const d = queryConvex(parts[i].desc, parts[k].desc).distance;
+        expect(d, `${parts[i].body} – ${parts[k].body}`).toBeGreaterThan(0.0099);
+      }
+    }
   });
 
   it(`infers a ${want.controller} controller driving ${want.driven} joints with motors`, () => {
