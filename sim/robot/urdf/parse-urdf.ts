@@ -280,7 +280,6 @@ function readLink(el: XmlEl, materials: Record<string, UrdfMaterial>, warnings: 
   });
   const link: UrdfLink = { name, collisions, visuals };
   if (inertials.length === 1) link.inertial = readInertial(inertials[0], where, warnings);
-  // Errors in <inertial> use the link name; rethrow keeps `where` as the plain link name.
   return link;
 }
 
@@ -347,6 +346,17 @@ function readJoint(el: XmlEl, warnings: string[]): UrdfJoint {
   }
   if (children(el, 'mimic').length > 0) warnings.push(`${where}: <mimic> is ignored; the joint moves on its own (drive it from the controller instead)`);
   return joint;
+}
+
+/** Runs a reader and makes `where` of its UrdfError the element's plain name (link or joint). */
+function named<T>(el: XmlEl, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    const name = attr(el, 'name');
+    if (e instanceof UrdfError && name) throw new UrdfError(e.message, name);
+    throw e;
+  }
 }
 
 // --- tree ----------------------------------------------------------------------------------------
@@ -455,8 +465,8 @@ function parseUrdfUnchecked(input: string | Uint8Array): UrdfModel {
     if (mName === undefined || mName === '') throw new UrdfError('a top-level <material> has no name="..."', '');
     materials[mName] = readMaterial(m, `material "${mName}"`, mName);
   }
-  const links = linkEls.map((l) => readLink(l, materials, warnings));
-  const joints = jointEls.map((j) => readJoint(j, warnings));
+  const links = linkEls.map((l) => named(l, () => readLink(l, materials, warnings)));
+  const joints = jointEls.map((j) => named(j, () => readJoint(j, warnings)));
   const root = checkTree(links, joints);
   return { name, links, joints, materials, root, warnings };
 }

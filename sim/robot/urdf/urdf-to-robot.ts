@@ -393,8 +393,14 @@ function collisionShape(
         }
         const bytes = meshes ? meshes(file) : undefined;
         if (!bytes) throw new UrdfError(`${where}: collision mesh "${file}" (from "${g.filename}") is missing; put it next to the URDF (or in its package) and open it too`, link);
-        const mesh = format === 'stl' ? parseStl(bytes, file) : parseObj(bytes, file);
-        hull = meshCollisionHull(mesh, g.scale, `${where} mesh "${file}"`);
+        try {
+          const mesh = format === 'stl' ? parseStl(bytes, file) : parseObj(bytes, file);
+          hull = meshCollisionHull(mesh, g.scale, `mesh "${file}"`);
+        } catch (e) {
+          // The reader names the file; say which link needs it too.
+          if (e instanceof UrdfError) throw new UrdfError(`${where}: ${e.message}`, link);
+          throw e;
+        }
         cache.set(key, hull);
         if (!Number.isFinite(hull.fitRatio)) {
           warnings.push(`link "${link}": collision mesh "${file}" is not closed; its convex hull is used, fit not checked`);

@@ -51,7 +51,7 @@ describe('URDF errors', () => {
     ['two parents', robot(link('base') + link('a') + joint('j1', 'fixed', 'base', 'a') + joint('j2', 'fixed', 'base', 'a')), /link "a" is the child of two joints \("j1" and "j2"\)/, 'a'],
     ['missing child link', GOOD.replace('<child link="arm"/>', '<child link="nope"/>'), /joint "j": child link "nope" does not exist/, 'j'],
     ['missing parent link', GOOD.replace('<parent link="base"/>', '<parent link="nope"/>'), /joint "j": parent link "nope" does not exist/, 'j'],
-    ['zero mass', GOOD.replace('<link name="arm"><inertial><mass value="1"/>', '<link name="arm"><inertial><mass value="0"/>'), /link "arm": <mass value="0"> must be > 0 kg/],
+    ['zero mass', GOOD.replace('<link name="arm"><inertial><mass value="1"/>', '<link name="arm"><inertial><mass value="0"/>'), /link "arm": <mass value="0"> must be > 0 kg/, 'arm'],
     ['negative mass', GOOD.replace('<link name="arm"><inertial><mass value="1"/>', '<link name="arm"><inertial><mass value="-2"/>'), /link "arm": <mass value="-2"> must be > 0 kg/],
     ['absurd mass', GOOD.replace('<link name="arm"><inertial><mass value="1"/>', '<link name="arm"><inertial><mass value="1e12"/>'), /link "arm": <mass value="1000000000000"> exceeds/],
     ['non-positive-definite inertia', GOOD.replace('<link name="arm"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0"', '<link name="arm"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="2"'), /link "arm": <inertia .*> is not positive definite/],
@@ -114,6 +114,19 @@ describe('URDF errors', () => {
     expect(e).toBeInstanceOf(UrdfError);
     expect(e.message).toMatch(/link "base" <collision> #1: collision mesh "\/home\/u\/bot\/meshes\/body.stl" \(from "package:\/\/bot\/meshes\/body.stl"\) is missing/);
     expect(e.where).toBe('base');
+  });
+
+  it('a broken collision mesh names the link and the file', () => {
+    const text = robot(link('base', INERTIAL + '<collision><geometry><mesh filename="body.stl"/></geometry></collision>'));
+    let err: unknown;
+    try {
+      loadUrdfRobot(text, { urdfPath: 'r/bot.urdf', meshes: () => new Uint8Array(100) });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UrdfError);
+    expect((err as UrdfError).message).toMatch(/^link "base" <collision> #1: mesh "r\/body.stl": not an STL/);
+    expect((err as UrdfError).where).toBe('base');
   });
 
   it('a Collada collision mesh is refused with the fix', () => {
