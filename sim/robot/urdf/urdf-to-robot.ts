@@ -36,9 +36,12 @@ import { meshFormat, parseObj } from '../mesh/obj';
 import { MESH_HULL_POOR_FIT_RATIO, meshCollisionHull } from '../mesh/mesh-hull';
 import type { MeshHullResult } from '../mesh/mesh-hull';
 import { inferController } from '../controllers/infer-controller';
+import { createDriveController } from '../controllers/drive-controller';
 
 /** Poses closer than this to the identity count as the identity ([m] and quaternion components). */
 const IDENTITY_POSE_TOLERANCE = 1e-12;
+/** A given controller's wheelRadius, track, wheelbase may differ this much (relative) from the geometry before a warning. */
+const CONTROLLER_GEOMETRY_TOLERANCE = 0.05;
 /** World-axis components below this are rounding of exact zeros (a unit vector's ulp is ~1e-16). */
 const AXIS_SNAP = 1e-14;
 
@@ -290,11 +293,40 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
     const efforts: Record<string, number> = {};
     for (const j of model.joints) if (j.limit && j.limit.effort > 0) efforts[j.name] = j.limit.effort;
     const inferred = inferController(robot, efforts);
-    if (inferred.controller) controller = inferred.controller;
-    else warnings.push(`no controller inferred (${inferred.reason}); give one in the scenario's "robot.controller"`);
-  } else if (mode !== 'none') controller = mode;
+    let reason = inferred.reason;
+    if (inferred.controller) {
+      try {
+        createDriveController(inferred.controller, robot);
+        controller = inferred.controller;
+      } catch (e) {
+        reason = e instanceof Error ? e.message : String(e);
+      }
+    }
+    if (!controller) warnings.push(`no controller inferred (${reason}); give one in the scenario's "robot.controller"`);
+  } else if (mode !== 'none') {
+    controller = mode;
+    // A given controller whose lengths disagree with the robot's geometry steers wrong: say so.
+    const guess = inferController(robot).controller;
+    if (guess && (guess.type === 'ackermann') === (controller.type === 'ackermann')) {
+      const pairs: [string, number, number][] = [
+        ['wheelRadius', controller.wheelRadius, guess.wheelRadius],
+        ['track', controller.track, guess.track],
+      ];
+      if (controller.type === 'ackermann' && guess.type === 'ackermann') pairs.push(['wheelbase', controller.wheelbase, guess.wheelbase]);
+      for (const [field, given, measured] of pairs) {
+        if (Math.abs(given - measured) > CONTROLLER_GEOMETRY_TOLERANCE * measured) {
+          warnings.push(`controller.${field} is ${given} m but the robot's geometry gives ${+measured.toFixed(4)} m`);
+        }
+      }
+    }
+  }
   if (controller) {
     attachMotors(robot, controller, model);
+    try {
+      createDriveController(controller, robot); // validates every field, names the bad one
+    } catch (e) {
+      throw new UrdfError(e instanceof Error ? e.message : String(e), 'controller');
+    }
     robot.controller = controller;
   }
 

@@ -252,4 +252,11 @@ describe('urdfToRobot: motors from the controller', () => {
       }),
     ).toThrow(/controller: joint "nope" is not a joint of robot "d"/);
   });
+
+  it('validates a given controller and warns when its lengths disagree with the geometry', () => {
+    const c = { type: 'differential' as const, left: ['left_wheel_joint'], right: ['right_wheel_joint'], wheelRadius: 0.2, track: 0.5, maxSpeed: 1, maxTorque: 5 };
+    const out = loadUrdfRobot(URDF, { controller: c });
+    expect(out.warnings).toEqual(["controller.track is 0.5 m but the robot's geometry gives 0.6 m"]);
+    expect(() => loadUrdfRobot(URDF, { controller: { ...c, maxSpeed: -1 } })).toThrow(/controller.maxSpeed must be a positive finite number/);
+  });
 });
