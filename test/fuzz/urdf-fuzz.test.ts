@@ -120,7 +120,7 @@ describe('URDF fuzz', () => {
       const input = rng.next() < 0.2 ? new TextEncoder().encode(text) : text;
       const t0 = performance.now();
       try {
-        const out = loadUrdfRobot(input, { position: [0, 0, 1], yaw: 0.1 });
+        const out = loadUrdfRobot(input, { position: [0, 0, 1], yaw: 0.1, lumpFixedLinks: rng.next() < 0.3 });
         const bad = allFinite(out.robot, 'robot') ?? allFinite(out.visuals, 'visuals');
         if (bad) throw new Error(`input ${n}: non-finite ${bad}\n${text}`);
         if (out.robot.controller) createDriveController(out.robot.controller, out.robot);

@@ -27,7 +27,7 @@ import type { BodySpec, ControllerSpec, ConvexShapeSpec, JointSpec, QuatSpec, Ro
 import type { Quat } from '../../math/quat';
 import { quatFromEuler, quatMultiply, quatRotate, quatConjugate } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
-import { mat3, mat3FromQuat, mat3RotateTensor } from '../../math/mat3';
+import { mat3, mat3AddPointInertia, mat3FromQuat, mat3RotateTensor } from '../../math/mat3';
 import { UrdfError, URDF_MAX_OFFSET } from './urdf-error';
 import type { UrdfGeometry, UrdfJoint, UrdfLink, UrdfModel, UrdfPose } from './urdf-model';
 import { resolveMeshPath } from './resolve-mesh-path';
@@ -59,6 +59,12 @@ export interface UrdfToRobotOptions {
    * the bundled robots and robots named like them) or 'none'.
    */
   controller?: ControllerSpec | 'infer' | 'none';
+  /**
+   * Merge every link on a fixed joint (not a ball joint) into its parent's body, mass properties
+   * combined (parallel-axis theorem). Fewer bodies and no stiff light–heavy fixed pairs for the
+   * solver; the merged links' names map to their host in `linkBodies`. Default false.
+   */
+  lumpFixedLinks?: boolean;
 }
 
 /** What the renderer draws for one URDF <visual>: in the frame of `body`. */
@@ -72,7 +78,10 @@ export interface VisualSpec {
     | { type: 'sphere'; radius: number }
     /** `file` resolved (resolveMeshPath), `uri` as written; scale per axis. */
     | { type: 'mesh'; file: string; uri: string; scale: Vec3Spec };
-  /** Pose in the body frame (cylinders along local z, as in URDF and three's CylinderGeometry after a turn about x). */
+  /**
+   * Pose in the body frame. Cylinders run along local z as in URDF (three's CylinderGeometry runs
+   * along y: turn it +90° about x inside this pose). Mesh vertices are in the file's units × scale.
+   */
   position: Vec3Spec;
   orientation: QuatSpec;
   /** RGBA 0..1 (undefined: the renderer's default). */
@@ -184,7 +193,7 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
         else s.push(j.child);
       }
     }
-    if (hosts.length !== 1) {
+    if (hosts.length === 0 || (hosts.length > 1 && !options.lumpFixedLinks)) {
       throw new UrdfError(
         `link "${model.root}" (the root) has no <inertial>: give it a mass and inertia, or fix exactly one massive link to it (as base_footprint → base_link); found ${hosts.length}`,
         model.root,
@@ -197,11 +206,16 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
   for (const name of order) {
     if (bodyOf.has(name)) continue;
     const link = links.get(name) as UrdfLink;
+    const j = parentJoint.get(name);
+    if (link.inertial && options.lumpFixedLinks && j?.type === 'fixed') {
+      bodyOf.set(name, bodyOf.get(j.parent) as string);
+      continue;
+    }
     if (link.inertial) {
       bodyOf.set(name, name);
       continue;
     }
-    const j = parentJoint.get(name) as UrdfJoint;
+    if (!j) throw new UrdfError(`link "${name}": internal: a non-root link without a parent joint`, name);
     if (j.type !== 'fixed') {
       throw new UrdfError(
         `link "${name}" has no <inertial> but moves on ${j.type} joint "${j.name}"; give it <inertial> with its mass and inertia (only links on fixed joints may be massless)`,
@@ -222,10 +236,19 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
     const link = links.get(name) as UrdfLink;
     const T = world.get(name) as Pose;
     const body: BodySpec = { name, shape: { type: 'compound', children: [] }, position: vec(T.p), orientation: quatSpec(T.q) };
-    const inertial = link.inertial as NonNullable<UrdfLink['inertial']>;
-    body.mass = inertial.mass;
-    body.centerOfMass = vec(inertial.origin.xyz);
-    body.inertia = rotateInertia(inertial);
+    const members = order.filter((n) => bodyOf.get(n) === name && (links.get(n) as UrdfLink).inertial);
+    if (members.length === 1) {
+      const inertial = link.inertial as NonNullable<UrdfLink['inertial']>;
+      body.mass = inertial.mass;
+      body.centerOfMass = vec(inertial.origin.xyz);
+      body.inertia = rotateInertia(inertial);
+    } else {
+      const m = combineInertials(members.map((n) => ({ link: links.get(n) as UrdfLink, inBody: relative(T, world.get(n) as Pose) })));
+      body.mass = m.mass;
+      body.centerOfMass = m.centerOfMass;
+      body.inertia = m.inertia;
+      warnings.push(`links ${members.slice(1).map((n) => `"${n}"`).join(', ')} on fixed joints are lumped into body "${name}"`);
+    }
     bodies.push(body);
     bodyIndex.set(name, body);
   }
@@ -396,6 +419,39 @@ function rotateInertia(inertial: NonNullable<UrdfLink['inertial']>): [number, nu
   }
   // Column-major: (row r, col c) at c*3 + r; symmetric, so either triangle.
   return [I[0], I[4], I[8], I[3], I[6], I[7]];
+}
+
+/**
+ * Mass properties of several links' inertials rigidly joined, in the host body's frame: masses
+ * add, the COM is the mass-weighted mean, each tensor is turned into the body axes
+ * (R·I·Rᵀ with R = body←link · link←inertial) and moved to the common COM (parallel axis).
+ */
+function combineInertials(parts: { link: UrdfLink; inBody: Pose }[]): { mass: number; centerOfMass: Vec3Spec; inertia: [number, number, number, number, number, number] } {
+  let mass = 0;
+  const com: Vec3 = [0, 0, 0];
+  const items: { m: number; c: Vec3; I: Float64Array }[] = [];
+  for (const { link, inBody } of parts) {
+    const inertial = link.inertial as NonNullable<UrdfLink['inertial']>;
+    const frame = compose(inBody, poseFromUrdf(inertial.origin));
+    const t = inertial.inertia;
+    const I = mat3();
+    I[0] = t.ixx; I[4] = t.iyy; I[8] = t.izz;
+    I[1] = I[3] = t.ixy;
+    I[2] = I[6] = t.ixz;
+    I[5] = I[7] = t.iyz;
+    mat3FromQuat(scratchR, frame.q);
+    mat3RotateTensor(I, scratchR, I);
+    items.push({ m: inertial.mass, c: frame.p, I });
+    mass += inertial.mass;
+    for (let k = 0; k < 3; k++) com[k] += inertial.mass * frame.p[k];
+  }
+  for (let k = 0; k < 3; k++) com[k] /= mass;
+  const total = mat3();
+  for (const it of items) {
+    for (let k = 0; k < 9; k++) total[k] += it.I[k];
+    mat3AddPointInertia(total, it.m, [it.c[0] - com[0], it.c[1] - com[1], it.c[2] - com[2]]);
+  }
+  return { mass, centerOfMass: vec(com), inertia: [total[0], total[4], total[8], total[3], total[6], total[7]] };
 }
 
 function collisionShape(

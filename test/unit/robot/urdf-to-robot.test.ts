@@ -208,6 +208,42 @@ describe('urdfToRobot: massless links', () => {
   });
 });
 
+describe('urdfToRobot: lumpFixedLinks', () => {
+  const URDF = `<robot name="lump">
+    <link name="base">${inertial(2, '0 0 0', '0 0 0', [0.2 * 0.08 / 12 * 10, 0.2 * 0.08 / 12 * 10, 0.2 * 0.08 / 12 * 10])}<collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision></link>
+    <link name="payload">${inertial(1, '0 0 0', '0 0 0', [0.1, 0.2, 0.3])}<collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+    <link name="arm">${inertial(1)}</link>
+    <joint name="fix" type="fixed"><parent link="base"/><child link="payload"/><origin xyz="1 0 0" rpy="0 0 ${H}"/></joint>
+    <joint name="hinge" type="revolute"><parent link="payload"/><child link="arm"/><origin xyz="0 0 1"/><axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  </robot>`;
+
+  it('keeps fixed links as bodies by default', () => {
+    const out = loadUrdfRobot(URDF, { controller: 'none' });
+    expect(out.robot.bodies.map((b) => b.name)).toEqual(['base', 'payload', 'arm']);
+    expect(out.robot.joints.map((j) => j.type)).toEqual(['fixed', 'revolute']);
+  });
+
+  it('lumps them with mass, COM and inertia combined (hand-computed parallel axis)', () => {
+    const out = loadUrdfRobot(URDF, { controller: 'none', lumpFixedLinks: true });
+    expect(out.robot.bodies.map((b) => b.name)).toEqual(['base', 'arm']);
+    expect(out.linkBodies.payload).toBe('base');
+    const b = out.robot.bodies[0];
+    expect(b.mass).toBe(3);
+    expectClose(b.centerOfMass as number[], [1 / 3, 0, 0]);
+    // base 2 kg, I = 4/300 each, at d = (−1/3, 0, 0); payload 1 kg, diag(0.1, 0.2, 0.3) turned 90° about z
+    // → diag(0.2, 0.1, 0.3), at d = (2/3, 0, 0). Parallel axis adds m·dx² to iyy and izz.
+    const i0 = 4 / 300;
+    expectClose(b.inertia as number[], [i0 + 0.2, i0 + 0.1 + 2 / 9 + 4 / 9, i0 + 0.3 + 2 / 9 + 4 / 9, 0, 0, 0]);
+    if (b.shape.type !== 'compound') throw new Error('two collisions');
+    expectClose(b.shape.children[1].position as number[], [1, 0, 0]);
+    // The hinge now joins the lumped body and the arm, anchored where the file says.
+    expect(out.robot.joints.map((j) => [j.name, j.bodyA, j.bodyB])).toEqual([['hinge', 'base', 'arm']]);
+    expectClose(out.robot.joints[0].anchor as number[], [1, 0, 1]);
+    expectClose(out.robot.joints[0].axis as number[], [0, 1, 0]); // Rz(90°)·x
+    expect(out.warnings.join('\n')).toMatch(/links "payload" on fixed joints are lumped into body "base"/);
+  });
+});
+
 describe('urdfToRobot: visuals it cannot fetch', () => {
   it('drops a visual with a web URL (warning), keeps the robot', () => {
     const text = `<robot name="v"><link name="base">${inertial(1)}
