@@ -24,6 +24,11 @@ import { meshVolume } from './triangle-mesh';
 export const MESH_HULL_POOR_FIT_RATIO = 1.5;
 /** Points handed to the hull builder at most (more are thinned on a grid, see above). */
 export const MESH_HULL_MAX_INPUT_POINTS = 20_000;
+/** Grid cells along the longest box edge for the first thinning; each retry uses 2/3 as many. */
+const MESH_HULL_THIN_CELLS = 48;
+/** Fewest grid cells a retry goes down to, and the most retries. */
+const MESH_HULL_THIN_MIN_CELLS = 4;
+const MESH_HULL_MAX_ATTEMPTS = 6;
 /** [m] A flat collision mesh (a plate) becomes a slab this thick. */
 export const MESH_FLAT_THICKNESS = 0.005;
 
@@ -55,12 +60,12 @@ export function meshCollisionHull(mesh: TriangleMesh, scale: Readonly<Vec3Spec>,
   // A mirroring scale flips the winding; meshVolume returns |volume|, so that does not matter.
   const vol = meshVolume({ positions: pts, indices: mesh.indices });
 
-  let cells = n > MESH_HULL_MAX_INPUT_POINTS ? 48 : 0;
-  for (let attempt = 0; attempt < 6; attempt++) {
+  let cells = n > MESH_HULL_MAX_INPUT_POINTS ? MESH_HULL_THIN_CELLS : 0;
+  for (let attempt = 0; attempt < MESH_HULL_MAX_ATTEMPTS; attempt++) {
     const { points: input, cell } = cells > 0 ? thin(pts, cells) : { points: pts, cell: 0 };
     const res = buildConvexHull(input, { flatThickness: MESH_FLAT_THICKNESS, maxVertices: HULL_MAX_VERTICES });
     if (res.status === HullStatus.TooManyVertices) {
-      cells = cells === 0 ? 48 : Math.max(4, (cells * 2) / 3) | 0;
+      cells = cells === 0 ? MESH_HULL_THIN_CELLS : Math.max(MESH_HULL_THIN_MIN_CELLS, (cells * 2) / 3) | 0;
       continue;
     }
     if (res.status !== HullStatus.Ok || !res.data) {

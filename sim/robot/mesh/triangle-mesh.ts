@@ -10,6 +10,11 @@ export interface TriangleMesh {
   indices: Uint32Array;
 }
 
+/** Closed-mesh test: the two volume sums may differ by this fraction of the bounding-box volume. */
+const MESH_CLOSED_RELATIVE = 1e-6;
+/** A "closed" mesh must enclose at least this fraction of its bounding box (not a flat double-sided sheet). */
+const MESH_MIN_VOLUME_RELATIVE = 1e-9;
+
 export function triangleCount(m: TriangleMesh): number {
   return (m.indices.length / 3) | 0;
 }
@@ -30,6 +35,8 @@ export function meshVolume(m: TriangleMesh): { volume: number; closed: boolean }
     lo2 = Math.min(lo2, p[i + 2]); hi2 = Math.max(hi2, p[i + 2]);
   }
   if (!(hi0 >= lo0)) return { volume: 0, closed: false };
+  // The second reference point is off-centre on purpose: a hole's area vector is caught unless it
+  // is perpendicular to the offset, which an irregular offset makes unlikely for real meshes.
   const c0 = (lo0 + hi0) / 2 + (hi0 - lo0) * 0.37, c1 = (lo1 + hi1) / 2 - (hi1 - lo1) * 0.29, c2 = (lo2 + hi2) / 2 + (hi2 - lo2) * 0.23;
   let v0 = 0, v1 = 0;
   for (let t = 0; t + 2 < ix.length; t += 3) {
@@ -40,8 +47,8 @@ export function meshVolume(m: TriangleMesh): { volume: number; closed: boolean }
   v0 /= 6;
   v1 /= 6;
   const box = Math.max(hi0 - lo0, 1e-300) * Math.max(hi1 - lo1, 1e-300) * Math.max(hi2 - lo2, 1e-300);
-  // Agreement to 1e-6 of the bounding box volume: rounding of float32 STL coordinates stays far below.
-  const closed = Math.abs(v0 - v1) <= 1e-6 * box && Math.abs(v0) > 1e-9 * box;
+  // Rounding of float32 STL coordinates stays far below MESH_CLOSED_RELATIVE.
+  const closed = Math.abs(v0 - v1) <= MESH_CLOSED_RELATIVE * box && Math.abs(v0) > MESH_MIN_VOLUME_RELATIVE * box;
   return { volume: Math.abs(v0), closed };
 }
 

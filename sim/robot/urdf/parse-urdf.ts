@@ -12,7 +12,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Vec3Spec } from '../../dynamics/spec';
-import { UrdfError, URDF_MAX_BYTES, URDF_MAX_GEOMETRIES_PER_LINK, URDF_MAX_LINKS, URDF_MAX_MASS, URDF_MAX_MESH_SCALE, URDF_MAX_OFFSET, URDF_MAX_SIZE } from './urdf-error';
+import { UrdfError, URDF_MAX_ANGLE, URDF_MAX_BYTES, URDF_MAX_GEOMETRIES_PER_LINK, URDF_MAX_LINKS, URDF_MAX_MASS, URDF_MAX_MESH_SCALE, URDF_MAX_OFFSET, URDF_MAX_SIZE } from './urdf-error';
 import type {
   UrdfCollision,
   UrdfGeometry,
@@ -147,7 +147,7 @@ function readOrigin(parent: XmlEl, where: string): UrdfPose {
     if (Math.abs(c) > URDF_MAX_OFFSET) throw new UrdfError(`${where}: <origin xyz> component ${c} m is beyond ±${URDF_MAX_OFFSET} m`, where);
   }
   for (const a of rpy) {
-    if (Math.abs(a) > 1000) throw new UrdfError(`${where}: <origin rpy> component ${a} is not an angle in radians (|angle| > 1000)`, where);
+    if (Math.abs(a) > URDF_MAX_ANGLE) throw new UrdfError(`${where}: <origin rpy> component ${a} is not an angle in radians (|angle| > ${URDF_MAX_ANGLE})`, where);
   }
   return { xyz, rpy };
 }

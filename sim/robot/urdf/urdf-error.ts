@@ -29,6 +29,8 @@ export const URDF_MAX_GEOMETRIES_PER_LINK = 64;
 export const URDF_MAX_SIZE = 1000;
 /** [m] Largest |coordinate| of an origin (a robot is not kilometres across). */
 export const URDF_MAX_OFFSET = 10_000;
+/** [rad] Largest |roll|, |pitch|, |yaw| of an origin (anything bigger is degrees or garbage). */
+export const URDF_MAX_ANGLE = 1000;
 /** [kg] Largest link mass. */
 export const URDF_MAX_MASS = 1e7;
 /** Largest mesh scale factor per axis. */
