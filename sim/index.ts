@@ -80,6 +80,33 @@ export { DynamicTree, NodeList, NULL_NODE as TREE_NULL_NODE } from './collision/
 export type { TreeRayVisitor } from './collision/broadphase/dynamic-tree';
 export { aabbOverlaps, aabbContains, aabbIsValid } from './collision/broadphase/aabb';
 
+// --- robot: URDF import, meshes, drive controllers (sim/robot/urdf, mesh, controllers) --------
+export { parseUrdf, URDF_BALL_ELEMENT } from './robot/urdf/parse-urdf';
+export { urdfToRobot } from './robot/urdf/urdf-to-robot';
+export type { UrdfRobot, UrdfToRobotOptions, VisualSpec } from './robot/urdf/urdf-to-robot';
+export { loadUrdfRobot, urdfReferencedFiles } from './robot/urdf/load-urdf';
+export type { UrdfFileRef } from './robot/urdf/load-urdf';
+export { resolveMeshPath } from './robot/urdf/resolve-mesh-path';
+export { UrdfError } from './robot/urdf/urdf-error';
+export type { UrdfModel, UrdfLink, UrdfJoint, UrdfJointType, UrdfGeometry, UrdfMaterial, UrdfPose, UrdfInertial } from './robot/urdf/urdf-model';
+export { parseStl } from './robot/mesh/stl';
+export { parseObj, meshFormat } from './robot/mesh/obj';
+export { meshVolume } from './robot/mesh/triangle-mesh';
+export type { TriangleMesh } from './robot/mesh/triangle-mesh';
+export { meshCollisionHull, MESH_HULL_POOR_FIT_RATIO } from './robot/mesh/mesh-hull';
+export type { MeshHullResult } from './robot/mesh/mesh-hull';
+export {
+  skidSteerWheelSpeeds,
+  ackermannSteeringAngles,
+  ackermannRearWheelSpeeds,
+  ackermannMaxCurvature,
+  steeringMotorVelocity,
+} from './robot/controllers/drive-kinematics';
+export { createDriveController, DRIVE_CONTROLLER_STATE_SIZE } from './robot/controllers/drive-controller';
+export type { DriveController, DriveCommand } from './robot/controllers/drive-controller';
+export { inferController } from './robot/controllers/infer-controller';
+export type { InferredController } from './robot/controllers/infer-controller';
+
 // --- world ------------------------------------------------------------------------------------
 export type * from './protocol';
 export { SimWorld, JOINT_FRAME_STRIDE } from './sim-world';

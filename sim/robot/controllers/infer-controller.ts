@@ -1,0 +1,141 @@
+/**
+ * Guesses how a robot is driven from its joint names and start-pose geometry: enough for the
+ * bundled robots (assets/robots/) and for URDFs named the same way. A scenario's explicit
+ * "controller" always wins.
+ *
+ * Rules:
+ *  - A wheel joint is a revolute joint without limits (URDF continuous) whose joint or child
+ *    body name contains "wheel" and not "caster", reachable from the base without crossing a
+ *    ball joint (a trailer's wheels roll freely).
+ *  - A steering joint is a revolute joint with limits whose name contains "steer".
+ *  - Left or right from the sign of the joint anchor's lateral coordinate in the base frame
+ *    (+y = left, REP-103); front or rear from the forward coordinate.
+ *  - Two steering joints → Ackermann, driving the wheels not mounted on a steering link (rear
+ *    drive); two wheels → differential; more → skid-steer.
+ *  - Wheel radius from the wheel body's cylinder (or sphere); track and wheelbase from anchors.
+ */
+import type { BodySpec, ControllerSpec, JointSpec, RobotSpec, Vec3Spec } from '../../dynamics/spec';
+import type { Quat } from '../../math/quat';
+import { quatRotateInverse } from '../../math/quat';
+
+/** [m/s] Top speed of an inferred controller. */
+export const INFERRED_MAX_SPEED = 2;
+/** [m/s²] Forward acceleration limit of an inferred controller. */
+export const INFERRED_MAX_ACCELERATION = 3;
+/** [rad/s] Top yaw rate of an inferred skid-steer controller. */
+export const INFERRED_MAX_YAW_RATE = 1.6;
+/** [rad/s²] Yaw acceleration limit of an inferred skid-steer controller. */
+export const INFERRED_MAX_YAW_ACCELERATION = 6;
+/** [N·m] Wheel torque when no joint gives an effort limit. */
+export const INFERRED_MAX_TORQUE = 20;
+/** [rad] Inner steering angle when the steering joints have no usable limits. */
+export const INFERRED_MAX_STEER = 0.5;
+/** [m] Anchors closer than this to the centre line cannot be called left or right. */
+const SIDE_TOLERANCE = 1e-3;
+
+export interface InferredController {
+  controller?: ControllerSpec;
+  /** Why nothing was inferred (empty when a controller was). */
+  reason: string;
+}
+
+function wheelRadius(body: BodySpec | undefined): number | undefined {
+  if (!body) return undefined;
+  const s = body.shape;
+  if (s.type === 'cylinder' || s.type === 'sphere') return s.radius;
+  if (s.type === 'compound') {
+    for (const c of s.children) if (c.shape.type === 'cylinder' || c.shape.type === 'sphere') return c.shape.radius;
+  }
+  return undefined;
+}
+
+/** `jointEfforts`: [N·m] effort limits by joint name (URDF <limit effort>); the smallest driven one caps maxTorque. */
+export function inferController(robot: RobotSpec, jointEfforts: Record<string, number> = {}): InferredController {
+  const base = robot.bodies.find((b) => b.name === robot.base);
+  if (!base) return { reason: `base body "${robot.base}" not found` };
+  const q = (base.orientation ?? [0, 0, 0, 1]) as Quat;
+  const bp = base.position ?? [0, 0, 0];
+  const local = (p: Vec3Spec): [number, number, number] => quatRotateInverse([0, 0, 0], q, [p[0] - bp[0], p[1] - bp[1], p[2] - bp[2]]) as [number, number, number];
+
+  // Bodies reachable from the base without crossing a ball joint.
+  const reach = new Set<string>([robot.base]);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const j of robot.joints) {
+      if (j.type === 'ball' || !j.bodyA) continue;
+      if (reach.has(j.bodyA) !== reach.has(j.bodyB)) {
+        reach.add(j.bodyA);
+        reach.add(j.bodyB);
+        changed = true;
+      }
+    }
+  }
+  const bodies = new Map(robot.bodies.map((b) => [b.name, b]));
+  const isWheel = (j: JointSpec): boolean =>
+    j.type === 'revolute' && !j.limits && /wheel/i.test(`${j.name} ${j.bodyB}`) && !/caster/i.test(`${j.name} ${j.bodyB}`) && reach.has(j.bodyB);
+  const steering = robot.joints.filter((j) => j.type === 'revolute' && j.limits && /steer/i.test(j.name) && reach.has(j.bodyB));
+  const wheels = robot.joints.filter(isWheel);
+  if (wheels.length < 2) return { reason: `found ${wheels.length} wheel joint(s) (continuous joints named "...wheel..."), need 2 or more` };
+
+  const side = (j: JointSpec): number => {
+    const y = local(j.anchor ?? [0, 0, 0])[1];
+    return y > SIDE_TOLERANCE ? 1 : y < -SIDE_TOLERANCE ? -1 : 0;
+  };
+  const radii = wheels.map((j) => wheelRadius(bodies.get(j.bodyB)));
+  if (radii.some((r) => r === undefined)) return { reason: 'a wheel body has no cylinder or sphere to take the radius from' };
+  const efforts = wheels.map((j) => jointEfforts[j.name]).filter((t): t is number => typeof t === 'number' && t > 0);
+  const maxTorque = efforts.length > 0 ? Math.min(...efforts) : INFERRED_MAX_TORQUE;
+
+  if (steering.length === 2) {
+    const [a, b] = steering;
+    if (side(a) === side(b) || side(a) === 0 || side(b) === 0) return { reason: 'the two steering joints are not one left and one right' };
+    const [sl, sr] = side(a) > 0 ? [a, b] : [b, a];
+    const steered = new Set(steering.map((s) => s.bodyB));
+    const drive = wheels.filter((w) => !steered.has(w.bodyA ?? ''));
+    const driveLeft = drive.filter((w) => side(w) > 0);
+    const driveRight = drive.filter((w) => side(w) < 0);
+    if (driveLeft.length === 0 || driveRight.length === 0) return { reason: 'no rear (unsteered) wheel on each side to drive' };
+    const pl = local(sl.anchor ?? [0, 0, 0]), pr = local(sr.anchor ?? [0, 0, 0]);
+    const rearX = drive.reduce((s, w) => s + local(w.anchor ?? [0, 0, 0])[0], 0) / drive.length;
+    const lim = [...(sl.limits ?? [0, 0]), ...(sr.limits ?? [0, 0])].map(Math.abs).filter((x) => x > 0);
+    const maxSteer = lim.length > 0 ? Math.min(...lim, 1.4) : INFERRED_MAX_STEER;
+    const r = radii[wheels.indexOf(driveLeft[0])] as number;
+    return {
+      reason: '',
+      controller: {
+        type: 'ackermann',
+        driveLeft: driveLeft.map((j) => j.name),
+        driveRight: driveRight.map((j) => j.name),
+        steerLeft: sl.name,
+        steerRight: sr.name,
+        wheelRadius: r,
+        wheelbase: Math.abs((pl[0] + pr[0]) / 2 - rearX),
+        track: Math.abs(pl[1] - pr[1]),
+        maxSpeed: INFERRED_MAX_SPEED,
+        maxSteer,
+        maxAcceleration: INFERRED_MAX_ACCELERATION,
+        maxTorque,
+      },
+    };
+  }
+  if (steering.length !== 0) return { reason: `found ${steering.length} steering joint(s); Ackermann needs exactly 2` };
+  const left = wheels.filter((w) => side(w) > 0);
+  const right = wheels.filter((w) => side(w) < 0);
+  if (left.length === 0 || right.length === 0 || left.length + right.length !== wheels.length) return { reason: 'the wheels are not all clearly left or right of the base' };
+  const meanY = (js: JointSpec[]): number => js.reduce((s, j) => s + local(j.anchor ?? [0, 0, 0])[1], 0) / js.length;
+  return {
+    reason: '',
+    controller: {
+      type: wheels.length === 2 ? 'differential' : 'skid-steer',
+      left: left.map((j) => j.name),
+      right: right.map((j) => j.name),
+      wheelRadius: radii[0] as number,
+      track: meanY(left) - meanY(right),
+      maxSpeed: INFERRED_MAX_SPEED,
+      maxYawRate: INFERRED_MAX_YAW_RATE,
+      maxAcceleration: INFERRED_MAX_ACCELERATION,
+      maxYawAcceleration: INFERRED_MAX_YAW_ACCELERATION,
+      maxTorque,
+    },
+  };
+}

@@ -1,0 +1,522 @@
+/**
+ * `UrdfModel` → `RobotSpec` (sim/dynamics/spec.ts): bodies at their world poses for joint
+ * coordinates 0, joints with world anchors and axes, plus the visuals for the renderer.
+ *
+ * Frames. A URDF joint's <origin> is the child link's frame in the parent link's frame at joint
+ * coordinate 0; its <axis> is in that (child) frame. So walking down from the root,
+ *
+ *     T_world(child) = T_world(parent) · T(origin xyz, rpy)          R(rpy) = Rz(y)·Ry(p)·Rx(r)
+ *     anchor_world   = translation of T_world(child)
+ *     axis_world     = R_world(child) · axis
+ *
+ * and the root link sits at `position` turned by `yaw` about world z. Each body's frame IS its
+ * link's frame (poses the renderer and recordings show are link poses), so
+ *
+ *     centerOfMass   = inertial xyz                               (link frame)
+ *     inertia        = R(inertial rpy) · I · R(inertial rpy)ᵀ     (about the COM, link axes)
+ *     shape          = the link's collisions, each at its <origin> (one at the identity: the
+ *                      plain shape; otherwise a compound). A URDF cylinder's axis is its local z,
+ *                      as ours: no conversion.
+ *
+ * Massless links. A link without <inertial> cannot be a rigid body. When it hangs on a fixed
+ * joint it is merged into its parent's body (its collisions and visuals move along, expressed in
+ * the parent's frame); a massless root (ROS's base_footprint) is merged into the one massive link
+ * fixed to it, which becomes the base. Anywhere else a missing <inertial> is an error.
+ */
+import type { BodySpec, ControllerSpec, ConvexShapeSpec, JointSpec, QuatSpec, RobotSpec, Vec3Spec } from '../../dynamics/spec';
+import type { Quat } from '../../math/quat';
+import { quatFromEuler, quatMultiply, quatRotate, quatConjugate } from '../../math/quat';
+import type { Vec3 } from '../../math/vec3';
+import { mat3, mat3AddPointInertia, mat3FromQuat, mat3RotateTensor } from '../../math/mat3';
+import { UrdfError, URDF_MAX_OFFSET } from './urdf-error';
+import type { UrdfGeometry, UrdfJoint, UrdfLink, UrdfModel, UrdfPose } from './urdf-model';
+import { resolveMeshPath } from './resolve-mesh-path';
+import { parseStl } from '../mesh/stl';
+import { meshFormat, parseObj } from '../mesh/obj';
+import { MESH_HULL_POOR_FIT_RATIO, meshCollisionHull } from '../mesh/mesh-hull';
+import type { MeshHullResult } from '../mesh/mesh-hull';
+import { inferController } from '../controllers/infer-controller';
+import { createDriveController } from '../controllers/drive-controller';
+
+/** Poses closer than this to the identity count as the identity ([m] and quaternion components). */
+const IDENTITY_POSE_TOLERANCE = 1e-12;
+/** A given controller's wheelRadius, track, wheelbase may differ this much (relative) from the geometry before a warning. */
+const CONTROLLER_GEOMETRY_TOLERANCE = 0.05;
+/** World-axis components below this are rounding of exact zeros (a unit vector's ulp is ~1e-16). */
+const AXIS_SNAP = 1e-14;
+
+export interface UrdfToRobotOptions {
+  /** [m] World position of the root link. Default [0, 0, 0]. */
+  position?: Vec3Spec;
+  /** [rad] Heading of the root link about world z. Default 0. */
+  yaw?: number;
+  /** Path of the URDF file (mesh paths resolve against its folder). Default "" (current folder). */
+  urdfPath?: string;
+  /** Bytes of a collision mesh by its resolved path (see resolveMeshPath); undefined = missing. */
+  meshes?: (resolvedPath: string) => Uint8Array | undefined;
+  /**
+   * How the robot is driven: a spec (from the scenario), 'infer' (default: from joint names, for
+   * the bundled robots and robots named like them) or 'none'.
+   */
+  controller?: ControllerSpec | 'infer' | 'none';
+  /**
+   * Merge every link on a fixed joint (not a ball joint) into its parent's body, mass properties
+   * combined (parallel-axis theorem). Fewer bodies and no stiff light–heavy fixed pairs for the
+   * solver; the merged links' names map to their host in `linkBodies`. Default false.
+   */
+  lumpFixedLinks?: boolean;
+}
+
+/** What the renderer draws for one URDF <visual>: in the frame of `body`. */
+export interface VisualSpec {
+  body: string;
+  /** The URDF link it came from (differs from `body` for merged massless links). */
+  link: string;
+  geometry:
+    | { type: 'box'; size: Vec3Spec }
+    | { type: 'cylinder'; radius: number; length: number }
+    | { type: 'sphere'; radius: number }
+    /** `file` resolved (resolveMeshPath), `uri` as written; scale per axis. */
+    | { type: 'mesh'; file: string; uri: string; scale: Vec3Spec };
+  /**
+   * Pose in the body frame. Cylinders run along local z as in URDF (three's CylinderGeometry runs
+   * along y: turn it +90° about x inside this pose). Mesh vertices are in the file's units × scale.
+   */
+  position: Vec3Spec;
+  orientation: QuatSpec;
+  /** RGBA 0..1 (undefined: the renderer's default). */
+  color?: [number, number, number, number];
+  /** Texture file (resolved) and the material's name. */
+  texture?: string;
+  material?: string;
+}
+
+export interface UrdfRobot {
+  robot: RobotSpec;
+  visuals: VisualSpec[];
+  /** Link name → body name (a merged massless link maps to its host). */
+  linkBodies: Record<string, string>;
+  /** Model warnings (from parseUrdf) and import warnings (merges, poor hull fits, ...). */
+  warnings: string[];
+}
+
+interface Pose {
+  p: Vec3;
+  q: Quat;
+}
+
+function poseFromUrdf(o: UrdfPose): Pose {
+  return { p: [o.xyz[0], o.xyz[1], o.xyz[2]], q: quatFromEuler([0, 0, 0, 1], o.rpy[0], o.rpy[1], o.rpy[2]) };
+}
+
+/** a · b */
+function compose(a: Pose, b: Pose): Pose {
+  const p = quatRotate([0, 0, 0], a.q, b.p);
+  return { p: [a.p[0] + p[0], a.p[1] + p[1], a.p[2] + p[2]], q: quatMultiply([0, 0, 0, 1], a.q, b.q) };
+}
+
+/** a⁻¹ · b */
+function relative(a: Pose, b: Pose): Pose {
+  const inv = quatConjugate([0, 0, 0, 1], a.q);
+  const d = quatRotate([0, 0, 0], inv, [b.p[0] - a.p[0], b.p[1] - a.p[1], b.p[2] - a.p[2]]);
+  return { p: d, q: quatMultiply([0, 0, 0, 1], inv, b.q) };
+}
+
+function isIdentity(t: Pose): boolean {
+  const e = IDENTITY_POSE_TOLERANCE;
+  return Math.abs(t.p[0]) <= e && Math.abs(t.p[1]) <= e && Math.abs(t.p[2]) <= e && Math.abs(t.q[0]) <= e && Math.abs(t.q[1]) <= e && Math.abs(t.q[2]) <= e;
+}
+
+/** Canonical sign (w ≥ 0) so equal rotations print equal. */
+function quatSpec(q: Quat): QuatSpec {
+  const s = q[3] < 0 ? -1 : 1;
+  return [s * q[0] + 0, s * q[1] + 0, s * q[2] + 0, s * q[3]];
+}
+
+function finiteVec(v: unknown, n: number, field: string): number[] {
+  if (!Array.isArray(v) || v.length !== n || !v.every((x) => typeof x === 'number' && Number.isFinite(x) && Math.abs(x) <= URDF_MAX_OFFSET)) {
+    throw new UrdfError(`urdfToRobot: options.${field} must be ${n} finite numbers within ±${URDF_MAX_OFFSET} m`, field);
+  }
+  return v as number[];
+}
+
+export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}): UrdfRobot {
+  const position = options.position === undefined ? [0, 0, 0] : finiteVec(options.position, 3, 'position');
+  const yaw = options.yaw ?? 0;
+  if (typeof yaw !== 'number' || !Number.isFinite(yaw)) throw new UrdfError('urdfToRobot: options.yaw must be a finite number of radians', 'yaw');
+  const urdfPath = options.urdfPath ?? '';
+  const warnings = [...model.warnings];
+
+  const links = new Map<string, UrdfLink>();
+  for (const l of model.links) links.set(l.name, l);
+  const parentJoint = new Map<string, UrdfJoint>();
+  const childJoints = new Map<string, UrdfJoint[]>();
+  for (const j of model.joints) {
+    parentJoint.set(j.child, j);
+    const list = childJoints.get(j.parent);
+    if (list) list.push(j);
+    else childJoints.set(j.parent, [j]);
+  }
+
+  // --- world poses (depth first, file order) -----------------------------------------------------
+  const world = new Map<string, Pose>();
+  const order: string[] = [];
+  world.set(model.root, { p: [position[0], position[1], position[2]], q: quatFromEuler([0, 0, 0, 1], 0, 0, yaw) });
+  const stack = [model.root];
+  while (stack.length > 0) {
+    const name = stack.pop() as string;
+    order.push(name);
+    const kids = childJoints.get(name) ?? [];
+    for (let k = kids.length - 1; k >= 0; k--) {
+      const j = kids[k];
+      world.set(j.child, compose(world.get(name) as Pose, poseFromUrdf(j.origin)));
+      stack.push(j.child);
+    }
+  }
+
+  // --- which body each link belongs to -----------------------------------------------------------
+  const bodyOf = new Map<string, string>();
+  const rootLink = links.get(model.root) as UrdfLink;
+  let base = model.root;
+  if (!rootLink.inertial) {
+    // The root's massless group: the root and its massless fixed descendants; its host is the one
+    // massive link fixed to that group.
+    const group: string[] = [];
+    const hosts: string[] = [];
+    const s = [model.root];
+    while (s.length > 0) {
+      const n = s.pop() as string;
+      group.push(n);
+      for (const j of childJoints.get(n) ?? []) {
+        if (j.type !== 'fixed') continue;
+        if ((links.get(j.child) as UrdfLink).inertial) hosts.push(j.child);
+        else s.push(j.child);
+      }
+    }
+    if (hosts.length === 0 || (hosts.length > 1 && !options.lumpFixedLinks)) {
+      throw new UrdfError(
+        `link "${model.root}" (the root) has no <inertial>: give it a mass and inertia, or fix exactly one massive link to it (as base_footprint → base_link); found ${hosts.length}`,
+        model.root,
+      );
+    }
+    base = hosts[0];
+    for (const n of group) bodyOf.set(n, base);
+    warnings.push(`link "${model.root}" has no <inertial>; merged into "${base}", which is the robot's base body`);
+  }
+  for (const name of order) {
+    if (bodyOf.has(name)) continue;
+    const link = links.get(name) as UrdfLink;
+    const j = parentJoint.get(name);
+    if (link.inertial && options.lumpFixedLinks && j?.type === 'fixed') {
+      bodyOf.set(name, bodyOf.get(j.parent) as string);
+      continue;
+    }
+    if (link.inertial) {
+      bodyOf.set(name, name);
+      continue;
+    }
+    if (!j) throw new UrdfError(`link "${name}": internal: a non-root link without a parent joint`, name);
+    if (j.type !== 'fixed') {
+      throw new UrdfError(
+        `link "${name}" has no <inertial> but moves on ${j.type} joint "${j.name}"; give it <inertial> with its mass and inertia (only links on fixed joints may be massless)`,
+        name,
+      );
+    }
+    const host = bodyOf.get(j.parent) as string;
+    bodyOf.set(name, host);
+    if (link.collisions.length > 0 || link.visuals.length > 0) warnings.push(`link "${name}" has no <inertial>; its geometry is merged into "${host}"`);
+  }
+
+  // --- bodies --------------------------------------------------------------------------------------
+  const hullCache = new Map<string, MeshHullResult>();
+  const bodies: BodySpec[] = [];
+  const bodyIndex = new Map<string, BodySpec>();
+  for (const name of order) {
+    if (bodyOf.get(name) !== name) continue;
+    const link = links.get(name) as UrdfLink;
+    const T = world.get(name) as Pose;
+    const body: BodySpec = { name, shape: { type: 'compound', children: [] }, position: vec(T.p), orientation: quatSpec(T.q) };
+    const members = order.filter((n) => bodyOf.get(n) === name && (links.get(n) as UrdfLink).inertial);
+    if (members.length === 1) {
+      const inertial = link.inertial as NonNullable<UrdfLink['inertial']>;
+      body.mass = inertial.mass;
+      body.centerOfMass = vec(inertial.origin.xyz);
+      body.inertia = rotateInertia(inertial);
+    } else {
+      const m = combineInertials(members.map((n) => ({ link: links.get(n) as UrdfLink, inBody: relative(T, world.get(n) as Pose) })));
+      body.mass = m.mass;
+      body.centerOfMass = m.centerOfMass;
+      body.inertia = m.inertia;
+      warnings.push(`links ${members.slice(1).map((n) => `"${n}"`).join(', ')} on fixed joints are lumped into body "${name}"`);
+    }
+    bodies.push(body);
+    bodyIndex.set(name, body);
+  }
+  const parts = new Map<string, { shape: ConvexShapeSpec; pose: Pose; link: string }[]>();
+  for (const name of order) {
+    const link = links.get(name) as UrdfLink;
+    const bodyName = bodyOf.get(name) as string;
+    const inBody = relative(world.get(bodyName) as Pose, world.get(name) as Pose);
+    link.collisions.forEach((c, k) => {
+      const where = `link "${name}" <collision> #${k + 1}`;
+      const shape = collisionShape(c.geometry, where, name, urdfPath, options.meshes, hullCache, warnings);
+      const list = parts.get(bodyName) ?? [];
+      list.push({ shape, pose: compose(inBody, poseFromUrdf(c.origin)), link: name });
+      parts.set(bodyName, list);
+    });
+  }
+  for (const body of bodies) {
+    const list = parts.get(body.name) ?? [];
+    if (list.length === 1 && isIdentity(list[0].pose)) body.shape = list[0].shape;
+    else {
+      body.shape = {
+        type: 'compound',
+        children: list.map((c) => {
+          const child: { shape: ConvexShapeSpec; position?: Vec3Spec; orientation?: QuatSpec } = { shape: c.shape };
+          child.position = vec(c.pose.p);
+          child.orientation = quatSpec(c.pose.q);
+          return child;
+        }),
+      };
+    }
+  }
+
+  // --- joints --------------------------------------------------------------------------------------
+  const joints: JointSpec[] = [];
+  for (const j of model.joints) {
+    const a = bodyOf.get(j.parent) as string;
+    const b = bodyOf.get(j.child) as string;
+    if (a === b) continue; // merged (a massless link, or the root's group)
+    const T = world.get(j.child) as Pose;
+    const axisW = quatRotate([0, 0, 0], T.q, j.axis as Vec3);
+    const type = j.type === 'continuous' ? 'revolute' : j.type;
+    const spec: JointSpec = { type, name: j.name, bodyA: a, bodyB: b, anchor: vec(T.p) };
+    // Rounding of the composed rotations leaves ~1e-16 in axis components that are 0: snap them.
+    for (let k = 0; k < 3; k++) if (Math.abs(axisW[k]) < AXIS_SNAP) axisW[k] = 0;
+    if (type === 'revolute' || type === 'prismatic') spec.axis = vec(axisW);
+    if ((j.type === 'revolute' || j.type === 'prismatic') && j.limit) spec.limits = [j.limit.lower, j.limit.upper];
+    if (j.dynamics && j.dynamics.damping > 0) spec.damping = j.dynamics.damping;
+    if (j.dynamics && j.dynamics.friction > 0) spec.friction = j.dynamics.friction;
+    joints.push(spec);
+    // A cylinder wheel that is not a plain shape may miss the analytic wheel–terrain path.
+    if (j.type === 'continuous') {
+      const body = bodyIndex.get(b) as BodySpec;
+      if (body.shape.type === 'compound' && body.shape.children.some((c) => c.shape.type === 'cylinder')) {
+        warnings.push(`link "${b}": its cylinder is offset or turned inside the link (or one of several shapes); a wheel collides best as the link's only collision at the identity origin, with the link's z along the axle`);
+      }
+    }
+  }
+
+  const robot: RobotSpec = { name: model.name, bodies, joints, base };
+
+  // --- controller and motors ---------------------------------------------------------------------
+  const mode = options.controller ?? 'infer';
+  let controller: ControllerSpec | undefined;
+  if (mode === 'infer') {
+    const efforts: Record<string, number> = {};
+    for (const j of model.joints) if (j.limit && j.limit.effort > 0) efforts[j.name] = j.limit.effort;
+    const inferred = inferController(robot, efforts);
+    let reason = inferred.reason;
+    if (inferred.controller) {
+      try {
+        createDriveController(inferred.controller, robot);
+        controller = inferred.controller;
+      } catch (e) {
+        reason = e instanceof Error ? e.message : String(e);
+      }
+    }
+    if (!controller) warnings.push(`no controller inferred (${reason}); give one in the scenario's "robot.controller"`);
+  } else if (mode !== 'none') {
+    controller = mode;
+    // A given controller whose lengths disagree with the robot's geometry steers wrong: say so.
+    const guess = inferController(robot).controller;
+    if (guess && (guess.type === 'ackermann') === (controller.type === 'ackermann')) {
+      const pairs: [string, number, number][] = [
+        ['wheelRadius', controller.wheelRadius, guess.wheelRadius],
+        ['track', controller.track, guess.track],
+      ];
+      if (controller.type === 'ackermann' && guess.type === 'ackermann') pairs.push(['wheelbase', controller.wheelbase, guess.wheelbase]);
+      for (const [field, given, measured] of pairs) {
+        if (Math.abs(given - measured) > CONTROLLER_GEOMETRY_TOLERANCE * measured) {
+          warnings.push(`controller.${field} is ${given} m but the robot's geometry gives ${+measured.toFixed(4)} m`);
+        }
+      }
+    }
+  }
+  if (controller) {
+    attachMotors(robot, controller, model);
+    try {
+      createDriveController(controller, robot); // validates every field, names the bad one
+    } catch (e) {
+      throw new UrdfError(e instanceof Error ? e.message : String(e), 'controller');
+    }
+    robot.controller = controller;
+  }
+
+  // --- visuals -------------------------------------------------------------------------------------
+  const visuals: VisualSpec[] = [];
+  for (const name of order) {
+    const link = links.get(name) as UrdfLink;
+    const bodyName = bodyOf.get(name) as string;
+    const inBody = relative(world.get(bodyName) as Pose, world.get(name) as Pose);
+    link.visuals.forEach((v, k) => {
+      const T = compose(inBody, poseFromUrdf(v.origin));
+      const g = v.geometry;
+      let geometry: VisualSpec['geometry'];
+      let texture: string | undefined;
+      try {
+        // A visual the renderer cannot fetch (a web URL) is dropped with a warning, not an error:
+        // it changes the look, not the physics.
+        geometry =
+          g.type === 'mesh'
+            ? { type: 'mesh', file: resolveMeshPath(urdfPath, g.filename), uri: g.filename, scale: vec(g.scale) }
+            : g.type === 'box'
+              ? { type: 'box', size: vec(g.size) }
+              : g.type === 'cylinder'
+                ? { type: 'cylinder', radius: g.radius, length: g.length }
+                : { type: 'sphere', radius: g.radius };
+        if (v.material?.texture) texture = resolveMeshPath(urdfPath, v.material.texture);
+      } catch (e) {
+        if (!(e instanceof UrdfError)) throw e;
+        warnings.push(`link "${name}" <visual> #${k + 1} is not drawn: ${e.message}`);
+        return;
+      }
+      const vis: VisualSpec = { body: bodyName, link: name, geometry, position: vec(T.p), orientation: quatSpec(T.q) };
+      if (v.material) {
+        if (v.material.name) vis.material = v.material.name;
+        if (v.material.color) vis.color = [...v.material.color];
+        if (texture) vis.texture = texture;
+      }
+      visuals.push(vis);
+    });
+  }
+
+  const linkBodies: Record<string, string> = {};
+  for (const [l, b] of bodyOf) linkBodies[l] = b;
+  return { robot, visuals, linkBodies, warnings };
+}
+
+function vec(v: ArrayLike<number>): Vec3Spec {
+  // `+ 0` turns −0 into 0 so specs compare and print cleanly.
+  return [v[0] + 0, v[1] + 0, v[2] + 0];
+}
+
+const scratchR = mat3();
+const scratchI = mat3();
+
+/** [ixx, iyy, izz, ixy, ixz, iyz] of R(rpy)·I·R(rpy)ᵀ: the inertial's tensor on the link axes. */
+function rotateInertia(inertial: NonNullable<UrdfLink['inertial']>): [number, number, number, number, number, number] {
+  const t = inertial.inertia;
+  const r = inertial.origin.rpy;
+  const I = scratchI;
+  I[0] = t.ixx; I[4] = t.iyy; I[8] = t.izz;
+  I[1] = I[3] = t.ixy;
+  I[2] = I[6] = t.ixz;
+  I[5] = I[7] = t.iyz;
+  if (r[0] !== 0 || r[1] !== 0 || r[2] !== 0) {
+    mat3FromQuat(scratchR, quatFromEuler([0, 0, 0, 1], r[0], r[1], r[2]));
+    mat3RotateTensor(I, scratchR, I);
+  }
+  // Column-major: (row r, col c) at c*3 + r; symmetric, so either triangle.
+  return [I[0], I[4], I[8], I[3], I[6], I[7]];
+}
+
+/**
+ * Mass properties of several links' inertials rigidly joined, in the host body's frame: masses
+ * add, the COM is the mass-weighted mean, each tensor is turned into the body axes
+ * (R·I·Rᵀ with R = body←link · link←inertial) and moved to the common COM (parallel axis).
+ */
+function combineInertials(parts: { link: UrdfLink; inBody: Pose }[]): { mass: number; centerOfMass: Vec3Spec; inertia: [number, number, number, number, number, number] } {
+  let mass = 0;
+  const com: Vec3 = [0, 0, 0];
+  const items: { m: number; c: Vec3; I: Float64Array }[] = [];
+  for (const { link, inBody } of parts) {
+    const inertial = link.inertial as NonNullable<UrdfLink['inertial']>;
+    const frame = compose(inBody, poseFromUrdf(inertial.origin));
+    const t = inertial.inertia;
+    const I = mat3();
+    I[0] = t.ixx; I[4] = t.iyy; I[8] = t.izz;
+    I[1] = I[3] = t.ixy;
+    I[2] = I[6] = t.ixz;
+    I[5] = I[7] = t.iyz;
+    mat3FromQuat(scratchR, frame.q);
+    mat3RotateTensor(I, scratchR, I);
+    items.push({ m: inertial.mass, c: frame.p, I });
+    mass += inertial.mass;
+    for (let k = 0; k < 3; k++) com[k] += inertial.mass * frame.p[k];
+  }
+  for (let k = 0; k < 3; k++) com[k] /= mass;
+  const total = mat3();
+  for (const it of items) {
+    for (let k = 0; k < 9; k++) total[k] += it.I[k];
+    mat3AddPointInertia(total, it.m, [it.c[0] - com[0], it.c[1] - com[1], it.c[2] - com[2]]);
+  }
+  return { mass, centerOfMass: vec(com), inertia: [total[0], total[4], total[8], total[3], total[6], total[7]] };
+}
+
+function collisionShape(
+  g: UrdfGeometry,
+  where: string,
+  link: string,
+  urdfPath: string,
+  meshes: UrdfToRobotOptions['meshes'],
+  cache: Map<string, MeshHullResult>,
+  warnings: string[],
+): ConvexShapeSpec {
+  switch (g.type) {
+    case 'box':
+      return { type: 'box', halfExtents: [g.size[0] / 2, g.size[1] / 2, g.size[2] / 2] };
+    case 'cylinder':
+      return { type: 'cylinder', radius: g.radius, height: g.length };
+    case 'sphere':
+      return { type: 'sphere', radius: g.radius };
+    case 'mesh': {
+      const file = resolveMeshPath(urdfPath, g.filename);
+      const key = `${file}|${g.scale.join(',')}`;
+      let hull = cache.get(key);
+      if (!hull) {
+        const format = meshFormat(file);
+        if (format !== 'stl' && format !== 'obj') {
+          throw new UrdfError(`${where}: collision mesh "${g.filename}" is ${format === 'dae' ? 'Collada' : 'of an unknown format'}; collision meshes must be STL or OBJ (Collada is fine for <visual>)`, link);
+        }
+        const bytes = meshes ? meshes(file) : undefined;
+        if (!bytes) throw new UrdfError(`${where}: collision mesh "${file}" (from "${g.filename}") is missing; put it next to the URDF (or in its package) and open it too`, link);
+        try {
+          const mesh = format === 'stl' ? parseStl(bytes, file) : parseObj(bytes, file);
+          hull = meshCollisionHull(mesh, g.scale, `mesh "${file}"`);
+        } catch (e) {
+          // The reader names the file; say which link needs it too.
+          if (e instanceof UrdfError) throw new UrdfError(`${where}: ${e.message}`, link);
+          throw e;
+        }
+        cache.set(key, hull);
+        if (!Number.isFinite(hull.fitRatio)) {
+          warnings.push(`link "${link}": collision mesh "${file}" is not closed; its convex hull is used, fit not checked`);
+        } else if (hull.fitRatio > MESH_HULL_POOR_FIT_RATIO) {
+          warnings.push(
+            `link "${link}": the convex hull of collision mesh "${file}" has ${hull.fitRatio.toFixed(2)}× the mesh's volume (> ${MESH_HULL_POOR_FIT_RATIO}); split the mesh into convex parts, one <collision> each, or use primitives`,
+          );
+        }
+        if (hull.flattened) warnings.push(`link "${link}": collision mesh "${file}" is flat; it collides as a slab`);
+      }
+      return { type: 'hull', points: hull.points.map((p) => [p[0], p[1], p[2]] as Vec3Spec) };
+    }
+  }
+}
+
+/**
+ * Gives the joints the controller drives a velocity motor (target 0 until the first command).
+ * Torque limit: the joint's URDF effort limit when it has one, capped by the controller's maxTorque.
+ */
+function attachMotors(robot: RobotSpec, c: ControllerSpec, model: UrdfModel): void {
+  const driven = c.type === 'ackermann' ? [...c.driveLeft, ...c.driveRight, c.steerLeft, c.steerRight] : [...c.left, ...c.right];
+  const efforts = new Map<string, number>();
+  for (const j of model.joints) if (j.limit && j.limit.effort > 0) efforts.set(j.name, j.limit.effort);
+  for (const name of driven) {
+    const joint = robot.joints.find((j) => j.name === name);
+    if (!joint) throw new UrdfError(`controller: joint "${name}" is not a joint of robot "${robot.name}" (or it was merged as fixed); check the name`, name);
+    if (joint.type !== 'revolute') throw new UrdfError(`controller: joint "${name}" is ${joint.type}; driven and steering joints must be revolute or continuous`, name);
+    const effort = efforts.get(name);
+    joint.motor = { targetVelocity: 0, maxTorque: effort === undefined ? c.maxTorque : Math.min(effort, c.maxTorque) };
+  }
+}
