@@ -4,7 +4,8 @@
  * interpolate poses, draw the 3D view, the 2D panel and the status bar).
  */
 import type { Frame, LoadProgress, ScenarioFiles, WorldInfo } from '../sim/protocol';
-import { WHEEL_CONTACT_KIND_NAMES } from '../sim/collision/contact';
+import { contactKindName } from '../sim/dynamics/plain-world';
+import { CONTACT_INFO_STRIDE } from '../sim/dynamics/spec';
 import { STATUS_PERIOD_MS, TIME_SCALE_MAX, TIME_SCALE_MIN } from './config';
 import { contactRows } from './contact-rows';
 import { installControls } from './controls';

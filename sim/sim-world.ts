@@ -143,7 +143,7 @@ export class SimWorld {
     for (let j = 0; j < js.count; j++) {
       joints[3 * j] = js.position[j];
       joints[3 * j + 1] = js.velocity[j];
-      joints[3 * j + 2] = js.impulses[12 * j + 6] / this.dt; // motor impulse of the last substep → effort
+      joints[3 * j + 2] = (js.impulses[12 * j + 6] * this.engine.substeps) / this.dt; // the motor's impulse per substep → effort
     }
     return {
       step: this.engine.stepCount,

@@ -4,16 +4,50 @@
  * geometries run along y, so they are rotated +90° about x once at build time (y → z).
  */
 import * as THREE from 'three';
-import type { BodyInfo, BodyShape } from '../../sim/protocol';
+import { ConvexGeometry } from 'three/examples/jsm/geometries/ConvexGeometry.js';
+import type { BodyInfo, BodyShape, ConvexBodyShape } from '../../sim/protocol';
 
 const ROLE_COLORS: Record<BodyInfo['role'], number> = {
   chassis: 0xd9822b,
   wheel: 0x2b2f36,
   obstacle: 0x7a8ca3,
+  static: 0x8a8a80,
 };
 
+/** One mesh per body: a compound's children merged into one geometry (each placed in the body frame). */
 function geometryOf(shape: BodyShape): THREE.BufferGeometry {
+  if (shape.type !== 'compound') return convexGeometryOf(shape);
+  const parts = shape.children.map((c) => {
+    const g = convexGeometryOf(c.shape).toNonIndexed();
+    g.deleteAttribute('uv');
+    const m = new THREE.Matrix4().compose(
+      new THREE.Vector3(...c.position),
+      new THREE.Quaternion(...c.orientation),
+      new THREE.Vector3(1, 1, 1),
+    );
+    return g.applyMatrix4(m);
+  });
+  if (parts.length === 0) return new THREE.BufferGeometry();
+  // concatenate positions and normals
+  const count = parts.reduce((n, g) => n + g.getAttribute('position').count, 0);
+  const pos = new Float32Array(3 * count), nor = new Float32Array(3 * count);
+  let o = 0;
+  for (const g of parts) {
+    pos.set(g.getAttribute('position').array as Float32Array, o);
+    nor.set(g.getAttribute('normal').array as Float32Array, o);
+    o += 3 * g.getAttribute('position').count;
+    g.dispose();
+  }
+  const merged = new THREE.BufferGeometry();
+  merged.setAttribute('position', new THREE.BufferAttribute(pos, 3));
+  merged.setAttribute('normal', new THREE.BufferAttribute(nor, 3));
+  return merged;
+}
+
+function convexGeometryOf(shape: ConvexBodyShape): THREE.BufferGeometry {
   switch (shape.type) {
+    case 'hull':
+      return new ConvexGeometry(shape.points.map((p) => new THREE.Vector3(p[0], p[1], p[2])));
     case 'box': {
       const [hx, hy, hz] = shape.halfExtents;
       return new THREE.BoxGeometry(2 * hx, 2 * hy, 2 * hz);

@@ -34,7 +34,8 @@ export class BodyStore {
   readonly capacity: number;
   count = 0;
   readonly names: string[] = [];
-  readonly shapes: Shape[] = [];
+  /** Collision shape in the mass frame; null for a body that collides with nothing (a URDF link without collision). */
+  readonly shapes: (Shape | null)[] = [];
   readonly kind: Uint8Array;
   readonly flags: Uint8Array;
   /** 1 = awake, 0 = asleep. Static bodies count as asleep. */

@@ -51,10 +51,12 @@ function convexShape(s: ShapeSpec, field: string): ConvexShape {
   }
 }
 
-function buildShape(s: ShapeSpec, field: string): Shape {
+/** The engine shape; null for a compound with no children (a body that collides with nothing). */
+function buildShape(s: ShapeSpec, field: string): Shape | null {
   if (s === null || typeof s !== 'object') throw new Error(`${field} must be a shape object`);
   if (s.type !== 'compound') return convexShape(s, field);
-  if (!Array.isArray(s.children) || s.children.length === 0) throw new Error(`${field}.children must list at least one shape`);
+  if (!Array.isArray(s.children)) throw new Error(`${field}.children must be a list of shapes`);
+  if (s.children.length === 0) return null;
   return new CompoundShape(
     s.children.map((c, k) => ({
       shape: convexShape(c.shape, `${field}.children[${k}].shape`),
@@ -65,7 +67,7 @@ function buildShape(s: ShapeSpec, field: string): Shape {
 }
 
 /** A shape placed at an offset inside the mass frame; keeps a lone convex shape unwrapped. */
-function offsetShape(shape: Shape, com: Vec3): { shape: Shape; pos: Vec3; rot: Quat } {
+function offsetShape(shape: Shape | null, com: Vec3): { shape: Shape | null; pos: Vec3; rot: Quat } {
   return { shape, pos: [-com[0], -com[1], -com[2]], rot: [0, 0, 0, 1] };
 }
 
@@ -101,7 +103,14 @@ export function createDynamicsWorld(spec: WorldSpec, terrain: Heightfield | null
     bodies.kind[i] = kind;
     bodies.material[i] = materials.index(b.material, `${field}.material`);
     if (b.ccd) bodies.flags[i] |= BodyFlag.Ccd;
-    shape.massProperties(mp, 1);
+    if (shape !== null) shape.massProperties(mp, 1);
+    else if (kind === BodyKind.Dynamic && (b.mass === undefined || b.inertia === undefined)) {
+      throw new Error(`${field}: a dynamic body without a collision shape needs "mass" and "inertia"`);
+    } else {
+      mp.mass = 0;
+      mp.volume = 0;
+      mp.centerOfMass[0] = mp.centerOfMass[1] = mp.centerOfMass[2] = 0;
+    }
     let com: Vec3 = [mp.centerOfMass[0], mp.centerOfMass[1], mp.centerOfMass[2]];
     if (b.centerOfMass !== undefined) com = finite3(b.centerOfMass, `${field}.centerOfMass`, com);
     if (kind === BodyKind.Dynamic) {
@@ -141,8 +150,9 @@ export function createDynamicsWorld(spec: WorldSpec, terrain: Heightfield | null
     bodies.shapes.push(placed.shape);
     bodies.shapeOffsetPos.set(placed.pos, 3 * i);
     bodies.shapeOffsetRot.set(placed.rot, 4 * i);
-    if (shape.kind === ShapeKind.Cylinder) bodies.flags[i] |= BodyFlag.AnalyticCylinder;
-    shape.localAabb?.(box);
+    if (shape !== null && shape.kind === ShapeKind.Cylinder) bodies.flags[i] |= BodyFlag.AnalyticCylinder;
+    if (shape !== null) shape.localAabb(box);
+    else box.min.fill(0), box.max.fill(0);
     const ext = Math.min(box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]);
     bodies.minExtent[i] = ext;
     bodies.boundRadius[i] = 0.5 * Math.hypot(box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]) + Math.hypot(com[0], com[1], com[2]);
@@ -244,6 +254,6 @@ export function createDynamicsWorld(spec: WorldSpec, terrain: Heightfield | null
 }
 
 /** The cylinder of an analytic wheel body, for callers that need its size. */
-export function cylinderOf(shape: Shape): CylinderShape | null {
-  return shape.kind === ShapeKind.Cylinder ? (shape as CylinderShape) : null;
+export function cylinderOf(shape: Shape | null): CylinderShape | null {
+  return shape !== null && shape.kind === ShapeKind.Cylinder ? (shape as CylinderShape) : null;
 }

@@ -32,7 +32,7 @@ import { collideShapeHeightfield, collideShapes } from '../collision/dispatcher'
 import { BroadPhase } from '../collision/broadphase/broad-phase';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import type { Aabb, Pose } from '../shapes/shape';
+import type { Aabb, Pose, Shape } from '../shapes/shape';
 import { aabb } from '../shapes/shape';
 import { shapeWorldAabb } from '../shapes/world-aabb';
 import type { Heightfield } from '../terrain/heightfield';
@@ -69,6 +69,12 @@ export class CollisionPass {
     this.proxies = new Int32Array(bodies.count);
     for (let b = 0; b < bodies.count; b++) {
       const shape = bodies.shapes[b];
+      if (shape === null) {
+        // collides with nothing: no proxy
+        this.inflated.push(null);
+        this.proxies[b] = -1;
+        continue;
+      }
       if (bodies.flags[b] & BodyFlag.AnalyticCylinder) {
         const cyl = shape as unknown as { radius: number; height: number };
         this.inflated.push({ radius: cyl.radius + SPECULATIVE_DISTANCE, halfHeight: cyl.height / 2 + SPECULATIVE_DISTANCE });
@@ -84,7 +90,7 @@ export class CollisionPass {
   private bodyAabb(bodies: BodyStore, b: number, dt: number): void {
     const pose = this.poseA;
     bodies.shapePose(pose.position, pose.orientation as Quat, b);
-    shapeWorldAabb(this.box, bodies.shapes[b], pose);
+    shapeWorldAabb(this.box, bodies.shapes[b] as Shape, pose);
     const v = bodies.linVel, m = this.box;
     const grow = SPECULATIVE_DISTANCE;
     for (let k = 0; k < 3; k++) {
@@ -109,7 +115,7 @@ export class CollisionPass {
     stats.terrainQueries = 0;
     stats.degraded = 0;
     for (let b = 0; b < bodies.count; b++) {
-      if (bodies.kind[b] === BodyKind.Static || !bodies.awake[b]) continue;
+      if (bodies.kind[b] === BodyKind.Static || !bodies.awake[b] || this.proxies[b] < 0) continue;
       this.bodyAabb(bodies, b, dt);
       bp.moveProxy(this.proxies[b], this.box);
     }
@@ -145,7 +151,7 @@ export class CollisionPass {
       const asleep = bodies.kind[a] === BodyKind.Dynamic && !bodies.awake[a];
       // skip carried candidates of earlier bodies
       while (cp < prev.count && prev.key[cp] < a * SHIFT) cp++;
-      if (terrain !== null && bodies.kind[a] !== BodyKind.Static && bodies.awake[a]) {
+      if (terrain !== null && bodies.kind[a] !== BodyKind.Static && bodies.awake[a] && this.proxies[a] >= 0) {
         this.terrainContacts(bodies, materials, terrain, a, prev, out);
       } else if (asleep) {
         cp = this.carry(prev, out, pairKey(a, -1), cp);
@@ -231,7 +237,7 @@ export class CollisionPass {
         buf.depth[k] -= S * (Math.sqrt(Math.max(0, 1 - c * c)) + ac);
       }
     } else {
-      const status = collideShapeHeightfield(buf, bodies.shapes[a], pose, hf, S);
+      const status = collideShapeHeightfield(buf, bodies.shapes[a] as Shape, pose, hf, S);
       if (status !== 0) this.stats.degraded++;
       for (let k = 0; k < buf.count; k++) buf.kind[k] = CONTACT_KIND_CONVEX_TERRAIN;
     }
@@ -246,7 +252,7 @@ export class CollisionPass {
     buf.clear();
     bodies.shapePose(this.poseA.position, this.poseA.orientation as Quat, a);
     bodies.shapePose(this.poseB.position, this.poseB.orientation as Quat, b);
-    const status = collideShapes(buf, bodies.shapes[a], this.poseA, bodies.shapes[b], this.poseB, SPECULATIVE_DISTANCE);
+    const status = collideShapes(buf, bodies.shapes[a] as Shape, this.poseA, bodies.shapes[b] as Shape, this.poseB, SPECULATIVE_DISTANCE);
     if (status !== 0) this.stats.degraded++;
     let touching = false;
     for (let k = 0; k < buf.count; k++) {

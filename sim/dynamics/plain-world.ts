@@ -106,8 +106,8 @@ export class PlainWorld {
         kind: contactKindName(c.kind[i]),
         bodyA: names[c.bodyA[i]],
         bodyB: c.bodyB[i] < 0 ? 'terrain' : names[c.bodyB[i]],
-        impulse: c.normalImpulse[i],
-        frictionImpulse: Math.hypot(c.t1Impulse[i], c.t2Impulse[i]),
+        impulse: c.normalImpulse[i] * w.substeps,
+        frictionImpulse: Math.hypot(c.t1Impulse[i], c.t2Impulse[i]) * w.substeps,
         cell: c.bodyB[i] < 0 ? [c.cellI[i], c.cellJ[i]] : null,
       });
     }

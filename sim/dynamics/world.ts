@@ -539,7 +539,10 @@ export class DynamicsWorld {
 
   // --- report ------------------------------------------------------------------------------
 
-  /** The per-step report in the layout of spec.ts (views of world-owned buffers, valid until the next call). */
+  /**
+   * The per-step report in the layout of spec.ts (views of world-owned buffers, valid until the
+   * next call). Contact impulses are the step's: divide by dt for the mean force.
+   */
   frame(): { poses: Float64Array; velocities: Float64Array; contacts: Float64Array; contactInfo: Int32Array; contactCount: number } {
     const bodies = this.bodies, n = bodies.count, c = this.contacts, nc = c.count;
     if (this.framePoses.length < n * POSE_STRIDE) {
@@ -570,7 +573,8 @@ export class DynamicsWorld {
       f[p] = c.point[3 * i]; f[p + 1] = c.point[3 * i + 1]; f[p + 2] = c.point[3 * i + 2];
       f[p + 3] = c.normal[3 * i]; f[p + 4] = c.normal[3 * i + 1]; f[p + 5] = c.normal[3 * i + 2];
       f[p + 6] = c.depth[i];
-      f[p + 7] = c.normalImpulse[i]; f[p + 8] = c.t1Impulse[i]; f[p + 9] = c.t2Impulse[i];
+      // the solver's impulses are per substep (re-applied every substep): the step's is substeps × that
+      f[p + 7] = c.normalImpulse[i] * this.substeps; f[p + 8] = c.t1Impulse[i] * this.substeps; f[p + 9] = c.t2Impulse[i] * this.substeps;
       const q = i * CONTACT_INFO_STRIDE, inf = this.frameInfo;
       inf[q] = c.kind[i]; inf[q + 1] = c.bodyA[i]; inf[q + 2] = c.bodyB[i]; inf[q + 3] = c.cellI[i]; inf[q + 4] = c.cellJ[i];
     }

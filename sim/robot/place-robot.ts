@@ -26,8 +26,10 @@ export function placeOnTerrain(robot: RobotSpec, terrain: Heightfield): RobotSpe
   const rot: Quat = [0, 0, 0, 1];
   let lift = -Infinity;
   for (let b = 0; b < probe.bodies.count; b++) {
+    const shape = probe.bodies.shapes[b];
+    if (shape === null) continue;
     probe.bodies.shapePose(pos, rot, b);
-    shapeWorldAabb(box, probe.bodies.shapes[b], { position: pos, orientation: rot });
+    shapeWorldAabb(box, shape, { position: pos, orientation: rot });
     let top = -Infinity;
     for (let i = 0; i < SAMPLES; i++) {
       for (let j = 0; j < SAMPLES; j++) {

@@ -1,3 +1,4 @@
+import { CONTACT_INFO_STRIDE, CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN, CONTACT_STRIDE } from '../../../sim/dynamics/spec';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -111,13 +112,13 @@ describe('TimeSeries', () => {
 });
 
 describe('contact style', () => {
-  it('colours wheel contacts by algorithm case and body–body contacts apart', () => {
+  it('colours wheel contacts by algorithm case, other shapes on the terrain and body–body contacts apart', () => {
     const kinds = Object.values(WheelContactKind);
-    const colors = new Set(kinds.map((k) => contactColor(k, 3).join()));
-    expect(colors.size).toBe(kinds.length);
+    const colors = new Set([...kinds, CONTACT_KIND_CONVEX_TERRAIN, CONTACT_KIND_BODY_PAIR].map((k) => contactColor(k).join()));
+    expect(colors.size).toBe(kinds.length + 2);
     expect(WHEEL_KIND_COLORS.length).toBe(kinds.length);
-    expect(contactColor(WheelContactKind.SideB, -1)).toBe(OTHER_CONTACT_COLOR);
-    expect(contactColor(99, 0)).toBe(OTHER_CONTACT_COLOR);
+    expect(contactColor(CONTACT_KIND_BODY_PAIR)).toBe(OTHER_CONTACT_COLOR);
+    expect(contactColor(99)).toBe(OTHER_CONTACT_COLOR);
   });
   it('draws normals with a minimum length, growing with depth, clamped', () => {
     expect(normalLength(0)).toBe(CONTACT_NORMAL_MIN_LENGTH);
@@ -162,22 +163,26 @@ describe('renderer boundary', () => {
 });
 
 describe('contactRows', () => {
-  it('names the body, the algorithm case and the cell, with depth in millimetres', () => {
+  it('names both bodies, the algorithm case and the cell, with depth in millimetres, the normal and the forces', () => {
     const bodies = [
       { name: 'chassis', role: 'chassis' as const, shape: { type: 'sphere' as const, radius: 1 } },
       { name: 'wheel_front_left', role: 'wheel' as const, shape: { type: 'sphere' as const, radius: 1 } },
     ];
-    const contacts = Float32Array.from([1, 2, 0.5, 0, 0, 1, 0.0042, 3, 4, 5, 1, 0, 0, 0]);
-    const info = Int32Array.from([WheelContactKind.SideB, 1, 12, 7, 0, 0, -1, -1]);
-    const { rows, more } = contactRows(contacts, info, bodies);
+    const contacts = Float32Array.from([1, 2, 0.5, 0, 0, 1, 0.0042, 0.5, 0.03, 0.04, 3, 4, 5, 1, 0, 0, 0, 0, 0, 0]);
+    const info = Int32Array.from([WheelContactKind.SideB, 1, -1, 12, 7, CONTACT_KIND_BODY_PAIR, 0, 1, -1, -1]);
+    const { rows, more } = contactRows(contacts, info, bodies, 0.01);
     expect(more).toBe(0);
-    expect(rows[0]).toEqual({ body: 'wheel_front_left', kind: 'side', cell: '12,7', depthMm: '4.20', point: '1.000 2.000 0.500' });
+    expect(rows[0]).toEqual({
+      body: 'wheel_front_left', other: 'terrain', kind: 'side', cell: '12,7', depthMm: '4.20', point: '1.000 2.000 0.500',
+      normal: '0.000 0.000 1.000', forceN: '50.0', frictionN: '5.0',
+    });
     expect(rows[1].kind).toBe('body');
+    expect(rows[1].other).toBe('wheel_front_left');
     expect(rows[1].cell).toBe('–');
   });
   it(`lists at most ${CONTACT_ROWS_MAX} rows and counts the rest`, () => {
     const n = CONTACT_ROWS_MAX + 5;
-    const { rows, more } = contactRows(new Float32Array(7 * n), new Int32Array(4 * n), []);
+    const { rows, more } = contactRows(new Float32Array(CONTACT_STRIDE * n), new Int32Array(CONTACT_INFO_STRIDE * n), [], 0.01);
     expect(rows.length).toBe(CONTACT_ROWS_MAX);
     expect(more).toBe(5);
     expect(rows[0].body).toBe('#0');
