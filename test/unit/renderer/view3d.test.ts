@@ -56,12 +56,13 @@ describe('robot view', () => {
 describe('contacts view', () => {
   it('draws one marker and one normal segment per finite contact and skips NaN ones', () => {
     const view = createContactsView();
+    // frame layout: 10 floats (p, n, depth, impulses) and 5 ints (kind, bodyA, bodyB, cell) per contact
     const contacts = Float32Array.from([
-      1, 2, 3, 0, 0, 1, 0, // touching: minimum normal length
-      4, 5, 6, 0, 1, 0, 0.01,
-      Number.NaN, 0, 0, 0, 0, 1, 0,
+      1, 2, 3, 0, 0, 1, 0, 0, 0, 0, // touching: minimum normal length
+      4, 5, 6, 0, 1, 0, 0.01, 0, 0, 0,
+      Number.NaN, 0, 0, 0, 0, 1, 0, 0, 0, 0,
     ]);
-    const info = Int32Array.from([0, 1, 3, 4, 2, 1, 5, 6, 1, 1, 0, 0]);
+    const info = Int32Array.from([0, 1, -1, 3, 4, 2, 1, -1, 5, 6, 1, 1, -1, 0, 0]);
     view.update(contacts, info);
     const spheres = view.group.children[0] as THREE.InstancedMesh;
     const lines = view.group.children[1] as THREE.LineSegments;

@@ -10,7 +10,10 @@ import { quatRotate } from '../../../sim/math/quat';
 import type { Quat } from '../../../sim/math/quat';
 import type { Vec3 } from '../../../sim/math/vec3';
 import type { BodySpec } from '../../../sim/dynamics/spec';
-import { bundledScenarioNames, readBundled, TERRAIN_DIR } from './helpers';
+import { bundledScenarioNames, readBundled, SCENARIO_DIR, TERRAIN_DIR } from './helpers';
+import { SimWorld } from '../../../sim/sim-world';
+import { loadScenarioUrdfRobot } from '../../../sim/default-service';
+import { readScenarioFiles } from '../../../sim/node/cli';
 
 const terrains = new Map<string, Heightfield>();
 function terrain(sidecarRef: string): Heightfield {
@@ -48,11 +51,15 @@ function axisOf(b: BodySpec): Vec3 {
 describe('bundled scenarios (assets/scenarios)', () => {
   const names = bundledScenarioNames();
 
-  it('are the three moved scenes plus barrels and sandhill', () => {
-    expect(names).toEqual(['barrels.json', 'curbs.json', 'default.json', 'ramp.json', 'sandhill.json']);
+  it('are the three moved scenes, barrels, sandhill and one per bundled robot', () => {
+    expect(names).toEqual([
+      'barrels.json', 'curbs.json', 'default.json', 'ramp.json',
+      'robot-ackermann-car.json', 'robot-diff-drive-caster.json', 'robot-rover6-trailer.json', 'robot-skid-steer4.json',
+      'sandhill.json',
+    ]);
   });
 
-  it.each(names)('%s is a v2 file that parses, builds its robot on its terrain and loads in the kinematic world', (name) => {
+  it.each(names.filter((n) => !n.startsWith('robot-')))('%s is a v2 file that parses, builds its robot on its terrain and runs in the dynamics world', (name) => {
     const raw = readBundled(name);
     expect(raw.version).toBe(2);
     const p = parseScenarioFile(raw);
@@ -65,6 +72,22 @@ describe('bundled scenarios (assets/scenarios)', () => {
     expect(w.robot?.bodies).toHaveLength(5);
     for (const b of w.bodies) if (b.position) expect(hf.contains(b.position[0], b.position[1])).toBe(true);
     expect(() => parseScenario(raw)).not.toThrow();
+    const world = SimWorld.create(p, hf);
+    world.step(60);
+    expect(world.fault).toBeNull();
+  });
+
+  it.each(names.filter((n) => n.startsWith('robot-')))('%s loads its URDF robot, placed on its terrain, and runs in the dynamics world', (name) => {
+    const raw = readBundled(name);
+    const p = parseScenarioFile(raw);
+    const hf = terrain((p.terrain as { file: string }).file);
+    expect(p.robot && 'urdf' in p.robot).toBe(true);
+    const files = readScenarioFiles(join(SCENARIO_DIR, name));
+    const robot = loadScenarioUrdfRobot(p, files, hf);
+    const world = SimWorld.create(p, hf, robot);
+    world.step(60);
+    expect(world.fault).toBeNull();
+    expect(world.engine.bodies.count).toBeGreaterThanOrEqual(4);
   });
 
   it.each(Object.keys(V1_ORIGINALS))('%s does what its v1 original did (same robot, start, dt, script)', (name) => {
