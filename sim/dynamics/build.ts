@@ -242,8 +242,8 @@ export function createDynamicsWorld(spec: WorldSpec, terrain: Heightfield | null
   }
 
   const controllerSpec = spec.robot?.controller;
-  const controller = controllerSpec
-    ? createController(controllerSpec, (name, field) => {
+  const controller = controllerSpec && spec.robot
+    ? createController(controllerSpec, spec.robot, (name, field) => {
         const k = joints.defs.findIndex((d) => d.name === name);
         if (k < 0) throw new Error(`robot.${field}: no joint named "${name}"`);
         if (!joints.defs[k].motor) throw new Error(`robot.${field}: joint "${name}" has no motor`);
