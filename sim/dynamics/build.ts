@@ -4,6 +4,7 @@
  * controller. Load-time code: it allocates freely and throws an Error naming the field.
  */
 import { BodyFlag, BodyKind, BodyStore } from './bodies';
+import { MIDDLE_LINK_INERTIA_RATIO } from './constants';
 import { createController } from './drive';
 import type { JointDef } from './joints';
 import { JointKind, JointStore } from './joints';
@@ -18,7 +19,7 @@ import type { Heightfield } from '../terrain/heightfield';
 import type { Quat } from '../math/quat';
 import { quatConjugate, quatMultiply, quatNormalize, quatRotate, quatRotateInverse } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { mat3Invert } from '../math/mat3';
+import { mat3Invert, mat3SymmetricEigen } from '../math/mat3';
 import type { CylinderShape } from '../shapes/cylinder';
 
 const KIND_OF = { static: BodyKind.Static, kinematic: BodyKind.Kinematic, dynamic: BodyKind.Dynamic } as const;
@@ -241,6 +242,8 @@ export function createDynamicsWorld(spec: WorldSpec, terrain: Heightfield | null
     joints.add(def, motor ? j.motor!.targetVelocity : 0);
   }
 
+  raiseMiddleLinkInertia(bodies, joints);
+
   const controllerSpec = spec.robot?.controller;
   const controller = controllerSpec && spec.robot
     ? createController(controllerSpec, spec.robot, (name, field) => {
@@ -256,4 +259,43 @@ export function createDynamicsWorld(spec: WorldSpec, terrain: Heightfield | null
 /** The cylinder of an analytic wheel body, for callers that need its size. */
 export function cylinderOf(shape: Shape | null): CylinderShape | null {
   return shape !== null && shape.kind === ShapeKind.Cylinder ? (shape as CylinderShape) : null;
+}
+
+/** Largest principal inertia [kg·m²] of body b (from its inverse: 1 / smallest eigenvalue). */
+function principalInertias(bodies: BodyStore, b: number): Vec3 {
+  const values: Vec3 = [0, 0, 0];
+  const vectors = new Float64Array(9);
+  mat3SymmetricEigen(values, vectors, bodies.invInertiaLocal.subarray(9 * b, 9 * b + 9));
+  return [1 / values[0], 1 / values[1], 1 / values[2]];
+}
+
+/** See MIDDLE_LINK_INERTIA_RATIO: adds an isotropic armature to light bodies joined to ≥ 2 others. */
+function raiseMiddleLinkInertia(bodies: BodyStore, joints: JointStore): void {
+  const n = bodies.count;
+  const neighbours: number[][] = Array.from({ length: n }, () => []);
+  for (const d of joints.defs) {
+    if (d.bodyA < n && d.bodyB < n) {
+      neighbours[d.bodyA].push(d.bodyB);
+      neighbours[d.bodyB].push(d.bodyA);
+    }
+  }
+  const largest = (b: number) => (bodies.kind[b] === BodyKind.Dynamic ? Math.max(...principalInertias(bodies, b)) : Infinity);
+  const raised: [number, Float64Array][] = [];
+  for (let b = 0; b < n; b++) {
+    if (bodies.kind[b] !== BodyKind.Dynamic || neighbours[b].length < 2) continue;
+    const target = MIDDLE_LINK_INERTIA_RATIO * Math.min(...neighbours[b].map(largest));
+    const smallest = Math.min(...principalInertias(bodies, b));
+    if (!(target > smallest) || !Number.isFinite(target)) continue;
+    const inertia = new Float64Array(9);
+    mat3Invert(inertia, bodies.invInertiaLocal.subarray(9 * b, 9 * b + 9));
+    const add = target - smallest;
+    inertia[0] += add;
+    inertia[4] += add;
+    inertia[8] += add;
+    const inv = new Float64Array(9);
+    mat3Invert(inv, inertia);
+    raised.push([b, inv]);
+  }
+  // applied after all are computed, so the result does not depend on the body order
+  for (const [b, inv] of raised) bodies.invInertiaLocal.set(inv, 9 * b);
 }
