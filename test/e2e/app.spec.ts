@@ -60,8 +60,9 @@ test('loads the default scenario with no console errors and draws a non-blank 3D
   await page.keyboard.press('i');
   await expect(page.locator('#inspector')).toBeVisible();
   const firstRow = page.locator('#inspector tr').nth(1).locator('td');
-  await expect(firstRow.nth(0)).toHaveText(/^wheel_/);
-  await expect(firstRow.nth(1)).toHaveText(/^(flat|base|side|point|edge)$/);
+  await expect(firstRow.nth(0)).toHaveText(/wheel_/);
+  await expect(firstRow.nth(1)).toHaveText('terrain');
+  await expect(firstRow.nth(2)).toHaveText(/^(flat|base|side|point|edge)$/);
   await page.waitForTimeout(500);
   expect(problems).toEqual([]);
 });
