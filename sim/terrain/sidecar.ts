@@ -26,6 +26,7 @@
  * (image columns left → right), +y is north.
  */
 import { TERRAIN_MAX_VERTICES_PER_AXIS, TERRAIN_MIN_VERTICES_PER_AXIS } from '../constants';
+import { describeValue } from '../util/describe-value';
 import { TerrainError } from './heightfield';
 
 export type TerrainFormat = 'png' | 'raw-f32' | 'geotiff';
@@ -63,17 +64,6 @@ const KNOWN_KEYS = [
   'description',
   'source',
 ] as const;
-
-/** Short JSON rendering of a bad value for messages (long values are cut). */
-export function describeValue(v: unknown): string {
-  let s: string;
-  try {
-    s = v === undefined ? 'undefined' : typeof v === 'number' && !Number.isFinite(v) ? String(v) : (JSON.stringify(v) ?? String(v));
-  } catch {
-    s = String(v);
-  }
-  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
-}
 
 function fail(message: string): never {
   throw new TerrainError(`terrain sidecar: ${message}`);

@@ -13,6 +13,7 @@
 import { WHEEL_CONTACT_KIND_NAMES, ContactBuffer } from '../contact';
 import { Heightfield } from '../../terrain/heightfield';
 import type { Vec3 } from '../../math/vec3';
+import { describeValue } from '../../util/describe-value';
 import { collideCylinderTerrainInto } from './collide';
 import { CylinderTerrainStatus, CylinderTerrainWorkspace } from './workspace';
 
@@ -53,20 +54,20 @@ let workspace: CylinderTerrainWorkspace | null = null;
 let output: ContactBuffer | null = null;
 
 function vector3(name: string, v: unknown): Vec3 {
-  if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new Error(`collideCylinderTerrain: ${name} must be an array [x, y, z], got ${String(v)}`);
+  if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new Error(`collideCylinderTerrain: ${name} must be an array [x, y, z], got ${describeValue(v)}`);
   const a = v as ArrayLike<unknown>;
   if (a.length !== 3) throw new Error(`collideCylinderTerrain: ${name} must have 3 components, got ${a.length}`);
   const out: Vec3 = [0, 0, 0];
   for (let k = 0; k < 3; k++) {
     const x = a[k];
-    if (typeof x !== 'number' || !Number.isFinite(x)) throw new Error(`collideCylinderTerrain: ${name}[${k}] must be a finite number, got ${String(x)}`);
+    if (typeof x !== 'number' || !Number.isFinite(x)) throw new Error(`collideCylinderTerrain: ${name}[${k}] must be a finite number, got ${describeValue(x)}`);
     out[k] = x;
   }
   return out;
 }
 
 function positive(name: string, x: unknown): number {
-  if (typeof x !== 'number' || !Number.isFinite(x) || !(x > 0)) throw new Error(`collideCylinderTerrain: ${name} must be a finite number > 0 (m), got ${String(x)}`);
+  if (typeof x !== 'number' || !Number.isFinite(x) || !(x > 0)) throw new Error(`collideCylinderTerrain: ${name} must be a finite number > 0 (m), got ${describeValue(x)}`);
   return x;
 }
 
