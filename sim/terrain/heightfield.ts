@@ -69,8 +69,8 @@ export interface HeightfieldDesc {
 
 /** Thrown for invalid terrain input; the message says what is wrong and where. */
 export class TerrainError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'TerrainError';
   }
 }
