@@ -9,7 +9,15 @@
  * non-zero vector (normalised here), `kind` one of 'flat' | 'base' | 'side' | 'point' | 'edge',
  * `cell` the [i, j] of the terrain cell the contact came from. Invalid input throws an Error that
  * names the problem. This form allocates its result; engines use collideCylinderTerrainInto.
+ *
+ * Nothing is dropped silently (issue #18: a 25 m wheel used to return 18 contacts of a footprint
+ * the engine form had reported as "cell range truncated"):
+ *   - a wheel whose footprint covers more than CYLINDER_TERRAIN_MAX_CELLS cells throws (the answer
+ *     would miss contacts anywhere outside the visited part; use a coarser grid or a smaller wheel);
+ *   - a buffer that filled up (candidates, normal groups, output) adds a sentence to `warnings`,
+ *     a field present only when something was dropped, so `{ contacts }` stays the normal shape.
  */
+import { CYLINDER_TERRAIN_MAX_CANDIDATES, CYLINDER_TERRAIN_MAX_CELLS, CYLINDER_TERRAIN_MAX_NORMAL_GROUPS } from '../../constants';
 import { WHEEL_CONTACT_KIND_NAMES, ContactBuffer } from '../contact';
 import { Heightfield } from '../../terrain/heightfield';
 import type { Vec3 } from '../../math/vec3';
@@ -46,6 +54,8 @@ export interface CylinderTerrainContact {
 
 export interface CylinderTerrainResult {
   contacts: CylinderTerrainContact[];
+  /** Present only when the query had to drop something: one sentence per cause. */
+  warnings?: string[];
 }
 
 /** Most contacts a plain query returns (≤ 4 per normal group; a wheel has a handful of groups). */
@@ -87,6 +97,12 @@ export function collideCylinderTerrain(cylinder: CylinderDesc, heightfield: Heig
   output.clear();
   const status = collideCylinderTerrainInto(output, center, axis, { radius, halfHeight: height / 2 }, heightfield, workspace);
   if (status & CylinderTerrainStatus.InvalidInput) throw new Error('collideCylinderTerrain: invalid cylinder');
+  if (status & CylinderTerrainStatus.CellRangeTruncated) {
+    throw new Error(
+      `collideCylinderTerrain: radius ${radius} m, height ${height} m: the footprint on this ${heightfield.dx} × ${heightfield.dy} m grid covers ` +
+        `more than the ${CYLINDER_TERRAIN_MAX_CELLS} cells one query visits (cell range truncated); use a coarser heightfield or a smaller cylinder`,
+    );
+  }
   const contacts: CylinderTerrainContact[] = [];
   const o = output;
   for (let k = 0; k < o.count; k++) {
@@ -98,5 +114,9 @@ export function collideCylinderTerrain(cylinder: CylinderDesc, heightfield: Heig
       cell: [o.cellI[k], o.cellJ[k]],
     });
   }
-  return { contacts };
+  const warnings: string[] = [];
+  if (status & CylinderTerrainStatus.CandidateOverflow) warnings.push(`candidate buffer full (${CYLINDER_TERRAIN_MAX_CANDIDATES}): some elements' contacts were dropped before reduction`);
+  if (status & CylinderTerrainStatus.GroupOverflow) warnings.push(`more than ${CYLINDER_TERRAIN_MAX_NORMAL_GROUPS} normal groups: extra normals were merged into the nearest group`);
+  if (status & CylinderTerrainStatus.OutputOverflow) warnings.push(`more than ${PLAIN_OUTPUT_CAPACITY} contacts: the rest were dropped`);
+  return warnings.length > 0 ? { contacts, warnings } : { contacts };
 }
