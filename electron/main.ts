@@ -141,6 +141,8 @@ function createWindow(): BrowserWindow {
       allowRunningInsecureContent: false,
       webviewTag: false,
       spellcheck: false,
+      // Middle-click would otherwise open links in a new window (denied anyway by setWindowOpenHandler).
+      disableBlinkFeatures: 'Auxclick',
       devTools: isDev,
     },
   });
