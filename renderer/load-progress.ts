@@ -13,6 +13,24 @@
  */
 import { describeTerrainLoadEstimate, estimateTerrainLoad, type TerrainLoadEstimate } from '../sim/terrain/load-estimate';
 
+/**
+ * The few DOM features used, as structural types: main.ts passes real elements; the unit tests
+ * (Node, no DOM) pass stand-ins; and sim's Node typecheck, which includes the tests, needs no DOM lib.
+ */
+export interface UiElement<E = unknown> {
+  hidden: boolean;
+  textContent: string | null;
+  id: string;
+  style: { marginTop: string; marginLeft: string; fontSize: string };
+  readonly isConnected: boolean;
+  append(...nodes: E[]): void;
+  remove(): void;
+  addEventListener(type: 'click', listener: () => void): void;
+}
+export interface UiDocument<E> {
+  createElement(tag: 'div' | 'span' | 'button'): E;
+}
+
 export interface LoadCostUi {
   /** Ask before a large load; resolves true to go ahead. Small loads resolve true at once. */
   confirm(terrainSidecar: unknown, terrainData: Uint8Array): Promise<boolean>;
@@ -20,9 +38,9 @@ export interface LoadCostUi {
   clear(): void;
 }
 
-function button(label: string): HTMLButtonElement {
-  const b = document.createElement('button');
-  b.type = 'button';
+function button<E extends UiElement<E>>(doc: UiDocument<E>, label: string): E {
+  const b = doc.createElement('button');
+  (b as unknown as { type: string }).type = 'button';
   b.textContent = label;
   b.style.marginLeft = '8px';
   return b;
@@ -31,15 +49,19 @@ function button(label: string): HTMLButtonElement {
 /**
  * `box` is #progress (shown by main.ts while loading). `onStop` ends a large load in progress.
  */
-export function createLoadCostUi(box: HTMLElement, onStop: () => void): LoadCostUi {
-  const line = document.createElement('div');
+export function createLoadCostUi<E extends UiElement<E>>(
+  box: E,
+  onStop: () => void,
+  doc: UiDocument<E> = (globalThis as unknown as { document: UiDocument<E> }).document,
+): LoadCostUi {
+  const line = doc.createElement('div');
   line.id = 'load-cost';
   line.style.marginTop = '8px';
   line.style.fontSize = '12px';
-  const text = document.createElement('span');
-  const go = button('Load');
+  const text = doc.createElement('span');
+  const go = button(doc, 'Load');
   go.id = 'load-cost-go';
-  const cancel = button('Cancel');
+  const cancel = button(doc, 'Cancel');
   cancel.id = 'load-cost-cancel';
   line.append(text, go, cancel);
 

@@ -127,7 +127,7 @@ const host: Host = pickHost({
 const scene = new SceneView(ui.view);
 const sim = createSimClient((msg) => showError(`Simulation worker: ${msg}`));
 // Large terrains: estimate first (Load / Cancel); Stop during the load ends the worker and restarts the app.
-const loadCost = createLoadCostUi(ui.progress, () => {
+const loadCost = createLoadCostUi<HTMLElement>(ui.progress, () => {
   sim.dispose();
   location.reload();
 });

@@ -4,23 +4,23 @@
  * Load goes ahead and turns the button into Stop, which calls onStop.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLoadCostUi } from '../../../renderer/load-progress';
+import { createLoadCostUi, type UiElement } from '../../../renderer/load-progress';
 import { encodeGrayPng } from '../../../sim/terrain/png-encode';
 
-class FakeElement {
+class FakeElement implements UiElement<FakeElement> {
   children: FakeElement[] = [];
   parent: FakeElement | null = null;
   hidden = false;
-  textContent = '';
+  textContent: string | null = '';
   id = '';
   type = '';
-  style: Record<string, string> = {};
+  style = { marginTop: '', marginLeft: '', fontSize: '' };
   private listeners: Record<string, (() => void)[]> = {};
   get isConnected(): boolean {
     return this.parent !== null;
   }
-  append(...els: FakeElement[]): void {
-    for (const e of els) {
+  append(...nodes: FakeElement[]): void {
+    for (const e of nodes) {
       e.parent = this;
       this.children.push(e);
     }
@@ -66,14 +66,14 @@ function header(n: number): Uint8Array {
 describe('load cost UI', () => {
   it('a small terrain goes ahead without a question', async () => {
     const box = new FakeElement();
-    const ui = createLoadCostUi(box as unknown as HTMLElement, () => undefined);
+    const ui = createLoadCostUi(box, () => undefined);
     await expect(ui.confirm(side, header(257))).resolves.toBe(true);
     expect(box.find('load-cost')).toBeUndefined();
   });
 
   it('a 16385² terrain shows its cost; Cancel keeps the running world', async () => {
     const box = new FakeElement();
-    const ui = createLoadCostUi(box as unknown as HTMLElement, () => undefined);
+    const ui = createLoadCostUi(box, () => undefined);
     const answer = ui.confirm(side, header(16385));
     const line = box.find('load-cost');
     expect(line?.children[0].textContent).toMatch(/^Large terrain — 16385 × 16385 vertices: about \d+\.\d GB of memory and \d+ s\.$/);
@@ -84,7 +84,7 @@ describe('load cost UI', () => {
   it('Load goes ahead; during the load the button is Stop and calls onStop; clear removes the line', async () => {
     const box = new FakeElement();
     let stopped = 0;
-    const ui = createLoadCostUi(box as unknown as HTMLElement, () => stopped++);
+    const ui = createLoadCostUi(box, () => stopped++);
     const answer = ui.confirm(side, header(16385));
     box.find('load-cost-go')?.click();
     await expect(answer).resolves.toBe(true);
