@@ -2,10 +2,12 @@
  * Shared settings of the fuzz suite (issue #18): fixed seeds, fixed iteration counts, and the time
  * and memory budget each input must stay within.
  *
- * CI runs FUZZ_CI_RUNS inputs per property (a few thousand per loader, the whole suite well under a
- * minute on the 2-core machine). `npm run fuzz` sets TERRAWHEEL_FUZZ_SCALE (e.g. 20) to multiply
- * every count and may set TERRAWHEEL_FUZZ_SEED to explore other seeds; a failure prints fast-check's
- * seed and path, and the shrunk input belongs in test/fuzz/regressions/ (replayed on every run).
+ * CI runs the counts written in each test (a few thousand per loader, the whole suite well under
+ * a minute on the 2-core machine). `npm run fuzz` (package.json: "fuzz": "vitest run test/fuzz")
+ * runs NPM_FUZZ_SCALE times as many: npm names the running script in npm_lifecycle_event.
+ * TERRAWHEEL_FUZZ_SCALE overrides the multiplier and TERRAWHEEL_FUZZ_SEED the seed (to explore
+ * other inputs); a failure prints fast-check's seed and path, and the input belongs in
+ * test/fixtures/bad-inputs/ (replayed on every run).
  */
 
 function envNumber(name: string, fallback: number): number {
@@ -13,8 +15,14 @@ function envNumber(name: string, fallback: number): number {
   return Number.isFinite(v) && v > 0 ? v : fallback;
 }
 
+/** Multiplier of `npm run fuzz`. */
+export const NPM_FUZZ_SCALE = 20;
+
 /** Multiplier on every count (1 in CI). */
-export const FUZZ_SCALE = envNumber('TERRAWHEEL_FUZZ_SCALE', 1);
+export const FUZZ_SCALE = envNumber('TERRAWHEEL_FUZZ_SCALE', process.env.npm_lifecycle_event === 'fuzz' ? NPM_FUZZ_SCALE : 1);
+
+/** [ms] Test timeout of one fuzz property, scaled with the counts. */
+export const FUZZ_TIMEOUT_MS = 120_000 * FUZZ_SCALE;
 
 /** Base seed; each property adds its own offset so properties do not share streams. */
 export const FUZZ_SEED = envNumber('TERRAWHEEL_FUZZ_SEED', 18);

@@ -21,7 +21,7 @@ import { nodeFiles, nodeSettingsIo } from '../../electron/node-files';
 import { SettingsStore } from '../../electron/settings-store';
 import { TokenRegistry } from '../../electron/token-registry';
 import { IpcValidationError } from '../../electron/validate';
-import { FUZZ_SEED, MAX_MESSAGE_LENGTH, PEAK_RSS_BUDGET_BYTES, PER_INPUT_BUDGET_MS, peakRss, runs } from './fuzz-budget';
+import { FUZZ_SEED, FUZZ_TIMEOUT_MS, MAX_MESSAGE_LENGTH, PEAK_RSS_BUDGET_BYTES, PER_INPUT_BUDGET_MS, peakRss, runs } from './fuzz-budget';
 
 /** Calls in CI. */
 const CI_CALLS = 3000;
@@ -156,5 +156,5 @@ describe('fuzz: IPC handlers (seeded, fixed counts)', () => {
     const saved = readFileSync(settingsPath, 'utf8');
     expect(saved).not.toContain('/etc/passwd');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  });
+  }, FUZZ_TIMEOUT_MS);
 });

@@ -22,7 +22,7 @@ import { TerrainError } from '../../sim/terrain/heightfield';
 import { loadTerrain } from '../../sim/terrain/load-terrain';
 import { encodeGrayPng } from '../../sim/terrain/png-encode';
 import { writeTiff, type TiffSpec } from '../unit/terrain/tiff-writer';
-import { FUZZ_SEED, MAX_MESSAGE_LENGTH, PEAK_RSS_BUDGET_BYTES, PER_INPUT_BUDGET_MS, peakRss, runs, timed } from './fuzz-budget';
+import { FUZZ_SEED, FUZZ_TIMEOUT_MS, MAX_MESSAGE_LENGTH, PEAK_RSS_BUDGET_BYTES, PER_INPUT_BUDGET_MS, peakRss, runs, timed } from './fuzz-budget';
 
 const BAD_INPUTS = join(__dirname, '../fixtures/bad-inputs');
 
@@ -270,22 +270,22 @@ describe('fuzz: regression inputs (test/fixtures/bad-inputs)', () => {
 describe('fuzz: terrain loaders (seeded, fixed counts)', () => {
   it(`PNG: ${runs(CI_RUNS.png)} mutated files (IHDR fields, bytes, truncation, CRCs recomputed)`, () => {
     fuzz('PNG', pngMutation, 1, runs(CI_RUNS.png), (m) => check(pngSidecar, buildPng(m)));
-  });
+  }, FUZZ_TIMEOUT_MS);
 
   it(`GeoTIFF: ${runs(CI_RUNS.geotiff)} mutated files (IFD entry types, counts, values; bytes; truncation)`, () => {
     fuzz('GeoTIFF', tiffMutation, 2, runs(CI_RUNS.geotiff), (m) =>
       check(m.withSidecar ? { image: 'f.tif', format: 'geotiff', noData: m.noData, metersPerPixel: 1 } : null, buildTiff(m)),
     );
-  });
+  }, FUZZ_TIMEOUT_MS);
 
   it(`RAW: ${runs(CI_RUNS.raw)} files of near-miss sizes with special floats`, () => {
     fuzz('RAW', rawInput, 3, runs(CI_RUNS.raw), (r) => {
       const { sidecar, data } = buildRaw(r);
       return check(sidecar, data);
     });
-  });
+  }, FUZZ_TIMEOUT_MS);
 
   it(`sidecar: ${runs(CI_RUNS.sidecar)} hostile sidecars (values, deep nesting, JSON text, anything)`, () => {
     fuzz('sidecar', sidecarInput, 4, runs(CI_RUNS.sidecar), (s) => check(s, pngForSidecars));
-  });
+  }, FUZZ_TIMEOUT_MS);
 });
