@@ -83,6 +83,7 @@ function readPose(body: ConvexBodyDesc, name: string): Pose {
   }
   const len = Math.hypot(q[0], q[1], q[2], q[3]);
   if (!(len > 0)) throw new RangeError(`queryConvex: ${name}.orientation is the zero quaternion`);
+  if (!(len < Infinity)) throw new RangeError(`queryConvex: ${name}.orientation ${describeValue(q)} is too large to normalise (its length overflows)`);
   return {
     position: [p[0], p[1], p[2]],
     orientation: [q[0] / len, q[1] / len, q[2] / len, q[3] / len] as Quat,

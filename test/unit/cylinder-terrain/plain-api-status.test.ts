@@ -42,5 +42,8 @@ describe('plain APIs keep the engine forms\' status', () => {
     expect(() => queryConvex(a, b)).toThrow(/a\.position must be \[x, y, z\] of finite numbers, got \[0,NaN,0\]/);
     const c = { shape: { type: 'sphere', radius: 1 }, position: [0, 0, 0], orientation: [0, 0, Infinity, 1] } as never;
     expect(() => queryConvex(b, c)).toThrow(/b\.orientation must be \[x, y, z, w\] of finite numbers, got \[0,0,Infinity,1\]/);
+    // Finite but overflowing: normalising would give a zero quaternion.
+    const d = { shape: { type: 'sphere', radius: 1 }, position: [0, 0, 0], orientation: [1e308, 1e308, 1e308, 1e308] } as never;
+    expect(() => queryConvex(b, d)).toThrow(/b\.orientation \[1e\+308,1e\+308,1e\+308,1e\+308\] is too large to normalise/);
   });
 });
