@@ -176,8 +176,9 @@ function load(sidecar: unknown, data: Uint8Array, progress: ProgressReporter, se
   // One pass over every height: inside the sidecar's "heightRange" if it has one (not PNG: there the
   // range is the scale), and plausible in any case (a GeoTIFF's int32 no-data of −2^31 without a
   // GDAL_NODATA tag would otherwise become a 2,000 km cliff).
+  // PNG heights are lo + sample·scale inside the sidecar's plausible "heightRange": no pass needed.
   const [lo, hi] = meta.heightRange && meta.format !== 'png' ? meta.heightRange : [-Infinity, Infinity];
-  for (let k = 0; k < heights.length; k++) {
+  for (let k = 0; meta.format !== 'png' && k < heights.length; k++) {
     const h = heights[k];
     if (h < lo || h > hi || !isPlausibleHeight(h)) {
       const i = k % cols;
