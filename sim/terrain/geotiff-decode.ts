@@ -18,6 +18,7 @@
  * ("II*\0", "MM\0*"); BigTIFF is rejected with a message; first IFD only (later IFDs are usually
  * overviews); see the part files for the rest.
  */
+import { describeValue } from '../util/describe-value';
 import { TerrainError } from './heightfield';
 import { readGeoReference, type GeoReference } from './geotiff-georef';
 import { decodeRaster, readRasterLayout } from './geotiff-raster';
@@ -88,7 +89,7 @@ export function decodeGeoTiff(data: Uint8Array, options: GeoTiffOptions = {}): G
     return result;
   } catch (err) {
     if (err instanceof TerrainError || (progressError !== undefined && err === progressError.error)) throw err;
-    const what = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    const what = err instanceof Error ? `${err.name}: ${describeValue(err.message, 160)}` : describeValue(err);
     throw new TerrainError(`terrain GeoTIFF: corrupt or unsupported file (internal error while ${stage}: ${what})`, { cause: err });
   }
 }

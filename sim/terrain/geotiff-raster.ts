@@ -231,7 +231,7 @@ export function decodeRaster(tiff: TiffContainer, L: RasterLayout, opts: RasterO
         got = inflateZlibBounded([src], dst).written;
       } catch (err) {
         if (!isInflateError(err)) throw err;
-        tiffFail(`${what} ${t}: Deflate data is corrupt (${err instanceof Error ? err.message : String(err)})`);
+        tiffFail(`${what} ${t}: Deflate data is corrupt (${err instanceof Error ? err.message : typeof err})`);
       }
     }
     if (got < need) tiffFail(`${what} ${t} decompresses to ${got} bytes, expected ${need} (truncated or corrupt)`);

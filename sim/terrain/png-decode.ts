@@ -179,7 +179,7 @@ export function decodeGrayPng(data: Uint8Array, onProgress?: (fraction: number) 
     );
   } catch (err) {
     if (err instanceof TerrainError || !isInflateError(err)) throw err; // a bad filter type, or a cancellation from onProgress
-    fail(`compressed image data is corrupt (inflate: ${err instanceof Error ? err.message : String(err)})`);
+    fail(`compressed image data is corrupt (inflate: ${err instanceof Error ? err.message : typeof err})`);
   }
   filled = result.written;
   if (result.overflow) fail(`image data decompresses to more than the ${expected} bytes that ${width} × ${height} × ${bitDepth}-bit needs`);

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { TerrainError } from '../../../sim/terrain/heightfield';
+import { Heightfield, TerrainError } from '../../../sim/terrain/heightfield';
 import { estimateTerrainLoad, loadTerrain, TerrainLoadCancelled } from '../../../sim/terrain/load-terrain';
 import { decodeGeoTiff } from '../../../sim/terrain/geotiff-decode';
 import { encodeGrayPng } from '../../../sim/terrain/png-encode';
@@ -201,6 +201,13 @@ describe('sidecars from strangers', () => {
     ['origin [1e308, 0]', { origin: [1e308, 0] }, /"origin" must be \[x0, y0\] in metres, each within ±100000000 m, got \[1e\+308,0\]/],
   ])('%s is rejected naming the field', (_name, patch, pattern) => {
     expectTerrainError(() => parseTerrainSidecar({ ...ok, ...patch }), pattern);
+  });
+
+  it('Heightfield.fromArray (plain API) quotes hostile values without a TypeError', () => {
+    const base = { cols: 2, rows: 2, dx: 1, dy: 1, heights: [0, 0, 0, 0] };
+    expectTerrainError(() => Heightfield.fromArray({ ...base, cols: { toString: 1 } as unknown as number }), /cols must be an integer .* got \{"toString":1\}/);
+    expectTerrainError(() => Heightfield.fromArray({ ...base, dx: NaN }), /dx must be a finite spacing > 0 m, got NaN/);
+    expectTerrainError(() => Heightfield.fromArray({ ...base, heights: [0, 0, { toString: 1 }, 0] as unknown as number[] }), /height at column 0, row 1 \(index 2\) is \{"toString":1\}/);
   });
 
   it('a 1 MB unknown key is quoted short', () => {
