@@ -7,15 +7,27 @@
  * compare it with the 64 × 64 pixels the header declared. Here the compressed bytes go through
  * fflate's streaming Unzlib in slices of TERRAIN_INFLATE_SLICE_BYTES, each slice's output is
  * copied into the caller's exact-size buffer, and pushing stops as soon as the buffer is full.
- * One slice inflates to at most slice × DEFLATE_MAX_EXPANSION bytes (≈ 33 MB), so that is the
- * most memory a hostile stream can cost beyond the promised size, and the time is bounded by the
- * promised size too.
+ * One slice inflates to at most slice × DEFLATE_MAX_EXPANSION bytes, so that is the most memory a
+ * hostile stream can cost beyond the promised size; the slice shrinks with the promised size
+ * (capacity / INFLATE_SLICE_DIVISOR, at least INFLATE_MIN_SLICE_BYTES), so a 64 × 64 strip
+ * overshoots by ≈ 1 MB, not 33 MB. The time is bounded by the promised size too.
  */
 import { Unzlib } from 'fflate';
 
 /** [bytes] Compressed bytes pushed to the streaming inflater per step (32 KiB): bounds the
  * transient output of one push to ≈ 32 KiB × 1032 ≈ 33 MB, and sets progress granularity. */
 export const TERRAIN_INFLATE_SLICE_BYTES = 1 << 15;
+
+/** [bytes] Smallest slice (1 KiB: ≤ ≈ 1 MB of output per push even at the maximum ratio). */
+export const INFLATE_MIN_SLICE_BYTES = 1024;
+
+/** [-] Slice = capacity / this (clamped): a bomb's one-slice overshoot stays ≈ 16× the promised size. */
+export const INFLATE_SLICE_DIVISOR = 64;
+
+/** Compressed bytes per push for an output of `capacity` bytes. */
+export function inflateSliceBytes(capacity: number): number {
+  return Math.min(TERRAIN_INFLATE_SLICE_BYTES, Math.max(INFLATE_MIN_SLICE_BYTES, Math.ceil(capacity / INFLATE_SLICE_DIVISOR)));
+}
 
 /**
  * [-] Largest output/input ratio of a zlib stream: Deflate's longest match (258 bytes) costs at
@@ -34,7 +46,8 @@ export interface BoundedInflateResult {
 /**
  * Inflate the zlib stream formed by concatenating `parts` into `out`, stopping once `out` is full.
  * `afterSlice(consumed, written)` runs after each slice (compressed bytes consumed so far, bytes
- * written so far) and may throw to stop. Errors of a corrupt stream are thrown as fflate's Error;
+ * written so far) and may throw to stop. `sliceBytes` can only lower the slice below
+ * inflateSliceBytes(out.length) (the PNG decoder lowers it for progress granularity). Errors of a corrupt stream are thrown as fflate's Error;
  * the caller wraps them with what and where.
  */
 export function inflateZlibBounded(
@@ -58,7 +71,7 @@ export function inflateZlibBounded(
     out.set(chunk, written);
     written += chunk.length;
   });
-  const slice = Math.max(1, Math.floor(sliceBytes));
+  const slice = Math.max(1, Math.min(Math.floor(sliceBytes), inflateSliceBytes(capacity)));
   let total = 0;
   for (const p of parts) total += p.length;
   let consumed = 0;
