@@ -10,7 +10,8 @@
  *   app://terrawheel/assets/a/b.json  -> <web root>/assets/a/b.json, else <assets root>/a/b.json
  *
  * Every path segment is validated like an asset path ('..', empty segments, backslashes and
- * control characters give 400), so a request can never leave the two roots.
+ * control characters give 400), so a request can never leave the two roots; main reads the file
+ * with node-files.ts readFileNoSymlinks, so a symbolic link inside a root is not followed either.
  */
 
 import * as nodePath from 'node:path';
@@ -29,7 +30,7 @@ export interface AppRoots {
 }
 
 export type AppRequestResolution =
-  | { ok: true; candidates: string[]; mimeType: string }
+  | { ok: true; candidates: string[]; sources: { root: string; segments: string[] }[]; mimeType: string }
   | { ok: false; status: 400 | 404; reason: string };
 
 const MIME_TYPES: Record<string, string> = {
@@ -89,9 +90,11 @@ export function resolveAppRequest(url: string, roots: AppRoots, path: nodePath.P
     return { ok: false, status: 400, reason: (err as Error).message };
   }
   const segments = rel.split('/');
-  const candidates = [path.join(roots.web, ...segments)];
-  if (segments[0] === 'assets' && segments.length > 1) candidates.push(path.join(roots.assets, ...segments.slice(1)));
-  return { ok: true, candidates, mimeType: mimeTypeFor(rel) };
+  // `sources` is the same list as root + segments, so main can refuse symbolic links below the root.
+  const sources = [{ root: roots.web, segments }];
+  if (segments[0] === 'assets' && segments.length > 1) sources.push({ root: roots.assets, segments: segments.slice(1) });
+  const candidates = sources.map((s) => path.join(s.root, ...s.segments));
+  return { ok: true, candidates, sources, mimeType: mimeTypeFor(rel) };
 }
 
 /** Headers of every app:// response. CSP on scripts too: a worker takes its CSP from its own response. */

@@ -8,12 +8,17 @@
  *
  * Trust model: arguments arrive from the renderer and are validated here (electron/validate.ts)
  * before use. The only absolute paths ever touched come from (a) the user's own open/save dialog
- * choices, (b) directories behind tokens issued for those choices, (c) recent-file entries that
- * were themselves dialog choices, and (d) the app's own bundled assets root.
+ * choices, (b) the files those choices name, in their directories (related-files.ts: a sidecar's
+ * image, a scenario's sidecar; never any other file there, never a dotfile), (c) recent-file
+ * entries that were themselves dialog choices, and (d) the app's own bundled assets root.
+ * Symbolic links are refused for (b) and (d): a downloaded folder could carry a link named
+ * hills.png that points at ~/.ssh/id_ed25519 (checked with lstat on every path component below the
+ * root; a local attacker racing the check is outside this model).
  */
 
 import * as nodePath from 'node:path';
 import { classifyAsset } from './asset-kind';
+import { referencedFileNames } from './related-files';
 import {
   IPC,
   IPC_OPEN_RECENT,
@@ -24,6 +29,7 @@ import {
   type SaveResult,
   type Settings,
 } from './ipc-contract';
+import { describeValue } from '../sim/util/describe-value';
 import type { SettingsStore } from './settings-store';
 import type { TokenRegistry } from './token-registry';
 import {
@@ -40,11 +46,15 @@ import {
 export interface FileStat {
   size: number;
   isFile: boolean;
+  /** Only from lstat: the path itself is a symbolic link. */
+  isSymbolicLink?: boolean;
 }
 
 /** The disk operations the handlers need (node-files.ts implements them with node:fs). */
 export interface HostFiles {
   stat(path: string): Promise<FileStat>;
+  /** Like stat, but does not follow a final symbolic link (sets isSymbolicLink). */
+  lstat(path: string): Promise<FileStat>;
   readFile(path: string): Promise<Uint8Array>;
   writeFile(path: string, bytes: Uint8Array): Promise<void>;
   /** Every regular file under `root`, paths relative to root with '/' separators. */
@@ -111,10 +121,31 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     return deps.files.readFile(filePath);
   }
 
+  /**
+   * Reads root/segments… refusing symbolic links at every component below `root` (the root itself
+   * is the user's dialog choice or the app bundle, trusted as it is).
+   */
+  async function readContained(root: string, segments: readonly string[], displayName: string): Promise<Uint8Array> {
+    let p = root;
+    for (const seg of segments) {
+      p = path.join(p, seg);
+      let st: FileStat;
+      try {
+        st = await deps.files.lstat(p);
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (code === 'ENOENT') throw new HostFileError(`'${displayName}' does not exist`);
+        throw new HostFileError(`cannot read '${displayName}': ${(err as Error).message}`);
+      }
+      if (st.isSymbolicLink === true) throw new HostFileError(`'${displayName}' is reached through a symbolic link; links are not followed`);
+    }
+    return readUserFile(p, displayName);
+  }
+
   async function openChosenPath(kind: FileKind, filePath: string): Promise<OpenedFile> {
     const name = path.basename(filePath);
     const bytes = await readUserFile(filePath, name);
-    const token = deps.tokens.issue(path.dirname(filePath));
+    const token = deps.tokens.issue(path.dirname(filePath), referencedFileNames(name, bytes));
     const settings = await deps.settings.addRecent(kind, name, filePath);
     deps.onRecentChanged?.(settings);
     return { kind, name, bytes, token };
@@ -149,7 +180,18 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       const name = expectPlainFileName('readRelated.relativeName', nameArg);
       const dir = deps.tokens.resolve(token);
       if (dir === undefined) throw new IpcValidationError('readRelated.token', 'is not a token issued by this app (open the file again)');
-      return readUserFile(path.join(dir, name), name);
+      if (name.startsWith('.')) throw new IpcValidationError('readRelated.relativeName', `'${name}' is a dotfile; hidden files are never read`);
+      if (!deps.tokens.allows(token, name)) {
+        const allowed = deps.tokens.allowedNames(token);
+        throw new IpcValidationError(
+          'readRelated.relativeName',
+          `'${name}' is not a file the opened file names (it may read only ${allowed.length === 0 ? 'nothing' : allowed.map((n) => `'${n}'`).join(', ')})`,
+        );
+      }
+      const bytes = await readContained(dir, [name], name);
+      // scenario → sidecar → image: what this file names becomes readable too.
+      deps.tokens.allow(token, referencedFileNames(name, bytes));
+      return bytes;
     },
 
     async saveFile(reqArg) {
@@ -174,7 +216,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     async readAsset(pathArg) {
       const rel = expectAssetPath('readAsset.path', pathArg);
-      return readUserFile(path.join(deps.assetsRoot, ...rel.split('/')), rel);
+      return readContained(deps.assetsRoot, rel.split('/'), rel);
     },
 
     async getSettings() {
@@ -219,7 +261,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...handlers,
     async dispatch(channel, args) {
       const entry = Object.prototype.hasOwnProperty.call(table, channel) ? table[channel] : undefined;
-      if (entry === undefined) throw new IpcValidationError('channel', `unknown IPC channel ${JSON.stringify(String(channel).slice(0, 60))}`);
+      if (entry === undefined) throw new IpcValidationError('channel', `unknown IPC channel ${describeValue(channel, 60)}`);
       if (args.length !== entry.arity) {
         throw new IpcValidationError(channel, `expected ${entry.arity} argument(s), got ${args.length}`);
       }

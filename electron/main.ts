@@ -11,7 +11,6 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import {
   BrowserWindow,
@@ -29,7 +28,8 @@ import { DIALOG_FILTERS, DIALOG_TITLES } from './dialog-filters';
 import { HANDLED_CHANNELS, createHandlers, type HostDialogs } from './handlers';
 import { IPC, type MenuCommand, type Settings } from './ipc-contract';
 import { buildMenuTemplate } from './menu';
-import { nodeFiles, nodeSettingsIo } from './node-files';
+import { devToolsAllowed } from './dev-mode';
+import { nodeFiles, nodeSettingsIo, readFileNoSymlinks } from './node-files';
 import { SettingsStore } from './settings-store';
 import { TokenRegistry } from './token-registry';
 
@@ -40,7 +40,9 @@ protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } },
 ]);
 
-const isDev = !app.isPackaged || process.argv.includes('--dev');
+// DevTools and the developer menu only in development (unpackaged) runs. A packaged app ignores
+// --dev: it would hand anyone who can start the app with arguments a console inside the renderer.
+const isDev = devToolsAllowed(app.isPackaged);
 let mainWindow: BrowserWindow | null = null;
 
 function appRoots(): AppRoots {
@@ -107,9 +109,9 @@ function registerAppProtocol(): void {
   protocol.handle(APP_SCHEME, async (request) => {
     const res = resolveAppRequest(request.url, roots);
     if (!res.ok) return new Response(res.reason, { status: res.status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
-    for (const candidate of res.candidates) {
+    for (const source of res.sources) {
       try {
-        const body = await fs.readFile(candidate);
+        const body = await readFileNoSymlinks(source.root, source.segments);
         return new Response(body, { status: 200, headers: appResponseHeaders(res.mimeType) });
       } catch {
         // try the next root
@@ -139,6 +141,8 @@ function createWindow(): BrowserWindow {
       allowRunningInsecureContent: false,
       webviewTag: false,
       spellcheck: false,
+      // Middle-click would otherwise open links in a new window (denied anyway by setWindowOpenHandler).
+      disableBlinkFeatures: 'Auxclick',
       devTools: isDev,
     },
   });

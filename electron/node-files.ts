@@ -21,6 +21,11 @@ export const nodeFiles: HostFiles = {
     return { size: st.size, isFile: st.isFile() };
   },
 
+  async lstat(p: string): Promise<FileStat> {
+    const st = await fs.lstat(p);
+    return { size: st.size, isFile: st.isFile(), isSymbolicLink: st.isSymbolicLink() };
+  },
+
   async readFile(p: string): Promise<Uint8Array> {
     return fs.readFile(p);
   },
@@ -53,6 +58,20 @@ export const nodeFiles: HostFiles = {
     return out;
   },
 };
+
+/**
+ * Reads root/segments… for the app:// protocol, refusing symbolic links at every component below
+ * `root` (same rule as handlers.ts readContained). Throws an Error with code 'ELOOP' for a link.
+ */
+export async function readFileNoSymlinks(root: string, segments: readonly string[]) {
+  let p = root;
+  for (const seg of segments) {
+    p = path.join(p, seg);
+    const st = await fs.lstat(p);
+    if (st.isSymbolicLink()) throw Object.assign(new Error(`${p} is a symbolic link; links are not followed`), { code: 'ELOOP' });
+  }
+  return fs.readFile(p);
+}
 
 export const nodeSettingsIo: SettingsIo = {
   async readText(p: string): Promise<string | null> {

@@ -17,6 +17,7 @@ import { PlotPanel } from './panels/plot-panel';
 import { DEFAULT_SCENARIO_ASSET, gatherBundled, gatherOpenedScenario, gatherOpenedTerrain } from './scenario-files';
 import { createSimClient, FramePump, loadWorld, type ReceivedFrame } from './sim-client';
 import { installTestHook, type TestHookState } from './test-hook';
+import { createLoadCostUi } from './load-progress';
 import { yawOf } from './view3d/yaw';
 import { SceneView } from './view3d/scene-view';
 
@@ -126,6 +127,11 @@ const host: Host = pickHost({
 
 const scene = new SceneView(ui.view);
 const sim = createSimClient((msg) => showError(`Simulation worker: ${msg}`));
+// Large terrains: estimate first (Load / Cancel); Stop during the load ends the worker and restarts the app.
+const loadCost = createLoadCostUi<HTMLElement>(ui.progress, () => {
+  sim.dispose();
+  location.reload();
+});
 const interpolated = { poses: new Float32Array(0) };
 /** The frame whose contacts are on screen (chosen to match the interpolated poses). */
 let shownContacts: Frame | null = null;
@@ -176,6 +182,7 @@ async function loadFiles(gather: () => Promise<ScenarioFiles>, what: string): Pr
   showProgress({ stage: `reading ${what}`, fraction: 0 });
   try {
     const files = await gather();
+    if (!(await loadCost.confirm(files.terrainSidecar, files.terrainData))) return; // the running world stays
     const scenario = files.scenario;
     const info = await loadWorld(sim.remote, files, showProgress);
     world = info;
@@ -191,6 +198,7 @@ async function loadFiles(gather: () => Promise<ScenarioFiles>, what: string): Pr
     showError(`Could not load ${what}: ${messageOf(e)}`);
   } finally {
     loading = false;
+    loadCost.clear();
     ui.progress.hidden = true;
   }
 }

@@ -11,7 +11,10 @@
  *      HTTP(S) proxies pointed at a closed local port, and checks its log shows no download;
  *   4. reads the packed resources/app.asar header and checks it holds main, preload, the web
  *      build's index.html, a worker bundle and the bundled terrains and scenarios, and no
- *      node_modules.
+ *      node_modules;
+ *   5. reads the Electron fuse wire back from the packed executable and checks every fuse set in
+ *      electron-builder.yml's electronFuses was flipped (the stub carries a fuse wire with
+ *      Electron's defaults, so electron-builder's @electron/fuses step runs for real).
  * Prints one PASS/FAIL line per check; exits 1 if any failed. --keep keeps the temp dir.
  */
 import { spawnSync } from 'node:child_process';
@@ -104,7 +107,31 @@ mkdirSync(path.join(stub, 'resources'), { recursive: true });
 // electron-builder renames `electron` to the product's executable and copies everything else as-is.
 // No resources/default_app.asar: electron-builder hashes every .asar in resources/ for integrity,
 // so a fake one would have to be a valid archive, and the real one is deleted after copying anyway.
-writeFileSync(path.join(stub, 'electron'), '#!/bin/sh\necho "stub electron used by dist:check; not runnable" >&2\nexit 1\n');
+// The fuse wire of a real Electron binary: sentinel, version 1, length, one byte per fuse, here
+// Electron 45's defaults (RunAsNode on, cookie encryption off, NODE_OPTIONS on, --inspect on, asar
+// integrity off, only-asar off, browser V8 snapshot off, file:// privileges on).
+export const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
+export const FUSE_NAMES = [
+  'runAsNode',
+  'enableCookieEncryption',
+  'enableNodeOptionsEnvironmentVariable',
+  'enableNodeCliInspectArguments',
+  'enableEmbeddedAsarIntegrityValidation',
+  'onlyLoadAppFromAsar',
+  'loadBrowserProcessSpecificV8Snapshot',
+  'grantFileProtocolExtraPrivileges',
+];
+const DEFAULT_WIRE = '10110001';
+writeFileSync(
+  path.join(stub, 'electron'),
+  Buffer.concat([
+    Buffer.from('#!/bin/sh\necho "stub electron used by dist:check; not runnable" >&2\nexit 1\n# '),
+    Buffer.from(FUSE_SENTINEL),
+    Buffer.from([1, DEFAULT_WIRE.length]),
+    Buffer.from(DEFAULT_WIRE),
+    Buffer.from('\n'),
+  ]),
+);
 chmodSync(path.join(stub, 'electron'), 0o755);
 writeFileSync(path.join(stub, 'version'), `${depVersion}`);
 writeFileSync(path.join(stub, 'LICENSE'), 'stub');
@@ -170,6 +197,29 @@ if (packOk && check('resources/app.asar exists', existsSync(asarFile), path.rela
   check('no node_modules packed (everything is bundled)', nodeModules.length === 0, nodeModules.slice(0, 5).join(', '));
   const maps = some(/^dist\/electron\/.*\.map$/);
   check('no main-process source maps packed', maps.length === 0, maps.join(', '));
+
+  // ---- 5. fuses ------------------------------------------------------------------------------
+  const wanted = {};
+  const block = /^electronFuses:\s*\n((?:[ \t]+.*\n?)+)/m.exec(builderYml)?.[1] ?? '';
+  for (const m of block.matchAll(/^[ \t]+(\w+):\s*(true|false)\b/gm)) wanted[m[1]] = m[2] === 'true';
+  const required = {
+    runAsNode: false,
+    enableNodeOptionsEnvironmentVariable: false,
+    enableNodeCliInspectArguments: false,
+    enableEmbeddedAsarIntegrityValidation: true,
+    onlyLoadAppFromAsar: true,
+  };
+  const missing = Object.entries(required).filter(([k, v]) => wanted[k] !== v).map(([k, v]) => `${k}: ${v}`);
+  check('electron-builder.yml sets the required fuses', missing.length === 0, missing.length ? `missing or wrong: ${missing.join(', ')}` : Object.keys(wanted).join(', '));
+  const exeBytes = readFileSync(exe);
+  const at = exeBytes.indexOf(FUSE_SENTINEL);
+  if (check('packed executable has a fuse wire', at >= 0)) {
+    const wire = exeBytes.subarray(at + FUSE_SENTINEL.length + 2, at + FUSE_SENTINEL.length + 2 + exeBytes[at + FUSE_SENTINEL.length + 1]);
+    const wrong = Object.entries(wanted)
+      .filter(([k, v]) => wire[FUSE_NAMES.indexOf(k)] !== (v ? 0x31 : 0x30))
+      .map(([k]) => k);
+    check('fuses flipped in the packed executable as configured', wrong.length === 0 && Object.keys(wanted).length > 0, wrong.length ? `not flipped: ${wrong.join(', ')}` : `wire ${wire.toString('latin1')}`);
+  }
 }
 
 if (args.has('--keep')) console.log(`kept ${work}`);

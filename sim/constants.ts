@@ -24,28 +24,8 @@ export const UNIT_EPSILON = 1e-12;
 // Terrain
 // ---------------------------------------------------------------------------------------------
 
-// Terrain loaders (sim/terrain/load-terrain.ts, png-decode.ts, geotiff-decode.ts)
-
-/** [-] Loaders call onProgress at least this often, as a fraction of the whole load (5 %). */
-export const TERRAIN_PROGRESS_STEP = 0.05;
-
-/** [bytes] Compressed bytes handed to the streaming inflater per step; sets progress granularity (256 KiB). */
-export const TERRAIN_INFLATE_SLICE_BYTES = 1 << 18;
-
-/** [-] Most entries accepted in one TIFF IFD: real DEMs have ~20; more means a corrupt or hostile file. */
-export const TIFF_MAX_IFD_ENTRIES = 4096;
-
-/** [m] WGS84 semi-major axis (NIMA TR8350.2, table 3.1), for degrees → metres on geographic DEMs. */
-export const WGS84_SEMI_MAJOR_AXIS = 6378137;
-
-/** [-] WGS84 flattening 1/f (NIMA TR8350.2, table 3.1). */
-export const WGS84_INVERSE_FLATTENING = 298.257223563;
-
-/** [m] International foot (EPSG:9002). */
-export const INTERNATIONAL_FOOT = 0.3048;
-
-/** [m] US survey foot (EPSG:9003), 1200/3937 m. */
-export const US_SURVEY_FOOT = 1200 / 3937;
+// File-format limits of the terrain loaders live next to their loaders: progress.ts,
+// inflate-bounded.ts, plausibility.ts, tiff-container.ts, geotiff-georef.ts, geotiff-raster.ts.
 
 /**
  * [m] Height difference under which the four corners of a cell count as coplanar for the paper's

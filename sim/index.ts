@@ -24,6 +24,13 @@ export type { HeightfieldPng, EncodePngOptions } from './terrain/png-encode';
 export { decodeGeoTiff } from './terrain/geotiff-decode';
 export type { GeoReference, GeoTiffDem, GeoTiffOptions } from './terrain/geotiff-decode';
 export type { TerrainProgress } from './terrain/progress';
+// (hardening, issue #18: cost estimate before a load, cancellation, plausibility limits)
+export { estimateTerrainLoad, describeTerrainLoadEstimate, TERRAIN_LARGE_LOAD_BYTES } from './terrain/load-estimate';
+export type { TerrainLoadEstimate } from './terrain/load-estimate';
+export type { TerrainLoadOptions } from './terrain/load-terrain';
+export { TerrainLoadCancelled } from './terrain/progress';
+export { TERRAIN_MIN_SPACING, TERRAIN_MAX_SPACING, TERRAIN_MAX_ABS_HEIGHT, TERRAIN_MAX_ABS_ORIGIN } from './terrain/plausibility';
+export { describeValue } from './util/describe-value';
 
 // --- contacts ---------------------------------------------------------------------------------
 export { ContactBuffer, WheelContactKind, WHEEL_CONTACT_KIND_NAMES } from './collision/contact';

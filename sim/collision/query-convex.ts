@@ -42,6 +42,7 @@ import { ShapeKind } from '../shapes/shape';
 import { shapeFromDesc } from '../shapes/shape-desc';
 import type { ShapeDesc } from '../shapes/shape-desc';
 import { collideBoxBox, createBoxBoxSat, satBoxBox } from './sat-box-box';
+import { describeValue } from '../util/describe-value';
 
 /** One body of a query: a plain shape at a pose. */
 export interface ConvexBodyDesc {
@@ -75,13 +76,14 @@ function readPose(body: ConvexBodyDesc, name: string): Pose {
   if (body === null || typeof body !== 'object') throw new RangeError(`queryConvex: ${name} must be { shape, position, orientation }`);
   const p = body.position, q = body.orientation;
   if (!Array.isArray(p) || p.length !== 3 || !p.every((x) => typeof x === 'number' && Number.isFinite(x))) {
-    throw new RangeError(`queryConvex: ${name}.position must be [x, y, z] of finite numbers, got ${JSON.stringify(p)}`);
+    throw new RangeError(`queryConvex: ${name}.position must be [x, y, z] of finite numbers, got ${describeValue(p)}`);
   }
   if (!Array.isArray(q) || q.length !== 4 || !q.every((x) => typeof x === 'number' && Number.isFinite(x))) {
-    throw new RangeError(`queryConvex: ${name}.orientation must be [x, y, z, w] of finite numbers, got ${JSON.stringify(q)}`);
+    throw new RangeError(`queryConvex: ${name}.orientation must be [x, y, z, w] of finite numbers, got ${describeValue(q)}`);
   }
   const len = Math.hypot(q[0], q[1], q[2], q[3]);
   if (!(len > 0)) throw new RangeError(`queryConvex: ${name}.orientation is the zero quaternion`);
+  if (!(len < Infinity)) throw new RangeError(`queryConvex: ${name}.orientation ${describeValue(q)} is too large to normalise (its length overflows)`);
   return {
     position: [p[0], p[1], p[2]],
     orientation: [q[0] / len, q[1] / len, q[2] / len, q[3] / len] as Quat,

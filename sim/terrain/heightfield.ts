@@ -29,6 +29,7 @@ import {
   TERRAIN_PLANARITY_TOLERANCE,
 } from '../constants';
 import type { Vec3 } from '../math/vec3';
+import { describeValue } from '../util/describe-value';
 import {
   CELL_BOTTOM_SHIFT,
   CELL_DIAGONAL_SHIFT,
@@ -69,8 +70,8 @@ export interface HeightfieldDesc {
 
 /** Thrown for invalid terrain input; the message says what is wrong and where. */
 export class TerrainError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'TerrainError';
   }
 }
@@ -153,18 +154,18 @@ export class Heightfield {
     for (const [name, v] of [['cols', cols], ['rows', rows]] as const) {
       if (!Number.isInteger(v) || v < TERRAIN_MIN_VERTICES_PER_AXIS || v > TERRAIN_MAX_VERTICES_PER_AXIS) {
         throw new TerrainError(
-          `heightfield: ${name} must be an integer from ${TERRAIN_MIN_VERTICES_PER_AXIS} to ${TERRAIN_MAX_VERTICES_PER_AXIS}, got ${String(v)}`,
+          `heightfield: ${name} must be an integer from ${TERRAIN_MIN_VERTICES_PER_AXIS} to ${TERRAIN_MAX_VERTICES_PER_AXIS}, got ${describeValue(v)}`,
         );
       }
     }
     for (const [name, v] of [['dx', dx], ['dy', dy]] as const) {
       if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
-        throw new TerrainError(`heightfield: ${name} must be a finite spacing > 0 m, got ${String(v)}`);
+        throw new TerrainError(`heightfield: ${name} must be a finite spacing > 0 m, got ${describeValue(v)}`);
       }
     }
     for (const [name, v] of [['x0', desc.x0], ['y0', desc.y0]] as const) {
       if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) {
-        throw new TerrainError(`heightfield: ${name} must be a finite number (m), got ${String(v)}`);
+        throw new TerrainError(`heightfield: ${name} must be a finite number (m), got ${describeValue(v)}`);
       }
     }
     const src = desc.heights;
@@ -180,7 +181,7 @@ export class Heightfield {
       if (typeof h !== 'number' || !Number.isFinite(h)) {
         const i = k % cols;
         const j = (k - i) / cols;
-        throw new TerrainError(`heightfield: height at column ${i}, row ${j} (index ${k}) is ${String(h)}; every height must be a finite number`);
+        throw new TerrainError(`heightfield: height at column ${i}, row ${j} (index ${k}) is ${describeValue(h)}; every height must be a finite number`);
       }
       heights[k] = h;
     }

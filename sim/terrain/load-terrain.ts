@@ -3,8 +3,17 @@
  * Pure TS (no DOM, no Node APIs): the caller reads the bytes (Electron main, browser file picker,
  * fs in the CLI) and hands them over.
  *
- *   decodeTerrain(sidecar, bytes, onProgress?) → Heightfield          (throws TerrainError)
- *   loadTerrain(sidecar, bytes, onProgress?)   → { heightfield, format, notes, geo? }
+ *   decodeTerrain(sidecar, bytes, onProgress? | options?) → Heightfield          (throws TerrainError)
+ *   loadTerrain(sidecar, bytes, onProgress? | options?)   → { heightfield, format, notes, geo? }
+ *   estimateTerrainLoad(sidecar, bytes)                   → { cols, rows, bytes, seconds, large }
+ *
+ * options: { onProgress?, signal? }. An aborted AbortSignal ends the load with
+ * TerrainLoadCancelled (name 'AbortError'); an error thrown by onProgress propagates unchanged.
+ * Every other failure is a TerrainError: internal errors (a RangeError from a typed array, an
+ * allocation failure) are wrapped with the format and file name, never passed through raw.
+ *
+ * Plausibility (plausibility.ts): spacing, origin and every height are range-checked, so a file
+ * cannot produce an infinite or NaN world; the message names the field or the vertex.
  *
  * Formats: 8/16-bit grayscale PNG, headerless float32 RAW, GeoTIFF (see png-decode.ts,
  * raw-decode.ts, geotiff-decode.ts). The data's magic bytes must agree with the sidecar's
@@ -27,12 +36,25 @@
  * the decode, and exactly once with 1 at the end. Building the Heightfield (validation copy,
  * element classification, min/max pyramid) is one opaque step at the end.
  */
+import { describeValue } from '../util/describe-value';
 import { Heightfield, TerrainError } from './heightfield';
 import { decodeGrayPng, isPng } from './png-decode';
 import { decodeRawFloat32 } from './raw-decode';
 import { parseTerrainSidecar, type TerrainFormat, type TerrainSidecar } from './sidecar';
-import { ProgressReporter, type TerrainProgress } from './progress';
+import { ProgressReporter, TerrainLoadCancelled, type TerrainProgress } from './progress';
 import { decodeGeoTiff, isTiff, type GeoReference } from './geotiff-decode';
+import { HEIGHT_RANGE_TEXT, SPACING_RANGE_TEXT, isPlausibleHeight, isPlausibleSpacing } from './plausibility';
+
+export { describeTerrainLoadEstimate, estimateTerrainLoad, TERRAIN_LARGE_LOAD_BYTES, type TerrainLoadEstimate } from './load-estimate';
+export { TerrainLoadCancelled } from './progress';
+
+/** Options of a terrain load. */
+export interface TerrainLoadOptions {
+  /** Overall fraction done, [0, 1], non-decreasing. May throw to cancel (the error propagates unchanged). */
+  onProgress?: TerrainProgress;
+  /** Abort to cancel: the load throws TerrainLoadCancelled at its next progress point. */
+  signal?: AbortSignal;
+}
 
 export interface TerrainLoadResult {
   heightfield: Heightfield;
@@ -60,16 +82,33 @@ export function detectTerrainFormat(data: Uint8Array): 'png' | 'geotiff' | 'unkn
 }
 
 /** Decode a terrain into a Heightfield. See loadTerrain for details. */
-export function decodeTerrain(sidecar: unknown, data: Uint8Array, onProgress?: TerrainProgress): Heightfield {
-  return loadTerrain(sidecar, data, onProgress).heightfield;
+export function decodeTerrain(sidecar: unknown, data: Uint8Array, options?: TerrainProgress | TerrainLoadOptions): Heightfield {
+  return loadTerrain(sidecar, data, options).heightfield;
 }
 
 /**
  * Decode a terrain. `sidecar` is the parsed sidecar JSON (or its text); it may be null/undefined
- * only for a GeoTIFF. Throws TerrainError with a message that says what is wrong.
+ * only for a GeoTIFF. Throws TerrainError with a message that says what is wrong,
+ * TerrainLoadCancelled when `signal` aborts, or whatever onProgress threw.
  */
-export function loadTerrain(sidecar: unknown, data: Uint8Array, onProgress?: TerrainProgress): TerrainLoadResult {
-  if (!(data instanceof Uint8Array)) throw new TerrainError(`terrain: expected the file bytes as a Uint8Array, got ${typeof data}`);
+export function loadTerrain(sidecar: unknown, data: Uint8Array, options?: TerrainProgress | TerrainLoadOptions): TerrainLoadResult {
+  const opts: TerrainLoadOptions = typeof options === 'function' ? { onProgress: options } : (options ?? {});
+  const progress = new ProgressReporter(opts.onProgress, opts.signal);
+  let where = 'terrain';
+  try {
+    return load(sidecar, data, progress, (w) => {
+      where = w;
+    });
+  } catch (err) {
+    if (err instanceof TerrainError || err instanceof TerrainLoadCancelled) throw err;
+    if (progress.callbackError !== undefined && err === progress.callbackError) throw err;
+    const what = err instanceof Error ? `${err.name}: ${describeValue(err.message, 160)}` : describeValue(err);
+    throw new TerrainError(`${where}: corrupt or unsupported file (internal error: ${what})`, { cause: err });
+  }
+}
+
+function load(sidecar: unknown, data: Uint8Array, progress: ProgressReporter, setWhere: (w: string) => void): TerrainLoadResult {
+  if (!(data instanceof Uint8Array)) throw new TerrainError(`terrain: expected the file bytes as a Uint8Array, got ${describeValue(data)}`);
   const detected = detectTerrainFormat(data);
   let meta: TerrainSidecar;
   if (sidecar === null || sidecar === undefined) {
@@ -83,6 +122,7 @@ export function loadTerrain(sidecar: unknown, data: Uint8Array, onProgress?: Ter
   } else {
     meta = parseTerrainSidecar(sidecar);
   }
+  setWhere(`terrain ${meta.format} ${describeValue(meta.image)}`);
   if (data.length === 0) throw new TerrainError(`terrain: the file "${meta.image}" is empty (0 bytes)`);
   const expectMagic = meta.format === 'raw-f32' ? 'unknown' : meta.format;
   if (detected !== expectMagic) {
@@ -90,7 +130,7 @@ export function loadTerrain(sidecar: unknown, data: Uint8Array, onProgress?: Ter
     throw new TerrainError(`terrain: sidecar says "format": "${meta.format}" but "${meta.image}" is ${what} (by its first bytes)`);
   }
 
-  const progress = new ProgressReporter(onProgress);
+  progress.checkCancelled();
   // PNG has a separate convert pass (samples → metres); RAW and GeoTIFF decode straight to metres.
   progress.stage(0, meta.format === 'png' ? DECODE_SHARE : DECODE_SHARE + CONVERT_SHARE);
   const decodeProgress = progress.active ? (f: number) => progress.local(f) : undefined;
@@ -130,21 +170,27 @@ export function loadTerrain(sidecar: unknown, data: Uint8Array, onProgress?: Ter
     }
   }
 
-  if (meta.heightRange && meta.format !== 'png') {
-    const [lo, hi] = meta.heightRange;
-    for (let k = 0; k < heights.length; k++) {
-      const h = heights[k];
-      if (h < lo || h > hi) {
-        const i = k % cols;
-        const j = (k - i) / cols;
-        throw new TerrainError(
-          `terrain: height ${h} m at vertex (${i}, ${j}) (column, row from the south edge) is outside the sidecar's "heightRange" [${lo}, ${hi}]`,
-        );
-      }
+  if (!isPlausibleSpacing(dx) || !isPlausibleSpacing(dy)) {
+    throw new TerrainError(`terrain: grid spacing [${dx}, ${dy}] m of "${meta.image}" must be ${SPACING_RANGE_TEXT} ("metersPerPixel")`);
+  }
+  // One pass over every height: inside the sidecar's "heightRange" if it has one (not PNG: there the
+  // range is the scale), and plausible in any case (a GeoTIFF's int32 no-data of −2^31 without a
+  // GDAL_NODATA tag would otherwise become a 2,000 km cliff).
+  // PNG heights are lo + sample·scale inside the sidecar's plausible "heightRange": no pass needed.
+  const [lo, hi] = meta.heightRange && meta.format !== 'png' ? meta.heightRange : [-Infinity, Infinity];
+  for (let k = 0; meta.format !== 'png' && k < heights.length; k++) {
+    const h = heights[k];
+    if (h < lo || h > hi || !isPlausibleHeight(h)) {
+      const i = k % cols;
+      const j = (k - i) / cols;
+      const rule = h < lo || h > hi ? `outside the sidecar's "heightRange" [${lo}, ${hi}]` : `not ${HEIGHT_RANGE_TEXT}`;
+      throw new TerrainError(`terrain: height ${h} m at vertex (${i}, ${j}) (column, row from the south edge) is ${rule} (file ${describeValue(meta.image)})`);
     }
+    if ((k & 0xfffff) === 0xfffff) progress.checkCancelled();
   }
   progress.local(1);
   progress.stage(DECODE_SHARE + CONVERT_SHARE, 1);
+  progress.checkCancelled();
   const heightfield = Heightfield.fromArray({ cols, rows, dx, dy, x0: meta.origin[0], y0: meta.origin[1], heights });
   progress.overall(1);
   const result: TerrainLoadResult = { heightfield, format: meta.format, notes };

@@ -14,18 +14,19 @@
  * one or more IDAT whose concatenation is ONE zlib stream, IEND last. Every chunk's CRC is checked
  * and a missing IEND counts as truncation.
  *
- * The zlib stream is inflated incrementally (fflate's streaming Unzlib, pure JS, no Node APIs, so
- * this runs in the Web Worker too) into a buffer of the exact expected size, allocated only after
- * IHDR's size passed the TERRAIN_MAX_VERTICES_PER_AXIS check. Rows are unfiltered (§9.2: None, Sub,
+ * The zlib stream is inflated incrementally (inflate-bounded.ts: fflate's streaming Unzlib, pure JS,
+ * so this runs in the Web Worker too) into a buffer of the exact expected size, allocated only after
+ * IHDR's size passed the TERRAIN_MAX_VERTICES_PER_AXIS check; inflation stops when it is full. Rows are unfiltered (§9.2: None, Sub,
  * Up, Average, Paeth) as soon as they are complete, so progress is reported while inflating.
  *
  * Sample order: `samples[r * width + c]` is image row r (row 0 = TOP of the picture), column c,
  * exactly as stored. Orientation (north-up → +y) is decided by the caller, not here.
  */
-import { Unzlib } from 'fflate';
-import { TERRAIN_INFLATE_SLICE_BYTES, TERRAIN_PROGRESS_STEP, TERRAIN_MAX_VERTICES_PER_AXIS, TERRAIN_MIN_VERTICES_PER_AXIS } from '../constants';
+import { TERRAIN_MAX_VERTICES_PER_AXIS, TERRAIN_MIN_VERTICES_PER_AXIS } from '../constants';
 import { crc32 } from './crc32';
 import { TerrainError } from './heightfield';
+import { DEFLATE_MAX_EXPANSION, TERRAIN_INFLATE_SLICE_BYTES, type BoundedInflateResult, inflateZlibBounded, isInflateError } from './inflate-bounded';
+import { TERRAIN_PROGRESS_STEP } from './progress';
 
 /** A decoded grayscale image, rows top to bottom. */
 export interface GrayImage {
@@ -36,12 +37,7 @@ export interface GrayImage {
   samples: Uint8Array | Uint16Array;
 }
 
-/**
- * [-] Largest output/input ratio of a zlib stream: Deflate's longest match (258 bytes) costs at
- * least 2 bits, so ≈ 1032:1 (zlib's "technical details" FAQ). A header that claims more pixels
- * than the compressed data could ever hold is rejected before the pixel buffer is allocated.
- */
-export const DEFLATE_MAX_EXPANSION = 1032;
+export { DEFLATE_MAX_EXPANSION };
 
 /** PNG file signature (§5.2). */
 export const PNG_SIGNATURE: readonly number[] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -161,43 +157,32 @@ export function decodeGrayPng(data: Uint8Array, onProgress?: (fraction: number) 
     fail(`${width} × ${height} × ${bitDepth}-bit needs ${expected} bytes, more than ${idatBytes} compressed bytes can hold (truncated or corrupt file)`);
   }
   const raw = new Uint8Array(expected);
-  let filled = 0;
-  let overflow = false;
   let rowsDone = 0;
-  const inflater = new Unzlib((chunk) => {
-    const room = expected - filled;
-    if (chunk.length > room) {
-      overflow = true;
-      raw.set(chunk.subarray(0, room), filled);
-      filled = expected;
-      return;
-    }
-    raw.set(chunk, filled);
-    filled += chunk.length;
-  });
+  let filled = 0;
   const unfilterAvailable = (): void => {
     const complete = Math.floor(filled / rowBytes);
     for (; rowsDone < complete; rowsDone++) unfilterRow(raw, rowsDone, rowBytes, bpp);
   };
   // Slices small enough for ≥ 2 progress reports per TERRAIN_PROGRESS_STEP on any file size.
   const slice = Math.max(1, Math.min(TERRAIN_INFLATE_SLICE_BYTES, Math.ceil((idatBytes * TERRAIN_PROGRESS_STEP) / 2)));
-  let consumed = 0;
-  for (let c = 0; c < idat.length; c++) {
-    const part = idat[c];
-    for (let s = 0; s < part.length; s += slice) {
-      const e = Math.min(part.length, s + slice);
-      const last = c === idat.length - 1 && e === part.length;
-      try {
-        inflater.push(part.subarray(s, e), last);
-      } catch (err) {
-        fail(`compressed image data is corrupt (inflate: ${err instanceof Error ? err.message : String(err)})`);
-      }
-      if (overflow) fail(`image data decompresses to more than the ${expected} bytes that ${width} × ${height} × ${bitDepth}-bit needs`);
-      unfilterAvailable();
-      consumed += e - s;
-      if (onProgress !== undefined) onProgress(consumed / idatBytes);
-    }
+  let result: BoundedInflateResult;
+  try {
+    result = inflateZlibBounded(
+      idat,
+      raw,
+      (consumed, written) => {
+        filled = written;
+        unfilterAvailable();
+        if (onProgress !== undefined) onProgress(consumed / idatBytes);
+      },
+      slice,
+    );
+  } catch (err) {
+    if (err instanceof TerrainError || !isInflateError(err)) throw err; // a bad filter type, or a cancellation from onProgress
+    fail(`compressed image data is corrupt (inflate: ${err instanceof Error ? err.message : typeof err})`);
   }
+  filled = result.written;
+  if (result.overflow) fail(`image data decompresses to more than the ${expected} bytes that ${width} × ${height} × ${bitDepth}-bit needs`);
   if (filled < expected) {
     fail(`image data decompresses to ${filled} bytes, but ${width} × ${height} × ${bitDepth}-bit needs ${expected} (truncated or corrupt IDAT)`);
   }

@@ -8,11 +8,11 @@
  *   {
  *     "image": "hills.png",            // required: data file name, relative to the sidecar
  *     "format": "png" | "raw-f32" | "geotiff",   // required
- *     "metersPerPixel": 0.1 | [dx, dy],          // [m] grid spacing; required for png and raw-f32,
+ *     "metersPerPixel": 0.1 | [dx, dy],          // [m] grid spacing (1e-4 to 2e5); required for png and raw-f32,
  *                                                //     optional override for geotiff
- *     "heightRange": [min, max],       // [m] png: required, black (0) → min, white (255/65535) → max;
+ *     "heightRange": [min, max],       // [m] within ±1e5; png: required, black (0) → min, white (255/65535) → max;
  *                                      //     raw-f32/geotiff: optional, every height must lie inside
- *     "origin": [x0, y0],              // [m] optional: world (x, y) of the SOUTH-WEST vertex (image
+ *     "origin": [x0, y0],              // [m] within ±1e8, optional: world (x, y) of the SOUTH-WEST vertex (image
  *                                      //     bottom-left pixel). Default [0, 0]; for geotiff the
  *                                      //     default is also [0, 0] (the georeferenced position is
  *                                      //     reported separately, not used as world coordinates)
@@ -26,7 +26,16 @@
  * (image columns left → right), +y is north.
  */
 import { TERRAIN_MAX_VERTICES_PER_AXIS, TERRAIN_MIN_VERTICES_PER_AXIS } from '../constants';
+import { describeValue } from '../util/describe-value';
 import { TerrainError } from './heightfield';
+import {
+  HEIGHT_RANGE_TEXT,
+  ORIGIN_RANGE_TEXT,
+  SPACING_RANGE_TEXT,
+  isPlausibleHeight,
+  isPlausibleOrigin,
+  isPlausibleSpacing,
+} from './plausibility';
 
 export type TerrainFormat = 'png' | 'raw-f32' | 'geotiff';
 
@@ -64,17 +73,6 @@ const KNOWN_KEYS = [
   'source',
 ] as const;
 
-/** Short JSON rendering of a bad value for messages (long values are cut). */
-export function describeValue(v: unknown): string {
-  let s: string;
-  try {
-    s = v === undefined ? 'undefined' : typeof v === 'number' && !Number.isFinite(v) ? String(v) : (JSON.stringify(v) ?? String(v));
-  } catch {
-    s = String(v);
-  }
-  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
-}
-
 function fail(message: string): never {
   throw new TerrainError(`terrain sidecar: ${message}`);
 }
@@ -92,12 +90,23 @@ function isPair(v: unknown): v is [number, number] {
  * Throws TerrainError with `terrain sidecar: "field" must be ..., got ...`.
  */
 export function parseTerrainSidecar(input: unknown): TerrainSidecar {
+  try {
+    return parseSidecar(input);
+  } catch (err) {
+    if (err instanceof TerrainError) throw err;
+    // A getter or Proxy trap of a caller-built object threw, or the engine ran out of memory.
+    const what = err instanceof Error ? `${err.name}: ${describeValue(err.message, 120)}` : describeValue(err);
+    throw new TerrainError(`terrain sidecar: could not be read (${what})`, { cause: err });
+  }
+}
+
+function parseSidecar(input: unknown): TerrainSidecar {
   let raw: unknown = input;
   if (typeof raw === 'string') {
     try {
       raw = JSON.parse(raw);
     } catch (err) {
-      fail(`not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+      fail(`not valid JSON (${err instanceof Error ? err.message : describeValue(err)})`);
     }
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
@@ -106,7 +115,7 @@ export function parseTerrainSidecar(input: unknown): TerrainSidecar {
   const obj = raw as Record<string, unknown>;
   for (const key of Object.keys(obj)) {
     if (!(KNOWN_KEYS as readonly string[]).includes(key)) {
-      fail(`unknown field "${key}"; allowed fields are ${KNOWN_KEYS.map((k) => `"${k}"`).join(', ')}`);
+      fail(`unknown field ${describeValue(key)}; allowed fields are ${KNOWN_KEYS.map((k) => `"${k}"`).join(', ')}`);
     }
   }
 
@@ -122,27 +131,29 @@ export function parseTerrainSidecar(input: unknown): TerrainSidecar {
   const mpp = obj.metersPerPixel;
   if (mpp === undefined) {
     if (fmt !== 'geotiff') fail(`"metersPerPixel" is required for format "${fmt}" (a positive number or [dx, dy] in metres)`);
-  } else if (isFiniteNumber(mpp) && mpp > 0) {
+  } else if (isPlausibleSpacing(mpp)) {
     metersPerPixel = [mpp, mpp];
-  } else if (isPair(mpp) && mpp[0] > 0 && mpp[1] > 0) {
+  } else if (isPair(mpp) && isPlausibleSpacing(mpp[0]) && isPlausibleSpacing(mpp[1])) {
     metersPerPixel = [mpp[0], mpp[1]];
   } else {
-    fail(`"metersPerPixel" must be a positive number or [dx, dy], got ${describeValue(mpp)}`);
+    fail(`"metersPerPixel" must be a positive number or [dx, dy] (each ${SPACING_RANGE_TEXT}), got ${describeValue(mpp)}`);
   }
 
   let heightRange: [number, number] | undefined;
   const hr = obj.heightRange;
   if (hr === undefined) {
     if (fmt === 'png') fail('"heightRange" is required for format "png": [min, max] in metres (black → min, white → max)');
-  } else if (isPair(hr) && hr[0] <= hr[1]) {
+  } else if (isPair(hr) && hr[0] <= hr[1] && isPlausibleHeight(hr[0]) && isPlausibleHeight(hr[1])) {
     heightRange = [hr[0], hr[1]];
   } else {
-    fail(`"heightRange" must be [min, max] in metres with finite min <= max, got ${describeValue(hr)}`);
+    fail(`"heightRange" must be [min, max] in metres with min <= max, both ${HEIGHT_RANGE_TEXT}, got ${describeValue(hr)}`);
   }
 
   let origin: [number, number] = [0, 0];
   if (obj.origin !== undefined) {
-    if (!isPair(obj.origin)) fail(`"origin" must be [x0, y0] in metres (finite numbers), got ${describeValue(obj.origin)}`);
+    if (!isPair(obj.origin) || !isPlausibleOrigin(obj.origin[0]) || !isPlausibleOrigin(obj.origin[1])) {
+      fail(`"origin" must be [x0, y0] in metres, each ${ORIGIN_RANGE_TEXT}, got ${describeValue(obj.origin)}`);
+    }
     origin = [obj.origin[0], obj.origin[1]];
   }
 

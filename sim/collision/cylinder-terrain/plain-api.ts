@@ -9,10 +9,19 @@
  * non-zero vector (normalised here), `kind` one of 'flat' | 'base' | 'side' | 'point' | 'edge',
  * `cell` the [i, j] of the terrain cell the contact came from. Invalid input throws an Error that
  * names the problem. This form allocates its result; engines use collideCylinderTerrainInto.
+ *
+ * Nothing is dropped silently (issue #18: a 25 m wheel used to return 18 contacts of a footprint
+ * the engine form had reported as "cell range truncated"):
+ *   - a wheel whose footprint covers more than CYLINDER_TERRAIN_MAX_CELLS cells throws (the answer
+ *     would miss contacts anywhere outside the visited part; use a coarser grid or a smaller wheel);
+ *   - a buffer that filled up (candidates, normal groups, output) adds a sentence to `warnings`,
+ *     a field present only when something was dropped, so `{ contacts }` stays the normal shape.
  */
+import { CYLINDER_TERRAIN_MAX_CANDIDATES, CYLINDER_TERRAIN_MAX_CELLS, CYLINDER_TERRAIN_MAX_NORMAL_GROUPS } from '../../constants';
 import { WHEEL_CONTACT_KIND_NAMES, ContactBuffer } from '../contact';
 import { Heightfield } from '../../terrain/heightfield';
 import type { Vec3 } from '../../math/vec3';
+import { describeValue } from '../../util/describe-value';
 import { collideCylinderTerrainInto } from './collide';
 import { CylinderTerrainStatus, CylinderTerrainWorkspace } from './workspace';
 
@@ -45,6 +54,8 @@ export interface CylinderTerrainContact {
 
 export interface CylinderTerrainResult {
   contacts: CylinderTerrainContact[];
+  /** Present only when the query had to drop something: one sentence per cause. */
+  warnings?: string[];
 }
 
 /** Most contacts a plain query returns (≤ 4 per normal group; a wheel has a handful of groups). */
@@ -53,20 +64,20 @@ let workspace: CylinderTerrainWorkspace | null = null;
 let output: ContactBuffer | null = null;
 
 function vector3(name: string, v: unknown): Vec3 {
-  if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new Error(`collideCylinderTerrain: ${name} must be an array [x, y, z], got ${String(v)}`);
+  if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new Error(`collideCylinderTerrain: ${name} must be an array [x, y, z], got ${describeValue(v)}`);
   const a = v as ArrayLike<unknown>;
   if (a.length !== 3) throw new Error(`collideCylinderTerrain: ${name} must have 3 components, got ${a.length}`);
   const out: Vec3 = [0, 0, 0];
   for (let k = 0; k < 3; k++) {
     const x = a[k];
-    if (typeof x !== 'number' || !Number.isFinite(x)) throw new Error(`collideCylinderTerrain: ${name}[${k}] must be a finite number, got ${String(x)}`);
+    if (typeof x !== 'number' || !Number.isFinite(x)) throw new Error(`collideCylinderTerrain: ${name}[${k}] must be a finite number, got ${describeValue(x)}`);
     out[k] = x;
   }
   return out;
 }
 
 function positive(name: string, x: unknown): number {
-  if (typeof x !== 'number' || !Number.isFinite(x) || !(x > 0)) throw new Error(`collideCylinderTerrain: ${name} must be a finite number > 0 (m), got ${String(x)}`);
+  if (typeof x !== 'number' || !Number.isFinite(x) || !(x > 0)) throw new Error(`collideCylinderTerrain: ${name} must be a finite number > 0 (m), got ${describeValue(x)}`);
   return x;
 }
 
@@ -86,6 +97,12 @@ export function collideCylinderTerrain(cylinder: CylinderDesc, heightfield: Heig
   output.clear();
   const status = collideCylinderTerrainInto(output, center, axis, { radius, halfHeight: height / 2 }, heightfield, workspace);
   if (status & CylinderTerrainStatus.InvalidInput) throw new Error('collideCylinderTerrain: invalid cylinder');
+  if (status & CylinderTerrainStatus.CellRangeTruncated) {
+    throw new Error(
+      `collideCylinderTerrain: radius ${radius} m, height ${height} m: the footprint on this ${heightfield.dx} × ${heightfield.dy} m grid covers ` +
+        `more than the ${CYLINDER_TERRAIN_MAX_CELLS} cells one query visits (cell range truncated); use a coarser heightfield or a smaller cylinder`,
+    );
+  }
   const contacts: CylinderTerrainContact[] = [];
   const o = output;
   for (let k = 0; k < o.count; k++) {
@@ -97,5 +114,9 @@ export function collideCylinderTerrain(cylinder: CylinderDesc, heightfield: Heig
       cell: [o.cellI[k], o.cellJ[k]],
     });
   }
-  return { contacts };
+  const warnings: string[] = [];
+  if (status & CylinderTerrainStatus.CandidateOverflow) warnings.push(`candidate buffer full (${CYLINDER_TERRAIN_MAX_CANDIDATES}): some elements' contacts were dropped before reduction`);
+  if (status & CylinderTerrainStatus.GroupOverflow) warnings.push(`more than ${CYLINDER_TERRAIN_MAX_NORMAL_GROUPS} normal groups: extra normals were merged into the nearest group`);
+  if (status & CylinderTerrainStatus.OutputOverflow) warnings.push(`more than ${PLAIN_OUTPUT_CAPACITY} contacts: the rest were dropped`);
+  return warnings.length > 0 ? { contacts, warnings } : { contacts };
 }

@@ -10,13 +10,13 @@ describe('resolveAppRequest', () => {
   it('maps the root and index to index.html', () => {
     for (const url of ['app://terrawheel/', 'app://terrawheel', APP_ENTRY_URL]) {
       const r = resolveAppRequest(url, roots, posix);
-      expect(r).toEqual({ ok: true, candidates: ['/app/dist/web/index.html'], mimeType: 'text/html; charset=utf-8' });
+      expect(r).toMatchObject({ ok: true, candidates: ['/app/dist/web/index.html'], mimeType: 'text/html; charset=utf-8' });
     }
   });
 
   it('serves hashed bundles and the worker with a JavaScript MIME type (module workers need it)', () => {
     const r = resolveAppRequest('app://terrawheel/static/worker-AbC123.js?v=1#x', roots, posix);
-    expect(r).toEqual({ ok: true, candidates: ['/app/dist/web/static/worker-AbC123.js'], mimeType: 'text/javascript; charset=utf-8' });
+    expect(r).toMatchObject({ ok: true, candidates: ['/app/dist/web/static/worker-AbC123.js'], mimeType: 'text/javascript; charset=utf-8' });
   });
 
   it('falls back from dist/web/assets to the bundled assets root', () => {
@@ -24,6 +24,10 @@ describe('resolveAppRequest', () => {
     expect(r).toEqual({
       ok: true,
       candidates: ['/app/dist/web/assets/terrains/hills v2.png', '/app/assets/terrains/hills v2.png'],
+      sources: [
+        { root: '/app/dist/web', segments: ['assets', 'terrains', 'hills v2.png'] },
+        { root: '/app/assets', segments: ['terrains', 'hills v2.png'] },
+      ],
       mimeType: 'image/png',
     });
   });

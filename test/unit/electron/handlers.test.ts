@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -164,9 +164,63 @@ describe('readRelated', () => {
 
   it('reports a missing related file clearly', async () => {
     const { handlers } = setup();
-    dialogs.openAnswers.push(path.join(dir, 'user', 'maps', 'hills.json'));
+    writeFileSync(path.join(dir, 'user', 'maps', 'gone.json'), '{"image":"nope.png"}');
+    dialogs.openAnswers.push(path.join(dir, 'user', 'maps', 'gone.json'));
     const token = (await handlers.openFile('terrain'))?.token;
     await expect(handlers.readRelated(token, 'nope.png')).rejects.toThrow("'nope.png' does not exist");
+  });
+});
+
+describe('readRelated is limited to the files the opened file names (issue #18)', () => {
+  it('refuses any other file beside the chosen one, and dotfiles', async () => {
+    const { handlers } = setup();
+    writeFileSync(path.join(dir, 'user', 'maps', 'notes.txt'), 'private');
+    writeFileSync(path.join(dir, 'user', 'maps', '.env'), 'TOKEN=1');
+    dialogs.openAnswers.push(path.join(dir, 'user', 'maps', 'hills.json'));
+    const token = (await handlers.openFile('terrain'))?.token;
+    await expectValidationError(handlers.readRelated(token, 'notes.txt'), 'readRelated.relativeName', /'notes.txt' is not a file the opened file names \(it may read only 'hills.png'\)/);
+    await expectValidationError(handlers.readRelated(token, 'hills.json'), 'readRelated.relativeName', /not a file the opened file names/);
+    await expectValidationError(handlers.readRelated(token, '.env'), 'readRelated.relativeName', /dotfile/);
+    expect(Array.from(await handlers.readRelated(token, 'hills.png'))).toEqual([137, 80, 78, 71]);
+  });
+
+  it('a sidecar naming a dotfile or ../ gets nothing', async () => {
+    const { handlers } = setup();
+    writeFileSync(path.join(dir, 'user', 'maps', 'dot.json'), '{"image":".hidden.png"}');
+    writeFileSync(path.join(dir, 'user', 'maps', '.hidden.png'), 'x');
+    writeFileSync(path.join(dir, 'user', 'maps', 'up.json'), '{"image":"../secret.txt"}');
+    dialogs.openAnswers.push(path.join(dir, 'user', 'maps', 'dot.json'), path.join(dir, 'user', 'maps', 'up.json'));
+    const t1 = (await handlers.openFile('terrain'))?.token;
+    await expectValidationError(handlers.readRelated(t1, '.hidden.png'), 'readRelated.relativeName', /dotfile/);
+    const t2 = (await handlers.openFile('terrain'))?.token;
+    await expectValidationError(handlers.readRelated(t2, 'secret.txt'), 'readRelated.relativeName', /may read only nothing/);
+  });
+
+  it('follows scenario → sidecar → image as a chain, nothing more', async () => {
+    const { handlers } = setup();
+    writeFileSync(path.join(dir, 'user', 'maps', 'run.json'), '{"terrain":"hills.json"}');
+    dialogs.openAnswers.push(path.join(dir, 'user', 'maps', 'run.json'));
+    const token = (await handlers.openFile('scenario'))?.token;
+    await expectValidationError(handlers.readRelated(token, 'hills.png'), 'readRelated.relativeName', /not a file the opened file names/);
+    expect(new TextDecoder().decode(await handlers.readRelated(token, 'hills.json'))).toBe('{"image":"hills.png"}');
+    expect(Array.from(await handlers.readRelated(token, 'hills.png'))).toEqual([137, 80, 78, 71]);
+  });
+
+  it('refuses a symbolic link even when the sidecar names it', async () => {
+    const { handlers } = setup();
+    writeFileSync(path.join(dir, 'user', 'maps', 'link.json'), '{"image":"link.png"}');
+    symlinkSync(path.join(dir, 'user', 'secret.txt'), path.join(dir, 'user', 'maps', 'link.png'));
+    dialogs.openAnswers.push(path.join(dir, 'user', 'maps', 'link.json'));
+    const token = (await handlers.openFile('terrain'))?.token;
+    await expect(handlers.readRelated(token, 'link.png')).rejects.toThrow(/'link.png' is reached through a symbolic link/);
+  });
+
+  it('readAsset refuses a symbolic link inside assets/ (file or folder)', async () => {
+    const { handlers } = setup();
+    symlinkSync(path.join(dir, 'user', 'secret.txt'), path.join(dir, 'app', 'assets', 'terrains', 'evil.png'));
+    symlinkSync(path.join(dir, 'user'), path.join(dir, 'app', 'assets', 'linked'));
+    await expect(handlers.readAsset('terrains/evil.png')).rejects.toThrow(/symbolic link/);
+    await expect(handlers.readAsset('linked/secret.txt')).rejects.toThrow(/symbolic link/);
   });
 });
 

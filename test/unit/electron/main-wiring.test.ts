@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +35,7 @@ interface MainObs {
   permissionGranted: unknown;
   permissionCheck: unknown;
   navigation: Record<string, unknown>;
-  protocol: Record<'index' | 'worker' | 'assetFallback' | 'traversal' | 'missing', FetchObs>;
+  protocol: Record<'index' | 'worker' | 'assetFallback' | 'traversal' | 'missing' | 'symlink', FetchObs>;
   ipc: Record<'trusted' | 'foreign' | 'badKind' | 'extraArg' | 'assets', CallObs>;
   sent: unknown[];
 }
@@ -52,10 +52,10 @@ let dir: string;
 let outDir: string;
 let appDir: string;
 
-function runHarness<T>(harness: string, entry: string): T {
-  const res = spawnSync(process.execPath, [path.join(FIXTURES, harness), entry], {
+function runHarness<T>(harness: string, entry: string, extraArgs: string[] = [], extraEnv: Record<string, string> = {}): T {
+  const res = spawnSync(process.execPath, [path.join(FIXTURES, harness), entry, ...extraArgs], {
     encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', FAKE_APP_PATH: appDir, FAKE_USER_DATA: path.join(dir, 'userData') },
+    env: { PATH: process.env.PATH ?? '', FAKE_APP_PATH: appDir, FAKE_USER_DATA: path.join(dir, 'userData'), ...extraEnv },
     timeout: 20_000,
   });
   expect(res.stderr).toBe('');
@@ -76,6 +76,7 @@ beforeAll(() => {
   writeFileSync(path.join(appDir, 'dist', 'web', 'static', 'sim-worker.js'), 'self.onmessage = () => {};');
   writeFileSync(path.join(appDir, 'assets', 'scenarios', 'default.json'), '{"name":"default"}');
   writeFileSync(path.join(appDir, 'package.json'), '{"name":"secret"}');
+  symlinkSync(path.join(appDir, 'package.json'), path.join(appDir, 'dist', 'web', 'static', 'link.js'));
 }, 60_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -134,6 +135,20 @@ describe('bundled main process (fake electron)', () => {
     expect(o.protocol.traversal.status).toBe(400);
     expect(o.protocol.traversal.body).not.toContain('secret');
     expect(o.protocol.missing.status).toBe(404);
+  });
+
+  it('does not follow a symbolic link inside the web root (issue #18)', () => {
+    expect(o.protocol.symlink.status).toBe(404);
+    expect(o.protocol.symlink.body).not.toContain('secret');
+  });
+
+  it('a development (unpackaged) run has DevTools', () => {
+    expect(o.webPreferences.devTools).toBe(true);
+  });
+
+  it('a packaged app ignores --dev: no DevTools (issue #18)', () => {
+    const packaged = runHarness<MainObs>('main-harness.cjs', path.join(outDir, 'main.cjs'), ['--dev'], { FAKE_IS_PACKAGED: '1' });
+    expect(packaged.webPreferences.devTools).toBe(false);
   });
 
   it('answers IPC from its own page only and rejects bad payloads with the field name', () => {

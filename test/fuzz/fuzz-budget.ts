@@ -1,0 +1,58 @@
+/**
+ * Shared settings of the fuzz suite (issue #18): fixed seeds, fixed iteration counts, and the time
+ * and memory budget each input must stay within.
+ *
+ * CI runs the counts written in each test (a few thousand per loader, the whole suite well under
+ * a minute on the 2-core machine). `npm run fuzz` (package.json: "fuzz": "vitest run test/fuzz")
+ * runs NPM_FUZZ_SCALE times as many: npm names the running script in npm_lifecycle_event.
+ * TERRAWHEEL_FUZZ_SCALE overrides the multiplier and TERRAWHEEL_FUZZ_SEED the seed (to explore
+ * other inputs); a failure prints fast-check's seed and path, and the input belongs in
+ * test/fixtures/bad-inputs/ (replayed on every run).
+ */
+
+function envNumber(name: string, fallback: number): number {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+/** Multiplier of `npm run fuzz`. */
+export const NPM_FUZZ_SCALE = 20;
+
+/** Multiplier on every count (1 in CI). */
+export const FUZZ_SCALE = envNumber('TERRAWHEEL_FUZZ_SCALE', process.env.npm_lifecycle_event === 'fuzz' ? NPM_FUZZ_SCALE : 1);
+
+/** [ms] Test timeout of one fuzz property, scaled with the counts. */
+export const FUZZ_TIMEOUT_MS = 120_000 * FUZZ_SCALE;
+
+/** Base seed; each property adds its own offset so properties do not share streams. */
+export const FUZZ_SEED = envNumber('TERRAWHEEL_FUZZ_SEED', 18);
+
+/** Inputs per property in CI, times FUZZ_SCALE. */
+export function runs(ci: number): number {
+  return Math.round(ci * FUZZ_SCALE);
+}
+
+/**
+ * [ms] Most wall time one input may take. A hang or a bomb costs seconds; a healthy decode of
+ * these small files takes well under a millisecond, so 1.5 s only fails on a real problem even
+ * on a loaded machine.
+ */
+export const PER_INPUT_BUDGET_MS = 1500;
+
+/** [bytes] Most the process's peak RSS may grow over one property (a bomb would add gigabytes). */
+export const PEAK_RSS_BUDGET_BYTES = 768 * 1024 * 1024;
+
+/** [characters] Longest error message accepted: messages quote values, they never dump them. */
+export const MAX_MESSAGE_LENGTH = 1000;
+
+/** Peak RSS in bytes (monotonic over the process). */
+export function peakRss(): number {
+  return process.resourceUsage().maxRSS * 1024;
+}
+
+/** Run fn, return its wall time in ms. */
+export function timed(fn: () => void): number {
+  const t = performance.now();
+  fn();
+  return performance.now() - t;
+}
