@@ -139,7 +139,7 @@ export type {
   UrdfRobotEntry,
   ScenarioWorldOptions,
 } from './scenario-v2';
-export { checkScenarioSize, describeValue, MAX_SCENARIO_DEPTH, MAX_SCENARIO_NODES } from './scenario-guard';
+export { checkScenarioSize, MAX_SCENARIO_DEPTH, MAX_SCENARIO_NODES } from './scenario-guard';
 export {
   buildSkidSteerRover,
   roverNames,

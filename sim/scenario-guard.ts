@@ -87,39 +87,5 @@ export function excerpt(s: string, max = EXCERPT_CHARS): string {
   return `${out}${s.length > max ? '…' : ''}"`;
 }
 
-/** Bounded description of any value for an error message (never serialises it). */
-export function describeValue(v: unknown): string {
-  switch (typeof v) {
-    case 'undefined':
-      return 'nothing';
-    case 'number':
-      return `${v}`;
-    case 'boolean':
-      return v ? 'true' : 'false';
-    case 'string':
-      return v.length > EXCERPT_CHARS ? `a string of ${v.length} characters (${excerpt(v)})` : excerpt(v);
-    case 'bigint':
-      return 'a bigint';
-    case 'symbol':
-      return 'a symbol';
-    case 'function':
-      return 'a function';
-    default:
-      break;
-  }
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return v.length === 0 ? 'an empty array' : `an array of ${v.length} item${v.length === 1 ? '' : 's'}`;
-  if (isTypedArray(v as object)) return `a typed array of ${(v as ArrayLike<number>).length} numbers`;
-  const keys: string[] = [];
-  let more = false;
-  for (const key in v as object) {
-    if (!Object.prototype.hasOwnProperty.call(v, key)) continue;
-    if (keys.length === EXCERPT_KEYS) {
-      more = true;
-      break;
-    }
-    keys.push(excerpt(key, 16));
-  }
-  if (keys.length === 0) return 'an empty object';
-  return `an object with keys ${keys.join(', ')}${more ? ', …' : ''}`;
-}
+/** The project's one value describer (sim/util/describe-value.ts): bounded, never throws. */
+export { describeValue } from './util/describe-value';
