@@ -51,7 +51,7 @@ export const TIME_TO_SLEEP = 0.5;
 
 /** Fault limits: past these the world pauses with a report instead of continuing. */
 /** [m/s] */
-export const FAULT_MAX_SPEED = 1000;
+export const FAULT_MAX_SPEED = 5000;
 /** [rad/s] */
 export const FAULT_MAX_ANGULAR_SPEED = 10_000;
 /** [m] Deepest contact accepted before the world reports an explosion. */
