@@ -1,0 +1,198 @@
+/**
+ * Convex shape cast through a heightfield: the GJK shape cast (gjk-raycast.ts, through
+ * swept/time-of-impact.ts's linearCast, which restarts a cast that runs out of iterations)
+ * against each element of the cells the grid walk (grid-walk.ts) visits along the path. The body
+ * translates by `motion` without rotating.
+ *
+ * Elements are solid prisms, hull pieces of the terrain: the element polygon (rectangle or
+ * triangle, the paper's classification) and the same polygon dropped to a floor below the
+ * terrain's lowest vertex (HEIGHTFIELD_CAST_PRISM_FLOOR further down). Side by side the prisms
+ * fill the solid terrain, so a body that starts under the surface is an initial overlap, and a
+ * flat map still gives GJK a volume. Their side walls are interior to the solid and are only
+ * reached through the surface.
+ *
+ *        V2 ──── V3          top: the element (CCW from above)
+ *       ╱│      ╱│
+ *     V0 ──── V1 │          floor: z = min height − HEIGHTFIELD_CAST_PRISM_FLOOR
+ *      │ └ ─ ─│─ ┘
+ *      │╱     │╱
+ *      ●──────●
+ *
+ * Per cell, before GJK: a cell whose highest corner is below the body's lowest point over the
+ * whole motion is skipped.
+ *
+ * API (engine form, allocation-free)
+ *   castConvexHeightfield(out: TerrainCastResult, hf, shape, pose, motion): TerrainCastResult
+ * out.point on the terrain, out.normal out of the terrain (terrain-cast-result.ts); `approximate`
+ * when the hit element's cast hit its iteration cap (toi is then a safe lower bound).
+ */
+import { HEIGHTFIELD_CAST_PRISM_FLOOR } from '../../constants';
+import type { Vec3 } from '../../math/vec3';
+import { ElementKind } from '../../terrain/heightfield';
+import type { Heightfield } from '../../terrain/heightfield';
+import type { Aabb, ConvexShape, MassProperties, Pose } from '../../shapes/shape';
+import { ShapeKind, SupportFace } from '../../shapes/shape';
+import { convexWorldAabb } from '../../shapes/world-aabb';
+import { CastResult, CastStatus } from '../gjk-raycast';
+import { SweptFeature, SweptStatus } from '../swept/swept-sphere';
+import { linearCast } from '../swept/time-of-impact';
+import { GridWalkStatus, walkFootprint } from './grid-walk';
+import type { CellVisitor } from './grid-walk';
+import { TerrainCastResult } from './terrain-cast-result';
+
+/** An element's prism in world coordinates: `top` vertices (3 or 4), each also at z = floor. */
+class ElementPrism implements ConvexShape {
+  readonly kind = ShapeKind.ConvexHull;
+  readonly coreRadius = 0;
+  count = 0;
+  floor = 0;
+  readonly v = new Float64Array(12);
+
+  support(out: Vec3, d: Readonly<Vec3>): Vec3 {
+    let best = 0, bestDot = -Infinity;
+    for (let k = 0; k < this.count; k++) {
+      const s = this.v[3 * k] * d[0] + this.v[3 * k + 1] * d[1] + (d[2] > 0 ? this.v[3 * k + 2] * d[2] : 0);
+      if (s > bestDot) {
+        bestDot = s;
+        best = k;
+      }
+    }
+    // Downward (or horizontal) directions: the floor copy is at least as far (floor < every top z).
+    out[0] = this.v[3 * best];
+    out[1] = this.v[3 * best + 1];
+    out[2] = d[2] > 0 ? this.v[3 * best + 2] : this.floor;
+    return out;
+  }
+
+  supportCore(out: Vec3, d: Readonly<Vec3>): Vec3 {
+    return this.support(out, d);
+  }
+
+  supportingFace(out: SupportFace): SupportFace {
+    out.clear();
+    for (let k = 0; k < this.count; k++) out.push(this.v[3 * k], this.v[3 * k + 1], this.v[3 * k + 2]);
+    return out;
+  }
+
+  localAabb(out: Aabb): Aabb {
+    for (let a = 0; a < 3; a++) {
+      out.min[a] = Infinity;
+      out.max[a] = -Infinity;
+      for (let k = 0; k < this.count; k++) {
+        out.min[a] = Math.min(out.min[a], this.v[3 * k + a]);
+        out.max[a] = Math.max(out.max[a], this.v[3 * k + a]);
+      }
+    }
+    out.min[2] = this.floor;
+    return out;
+  }
+
+  massProperties(out: MassProperties): MassProperties {
+    out.mass = 0;
+    out.volume = 0;
+    return out;
+  }
+
+  volume(): number {
+    return 0;
+  }
+
+  setVertex(k: number, x: number, y: number, z: number): void {
+    this.v[3 * k] = x;
+    this.v[3 * k + 1] = y;
+    this.v[3 * k + 2] = z;
+  }
+}
+
+const IDENTITY: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
+const ZERO: Vec3 = [0, 0, 0];
+const prism = new ElementPrism();
+const cast = new CastResult();
+const box: Aabb = { min: [0, 0, 0], max: [0, 0, 0] };
+
+class ConvexCellVisitor implements CellVisitor {
+  best = Infinity;
+  zMin = 0;
+  shape: ConvexShape = prism;
+  pose: Readonly<Pose> = IDENTITY;
+  readonly motion: Vec3 = [0, 0, 0];
+  out: TerrainCastResult = new TerrainCastResult();
+
+  visitCell(hf: Heightfield, i: number, j: number): void {
+    const H = hf.heights, cols = hf.cols, k = j * cols + i;
+    const h0 = H[k], h1 = H[k + 1], h2 = H[k + cols], h3 = H[k + cols + 1];
+    if (h0 < this.zMin && h1 < this.zMin && h2 < this.zMin && h3 < this.zMin) return;
+    const xa = hf.x0 + i * hf.dx, xb = xa + hf.dx, ya = hf.y0 + j * hf.dy, yb = ya + hf.dy;
+    prism.floor = hf.minHeight - HEIGHTFIELD_CAST_PRISM_FLOOR;
+    if (hf.cellIsRectangle(i, j)) {
+      prism.count = 4;
+      prism.setVertex(0, xa, ya, h0);
+      prism.setVertex(1, xb, ya, h1);
+      prism.setVertex(2, xb, yb, h3);
+      prism.setVertex(3, xa, yb, h2);
+      this.test(i, j, ElementKind.Rectangle);
+      return;
+    }
+    prism.count = 3;
+    prism.setVertex(0, xa, ya, h0);
+    prism.setVertex(1, xb, ya, h1);
+    prism.setVertex(2, xa, yb, h2);
+    this.test(i, j, ElementKind.LowerTriangle);
+    prism.setVertex(0, xb, ya, h1);
+    prism.setVertex(1, xb, yb, h3);
+    prism.setVertex(2, xa, yb, h2);
+    this.test(i, j, ElementKind.UpperTriangle);
+  }
+
+  private test(i: number, j: number, kind: ElementKind): void {
+    linearCast(cast, this.shape, this.pose, this.motion, prism, IDENTITY, ZERO);
+    const s = cast.status;
+    if (s === CastStatus.Miss || s === CastStatus.Degenerate) return;
+    if (!(cast.fraction < this.best)) return;
+    this.best = cast.fraction;
+    const o = this.out;
+    o.status = s === CastStatus.InitiallyOverlapping ? SweptStatus.InitiallyOverlapping : SweptStatus.Hit;
+    o.toi = cast.fraction;
+    o.approximate = s === CastStatus.MaxIterations;
+    o.cellI = i;
+    o.cellJ = j;
+    o.element = kind;
+    o.feature = SweptFeature.None;
+    for (let a = 0; a < 3; a++) {
+      o.point[a] = cast.pointB[a];
+      o.normal[a] = -cast.normal[a]; // the cast's normal is body → terrain
+    }
+  }
+}
+
+const visitor = new ConvexCellVisitor();
+
+/** Convex shape cast through the heightfield (see the file header). */
+export function castConvexHeightfield(
+  out: TerrainCastResult, hf: Heightfield, shape: ConvexShape, pose: Readonly<Pose>, motion: Readonly<Vec3>,
+): TerrainCastResult {
+  out.reset();
+  const p = pose.position, q = pose.orientation;
+  if (!Number.isFinite(p[0] + p[1] + p[2] + q[0] + q[1] + q[2] + q[3] + motion[0] + motion[1] + motion[2])) {
+    out.status = SweptStatus.Degenerate;
+    return out;
+  }
+  convexWorldAabb(box, shape, pose);
+  const cx = 0.5 * (box.min[0] + box.max[0]), cy = 0.5 * (box.min[1] + box.max[1]);
+  const ex = 0.5 * (box.max[0] - box.min[0]), ey = 0.5 * (box.max[1] - box.min[1]);
+  const vis = visitor;
+  vis.best = Infinity;
+  vis.zMin = Math.min(box.min[2], box.min[2] + motion[2]);
+  vis.shape = shape;
+  vis.pose = pose;
+  vis.motion[0] = motion[0];
+  vis.motion[1] = motion[1];
+  vis.motion[2] = motion[2];
+  vis.out = out;
+  const ws = walkFootprint(hf, vis, cx, cy, box.min[2], motion[0], motion[1], motion[2], ex, ey);
+  vis.shape = prism; // drop the caller's references
+  vis.pose = IDENTITY;
+  if (ws === GridWalkStatus.Truncated) out.truncated = true;
+  if (ws === GridWalkStatus.Degenerate) out.status = SweptStatus.Degenerate;
+  return out;
+}

@@ -1,0 +1,125 @@
+/**
+ * Sphere cast and ray cast through a heightfield: the swept-sphere primitives of the DGL toolbox
+ * (swept/swept-sphere.ts: face, then edges, then vertices) applied to the elements of the cells
+ * the grid walk (grid-walk.ts) visits along the path. A ray is a sphere of radius 0.
+ *
+ * Elements: every cell is tested as its two triangles V0 V1 V2 and V1 V3 V2 (heightfield.ts's
+ * diagram). For a planar rectangle those two are coplanar and together are the rectangle, so the
+ * surface is the paper's; the hit then names the element ElementKind.Rectangle. (Its internal
+ * diagonal is tested as an edge too, but no point of it is reached before the face around it.)
+ *
+ * The terrain is solid: a sphere whose centre starts below the surface over the grid is an
+ * initial overlap (toi 0, the point straight above it on the surface, the element's normal),
+ * even if it is deeper than its radius.
+ *
+ * Per cell, before the six edges and vertices: a cell whose highest corner is below the
+ * sphere's lowest point over the whole motion is skipped.
+ *
+ * API (engine form, allocation-free)
+ *   castSphereHeightfield(out: TerrainCastResult, hf, center, motion, radius): TerrainCastResult
+ *   castRayHeightfield(out, hf, origin, motion)  (= radius 0; motion = the whole segment)
+ * out.toi ∈ [0, 1] is the fraction of `motion`; the convention is terrain-cast-result.ts's.
+ */
+import type { Vec3 } from '../../math/vec3';
+import { ElementKind } from '../../terrain/heightfield';
+import type { Heightfield } from '../../terrain/heightfield';
+import { SweptFeature, SweptHit, SweptStatus, triangleRoot } from '../swept/swept-sphere';
+import { GridWalkStatus, walkFootprint } from './grid-walk';
+import type { CellVisitor } from './grid-walk';
+import { TerrainCastResult } from './terrain-cast-result';
+
+const hit = new SweptHit();
+
+class SphereCellVisitor implements CellVisitor {
+  best = Infinity;
+  radius = 0;
+  /** Lowest z of the sphere over the whole motion. */
+  zMin = 0;
+  readonly center: Vec3 = [0, 0, 0];
+  readonly motion: Vec3 = [0, 0, 0];
+  out: TerrainCastResult = new TerrainCastResult();
+
+  visitCell(hf: Heightfield, i: number, j: number): void {
+    const H = hf.heights, cols = hf.cols, k = j * cols + i;
+    const h0 = H[k], h1 = H[k + 1], h2 = H[k + cols], h3 = H[k + cols + 1];
+    if (h0 < this.zMin && h1 < this.zMin && h2 < this.zMin && h3 < this.zMin) return;
+    const xa = hf.x0 + i * hf.dx, xb = xa + hf.dx, ya = hf.y0 + j * hf.dy, yb = ya + hf.dy;
+    const rect = hf.cellIsRectangle(i, j);
+    // lower triangle V0 V1 V2, then upper V1 V3 V2 (both counter-clockwise from above: normal up)
+    triangleRoot(hit, this.center, this.motion, this.radius, xa, ya, h0, xb, ya, h1, xa, yb, h2);
+    this.take(i, j, rect ? ElementKind.Rectangle : ElementKind.LowerTriangle);
+    triangleRoot(hit, this.center, this.motion, this.radius, xb, ya, h1, xb, yb, h3, xa, yb, h2);
+    this.take(i, j, rect ? ElementKind.Rectangle : ElementKind.UpperTriangle);
+  }
+
+  private take(i: number, j: number, kind: ElementKind): void {
+    if (!hit.touched || !(hit.toi < this.best)) return;
+    this.best = hit.toi;
+    const o = this.out;
+    o.status = hit.status;
+    o.toi = hit.toi;
+    o.cellI = i;
+    o.cellJ = j;
+    o.element = kind;
+    o.feature = hit.feature;
+    for (let a = 0; a < 3; a++) {
+      o.point[a] = hit.point[a];
+      o.normal[a] = hit.normal[a];
+    }
+  }
+}
+
+const visitor = new SphereCellVisitor();
+
+function finite3(v: Readonly<Vec3>): boolean {
+  return Number.isFinite(v[0]) && Number.isFinite(v[1]) && Number.isFinite(v[2]);
+}
+
+/** Sphere cast through the heightfield (see the file header). */
+export function castSphereHeightfield(
+  out: TerrainCastResult, hf: Heightfield, center: Readonly<Vec3>, motion: Readonly<Vec3>, radius: number,
+): TerrainCastResult {
+  out.reset();
+  if (!finite3(center) || !finite3(motion) || !(radius >= 0) || !Number.isFinite(radius)) {
+    out.status = SweptStatus.Degenerate;
+    return out;
+  }
+  const cx = center[0], cy = center[1], cz = center[2];
+  if (hf.contains(cx, cy)) {
+    const hz = hf.heightAt(cx, cy);
+    if (cz < hz) {
+      // Buried centre: overlapping whatever the radius.
+      out.status = SweptStatus.InitiallyOverlapping;
+      out.toi = 0;
+      out.point[0] = cx;
+      out.point[1] = cy;
+      out.point[2] = hz;
+      hf.normalAt(out.normal, cx, cy);
+      const fi = Math.min(Math.floor((cx - hf.x0) / hf.dx), hf.cellsX - 1);
+      const fj = Math.min(Math.floor((cy - hf.y0) / hf.dy), hf.cellsY - 1);
+      out.cellI = fi;
+      out.cellJ = fj;
+      const u = (cx - hf.x0) / hf.dx - fi, v = (cy - hf.y0) / hf.dy - fj;
+      out.element = hf.cellIsRectangle(fi, fj) ? ElementKind.Rectangle : u + v <= 1 ? ElementKind.LowerTriangle : ElementKind.UpperTriangle;
+      out.feature = SweptFeature.Face;
+      return out;
+    }
+  }
+  const vis = visitor;
+  vis.best = Infinity;
+  vis.radius = radius;
+  vis.zMin = Math.min(cz, cz + motion[2]) - radius;
+  for (let a = 0; a < 3; a++) {
+    vis.center[a] = center[a];
+    vis.motion[a] = motion[a];
+  }
+  vis.out = out;
+  const ws = walkFootprint(hf, vis, cx, cy, cz - radius, motion[0], motion[1], motion[2], radius, radius);
+  if (ws === GridWalkStatus.Truncated) out.truncated = true;
+  return out;
+}
+
+/** Ray cast: the segment origin → origin + motion against the terrain (a sphere of radius 0). */
+export function castRayHeightfield(out: TerrainCastResult, hf: Heightfield, origin: Readonly<Vec3>, motion: Readonly<Vec3>): TerrainCastResult {
+  return castSphereHeightfield(out, hf, origin, motion, 0);
+}
