@@ -163,3 +163,38 @@ export function walkFootprint(
   }
   return GridWalkStatus.Truncated;
 }
+
+/**
+ * The time window in [0, 1] during which the moving footprint (centre (cx, cy) + t·(mx, my),
+ * half sizes ex, ey) overlaps the rectangle [xa, xb] × [ya, yb] (closed), written to
+ * out[0], out[1]; returns false when they never overlap. Visitors use it to bound the body's
+ * height while it is over a cell: an element can only be touched inside its cell's window.
+ */
+export function footprintWindow(
+  out: Float64Array, cx: number, cy: number, mx: number, my: number, ex: number, ey: number,
+  xa: number, xb: number, ya: number, yb: number,
+): boolean {
+  let t0 = 0, t1 = 1;
+  const lox = xa - ex - cx, hix = xb + ex - cx;
+  if (mx === 0) {
+    if (lox > 0 || hix < 0) return false;
+  } else {
+    let u = lox / mx, v = hix / mx;
+    if (u > v) { const s = u; u = v; v = s; }
+    if (u > t0) t0 = u;
+    if (v < t1) t1 = v;
+  }
+  const loy = ya - ey - cy, hiy = yb + ey - cy;
+  if (my === 0) {
+    if (loy > 0 || hiy < 0) return false;
+  } else {
+    let u = loy / my, v = hiy / my;
+    if (u > v) { const s = u; u = v; v = s; }
+    if (u > t0) t0 = u;
+    if (v < t1) t1 = v;
+  }
+  if (t0 > t1) return false;
+  out[0] = t0;
+  out[1] = t1;
+  return true;
+}

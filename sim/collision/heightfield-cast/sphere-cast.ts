@@ -12,8 +12,9 @@
  * initial overlap (toi 0, the point straight above it on the surface, the element's normal),
  * even if it is deeper than its radius.
  *
- * Per cell, before the six edges and vertices: a cell whose highest corner is below the
- * sphere's lowest point over the whole motion is skipped.
+ * Per cell, before the two triangles: the time window in which the sphere's footprint is over
+ * the cell (footprintWindow); a cell whose highest corner is below the sphere's lowest point
+ * during that window is skipped.
  *
  * API (engine form, allocation-free)
  *   castSphereHeightfield(out: TerrainCastResult, hf, center, motion, radius): TerrainCastResult
@@ -24,17 +25,16 @@ import type { Vec3 } from '../../math/vec3';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield } from '../../terrain/heightfield';
 import { SweptFeature, SweptHit, SweptStatus, triangleRoot } from '../swept/swept-sphere';
-import { GridWalkStatus, walkFootprint } from './grid-walk';
+import { GridWalkStatus, footprintWindow, walkFootprint } from './grid-walk';
 import type { CellVisitor } from './grid-walk';
 import { TerrainCastResult } from './terrain-cast-result';
 
 const hit = new SweptHit();
+const window = new Float64Array(2);
 
 class SphereCellVisitor implements CellVisitor {
   best = Infinity;
   radius = 0;
-  /** Lowest z of the sphere over the whole motion. */
-  zMin = 0;
   readonly center: Vec3 = [0, 0, 0];
   readonly motion: Vec3 = [0, 0, 0];
   out: TerrainCastResult = new TerrainCastResult();
@@ -42,8 +42,16 @@ class SphereCellVisitor implements CellVisitor {
   visitCell(hf: Heightfield, i: number, j: number): void {
     const H = hf.heights, cols = hf.cols, k = j * cols + i;
     const h0 = H[k], h1 = H[k + 1], h2 = H[k + cols], h3 = H[k + cols + 1];
-    if (h0 < this.zMin && h1 < this.zMin && h2 < this.zMin && h3 < this.zMin) return;
     const xa = hf.x0 + i * hf.dx, xb = xa + hf.dx, ya = hf.y0 + j * hf.dy, yb = ya + hf.dy;
+    // The sphere is over this cell only during its window: below its lowest point then, skip.
+    const c = this.center, m = this.motion, r = this.radius;
+    if (!footprintWindow(window, c[0], c[1], m[0], m[1], r, r, xa, xb, ya, yb)) return;
+    // Only times before the earliest hit so far matter.
+    if (window[0] > this.best) return;
+    if (window[1] > this.best) window[1] = this.best;
+    const za = c[2] - r + window[0] * m[2], zb = c[2] - r + window[1] * m[2];
+    const zLow = za < zb ? za : zb;
+    if (h0 < zLow && h1 < zLow && h2 < zLow && h3 < zLow) return;
     const rect = hf.cellIsRectangle(i, j);
     // lower triangle V0 V1 V2, then upper V1 V3 V2 (both counter-clockwise from above: normal up)
     triangleRoot(hit, this.center, this.motion, this.radius, xa, ya, h0, xb, ya, h1, xa, yb, h2);
@@ -108,7 +116,6 @@ export function castSphereHeightfield(
   const vis = visitor;
   vis.best = Infinity;
   vis.radius = radius;
-  vis.zMin = Math.min(cz, cz + motion[2]) - radius;
   for (let a = 0; a < 3; a++) {
     vis.center[a] = center[a];
     vis.motion[a] = motion[a];
