@@ -21,7 +21,8 @@
  * Before GJK, two bounds (a cast per element is ~100× their cost): per cell, the time window
  * in which the body's footprint is over it (footprintWindow), and the cell is skipped if its
  * highest corner is below the body's lowest point during that window; per element, it is
- * skipped if the body stays above the element's plane during that window (one support call).
+ * skipped if the body stays above the element's plane during that window (one support call),
+ * or if its swept bounding sphere misses the element's top polygon (sphereMisses, analytic).
  *
  * API (engine form, allocation-free)
  *   castConvexHeightfield(out: TerrainCastResult, hf, shape, pose, motion): TerrainCastResult
@@ -37,7 +38,9 @@ import { ShapeKind, SupportFace } from '../../shapes/shape';
 import { convexWorldAabb } from '../../shapes/world-aabb';
 import { quatRotate, quatRotateInverse } from '../../math/quat';
 import { CastResult, CastStatus } from '../gjk-raycast';
-import { SweptFeature, SweptStatus } from '../swept/swept-sphere';
+import { SweptFeature, SweptHit, SweptStatus, triangleRoot } from '../swept/swept-sphere';
+import type { CylinderShape } from '../../shapes/cylinder';
+import type { CapsuleShape } from '../../shapes/capsule';
 import { linearCast } from '../swept/time-of-impact';
 import { GridWalkStatus, footprintWindow, walkFootprint } from './grid-walk';
 import type { CellVisitor } from './grid-walk';
@@ -113,6 +116,7 @@ const prism = new ElementPrism();
 const cast = new CastResult();
 const box: Aabb = { min: [0, 0, 0], max: [0, 0, 0] };
 const window = new Float64Array(2);
+const sphereHit = new SweptHit();
 const nP: Vec3 = [0, 0, 0];
 const dirLocal: Vec3 = [0, 0, 0];
 const sup: Vec3 = [0, 0, 0];
@@ -132,6 +136,12 @@ class ConvexCellVisitor implements CellVisitor {
   /** Time window of the current cell. */
   t0 = 0;
   t1 = 1;
+  /** Bounding sphere of the body at t = 0 (centre, radius), for the swept-sphere bound. */
+  readonly sc: Vec3 = [0, 0, 0];
+  sr = 0;
+  /** Cells on the grid border: their prisms' outer walls are exposed, so no sphere bound. */
+  lastI = 0;
+  lastJ = 0;
 
   visitCell(hf: Heightfield, i: number, j: number): void {
     const H = hf.heights, cols = hf.cols, k = j * cols + i;
@@ -175,6 +185,28 @@ class ConvexCellVisitor implements CellVisitor {
    * contact. The body's lowest point along −n_P is one support call; its height above the
    * plane changes linearly with t.
    */
+  /**
+   * True if the body's swept bounding sphere starts above the element's plane and never
+   * touches its top polygon before the earliest hit so far: then the body cannot touch the
+   * prism first either. It would have to cross the plane beside the element and reach the
+   * prism's wall from a neighbour's column, i.e. overlap the neighbour's prism, which is tested
+   * on its own and hit no later. Not for border cells (their outer walls face the open) and
+   * not when the sphere starts touching the plane. kP/nP hold the element's plane.
+   */
+  private sphereMisses(i: number, j: number, kind: ElementKind, kP: number): boolean {
+    if (i === 0 || j === 0 || i === this.lastI || j === this.lastJ) return false;
+    const c = this.sc, r = this.sr;
+    if (!(c[0] * nP[0] + c[1] * nP[1] + c[2] * nP[2] - kP > r)) return false;
+    const v = prism.v;
+    triangleRoot(sphereHit, c, this.motion, r, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
+    if (sphereHit.touched && sphereHit.toi <= this.best) return false;
+    if (kind === ElementKind.Rectangle) {
+      triangleRoot(sphereHit, c, this.motion, r, v[0], v[1], v[2], v[6], v[7], v[8], v[9], v[10], v[11]);
+      if (sphereHit.touched && sphereHit.toi <= this.best) return false;
+    }
+    return true;
+  }
+
   private abovePlane(hf: Heightfield, i: number, j: number, kind: ElementKind): boolean {
     const kP = hf.elementPlane(nP, i, j, kind);
     const q = this.pose.orientation, p = this.pose.position, m = this.motion;
@@ -186,13 +218,15 @@ class ConvexCellVisitor implements CellVisitor {
     quatRotate(sup, q, sup);
     const gap0 = (p[0] + sup[0]) * nP[0] + (p[1] + sup[1]) * nP[1] + (p[2] + sup[2]) * nP[2] - kP;
     const rate = m[0] * nP[0] + m[1] * nP[1] + m[2] * nP[2];
-    return gap0 + this.t0 * rate > 0 && gap0 + this.t1 * rate > 0;
+    if (gap0 + this.t0 * rate > 0 && gap0 + this.t1 * rate > 0) return true;
+    return this.sphereMisses(i, j, kind, kP);
   }
 
   private test(hf: Heightfield, i: number, j: number, kind: ElementKind): void {
     if (this.abovePlane(hf, i, j, kind)) return;
     convexCastStats.elementCasts++;
     linearCast(cast, this.shape, this.pose, this.motion, prism, IDENTITY, ZERO);
+    convexCastStats.iterations += cast.iterations;
     const s = cast.status;
     if (s === CastStatus.Miss || s === CastStatus.Degenerate) return;
     if (!(cast.fraction < this.best)) return;
@@ -215,7 +249,7 @@ class ConvexCellVisitor implements CellVisitor {
 const visitor = new ConvexCellVisitor();
 
 /** Statistics of the last cast (benchmarks read them): element GJK casts run. */
-export const convexCastStats = { elementCasts: 0 };
+export const convexCastStats = { elementCasts: 0, iterations: 0 };
 
 /** Convex shape cast through the heightfield (see the file header). */
 export function castConvexHeightfield(
@@ -228,6 +262,7 @@ export function castConvexHeightfield(
     return out;
   }
   convexCastStats.elementCasts = 0;
+  convexCastStats.iterations = 0;
   convexWorldAabb(box, shape, pose);
   const cx = 0.5 * (box.min[0] + box.max[0]), cy = 0.5 * (box.min[1] + box.max[1]);
   const ex = 0.5 * (box.max[0] - box.min[0]), ey = 0.5 * (box.max[1] - box.min[1]);
@@ -238,6 +273,24 @@ export function castConvexHeightfield(
   vis.ex = ex;
   vis.ey = ey;
   vis.zLow = box.min[2];
+  vis.lastI = hf.cellsX - 1;
+  vis.lastJ = hf.cellsY - 1;
+  // Bounding sphere: about the pose origin for the centred round shapes (exact), else the
+  // world AABB's half diagonal about its centre.
+  const ez = 0.5 * (box.max[2] - box.min[2]);
+  vis.sc[0] = cx;
+  vis.sc[1] = cy;
+  vis.sc[2] = 0.5 * (box.min[2] + box.max[2]);
+  vis.sr = Math.sqrt(ex * ex + ey * ey + ez * ez);
+  const round = shape.kind === ShapeKind.Cylinder ? Math.hypot((shape as CylinderShape).radius, (shape as CylinderShape).halfHeight)
+    : shape.kind === ShapeKind.Capsule ? (shape as CapsuleShape).radius + (shape as CapsuleShape).halfHeight
+      : shape.kind === ShapeKind.Sphere ? shape.coreRadius : Infinity;
+  if (round < vis.sr) {
+    vis.sr = round;
+    vis.sc[0] = p[0];
+    vis.sc[1] = p[1];
+    vis.sc[2] = p[2];
+  }
   vis.shape = shape;
   vis.pose = pose;
   vis.motion[0] = motion[0];
