@@ -33,6 +33,7 @@ describe('sweptAabb', () => {
     const at: Aabb = { min: [0, 0, 0], max: [0, 0, 0] };
     const p: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
     let maxGrow = 0;
+    const outside: string[] = [];
     for (let n = 0; n < 300; n++) {
       const shape = shapes[n % 3];
       const pose0: Pose = { position: [rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1)], orientation: randomQuat(rng) };
@@ -49,12 +50,13 @@ describe('sweptAabb', () => {
         poseAfter(p, pose0, motion, s / 200);
         convexWorldAabb(at, shape, p);
         for (let k = 0; k < 3; k++) {
-          expect(at.min[k], `motion ${n} t ${s / 200}`).toBeGreaterThanOrEqual(box.min[k] - 1e-12);
-          expect(at.max[k], `motion ${n} t ${s / 200}`).toBeLessThanOrEqual(box.max[k] + 1e-12);
+          // (plain comparisons: 360,000 expect() calls would take seconds)
+          if (!(at.min[k] >= box.min[k] - 1e-12) || !(at.max[k] <= box.max[k] + 1e-12)) outside.push(`motion ${n} t ${s / 200} axis ${k}`);
         }
       }
       maxGrow = Math.max(maxGrow, box.max[0] - box.min[0]);
     }
+    expect(outside.slice(0, 5)).toEqual([]);
     expect(maxGrow).toBeGreaterThan(0);
   });
   it('without rotation it is exactly the box of the start and end poses', () => {
