@@ -153,3 +153,19 @@ describe('plain forms: castShape, castShapeTerrain', () => {
   });
 });
 
+describe('regressions', () => {
+  it('a box corner reaching a cylinder side (castShape pair 5245 of the 10,000): the normal faces the motion', () => {
+    // At the time of impact the gap is ~1e-9 m, where the GJK closest-point direction that
+    // gjkShapeCast used to refine its normal with pointed 78° off, against the motion.
+    const motion = [-0.6356711554322908, -0.6372569509694015, 1.354530057833564];
+    const r = castShape(
+      { shape: { type: 'box', halfExtents: [0.3851425659493543, 0.5290202939184383, 0.07946645137853921] }, position: [0.2861241234038927, 0.5047810324510785, -1.8882988632854703], orientation: [0.3189896686131514, -0.6712839823335544, 0.33309881211503206, -0.5802314949638897] },
+      motion,
+      { shape: { type: 'cylinder', radius: 0.12810894387075678, height: 0.9906392219359986 }, position: [0, 0, 0], orientation: [-0.7656070160659009, 0.458227805202545, -0.3963117643845571, 0.21635655964246864] },
+    );
+    expect(r.hit).toBe(true);
+    if (!r.hit) return;
+    expect(r.toi).toBeCloseTo(0.8842048, 6);
+    expect(r.normal[0] * motion[0] + r.normal[1] * motion[1] + r.normal[2] * motion[2]).toBeGreaterThan(0);
+  });
+});
