@@ -1,8 +1,9 @@
 /**
  * Convex shape cast through a heightfield: the GJK shape cast (gjk-raycast.ts, through
  * swept/time-of-impact.ts's linearCast, which restarts a cast that runs out of iterations)
- * against each element of the cells the grid walk (grid-walk.ts) visits along the path. The body
- * translates by `motion` without rotating.
+ * against each element of the cells the grid walk (grid-walk.ts) visits along the path, when the
+ * body translates by `motion`; when it also rotates (`angular`), conservative advancement
+ * (shape-cast.ts) per element instead, stopping CA_TARGET_DISTANCE short of contact.
  *
  * Elements are solid prisms, hull pieces of the terrain: the element polygon (rectangle or
  * triangle, the paper's classification) and the same polygon dropped to a floor below the
@@ -25,7 +26,7 @@
  * or if its swept bounding sphere misses the element's top polygon (sphereMisses, analytic).
  *
  * API (engine form, allocation-free)
- *   castConvexHeightfield(out: TerrainCastResult, hf, shape, pose, motion): TerrainCastResult
+ *   castConvexHeightfield(out: TerrainCastResult, hf, shape, pose, motion, angular?): TerrainCastResult
  * out.point on the terrain, out.normal out of the terrain (terrain-cast-result.ts); `approximate`
  * when the hit element's cast hit its iteration cap (toi is then a safe lower bound).
  */
@@ -41,7 +42,8 @@ import { CastResult, CastStatus } from '../gjk-raycast';
 import { SweptFeature, SweptHit, SweptStatus, triangleRoot } from '../swept/swept-sphere';
 import type { CylinderShape } from '../../shapes/cylinder';
 import type { CapsuleShape } from '../../shapes/capsule';
-import { linearCast } from '../swept/time-of-impact';
+import { linearCast, poseAfter } from '../swept/time-of-impact';
+import { boundingRadius, conservativeAdvancement } from '../shape-cast';
 import { GridWalkStatus, footprintWindow, walkFootprint } from './grid-walk';
 import type { CellVisitor } from './grid-walk';
 import { TerrainCastResult } from './terrain-cast-result';
@@ -127,12 +129,21 @@ class ConvexCellVisitor implements CellVisitor {
   pose: Readonly<Pose> = IDENTITY;
   readonly motion: Vec3 = [0, 0, 0];
   out: TerrainCastResult = new TerrainCastResult();
-  /** The body's world AABB at t = 0: xy centre and half sizes, lowest z. */
+  /** Rotation vector over the motion [rad] (zero: a pure translation, the exact linear cast). */
+  readonly angular: Vec3 = [0, 0, 0];
+  rotating = false;
+  /**
+   * The footprint: xy centre and half sizes of a box holding the body at t = 0, its lowest z,
+   * and how they move over the motion (fmx, fmy, fmz; the body's motion when not rotating).
+   */
   cx = 0;
   cy = 0;
   ex = 0;
   ey = 0;
   zLow = 0;
+  fmx = 0;
+  fmy = 0;
+  fmz = 0;
   /** Time window of the current cell. */
   t0 = 0;
   t1 = 1;
@@ -148,14 +159,13 @@ class ConvexCellVisitor implements CellVisitor {
     const h0 = H[k], h1 = H[k + 1], h2 = H[k + cols], h3 = H[k + cols + 1];
     const xa = hf.x0 + i * hf.dx, xb = xa + hf.dx, ya = hf.y0 + j * hf.dy, yb = ya + hf.dy;
     // The body is over this cell only during its window: below its lowest point then, skip.
-    const m = this.motion;
-    if (!footprintWindow(window, this.cx, this.cy, m[0], m[1], this.ex, this.ey, xa, xb, ya, yb)) return;
+    if (!footprintWindow(window, this.cx, this.cy, this.fmx, this.fmy, this.ex, this.ey, xa, xb, ya, yb)) return;
     // Only times before the earliest hit so far matter.
     if (window[0] > this.best) return;
     if (window[1] > this.best) window[1] = this.best;
     this.t0 = window[0];
     this.t1 = window[1];
-    const za = this.zLow + this.t0 * m[2], zb = this.zLow + this.t1 * m[2];
+    const za = this.zLow + this.t0 * this.fmz, zb = this.zLow + this.t1 * this.fmz;
     const zLow = za < zb ? za : zb;
     if (h0 < zLow && h1 < zLow && h2 < zLow && h3 < zLow) return;
     prism.floor = hf.minHeight - HEIGHTFIELD_CAST_PRISM_FLOOR;
@@ -210,6 +220,15 @@ class ConvexCellVisitor implements CellVisitor {
   private abovePlane(hf: Heightfield, i: number, j: number, kind: ElementKind): boolean {
     const kP = hf.elementPlane(nP, i, j, kind);
     const q = this.pose.orientation, p = this.pose.position, m = this.motion;
+    if (this.rotating) {
+      // The body's lowest point along −n_P moves with the rotation: bound it by the bounding
+      // sphere about the rotation centre instead.
+      const c = this.sc;
+      const g0 = c[0] * nP[0] + c[1] * nP[1] + c[2] * nP[2] - kP - this.sr;
+      const rt = m[0] * nP[0] + m[1] * nP[1] + m[2] * nP[2];
+      if (g0 + this.t0 * rt > 0 && g0 + this.t1 * rt > 0) return true;
+      return this.sphereMisses(i, j, kind, kP);
+    }
     dirLocal[0] = -nP[0];
     dirLocal[1] = -nP[1];
     dirLocal[2] = -nP[2];
@@ -225,7 +244,8 @@ class ConvexCellVisitor implements CellVisitor {
   private test(hf: Heightfield, i: number, j: number, kind: ElementKind): void {
     if (this.abovePlane(hf, i, j, kind)) return;
     convexCastStats.elementCasts++;
-    linearCast(cast, this.shape, this.pose, this.motion, prism, IDENTITY, ZERO);
+    if (this.rotating) conservativeAdvancement(cast, this.shape, this.pose, this.motion, this.angular, prism, IDENTITY, ZERO, ZERO, 1);
+    else linearCast(cast, this.shape, this.pose, this.motion, prism, IDENTITY, ZERO);
     convexCastStats.iterations += cast.iterations;
     const s = cast.status;
     if (s === CastStatus.Miss || s === CastStatus.Degenerate) return;
@@ -251,40 +271,80 @@ const visitor = new ConvexCellVisitor();
 /** Statistics of the last cast (benchmarks read them): element GJK casts run. */
 export const convexCastStats = { elementCasts: 0, iterations: 0 };
 
-/** Convex shape cast through the heightfield (see the file header). */
+const endPose: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
+const endBox: Aabb = { min: [0, 0, 0], max: [0, 0, 0] };
+const motionScratch = { linear: [0, 0, 0] as Vec3, angular: [0, 0, 0] as Vec3 };
+
+/**
+ * Convex shape cast through the heightfield (see the file header). With `angular` (a rotation
+ * vector [rad] over the motion, about the pose origin) each element takes conservative
+ * advancement instead of the linear cast, so the toi stops CA_TARGET_DISTANCE short of contact,
+ * and the footprint is the box that holds the rotating body (swept/time-of-impact.ts's bound).
+ */
 export function castConvexHeightfield(
   out: TerrainCastResult, hf: Heightfield, shape: ConvexShape, pose: Readonly<Pose>, motion: Readonly<Vec3>,
+  angular?: Readonly<Vec3>,
 ): TerrainCastResult {
   out.reset();
   const p = pose.position, q = pose.orientation;
-  if (!Number.isFinite(p[0] + p[1] + p[2] + q[0] + q[1] + q[2] + q[3] + motion[0] + motion[1] + motion[2])) {
+  const w0 = angular ? angular[0] : 0, w1 = angular ? angular[1] : 0, w2 = angular ? angular[2] : 0;
+  if (!Number.isFinite(p[0] + p[1] + p[2] + q[0] + q[1] + q[2] + q[3] + motion[0] + motion[1] + motion[2] + w0 + w1 + w2)) {
     out.status = SweptStatus.Degenerate;
     return out;
   }
   convexCastStats.elementCasts = 0;
   convexCastStats.iterations = 0;
-  convexWorldAabb(box, shape, pose);
-  const cx = 0.5 * (box.min[0] + box.max[0]), cy = 0.5 * (box.min[1] + box.max[1]);
-  const ex = 0.5 * (box.max[0] - box.min[0]), ey = 0.5 * (box.max[1] - box.min[1]);
   const vis = visitor;
+  vis.rotating = w0 !== 0 || w1 !== 0 || w2 !== 0;
+  vis.angular[0] = w0;
+  vis.angular[1] = w1;
+  vis.angular[2] = w2;
+  convexWorldAabb(box, shape, pose);
+  let cx = 0.5 * (box.min[0] + box.max[0]), cy = 0.5 * (box.min[1] + box.max[1]);
+  let ex = 0.5 * (box.max[0] - box.min[0]), ey = 0.5 * (box.max[1] - box.min[1]);
+  let zLow = box.min[2];
+  const ez = 0.5 * (box.max[2] - box.min[2]);
+  const czBox = 0.5 * (box.min[2] + box.max[2]);
+  vis.fmx = motion[0];
+  vis.fmy = motion[1];
+  vis.fmz = motion[2];
+  if (vis.rotating) {
+    // A box holding the body at every t: centre and lowest z interpolate between the start
+    // and end boxes, half sizes the larger of the two, all grown by the arc bound ρθ²/8.
+    for (let k = 0; k < 3; k++) {
+      motionScratch.linear[k] = motion[k];
+      motionScratch.angular[k] = vis.angular[k];
+    }
+    poseAfter(endPose, pose, motionScratch);
+    convexWorldAabb(endBox, shape, endPose);
+    const rho = boundingRadius(shape);
+    const grow = rho * Math.min((w0 * w0 + w1 * w1 + w2 * w2) / 8, 2);
+    const cx1 = 0.5 * (endBox.min[0] + endBox.max[0]), cy1 = 0.5 * (endBox.min[1] + endBox.max[1]);
+    vis.fmx = cx1 - cx;
+    vis.fmy = cy1 - cy;
+    vis.fmz = endBox.min[2] - box.min[2];
+    ex = Math.max(ex, 0.5 * (endBox.max[0] - endBox.min[0])) + grow;
+    ey = Math.max(ey, 0.5 * (endBox.max[1] - endBox.min[1])) + grow;
+    zLow -= grow;
+  }
   vis.best = Infinity;
   vis.cx = cx;
   vis.cy = cy;
   vis.ex = ex;
   vis.ey = ey;
-  vis.zLow = box.min[2];
+  vis.zLow = zLow;
   vis.lastI = hf.cellsX - 1;
   vis.lastJ = hf.cellsY - 1;
-  // Bounding sphere: about the pose origin for the centred round shapes (exact), else the
-  // world AABB's half diagonal about its centre.
-  const ez = 0.5 * (box.max[2] - box.min[2]);
+  // Bounding sphere: about the pose origin for the centred round shapes (exact) and for any
+  // rotating body (the rotation centre), else the world AABB's half diagonal about its centre.
   vis.sc[0] = cx;
   vis.sc[1] = cy;
-  vis.sc[2] = 0.5 * (box.min[2] + box.max[2]);
-  vis.sr = Math.sqrt(ex * ex + ey * ey + ez * ez);
-  const round = shape.kind === ShapeKind.Cylinder ? Math.hypot((shape as CylinderShape).radius, (shape as CylinderShape).halfHeight)
+  vis.sc[2] = czBox;
+  vis.sr = vis.rotating ? Infinity : Math.sqrt(0.25 * (box.max[0] - box.min[0]) ** 2 + 0.25 * (box.max[1] - box.min[1]) ** 2 + ez * ez);
+  let round = shape.kind === ShapeKind.Cylinder ? Math.hypot((shape as CylinderShape).radius, (shape as CylinderShape).halfHeight)
     : shape.kind === ShapeKind.Capsule ? (shape as CapsuleShape).radius + (shape as CapsuleShape).halfHeight
       : shape.kind === ShapeKind.Sphere ? shape.coreRadius : Infinity;
+  if (vis.rotating) round = Math.min(round, boundingRadius(shape));
   if (round < vis.sr) {
     vis.sr = round;
     vis.sc[0] = p[0];
@@ -297,7 +357,7 @@ export function castConvexHeightfield(
   vis.motion[1] = motion[1];
   vis.motion[2] = motion[2];
   vis.out = out;
-  const ws = walkFootprint(hf, vis, cx, cy, box.min[2], motion[0], motion[1], motion[2], ex, ey);
+  const ws = walkFootprint(hf, vis, cx, cy, zLow, vis.fmx, vis.fmy, vis.fmz, ex, ey);
   vis.shape = prism; // drop the caller's references
   vis.pose = IDENTITY;
   if (ws === GridWalkStatus.Truncated) out.truncated = true;
