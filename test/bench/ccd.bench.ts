@@ -7,7 +7,8 @@
  *    r = 0.1 m (castSphereHeightfield), box 0.4 × 0.2 × 0.2 m (castConvexHeightfield), wheel
  *    r = 0.3 m, width 0.2 m, axle horizontal (castWheelHeightfield, with its classified contacts
  *    at toi). Median of 5 timed passes (≥ 1 s of the thread's CPU time each) after warm-up;
- *    columns: hit share, cells visited per cast (the grid walk's count).
+ *    columns: hit share, cells visited per cast (the grid walk's count), bytes allocated per
+ *    cast (V8's sampling heap profiler: the engine forms should allocate nothing).
  *
  * 2. Projectile trials, each engine stepping its own world at dt = 1/240 s, no gravity: a
  *    0.02 m sphere (radius) and a 0.05 m box (edge) fired at 200 and 1,000 m/s at a static wall
@@ -27,6 +28,8 @@
  *    The same body is re-placed for every trial (position, orientation, velocity reset).
  */
 import { readFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import type { HeapProfiler } from 'node:inspector';
 import RAPIER from '@dimforge/rapier3d-compat';
 import initJolt from 'jolt-physics/wasm-compat';
 import { ContactBuffer } from '../../sim/collision/contact';
@@ -136,11 +139,47 @@ function timeCasts(ps: readonly Path[], cast: (p: Path) => boolean, runs: number
   return { perSecond: median(rates), hitShare: hits / ps.length, cells: cells / ps.length };
 }
 
-function castRates(quick: boolean): void {
+interface HeapNode {
+  callFrame: { functionName: string };
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/**
+ * [B] Bytes allocated per cast under the function named `root` (V8's sampling heap profiler,
+ * as test/bench/cylinder.bench.ts; objects collected by minor and major GC included).
+ */
+async function bytesPerCast(ps: readonly Path[], cast: (p: Path) => boolean, root: string): Promise<number> {
+  const session = new Session();
+  session.connect();
+  try {
+    await session.post('HeapProfiler.enable');
+    const sampling: HeapProfiler.StartSamplingParameterType & { includeObjectsCollectedByMajorGC: boolean; includeObjectsCollectedByMinorGC: boolean } = {
+      samplingInterval: 128,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    };
+    await session.post('HeapProfiler.startSampling', sampling);
+    for (let r = 0; r < 2; r++) for (const p of ps) cast(p);
+    const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: { head: HeapNode } };
+    let bytes = 0;
+    const walk = (node: HeapNode, inside: boolean): void => {
+      const here = inside || node.callFrame.functionName === root;
+      if (here) bytes += node.selfSize;
+      for (const c of node.children) walk(c, here);
+    };
+    walk(profile.head, false);
+    return bytes / (2 * ps.length);
+  } finally {
+    session.disconnect();
+  }
+}
+
+async function castRates(quick: boolean): Promise<void> {
   const hf = buildCylinderScene(513);
   const ps = paths(hf, quick ? 300 : 2000);
   const out = new TerrainCastResult();
-  const sphereR = 0.1;
+  const sphereR = { radius: 0.1 };
   const box = new BoxShape([0.2, 0.1, 0.1]);
   const boxPose: Pose = { position: [0, 0, 0], orientation: [0, 0, 0.3826834323650898, 0.9238795325112867] };
   const wheel = new CylinderShape(0.3, 0.2);
@@ -148,29 +187,30 @@ function castRates(quick: boolean): void {
   const ws = new CylinderTerrainWorkspace();
   const contacts = new ContactBuffer(64);
   let contactCount = 0;
-  const rows: [string, (p: Path) => boolean][] = [
-    ['ray (`castRayHeightfield`)', (p) => castRayHeightfield(out, hf, p.start, p.motion).touched],
-    ['sphere r 0.1 m (`castSphereHeightfield`)', (p) => castSphereHeightfield(out, hf, p.start, p.motion, sphereR).touched],
+  const rows: [string, (p: Path) => boolean, string][] = [
+    ['ray (`castRayHeightfield`)', (p) => castRayHeightfield(out, hf, p.start, p.motion).touched, 'castRayHeightfield'],
+    ['sphere r 0.1 m (`castSphereHeightfield`)', (p) => castSphereHeightfield(out, hf, p.start, p.motion, sphereR).touched, 'castSphereHeightfield'],
     ['box 0.4 × 0.2 × 0.2 m (`castConvexHeightfield`)', (p) => {
       boxPose.position[0] = p.start[0];
       boxPose.position[1] = p.start[1];
       boxPose.position[2] = p.start[2];
       return castConvexHeightfield(out, hf, box, boxPose, p.motion).touched;
-    }],
+    }, 'castConvexHeightfield'],
     ['wheel r 0.3 m, width 0.2 m + contacts at toi (`castWheelHeightfield`)', (p) => {
       contacts.clear();
       castWheelHeightfield(out, contacts, hf, p.start, axle, wheel, p.motion, ws);
       contactCount += contacts.count;
       return out.touched;
-    }],
+    }, 'castWheelHeightfield'],
   ];
   console.log(`\n513² terrain (dx 0.05 m), ${ps.length} seeded paths 0.5–3 m long, 5°–90° down; median of 5 passes of ≥ 1 s of the thread's CPU time\n`);
-  console.log('| cast | casts per CPU-second | hit | cells visited per cast |');
-  console.log('|---|---:|---:|---:|');
-  for (const [name, fn] of rows) {
+  console.log('| cast | casts per CPU-second | hit | cells visited per cast | bytes allocated per cast |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const [name, fn, root] of rows) {
     contactCount = 0;
     const r = timeCasts(ps, fn, quick ? 2 : 5);
-    console.log(`| ${name} | ${Math.round(r.perSecond).toLocaleString('en-US')} | ${(100 * r.hitShare).toFixed(0)} % | ${r.cells.toFixed(1)} |`);
+    const bytes = await bytesPerCast(ps, fn, root);
+    console.log(`| ${name} | ${Math.round(r.perSecond).toLocaleString('en-US')} | ${(100 * r.hitShare).toFixed(0)} % | ${r.cells.toFixed(1)} | ${bytes.toFixed(1)} |`);
   }
 }
 
@@ -336,7 +376,7 @@ async function projectileTrials(quick: boolean): Promise<void> {
 }
 
 export default async function run(ctx: BenchContext): Promise<void> {
-  castRates(ctx.quick);
+  await castRates(ctx.quick);
   await projectileTrials(ctx.quick);
 }
 

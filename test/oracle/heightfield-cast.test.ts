@@ -25,7 +25,7 @@ import { gridWalkStats } from '../../sim/collision/heightfield-cast/grid-walk';
 import { castRayHeightfield, castSphereHeightfield } from '../../sim/collision/heightfield-cast/sphere-cast';
 import { TerrainCastResult } from '../../sim/collision/heightfield-cast/terrain-cast-result';
 import { castWheelHeightfield, quatFromZTo } from '../../sim/collision/heightfield-cast/wheel-cast';
-import { SweptHit, SweptStatus, triangleRoot } from '../../sim/collision/swept/swept-sphere';
+import { SweptHit, SweptStatus, sweptSphereTriangle } from '../../sim/collision/swept/swept-sphere';
 import { linearCast, poseAfter } from '../../sim/collision/swept/time-of-impact';
 import { conservativeAdvancement } from '../../sim/collision/shape-cast';
 import { GjkResult, GjkStatus, gjkDistance } from '../../sim/collision/gjk';
@@ -56,9 +56,9 @@ function bruteSphere(hf: Heightfield, c: Vec3, m: Vec3, r: number): number {
     for (let i = 0; i < hf.cellsX; i++) {
       const xa = hf.vertexX(i), xb = hf.vertexX(i + 1), ya = hf.vertexY(j), yb = hf.vertexY(j + 1);
       const h0 = hf.height(i, j), h1 = hf.height(i + 1, j), h2 = hf.height(i, j + 1), h3 = hf.height(i + 1, j + 1);
-      triangleRoot(h, c, m, r, xa, ya, h0, xb, ya, h1, xa, yb, h2);
+      sweptSphereTriangle(h, c, m, r, [xa, ya, h0], [xb, ya, h1], [xa, yb, h2]);
       if (h.touched) best = Math.min(best, h.toi);
-      triangleRoot(h, c, m, r, xb, ya, h1, xb, yb, h3, xa, yb, h2);
+      sweptSphereTriangle(h, c, m, r, [xb, ya, h1], [xb, yb, h3], [xa, yb, h2]);
       if (h.touched) best = Math.min(best, h.toi);
     }
   }
@@ -132,7 +132,7 @@ describe('ray and sphere casts through the heightfield == all triangles, no walk
       for (let n = 0; n < 600; n++) {
         const r = n < 400 ? (rng.next() < 0.2 ? 0.02 : rng.range(0.03, 0.4)) : 0;
         const { start, motion } = randomPath(rng, scene, r);
-        if (r > 0) castSphereHeightfield(out, hf, start, motion, r);
+        if (r > 0) castSphereHeightfield(out, hf, start, motion, { radius: r });
         else castRayHeightfield(out, hf, start, motion);
         const ref = bruteSphere(hf, start, motion, r);
         if (ref === Infinity) {
@@ -200,6 +200,32 @@ describe('convex casts through the heightfield == linearCast against all element
       }
     }
     expect(hits).toBeGreaterThan(40);
+  });
+});
+
+describe('convex casts onto planar rectangles (the paper\'s one-element cells)', () => {
+  it('small boxes and capsules dropped anywhere on a slope of rectangles hit it where brute force does', () => {
+    const n = 12, dx = 0.1;
+    const H: number[] = [];
+    for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) H.push(0.2 * i * dx); // tilted in x only: every cell a rectangle
+    const hf = HeightfieldClass.fromArray({ cols: n, rows: n, dx, dy: dx, x0: 0, y0: 0, heights: H });
+    expect(hf.cellIsRectangle(5, 5)).toBe(true);
+    const rng = new Rng(404);
+    const out = new TerrainCastResult();
+    const shapes: ConvexShape[] = [new BoxShape([0.01, 0.008, 0.006]), new CapsuleShape(0.005, 0.01)];
+    for (let k = 0; k < 60; k++) {
+      const shape = shapes[k % 2];
+      const x = rng.range(0.15, 1.0), y = rng.range(0.15, 1.0);
+      const start: Vec3 = [x, y, hf.heightAt(x, y) + rng.range(0.05, 0.3)];
+      const motion: Vec3 = [rng.range(-0.05, 0.05), rng.range(-0.05, 0.05), -0.5];
+      const pose: Pose = { position: start, orientation: randomQuat(rng) };
+      castConvexHeightfield(out, hf, shape, pose, motion);
+      const ref = bruteConvex(hf, shape, pose, motion);
+      expect(ref).toBeLessThan(1);
+      expect(out.touched, `drop ${k}`).toBe(true);
+      expect(out.element).toBe(0);
+      expect(Math.abs(out.toi - ref) * 0.5, `drop ${k}`).toBeLessThanOrEqual(1e-6);
+    }
   });
 });
 
@@ -364,7 +390,7 @@ describe('the grid walk does not scan the map', () => {
   const hf = fractalTerrain({ cols: 513, dx: 0.05, seed: 3, amplitude: 0.4, roughness: 0.5 });
   const out = new TerrainCastResult();
   it('a short sphere cast onto a 513² map visits tens of cells, not 262,144', () => {
-    castSphereHeightfield(out, hf, [0.3, -0.2, hf.heightAt(0.3, -0.2) + 0.2], [0.4, 0.1, -0.5], 0.05);
+    castSphereHeightfield(out, hf, [0.3, -0.2, hf.heightAt(0.3, -0.2) + 0.2], [0.4, 0.1, -0.5], { radius: 0.05 });
     expect(out.status).toBe(SweptStatus.Hit);
     expect(gridWalkStats.cellsVisited).toBeGreaterThan(0);
     expect(gridWalkStats.cellsVisited).toBeLessThan(100);

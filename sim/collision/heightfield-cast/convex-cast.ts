@@ -39,12 +39,12 @@ import { ShapeKind, SupportFace } from '../../shapes/shape';
 import { convexWorldAabb } from '../../shapes/world-aabb';
 import { quatRotate, quatRotateInverse } from '../../math/quat';
 import { CastResult, CastStatus } from '../gjk-raycast';
-import { SweptFeature, SweptHit, SweptStatus, triangleRoot } from '../swept/swept-sphere';
+import { SweptFeature, SweptHit, SweptStatus, sweptQuery, triangleRootQ } from '../swept/swept-sphere';
 import type { CylinderShape } from '../../shapes/cylinder';
 import type { CapsuleShape } from '../../shapes/capsule';
 import { linearCast, poseAfter } from '../swept/time-of-impact';
 import { boundingRadius, conservativeAdvancement } from '../shape-cast';
-import { GridWalkStatus, footprintWindow, walkFootprint } from './grid-walk';
+import { FOOTPRINT_SIZE, FP_CX, FP_CY, FP_EX, FP_EY, FP_MX, FP_MY, FP_MZ, FP_ZLOW, GridWalkStatus, footprintWindow, walkFootprint } from './grid-walk';
 import type { CellVisitor } from './grid-walk';
 import { TerrainCastResult } from './terrain-cast-result';
 
@@ -118,8 +118,12 @@ const prism = new ElementPrism();
 const cast = new CastResult();
 const box: Aabb = { min: [0, 0, 0], max: [0, 0, 0] };
 const window = new Float64Array(2);
+const rect = new Float64Array(4);
+const fp = new Float64Array(FOOTPRINT_SIZE);
+/** The current element's plane: unit normal (up) at 0..2, k_P = n_P·V at 3. */
+const plane = new Float64Array(4);
+const tri = new Float64Array(9);
 const sphereHit = new SweptHit();
-const nP: Vec3 = [0, 0, 0];
 const dirLocal: Vec3 = [0, 0, 0];
 const sup: Vec3 = [0, 0, 0];
 
@@ -132,24 +136,6 @@ class ConvexCellVisitor implements CellVisitor {
   /** Rotation vector over the motion [rad] (zero: a pure translation, the exact linear cast). */
   readonly angular: Vec3 = [0, 0, 0];
   rotating = false;
-  /**
-   * The footprint: xy centre and half sizes of a box holding the body at t = 0, its lowest z,
-   * and how they move over the motion (fmx, fmy, fmz; the body's motion when not rotating).
-   */
-  cx = 0;
-  cy = 0;
-  ex = 0;
-  ey = 0;
-  zLow = 0;
-  fmx = 0;
-  fmy = 0;
-  fmz = 0;
-  /** Time window of the current cell. */
-  t0 = 0;
-  t1 = 1;
-  /** Bounding sphere of the body at t = 0 (centre, radius), for the swept-sphere bound. */
-  readonly sc: Vec3 = [0, 0, 0];
-  sr = 0;
   /** Cells on the grid border: their prisms' outer walls are exposed, so no sphere bound. */
   lastI = 0;
   lastJ = 0;
@@ -159,90 +145,108 @@ class ConvexCellVisitor implements CellVisitor {
     const h0 = H[k], h1 = H[k + 1], h2 = H[k + cols], h3 = H[k + cols + 1];
     const xa = hf.x0 + i * hf.dx, xb = xa + hf.dx, ya = hf.y0 + j * hf.dy, yb = ya + hf.dy;
     // The body is over this cell only during its window: below its lowest point then, skip.
-    if (!footprintWindow(window, this.cx, this.cy, this.fmx, this.fmy, this.ex, this.ey, xa, xb, ya, yb)) return;
+    rect[0] = xa;
+    rect[1] = xb;
+    rect[2] = ya;
+    rect[3] = yb;
+    if (!footprintWindow(window, fp, rect)) return;
     // Only times before the earliest hit so far matter.
     if (window[0] > this.best) return;
     if (window[1] > this.best) window[1] = this.best;
-    this.t0 = window[0];
-    this.t1 = window[1];
-    const za = this.zLow + this.t0 * this.fmz, zb = this.zLow + this.t1 * this.fmz;
+    const za = fp[FP_ZLOW] + window[0] * fp[FP_MZ], zb = fp[FP_ZLOW] + window[1] * fp[FP_MZ];
     const zLow = za < zb ? za : zb;
     if (h0 < zLow && h1 < zLow && h2 < zLow && h3 < zLow) return;
     prism.floor = hf.minHeight - HEIGHTFIELD_CAST_PRISM_FLOOR;
+    const v = prism.v;
     if (hf.cellIsRectangle(i, j)) {
       prism.count = 4;
-      prism.setVertex(0, xa, ya, h0);
-      prism.setVertex(1, xb, ya, h1);
-      prism.setVertex(2, xb, yb, h3);
-      prism.setVertex(3, xa, yb, h2);
-      this.test(hf, i, j, ElementKind.Rectangle);
+      v[0] = xa; v[1] = ya; v[2] = h0;
+      v[3] = xb; v[4] = ya; v[5] = h1;
+      v[6] = xb; v[7] = yb; v[8] = h3;
+      v[9] = xa; v[10] = yb; v[11] = h2;
+      this.test(i, j, ElementKind.Rectangle);
       return;
     }
     prism.count = 3;
-    prism.setVertex(0, xa, ya, h0);
-    prism.setVertex(1, xb, ya, h1);
-    prism.setVertex(2, xa, yb, h2);
-    this.test(hf, i, j, ElementKind.LowerTriangle);
-    prism.setVertex(0, xb, ya, h1);
-    prism.setVertex(1, xb, yb, h3);
-    prism.setVertex(2, xa, yb, h2);
-    this.test(hf, i, j, ElementKind.UpperTriangle);
+    v[0] = xa; v[1] = ya; v[2] = h0;
+    v[3] = xb; v[4] = ya; v[5] = h1;
+    v[6] = xa; v[7] = yb; v[8] = h2;
+    this.test(i, j, ElementKind.LowerTriangle);
+    v[0] = xb; v[1] = ya; v[2] = h1;
+    v[3] = xb; v[4] = yb; v[5] = h3;
+    v[6] = xa; v[7] = yb; v[8] = h2;
+    this.test(i, j, ElementKind.UpperTriangle);
   }
 
-  /**
-   * True if the body stays strictly above the element's plane during the cell's window: the
-   * whole prism lies on or below that plane (its walls are vertical under the element), so no
-   * contact. The body's lowest point along −n_P is one support call; its height above the
-   * plane changes linearly with t.
-   */
   /**
    * True if the body's swept bounding sphere starts above the element's plane and never
    * touches its top polygon before the earliest hit so far: then the body cannot touch the
    * prism first either. It would have to cross the plane beside the element and reach the
    * prism's wall from a neighbour's column, i.e. overlap the neighbour's prism, which is tested
    * on its own and hit no later. Not for border cells (their outer walls face the open) and
-   * not when the sphere starts touching the plane. kP/nP hold the element's plane.
+   * not when the sphere starts touching the plane. `plane` holds the element's plane; the
+   * sphere is sweptQuery (set once per cast).
    */
-  private sphereMisses(i: number, j: number, kind: ElementKind, kP: number): boolean {
+  private sphereMisses(i: number, j: number, rectangle: boolean): boolean {
     if (i === 0 || j === 0 || i === this.lastI || j === this.lastJ) return false;
-    const c = this.sc, r = this.sr;
-    if (!(c[0] * nP[0] + c[1] * nP[1] + c[2] * nP[2] - kP > r)) return false;
+    const Q = sweptQuery;
+    if (!(Q[0] * plane[0] + Q[1] * plane[1] + Q[2] * plane[2] - plane[3] > Q[6])) return false;
     const v = prism.v;
-    triangleRoot(sphereHit, c, this.motion, r, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]);
+    for (let k = 0; k < 9; k++) tri[k] = v[k];
+    triangleRootQ(sphereHit, tri);
     if (sphereHit.touched && sphereHit.toi <= this.best) return false;
-    if (kind === ElementKind.Rectangle) {
-      triangleRoot(sphereHit, c, this.motion, r, v[0], v[1], v[2], v[6], v[7], v[8], v[9], v[10], v[11]);
+    if (rectangle) {
+      for (let k = 3; k < 6; k++) tri[k] = v[k + 3];
+      for (let k = 6; k < 9; k++) tri[k] = v[k + 3];
+      triangleRootQ(sphereHit, tri);
       if (sphereHit.touched && sphereHit.toi <= this.best) return false;
     }
     return true;
   }
 
-  private abovePlane(hf: Heightfield, i: number, j: number, kind: ElementKind): boolean {
-    const kP = hf.elementPlane(nP, i, j, kind);
-    const q = this.pose.orientation, p = this.pose.position, m = this.motion;
+  /**
+   * True if the body stays strictly above the element's plane during the cell's window: the
+   * whole prism lies on or below that plane (its walls are vertical under the element), so no
+   * contact. The body's lowest point along −n_P is one support call (a rotating body: its
+   * bounding sphere about the rotation centre); its height above the plane changes linearly
+   * with t. Otherwise, the swept-sphere bound (sphereMisses).
+   */
+  private abovePlane(i: number, j: number, rectangle: boolean): boolean {
+    // The element's plane from its top polygon (counter-clockwise from above: n up).
+    const v = prism.v;
+    const ux = v[3] - v[0], uy = v[4] - v[1], uz = v[5] - v[2];
+    const wx = v[6] - v[0], wy = v[7] - v[1], wz = v[8] - v[2];
+    let nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
+    const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    nx /= nl;
+    ny /= nl;
+    nz /= nl;
+    plane[0] = nx;
+    plane[1] = ny;
+    plane[2] = nz;
+    plane[3] = nx * v[0] + ny * v[1] + nz * v[2];
+    const m = this.motion;
+    const rate = m[0] * nx + m[1] * ny + m[2] * nz;
+    let gap0: number;
     if (this.rotating) {
-      // The body's lowest point along −n_P moves with the rotation: bound it by the bounding
-      // sphere about the rotation centre instead.
-      const c = this.sc;
-      const g0 = c[0] * nP[0] + c[1] * nP[1] + c[2] * nP[2] - kP - this.sr;
-      const rt = m[0] * nP[0] + m[1] * nP[1] + m[2] * nP[2];
-      if (g0 + this.t0 * rt > 0 && g0 + this.t1 * rt > 0) return true;
-      return this.sphereMisses(i, j, kind, kP);
+      const Q = sweptQuery;
+      gap0 = Q[0] * nx + Q[1] * ny + Q[2] * nz - plane[3] - Q[6];
+    } else {
+      const q = this.pose.orientation, p = this.pose.position;
+      dirLocal[0] = -nx;
+      dirLocal[1] = -ny;
+      dirLocal[2] = -nz;
+      quatRotateInverse(dirLocal, q, dirLocal);
+      this.shape.support(sup, dirLocal);
+      quatRotate(sup, q, sup);
+      gap0 = (p[0] + sup[0]) * nx + (p[1] + sup[1]) * ny + (p[2] + sup[2]) * nz - plane[3];
     }
-    dirLocal[0] = -nP[0];
-    dirLocal[1] = -nP[1];
-    dirLocal[2] = -nP[2];
-    quatRotateInverse(dirLocal, q, dirLocal);
-    this.shape.support(sup, dirLocal);
-    quatRotate(sup, q, sup);
-    const gap0 = (p[0] + sup[0]) * nP[0] + (p[1] + sup[1]) * nP[1] + (p[2] + sup[2]) * nP[2] - kP;
-    const rate = m[0] * nP[0] + m[1] * nP[1] + m[2] * nP[2];
-    if (gap0 + this.t0 * rate > 0 && gap0 + this.t1 * rate > 0) return true;
-    return this.sphereMisses(i, j, kind, kP);
+    if (gap0 + window[0] * rate > 0 && gap0 + window[1] * rate > 0) return true;
+    return this.sphereMisses(i, j, rectangle);
   }
 
-  private test(hf: Heightfield, i: number, j: number, kind: ElementKind): void {
-    if (this.abovePlane(hf, i, j, kind)) return;
+  private test(i: number, j: number, kind: ElementKind): void {
+    if (this.abovePlane(i, j, kind === ElementKind.Rectangle)) return;
     convexCastStats.elementCasts++;
     if (this.rotating) conservativeAdvancement(cast, this.shape, this.pose, this.motion, this.angular, prism, IDENTITY, ZERO, ZERO, 1);
     else linearCast(cast, this.shape, this.pose, this.motion, prism, IDENTITY, ZERO);
@@ -300,14 +304,14 @@ export function castConvexHeightfield(
   vis.angular[1] = w1;
   vis.angular[2] = w2;
   convexWorldAabb(box, shape, pose);
-  let cx = 0.5 * (box.min[0] + box.max[0]), cy = 0.5 * (box.min[1] + box.max[1]);
+  const cx = 0.5 * (box.min[0] + box.max[0]), cy = 0.5 * (box.min[1] + box.max[1]);
   let ex = 0.5 * (box.max[0] - box.min[0]), ey = 0.5 * (box.max[1] - box.min[1]);
   let zLow = box.min[2];
   const ez = 0.5 * (box.max[2] - box.min[2]);
   const czBox = 0.5 * (box.min[2] + box.max[2]);
-  vis.fmx = motion[0];
-  vis.fmy = motion[1];
-  vis.fmz = motion[2];
+  fp[FP_MX] = motion[0];
+  fp[FP_MY] = motion[1];
+  fp[FP_MZ] = motion[2];
   if (vis.rotating) {
     // A box holding the body at every t: centre and lowest z interpolate between the start
     // and end boxes, half sizes the larger of the two, all grown by the arc bound ρθ²/8.
@@ -320,36 +324,41 @@ export function castConvexHeightfield(
     const rho = boundingRadius(shape);
     const grow = rho * Math.min((w0 * w0 + w1 * w1 + w2 * w2) / 8, 2);
     const cx1 = 0.5 * (endBox.min[0] + endBox.max[0]), cy1 = 0.5 * (endBox.min[1] + endBox.max[1]);
-    vis.fmx = cx1 - cx;
-    vis.fmy = cy1 - cy;
-    vis.fmz = endBox.min[2] - box.min[2];
+    fp[FP_MX] = cx1 - cx;
+    fp[FP_MY] = cy1 - cy;
+    fp[FP_MZ] = endBox.min[2] - box.min[2];
     ex = Math.max(ex, 0.5 * (endBox.max[0] - endBox.min[0])) + grow;
     ey = Math.max(ey, 0.5 * (endBox.max[1] - endBox.min[1])) + grow;
     zLow -= grow;
   }
   vis.best = Infinity;
-  vis.cx = cx;
-  vis.cy = cy;
-  vis.ex = ex;
-  vis.ey = ey;
-  vis.zLow = zLow;
+  fp[FP_CX] = cx;
+  fp[FP_CY] = cy;
+  fp[FP_ZLOW] = zLow;
+  fp[FP_EX] = ex;
+  fp[FP_EY] = ey;
   vis.lastI = hf.cellsX - 1;
   vis.lastJ = hf.cellsY - 1;
-  // Bounding sphere: about the pose origin for the centred round shapes (exact) and for any
-  // rotating body (the rotation centre), else the world AABB's half diagonal about its centre.
-  vis.sc[0] = cx;
-  vis.sc[1] = cy;
-  vis.sc[2] = czBox;
-  vis.sr = vis.rotating ? Infinity : Math.sqrt(0.25 * (box.max[0] - box.min[0]) ** 2 + 0.25 * (box.max[1] - box.min[1]) ** 2 + ez * ez);
+  // Bounding sphere (sweptQuery: centre, motion, radius): about the pose origin for the
+  // centred round shapes (exact) and for any rotating body (the rotation centre), else the
+  // world AABB's half diagonal about its centre.
+  const Q = sweptQuery;
+  Q[0] = cx;
+  Q[1] = cy;
+  Q[2] = czBox;
+  Q[3] = motion[0];
+  Q[4] = motion[1];
+  Q[5] = motion[2];
+  Q[6] = vis.rotating ? Infinity : Math.sqrt(0.25 * (box.max[0] - box.min[0]) ** 2 + 0.25 * (box.max[1] - box.min[1]) ** 2 + ez * ez);
   let round = shape.kind === ShapeKind.Cylinder ? Math.hypot((shape as CylinderShape).radius, (shape as CylinderShape).halfHeight)
     : shape.kind === ShapeKind.Capsule ? (shape as CapsuleShape).radius + (shape as CapsuleShape).halfHeight
       : shape.kind === ShapeKind.Sphere ? shape.coreRadius : Infinity;
   if (vis.rotating) round = Math.min(round, boundingRadius(shape));
-  if (round < vis.sr) {
-    vis.sr = round;
-    vis.sc[0] = p[0];
-    vis.sc[1] = p[1];
-    vis.sc[2] = p[2];
+  if (round < Q[6]) {
+    Q[6] = round;
+    Q[0] = p[0];
+    Q[1] = p[1];
+    Q[2] = p[2];
   }
   vis.shape = shape;
   vis.pose = pose;
@@ -357,7 +366,7 @@ export function castConvexHeightfield(
   vis.motion[1] = motion[1];
   vis.motion[2] = motion[2];
   vis.out = out;
-  const ws = walkFootprint(hf, vis, cx, cy, zLow, vis.fmx, vis.fmy, vis.fmz, ex, ey);
+  const ws = walkFootprint(hf, vis, fp);
   vis.shape = prism; // drop the caller's references
   vis.pose = IDENTITY;
   if (ws === GridWalkStatus.Truncated) out.truncated = true;

@@ -56,26 +56,39 @@ export type GridWalkStatus = (typeof GridWalkStatus)[keyof typeof GridWalkStatus
 export const gridWalkStats = { steps: 0, rangesSkipped: 0, cellsVisited: 0 };
 
 /** Ranges up to this many cells get H_max from their corner heights; larger ones from the pyramid. */
-const DIRECT_SCAN_CELLS = 64;
+const DIRECT_SCAN_CELLS = 256;
 const MAX_STEPS = HEIGHTFIELD_CAST_MAX_STEPS;
 const range: MinMax = { min: 0, max: 0 };
+/** rangeMax's result (a Float64Array slot: a returned double would be boxed on the heap). */
+const rangeTop = new Float64Array(1);
 
-function rangeMax(hf: Heightfield, i0: number, j0: number, i1: number, j1: number): number {
-  if ((i1 - i0 + 1) * (j1 - j0 + 1) > DIRECT_SCAN_CELLS) return hf.cellRangeMinMax(range, i0, j0, i1, j1).max;
+/** Highest vertex of cells [i0, i1] × [j0, j1] into rangeTop[0]. */
+function rangeMax(hf: Heightfield, i0: number, j0: number, i1: number, j1: number): void {
+  if ((i1 - i0 + 1) * (j1 - j0 + 1) > DIRECT_SCAN_CELLS) {
+    rangeTop[0] = hf.cellRangeMinMax(range, i0, j0, i1, j1).max;
+    return;
+  }
   const H = hf.heights, cols = hf.cols;
   let hi = -Infinity;
   for (let j = j0; j <= j1 + 1; j++) {
     const row = j * cols;
     for (let i = i0; i <= i1 + 1; i++) if (H[row + i] > hi) hi = H[row + i];
   }
-  return hi;
+  rangeTop[0] = hi;
 }
 
+/**
+ * Layout of a footprint (a Float64Array(8), see the header): centre x, y and lowest z at t = 0,
+ * their motion over [0, 1], and the xy half sizes. An array, not numbers: V8 boxes doubles
+ * passed to calls it does not inline.
+ */
+export const FP_CX = 0, FP_CY = 1, FP_ZLOW = 2, FP_MX = 3, FP_MY = 4, FP_MZ = 5, FP_EX = 6, FP_EY = 7;
+export const FOOTPRINT_SIZE = 8;
+
 /** Walks the cells under a moving footprint (see the file header). */
-export function walkFootprint(
-  hf: Heightfield, visitor: CellVisitor,
-  cx: number, cy: number, zLow: number, mx: number, my: number, mz: number, ex: number, ey: number,
-): GridWalkStatus {
+export function walkFootprint(hf: Heightfield, visitor: CellVisitor, fp: Float64Array): GridWalkStatus {
+  const cx = fp[FP_CX], cy = fp[FP_CY], zLow = fp[FP_ZLOW], mx = fp[FP_MX], my = fp[FP_MY], mz = fp[FP_MZ];
+  const ex = fp[FP_EX], ey = fp[FP_EY];
   gridWalkStats.steps = 0;
   gridWalkStats.rangesSkipped = 0;
   gridWalkStats.cellsVisited = 0;
@@ -134,7 +147,8 @@ export function walkFootprint(
     if (j1 > lastJ) j1 = lastJ;
     if (i0 <= i1 && j0 <= j1) {
       const za = zLow + t0 * mz, zb = zLow + t1 * mz;
-      if (rangeMax(hf, i0, j0, i1, j1) < (za < zb ? za : zb)) {
+      rangeMax(hf, i0, j0, i1, j1);
+      if (rangeTop[0] < (za < zb ? za : zb)) {
         gridWalkStats.rangesSkipped++;
       } else {
         for (let j = j0; j <= j1; j++) {
@@ -165,17 +179,15 @@ export function walkFootprint(
 }
 
 /**
- * The time window in [0, 1] during which the moving footprint (centre (cx, cy) + t·(mx, my),
- * half sizes ex, ey) overlaps the rectangle [xa, xb] × [ya, yb] (closed), written to
- * out[0], out[1]; returns false when they never overlap. Visitors use it to bound the body's
- * height while it is over a cell: an element can only be touched inside its cell's window.
+ * The time window in [0, 1] during which the moving footprint `fp` overlaps the rectangle
+ * rect = [xa, xb, ya, yb] (closed), written to out[0], out[1]; returns false when they never
+ * overlap. Visitors use it to bound the body's height while it is over a cell: an element can
+ * only be touched inside its cell's window.
  */
-export function footprintWindow(
-  out: Float64Array, cx: number, cy: number, mx: number, my: number, ex: number, ey: number,
-  xa: number, xb: number, ya: number, yb: number,
-): boolean {
+export function footprintWindow(out: Float64Array, fp: Float64Array, rect: Float64Array): boolean {
+  const cx = fp[FP_CX], cy = fp[FP_CY], mx = fp[FP_MX], my = fp[FP_MY], ex = fp[FP_EX], ey = fp[FP_EY];
   let t0 = 0, t1 = 1;
-  const lox = xa - ex - cx, hix = xb + ex - cx;
+  const lox = rect[0] - ex - cx, hix = rect[1] + ex - cx;
   if (mx === 0) {
     if (lox > 0 || hix < 0) return false;
   } else {
@@ -184,7 +196,7 @@ export function footprintWindow(
     if (u > t0) t0 = u;
     if (v < t1) t1 = v;
   }
-  const loy = ya - ey - cy, hiy = yb + ey - cy;
+  const loy = rect[2] - ey - cy, hiy = rect[3] + ey - cy;
   if (my === 0) {
     if (loy > 0 || hiy < 0) return false;
   } else {

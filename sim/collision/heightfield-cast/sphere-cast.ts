@@ -17,26 +17,27 @@
  * during that window is skipped.
  *
  * API (engine form, allocation-free)
- *   castSphereHeightfield(out: TerrainCastResult, hf, center, motion, radius): TerrainCastResult
+ *   castSphereHeightfield(out: TerrainCastResult, hf, center, motion, sphere: { radius }): TerrainCastResult
  *   castRayHeightfield(out, hf, origin, motion)  (= radius 0; motion = the whole segment)
  * out.toi ∈ [0, 1] is the fraction of `motion`; the convention is terrain-cast-result.ts's.
  */
 import type { Vec3 } from '../../math/vec3';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield } from '../../terrain/heightfield';
-import { SweptFeature, SweptHit, SweptStatus, triangleRoot } from '../swept/swept-sphere';
-import { GridWalkStatus, footprintWindow, walkFootprint } from './grid-walk';
+import { SweptFeature, SweptHit, SweptStatus, sweptQuery, triangleRootQ } from '../swept/swept-sphere';
+import { FOOTPRINT_SIZE, FP_CX, FP_CY, FP_EX, FP_EY, FP_MX, FP_MY, FP_MZ, FP_ZLOW, GridWalkStatus, footprintWindow, walkFootprint } from './grid-walk';
 import type { CellVisitor } from './grid-walk';
 import { TerrainCastResult } from './terrain-cast-result';
 
 const hit = new SweptHit();
 const window = new Float64Array(2);
+const rect = new Float64Array(4);
+/** The triangle handed to triangleRootQ (xyz at 0, 3, 6). */
+const tri = new Float64Array(9);
+const fp = new Float64Array(FOOTPRINT_SIZE);
 
 class SphereCellVisitor implements CellVisitor {
   best = Infinity;
-  radius = 0;
-  readonly center: Vec3 = [0, 0, 0];
-  readonly motion: Vec3 = [0, 0, 0];
   out: TerrainCastResult = new TerrainCastResult();
 
   visitCell(hf: Heightfield, i: number, j: number): void {
@@ -44,20 +45,29 @@ class SphereCellVisitor implements CellVisitor {
     const h0 = H[k], h1 = H[k + 1], h2 = H[k + cols], h3 = H[k + cols + 1];
     const xa = hf.x0 + i * hf.dx, xb = xa + hf.dx, ya = hf.y0 + j * hf.dy, yb = ya + hf.dy;
     // The sphere is over this cell only during its window: below its lowest point then, skip.
-    const c = this.center, m = this.motion, r = this.radius;
-    if (!footprintWindow(window, c[0], c[1], m[0], m[1], r, r, xa, xb, ya, yb)) return;
+    rect[0] = xa;
+    rect[1] = xb;
+    rect[2] = ya;
+    rect[3] = yb;
+    if (!footprintWindow(window, fp, rect)) return;
     // Only times before the earliest hit so far matter.
     if (window[0] > this.best) return;
     if (window[1] > this.best) window[1] = this.best;
-    const za = c[2] - r + window[0] * m[2], zb = c[2] - r + window[1] * m[2];
+    const za = fp[FP_ZLOW] + window[0] * fp[FP_MZ], zb = fp[FP_ZLOW] + window[1] * fp[FP_MZ];
     const zLow = za < zb ? za : zb;
     if (h0 < zLow && h1 < zLow && h2 < zLow && h3 < zLow) return;
-    const rect = hf.cellIsRectangle(i, j);
+    const rectangle = hf.cellIsRectangle(i, j);
     // lower triangle V0 V1 V2, then upper V1 V3 V2 (both counter-clockwise from above: normal up)
-    triangleRoot(hit, this.center, this.motion, this.radius, xa, ya, h0, xb, ya, h1, xa, yb, h2);
-    this.take(i, j, rect ? ElementKind.Rectangle : ElementKind.LowerTriangle);
-    triangleRoot(hit, this.center, this.motion, this.radius, xb, ya, h1, xb, yb, h3, xa, yb, h2);
-    this.take(i, j, rect ? ElementKind.Rectangle : ElementKind.UpperTriangle);
+    tri[0] = xa; tri[1] = ya; tri[2] = h0;
+    tri[3] = xb; tri[4] = ya; tri[5] = h1;
+    tri[6] = xa; tri[7] = yb; tri[8] = h2;
+    triangleRootQ(hit, tri);
+    this.take(i, j, rectangle ? ElementKind.Rectangle : ElementKind.LowerTriangle);
+    tri[0] = xb; tri[1] = ya; tri[2] = h1;
+    tri[3] = xb; tri[4] = yb; tri[5] = h3;
+    tri[6] = xa; tri[7] = yb; tri[8] = h2;
+    triangleRootQ(hit, tri);
+    this.take(i, j, rectangle ? ElementKind.Rectangle : ElementKind.UpperTriangle);
   }
 
   private take(i: number, j: number, kind: ElementKind): void {
@@ -83,11 +93,20 @@ function finite3(v: Readonly<Vec3>): boolean {
   return Number.isFinite(v[0]) && Number.isFinite(v[1]) && Number.isFinite(v[2]);
 }
 
+/** A sphere's size for the casts (SphereShape has it): an object, so no call boxes the radius. */
+export interface SphereSize {
+  /** [m] ≥ 0 (0: a ray) */
+  readonly radius: number;
+}
+
+const RAY: SphereSize = { radius: 0 };
+
 /** Sphere cast through the heightfield (see the file header). */
 export function castSphereHeightfield(
-  out: TerrainCastResult, hf: Heightfield, center: Readonly<Vec3>, motion: Readonly<Vec3>, radius: number,
+  out: TerrainCastResult, hf: Heightfield, center: Readonly<Vec3>, motion: Readonly<Vec3>, sphere: SphereSize,
 ): TerrainCastResult {
   out.reset();
+  const radius = sphere.radius;
   if (!finite3(center) || !finite3(motion) || !(radius >= 0) || !Number.isFinite(radius)) {
     out.status = SweptStatus.Degenerate;
     return out;
@@ -115,18 +134,26 @@ export function castSphereHeightfield(
   }
   const vis = visitor;
   vis.best = Infinity;
-  vis.radius = radius;
-  for (let a = 0; a < 3; a++) {
-    vis.center[a] = center[a];
-    vis.motion[a] = motion[a];
-  }
   vis.out = out;
-  const ws = walkFootprint(hf, vis, cx, cy, cz - radius, motion[0], motion[1], motion[2], radius, radius);
+  for (let a = 0; a < 3; a++) {
+    sweptQuery[a] = center[a];
+    sweptQuery[3 + a] = motion[a];
+  }
+  sweptQuery[6] = radius;
+  fp[FP_CX] = cx;
+  fp[FP_CY] = cy;
+  fp[FP_ZLOW] = cz - radius;
+  fp[FP_MX] = motion[0];
+  fp[FP_MY] = motion[1];
+  fp[FP_MZ] = motion[2];
+  fp[FP_EX] = radius;
+  fp[FP_EY] = radius;
+  const ws = walkFootprint(hf, vis, fp);
   if (ws === GridWalkStatus.Truncated) out.truncated = true;
   return out;
 }
 
 /** Ray cast: the segment origin → origin + motion against the terrain (a sphere of radius 0). */
 export function castRayHeightfield(out: TerrainCastResult, hf: Heightfield, origin: Readonly<Vec3>, motion: Readonly<Vec3>): TerrainCastResult {
-  return castSphereHeightfield(out, hf, origin, motion, 0);
+  return castSphereHeightfield(out, hf, origin, motion, RAY);
 }

@@ -129,7 +129,7 @@ export function castShapeTerrain(a: ConvexBodyDesc, motion: readonly number[], h
   const r = new TerrainCastResult();
   let contacts: CylinderTerrainContact[] | undefined;
   if (shape.kind === ShapeKind.Sphere) {
-    castSphereHeightfield(r, heightfield, pose.position, m, (shape as SphereShape).radius);
+    castSphereHeightfield(r, heightfield, pose.position, m, shape as SphereShape);
   } else if (shape.kind === ShapeKind.Cylinder) {
     const axis: Vec3 = quatRotate([0, 0, 0], pose.orientation, [0, 0, 1]);
     const l = Math.hypot(axis[0], axis[1], axis[2]);

@@ -126,19 +126,31 @@ function finite3(v: Readonly<Vec3>): boolean {
 }
 
 /**
- * out.normal = unit (cx, cy, cz) − (px, py, pz); if they coincide, −D/|D| (the sphere came from
- * there), else +z. Also writes out.point = P.
+ * The query of the internal forms (pointRootQ, segmentRootQ, triangleRootQ): centre at 0..2,
+ * motion at 3..5, radius at 6. Hot callers (the heightfield casts) write it once per cast and
+ * their vertices into a Float64Array: V8 boxes a double passed to or returned from a call it
+ * does not inline (16 B each), and Float64Array slots are never boxed.
  */
-function setPointNormal(out: SweptHit, px: number, py: number, pz: number, cx: number, cy: number, cz: number, d: Readonly<Vec3>): void {
-  out.point[0] = px;
-  out.point[1] = py;
-  out.point[2] = pz;
-  let nx = cx - px, ny = cy - py, nz = cz - pz;
+export const sweptQuery = new Float64Array(7);
+const Q = sweptQuery;
+/** Centre at the touching time, the foot point and the plane normal of the internal forms. */
+const ct = new Float64Array(3);
+const foot = new Float64Array(3);
+const nrm = new Float64Array(3);
+/** The public forms' vertices (xyz at 0, 3, 6). */
+const pv = new Float64Array(9);
+
+/**
+ * out.normal = unit (ct − out.point); if they coincide, −D/|D| (the sphere came from there),
+ * else +z. out.point is written by the caller.
+ */
+function setPointNormal(out: SweptHit): void {
+  let nx = ct[0] - out.point[0], ny = ct[1] - out.point[1], nz = ct[2] - out.point[2];
   let l = Math.sqrt(nx * nx + ny * ny + nz * nz);
   if (!(l > 0)) {
-    nx = -d[0];
-    ny = -d[1];
-    nz = -d[2];
+    nx = -Q[3];
+    ny = -Q[4];
+    nz = -Q[5];
     l = Math.sqrt(nx * nx + ny * ny + nz * nz);
     if (!(l > 0)) {
       nx = 0;
@@ -152,10 +164,26 @@ function setPointNormal(out: SweptHit, px: number, py: number, pz: number, cx: n
   out.normal[2] = nz / l;
 }
 
+function loadQuery(center: Readonly<Vec3>, motion: Readonly<Vec3>, radius: number): void {
+  Q[0] = center[0];
+  Q[1] = center[1];
+  Q[2] = center[2];
+  Q[3] = motion[0];
+  Q[4] = motion[1];
+  Q[5] = motion[2];
+  Q[6] = radius;
+}
+
+function loadVertex(o: number, v: Readonly<Vec3>): void {
+  pv[o] = v[0];
+  pv[o + 1] = v[1];
+  pv[o + 2] = v[2];
+}
+
 /**
  * Sphere vs the half-space n·x ≤ k (plane n·x = k, n unit, solid behind it): the seed's
  * SpherePositionAtPlane, front side. Starting with dist = n·C − k ≤ r is an initial overlap;
- * moving away or parallel (n·D ≥ −ε|D|) is a miss.
+ * moving away or parallel (n·D ≥ 0) is a miss.
  */
 export function sweptSpherePlane(
   out: SweptHit, center: Readonly<Vec3>, motion: Readonly<Vec3>, radius: number, n: Readonly<Vec3>, k: number,
@@ -193,21 +221,32 @@ export function sweptSpherePoint(
   out: SweptHit, center: Readonly<Vec3>, motion: Readonly<Vec3>, radius: number, p: Readonly<Vec3>,
 ): SweptHit {
   if (!finite3(center) || !finite3(motion) || !finite3(p) || !(radius >= 0) || !Number.isFinite(radius)) return degenerate(out);
-  return pointRoot(out, center, motion, radius, p[0], p[1], p[2]);
+  loadQuery(center, motion, radius);
+  loadVertex(0, p);
+  return pointRootQ(out, pv, 0);
 }
 
-function pointRoot(out: SweptHit, c: Readonly<Vec3>, d: Readonly<Vec3>, r: number, px: number, py: number, pz: number): SweptHit {
-  const mx = c[0] - px, my = c[1] - py, mz = c[2] - pz;
+/** Sphere (sweptQuery) vs the point V[o..o+2]. Inputs must be finite. */
+export function pointRootQ(out: SweptHit, V: Float64Array, o: number): SweptHit {
+  const px = V[o], py = V[o + 1], pz = V[o + 2], r = Q[6];
+  const mx = Q[0] - px, my = Q[1] - py, mz = Q[2] - pz;
   const cc = mx * mx + my * my + mz * mz - r * r;
+  out.point[0] = px;
+  out.point[1] = py;
+  out.point[2] = pz;
   if (cc <= 0) {
     out.status = SweptStatus.InitiallyOverlapping;
     out.toi = 0;
     out.feature = SweptFeature.Vertex;
-    setPointNormal(out, px, py, pz, c[0], c[1], c[2], d);
+    ct[0] = Q[0];
+    ct[1] = Q[1];
+    ct[2] = Q[2];
+    setPointNormal(out);
     return out;
   }
-  const a = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-  const b = 2 * (d[0] * mx + d[1] * my + d[2] * mz);
+  const dx = Q[3], dy = Q[4], dz = Q[5];
+  const a = dx * dx + dy * dy + dz * dz;
+  const b = 2 * (dx * mx + dy * my + dz * mz);
   // Zero motion, or not approaching (the distance grows from t = 0 on): no root in (0, 1].
   if (!(a > 0) || !(b < 0)) return miss(out);
   const disc = b * b - 4 * a * cc;
@@ -217,7 +256,10 @@ function pointRoot(out: SweptHit, c: Readonly<Vec3>, d: Readonly<Vec3>, r: numbe
   out.status = SweptStatus.Hit;
   out.toi = t;
   out.feature = SweptFeature.Vertex;
-  setPointNormal(out, px, py, pz, c[0] + t * d[0], c[1] + t * d[1], c[2] + t * d[2], d);
+  ct[0] = Q[0] + t * dx;
+  ct[1] = Q[1] + t * dy;
+  ct[2] = Q[2] + t * dz;
+  setPointNormal(out);
   return out;
 }
 
@@ -237,32 +279,42 @@ export function sweptSphereSegment(
   out: SweptHit, center: Readonly<Vec3>, motion: Readonly<Vec3>, radius: number, p1: Readonly<Vec3>, p2: Readonly<Vec3>,
 ): SweptHit {
   if (!finite3(center) || !finite3(motion) || !finite3(p1) || !finite3(p2) || !(radius >= 0) || !Number.isFinite(radius)) return degenerate(out);
-  return segmentRoot(out, center, motion, radius, p1[0], p1[1], p1[2], p2[0], p2[1], p2[2]);
+  loadQuery(center, motion, radius);
+  loadVertex(0, p1);
+  loadVertex(3, p2);
+  return segmentRootQ(out, pv, 0, 3);
 }
 
-function segmentRoot(
-  out: SweptHit, c: Readonly<Vec3>, d: Readonly<Vec3>, r: number,
-  ax: number, ay: number, az: number, bx: number, by: number, bz: number,
-): SweptHit {
-  const ex = bx - ax, ey = by - ay, ez = bz - az;
+/** Sphere (sweptQuery) vs the segment V[oa..oa+2]–V[ob..ob+2]. Inputs must be finite. */
+export function segmentRootQ(out: SweptHit, V: Float64Array, oa: number, ob: number): SweptHit {
+  const ax = V[oa], ay = V[oa + 1], az = V[oa + 2];
+  const ex = V[ob] - ax, ey = V[ob + 1] - ay, ez = V[ob + 2] - az;
   const ee = ex * ex + ey * ey + ez * ez;
-  if (!(ee > 0)) return pointRoot(out, c, d, r, ax, ay, az); // a zero-length edge is its vertex
-  const mx = c[0] - ax, my = c[1] - ay, mz = c[2] - az;
+  if (!(ee > 0)) return pointRootQ(out, V, oa); // a zero-length edge is its vertex
+  const r = Q[6];
+  const mx = Q[0] - ax, my = Q[1] - ay, mz = Q[2] - az;
   const em = ex * mx + ey * my + ez * mz;
   // Start: distance from C to the segment.
   const f0 = em <= 0 ? 0 : em >= ee ? 1 : em / ee;
   const qx = ax + f0 * ex, qy = ay + f0 * ey, qz = az + f0 * ez;
-  const dqx = c[0] - qx, dqy = c[1] - qy, dqz = c[2] - qz;
+  const dqx = Q[0] - qx, dqy = Q[1] - qy, dqz = Q[2] - qz;
   if (dqx * dqx + dqy * dqy + dqz * dqz <= r * r) {
     out.status = SweptStatus.InitiallyOverlapping;
     out.toi = 0;
     out.feature = f0 === 0 || f0 === 1 ? SweptFeature.Vertex : SweptFeature.Edge;
-    setPointNormal(out, qx, qy, qz, c[0], c[1], c[2], d);
+    out.point[0] = qx;
+    out.point[1] = qy;
+    out.point[2] = qz;
+    ct[0] = Q[0];
+    ct[1] = Q[1];
+    ct[2] = Q[2];
+    setPointNormal(out);
     return out;
   }
-  const dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-  const ed = ex * d[0] + ey * d[1] + ez * d[2];
-  const dm = d[0] * mx + d[1] * my + d[2] * mz;
+  const dx = Q[3], dy = Q[4], dz = Q[5];
+  const dd = dx * dx + dy * dy + dz * dz;
+  const ed = ex * dx + ey * dy + ez * dz;
+  const dm = dx * mx + dy * my + dz * mz;
   const mm = mx * mx + my * my + mz * mz;
   const A = ee * dd - ed * ed;
   const B = 2 * (ee * dm - ed * em);
@@ -280,15 +332,21 @@ function segmentRoot(
           out.status = SweptStatus.Hit;
           out.toi = t;
           out.feature = SweptFeature.Edge;
-          setPointNormal(out, ax + f * ex, ay + f * ey, az + f * ez, c[0] + t * d[0], c[1] + t * d[1], c[2] + t * d[2], d);
+          out.point[0] = ax + f * ex;
+          out.point[1] = ay + f * ey;
+          out.point[2] = az + f * ez;
+          ct[0] = Q[0] + t * dx;
+          ct[1] = Q[1] + t * dy;
+          ct[2] = Q[2] + t * dz;
+          setPointNormal(out);
           return out;
         }
       }
     }
   }
   // End vertices.
-  pointRoot(out, c, d, r, ax, ay, az);
-  pointRoot(vertexHit, c, d, r, bx, by, bz);
+  pointRootQ(out, V, oa);
+  pointRootQ(vertexHit, V, ob);
   takeEarlier(out, vertexHit);
   return out;
 }
@@ -306,37 +364,48 @@ export function sweptSphereTriangle(
   if (!finite3(center) || !finite3(motion) || !finite3(a) || !finite3(b) || !finite3(c) || !(radius >= 0) || !Number.isFinite(radius)) {
     return degenerate(out);
   }
-  return triangleRoot(out, center, motion, radius, a[0], a[1], a[2], b[0], b[1], b[2], c[0], c[1], c[2]);
+  loadQuery(center, motion, radius);
+  loadVertex(0, a);
+  loadVertex(3, b);
+  loadVertex(6, c);
+  return triangleRootQ(out, pv);
 }
 
-/** sweptSphereTriangle on scalar vertices (for callers that read them from a grid). Inputs must be finite. */
-export function triangleRoot(
-  out: SweptHit, c: Readonly<Vec3>, d: Readonly<Vec3>, r: number,
-  ax: number, ay: number, az: number, bx: number, by: number, bz: number, qx: number, qy: number, qz: number,
-): SweptHit {
-  const abx = bx - ax, aby = by - ay, abz = bz - az;
-  const acx = qx - ax, acy = qy - ay, acz = qz - az;
+/**
+ * Sphere (sweptQuery) vs the triangle V[0..2], V[3..5], V[6..8] (the internal form of
+ * sweptSphereTriangle, for callers that read vertices from a grid). Inputs must be finite.
+ */
+export function triangleRootQ(out: SweptHit, V: Float64Array): SweptHit {
+  const ax = V[0], ay = V[1], az = V[2];
+  const abx = V[3] - ax, aby = V[4] - ay, abz = V[5] - az;
+  const acx = V[6] - ax, acy = V[7] - ay, acz = V[8] - az;
   let nx = aby * acz - abz * acy, ny = abz * acx - abx * acz, nz = abx * acy - aby * acx;
   const n2 = nx * nx + ny * ny + nz * nz;
   const scale2 = Math.max(abx * abx + aby * aby + abz * abz, acx * acx + acy * acy + acz * acz);
   const hasFace = n2 > PARALLEL * scale2 * scale2;
+  const r = Q[6];
   if (hasFace) {
     const inv = 1 / Math.sqrt(n2);
     nx *= inv;
     ny *= inv;
     nz *= inv;
-    const s0 = nx * (c[0] - ax) + ny * (c[1] - ay) + nz * (c[2] - az);
+    nrm[0] = nx;
+    nrm[1] = ny;
+    nrm[2] = nz;
+    const s0 = nx * (Q[0] - ax) + ny * (Q[1] - ay) + nz * (Q[2] - az);
     const sigma = s0 >= 0 ? 1 : -1;
     if (s0 * sigma <= r) {
       // Touching the plane at the start: a face overlap if the foot of C is inside.
-      const fx = c[0] - s0 * nx, fy = c[1] - s0 * ny, fz = c[2] - s0 * nz;
-      if (insideTriangle(fx, fy, fz, ax, ay, az, bx, by, bz, qx, qy, qz, nx, ny, nz)) {
+      foot[0] = Q[0] - s0 * nx;
+      foot[1] = Q[1] - s0 * ny;
+      foot[2] = Q[2] - s0 * nz;
+      if (insideTriangle(V)) {
         out.status = SweptStatus.InitiallyOverlapping;
         out.toi = 0;
         out.feature = SweptFeature.Face;
-        out.point[0] = fx;
-        out.point[1] = fy;
-        out.point[2] = fz;
+        out.point[0] = foot[0];
+        out.point[1] = foot[1];
+        out.point[2] = foot[2];
         out.normal[0] = sigma * nx;
         out.normal[1] = sigma * ny;
         out.normal[2] = sigma * nz;
@@ -346,65 +415,55 @@ export function triangleRoot(
       // Starting farther than r from the plane: the sphere must approach it (σ·n·D < 0; zero
       // or parallel motion never gets closer) and reach it within the step, else no point of
       // the triangle is touched either.
-      const nd = nx * d[0] + ny * d[1] + nz * d[2];
+      const nd = nx * Q[3] + ny * Q[4] + nz * Q[5];
       if (!(sigma * nd < 0)) return miss(out);
-      {
-        const t = (sigma * r - s0) / nd;
-        if (t <= 1) {
-          const fx = c[0] + t * d[0] - sigma * r * nx, fy = c[1] + t * d[1] - sigma * r * ny, fz = c[2] + t * d[2] - sigma * r * nz;
-          if (insideTriangle(fx, fy, fz, ax, ay, az, bx, by, bz, qx, qy, qz, nx, ny, nz)) {
-            out.status = SweptStatus.Hit;
-            out.toi = t;
-            out.feature = SweptFeature.Face;
-            out.point[0] = fx;
-            out.point[1] = fy;
-            out.point[2] = fz;
-            out.normal[0] = sigma * nx;
-            out.normal[1] = sigma * ny;
-            out.normal[2] = sigma * nz;
-            return out;
-          }
-        } else {
-          return miss(out); // the plane is beyond this step: so is every point of the triangle
-        }
+      const t = (sigma * r - s0) / nd;
+      if (!(t <= 1)) return miss(out); // the plane is beyond this step: so is every point of the triangle
+      foot[0] = Q[0] + t * Q[3] - sigma * r * nx;
+      foot[1] = Q[1] + t * Q[4] - sigma * r * ny;
+      foot[2] = Q[2] + t * Q[5] - sigma * r * nz;
+      if (insideTriangle(V)) {
+        out.status = SweptStatus.Hit;
+        out.toi = t;
+        out.feature = SweptFeature.Face;
+        out.point[0] = foot[0];
+        out.point[1] = foot[1];
+        out.point[2] = foot[2];
+        out.normal[0] = sigma * nx;
+        out.normal[1] = sigma * ny;
+        out.normal[2] = sigma * nz;
+        return out;
       }
     }
     // A point (r = 0) that misses the closed face misses its boundary too.
     if (r === 0) return miss(out);
   }
   miss(out);
-  segmentRoot(edgeHit, c, d, r, ax, ay, az, bx, by, bz);
+  segmentRootQ(edgeHit, V, 0, 3);
   takeEarlier(out, edgeHit);
-  segmentRoot(edgeHit, c, d, r, bx, by, bz, qx, qy, qz);
+  segmentRootQ(edgeHit, V, 3, 6);
   takeEarlier(out, edgeHit);
-  segmentRoot(edgeHit, c, d, r, qx, qy, qz, ax, ay, az);
+  segmentRootQ(edgeHit, V, 6, 0);
   takeEarlier(out, edgeHit);
   return out;
 }
 
 /**
- * The seed's InsidePolygon test for a triangle: P (in the plane) is on the inner side of every
- * edge's side plane, boundary included. n is the triangle's unit normal (A, B, C counter-clockwise
- * about it).
+ * The seed's InsidePolygon test for a triangle: `foot` (in the plane) is on the inner side of
+ * every edge's side plane, boundary included: ((V − U) × (P − U))·n ≥ 0 for each edge U→V, with
+ * n = `nrm` the unit normal of the counter-clockwise A, B, C.
  */
-function insideTriangle(
-  px: number, py: number, pz: number,
-  ax: number, ay: number, az: number, bx: number, by: number, bz: number, cx: number, cy: number, cz: number,
-  nx: number, ny: number, nz: number,
-): boolean {
-  return edgeSide(px, py, pz, ax, ay, az, bx, by, bz, nx, ny, nz) >= 0 &&
-    edgeSide(px, py, pz, bx, by, bz, cx, cy, cz, nx, ny, nz) >= 0 &&
-    edgeSide(px, py, pz, cx, cy, cz, ax, ay, az, nx, ny, nz) >= 0;
+function insideTriangle(V: Float64Array): boolean {
+  const px = foot[0], py = foot[1], pz = foot[2], nx = nrm[0], ny = nrm[1], nz = nrm[2];
+  for (let e = 0; e < 9; e += 3) {
+    const f = e === 6 ? 0 : e + 3;
+    const ux = V[e], uy = V[e + 1], uz = V[e + 2];
+    const ex = V[f] - ux, ey = V[f + 1] - uy, ez = V[f + 2] - uz;
+    const wx = px - ux, wy = py - uy, wz = pz - uz;
+    if ((ey * wz - ez * wy) * nx + (ez * wx - ex * wz) * ny + (ex * wy - ey * wx) * nz < 0) return false;
+  }
+  return true;
 }
-
-/** ((V − U) × (P − U))·n: ≥ 0 when P is left of U→V seen along −n. */
-function edgeSide(px: number, py: number, pz: number, ux: number, uy: number, uz: number, vx: number, vy: number, vz: number, nx: number, ny: number, nz: number): number {
-  const ex = vx - ux, ey = vy - uy, ez = vz - uz;
-  const wx = px - ux, wy = py - uy, wz = pz - uz;
-  return (ey * wz - ez * wy) * nx + (ez * wx - ex * wz) * ny + (ex * wy - ey * wx) * nz;
-}
-
-const relMotion: Vec3 = [0, 0, 0];
 
 /**
  * Two moving spheres (Huotari §6.1): sphere 0 (centre c0, motion d0, radius r0) and sphere 1.
@@ -417,13 +476,18 @@ export function sweptSphereSphere(
   c1: Readonly<Vec3>, d1: Readonly<Vec3>, r1: number,
 ): SweptHit {
   if (!finite3(c0) || !finite3(d0) || !finite3(c1) || !finite3(d1) || !(r0 >= 0) || !(r1 >= 0) || !Number.isFinite(r0 + r1)) return degenerate(out);
-  relMotion[0] = d0[0] - d1[0];
-  relMotion[1] = d0[1] - d1[1];
-  relMotion[2] = d0[2] - d1[2];
-  pointRoot(out, c0, relMotion, r0 + r1, c1[0], c1[1], c1[2]);
+  Q[0] = c0[0];
+  Q[1] = c0[1];
+  Q[2] = c0[2];
+  Q[3] = d0[0] - d1[0];
+  Q[4] = d0[1] - d1[1];
+  Q[5] = d0[2] - d1[2];
+  Q[6] = r0 + r1;
+  loadVertex(0, c1);
+  pointRootQ(out, pv, 0);
   if (!out.touched) return out;
   out.feature = SweptFeature.Sphere;
-  // pointRoot's point is sphere 1's centre at time 0; move it to toi and onto its surface.
+  // pointRootQ's point is sphere 1's centre at time 0; move it to toi and onto its surface.
   const t = out.toi;
   for (let k = 0; k < 3; k++) out.point[k] = c1[k] + t * d1[k] + r1 * out.normal[k];
   return out;
