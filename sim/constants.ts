@@ -391,6 +391,47 @@ export const MANIFOLD_DEPTH_TIE = 0.1 * LINEAR_SLOP;
 export const HEIGHTFIELD_ACTIVE_EDGE_COS = 0.984807753012208;
 
 // ---------------------------------------------------------------------------------------------
+// Swept queries: swept-sphere primitives, heightfield casts, time of impact (sim/collision/swept/,
+// sim/collision/heightfield-cast/)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * [-] Swept sphere: a motion whose component toward a plane or across a line is below this
+ * fraction of its length counts as parallel (sin² of the angle for the line case, sin for the
+ * plane case: 1e-12 ≈ 1 µrad). The quadratic's leading coefficient is then round-off, and the
+ * edge or face root is skipped; the vertices (or the start overlap) decide.
+ */
+export const SWEPT_PARALLEL_EPSILON = 1e-12;
+
+/**
+ * [m] Heightfield casts test elements as solid prisms (the element and its column down to the
+ * terrain's lowest vertex) for convex shapes; the prism's floor lies this far below the lowest
+ * vertex, so even a flat map's prisms have volume. One cell-scale metre would do; a linear slop
+ * is enough because only the top face is ever reached from above.
+ */
+export const HEIGHTFIELD_CAST_PRISM_FLOOR = LINEAR_SLOP;
+
+/**
+ * [-] Heightfield casts: most grid-walk steps (cells the path's centre crosses) per cast. A
+ * 1,000 m/s body over one 1/240 s step on a 5 cm grid crosses ~170; beyond the cap the cast stops
+ * and reports status Truncated (the hit found so far, if any, is still the earliest before it).
+ */
+export const HEIGHTFIELD_CAST_MAX_STEPS = 1 << 16;
+
+/**
+ * [m] Wheel cast: the contacts at the time of impact are taken with the cylinder pushed this far
+ * along −normal (into the terrain), since at exact touch every depth is 0 and the analytic query
+ * reports only depth > 0; their depths are reported minus this probe (so ≈ 0). A tenth of the slop.
+ */
+export const WHEEL_CAST_CONTACT_PROBE = 0.1 * LINEAR_SLOP;
+
+/**
+ * [-] Plain castShape / castShapeTerrain: a GJK cast that stops at GJK_CAST_MAX_ITERATIONS with a
+ * safe lower bound is restarted from that pose at most this many times.
+ */
+export const CAST_MAX_RESTARTS = 4;
+
+// ---------------------------------------------------------------------------------------------
 // Broad phase (sim/collision/broadphase/)
 // ---------------------------------------------------------------------------------------------
 

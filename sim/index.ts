@@ -80,6 +80,22 @@ export type { BoxBoxSat } from './collision/sat-box-box';
 export { PersistentManifold } from './collision/manifold/persistent-manifold';
 export { closestPointsSegmentSegment } from './collision/segment-closest';
 
+// --- swept queries: swept-sphere primitives, time of impact, heightfield casts (issue #15) -----
+export {
+  sweptSpherePlane, sweptSpherePoint, sweptSphereSegment, sweptSphereTriangle, sweptSphereSphere,
+  SweptHit, SweptStatus, SweptFeature, SWEPT_STATUS_NAMES,
+} from './collision/swept/swept-sphere';
+export { timeOfImpact, linearCast, sweptAabb, poseAfter } from './collision/swept/time-of-impact';
+export type { RigidMotion } from './collision/swept/time-of-impact';
+export { walkFootprint, GridWalkStatus } from './collision/heightfield-cast/grid-walk';
+export type { CellVisitor } from './collision/heightfield-cast/grid-walk';
+export { TerrainCastResult } from './collision/heightfield-cast/terrain-cast-result';
+export { castSphereHeightfield, castRayHeightfield } from './collision/heightfield-cast/sphere-cast';
+export { castConvexHeightfield } from './collision/heightfield-cast/convex-cast';
+export { castWheelHeightfield } from './collision/heightfield-cast/wheel-cast';
+export { castShape, castShapeTerrain } from './collision/swept/plain-api';
+export type { ShapeCastResult, ShapeTerrainCastResult, CastHit, CastMiss, TerrainCastHit, CastElementName } from './collision/swept/plain-api';
+
 // --- broad phase ------------------------------------------------------------------------------
 export { BroadPhase } from './collision/broadphase/broad-phase';
 export { SweepAndPrune } from './collision/broadphase/sweep-and-prune';

@@ -278,7 +278,13 @@ function refineNormal(
   }
   gjkDistance(refineResult, shapeA, refineA, shapeB, refineB);
   if (!refineResult.normalValid) return;
-  for (let k = 0; k < 3; k++) out.normal[k] = refineResult.normal[k];
+  // At a first contact the gap is closing, so the true normal (A→B) has n·(motionA − motionB)
+  // ≥ 0. At a gap of ~1e-9 m a GJK closest-point direction can be off by tens of degrees (a
+  // box corner on a cylinder's side); one that opposes the motion is such a case: keep the
+  // cast's own normal, which always faces the motion.
+  const rn = refineResult.normal;
+  if (rn[0] * (motionA[0] - motionB[0]) + rn[1] * (motionA[1] - motionB[1]) + rn[2] * (motionA[2] - motionB[2]) < 0) return;
+  for (let k = 0; k < 3; k++) out.normal[k] = rn[k];
 }
 
 const rayPose: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };

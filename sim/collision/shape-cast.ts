@@ -35,7 +35,7 @@ import { clearWitness } from './witness';
 const box: Aabb = { min: [0, 0, 0], max: [0, 0, 0] };
 
 /** [m] Radius of the smallest origin-centred sphere that holds the shape's local AABB. */
-function boundingRadius(shape: ConvexShape): number {
+export function boundingRadius(shape: ConvexShape): number {
   shape.localAabb(box);
   let r2 = 0;
   for (let i = 0; i < 8; i++) {
