@@ -5,6 +5,7 @@
  */
 import { BodyFlag, BodyKind, BodyStore } from './bodies';
 import { MIDDLE_LINK_INERTIA_RATIO } from './constants';
+import { ContinuousPass } from './ccd';
 import { createController } from './drive';
 import type { JointDef } from './joints';
 import { JointKind, JointStore } from './joints';
@@ -253,7 +254,8 @@ export function createDynamicsWorld(spec: WorldSpec, terrain: Heightfield | null
         return k;
       })
     : null;
-  return new DynamicsWorld(spec, terrain, bodies, joints, materials, controller);
+  const ccd = new ContinuousPass(bodies, bodySpecs.map((b) => b.spec.shape));
+  return new DynamicsWorld(spec, terrain, bodies, joints, materials, controller, ccd);
 }
 
 /** The cylinder of an analytic wheel body, for callers that need its size. */

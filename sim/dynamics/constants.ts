@@ -70,6 +70,14 @@ export const FAULT_MAX_COORDINATE = 1e6;
  */
 export const MIDDLE_LINK_INERTIA_RATIO = 0.2;
 
+/**
+ * Continuous collision (ccd.ts): a body moving more than this fraction of its smallest extent in
+ * one step is cast along its motion. Below it, the speculative contacts catch everything.
+ */
+export const CCD_MOTION_FRACTION = 0.25;
+/** [m] Skin by which a body's cast core is smaller than its shape (≤ a quarter of its smallest extent). */
+export const CCD_SKIN = 2 * LINEAR_SLOP;
+
 /** Warm starting: a new contact takes the impulses of an old one of the same pair within this distance [m]. */
 export const WARM_START_MATCH_DISTANCE = 0.02;
 /** ... and whose normal is within acos(this) of the new one. */

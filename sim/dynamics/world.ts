@@ -38,6 +38,7 @@ import {
   TIME_TO_SLEEP,
 } from './constants';
 import type { DriveController } from './drive';
+import type { ContinuousPass } from './ccd';
 import type { JointSolveContext, JointStore } from './joints';
 import { JOINT_IMPULSE_STRIDE, measureJoints, solveJoints, warmStartJoints } from './joints';
 import type { MaterialTable } from './materials';
@@ -77,6 +78,8 @@ export class DynamicsWorld {
   readonly substeps: number;
   readonly gravity: Vec3;
   readonly controller: DriveController | null;
+  /** Time-of-impact clamping for fast bodies (null: off). */
+  readonly ccd: ContinuousPass | null;
   /** This step's contacts (after step(): the contacts the step solved, with their impulses). */
   contacts: ContactStore;
   /** The previous step's contacts (warm-start cache); swapped with `contacts` every step. */
@@ -111,8 +114,9 @@ export class DynamicsWorld {
 
   constructor(
     spec: WorldSpec, terrain: Heightfield | null, bodies: BodyStore, joints: JointStore, materials: MaterialTable,
-    controller: DriveController | null,
+    controller: DriveController | null, ccd: ContinuousPass | null = null,
   ) {
+    this.ccd = ccd;
     this.spec = spec;
     this.terrain = terrain;
     this.bodies = bodies;
@@ -216,11 +220,8 @@ export class DynamicsWorld {
     const sm = this.solverMass;
     for (let b = 0; b < count; b++) sm[b] = bodies.kind[b] === BodyKind.Dynamic && bodies.awake[b] ? bodies.invMass[b] : 0;
     sm[count] = 0;
-    for (let b = 0; b < count; b++) {
-      bodies.pos0[3 * b] = bodies.pos[3 * b];
-      bodies.pos0[3 * b + 1] = bodies.pos[3 * b + 1];
-      bodies.pos0[3 * b + 2] = bodies.pos[3 * b + 2];
-    }
+    bodies.pos0.set(bodies.pos.subarray(0, 3 * count));
+    bodies.rot0.set(bodies.rot.subarray(0, 4 * count));
     const c = this.contacts;
     prepareContacts(c, bodies, sm);
 
@@ -243,6 +244,7 @@ export class DynamicsWorld {
       solveContacts(c, bodies, this.contactSoft, invH, false);
     }
     applyRestitution(c, bodies);
+    if (this.ccd !== null && this.spec.ccd) this.ccd.run(bodies, this.materials, this.terrain, false);
     const t2 = this.timeStages ? performance.now() : 0;
     measureJoints(this.joints, bodies);
     this.stepCount++;
