@@ -4,7 +4,8 @@
  * (test/bench/vehicle/harness.ts: its header defines every column).
  *
  * Cases: 4 wheels at dt = 1/240 s, 4 wheels at dt = 1/1000 s, the 6-wheel rover at 1/240 s;
- * 10 s of simulated time, median of 3 runs (--quick: 2 s, one run).
+ * 10 s of simulated time, median of 3 runs after an untimed 2 s warm-up run (--quick: 2 s, one
+ * run, 0.5 s warm-up).
  *
  * Run: `npm run bench -- vehicle` (add `--quick` for a smoke run). VEHICLE_ENGINES=rapier,jolt
  * keeps only the runners whose name contains one of the words (case-insensitive).
@@ -52,6 +53,9 @@ const FULL_SECONDS = 10;
 const QUICK_SECONDS = 2;
 const FULL_REPEATS = 3;
 const QUICK_REPEATS = 1;
+/** [s] simulated in an untimed warm-up run per engine and case (harness.ts says why). */
+const FULL_WARMUP_SECONDS = 2;
+const QUICK_WARMUP_SECONDS = 0.5;
 
 const mm = (m: number): string => (m * 1000).toFixed(m < 1e-3 ? 3 : 2);
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' / ');
@@ -64,11 +68,12 @@ function row(r: VehicleRunResult): string {
 export default async function run(ctx: BenchContext): Promise<void> {
   const seconds = ctx.quick ? QUICK_SECONDS : FULL_SECONDS;
   const repeats = ctx.quick ? QUICK_REPEATS : FULL_REPEATS;
+  const warmupSeconds = ctx.quick ? QUICK_WARMUP_SECONDS : FULL_WARMUP_SECONDS;
   const t0 = performance.now();
   const scene = buildVehicleScene();
   const hf = scene.terrain;
   const rockMass = scene.rocks.reduce((s, r) => s + r.mass, 0);
-  console.log(`\n### Vehicle scene: ${hf.cols} × ${hf.rows} fractal terrain (dx = ${hf.dx} m, heights ${hf.minHeight.toFixed(2)} … ${hf.maxHeight.toFixed(2)} m, hash ${heightsHash(hf)}), ${scene.rocks.length} rocks (${rockMass.toFixed(1)} kg), ${seconds} s per run, median of ${repeats}`);
+  console.log(`\n### Vehicle scene: ${hf.cols} × ${hf.rows} fractal terrain (dx = ${hf.dx} m, heights ${hf.minHeight.toFixed(2)} … ${hf.maxHeight.toFixed(2)} m, hash ${heightsHash(hf)}), ${scene.rocks.length} rocks (${rockMass.toFixed(1)} kg), ${seconds} s per run, median of ${repeats} after a ${warmupSeconds} s warm-up run`);
   console.log(`Scene built in ${((performance.now() - t0) / 1000).toFixed(2)} s; chassis starts at (${scene.chassis.position.map((x) => x.toFixed(3)).join(', ')}) heading +x.`);
   const words = (process.env.VEHICLE_ENGINES ?? '').toLowerCase().split(',').map((w) => w.trim()).filter((w) => w.length > 0);
   const runners = VEHICLE_RUNNERS.map((make) => make()).filter((r) => words.length === 0 || words.some((w) => r.name.toLowerCase().includes(w)));
@@ -78,7 +83,7 @@ export default async function run(ctx: BenchContext): Promise<void> {
     console.log('|---|---:|---:|---:|---|---:|---:|---:|---:|');
     for (const runner of runners) {
       try {
-        const r = await runVehicleScene(runner, scene, { wheels: c.wheels, dt: c.dt, seconds, repeats });
+        const r = await runVehicleScene(runner, scene, { wheels: c.wheels, dt: c.dt, seconds, repeats, warmupSeconds });
         console.log(row(r));
       } catch (e) {
         console.log(`| ${runner.name} | failed: ${e instanceof Error ? e.message : String(e)} | | | | | | | |`);

@@ -59,6 +59,12 @@ export interface VehicleRunOptions {
   seconds: number;
   /** Fresh runs; the timing is their median. */
   repeats: number;
+  /**
+   * [s] simulated in one untimed run before the timed ones (default 0): wasm engines start in
+   * V8's baseline tier and JS in the interpreter; measured, Rapier's first 10 s run took 5× the
+   * wall time of the next two.
+   */
+  warmupSeconds?: number;
 }
 
 export interface VehicleRunResult {
@@ -228,6 +234,8 @@ export async function runVehicleScene(runner: VehicleRunner, scene: VehicleScene
   if (!(opts.repeats >= 1)) throw new Error(`repeats must be >= 1, got ${opts.repeats}`);
   if (!(opts.dt > 0) || !(opts.seconds > 0)) throw new Error(`dt and seconds must be > 0, got ${opts.dt}, ${opts.seconds}`);
   const probe = new SinkageProbe(scene);
+  const warmup = opts.warmupSeconds ?? 0;
+  if (warmup > 0) await runOnce(runner, scene, { ...opts, seconds: warmup }, probe);
   const runs: OneRun[] = [];
   for (let r = 0; r < opts.repeats; r++) runs.push(await runOnce(runner, scene, opts, probe));
   const first = runs[0];
