@@ -25,12 +25,18 @@ export interface BenchContext {
 
 /**
  * ──── The runners, in table order. OURS GOES FIRST HERE ────
- * The lead adds test/bench/vehicle/ours.ts exporting `oursRunner(): VehicleRunner` (built from
- * vehicleSceneWorldSpec(scene, wheels, { dt }) and createWorld({ spec, terrain: scene.terrain }))
- * and puts `() => oursRunner(),` as the first entry.
+ * Our world joins with one entry (vehicle/plain-world-runner.ts adapts any world with the plain
+ * API: createWorld({ spec, terrain }), step(), state(); optional stepSplit() for the split):
+ *
+ *   import { createWorld } from '../../sim/dynamics/world';   // wherever it lives
+ *   import { plainWorldRunner } from './vehicle/plain-world-runner';
+ *   () => plainWorldRunner('ours', '<one line: how ours is configured>', createWorld),
+ *
+ * or a hand-written test/bench/vehicle/ours.ts implementing VehicleRunner (harness.ts), e.g. to
+ * read poses from the world's flat arrays instead of state().
  */
 export const VEHICLE_RUNNERS: Array<() => VehicleRunner> = [
-  // () => oursRunner(),
+  // () => plainWorldRunner('ours', '…', createWorld),
   () => rapierRunner(),
   () => joltRunner({ wheelConvexRadius: 0 }),
   () => joltRunner({ wheelConvexRadius: JOLT_ROUNDED_WHEEL_RADIUS }),
@@ -81,10 +87,12 @@ export default async function run(ctx: BenchContext): Promise<void> {
     console.log(`\n#### ${c.title}, ${seconds} s (${Math.round(seconds / c.dt)} steps); load average before: ${load()} on ${cpus().length} cores\n`);
     console.log(`| engine | RTF wall, median (runs) | RTF by thread CPU | ms/step | wheel sinkage mean / p95 / max [mm] | wheel-steps penetrating | rocks below | distance [m] | setup [s] |`);
     console.log('|---|---:|---:|---:|---|---:|---:|---:|---:|');
+    const splits: string[] = [];
     for (const runner of runners) {
       try {
         const r = await runVehicleScene(runner, scene, { wheels: c.wheels, dt: c.dt, seconds, repeats, warmupSeconds });
         console.log(row(r));
+        if (r.split && Object.keys(r.split).length > 0) splits.push(`${r.name} step split [ms/step]: ${Object.entries(r.split).map(([k, v]) => `${k} ${v.toFixed(3)}`).join(', ')}`);
       } catch (e) {
         console.log(`| ${runner.name} | failed: ${e instanceof Error ? e.message : String(e)} | | | | | | | |`);
         try {
@@ -94,6 +102,7 @@ export default async function run(ctx: BenchContext): Promise<void> {
         }
       }
     }
+    for (const line of splits) console.log(`\n${line}`);
     console.log(`\nLoad average after: ${load()}.`);
   }
   console.log('\nRTF wall: simulated s per wall-clock s of step() calls only. RTF by thread CPU: the same per CPU-second of the stepping thread (the comparable column when the machine is shared).');
