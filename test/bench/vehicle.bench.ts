@@ -4,7 +4,8 @@
  * (test/bench/vehicle/harness.ts: its header defines every column).
  *
  * Cases: 4 wheels at dt = 1/240 s, 4 wheels at dt = 1/1000 s, the 6-wheel rover at 1/240 s;
- * 10 s of simulated time, median of 3 runs (--quick: 2 s, one run).
+ * 10 s of simulated time, median of 3 runs after an untimed 2 s warm-up run (--quick: 2 s, one
+ * run, 0.5 s warm-up).
  *
  * Run: `npm run bench -- vehicle` (add `--quick` for a smoke run). VEHICLE_ENGINES=rapier,jolt
  * keeps only the runners whose name contains one of the words (case-insensitive).
@@ -25,9 +26,8 @@ export interface BenchContext {
 
 /**
  * ──── The runners, in table order. OURS GOES FIRST HERE ────
- * The lead adds test/bench/vehicle/ours.ts exporting `oursRunner(): VehicleRunner` (built from
- * vehicleSceneWorldSpec(scene, wheels, { dt }) and createWorld({ spec, terrain: scene.terrain }))
- * and puts `() => oursRunner(),` as the first entry.
+ * Ours is vehicle/ours.ts (reads poses from the world's flat arrays); vehicle/plain-world-runner.ts
+ * adapts any other world with a plain createWorld/step/state API.
  */
 export const VEHICLE_RUNNERS: Array<() => VehicleRunner> = [
   () => oursRunner(),
@@ -53,6 +53,9 @@ const FULL_SECONDS = 10;
 const QUICK_SECONDS = 2;
 const FULL_REPEATS = 3;
 const QUICK_REPEATS = 1;
+/** [s] simulated in an untimed warm-up run per engine and case (harness.ts says why). */
+const FULL_WARMUP_SECONDS = 2;
+const QUICK_WARMUP_SECONDS = 0.5;
 
 const mm = (m: number): string => (m * 1000).toFixed(m < 1e-3 ? 3 : 2);
 const load = (): string => loadavg().map((x) => x.toFixed(2)).join(' / ');
@@ -65,11 +68,12 @@ function row(r: VehicleRunResult): string {
 export default async function run(ctx: BenchContext): Promise<void> {
   const seconds = ctx.quick ? QUICK_SECONDS : FULL_SECONDS;
   const repeats = ctx.quick ? QUICK_REPEATS : FULL_REPEATS;
+  const warmupSeconds = ctx.quick ? QUICK_WARMUP_SECONDS : FULL_WARMUP_SECONDS;
   const t0 = performance.now();
   const scene = buildVehicleScene();
   const hf = scene.terrain;
   const rockMass = scene.rocks.reduce((s, r) => s + r.mass, 0);
-  console.log(`\n### Vehicle scene: ${hf.cols} × ${hf.rows} fractal terrain (dx = ${hf.dx} m, heights ${hf.minHeight.toFixed(2)} … ${hf.maxHeight.toFixed(2)} m, hash ${heightsHash(hf)}), ${scene.rocks.length} rocks (${rockMass.toFixed(1)} kg), ${seconds} s per run, median of ${repeats}`);
+  console.log(`\n### Vehicle scene: ${hf.cols} × ${hf.rows} fractal terrain (dx = ${hf.dx} m, heights ${hf.minHeight.toFixed(2)} … ${hf.maxHeight.toFixed(2)} m, hash ${heightsHash(hf)}), ${scene.rocks.length} rocks (${rockMass.toFixed(1)} kg), ${seconds} s per run, median of ${repeats} after a ${warmupSeconds} s warm-up run`);
   console.log(`Scene built in ${((performance.now() - t0) / 1000).toFixed(2)} s; chassis starts at (${scene.chassis.position.map((x) => x.toFixed(3)).join(', ')}) heading +x.`);
   const words = (process.env.VEHICLE_ENGINES ?? '').toLowerCase().split(',').map((w) => w.trim()).filter((w) => w.length > 0);
   const runners = VEHICLE_RUNNERS.map((make) => make()).filter((r) => words.length === 0 || words.some((w) => r.name.toLowerCase().includes(w)));
@@ -77,10 +81,12 @@ export default async function run(ctx: BenchContext): Promise<void> {
     console.log(`\n#### ${c.title}, ${seconds} s (${Math.round(seconds / c.dt)} steps); load average before: ${load()} on ${cpus().length} cores\n`);
     console.log(`| engine | RTF wall, median (runs) | RTF by thread CPU | ms/step | wheel sinkage mean / p95 / max [mm] | wheel-steps penetrating | rocks below | distance [m] | setup [s] |`);
     console.log('|---|---:|---:|---:|---|---:|---:|---:|---:|');
+    const splits: string[] = [];
     for (const runner of runners) {
       try {
-        const r = await runVehicleScene(runner, scene, { wheels: c.wheels, dt: c.dt, seconds, repeats });
+        const r = await runVehicleScene(runner, scene, { wheels: c.wheels, dt: c.dt, seconds, repeats, warmupSeconds });
         console.log(row(r));
+        if (r.split && Object.keys(r.split).length > 0) splits.push(`${r.name} step split [ms/step]: ${Object.entries(r.split).map(([k, v]) => `${k} ${v.toFixed(3)}`).join(', ')}`);
       } catch (e) {
         console.log(`| ${runner.name} | failed: ${e instanceof Error ? e.message : String(e)} | | | | | | | |`);
         try {
@@ -90,6 +96,7 @@ export default async function run(ctx: BenchContext): Promise<void> {
         }
       }
     }
+    for (const line of splits) console.log(`\n${line}`);
     console.log(`\nLoad average after: ${load()}.`);
   }
   console.log('\nRTF wall: simulated s per wall-clock s of step() calls only. RTF by thread CPU: the same per CPU-second of the stepping thread (the comparable column when the machine is shared).');

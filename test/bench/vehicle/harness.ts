@@ -49,6 +49,11 @@ export interface VehicleRunner {
   /** Per rock: body origin (its centroid) and orientation, BODY_POSE_STRIDE floats each. */
   rockPoses(out: Float64Array): void;
   dispose(): void;
+  /**
+   * Optional (ours): cumulative [ms] per stage of step() since setup, e.g. { broad, narrow,
+   * solve, integrate }. The harness reports the per-step mean of each over the first timed run.
+   */
+  stepSplit?(): Record<string, number>;
 }
 
 export interface VehicleRunOptions {
@@ -59,6 +64,12 @@ export interface VehicleRunOptions {
   seconds: number;
   /** Fresh runs; the timing is their median. */
   repeats: number;
+  /**
+   * [s] simulated in one untimed run before the timed ones (default 0): wasm engines start in
+   * V8's baseline tier and JS in the interpreter; measured, Rapier's first 10 s run took 5× the
+   * wall time of the next two.
+   */
+  warmupSeconds?: number;
 }
 
 export interface VehicleRunResult {
@@ -89,6 +100,8 @@ export interface VehicleRunResult {
   diverged: boolean;
   /** [s] Wall time of setup(), median. */
   setupSeconds: number;
+  /** [ms] per step and stage, first timed run, when the runner has stepSplit(). */
+  split: Record<string, number> | null;
 }
 
 /** Contacts per query: a wheel gives a few normal groups of ≤ 4 points. */
@@ -169,6 +182,7 @@ interface OneRun {
   distance: number;
   end: [number, number, number];
   diverged: boolean;
+  split: Record<string, number> | null;
 }
 
 async function runOnce(runner: VehicleRunner, scene: VehicleScene, opts: VehicleRunOptions, probe: SinkageProbe): Promise<OneRun> {
@@ -187,6 +201,7 @@ async function runOnce(runner: VehicleRunner, scene: VehicleScene, opts: Vehicle
   let sampleMs = 0;
   let n = 0;
   let diverged = false;
+  const split0 = runner.stepSplit ? { ...runner.stepSplit() } : null;
   const c0 = threadCpuSeconds();
   for (let s = 0; s < steps; s++) {
     const a = performance.now();
@@ -203,6 +218,12 @@ async function runOnce(runner: VehicleRunner, scene: VehicleScene, opts: Vehicle
     if (diverged) break;
   }
   const cpu = threadCpuSeconds() - c0;
+  let split: Record<string, number> | null = null;
+  if (split0 && runner.stepSplit) {
+    split = {};
+    const taken = Math.max(1, diverged ? Math.ceil(n / wheels) : steps);
+    for (const [stage, ms] of Object.entries(runner.stepSplit())) split[stage] = (ms - (split0[stage] ?? 0)) / taken;
+  }
   runner.chassisPose(chassis);
   runner.rockPoses(rockBuf);
   const rocksBelow = countRocksBelow(scene, rockBuf);
@@ -220,6 +241,7 @@ async function runOnce(runner: VehicleRunner, scene: VehicleScene, opts: Vehicle
     distance: Math.hypot(chassis[0] - x0, chassis[1] - y0),
     end: [chassis[0], chassis[1], chassis[2]],
     diverged: diverged || !Number.isFinite(chassis[0] + chassis[1] + chassis[2]),
+    split,
   };
 }
 
@@ -228,6 +250,8 @@ export async function runVehicleScene(runner: VehicleRunner, scene: VehicleScene
   if (!(opts.repeats >= 1)) throw new Error(`repeats must be >= 1, got ${opts.repeats}`);
   if (!(opts.dt > 0) || !(opts.seconds > 0)) throw new Error(`dt and seconds must be > 0, got ${opts.dt}, ${opts.seconds}`);
   const probe = new SinkageProbe(scene);
+  const warmup = opts.warmupSeconds ?? 0;
+  if (warmup > 0) await runOnce(runner, scene, { ...opts, seconds: warmup }, probe);
   const runs: OneRun[] = [];
   for (let r = 0; r < opts.repeats; r++) runs.push(await runOnce(runner, scene, opts, probe));
   const first = runs[0];
@@ -258,5 +282,6 @@ export async function runVehicleScene(runner: VehicleRunner, scene: VehicleScene
     end: first.end,
     diverged: first.diverged,
     setupSeconds: median(runs.map((r) => r.setupSeconds)),
+    split: first.split,
   };
 }
