@@ -36,7 +36,7 @@ export const DEFAULT_UI_SETTINGS: UiSettings = {
   showAxes: false,
   camera: 'chase',
   plots: ['speed', 'contacts'],
-  closedPanels: [],
+  closedPanels: ['plots'],
 };
 
 export const UI_SETTINGS_KEY = 'terrawheel.ui.v1';
@@ -51,7 +51,7 @@ const stringList = (v: unknown): string[] | undefined =>
   Array.isArray(v) && v.every((x) => typeof x === 'string') && v.length <= 64 ? (v as string[]).slice() : undefined;
 
 export function parseUiSettings(raw: unknown): UiSettings {
-  const s: UiSettings = { ...DEFAULT_UI_SETTINGS, plots: [...DEFAULT_UI_SETTINGS.plots], closedPanels: [] };
+  const s: UiSettings = { ...DEFAULT_UI_SETTINGS, plots: [...DEFAULT_UI_SETTINGS.plots], closedPanels: [...DEFAULT_UI_SETTINGS.closedPanels] };
   if (raw === null || typeof raw !== 'object') return s;
   const r = raw as Record<string, unknown>;
   for (const k of ['showContacts', 'xray', 'showAabbs', 'showElements', 'showAxes'] as const) {
