@@ -24,6 +24,9 @@ export const CONTACT_MARKER_RADIUS = 0.02;
 /** [m/m] Normal segment length per metre of depth (depths are millimetres; ×20 makes 5 mm show as 10 cm). */
 export const CONTACT_NORMAL_SCALE = 20;
 
+/** [m/N] Normal segment length per newton when normals scale by force (a 50 N wheel contact → 0.25 m). */
+export const CONTACT_NORMAL_FORCE_SCALE = 0.005;
+
 /** [m] Shortest normal segment drawn, so touching contacts (depth ≈ 0) still show their normal. */
 export const CONTACT_NORMAL_MIN_LENGTH = 0.08;
 
@@ -46,9 +49,6 @@ export const CAMERA_ELEVATION = 0.45;
 
 /** [1/s] Rate at which the chase camera catches up with the robot (exponential smoothing). */
 export const CAMERA_FOLLOW_RATE = 6;
-
-/** [ms] Status bar refresh period (text updates are cheap but not free). */
-export const STATUS_PERIOD_MS = 200;
 
 /** [-] Time scale range the ] and [ keys move through (the worker clamps to 0.1..10 as well). */
 export const TIME_SCALE_MIN = 0.125;

@@ -1,7 +1,8 @@
 /**
  * Keyboard controls. Drive keys (drive-keys.ts) send a DriveCommand to the worker only when the
  * command changes (key up resets it); Space pauses/resumes, '.' single-steps while paused, C
- * toggles contact markers, H or ? toggles the help overlay, I the contact inspector, ] and [ double and halve the time scale. Losing focus releases every key, so a
+ * toggles contact markers, H or ? toggles the help overlay, I the contact inspector, ] and [ double and halve the time scale,
+ * R resets, X toggles x-ray, V cycles camera presets, Escape clears the selection. Losing focus releases every key, so a
  * robot never keeps driving after an alt-tab.
  */
 import type { DriveCommand } from '../sim/protocol';
@@ -16,6 +17,14 @@ export interface ControlActions {
   toggleInspector(): void;
   /** Multiplies the simulation's time scale (']' faster ×2, '[' slower ÷2). */
   scaleTime(factor: number): void;
+  /** R: load the running world again from its start. */
+  reset?(): void;
+  /** X: contacts drawn through bodies. */
+  toggleXray?(): void;
+  /** V: next camera preset. */
+  nextCamera?(): void;
+  /** Escape: clear the selection. */
+  clearSelection?(): void;
 }
 
 export function installControls(target: Window, actions: ControlActions): () => void {
@@ -53,6 +62,14 @@ export function installControls(target: Window, actions: ControlActions): () => 
       actions.toggleHelp();
     } else if (e.code === 'KeyI') {
       actions.toggleInspector();
+    } else if (e.code === 'KeyR') {
+      actions.reset?.();
+    } else if (e.code === 'KeyX') {
+      actions.toggleXray?.();
+    } else if (e.code === 'KeyV') {
+      actions.nextCamera?.();
+    } else if (e.key === 'Escape') {
+      actions.clearSelection?.();
     } else if (e.key === ']') {
       actions.scaleTime(2);
     } else if (e.key === '[') {

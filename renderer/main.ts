@@ -1,152 +1,116 @@
 /**
- * Renderer entry: picks the Host, starts the simulation worker, loads the default scenario from
- * the bundled assets, and runs the render loop (pull the newest frame without waiting,
- * interpolate poses, draw the 3D view, the 2D panel and the status bar).
+ * Renderer entry: wires the pieces together. The Host, the simulation worker and its frame pump,
+ * the 3D view (scene-view.ts), the sidebar panels (entities, contact inspector, manifold view,
+ * view settings, plot series), the plots, the status bar, file actions and the selection.
+ * The render loop pulls the newest frame without waiting, interpolates poses and draws; the
+ * panels redraw at a lower rate. Each piece lives in its own module under app/, inspect/,
+ * panels/ and view3d/; their logic is unit-tested without a DOM.
  */
-import type { Frame, LoadProgress, ScenarioFiles, WorldInfo } from '../sim/protocol';
-import { contactKindName } from '../sim/dynamics/plain-world';
-import { CONTACT_INFO_STRIDE } from '../sim/dynamics/spec';
-import { STATUS_PERIOD_MS, TIME_SCALE_MAX, TIME_SCALE_MIN } from './config';
-import { contactRows } from './contact-rows';
+import type { Frame, WorldInfo } from '../sim/protocol';
+import { TIME_SCALE_MAX, TIME_SCALE_MIN } from './config';
 import { installControls } from './controls';
 import { blendFactor, interpolatePoses } from './frame-interp';
 import { pickHost } from './host';
-import type { Host, OpenedFile } from './host/host';
-import type { WebHost } from './host/web-host';
+import type { Host } from './host/host';
 import { PlotPanel } from './panels/plot-panel';
-import { DEFAULT_SCENARIO_ASSET, gatherBundled, gatherOpenedScenario, gatherOpenedTerrain } from './scenario-files';
+import { availableSeries, type SeriesDef } from './panels/plot-series';
+import { ManifoldView } from './panels/manifold-view';
 import { createSimClient, FramePump, loadWorld, type ReceivedFrame } from './sim-client';
 import { installTestHook, type TestHookState } from './test-hook';
-import { createLoadCostUi } from './load-progress';
 import { yawOf } from './view3d/yaw';
 import { SceneView } from './view3d/scene-view';
+import { Banner } from './app/banner';
+import { el, messageOf } from './app/dom';
+import { EntityPanel } from './app/entity-panel';
+import { createLoadCostUi } from './load-progress';
+import { FileActions } from './app/file-actions';
+import { InspectorPanel } from './app/inspector-panel';
+import { bindPanels, cameraOptions, SettingsPanel } from './app/settings-panel';
+import { statusText } from './app/status-text';
+import { CAMERA_PRESETS, loadUiSettings, saveUiSettings, type KeyValueStore, type UiSettings } from './app/ui-settings';
+import { contactDetail } from './inspect/contact-detail';
+import { contactHighlighted, followSelection, NO_SELECTION, sameSelection, selectContact, type Selection } from './inspect/selection';
+import { boundingRadius, frameWarnings, worldWarnings } from './inspect/warnings';
 
-/** [ms] Panel redraw period: plots do not need display rate, and software GL is slow. */
+/** [ms] Panel and status bar redraw period: they do not need display rate, and software GL is slow. */
 const PANEL_PERIOD_MS = 100;
-
-function el<T extends HTMLElement>(id: string): T {
-  const e = document.getElementById(id);
-  if (!e) throw new Error(`index.html is missing #${id}`);
-  return e as T;
-}
+/** [px] A pointer that moves less than this between down and up is a click (else an orbit drag). */
+const CLICK_SLOP_PX = 4;
 
 const ui = {
   view: el<HTMLCanvasElement>('view3d'),
   panel: el<HTMLCanvasElement>('panel'),
   panelNote: el<HTMLDivElement>('panel-note'),
   status: el<HTMLElement>('status'),
-  banner: el<HTMLDivElement>('banner'),
-  bannerText: el<HTMLSpanElement>('banner-text'),
-  bannerAction: el<HTMLButtonElement>('banner-action'),
-  bannerClose: el<HTMLButtonElement>('banner-close'),
-  progress: el<HTMLDivElement>('progress'),
-  progressBar: el<HTMLDivElement>('progress-bar'),
-  progressLabel: el<HTMLDivElement>('progress-label'),
   help: el<HTMLDivElement>('help'),
-  inspector: el<HTMLDivElement>('inspector'),
+  warnings: el<HTMLUListElement>('warnings'),
   worldName: el<HTMLSpanElement>('world-name'),
   btnPause: el<HTMLButtonElement>('btn-pause'),
   btnStep: el<HTMLButtonElement>('btn-step'),
-  btnOpenScenario: el<HTMLButtonElement>('btn-open-scenario'),
-  btnOpenTerrain: el<HTMLButtonElement>('btn-open-terrain'),
   btnHelp: el<HTMLButtonElement>('btn-help'),
   chkContacts: el<HTMLInputElement>('chk-contacts'),
+  cameraMenu: el<HTMLSelectElement>('camera-menu'),
+  inspectorSection: el<HTMLElement>('inspector').closest('details') as HTMLDetailsElement,
 };
 
 // ---- state -----------------------------------------------------------------------------------
 let world: WorldInfo | null = null;
-/** The scenario JSON of the running world (reused when the user opens only a terrain). */
-let currentScenario: unknown = null;
+let bodySizes: number[] = [];
+let staticWarnings: string[] = [];
 let terrainStride = 1;
 let paused = false;
-let loading = false;
-let loads = 0;
 let framesReceived = 0;
 let framesRendered = 0;
-let errorText: string | null = null;
-let showContacts = true;
 /** Simulated seconds per wall-clock second requested from the worker (it clamps to 0.1..10). */
 let timeScale = 1;
+let selection: Selection = NO_SELECTION;
+let seriesDefs: SeriesDef[] = [];
+let warningsShown: string[] = [];
 
-/**
- * Settles a pending "select the related file" request (see requestRelated below) as cancelled.
- * Any banner change cancels it, so a load can never wait forever on a banner that is gone.
- */
-let cancelPendingRequest: (() => void) | null = null;
-
-function settlePendingRequest(): void {
-  const cancel = cancelPendingRequest;
-  cancelPendingRequest = null;
-  cancel?.();
-}
-
-function showError(message: string, action?: { label: string; run: () => void }): void {
-  settlePendingRequest();
-  errorText = message;
-  ui.bannerText.textContent = message;
-  ui.banner.hidden = false;
-  if (action) {
-    ui.bannerAction.textContent = action.label;
-    ui.bannerAction.hidden = false;
-    ui.bannerAction.onclick = () => {
-      cancelPendingRequest = null; // the action now owns the request
-      hideError();
-      action.run();
-    };
-  } else {
-    ui.bannerAction.hidden = true;
-    ui.bannerAction.onclick = null;
+const banner = new Banner();
+const store: KeyValueStore | null = (() => {
+  try {
+    return window.localStorage;
+  } catch {
+    return null; // storage disabled: settings last for this run
   }
-}
-
-function hideError(): void {
-  settlePendingRequest();
-  errorText = null;
-  ui.banner.hidden = true;
-}
-ui.bannerClose.addEventListener('click', hideError);
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
+})();
+const settings: UiSettings = loadUiSettings(store);
 
 // ---- host, worker, views ---------------------------------------------------------------------
 const host: Host = pickHost({
   // A browser picker needs a user gesture, so a missing related file becomes a banner button.
   requestRelated: (name, pick) =>
     new Promise((resolve) => {
-      showError(`"${name}" is needed next to the file you opened.`, {
+      banner.show(`"${name}" is needed next to the file you opened.`, {
         label: `Select ${name}…`,
         run: () => {
           pick().then((files) => resolve(files?.[0] ?? null), () => resolve(null));
         },
       });
-      cancelPendingRequest = () => resolve(null);
+      banner.own(() => resolve(null));
     }),
 });
 
 const scene = new SceneView(ui.view);
-const sim = createSimClient((msg) => showError(`Simulation worker: ${msg}`));
-// Large terrains: estimate first (Load / Cancel); Stop during the load ends the worker and restarts the app.
-const loadCost = createLoadCostUi<HTMLElement>(ui.progress, () => {
-  sim.dispose();
-  location.reload();
-});
+const sim = createSimClient((msg) => banner.show(`Simulation worker: ${msg}`));
 const interpolated = { poses: new Float32Array(0) };
 /** The frame whose contacts are on screen (chosen to match the interpolated poses). */
-let shownContacts: Frame | null = null;
+let shown: Frame | null = null;
 
 const pump = new FramePump(sim.remote, (rf: ReceivedFrame) => {
   framesReceived++;
-  const f = rf.frame;
-  panel?.push(f.time, f.speed, f.contactInfo.length / CONTACT_INFO_STRIDE);
+  panel?.push(rf.frame);
 });
 
 let panel: PlotPanel | null = null;
 PlotPanel.create(ui.panel).then(
   (p) => {
     panel = p;
-    if (p && world) p.setWorld(world.terrain); // the world finished loading first
+    if (p && world) {
+      p.setWorld(world.terrain, world.dt); // the world finished loading first
+      applySeries();
+    }
     if (!p) {
       ui.panel.hidden = true;
       ui.panelNote.hidden = false;
@@ -160,92 +124,133 @@ PlotPanel.create(ui.panel).then(
   },
 );
 
-// ---- loading ---------------------------------------------------------------------------------
-function showProgress(p: LoadProgress): void {
-  // Progress messages travel through Comlink and may arrive after load() resolved.
-  if (!loading) return;
-  ui.progress.hidden = false;
-  ui.progressLabel.textContent = `Loading: ${p.stage}`;
-  ui.progressBar.style.width = `${Math.round(Math.max(0, Math.min(1, p.fraction)) * 100)}%`;
-}
+let manifoldView: ManifoldView | null = null;
+ManifoldView.create(el<HTMLCanvasElement>('manifold')).then(
+  (m) => {
+    manifoldView = m;
+    if (!m) el('manifold-note').textContent = 'Manifold view unavailable: no 2D renderer here.';
+  },
+  () => (el('manifold-note').textContent = 'Manifold view unavailable in this browser.'),
+);
 
-/**
- * Loads a world from gathered files. On failure the banner says why and the previous world keeps
- * running untouched (the worker builds the new world completely before swapping).
- */
-async function loadFiles(gather: () => Promise<ScenarioFiles>, what: string): Promise<void> {
-  if (loading) {
-    showError('A world is already loading; wait for it to finish.');
-    return;
-  }
-  loading = true;
-  showProgress({ stage: `reading ${what}`, fraction: 0 });
-  try {
-    const files = await gather();
-    if (!(await loadCost.confirm(files.terrainSidecar, files.terrainData))) return; // the running world stays
-    const scenario = files.scenario;
-    const info = await loadWorld(sim.remote, files, showProgress);
-    world = info;
-    currentScenario = scenario;
-    pump.reset();
-    panel?.setWorld(info.terrain);
-    terrainStride = scene.setWorld(info);
-    ui.worldName.textContent = `${info.scenarioName} — ${info.terrain.cols}×${info.terrain.rows} @ ${info.terrain.dx} m` + (terrainStride > 1 ? ` (mesh decimated, stride ${terrainStride})` : '');
-    loads++;
-    hideError();
-    sim.remote.setRunning(!paused);
-  } catch (e) {
-    showError(`Could not load ${what}: ${messageOf(e)}`);
-  } finally {
-    loading = false;
-    loadCost.clear();
-    ui.progress.hidden = true;
-  }
-}
-
-function openScenario(): void {
-  host.openFile('scenario').then((f) => {
-    if (f) void loadFiles(() => gatherOpenedScenario(host, f), f.name);
-  }, (e: unknown) => showError(messageOf(e)));
-}
-
-function openTerrain(): void {
-  if (currentScenario === null) {
-    showError('Load a scenario first: a terrain is opened into the current scenario.');
-    return;
-  }
-  host.openFile('terrain').then((f) => {
-    if (f) void loadFiles(() => gatherOpenedTerrain(host, f, currentScenario), f.name);
-  }, (e: unknown) => showError(messageOf(e)));
-}
-
-/** Loads a file the host handed us, by its kind (File ▸ Open Recent gives any kind). */
-function loadOpened(f: OpenedFile): void {
-  if (f.kind === 'scenario') void loadFiles(() => gatherOpenedScenario(host, f), f.name);
-  else if (f.kind === 'terrain') {
-    if (currentScenario === null) showError('Load a scenario first: a terrain is opened into the current scenario.');
-    else void loadFiles(() => gatherOpenedTerrain(host, f, currentScenario), f.name);
-  } else showError(`Opening a ${f.kind} (${f.name}) is not supported yet.`);
-}
-
-host.onMenuCommand((cmd) => {
-  if (cmd.type === 'open') {
-    if (cmd.kind === 'scenario') openScenario();
-    else if (cmd.kind === 'terrain') openTerrain();
-    else showError(`Opening a ${cmd.kind} is not supported yet.`);
-  } else if (cmd.type === 'open-recent') {
-    if (!host.openRecent) {
-      showError('Recent files are not available in this host.');
-      return;
-    }
-    host.openRecent(cmd.index).then(loadOpened, (e: unknown) => showError(messageOf(e)));
-  } else {
-    showError('Saving a recording is not available yet: recording comes in a later milestone.');
-  }
+const entities = new EntityPanel(el('entities'), (s) => setSelection(s));
+const inspector = new InspectorPanel(el('inspector'), ({ contact }) => {
+  if (shown) setSelection(selectContact(shown.contacts, shown.contactInfo, contact));
 });
-const webHost = host.kind === 'web' ? (host as WebHost) : null;
-ui.btnOpenScenario.addEventListener('click', () => (webHost ? webHost.dispatchMenuCommand({ type: 'open', kind: 'scenario' }) : openScenario()));
-ui.btnOpenTerrain.addEventListener('click', () => (webHost ? webHost.dispatchMenuCommand({ type: 'open', kind: 'terrain' }) : openTerrain()));
+const settingsPanel = new SettingsPanel(el('settings'), el('series'), settings, store, () => applySettings());
+bindPanels(document, settings, () => saveUiSettings(store, settings));
+
+function applySeries(): void {
+  if (!panel) return;
+  const chosen = settings.plots.map((k) => seriesDefs.find((d) => d.key === k)).filter((d): d is SeriesDef => d !== undefined);
+  panel.setSeries(chosen);
+}
+
+function applySettings(): void {
+  scene.contacts.setXray(settings.xray);
+  scene.contacts.setNormalScale(settings.normalScale);
+  scene.overlays.setShowAabbs(settings.showAabbs);
+  scene.overlays.setShowElements(settings.showElements);
+  scene.overlays.setShowAxes(settings.showAxes);
+  scene.setCamera(settings.camera, selection.type === 'body' ? selection.body : -1);
+  ui.cameraMenu.value = settings.camera;
+  applySeries();
+  redrawContacts();
+}
+
+for (const [value, label] of cameraOptions()) {
+  const o = document.createElement('option');
+  o.value = value;
+  o.textContent = `camera: ${label}`;
+  ui.cameraMenu.appendChild(o);
+}
+ui.cameraMenu.addEventListener('change', () => {
+  settingsPanel.set('camera', ui.cameraMenu.value as UiSettings['camera']);
+  ui.cameraMenu.blur();
+});
+
+// ---- selection -------------------------------------------------------------------------------
+function describeSelection(s: Selection): string | null {
+  const name = (b: number): string => (b < 0 ? 'terrain' : (world?.bodies[b]?.name ?? `#${b}`));
+  switch (s.type) {
+    case 'none':
+      return null;
+    case 'contact':
+      return s.index >= 0 ? `contact #${s.index} (${name(s.bodyA)} on ${name(s.bodyB)})` : `contact of ${name(s.bodyA)} (gone)`;
+    case 'body':
+      return `body ${name(s.body)}`;
+    case 'joint':
+      return `joint ${world?.joints[s.joint]?.name ?? s.joint}`;
+    case 'cell':
+      return `terrain cell ${s.i},${s.j}`;
+  }
+}
+
+function setSelection(s: Selection): void {
+  selection = s;
+  if (settings.camera === 'wheel' && s.type === 'body') scene.setCamera('wheel', s.body);
+  if (s.type === 'contact' && ui.inspectorSection) ui.inspectorSection.open = true;
+  redrawContacts();
+  updatePanels(true);
+}
+
+/** Redraws the contact markers and overlays of the frame on screen (the selection changed). */
+function redrawContacts(): void {
+  if (!shown) return;
+  const f = shown;
+  scene.contacts.update(f.contacts, f.contactInfo, (k) => contactHighlighted(selection, f.contactInfo, k), world?.dt ?? 0);
+  scene.overlays.updateElements(f.contacts, f.contactInfo);
+}
+
+// Click (not drag) in the 3D view picks what is under the pointer.
+let downAt: [number, number] | null = null;
+ui.view.addEventListener('pointerdown', (e) => {
+  downAt = [e.clientX, e.clientY];
+});
+ui.view.addEventListener('pointerup', (e) => {
+  if (!downAt || !shown || e.button !== 0) return;
+  const moved = Math.hypot(e.clientX - downAt[0], e.clientY - downAt[1]);
+  downAt = null;
+  if (moved > CLICK_SLOP_PX) return;
+  const r = ui.view.getBoundingClientRect();
+  const hit = scene.pick(e.clientX - r.left, e.clientY - r.top, shown.contacts);
+  if (hit.type === 'contact') setSelection(selectContact(shown.contacts, shown.contactInfo, hit.index));
+  else if (hit.type === 'body') setSelection({ type: 'body', body: hit.body });
+  else if (hit.type === 'cell') setSelection({ type: 'cell', i: hit.i, j: hit.j });
+  else setSelection(NO_SELECTION);
+});
+
+// ---- loading ---------------------------------------------------------------------------------
+// Large terrains: estimate first (Load / Cancel); Stop during the load ends the worker and restarts the app.
+const loadCost = createLoadCostUi<HTMLElement>(el<HTMLElement>('progress'), () => {
+  sim.dispose();
+  location.reload();
+});
+
+const files = new FileActions({
+  host,
+  banner,
+  load: (f, onProgress) => loadWorld(sim.remote, f, onProgress),
+  confirmLoad: (f) => loadCost.confirm(f.terrainSidecar, f.terrainData),
+  loadEnded: () => loadCost.clear(),
+  loaded(info) {
+    world = info;
+    pump.reset();
+    shown = null;
+    selection = NO_SELECTION;
+    bodySizes = info.bodies.map((b) => boundingRadius(b.shape));
+    staticWarnings = worldWarnings(info);
+    seriesDefs = availableSeries(info);
+    settingsPanel.setSeries(seriesDefs);
+    panel?.setWorld(info.terrain, info.dt);
+    applySeries();
+    terrainStride = scene.setWorld(info);
+    entities.setWorld(info);
+    applySettings();
+    ui.worldName.textContent = `${info.scenarioName} — ${info.terrain.cols}×${info.terrain.rows} @ ${info.terrain.dx} m` + (terrainStride > 1 ? ` (mesh decimated, stride ${terrainStride})` : '');
+    sim.remote.setRunning(!paused);
+  },
+});
 
 // ---- controls --------------------------------------------------------------------------------
 function setPaused(p: boolean): void {
@@ -256,11 +261,11 @@ function setPaused(p: boolean): void {
 
 function stepOnce(): void {
   if (!paused || !world) return;
-  sim.remote.step(1).catch((e: unknown) => showError(messageOf(e)));
+  sim.remote.step(1).catch((e: unknown) => banner.show(messageOf(e)));
 }
 
 function setContacts(v: boolean): void {
-  showContacts = v;
+  settings.showContacts = v;
   ui.chkContacts.checked = v;
   scene.contacts.setVisible(v);
   void host.setSettings({ showContacts: v }).catch(() => undefined);
@@ -270,49 +275,25 @@ function toggleHelp(): void {
   ui.help.hidden = !ui.help.hidden;
 }
 
-function toggleInspector(): void {
-  ui.inspector.hidden = !ui.inspector.hidden;
-  if (!ui.inspector.hidden) updateInspector();
-}
-
-/** Fills the contact inspector from the frame whose contacts are drawn. */
-function updateInspector(): void {
-  if (ui.inspector.hidden) return;
-  const f = shownContacts;
-  if (!f || !world) {
-    ui.inspector.textContent = 'no contacts yet';
-    return;
-  }
-  const { rows, more } = contactRows(f.contacts, f.contactInfo, world.bodies, world.dt);
-  const table = document.createElement('table');
-  const head = table.insertRow();
-  for (const h of ['body', 'on', 'case', 'cell', 'depth mm', 'point m', 'normal', 'force N', 'friction N']) {
-    const th = document.createElement('th');
-    th.textContent = h;
-    head.appendChild(th);
-  }
-  for (const r of rows) {
-    const tr = table.insertRow();
-    for (const v of [r.body, r.other, r.kind, r.cell, r.depthMm, r.point, r.normal, r.forceN, r.frictionN]) tr.insertCell().textContent = v;
-  }
-  const caption = document.createElement('div');
-  caption.textContent = `step ${f.step}: ${f.contactInfo.length / CONTACT_INFO_STRIDE} contacts` + (more > 0 ? ` (${more} more not listed)` : '');
-  ui.inspector.replaceChildren(caption, table);
-}
-
 installControls(window, {
   drive: (cmd) => {
     if (world) sim.remote.setDrive(cmd);
   },
   togglePause: () => setPaused(!paused),
   stepOnce,
-  toggleContacts: () => setContacts(!showContacts),
+  toggleContacts: () => setContacts(!settings.showContacts),
   toggleHelp,
-  toggleInspector,
+  toggleInspector: () => {
+    if (ui.inspectorSection) ui.inspectorSection.open = !ui.inspectorSection.open;
+  },
   scaleTime: (factor) => {
     timeScale = Math.min(TIME_SCALE_MAX, Math.max(TIME_SCALE_MIN, timeScale * factor));
     sim.remote.setTimeScale(timeScale);
   },
+  reset: () => files.reset(),
+  toggleXray: () => settingsPanel.set('xray', !settings.xray),
+  nextCamera: () => settingsPanel.set('camera', CAMERA_PRESETS[(CAMERA_PRESETS.indexOf(settings.camera) + 1) % CAMERA_PRESETS.length]),
+  clearSelection: () => setSelection(NO_SELECTION),
 });
 ui.btnPause.addEventListener('click', () => setPaused(!paused));
 ui.btnStep.addEventListener('click', stepOnce);
@@ -320,64 +301,58 @@ ui.btnHelp.addEventListener('click', toggleHelp);
 ui.chkContacts.addEventListener('change', () => setContacts(ui.chkContacts.checked));
 // Toolbar controls keep focus after a click, and Space on a focused button would "click" it again
 // (on key up) besides pausing: hand focus back to the page after every click.
-for (const b of [ui.btnPause, ui.btnStep, ui.btnHelp, ui.btnOpenScenario, ui.btnOpenTerrain, ui.chkContacts]) {
-  b.addEventListener('click', () => b.blur());
+for (const b of document.querySelectorAll<HTMLElement>('#toolbar button, #toolbar input, #toolbar select')) {
+  b.addEventListener(b.tagName === 'SELECT' ? 'change' : 'click', () => b.blur());
 }
 host.getSettings().then((s) => setContacts(s.showContacts), () => undefined);
 
+// ---- panels ----------------------------------------------------------------------------------
+function updateWarnings(): void {
+  if (!world || !shown) return;
+  const list = [...staticWarnings, ...frameWarnings(world, shown.poses, shown.velocities, bodySizes)];
+  if (shown.fault) list.push(`simulation paused: ${shown.fault}`);
+  if (list.join('\n') === warningsShown.join('\n')) return;
+  warningsShown = list;
+  ui.warnings.hidden = list.length === 0;
+  ui.warnings.replaceChildren(...list.map((w) => {
+    const li = document.createElement('li');
+    li.textContent = w;
+    return li;
+  }));
+}
+
+function updatePanels(force = false): void {
+  const f = shown;
+  inspector.update(f, world, selection, force);
+  entities.update(selection, f?.poses ?? null, f?.velocities, f?.joints ?? null);
+  if (manifoldView && world) manifoldView.update(f, world, selection);
+}
+
 // ---- render loop -----------------------------------------------------------------------------
 let lastT = performance.now();
-let lastStatus = 0;
 let lastPanel = 0;
 let fps = 0;
 let fpsFrames = 0;
 let fpsStart = lastT;
 
-function chassisIndex(w: WorldInfo): number {
-  return Math.max(0, w.baseBody >= 0 ? w.baseBody : w.bodies.findIndex((b) => b.role === 'chassis'));
-}
-
-function chassisOf(f: Frame | undefined, poses: Float32Array): number[] {
-  if (!f || !world) return [];
-  const k = chassisIndex(world);
-  return Array.from(poses.subarray(7 * k, 7 * k + 7));
-}
-
-/** "13 (side 8, base 4, edge 1)": count per algorithm case, body–body contacts as "body". */
-function contactSummary(info: Int32Array): string {
-  const n = info.length / CONTACT_INFO_STRIDE;
-  if (n === 0) return '0';
-  const counts = new Map<string, number>();
-  for (let k = 0; k < n; k++) {
-    const name = contactKindName(info[CONTACT_INFO_STRIDE * k]);
-    counts.set(name, (counts.get(name) ?? 0) + 1);
-  }
-  return `${n} (${[...counts].map(([name, c]) => `${name} ${c}`).join(', ')})`;
-}
-
-function updateStatus(now: number): void {
-  const f = pump.current?.frame;
-  const parts = [
-    f ? `t ${f.time.toFixed(2)} s` : 't –',
-    f ? `step ${f.step}` : 'step –',
-    f ? `rtf ${f.realtimeFactor.toFixed(2)}×` : 'rtf –',
-    f ? `speed ${f.speed.toFixed(2)} m/s` : 'speed –',
-    f ? `contacts ${contactSummary(f.contactInfo)}` : 'contacts –',
-    `${fps.toFixed(0)} fps`,
-    paused ? 'PAUSED' : timeScale === 1 ? 'running' : `running ×${timeScale}`,
-    `host ${host.kind}`,
-  ];
-  if (scene.softwareGL) parts.push('software GL');
-  if (terrainStride > 1) parts.push(`terrain drawn at stride ${terrainStride}`);
-  if (pump.lastError && world) parts.push(`worker: ${pump.lastError}`);
-  ui.status.textContent = parts.join('  │  ');
-  lastStatus = now;
+function updateStatus(): void {
+  ui.status.textContent = statusText({
+    frame: shown,
+    fps,
+    paused,
+    timeScale,
+    host: host.kind,
+    softwareGL: scene.softwareGL,
+    terrainStride,
+    workerError: pump.lastError && world ? pump.lastError : null,
+    selection: describeSelection(selection),
+  });
 }
 
 function frameLoop(now: number): void {
   const dt = (now - lastT) / 1000;
   lastT = now;
-  if (world && !loading) pump.poll();
+  if (world && !files.loading) pump.poll();
   const cur = pump.current;
   if (cur && world) {
     const prev = pump.previous;
@@ -395,14 +370,17 @@ function frameLoop(now: number): void {
     }
     scene.setPoses(interpolated.poses, dt);
     if (panel) {
-      const o = 7 * chassisIndex(world);
+      const o = 7 * scene.baseIndex();
       const p = interpolated.poses;
       if (o + 6 < p.length) panel.setRobot(p[o], p[o + 1], yawOf(p[o + 3], p[o + 4], p[o + 5], p[o + 6]));
     }
-    if (contactsOf !== shownContacts) {
-      scene.contacts.update(contactsOf.contacts, contactsOf.contactInfo);
-      shownContacts = contactsOf;
+    if (contactsOf !== shown) {
+      const next = followSelection(selection, contactsOf.contacts, contactsOf.contactInfo);
+      if (!sameSelection(next, selection)) selection = next;
+      shown = contactsOf;
+      redrawContacts();
     }
+    scene.updateOverlays(selection, shown.contacts);
   }
   scene.resize();
   scene.render();
@@ -413,14 +391,18 @@ function frameLoop(now: number): void {
     fpsFrames = 0;
     fpsStart = now;
   }
-  if (panel && now - lastPanel >= PANEL_PERIOD_MS) {
-    panel.resize();
-    panel.draw();
+  if (now - lastPanel >= PANEL_PERIOD_MS) {
+    if (panel) {
+      panel.setTime(shown?.time ?? 0);
+      panel.resize();
+      panel.draw();
+    }
+    manifoldView?.resize();
+    updatePanels();
+    updateWarnings();
+    // The status bar's time and the plots' right edge come from the same frame at the same tick.
+    updateStatus();
     lastPanel = now;
-  }
-  if (now - lastStatus >= STATUS_PERIOD_MS) {
-    updateStatus(now);
-    updateInspector();
   }
   requestAnimationFrame(frameLoop);
 }
@@ -429,44 +411,47 @@ requestAnimationFrame(frameLoop);
 // ---- test/debug hook -------------------------------------------------------------------------
 installTestHook((): TestHookState => {
   const f = pump.current?.frame;
+  const s = shown;
+  const chassis = (fr: Frame | undefined): number[] => {
+    if (!fr || !world) return [];
+    const k = scene.baseIndex();
+    return Array.from(fr.poses.subarray(7 * k, 7 * k + 7));
+  };
+  const screen: { index: number; x: number; y: number }[] = [];
+  if (s) {
+    const p: [number, number] = [0, 0];
+    for (let k = 0; k < scene.contacts.spheres.count; k++) {
+      const idx = scene.contacts.contactOfInstance[k];
+      if (idx >= 0 && scene.toScreen(p, s.contacts[10 * idx], s.contacts[10 * idx + 1], s.contacts[10 * idx + 2])) screen.push({ index: idx, x: p[0], y: p[1] });
+    }
+  }
+  const detail = s && world && selection.type === 'contact' ? contactDetail(s, selection.index, world.dt, world.terrain) : null;
   return {
     ready: world !== null && f !== undefined,
     host: host.kind,
     scenarioName: world?.scenarioName ?? null,
     bodies: world?.bodies.length ?? 0,
+    bodyNames: world?.bodies.map((b) => `${b.role}:${b.name}`) ?? [],
     terrainStride,
     glRenderer: scene.glRenderer,
     paused,
     framesReceived,
     framesRendered,
     lastFrame: f
-      ? { step: f.step, time: f.time, speed: f.speed, contacts: f.contactInfo.length / CONTACT_INFO_STRIDE, realtimeFactor: f.realtimeFactor, chassis: chassisOf(f, f.poses) }
+      ? { step: f.step, time: f.time, speed: f.speed, contacts: f.contactInfo.length / 5, realtimeFactor: f.realtimeFactor, chassis: chassis(f) }
       : null,
-    error: errorText,
-    loads,
+    shownFrame: s ? { step: s.step, time: s.time, contacts: Array.from(s.contacts), contactInfo: Array.from(s.contactInfo) } : null,
+    contactsOnScreen: screen,
+    selection: describeSelection(selection),
+    selectedContact: detail,
+    highlightedContacts: scene.contacts.highlighted,
+    warnings: warningsShown.slice(),
+    error: banner.error,
+    loads: files.loads,
   };
 });
 
 // ---- start -----------------------------------------------------------------------------------
-window.addEventListener('error', (e) => showError(`Unexpected error: ${e.message}`));
-window.addEventListener('unhandledrejection', (e) => showError(`Unexpected error: ${messageOf(e.reason)}`));
-
-async function start(): Promise<void> {
-  let path = DEFAULT_SCENARIO_ASSET;
-  try {
-    const assets = await host.listAssets();
-    if (!assets.some((a) => a.path === path)) {
-      const first = assets.find((a) => a.kind === 'scenario');
-      if (!first) {
-        showError('No scenario is bundled with this build (assets/scenarios/ is empty). Open one with "Open scenario…".');
-        return;
-      }
-      path = first.path;
-    }
-  } catch (e) {
-    showError(`Could not list the bundled assets: ${messageOf(e)}`);
-    return;
-  }
-  await loadFiles(() => gatherBundled(host, path), `assets/${path}`);
-}
-void start();
+window.addEventListener('error', (e) => banner.show(`Unexpected error: ${e.message}`));
+window.addEventListener('unhandledrejection', (e) => banner.show(`Unexpected error: ${messageOf(e.reason)}`));
+void files.start();

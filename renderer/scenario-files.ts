@@ -7,6 +7,8 @@
 import type { ScenarioFiles } from '../sim/protocol';
 import { resolveRelative } from '../sim/scenario';
 import type { Host, OpenedFile } from './host/host';
+import { parseUrdf } from '../sim/robot/urdf/parse-urdf';
+import { urdfReferencedFiles } from '../sim/robot/urdf/load-urdf';
 
 /** Where the default world lives, relative to assets/. */
 export const DEFAULT_SCENARIO_ASSET = 'scenarios/default.json';
@@ -39,7 +41,34 @@ export async function gatherBundled(host: Host, scenarioPath: string): Promise<S
   const terrainSidecar = parseJsonFile(sidecarPath, await host.readAsset(sidecarPath));
   const imagePath = resolveRelative(sidecarPath, stringField(terrainSidecar, 'image', sidecarPath));
   const terrainData = await host.readAsset(imagePath);
-  return { scenario, terrainSidecar, terrainData };
+  const files: ScenarioFiles = { scenario, terrainSidecar, terrainData };
+  await gatherBundledRobot(host, scenarioPath, scenario, files);
+  return files;
+}
+
+/** The URDF a scenario's `robot.urdf` names, if any (v2 scenarios), or null. */
+export function urdfReference(scenario: unknown): string | null {
+  const robot = scenario !== null && typeof scenario === 'object' ? (scenario as Record<string, unknown>).robot : undefined;
+  const urdf = robot !== null && typeof robot === 'object' ? (robot as Record<string, unknown>).urdf : undefined;
+  return typeof urdf === 'string' && urdf.length > 0 ? urdf : null;
+}
+
+/**
+ * A bundled scenario's URDF robot: the URDF text and its collision meshes, keyed by the path
+ * urdfReferencedFiles gives (relative to the scenario, as the worker's loader looks them up).
+ * Visual meshes are not read: the renderer draws collision shapes.
+ */
+async function gatherBundledRobot(host: Host, scenarioPath: string, scenario: unknown, files: ScenarioFiles): Promise<void> {
+  const urdf = urdfReference(scenario);
+  if (urdf === null) return;
+  const urdfAsset = resolveRelative(scenarioPath, urdf);
+  const text = new TextDecoder().decode(await host.readAsset(urdfAsset));
+  files.robotUrdf = text;
+  files.robotMeshes = {};
+  for (const ref of urdfReferencedFiles(parseUrdf(text), urdf)) {
+    if (ref.role !== 'collision') continue;
+    files.robotMeshes[ref.path] = await host.readAsset(resolveRelative(scenarioPath, ref.path));
+  }
 }
 
 /** A terrain the user opened (its sidecar; the image is read beside it), under the current scenario. */

@@ -4,6 +4,7 @@
  * with the tests that use it. Every property is a getter over the app's live state; writes are
  * ignored (the object is frozen).
  */
+import type { ContactDetail } from './inspect/contact-detail';
 
 export interface FrameSummary {
   step: number;
@@ -17,11 +18,21 @@ export interface FrameSummary {
   chassis: number[];
 }
 
+/** The frame whose contacts are on screen, as plain arrays (Frame layout, sim/protocol.ts). */
+export interface ShownFrame {
+  step: number;
+  time: number;
+  contacts: number[];
+  contactInfo: number[];
+}
+
 export interface TestHookState {
   ready: boolean;
   host: 'electron' | 'web';
   scenarioName: string | null;
   bodies: number;
+  /** "role:name" per body, in world order. */
+  bodyNames: string[];
   terrainStride: number;
   /** WebGL renderer name (e.g. "ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device ...))"), '' if hidden. */
   glRenderer: string;
@@ -31,6 +42,17 @@ export interface TestHookState {
   /** Frames rendered since start. */
   framesRendered: number;
   lastFrame: FrameSummary | null;
+  shownFrame: ShownFrame | null;
+  /** Canvas CSS pixel position of every drawn contact marker of the shown frame. */
+  contactsOnScreen: { index: number; x: number; y: number }[];
+  /** Status-bar description of the selection, or null. */
+  selection: string | null;
+  /** The selected contact's detail as the inspector computed it, or null. */
+  selectedContact: ContactDetail | null;
+  /** Contact markers drawn highlighted (the selected contact or the selected body's). */
+  highlightedContacts: number;
+  /** Warnings shown over the 3D view. */
+  warnings: string[];
   /** Text of the error banner, or null when hidden. */
   error: string | null;
   /** Loads completed (the default world counts as 1). */
@@ -46,8 +68,9 @@ declare global {
 export function installTestHook(get: () => TestHookState): void {
   const hook = {} as TestHookState;
   const keys: (keyof TestHookState)[] = [
-    'ready', 'host', 'scenarioName', 'bodies', 'terrainStride', 'glRenderer', 'paused',
-    'framesReceived', 'framesRendered', 'lastFrame', 'error', 'loads',
+    'ready', 'host', 'scenarioName', 'bodies', 'bodyNames', 'terrainStride', 'glRenderer', 'paused',
+    'framesReceived', 'framesRendered', 'lastFrame', 'shownFrame', 'contactsOnScreen', 'selection',
+    'selectedContact', 'highlightedContacts', 'warnings', 'error', 'loads',
   ];
   for (const k of keys) Object.defineProperty(hook, k, { get: () => get()[k], enumerable: true });
   Object.freeze(hook);

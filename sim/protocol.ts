@@ -6,6 +6,8 @@
  * Frames are a few flat typed arrays (transferred, never structured-cloned per object), in the
  * layout of sim/dynamics/spec.ts:
  *   poses        Float32Array, 7 per body: px py pz qx qy qz qw   (body origin, world frame, z up)
+ *   velocities   Float32Array, 6 per body: vx vy vz wx wy wz      (velocity of the body origin and
+ *                angular velocity, world frame; the inspector derives slip velocities from it)
  *   contacts     Float32Array, 10 per contact: px py pz nx ny nz depth normalImpulse t1Impulse t2Impulse
  *                (point on B's surface, normal from B into A, impulses [N·s] of the step)
  *   contactInfo  Int32Array,   5 per contact: kind bodyA bodyB cellI cellJ
@@ -94,6 +96,8 @@ export interface Frame {
   /** [s] Simulated time. */
   time: number;
   poses: Float32Array;
+  /** 6 per body: origin velocity [m/s] and angular velocity [rad/s], world frame. */
+  velocities: Float32Array;
   contacts: Float32Array;
   contactInfo: Int32Array;
   joints: Float32Array;

@@ -8,7 +8,7 @@ import { createDynamicsWorld } from './dynamics/build';
 import { BodyKind } from './dynamics/bodies';
 import { JointKind } from './dynamics/joints';
 import type { ShapeSpec, WorldSpec } from './dynamics/spec';
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE } from './dynamics/spec';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from './dynamics/spec';
 import type { DynamicsWorld } from './dynamics/world';
 import type { BodyInfo, BodyShape, DriveCommand, Frame, JointInfo, TerrainInfo, WorldInfo } from './protocol';
 import type { ParsedScenario } from './scenario-v2';
@@ -134,6 +134,8 @@ export class SimWorld {
     const n = this.engine.bodies.count;
     const poses = new Float32Array(n * POSE_STRIDE);
     poses.set(f.poses);
+    const velocities = new Float32Array(n * VELOCITY_STRIDE);
+    velocities.set(f.velocities);
     const contacts = new Float32Array(f.contactCount * CONTACT_STRIDE);
     contacts.set(f.contacts);
     const contactInfo = new Int32Array(f.contactCount * CONTACT_INFO_STRIDE);
@@ -149,6 +151,7 @@ export class SimWorld {
       step: this.engine.stepCount,
       time: this.engine.time,
       poses,
+      velocities,
       contacts,
       contactInfo,
       joints,

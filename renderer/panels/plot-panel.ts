@@ -1,7 +1,9 @@
 /**
- * 2D panel drawn with pixi.js: a scrolling plot of chassis speed and contact count over the last
- * PLOT_WINDOW_S seconds, a minimap (minimap.ts), and a timeline strip with the current simulated time (recording and
- * seeking come later and will draw on the same strip).
+ * 2D panel drawn with pixi.js: plots of the chosen series (plot-series.ts) over a time window the
+ * user zooms (mouse wheel) and pans (drag; double-click returns to live), a minimap (minimap.ts)
+ * and a timeline strip with the simulated time. The legend sits in its own strip above the data,
+ * so it never covers a curve; each series is scaled to its own range, given in the legend.
+ * The time at the right edge is the time of the frame on screen, the same the status bar shows.
  *
  * Pixi v8 initialises asynchronously (`await app.init`). We ask for WebGL, then pixi's canvas
  * renderer; if both fail (no GL, headless quirks), create() resolves to null and the caller shows a
@@ -13,29 +15,66 @@ import { Application, Graphics, Text } from 'pixi.js';
 import { PLOT_CAPACITY, PLOT_WINDOW_S } from '../config';
 import type { TerrainInfo } from '../../sim/protocol';
 import { Minimap } from './minimap';
+import type { SeriesDef, SeriesFrame } from './plot-series';
 import { TimeSeries } from './time-series';
+import { TimeWindow } from './time-window';
 
-const SPEED_COLOR = 0x4fc3f7;
-const CONTACT_COLOR = 0xffb74d;
+const SERIES_COLORS = [0x4fc3f7, 0xffb74d, 0x81c784, 0xe57373, 0xba68c8, 0xfff176, 0x4db6ac, 0xf06292];
 const GRID_COLOR = 0x3a4250;
 const TIMELINE_H = 22;
+const LEGEND_LINE_H = 14;
 const PAD = 6;
+/** Most series plotted at once (legend lines and colours). */
+export const PLOT_MAX_SERIES = 6;
+
+interface Plotted {
+  def: SeriesDef;
+  data: TimeSeries;
+  color: number;
+  label: Text;
+}
 
 export class PlotPanel {
-  readonly speed = new TimeSeries(PLOT_CAPACITY);
-  readonly contactCount = new TimeSeries(PLOT_CAPACITY);
+  private readonly plotted: Plotted[] = [];
   private time = 0;
+  private dt = 0;
   private readonly range: [number, number] = [0, 0];
+  private readonly span: [number, number] = [0, 0];
+  readonly window = new TimeWindow(PLOT_WINDOW_S);
   private readonly minimap = new Minimap();
   private minimapTerrain: TerrainInfo | null = null;
   private minimapSize = 0;
+  private plotWidth = 1;
+  private oldest = 0;
 
   private constructor(
     private readonly app: Application,
     private readonly plot: Graphics,
     private readonly timeline: Graphics,
-    private readonly labels: { speed: Text; contacts: Text; time: Text },
-  ) {}
+    private readonly timeLabel: Text,
+  ) {
+    const c = app.canvas;
+    let dragX: number | null = null;
+    c.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      this.window.zoom(Math.exp(e.deltaY * 0.002));
+    }, { passive: false });
+    c.addEventListener('pointerdown', (e) => {
+      dragX = e.clientX;
+      c.setPointerCapture?.(e.pointerId);
+    });
+    c.addEventListener('pointermove', (e) => {
+      if (dragX === null) return;
+      this.window.pan(((e.clientX - dragX) / this.plotWidth) * this.window.length, this.time, this.oldest);
+      dragX = e.clientX;
+    });
+    const up = (): void => {
+      dragX = null;
+    };
+    c.addEventListener('pointerup', up);
+    c.addEventListener('pointercancel', up);
+    c.addEventListener('dblclick', () => this.window.reset());
+  }
 
   /** Creates the panel on `canvas`, or resolves null when no pixi renderer works here. */
   static async create(canvas: HTMLCanvasElement): Promise<PlotPanel | null> {
@@ -55,23 +94,45 @@ export class PlotPanel {
     } catch {
       return null;
     }
-    const style = { fontFamily: 'monospace', fontSize: 11, fill: 0xd0d6de };
     const plot = new Graphics();
     const timeline = new Graphics();
-    const speed = new Text({ text: 'speed m/s', style: { ...style, fill: SPEED_COLOR } });
-    const contacts = new Text({ text: 'contacts', style: { ...style, fill: CONTACT_COLOR } });
-    const time = new Text({ text: 't = 0.00 s', style });
-    app.stage.addChild(plot, timeline, speed, contacts, time);
-    const panel = new PlotPanel(app, plot, timeline, { speed, contacts, time });
+    const time = new Text({ text: 't = 0.00 s', style: { fontFamily: 'monospace', fontSize: 11, fill: 0xd0d6de } });
+    app.stage.addChild(plot, timeline, time);
+    const panel = new PlotPanel(app, plot, timeline, time);
     app.stage.addChild(panel.minimap.container);
     return panel;
   }
 
   /** A new world: clears the plots and redraws the minimap's terrain. */
-  setWorld(terrain: TerrainInfo): void {
+  setWorld(terrain: TerrainInfo, dt: number): void {
     this.clear();
+    this.dt = dt;
     this.minimapTerrain = terrain;
     this.minimapSize = 0; // rebuilt at the next draw, when the panel size is known
+  }
+
+  /** The series to plot (the first PLOT_MAX_SERIES); keeps the data of series already shown. */
+  setSeries(defs: readonly SeriesDef[]): void {
+    const keep = new Map(this.plotted.map((p) => [p.def.key, p]));
+    for (const p of this.plotted) if (!defs.some((d) => d.key === p.def.key)) p.label.destroy();
+    this.plotted.length = 0;
+    defs.slice(0, PLOT_MAX_SERIES).forEach((def, k) => {
+      const old = keep.get(def.key);
+      const color = SERIES_COLORS[k % SERIES_COLORS.length];
+      if (old) {
+        old.color = color;
+        old.label.style.fill = color;
+        this.plotted.push(old);
+        return;
+      }
+      const label = new Text({ text: def.label, style: { fontFamily: 'monospace', fontSize: 11, fill: color } });
+      this.app.stage.addChild(label);
+      this.plotted.push({ def, data: new TimeSeries(PLOT_CAPACITY), color, label });
+    });
+  }
+
+  get seriesKeys(): string[] {
+    return this.plotted.map((p) => p.def.key);
   }
 
   /** Robot position [m] and heading [rad] for the minimap. */
@@ -79,17 +140,24 @@ export class PlotPanel {
     this.minimap.setRobot(x, y, yaw);
   }
 
-  /** Adds one sample (call once per received frame). */
-  push(time: number, speed: number, contacts: number): void {
-    this.time = time;
-    this.speed.push(time, speed);
-    this.contactCount.push(time, contacts);
+  /** Adds one sample of every plotted series (call once per received frame). */
+  push(f: SeriesFrame): void {
+    if (f.time < this.time) this.oldest = f.time;
+    for (const p of this.plotted) p.data.push(f.time, p.def.sample(f, this.dt));
+    if (this.plotted.length === 0 || this.plotted[0].data.count <= 1) this.oldest = f.time;
+    else this.oldest = this.plotted[0].data.timeAt(0);
+  }
+
+  /** The simulated time at the plots' right edge when live (the frame on screen). */
+  setTime(t: number): void {
+    this.time = t;
   }
 
   clear(): void {
-    this.speed.clear();
-    this.contactCount.clear();
+    for (const p of this.plotted) p.data.clear();
     this.time = 0;
+    this.oldest = 0;
+    this.window.reset();
   }
 
   resize(): void {
@@ -98,12 +166,10 @@ export class PlotPanel {
     if (this.app.renderer.width !== w || this.app.renderer.height !== h) this.app.renderer.resize(w, h);
   }
 
-  /** Redraws everything (cheap: a few hundred line segments). */
+  /** Redraws everything (cheap: a few hundred line segments per series). */
   draw(): void {
     const W = this.app.renderer.width;
     const H = this.app.renderer.height;
-    const plotH = H - TIMELINE_H - 2 * PAD;
-    // Minimap: a square on the right, as tall as the panel allows.
     const mapSize = Math.max(0, H - 2 * PAD);
     if (this.minimapTerrain && mapSize !== this.minimapSize) {
       this.minimap.setTerrain(this.minimapTerrain, mapSize);
@@ -111,59 +177,68 @@ export class PlotPanel {
     }
     this.minimap.container.position.set(W - PAD - mapSize, PAD);
     this.minimap.container.visible = this.minimapTerrain !== null;
-    const x0 = PAD, x1 = W - PAD - (this.minimapTerrain ? mapSize + PAD : 0), y0 = PAD, y1 = PAD + plotH;
-    const t1 = this.time;
-    const t0 = t1 - PLOT_WINDOW_S;
-    const sx = (t: number): number => x0 + ((t - t0) / PLOT_WINDOW_S) * (x1 - x0);
+    const x0 = PAD, x1 = W - PAD - (this.minimapTerrain ? mapSize + PAD : 0);
+    this.plotWidth = Math.max(1, x1 - x0);
+    // Legend strip: as many lines as series, above the data area.
+    const legendH = Math.max(1, this.plotted.length) * LEGEND_LINE_H;
+    const y0 = PAD + legendH, y1 = H - TIMELINE_H - PAD;
+    const plotH = Math.max(1, y1 - y0);
+    const [t0, t1] = this.window.range(this.span, this.time);
+    const len = t1 - t0;
+    const sx = (t: number): number => x0 + ((t - t0) / len) * (x1 - x0);
 
     const g = this.plot;
     g.clear();
     g.rect(x0, y0, x1 - x0, plotH).stroke({ color: GRID_COLOR, width: 1 });
-    for (let s = Math.ceil(t0); s <= t1; s++) g.moveTo(sx(s), y0).lineTo(sx(s), y1);
+    const tick = len > 30 ? 10 : len > 8 ? 2 : len > 3 ? 1 : 0.5;
+    for (let s = Math.ceil(t0 / tick) * tick; s <= t1; s += tick) g.moveTo(sx(s), y0).lineTo(sx(s), y1);
     g.stroke({ color: GRID_COLOR, width: 1 });
 
-    const [slo, shi] = this.speed.range(this.range, t0);
-    const sMax = Math.max(0.5, Math.abs(slo), Math.abs(shi));
-    const sy = (v: number): number => y0 + plotH * 0.5 - (v / sMax) * plotH * 0.45;
-    g.moveTo(x0, sy(0)).lineTo(x1, sy(0)).stroke({ color: GRID_COLOR, width: 1 });
-    this.drawSeries(g, this.speed, t0, sx, sy, SPEED_COLOR);
+    this.plotted.forEach((p, k) => {
+      let [lo, hi] = p.data.range(this.range, t0);
+      if (hi - lo < 1e-9) {
+        lo -= 0.5;
+        hi += 0.5;
+      }
+      const sy = (v: number): number => y1 - 4 - ((v - lo) / (hi - lo)) * (plotH - 8);
+      this.drawSeries(g, p.data, t0, t1, sx, sy, p.color);
+      const last = this.lastValue(p.data, t1);
+      const unit = p.def.unit ? ` ${p.def.unit}` : '';
+      p.label.text = `${p.def.label}: ${fmt(last)}${unit}   [${fmt(lo)} … ${fmt(hi)}]`;
+      p.label.position.set(x0 + 4, PAD + k * LEGEND_LINE_H - 2);
+    });
 
-    const cMax = Math.max(4, this.contactCount.range(this.range, t0)[1]);
-    const cy = (v: number): number => y1 - (v / cMax) * plotH * 0.9;
-    this.drawSeries(g, this.contactCount, t0, sx, cy, CONTACT_COLOR);
-
-    const lastSpeed = this.speed.count ? this.speed.valueAt(this.speed.count - 1) : 0;
-    const lastContacts = this.contactCount.count ? this.contactCount.valueAt(this.contactCount.count - 1) : 0;
-    this.labels.speed.text = `speed ${lastSpeed.toFixed(2)} m/s (±${sMax.toFixed(1)})`;
-    this.labels.speed.position.set(x0 + 4, y0 + 2);
-    this.labels.contacts.text = `contacts ${lastContacts} (max ${cMax})`;
-    this.labels.contacts.position.set(x0 + 4, y0 + 16);
-
-    // Timeline: the whole run so far, with a tick per 10 s and the playhead at the end.
+    // Timeline: the whole run so far, with a tick per 10 s, the playhead and the plotted window.
     const tl = this.timeline;
     const ty = H - TIMELINE_H - PAD / 2;
     tl.clear();
     tl.rect(x0, ty, x1 - x0, TIMELINE_H).fill({ color: 0x262d38 });
-    const span = Math.max(10, Math.ceil(t1 / 10) * 10);
+    const span = Math.max(10, Math.ceil(this.time / 10) * 10);
     for (let s = 0; s <= span; s += 10) {
       const x = x0 + (s / span) * (x1 - x0);
       tl.moveTo(x, ty).lineTo(x, ty + 5);
     }
     tl.stroke({ color: 0x8a94a3, width: 1 });
-    const px = x0 + (t1 / span) * (x1 - x0);
-    tl.rect(x0, ty + TIMELINE_H - 4, px - x0, 4).fill({ color: 0x4caf50 });
+    const px = x0 + (this.time / span) * (x1 - x0);
+    const wx0 = x0 + (Math.max(0, t0) / span) * (x1 - x0), wx1 = x0 + (Math.max(0, t1) / span) * (x1 - x0);
+    tl.rect(wx0, ty + TIMELINE_H - 6, Math.max(1, wx1 - wx0), 6).fill({ color: 0x4caf50 });
     tl.moveTo(px, ty).lineTo(px, ty + TIMELINE_H).stroke({ color: 0xffffff, width: 2 });
-    this.labels.time.text = `t = ${t1.toFixed(2)} s`;
-    this.labels.time.position.set(x0 + 4, ty + 5);
+    this.timeLabel.text = `t = ${this.time.toFixed(2)} s` + (this.window.live ? '' : `   (viewing ${t0.toFixed(1)}–${t1.toFixed(1)} s: double-click for live)`);
+    this.timeLabel.position.set(x0 + 4, ty + 5);
 
     this.app.render();
   }
 
-  private drawSeries(g: Graphics, s: TimeSeries, t0: number, sx: (t: number) => number, sy: (v: number) => number, color: number): void {
+  private lastValue(s: TimeSeries, t1: number): number {
+    for (let k = s.count - 1; k >= 0; k--) if (s.timeAt(k) <= t1) return s.valueAt(k);
+    return NaN;
+  }
+
+  private drawSeries(g: Graphics, s: TimeSeries, t0: number, t1: number, sx: (t: number) => number, sy: (v: number) => number, color: number): void {
     let started = false;
     for (let k = 0; k < s.count; k++) {
       const t = s.timeAt(k);
-      if (t < t0) continue;
+      if (t < t0 || t > t1) continue;
       const x = sx(t), y = sy(s.valueAt(k));
       if (!started) {
         g.moveTo(x, y);
@@ -176,4 +251,10 @@ export class PlotPanel {
   dispose(): void {
     this.app.destroy();
   }
+}
+
+function fmt(v: number): string {
+  if (!Number.isFinite(v)) return '–';
+  const a = Math.abs(v);
+  return a >= 100 ? v.toFixed(0) : a >= 10 ? v.toFixed(1) : v.toFixed(2);
 }

@@ -13,8 +13,22 @@ const MAX_ELEVATION = 1.5;
 /** [rad/px] Drag sensitivity. */
 const ORBIT_RATE = 0.005;
 
+/** [rad] Elevation of the top-down preset (not exactly 90°: lookAt needs a horizontal heading). */
+const TOP_ELEVATION = 1.45;
+/** [m] Least distance of the top-down preset. */
+const TOP_DISTANCE = 12;
+/** [m] Distance of the follow-wheel preset. */
+const WHEEL_DISTANCE = 1.2;
+
+/**
+ * Presets: 'chase' follows the robot's heading; 'orbit' keeps a fixed heading (drag to orbit);
+ * 'top' looks straight down; 'wheel' is the orbit camera close to one wheel (SceneView picks it).
+ */
+export type CameraMode = 'chase' | 'orbit' | 'top' | 'wheel';
+
 export class ChaseCamera {
   readonly camera: THREE.PerspectiveCamera;
+  mode: CameraMode = 'chase';
   distance = CAMERA_DISTANCE;
   elevation = CAMERA_ELEVATION;
   /** [rad] User orbit around the robot, added to its heading. */
@@ -88,15 +102,19 @@ export class ChaseCamera {
       this.target.x += (x - this.target.x) * a;
       this.target.y += (y - this.target.y) * a;
       this.target.z += (z - this.target.z) * a;
-      let d = yaw - this.heading;
-      d = Math.atan2(Math.sin(d), Math.cos(d)); // shortest way round
-      this.heading += d * a;
+      if (this.mode === 'chase') {
+        let d = yaw - this.heading;
+        d = Math.atan2(Math.sin(d), Math.cos(d)); // shortest way round
+        this.heading += d * a;
+      }
     }
     const dir = this.heading + this.orbit;
-    const horiz = this.distance * Math.cos(this.elevation);
+    const elevation = this.mode === 'top' ? TOP_ELEVATION : this.elevation;
+    const distance = this.mode === 'wheel' ? Math.min(this.distance, WHEEL_DISTANCE) : this.mode === 'top' ? Math.max(this.distance, TOP_DISTANCE) : this.distance;
+    const horiz = distance * Math.cos(elevation);
     const sx = this.target.x - horiz * Math.cos(dir);
     const sy = this.target.y - horiz * Math.sin(dir);
-    const sz = this.target.z + this.distance * Math.sin(this.elevation);
+    const sz = this.target.z + distance * Math.sin(elevation);
     this.camera.position.set(sx, sz, -sy);
     this.camera.lookAt(this.target.x, this.target.z, -this.target.y);
   }

@@ -3,7 +3,7 @@
  * WheelContactKind) and normal segment length from depth. Pure: no three.
  */
 import { CONTACT_KIND_CONVEX_TERRAIN } from '../../sim/dynamics/spec';
-import { CONTACT_NORMAL_MAX_LENGTH, CONTACT_NORMAL_MIN_LENGTH, CONTACT_NORMAL_SCALE } from '../config';
+import { CONTACT_NORMAL_FORCE_SCALE, CONTACT_NORMAL_MAX_LENGTH, CONTACT_NORMAL_MIN_LENGTH, CONTACT_NORMAL_SCALE } from '../config';
 
 /** rgb in 0..1, indexed by WheelContactKind: flat, base (A), side (B), point (C), edge/vertex. */
 export const WHEEL_KIND_COLORS: readonly (readonly [number, number, number])[] = [
@@ -28,6 +28,13 @@ export function contactColor(kind: number): readonly [number, number, number] {
 /** [m] Drawn normal length for a penetration depth (clamped; NaN → minimum). */
 export function normalLength(depth: number): number {
   const len = depth * CONTACT_NORMAL_SCALE;
+  if (!(len > CONTACT_NORMAL_MIN_LENGTH)) return CONTACT_NORMAL_MIN_LENGTH;
+  return len < CONTACT_NORMAL_MAX_LENGTH ? len : CONTACT_NORMAL_MAX_LENGTH;
+}
+
+/** [m] Drawn normal length for a normal force [N] (clamped like normalLength; NaN → minimum). */
+export function normalLengthForForce(force: number): number {
+  const len = force * CONTACT_NORMAL_FORCE_SCALE;
   if (!(len > CONTACT_NORMAL_MIN_LENGTH)) return CONTACT_NORMAL_MIN_LENGTH;
   return len < CONTACT_NORMAL_MAX_LENGTH ? len : CONTACT_NORMAL_MAX_LENGTH;
 }

@@ -1,18 +1,35 @@
 /**
  * Contact markers: an instanced small sphere at every contact point and a line segment along its
- * normal (length grows with depth, with a minimum so touching contacts show), coloured by the
- * algorithm case. Fixed-capacity GPU buffers; updating allocates nothing.
+ * normal (length from depth or from normal force, a setting; with a minimum so touching contacts
+ * show), coloured by the algorithm case. Highlighted contacts (the selection, or every contact
+ * of a selected body) are drawn larger and white-rimmed. Occluded by bodies and terrain unless
+ * x-ray is on. Fixed-capacity GPU buffers; updating allocates nothing.
  */
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE } from '../../sim/dynamics/spec';
 import * as THREE from 'three';
 import { CONTACT_MARKER_CAPACITY, CONTACT_MARKER_RADIUS } from '../config';
-import { contactColor, normalLength } from './contact-style';
+import { contactColor, normalLength, normalLengthForForce } from './contact-style';
+
+/** [-] Marker scale of a highlighted contact. */
+const HIGHLIGHT_SCALE = 2;
 
 export interface ContactsView {
   group: THREE.Group;
-  /** Frame layout (sim/dynamics/spec.ts): contacts CONTACT_STRIDE per contact, info CONTACT_INFO_STRIDE. */
-  update(contacts: Float32Array, info: Int32Array): void;
+  /** The pickable markers: instance k is contact `contactOfInstance[k]` of the last update. */
+  spheres: THREE.InstancedMesh;
+  contactOfInstance: Int32Array;
+  /** Instances drawn highlighted at the last update. */
+  highlighted: number;
+  /**
+   * Frame layout (sim/dynamics/spec.ts): contacts CONTACT_STRIDE per contact, info
+   * CONTACT_INFO_STRIDE. `highlight(k)` says whether contact k is drawn highlighted; `dt` turns
+   * impulses into forces when normals scale by force.
+   */
+  update(contacts: Float32Array, info: Int32Array, highlight?: (k: number) => boolean, dt?: number): void;
   setVisible(v: boolean): void;
+  /** X-ray: draw contacts through bodies and terrain. */
+  setXray(v: boolean): void;
+  setNormalScale(mode: 'depth' | 'force'): void;
   dispose(): void;
 }
 
@@ -22,8 +39,9 @@ export function createContactsView(): ContactsView {
   group.name = 'contacts';
 
   const sphereGeom = new THREE.SphereGeometry(CONTACT_MARKER_RADIUS, 10, 8);
-  const sphereMat = new THREE.MeshBasicMaterial({ color: 0xffffff, depthTest: false, transparent: true });
+  const sphereMat = new THREE.MeshBasicMaterial({ color: 0xffffff, depthTest: true });
   const spheres = new THREE.InstancedMesh(sphereGeom, sphereMat, cap);
+  spheres.name = 'contact-markers';
   spheres.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
   spheres.count = 0;
   spheres.frustumCulled = false;
@@ -39,46 +57,68 @@ export function createContactsView(): ContactsView {
   lineGeom.setAttribute('position', posAttr);
   lineGeom.setAttribute('color', colAttr);
   lineGeom.setDrawRange(0, 0);
-  const lineMat = new THREE.LineBasicMaterial({ vertexColors: true, depthTest: false, transparent: true });
+  const lineMat = new THREE.LineBasicMaterial({ vertexColors: true, depthTest: true });
   const lines = new THREE.LineSegments(lineGeom, lineMat);
   lines.frustumCulled = false;
   lines.renderOrder = 10;
   group.add(spheres, lines);
 
+  const contactOfInstance = new Int32Array(cap).fill(-1);
   const m = new THREE.Matrix4();
   const c = new THREE.Color();
-  return {
+  let byForce = false;
+  const view: ContactsView = {
     group,
-    update(contacts, info) {
+    spheres,
+    contactOfInstance,
+    highlighted: 0,
+    update(contacts, info, highlight, dt = 0) {
       const n = Math.min(cap, Math.floor(contacts.length / CONTACT_STRIDE), Math.floor(info.length / CONTACT_INFO_STRIDE));
-      let drawn = 0;
+      let drawn = 0, lit = 0;
       for (let k = 0; k < n; k++) {
         const o = CONTACT_STRIDE * k;
         const px = contacts[o], py = contacts[o + 1], pz = contacts[o + 2];
         const nx = contacts[o + 3], ny = contacts[o + 4], nz = contacts[o + 5];
         if (!Number.isFinite(px + py + pz + nx + ny + nz)) continue; // never draw NaN
         const rgb = contactColor(info[CONTACT_INFO_STRIDE * k]);
-        m.makeTranslation(px, py, pz);
+        const hi = highlight ? highlight(k) : false;
+        const s = hi ? HIGHLIGHT_SCALE : 1;
+        m.makeScale(s, s, s).setPosition(px, py, pz);
+        if (hi) lit++;
         spheres.setMatrixAt(drawn, m);
-        spheres.setColorAt(drawn, c.setRGB(rgb[0], rgb[1], rgb[2]));
-        const len = normalLength(contacts[o + 6]);
+        if (hi) spheres.setColorAt(drawn, c.setRGB(1, 1, 1));
+        else spheres.setColorAt(drawn, c.setRGB(rgb[0], rgb[1], rgb[2]));
+        contactOfInstance[drawn] = k;
+        const len = byForce && dt > 0 ? normalLengthForForce(contacts[o + 7] / dt) : normalLength(contacts[o + 6]);
         const l = 6 * drawn;
         linePos[l] = px; linePos[l + 1] = py; linePos[l + 2] = pz;
         linePos[l + 3] = px + nx * len; linePos[l + 4] = py + ny * len; linePos[l + 5] = pz + nz * len;
         for (let e = 0; e < 6; e += 3) {
-          lineCol[l + e] = rgb[0]; lineCol[l + e + 1] = rgb[1]; lineCol[l + e + 2] = rgb[2];
+          lineCol[l + e] = hi ? 1 : rgb[0]; lineCol[l + e + 1] = hi ? 1 : rgb[1]; lineCol[l + e + 2] = hi ? 1 : rgb[2];
         }
         drawn++;
       }
+      view.highlighted = lit;
       spheres.count = drawn;
       spheres.instanceMatrix.needsUpdate = true;
       if (spheres.instanceColor) spheres.instanceColor.needsUpdate = true;
+      // The raycaster uses the geometry's bounds; instances move every frame, so recompute.
+      spheres.computeBoundingSphere();
       lineGeom.setDrawRange(0, drawn * 2);
       posAttr.needsUpdate = true;
       colAttr.needsUpdate = true;
     },
     setVisible(v) {
       group.visible = v;
+    },
+    setXray(v) {
+      sphereMat.depthTest = !v;
+      lineMat.depthTest = !v;
+      sphereMat.needsUpdate = true;
+      lineMat.needsUpdate = true;
+    },
+    setNormalScale(mode) {
+      byForce = mode === 'force';
     },
     dispose() {
       sphereGeom.dispose();
@@ -88,4 +128,5 @@ export function createContactsView(): ContactsView {
       lineMat.dispose();
     },
   };
+  return view;
 }

@@ -1,17 +1,31 @@
 /**
  * The 3D view: one three.js scene whose single `root` group carries the z-up → y-up conversion
  * (rotation −90° about x: sim (x, y, z) → three (x, z, −y)). Everything simulated — terrain,
- * bodies, contacts — lives under root in simulation coordinates; nothing else converts axes.
+ * bodies, contacts, overlays — lives under root in simulation coordinates; nothing else converts
+ * axes. Picking: contacts by screen distance (markers are a few pixels wide), bodies and terrain
+ * cells by ray casting.
  */
 import * as THREE from 'three';
+import { CONTACT_STRIDE } from '../../sim/dynamics/spec';
 import type { WorldInfo } from '../../sim/protocol';
-import { ChaseCamera } from './chase-camera';
+import { ChaseCamera, type CameraMode } from './chase-camera';
 import { makeSimRoot } from './sim-root';
 import { yawOf } from './yaw';
 import { createContactsView, type ContactsView } from './contacts-view';
 import { createRobotView, type RobotView } from './robot-view';
 import { isSoftwareRenderer, terrainVertexBudget } from './gl-info';
 import { createTerrainView, type TerrainView } from './terrain-view';
+import { OverlaysView } from './overlays-view';
+import type { Selection } from '../inspect/selection';
+
+/** [px] A click this close to a contact marker's centre picks the contact. */
+export const CONTACT_PICK_RADIUS_PX = 10;
+
+export type PickResult =
+  | { type: 'contact'; index: number }
+  | { type: 'body'; body: number }
+  | { type: 'cell'; i: number; j: number; point: [number, number, number] }
+  | { type: 'none' };
 
 export class SceneView {
   readonly renderer: THREE.WebGLRenderer;
@@ -20,9 +34,15 @@ export class SceneView {
   readonly chase: ChaseCamera;
   private terrain: TerrainView | null = null;
   private robot: RobotView | null = null;
+  private world: WorldInfo | null = null;
   readonly contacts: ContactsView;
+  readonly overlays = new OverlaysView();
   private readonly canvas: HTMLCanvasElement;
   private readonly sun: THREE.DirectionalLight;
+  private readonly raycaster = new THREE.Raycaster();
+  private readonly v = new THREE.Vector3();
+  /** Body the camera follows (the base, or a wheel in the 'wheel' preset). */
+  followBody = 0;
   /** The GL renderer's name ('' when the browser hides it). */
   readonly glRenderer: string;
   readonly softwareGL: boolean;
@@ -47,6 +67,7 @@ export class SceneView {
     this.scene.add(this.sun);
     this.contacts = createContactsView();
     this.root.add(this.contacts.group);
+    this.root.add(this.overlays.group);
     this.chase = new ChaseCamera(1, canvas);
     this.resize();
   }
@@ -54,13 +75,26 @@ export class SceneView {
   /** Replaces the world's geometry; returns the terrain mesh stride (1 = exact). */
   setWorld(info: WorldInfo): number {
     this.clearWorld();
+    this.world = info;
     this.terrain = createTerrainView(info.terrain, terrainVertexBudget(this.glRenderer));
     this.root.add(this.terrain.mesh);
     this.robot = createRobotView(info.bodies);
     this.root.add(this.robot.group);
+    this.overlays.setTerrain(info.terrain);
     this.contacts.update(new Float32Array(0), new Int32Array(0));
+    this.followBody = this.baseIndex();
     this.chase.snap();
     return this.terrain.stride;
+  }
+
+  baseIndex(): number {
+    const w = this.world;
+    if (!w) return 0;
+    return Math.max(0, w.baseBody >= 0 ? w.baseBody : w.bodies.findIndex((b) => b.role === 'chassis'));
+  }
+
+  get bodyMeshes(): readonly THREE.Mesh[] {
+    return this.robot?.meshes ?? [];
   }
 
   clearWorld(): void {
@@ -74,16 +108,88 @@ export class SceneView {
       this.robot.dispose();
       this.robot = null;
     }
+    this.overlays.setTerrain(null);
+    this.world = null;
   }
 
-  /** Poses the bodies and moves the chase camera to the chassis. */
+  /**
+   * Camera preset; 'wheel' follows `wheel` (a body index) or the first wheel, the others the base.
+   */
+  setCamera(mode: CameraMode, wheel = -1): void {
+    this.chase.mode = mode;
+    const w = this.world;
+    let follow = this.baseIndex();
+    if (mode === 'wheel' && w) {
+      const first = w.bodies.findIndex((b) => b.role === 'wheel');
+      follow = wheel >= 0 && w.bodies[wheel]?.role === 'wheel' ? wheel : first >= 0 ? first : follow;
+    }
+    if (follow !== this.followBody) this.chase.snap();
+    this.followBody = follow;
+  }
+
+  /** Poses the bodies and moves the camera to the followed body. */
   setPoses(poses: Float32Array, dt: number): void {
     if (!this.robot) return;
     this.robot.setPoses(poses);
-    const o = 7 * this.robot.chassisIndex;
+    const o = 7 * this.followBody;
     if (o + 6 < poses.length) {
       this.chase.follow(poses[o], poses[o + 1], poses[o + 2], yawOf(poses[o + 3], poses[o + 4], poses[o + 5], poses[o + 6]), dt);
     }
+  }
+
+  /** Selection markers, AABBs and axes for the poses set last. */
+  updateOverlays(sel: Selection, contacts: Float32Array): void {
+    this.overlays.update(sel, contacts, this.bodyMeshes, this.baseIndex());
+  }
+
+  /** Canvas CSS pixel position of a sim-frame point, or null behind the camera. */
+  toScreen(out: [number, number], x: number, y: number, z: number): [number, number] | null {
+    this.v.set(x, y, z);
+    this.root.updateMatrixWorld();
+    this.v.applyMatrix4(this.root.matrixWorld).project(this.chase.camera);
+    if (this.v.z > 1 || this.v.z < -1) return null;
+    out[0] = ((this.v.x + 1) / 2) * this.canvas.clientWidth;
+    out[1] = ((1 - this.v.y) / 2) * this.canvas.clientHeight;
+    return out;
+  }
+
+  /**
+   * What lies under canvas CSS pixel (px, py): the nearest drawn contact within
+   * CONTACT_PICK_RADIUS_PX, else the first body or terrain hit by the ray.
+   */
+  pick(px: number, py: number, contacts: Float32Array): PickResult {
+    const c = this.contacts;
+    const s: [number, number] = [0, 0];
+    let best = -1, bestD = CONTACT_PICK_RADIUS_PX * CONTACT_PICK_RADIUS_PX;
+    if (c.group.visible) {
+      for (let k = 0; k < c.spheres.count; k++) {
+        const idx = c.contactOfInstance[k], o = CONTACT_STRIDE * idx;
+        if (idx < 0 || o + 2 >= contacts.length) continue;
+        if (!this.toScreen(s, contacts[o], contacts[o + 1], contacts[o + 2])) continue;
+        const d = (s[0] - px) ** 2 + (s[1] - py) ** 2;
+        if (d < bestD) {
+          bestD = d;
+          best = idx;
+        }
+      }
+    }
+    if (best >= 0) return { type: 'contact', index: best };
+    const ndc = new THREE.Vector2((px / Math.max(1, this.canvas.clientWidth)) * 2 - 1, 1 - (py / Math.max(1, this.canvas.clientHeight)) * 2);
+    this.raycaster.setFromCamera(ndc, this.chase.camera);
+    const targets: THREE.Object3D[] = [...this.bodyMeshes];
+    if (this.terrain) targets.push(this.terrain.mesh);
+    const hits = this.raycaster.intersectObjects(targets, false);
+    if (hits.length === 0) return { type: 'none' };
+    const h = hits[0];
+    const body = this.bodyMeshes.indexOf(h.object as THREE.Mesh);
+    if (body >= 0) return { type: 'body', body };
+    const w = this.world;
+    if (!w) return { type: 'none' };
+    const p = this.root.worldToLocal(h.point.clone());
+    const t = w.terrain;
+    const i = Math.min(t.cols - 2, Math.max(0, Math.floor((p.x - t.x0) / t.dx)));
+    const j = Math.min(t.rows - 2, Math.max(0, Math.floor((p.y - t.y0) / t.dy)));
+    return { type: 'cell', i, j, point: [p.x, p.y, p.z] };
   }
 
   resize(): void {
@@ -100,6 +206,7 @@ export class SceneView {
   dispose(): void {
     this.clearWorld();
     this.contacts.dispose();
+    this.overlays.dispose();
     this.chase.dispose();
     this.renderer.dispose();
   }

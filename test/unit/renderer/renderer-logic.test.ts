@@ -7,7 +7,6 @@ import { blendFactor, interpolatePoses } from '../../../renderer/frame-interp';
 import { TimeSeries } from '../../../renderer/panels/time-series';
 import { contactColor, normalLength, OTHER_CONTACT_COLOR, WHEEL_KIND_COLORS } from '../../../renderer/view3d/contact-style';
 import { isSafeAssetPath } from '../../../renderer/host/asset-path';
-import { contactRows, CONTACT_ROWS_MAX } from '../../../renderer/contact-rows';
 import { CONTACT_NORMAL_MAX_LENGTH, CONTACT_NORMAL_MIN_LENGTH, TERRAIN_MESH_MAX_VERTICES, TERRAIN_MESH_MAX_VERTICES_SOFTWARE } from '../../../renderer/config';
 import { isSoftwareRenderer, terrainVertexBudget } from '../../../renderer/view3d/gl-info';
 import { WheelContactKind } from '../../../sim/collision/contact';
@@ -159,33 +158,6 @@ describe('renderer boundary', () => {
     walk(root);
     expect(scanned).toBeGreaterThan(20); // the scan saw the renderer's imports at all
     expect(offenders).toEqual([]);
-  });
-});
-
-describe('contactRows', () => {
-  it('names both bodies, the algorithm case and the cell, with depth in millimetres, the normal and the forces', () => {
-    const bodies = [
-      { name: 'chassis', role: 'chassis' as const, shape: { type: 'sphere' as const, radius: 1 } },
-      { name: 'wheel_front_left', role: 'wheel' as const, shape: { type: 'sphere' as const, radius: 1 } },
-    ];
-    const contacts = Float32Array.from([1, 2, 0.5, 0, 0, 1, 0.0042, 0.5, 0.03, 0.04, 3, 4, 5, 1, 0, 0, 0, 0, 0, 0]);
-    const info = Int32Array.from([WheelContactKind.SideB, 1, -1, 12, 7, CONTACT_KIND_BODY_PAIR, 0, 1, -1, -1]);
-    const { rows, more } = contactRows(contacts, info, bodies, 0.01);
-    expect(more).toBe(0);
-    expect(rows[0]).toEqual({
-      body: 'wheel_front_left', other: 'terrain', kind: 'side', cell: '12,7', depthMm: '4.20', point: '1.000 2.000 0.500',
-      normal: '0.000 0.000 1.000', forceN: '50.0', frictionN: '5.0',
-    });
-    expect(rows[1].kind).toBe('body');
-    expect(rows[1].other).toBe('wheel_front_left');
-    expect(rows[1].cell).toBe('–');
-  });
-  it(`lists at most ${CONTACT_ROWS_MAX} rows and counts the rest`, () => {
-    const n = CONTACT_ROWS_MAX + 5;
-    const { rows, more } = contactRows(new Float32Array(CONTACT_STRIDE * n), new Int32Array(CONTACT_INFO_STRIDE * n), [], 0.01);
-    expect(rows.length).toBe(CONTACT_ROWS_MAX);
-    expect(more).toBe(5);
-    expect(rows[0].body).toBe('#0');
   });
 });
 

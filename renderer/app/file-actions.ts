@@ -1,0 +1,160 @@
+/**
+ * Loading worlds: from the bundled scenario menu, from files the user opens (toolbar or the
+ * desktop menu), and again from the start (reset). Each load gathers its files afresh through
+ * the Host (the terrain bytes are transferred to the worker, so nothing is reused), and a failed
+ * load leaves the running world untouched: the banner says why.
+ */
+import type { LoadProgress, ScenarioFiles, WorldInfo } from '../../sim/protocol';
+import type { Host, OpenedFile } from '../host/host';
+import type { WebHost } from '../host/web-host';
+import { DEFAULT_SCENARIO_ASSET, gatherBundled, gatherOpenedScenario, gatherOpenedTerrain } from '../scenario-files';
+import type { Banner } from './banner';
+import { el, h, messageOf } from './dom';
+
+export interface FileActionsDeps {
+  host: Host;
+  banner: Banner;
+  /** Sends the files to the worker and resolves with the new world. */
+  load(files: ScenarioFiles, onProgress: (p: LoadProgress) => void): Promise<WorldInfo>;
+  /** The new world is in place. */
+  loaded(info: WorldInfo): void;
+  /**
+   * Asked before the files go to the worker (large terrains: the estimate with Load / Cancel,
+   * renderer/load-progress.ts); false keeps the running world. Optional.
+   */
+  confirmLoad?(files: ScenarioFiles): Promise<boolean>;
+  /** The load finished or failed (the estimate's line is removed). */
+  loadEnded?(): void;
+}
+
+export class FileActions {
+  loading = false;
+  loads = 0;
+  /** The scenario JSON of the running world (reused when the user opens only a terrain). */
+  private currentScenario: unknown = null;
+  /** How the running world was gathered (reset gathers it again). */
+  private lastGather: { gather: () => Promise<ScenarioFiles>; what: string } | null = null;
+  private readonly progress = el<HTMLDivElement>('progress');
+  private readonly progressBar = el<HTMLDivElement>('progress-bar');
+  private readonly progressLabel = el<HTMLDivElement>('progress-label');
+  readonly menu = el<HTMLSelectElement>('scenario-menu');
+
+  constructor(private readonly d: FileActionsDeps) {
+    const webHost = d.host.kind === 'web' ? (d.host as WebHost) : null;
+    el('btn-open-scenario').addEventListener('click', () => (webHost ? webHost.dispatchMenuCommand({ type: 'open', kind: 'scenario' }) : this.openScenario()));
+    el('btn-open-terrain').addEventListener('click', () => (webHost ? webHost.dispatchMenuCommand({ type: 'open', kind: 'terrain' }) : this.openTerrain()));
+    el('btn-reset').addEventListener('click', () => this.reset());
+    this.menu.addEventListener('change', () => {
+      const path = this.menu.value;
+      if (path) void this.loadFiles(() => gatherBundled(d.host, path), `assets/${path}`);
+    });
+    d.host.onMenuCommand((cmd) => {
+      if (cmd.type === 'open') {
+        if (cmd.kind === 'scenario') this.openScenario();
+        else if (cmd.kind === 'terrain') this.openTerrain();
+        else d.banner.show(`Opening a ${cmd.kind} is not supported yet.`);
+      } else if (cmd.type === 'open-recent') {
+        if (!d.host.openRecent) {
+          d.banner.show('Recent files are not available in this host.');
+          return;
+        }
+        d.host.openRecent(cmd.index).then((f) => this.loadOpened(f), (e: unknown) => d.banner.show(messageOf(e)));
+      } else {
+        d.banner.show('Saving a recording is not available yet: recording comes in a later milestone.');
+      }
+    });
+  }
+
+  private showProgress(p: LoadProgress): void {
+    // Progress messages travel through Comlink and may arrive after load() resolved.
+    if (!this.loading) return;
+    this.progress.hidden = false;
+    this.progressLabel.textContent = `Loading: ${p.stage}`;
+    this.progressBar.style.width = `${Math.round(Math.max(0, Math.min(1, p.fraction)) * 100)}%`;
+  }
+
+  /** Loads a world from gathered files; on failure the banner says why and the old world runs on. */
+  async loadFiles(gather: () => Promise<ScenarioFiles>, what: string): Promise<boolean> {
+    if (this.loading) {
+      this.d.banner.show('A world is already loading; wait for it to finish.');
+      return false;
+    }
+    this.loading = true;
+    this.showProgress({ stage: `reading ${what}`, fraction: 0 });
+    try {
+      const files = await gather();
+      if (this.d.confirmLoad && !(await this.d.confirmLoad(files))) return false; // the running world stays
+      const scenario = files.scenario;
+      const info = await this.d.load(files, (p) => this.showProgress(p));
+      this.currentScenario = scenario;
+      this.lastGather = { gather, what };
+      this.loads++;
+      this.d.banner.hide();
+      this.d.loaded(info);
+      return true;
+    } catch (e) {
+      this.d.banner.show(`Could not load ${what}: ${messageOf(e)}`);
+      return false;
+    } finally {
+      this.loading = false;
+      this.progress.hidden = true;
+      this.d.loadEnded?.();
+    }
+  }
+
+  /** Loads the running world again from its files: back to its start. */
+  reset(): void {
+    const g = this.lastGather;
+    if (!g) this.d.banner.show('Nothing to reset: no world is loaded yet.');
+    else void this.loadFiles(g.gather, g.what);
+  }
+
+  openScenario(): void {
+    this.d.host.openFile('scenario').then((f) => {
+      if (f) void this.loadFiles(() => gatherOpenedScenario(this.d.host, f), f.name);
+    }, (e: unknown) => this.d.banner.show(messageOf(e)));
+  }
+
+  openTerrain(): void {
+    const scenario = this.currentScenario;
+    if (scenario === null) {
+      this.d.banner.show('Load a scenario first: a terrain is opened into the current scenario.');
+      return;
+    }
+    this.d.host.openFile('terrain').then((f) => {
+      if (f) void this.loadFiles(() => gatherOpenedTerrain(this.d.host, f, scenario), f.name);
+    }, (e: unknown) => this.d.banner.show(messageOf(e)));
+  }
+
+  /** Loads a file the host handed us, by its kind (File ▸ Open Recent gives any kind). */
+  loadOpened(f: OpenedFile): void {
+    if (f.kind === 'scenario') void this.loadFiles(() => gatherOpenedScenario(this.d.host, f), f.name);
+    else if (f.kind === 'terrain') {
+      const scenario = this.currentScenario;
+      if (scenario === null) this.d.banner.show('Load a scenario first: a terrain is opened into the current scenario.');
+      else void this.loadFiles(() => gatherOpenedTerrain(this.d.host, f, scenario), f.name);
+    } else this.d.banner.show(`Opening a ${f.kind} (${f.name}) is not supported yet.`);
+  }
+
+  /** Lists the bundled scenarios in the menu and loads the default one (or the first). */
+  async start(): Promise<void> {
+    let path = DEFAULT_SCENARIO_ASSET;
+    let scenarios: string[];
+    try {
+      scenarios = (await this.d.host.listAssets()).filter((a) => a.kind === 'scenario').map((a) => a.path).sort();
+    } catch (e) {
+      this.d.banner.show(`Could not list the bundled assets: ${messageOf(e)}`);
+      return;
+    }
+    this.menu.replaceChildren(h('option', 'Bundled scenarios…', '', { value: '' }), ...scenarios.map((p) => h('option', p.replace(/^scenarios\//, '').replace(/\.json$/, ''), '', { value: p })));
+    if (!scenarios.includes(path)) {
+      if (scenarios.length === 0) {
+        this.d.banner.show('No scenario is bundled with this build (assets/scenarios/ is empty). Open one with "Open scenario…".');
+        return;
+      }
+      path = scenarios[0];
+    }
+    if (await this.loadFiles(() => gatherBundled(this.d.host, path), `assets/${path}`)) this.menu.value = path;
+  }
+
+}

@@ -1,0 +1,159 @@
+/**
+ * The manifold view's picture of one wheel's contact patch, in the contact plane: the plane
+ * through the patch's centroid with the patch's normal n, axes u = rolling direction (n × wheel
+ * axis, normalised) and v = n × u (across the tread). In it: the contact points with their
+ * depths, the outlines of the terrain elements they lie on (corners projected along n; the
+ * V1–V2 diagonal when the cell is two triangles) and the wheel's footprint, the section of the
+ * solid cylinder by the plane (the cylinder approximated by a FOOTPRINT_SIDES-gon prism: the
+ * section of a convex polyhedron by a plane is the convex hull of its edges' crossings).
+ * Pure; unit-tested (a wheel pressed d into flat ground has a footprint 2√(2rd − d²) long and
+ * as wide as the wheel).
+ */
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE } from '../../sim/dynamics/spec';
+import type { WorldInfo } from '../../sim/protocol';
+import { terrainElement } from './contact-detail';
+import { groupManifolds, type ManifoldGroup } from './manifolds';
+import type { Selection } from './selection';
+
+/** Sides of the prism standing in for the wheel's cylinder in the footprint. */
+export const FOOTPRINT_SIDES = 96;
+
+export interface PatchPoint {
+  index: number;
+  u: number;
+  v: number;
+  depth: number;
+  kind: number;
+}
+
+export interface ManifoldPicture {
+  wheel: number;
+  group: ManifoldGroup;
+  origin: [number, number, number];
+  normal: [number, number, number];
+  uAxis: [number, number, number];
+  vAxis: [number, number, number];
+  points: PatchPoint[];
+  /** Closed polygons (u, v pairs) of the elements under the patch; a triangle pair gives 2 polygons. */
+  elements: number[][];
+  /** Convex polygon (u, v pairs) of the footprint; empty when the wheel does not reach the plane. */
+  footprint: number[];
+}
+
+type V3 = [number, number, number];
+const dot = (a: readonly number[], b: readonly number[]): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+const cross = (a: readonly number[], b: readonly number[]): V3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const norm = (a: V3): V3 => {
+  const l = Math.hypot(a[0], a[1], a[2]);
+  return l > 0 ? [a[0] / l, a[1] / l, a[2] / l] : [1, 0, 0];
+};
+/** Rotates v by the unit quaternion [x, y, z, w]. */
+function rotate(q: readonly number[], v: readonly number[]): V3 {
+  const [x, y, z, w] = q;
+  const t = [2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])];
+  return [v[0] + w * t[0] + (y * t[2] - z * t[1]), v[1] + w * t[1] + (z * t[0] - x * t[2]), v[2] + w * t[2] + (x * t[1] - y * t[0])];
+}
+
+/** The wheel the view shows for a selection: the selected wheel, a selected contact's wheel, else the first wheel in contact. */
+export function wheelOfSelection(w: WorldInfo, sel: Selection, info: Int32Array): number {
+  const isWheel = (b: number): boolean => w.bodies[b]?.role === 'wheel' && w.bodies[b].shape.type === 'cylinder';
+  if (sel.type === 'body' && isWheel(sel.body)) return sel.body;
+  if (sel.type === 'contact') {
+    if (isWheel(sel.bodyA)) return sel.bodyA;
+    if (sel.bodyB >= 0 && isWheel(sel.bodyB)) return sel.bodyB;
+  }
+  for (let k = 0; k + CONTACT_INFO_STRIDE <= info.length; k += CONTACT_INFO_STRIDE) if (isWheel(info[k + 1])) return info[k + 1];
+  return -1;
+}
+
+/** Convex hull of 2D points (u, v pairs), counter-clockwise (monotone chain). */
+export function convexHull2(pts: number[]): number[] {
+  const n = pts.length / 2;
+  if (n < 3) return pts.slice();
+  const idx = Array.from({ length: n }, (_, k) => k).sort((a, b) => pts[2 * a] - pts[2 * b] || pts[2 * a + 1] - pts[2 * b + 1]);
+  const turn = (o: number, a: number, b: number): number => (pts[2 * a] - pts[2 * o]) * (pts[2 * b + 1] - pts[2 * o + 1]) - (pts[2 * a + 1] - pts[2 * o + 1]) * (pts[2 * b] - pts[2 * o]);
+  const lower: number[] = [], upper: number[] = [];
+  for (const k of idx) {
+    while (lower.length >= 2 && turn(lower[lower.length - 2], lower[lower.length - 1], k) <= 0) lower.pop();
+    lower.push(k);
+  }
+  for (let i = idx.length - 1; i >= 0; i--) {
+    const k = idx[i];
+    while (upper.length >= 2 && turn(upper[upper.length - 2], upper[upper.length - 1], k) <= 0) upper.pop();
+    upper.push(k);
+  }
+  const hull = lower.slice(0, -1).concat(upper.slice(0, -1));
+  return hull.flatMap((k) => [pts[2 * k], pts[2 * k + 1]]);
+}
+
+/**
+ * Section of the cylinder (centre c, unit axis a, radius r, half-height hh) by the plane through
+ * o with unit normal n, in the plane's (u, v) coordinates.
+ */
+export function cylinderSection(c: readonly number[], a: readonly number[], r: number, hh: number, o: readonly number[], n: readonly number[], u: readonly number[], v: readonly number[]): number[] {
+  const e1 = norm(cross(a, Math.abs(a[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0]));
+  const e2 = cross(a, e1);
+  const N = FOOTPRINT_SIDES;
+  const ring = (side: number, k: number): V3 => {
+    const t = (2 * Math.PI * k) / N, cs = Math.cos(t) * r, sn = Math.sin(t) * r;
+    return [c[0] + side * hh * a[0] + cs * e1[0] + sn * e2[0], c[1] + side * hh * a[1] + cs * e1[1] + sn * e2[1], c[2] + side * hh * a[2] + cs * e1[2] + sn * e2[2]];
+  };
+  const out: number[] = [];
+  const edge = (p: V3, q: V3): void => {
+    const dp = (p[0] - o[0]) * n[0] + (p[1] - o[1]) * n[1] + (p[2] - o[2]) * n[2];
+    const dq = (q[0] - o[0]) * n[0] + (q[1] - o[1]) * n[1] + (q[2] - o[2]) * n[2];
+    if ((dp > 0 && dq > 0) || (dp < 0 && dq < 0) || dp === dq) return;
+    const t = dp / (dp - dq);
+    const x: V3 = [p[0] + t * (q[0] - p[0]) - o[0], p[1] + t * (q[1] - p[1]) - o[1], p[2] + t * (q[2] - p[2]) - o[2]];
+    out.push(dot(x, u), dot(x, v));
+  };
+  for (let k = 0; k < N; k++) {
+    const p0 = ring(-1, k), p1 = ring(-1, k + 1), q0 = ring(1, k), q1 = ring(1, k + 1);
+    edge(p0, p1);
+    edge(q0, q1);
+    edge(p0, q0);
+  }
+  return convexHull2(out);
+}
+
+/** The picture for wheel `wheel` in a frame, or null when it has no contact. `prefer`: a contact index whose manifold to show. */
+export function manifoldPicture(w: WorldInfo, poses: Float32Array, contacts: Float32Array, info: Int32Array, wheel: number, prefer = -1): ManifoldPicture | null {
+  const b = w.bodies[wheel];
+  if (!b || b.shape.type !== 'cylinder') return null;
+  const groups = groupManifolds(contacts, info).filter((g) => g.bodyA === wheel || g.bodyB === wheel);
+  if (groups.length === 0) return null;
+  const group = groups.find((g) => g.contacts.includes(prefer)) ?? groups.reduce((a, g) => (g.contacts.length > a.contacts.length ? g : a));
+  const o: V3 = [0, 0, 0];
+  for (const k of group.contacts) for (let d = 0; d < 3; d++) o[d] += contacts[CONTACT_STRIDE * k + d] / group.contacts.length;
+  const n = norm([...group.normal]);
+  const p = POSE_STRIDE * wheel;
+  const q = [poses[p + 3], poses[p + 4], poses[p + 5], poses[p + 6]];
+  const axis = norm(rotate(q, [0, 0, 1]));
+  let u = cross(n, axis);
+  u = Math.hypot(u[0], u[1], u[2]) < 1e-6 ? norm(cross(n, Math.abs(n[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0])) : norm(u);
+  const v = cross(n, u);
+  const proj = (x: number, y: number, z: number): [number, number] => {
+    const d: V3 = [x - o[0], y - o[1], z - o[2]];
+    return [dot(d, u), dot(d, v)];
+  };
+  const points: PatchPoint[] = group.contacts.map((k) => {
+    const c = CONTACT_STRIDE * k;
+    const [pu, pv] = proj(contacts[c], contacts[c + 1], contacts[c + 2]);
+    return { index: k, u: pu, v: pv, depth: contacts[c + 6], kind: info[CONTACT_INFO_STRIDE * k] };
+  });
+  const elements: number[][] = [];
+  const t = w.terrain;
+  for (const cell of group.cells) {
+    const [i, j] = cell.split(',').map(Number);
+    if (i < 0 || j < 0 || i >= t.cols - 1 || j >= t.rows - 1) continue;
+    const k = j * t.cols + i;
+    const x0 = t.x0 + i * t.dx, y0 = t.y0 + j * t.dy;
+    const V0 = proj(x0, y0, t.heights[k]), V1 = proj(x0 + t.dx, y0, t.heights[k + 1]);
+    const V2 = proj(x0, y0 + t.dy, t.heights[k + t.cols]), V3 = proj(x0 + t.dx, y0 + t.dy, t.heights[k + t.cols + 1]);
+    if (terrainElement(t, i, j, x0, y0) === 'rectangle') elements.push([...V0, ...V1, ...V3, ...V2]);
+    else elements.push([...V0, ...V1, ...V2], [...V1, ...V3, ...V2]);
+  }
+  const centre = [poses[p], poses[p + 1], poses[p + 2]];
+  const footprint = cylinderSection(centre, axis, b.shape.radius, b.shape.height / 2, o, n, u, v);
+  return { wheel, group, origin: o, normal: n, uAxis: u, vAxis: v, points, elements, footprint };
+}

@@ -1,0 +1,54 @@
+/**
+ * Groups a frame's contacts into manifolds for the inspector: one group per contact patch, i.e.
+ * the same body pair with normals within MANIFOLD_NORMAL_ANGLE of the group's first normal.
+ * (The solver has its own manifolds; the frame does not carry their ids, so the inspector
+ * rebuilds the grouping a reader would draw by eye.) Pure; unit-tested.
+ */
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE } from '../../sim/dynamics/spec';
+
+/** [rad] Normals closer than this to a group's first normal join the group (10°). */
+export const MANIFOLD_NORMAL_ANGLE = (10 * Math.PI) / 180;
+const COS_MANIFOLD = Math.cos(MANIFOLD_NORMAL_ANGLE);
+
+export interface ManifoldGroup {
+  bodyA: number;
+  /** −1: the terrain. */
+  bodyB: number;
+  /** Unit normal of the group's first contact. */
+  normal: [number, number, number];
+  /** Contact indices in frame order. */
+  contacts: number[];
+  /** [m] deepest contact of the group. */
+  maxDepth: number;
+  /** [N·s] sum of the normal impulses. */
+  normalImpulse: number;
+  /** Distinct kinds, in first-seen order. */
+  kinds: number[];
+  /** Distinct terrain cells "i,j", in first-seen order. */
+  cells: string[];
+}
+
+export function groupManifolds(contacts: Float32Array, info: Int32Array): ManifoldGroup[] {
+  const n = Math.min(Math.floor(contacts.length / CONTACT_STRIDE), Math.floor(info.length / CONTACT_INFO_STRIDE));
+  const groups: ManifoldGroup[] = [];
+  for (let k = 0; k < n; k++) {
+    const o = CONTACT_STRIDE * k, q = CONTACT_INFO_STRIDE * k;
+    const a = info[q + 1], b = info[q + 2];
+    const nx = contacts[o + 3], ny = contacts[o + 4], nz = contacts[o + 5];
+    let g = groups.find((m) => m.bodyA === a && m.bodyB === b && m.normal[0] * nx + m.normal[1] * ny + m.normal[2] * nz >= COS_MANIFOLD);
+    if (!g) {
+      g = { bodyA: a, bodyB: b, normal: [nx, ny, nz], contacts: [], maxDepth: -Infinity, normalImpulse: 0, kinds: [], cells: [] };
+      groups.push(g);
+    }
+    g.contacts.push(k);
+    const depth = contacts[o + 6];
+    if (depth > g.maxDepth) g.maxDepth = depth;
+    g.normalImpulse += contacts[o + 7];
+    if (!g.kinds.includes(info[q])) g.kinds.push(info[q]);
+    if (info[q + 3] >= 0) {
+      const cell = `${info[q + 3]},${info[q + 4]}`;
+      if (!g.cells.includes(cell)) g.cells.push(cell);
+    }
+  }
+  return groups;
+}

@@ -1,0 +1,73 @@
+/**
+ * Warnings no other simulator gives, computed from what the renderer already has (world info and
+ * frames). Pure; unit-tested.
+ *
+ * - Terrain too coarse for a wheel: the analytic wheel–terrain algorithm (Strashnov & Torgashev
+ *   2020) assumes a wheel spans several cells, so the terrain under it is sampled finely enough;
+ *   with a radius under WHEEL_MIN_CELLS cells a wheel meets single elements as facets and its
+ *   contacts jump between cases.
+ * - A body moving more than its own size in one step: collision is sampled once per step, so the
+ *   body may skip through thin obstacles (continuous collision is not yet in every path).
+ * - Left the terrain: the robot's base outside the grid has no ground under it.
+ */
+import { POSE_STRIDE, VELOCITY_STRIDE } from '../../sim/dynamics/spec';
+import type { BodyShape, TerrainInfo, WorldInfo } from '../../sim/protocol';
+
+/** [cells] Smallest wheel radius, in terrain cells, for which the wheel algorithm's sampling holds. */
+export const WHEEL_MIN_CELLS = 2;
+
+/** [m] Bounding radius of a body shape about its origin. */
+export function boundingRadius(s: BodyShape): number {
+  switch (s.type) {
+    case 'box':
+      return Math.hypot(s.halfExtents[0], s.halfExtents[1], s.halfExtents[2]);
+    case 'sphere':
+      return s.radius;
+    case 'cylinder':
+      return Math.hypot(s.radius, s.height / 2);
+    case 'capsule':
+      return s.radius + s.height / 2;
+    case 'hull':
+      return s.points.reduce((m, p) => Math.max(m, Math.hypot(p[0], p[1], p[2])), 0);
+    case 'compound':
+      return s.children.reduce((m, c) => Math.max(m, Math.hypot(c.position[0], c.position[1], c.position[2]) + boundingRadius(c.shape)), 0);
+  }
+}
+
+/** Warnings fixed for a world (terrain resolution against the wheels). */
+export function worldWarnings(w: WorldInfo): string[] {
+  const cell = Math.max(w.terrain.dx, w.terrain.dy);
+  // one line per radius: a rover's four equal wheels give one warning
+  const byRadius = new Map<number, string[]>();
+  for (const b of w.bodies) {
+    if (b.role !== 'wheel' || b.shape.type !== 'cylinder' || b.shape.radius / cell >= WHEEL_MIN_CELLS) continue;
+    byRadius.set(b.shape.radius, [...(byRadius.get(b.shape.radius) ?? []), b.name]);
+  }
+  return [...byRadius].map(([r, names]) =>
+    `terrain too coarse for ${names.length === 1 ? names[0] : `${names.length} wheels`}: radius ${r.toFixed(3)} m is ${(r / cell).toFixed(1)} cells of ${cell.toFixed(3)} m (under ${WHEEL_MIN_CELLS}): contacts may jump between facets`);
+}
+
+/** True if (x, y) lies over the terrain grid. */
+export function onTerrain(t: TerrainInfo, x: number, y: number): boolean {
+  return x >= t.x0 && y >= t.y0 && x <= t.x0 + (t.cols - 1) * t.dx && y <= t.y0 + (t.rows - 1) * t.dy;
+}
+
+/** Warnings of one frame: bodies moving more than their size per step, the base off the map. */
+export function frameWarnings(w: WorldInfo, poses: Float32Array, velocities: Float32Array | undefined, sizes: readonly number[]): string[] {
+  const out: string[] = [];
+  if (velocities) {
+    for (let b = 0; b < w.bodies.length; b++) {
+      const q = VELOCITY_STRIDE * b;
+      if (q + 2 >= velocities.length || w.bodies[b].role === 'static') continue;
+      const step = Math.hypot(velocities[q], velocities[q + 1], velocities[q + 2]) * w.dt;
+      const size = 2 * (sizes[b] ?? Infinity);
+      if (step > size) out.push(`${w.bodies[b].name} moves ${step.toFixed(3)} m per step, more than its size (${size.toFixed(3)} m): it may pass through thin obstacles`);
+    }
+  }
+  const base = w.baseBody;
+  const o = POSE_STRIDE * base;
+  if (base >= 0 && o + 1 < poses.length && !onTerrain(w.terrain, poses[o], poses[o + 1])) {
+    out.push(`left the terrain at x ${poses[o].toFixed(2)}, y ${poses[o + 1].toFixed(2)} m`);
+  }
+  return out;
+}

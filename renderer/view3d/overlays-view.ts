@@ -1,0 +1,187 @@
+/**
+ * Inspection overlays in the simulation frame: the selection (a ring marker on the selected
+ * contact, the bounding box of the selected body, the outline of the selected terrain cell),
+ * the outlines of the terrain elements under the contacts (rectangle, or the two triangles on
+ * the V1–V2 diagonal as sim/terrain/heightfield.ts classifies them), every body's AABB and the
+ * axes at the robot's base. Line buffers of fixed capacity; updating allocates nothing.
+ */
+import * as THREE from 'three';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE } from '../../sim/dynamics/spec';
+import type { TerrainInfo } from '../../sim/protocol';
+import { terrainElement } from '../inspect/contact-detail';
+import type { Selection } from '../inspect/selection';
+import { CONTACT_MARKER_RADIUS } from '../config';
+
+/** Element outlines drawn at most (distinct cells under contacts). */
+const ELEMENT_CAPACITY = 128;
+/** Segments per element outline: 4 sides + the diagonal. */
+const SEGS_PER_ELEMENT = 5;
+/** [m] Lift of outlines above the surface so they are not hidden in it. */
+const OUTLINE_LIFT = 0.004;
+const MAX_BODIES = 512;
+
+class Lines {
+  readonly pos: Float32Array;
+  readonly geom = new THREE.BufferGeometry();
+  readonly obj: THREE.LineSegments;
+  private readonly attr: THREE.BufferAttribute;
+  n = 0;
+  constructor(segments: number, color: number, depthTest = true) {
+    this.pos = new Float32Array(segments * 6);
+    this.attr = new THREE.BufferAttribute(this.pos, 3).setUsage(THREE.DynamicDrawUsage);
+    this.geom.setAttribute('position', this.attr);
+    this.obj = new THREE.LineSegments(this.geom, new THREE.LineBasicMaterial({ color, depthTest }));
+    this.obj.frustumCulled = false;
+    this.obj.renderOrder = 11;
+  }
+  begin(): void {
+    this.n = 0;
+  }
+  seg(ax: number, ay: number, az: number, bx: number, by: number, bz: number): void {
+    if (6 * this.n + 6 > this.pos.length) return;
+    const o = 6 * this.n++;
+    this.pos[o] = ax; this.pos[o + 1] = ay; this.pos[o + 2] = az;
+    this.pos[o + 3] = bx; this.pos[o + 4] = by; this.pos[o + 5] = bz;
+  }
+  end(): void {
+    this.geom.setDrawRange(0, 2 * this.n);
+    this.attr.needsUpdate = true;
+  }
+  dispose(): void {
+    this.geom.dispose();
+    (this.obj.material as THREE.Material).dispose();
+  }
+}
+
+export class OverlaysView {
+  readonly group = new THREE.Group();
+  private readonly elements = new Lines(ELEMENT_CAPACITY * SEGS_PER_ELEMENT, 0xffffff);
+  private readonly cell = new Lines(SEGS_PER_ELEMENT, 0xff40ff, false);
+  private readonly aabbs = new Lines(MAX_BODIES * 12, 0x80ff80);
+  private readonly selBox = new Lines(12, 0xffff00, false);
+  private readonly ring: THREE.Mesh;
+  readonly axes = new THREE.AxesHelper(0.6);
+  private terrain: TerrainInfo | null = null;
+  private readonly box = new THREE.Box3();
+  private readonly seen = new Set<number>();
+
+  constructor() {
+    this.group.name = 'overlays';
+    this.ring = new THREE.Mesh(
+      new THREE.SphereGeometry(CONTACT_MARKER_RADIUS * 3.2, 12, 8),
+      new THREE.MeshBasicMaterial({ color: 0xffff00, wireframe: true, depthTest: false }),
+    );
+    this.ring.renderOrder = 12;
+    this.ring.visible = false;
+    this.axes.visible = false;
+    (this.axes.material as THREE.Material).depthTest = false;
+    this.axes.renderOrder = 12;
+    this.aabbs.obj.visible = false;
+    this.group.add(this.elements.obj, this.cell.obj, this.aabbs.obj, this.selBox.obj, this.ring, this.axes);
+  }
+
+  setTerrain(t: TerrainInfo | null): void {
+    this.terrain = t;
+  }
+
+  setShowElements(v: boolean): void {
+    this.elements.obj.visible = v;
+  }
+
+  setShowAabbs(v: boolean): void {
+    this.aabbs.obj.visible = v;
+  }
+
+  setShowAxes(v: boolean): void {
+    this.axes.visible = v;
+  }
+
+  /** Outline of terrain cell (i, j): its sides, and the V1–V2 diagonal when it is two triangles. */
+  private outline(l: Lines, i: number, j: number): void {
+    const t = this.terrain;
+    if (!t || i < 0 || j < 0 || i >= t.cols - 1 || j >= t.rows - 1) return;
+    const k = j * t.cols + i, h = t.heights, z = OUTLINE_LIFT;
+    const x0 = t.x0 + i * t.dx, y0 = t.y0 + j * t.dy, x1 = x0 + t.dx, y1 = y0 + t.dy;
+    const h0 = h[k] + z, h1 = h[k + 1] + z, h2 = h[k + t.cols] + z, h3 = h[k + t.cols + 1] + z;
+    l.seg(x0, y0, h0, x1, y0, h1);
+    l.seg(x1, y0, h1, x1, y1, h3);
+    l.seg(x1, y1, h3, x0, y1, h2);
+    l.seg(x0, y1, h2, x0, y0, h0);
+    if (terrainElement(t, i, j, x0, y0) !== 'rectangle') l.seg(x1, y0, h1, x0, y1, h2);
+  }
+
+  /** Element outlines under the terrain contacts of a frame. */
+  updateElements(contacts: Float32Array, info: Int32Array): void {
+    const l = this.elements;
+    l.begin();
+    this.seen.clear();
+    const t = this.terrain;
+    const n = Math.min(Math.floor(contacts.length / CONTACT_STRIDE), Math.floor(info.length / CONTACT_INFO_STRIDE));
+    if (t && l.obj.visible) {
+      for (let k = 0; k < n && this.seen.size < ELEMENT_CAPACITY; k++) {
+        const q = CONTACT_INFO_STRIDE * k;
+        if (info[q + 2] >= 0 || info[q + 3] < 0) continue;
+        const key = info[q + 4] * t.cols + info[q + 3];
+        if (this.seen.has(key)) continue;
+        this.seen.add(key);
+        this.outline(l, info[q + 3], info[q + 4]);
+      }
+    }
+    l.end();
+  }
+
+  private boxLines(l: Lines, b: THREE.Box3): void {
+    const a = b.min, c = b.max;
+    const xs = [a.x, c.x], ys = [a.y, c.y], zs = [a.z, c.z];
+    for (let u = 0; u < 2; u++) for (let v = 0; v < 2; v++) {
+      l.seg(xs[0], ys[u], zs[v], xs[1], ys[u], zs[v]);
+      l.seg(xs[u], ys[0], zs[v], xs[u], ys[1], zs[v]);
+      l.seg(xs[u], ys[v], zs[0], xs[u], ys[v], zs[1]);
+    }
+  }
+
+  /**
+   * AABB of a body in the sim frame: body meshes sit in an untransformed group under the sim
+   * root, so a mesh's local matrix is its pose in the sim frame.
+   */
+  private bodyBox(mesh: THREE.Mesh): THREE.Box3 {
+    if (!mesh.geometry.boundingBox) mesh.geometry.computeBoundingBox();
+    this.box.copy(mesh.geometry.boundingBox!);
+    mesh.updateMatrix();
+    return this.box.applyMatrix4(mesh.matrix);
+  }
+
+  /** Selection markers and AABBs for the current poses. */
+  update(sel: Selection, contacts: Float32Array, meshes: readonly THREE.Mesh[], base: number): void {
+    // selected contact
+    if (sel.type === 'contact' && sel.index >= 0 && CONTACT_STRIDE * sel.index + 2 < contacts.length) {
+      const o = CONTACT_STRIDE * sel.index;
+      this.ring.position.set(contacts[o], contacts[o + 1], contacts[o + 2]);
+      this.ring.visible = true;
+    } else this.ring.visible = false;
+    // selected body
+    this.selBox.begin();
+    if (sel.type === 'body' && meshes[sel.body]) this.boxLines(this.selBox, this.bodyBox(meshes[sel.body]));
+    this.selBox.end();
+    // selected cell
+    this.cell.begin();
+    if (sel.type === 'cell') this.outline(this.cell, sel.i, sel.j);
+    this.cell.end();
+    // all AABBs
+    this.aabbs.begin();
+    if (this.aabbs.obj.visible) for (const m of meshes) this.boxLines(this.aabbs, this.bodyBox(m));
+    this.aabbs.end();
+    const bm = meshes[base];
+    if (bm) {
+      this.axes.position.copy(bm.position);
+      this.axes.quaternion.copy(bm.quaternion);
+    }
+  }
+
+  dispose(): void {
+    for (const l of [this.elements, this.cell, this.aabbs, this.selBox]) l.dispose();
+    this.ring.geometry.dispose();
+    (this.ring.material as THREE.Material).dispose();
+    this.axes.dispose();
+  }
+}

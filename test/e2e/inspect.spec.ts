@@ -1,0 +1,206 @@
+/**
+ * Inspecting the world (issue #17): picking a contact shows the worker's values for that very
+ * step; selecting a wheel in the entity tree highlights its contacts; every bundled scenario
+ * opens from the menu; every panel draws something. Screenshots of each panel are kept under
+ * test-results/panels/ for review.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { pixelStats } from './pixels';
+
+const port = process.env.TERRAWHEEL_WEB_PORT;
+test.use({ baseURL: `http://127.0.0.1:${port ?? 5173}/` });
+
+const SHOTS = 'test-results/panels';
+
+interface Detail {
+  index: number;
+  step: number;
+  bodyA: number;
+  bodyB: number;
+  point: number[];
+  normal: number[];
+  depth: number;
+  normalImpulse: number;
+}
+
+interface Hook {
+  ready: boolean;
+  paused: boolean;
+  framesReceived: number;
+  framesRendered: number;
+  scenarioName: string | null;
+  bodyNames: string[];
+  loads: number;
+  error: string | null;
+  lastFrame: { step: number } | null;
+  shownFrame: { step: number; contacts: number[]; contactInfo: number[] } | null;
+  contactsOnScreen: { index: number; x: number; y: number }[];
+  selection: string | null;
+  selectedContact: Detail | null;
+  highlightedContacts: number;
+  warnings: string[];
+}
+
+const hook = (page: Page): Promise<Hook> => page.evaluate(() => JSON.parse(JSON.stringify(window.__terrawheel)) as Hook);
+
+function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console.${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  return problems;
+}
+
+async function openApp(page: Page): Promise<void> {
+  await page.goto('./');
+  await page.waitForFunction(() => window.__terrawheel?.ready === true, null, { timeout: 30_000 });
+}
+
+/** Pauses and waits until no new step arrives over three received frames. */
+async function pauseSettled(page: Page): Promise<number> {
+  await page.keyboard.press('Space');
+  await expect.poll(async () => (await hook(page)).paused).toBe(true);
+  let s0 = -1, f0 = 0;
+  await expect.poll(async () => {
+    const h = await hook(page);
+    if (h.shownFrame?.step !== s0 || h.lastFrame?.step !== s0) {
+      s0 = h.shownFrame?.step ?? -1;
+      f0 = h.framesReceived;
+      return false;
+    }
+    return h.framesReceived - f0 >= 3;
+  }, { intervals: [100], timeout: 20_000 }).toBe(true);
+  return s0;
+}
+
+async function shoot(page: Page, selector: string, name: string, minColors: number): Promise<void> {
+  const png = await page.locator(selector).screenshot();
+  mkdirSync(SHOTS, { recursive: true });
+  writeFileSync(`${SHOTS}/${name}.png`, png);
+  const stats = await pixelStats(page, png);
+  expect(stats.distinctColors, `${name} looks blank`).toBeGreaterThan(minColors);
+}
+
+test('pause, click a contact: the inspector shows the worker\'s contact of that step; stepping follows it', async ({ page }) => {
+  const problems = watchConsole(page);
+  await openApp(page);
+  // Wait until wheels touch (the default world starts just above the ground).
+  await expect.poll(async () => (await hook(page)).contactsOnScreen.length, { timeout: 20_000 }).toBeGreaterThan(0);
+  await pauseSettled(page);
+  const h0 = await hook(page);
+  const box = (await page.locator('#view3d').boundingBox())!;
+  // A contact whose marker is inside the canvas and not crowded by another one.
+  const target = h0.contactsOnScreen.find((c) => c.x > 5 && c.y > 5 && c.x < box.width - 5 && c.y < box.height - 5)!;
+  expect(target).toBeTruthy();
+  await page.mouse.click(box.x + target.x, box.y + target.y);
+  await expect.poll(async () => (await hook(page)).selectedContact?.index ?? -1).toBeGreaterThanOrEqual(0);
+  const h1 = await hook(page);
+  const d = h1.selectedContact!;
+  const f = h1.shownFrame!;
+  expect(d.step).toBe(f.step);
+  // The picked contact is the one nearest the click on screen (markers can overlap: same pixel).
+  const picked = h1.contactsOnScreen.find((c) => c.index === d.index)!;
+  expect(Math.hypot(picked.x - target.x, picked.y - target.y)).toBeLessThan(10);
+  // The inspector's fields carry the frame's numbers exactly (data-raw) and in text.
+  const raw = async (field: string): Promise<number[]> => ((await page.locator(`[data-field="${field}"]`).getAttribute('data-raw')) ?? '').split(' ').map(Number);
+  const o = 10 * d.index;
+  expect(await raw('point')).toEqual(f.contacts.slice(o, o + 3));
+  expect(await raw('normal')).toEqual(f.contacts.slice(o + 3, o + 6));
+  expect(await raw('depth')).toEqual([f.contacts[o + 6]]);
+  expect(await raw('normalImpulse')).toEqual([f.contacts[o + 7]]);
+  expect(await raw('frictionImpulse')).toEqual(f.contacts.slice(o + 8, o + 10));
+  expect(await raw('case')).toEqual([f.contactInfo[5 * d.index]]);
+  await expect(page.locator('[data-field="cell"]')).toHaveText(`${f.contactInfo[5 * d.index + 3]},${f.contactInfo[5 * d.index + 4]}`);
+  await expect(page.locator('[data-field="bodies"]')).toContainText(h1.bodyNames[f.contactInfo[5 * d.index + 1]].split(':')[1]);
+  await expect(page.locator('[data-field="element"]')).toHaveText(/rectangle|triangle/);
+  await expect(page.locator('[data-field="slip"]')).toHaveText(/\|/);
+  expect(h1.highlightedContacts).toBe(1);
+  await expect(page.locator('#status')).toContainText('selected contact');
+  // The manifold view draws that wheel's patch.
+  await page.waitForTimeout(300);
+  await shoot(page, '#manifold', 'manifold-view', 8);
+  await shoot(page, '#inspector', 'inspector', 8);
+  // Step once: the selection follows to the same body pair in the next step.
+  await page.keyboard.press('.');
+  await expect.poll(async () => (await hook(page)).shownFrame?.step).toBe(f.step + 1);
+  await expect.poll(async () => (await hook(page)).selectedContact?.step).toBe(f.step + 1);
+  const h2 = await hook(page);
+  expect(h2.selectedContact!.bodyA).toBe(d.bodyA);
+  expect(h2.selectedContact!.bodyB).toBe(d.bodyB);
+  expect(Math.hypot(h2.selectedContact!.point[0] - d.point[0], h2.selectedContact!.point[1] - d.point[1])).toBeLessThan(0.25);
+  expect(problems).toEqual([]);
+});
+
+test('selecting a wheel in the entity tree highlights its contacts; entity state and panels draw', async ({ page }) => {
+  const problems = watchConsole(page);
+  await openApp(page);
+  await expect.poll(async () => (await hook(page)).contactsOnScreen.length, { timeout: 20_000 }).toBeGreaterThan(0);
+  await pauseSettled(page);
+  const h0 = await hook(page);
+  const f = h0.shownFrame!;
+  // the wheel with the most contacts in the shown frame
+  const per = new Map<number, number>();
+  for (let k = 0; k < f.contactInfo.length; k += 5) per.set(f.contactInfo[k + 1], (per.get(f.contactInfo[k + 1]) ?? 0) + 1);
+  const [wheel, count] = [...per].filter(([b]) => h0.bodyNames[b].startsWith('wheel:')).sort((a, b) => b[1] - a[1])[0];
+  await page.locator(`[data-entity="body:${wheel}"]`).click();
+  await expect.poll(async () => (await hook(page)).highlightedContacts).toBe(count);
+  await expect(page.locator(`[data-entity="body:${wheel}"]`)).toHaveClass(/selected/);
+  await expect(page.locator('[data-testid="entity-state"]')).toContainText('roll pitch yaw');
+  await expect(page.locator('[data-testid="entity-state"]')).toContainText('velocity m/s');
+  // a joint: angle, speed, torque
+  await page.locator('[data-entity^="joint:"]').first().click();
+  await expect(page.locator('[data-testid="entity-state"]')).toContainText('torque N·m');
+  // clicking the chassis in the 3D view selects it in the tree
+  const base = h0.bodyNames.findIndex((n) => n.startsWith('chassis:'));
+  await page.locator(`[data-entity="body:${base}"]`).click();
+  await expect(page.locator(`[data-entity="body:${base}"]`)).toHaveClass(/selected/);
+  // x-ray, AABBs, axes, element outlines on; normals by force; a plotted series per wheel
+  for (const id of ['#set-xray', '#set-showAabbs', '#set-showAxes']) await page.locator(id).check();
+  await page.locator('#set-normalScale').selectOption('force');
+  await page.locator('details[data-panel="plots"] summary').click();
+  await page.locator(`[data-series="wheel:${wheel}:force"]`).check();
+  await page.keyboard.press('Space'); // run so the plot fills
+  await page.waitForTimeout(1500);
+  await page.keyboard.press('Space');
+  const stored = await page.evaluate(() => localStorage.getItem('terrawheel.ui.v1'));
+  expect(JSON.parse(stored!)).toMatchObject({ xray: true, showAabbs: true, normalScale: 'force' });
+  expect(JSON.parse(stored!).plots).toContain(`wheel:${wheel}:force`);
+  await shoot(page, '#view3d', 'view3d', 50);
+  await shoot(page, '#entities', 'entities', 4);
+  await shoot(page, '#settings', 'settings', 4);
+  await shoot(page, '#panel', 'plots', 8);
+  await shoot(page, '#status', 'status', 3);
+  // settings survive a reload
+  await page.reload();
+  await page.waitForFunction(() => window.__terrawheel?.ready === true, null, { timeout: 30_000 });
+  await expect(page.locator('#set-xray')).toBeChecked();
+  await expect(page.locator('#set-normalScale')).toHaveValue('force');
+  expect(problems).toEqual([]);
+});
+
+test('every bundled scenario opens from the menu; reset starts the world again', async ({ page }) => {
+  test.setTimeout(150_000);
+  const problems = watchConsole(page);
+  await openApp(page);
+  const options = await page.locator('#scenario-menu option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter((v) => v));
+  expect(options.length).toBeGreaterThanOrEqual(9);
+  expect(options.some((o) => o.includes('robot-'))).toBe(true);
+  for (const path of options) {
+    const loads = (await hook(page)).loads;
+    await page.locator('#scenario-menu').selectOption(path);
+    await expect.poll(async () => (await hook(page)).loads, { timeout: 40_000, message: path }).toBe(loads + 1);
+    const h = await hook(page);
+    expect(h.error, path).toBeNull();
+    await page.waitForFunction(() => (window.__terrawheel?.lastFrame?.step ?? 0) > 5, null, { timeout: 20_000 });
+    const name = path.replace(/^scenarios\//, '').replace(/\.json$/, '');
+    if (name.startsWith('robot-')) await shoot(page, '#view3d', `scenario-${name}`, 30);
+  }
+  // Reset: the same world again from step 0
+  const before = await hook(page);
+  await page.locator('#btn-reset').click();
+  await expect.poll(async () => (await hook(page)).loads, { timeout: 40_000 }).toBe(before.loads + 1);
+  expect((await hook(page)).scenarioName).toBe(before.scenarioName);
+  expect(problems).toEqual([]);
+});
