@@ -27,6 +27,7 @@ export class TimelineEventDetector {
   private readonly wheels: readonly number[];
   private readonly names: readonly string[];
   private wheelCounts: Int32Array;
+  private counts: Int32Array;
   private pairs = new Set<number>();
   private next = new Set<number>();
   private started = false;
@@ -37,6 +38,7 @@ export class TimelineEventDetector {
     this.wheels = wheels;
     this.names = names;
     this.wheelCounts = new Int32Array(wheels.length);
+    this.counts = new Int32Array(wheels.length);
   }
 
   private name(b: number): string {
@@ -49,7 +51,8 @@ export class TimelineEventDetector {
    */
   push(frame: FrameData, out: TimelineEvent[]): void {
     const contiguous = this.started && frame.step === this.lastStep + 1;
-    const counts = new Int32Array(this.wheels.length);
+    const counts = this.counts;
+    counts.fill(0);
     this.next.clear();
     for (let k = 0; k < frame.contactCount; k++) {
       const o = k * CONTACT_INFO_STRIDE;
@@ -71,6 +74,7 @@ export class TimelineEventDetector {
         out.push({ step: frame.step, kind: 'collision', body: a, other: b, message: `${this.name(a)} hit ${this.name(b)}` });
       }
     }
+    this.counts = this.wheelCounts;
     this.wheelCounts = counts;
     const t = this.pairs;
     this.pairs = this.next;

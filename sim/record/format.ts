@@ -20,10 +20,12 @@
  *           F[10C] contacts     px py pz nx ny nz depth normalImpulse tangentImpulse1 tangentImpulse2
  *           i32[5C] contactInfo kind bodyA bodyB cellI cellJ (bodyB = −1: terrain)
  *
- * With the shuffle flag the float block (poses..contacts) is stored as byte planes: byte 0 of
- * every float, then byte 1 of every float, …; the i32 block likewise with 4 planes. Unshuffled,
- * the floats sit one after another. Shuffling puts the slowly changing sign/exponent bytes of
- * consecutive frames next to each other, where zstd finds them (README: measured sizes).
+ * With the shuffle flag each array is first put field-major (poses: px of every body, then py of
+ * every body, …; contacts and contactInfo likewise per field), then the float block is stored as
+ * byte planes (byte 0 of every float, then byte 1, …) and the i32 block likewise with 4 planes.
+ * Unshuffled, the numbers sit in the spec.ts order one after another. Shuffling puts the slowly
+ * changing sign/exponent bytes of like values, and of consecutive frames, next to each other
+ * where zstd finds them (README: measured sizes).
  */
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/spec';
 
@@ -135,15 +137,23 @@ export function encodeFrame(f: FrameData, enc: FrameEncoding, scratch: FrameScra
   // Stage floats and ints in native little-endian typed arrays (every platform we run on is LE;
   // `assertLittleEndian` guards it), then copy or shuffle the bytes into place.
   const fl = scratch.floats(nf, enc.f32);
-  let k = 0;
-  const np = b * POSE_STRIDE;
-  const nv = b * VELOCITY_STRIDE;
-  const nc = c * CONTACT_STRIDE;
-  for (let i = 0; i < np; i++) fl[k++] = f.poses[i];
-  for (let i = 0; i < nv; i++) fl[k++] = f.velocities[i];
-  for (let i = 0; i < nc; i++) fl[k++] = f.contacts[i];
   const ints = scratch.ints(ni);
-  for (let i = 0; i < ni; i++) ints[i] = f.contactInfo[i];
+  if (enc.shuffle) {
+    // Field-major: all bodies' px, then all py, …; all contacts' px, then all py, ….
+    let k = fieldMajorIn(fl, 0, f.poses, b, POSE_STRIDE);
+    k = fieldMajorIn(fl, k, f.velocities, b, VELOCITY_STRIDE);
+    fieldMajorIn(fl, k, f.contacts, c, CONTACT_STRIDE);
+    fieldMajorIn(ints, 0, f.contactInfo, c, CONTACT_INFO_STRIDE);
+  } else {
+    let k = 0;
+    const np = b * POSE_STRIDE;
+    const nv = b * VELOCITY_STRIDE;
+    const nc = c * CONTACT_STRIDE;
+    for (let i = 0; i < np; i++) fl[k++] = f.poses[i];
+    for (let i = 0; i < nv; i++) fl[k++] = f.velocities[i];
+    for (let i = 0; i < nc; i++) fl[k++] = f.contacts[i];
+    for (let i = 0; i < ni; i++) ints[i] = f.contactInfo[i];
+  }
   const fBytes = new Uint8Array(fl.buffer, 0, nf * fsz);
   const iBytes = new Uint8Array(ints.buffer, 0, ni * 4);
   let o = FRAME_HEADER_BYTES;
@@ -181,6 +191,18 @@ export class FrameScratch {
     if (this.u8.length < n) this.u8 = new Uint8Array(Math.max(n, 2 * this.u8.length));
     return this.u8;
   }
+}
+
+/** dst[k + j·n + i] = src[i·stride + j] for n items of `stride` fields; returns k + n·stride. */
+function fieldMajorIn(dst: Float64Array | Float32Array | Int32Array, k: number, src: ArrayLike<number>, n: number, stride: number): number {
+  for (let j = 0; j < stride; j++) for (let i = 0; i < n; i++) dst[k++] = src[i * stride + j];
+  return k;
+}
+
+/** Inverse of fieldMajorIn. */
+function fieldMajorOut(dst: Float64Array | Int32Array, src: Float64Array | Float32Array | Int32Array, k: number, n: number, stride: number): number {
+  for (let j = 0; j < stride; j++) for (let i = 0; i < n; i++) dst[i * stride + j] = src[k++];
+  return k;
 }
 
 /** out[o + p·n + i] = src[i·w + p] for every element i and byte plane p (n = src.length / w). */
@@ -259,6 +281,13 @@ export function decodeFrame(data: Uint8Array, out: FrameData, scratch: FrameScra
   } else {
     fBytes.set(src.subarray(o, o + fBytes.length));
     iBytes.set(src.subarray(o + fBytes.length, o + fBytes.length + iBytes.length));
+  }
+  if (shuffled) {
+    let k = fieldMajorOut(out.poses, fl, 0, b, POSE_STRIDE);
+    k = fieldMajorOut(out.velocities, fl, k, b, VELOCITY_STRIDE);
+    fieldMajorOut(out.contacts, fl, k, c, CONTACT_STRIDE);
+    fieldMajorOut(out.contactInfo, ints, 0, c, CONTACT_INFO_STRIDE);
+    return out;
   }
   let k = 0;
   const np = b * POSE_STRIDE;
