@@ -22,10 +22,10 @@ export interface RecordedBody {
 
 /** [m/s] below this speed the slip ratio's denominator is held (a wheel at rest has no defined slip). */
 export const SLIP_SPEED_FLOOR = 0.05;
-/** Decimals of positions [m] in Foxglove messages: 1e-5 m = 10 µm, far below what a view shows. */
-export const FOXGLOVE_POSITION_DECIMALS = 5;
+/** Decimals of positions [m] in Foxglove messages: 1e-4 m = 0.1 mm, below what a view shows. */
+export const FOXGLOVE_POSITION_DECIMALS = 4;
 /** Decimals of unit quaternions and normals in Foxglove messages. */
-export const FOXGLOVE_UNIT_DECIMALS = 6;
+export const FOXGLOVE_UNIT_DECIMALS = 5;
 /** [m] contact arrow: fixed length so shallow contacts stay visible, plus DEPTH_GAIN × depth. */
 export const CONTACT_ARROW_LENGTH = 0.12;
 export const CONTACT_ARROW_DEPTH_GAIN = 4;
