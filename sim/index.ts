@@ -108,4 +108,6 @@ export type { RecordedBody, WheelStats } from './record/foxglove';
 export { exportWheelCsv, wheelCsvChunks, WHEEL_CSV_HEADER } from './record/export-csv';
 export type { WheelCsvOptions } from './record/export-csv';
 export { TimelineEventDetector, scanTimelineEvents } from './record/events';
+export { seekWorld, verifyRecording } from './record/replay';
+export type { ReplayableWorld, SeekResult, VerifyOptions, VerifyResult } from './record/replay';
 export type { TimelineEvent, TimelineEventKind } from './record/events';
