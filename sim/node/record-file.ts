@@ -9,6 +9,9 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import type { RecordingSink, RecordingSource } from '../record/io';
+import { loadCodecs, type RecordingCodecs } from '../record/codecs';
+import { RecordingReader } from '../record/reader';
+import { wheelCsvChunks, type WheelCsvOptions } from '../record/export-csv';
 
 export class FileSink implements RecordingSink {
   private constructor(
@@ -74,4 +77,36 @@ export class FileSource implements RecordingSource {
   close(): Promise<void> {
     return this.file.close();
   }
+}
+
+/** Opens a recording file for reading; `close()` releases the file. */
+export async function openRecordingFile(path: string, options: { codecs?: RecordingCodecs; cacheChunks?: number } = {}): Promise<{ reader: RecordingReader; close: () => Promise<void> }> {
+  const source = await FileSource.open(path);
+  try {
+    const reader = await RecordingReader.open(source, { codecs: options.codecs ?? (await loadCodecs()), cacheChunks: options.cacheChunks });
+    return { reader, close: () => source.close() };
+  } catch (e) {
+    await source.close();
+    throw e;
+  }
+}
+
+/**
+ * `export-csv`: writes the per-wheel CSV of `recordingPath` to `csvPath` piece by piece (a long
+ * recording never sits in memory as one string). Returns the number of data rows.
+ */
+export async function exportWheelCsvFile(recordingPath: string, csvPath: string, options: WheelCsvOptions = {}): Promise<number> {
+  const { reader, close } = await openRecordingFile(recordingPath);
+  const out = await open(csvPath, 'w');
+  let rows = -1; // the header line is not a data row
+  try {
+    for await (const piece of wheelCsvChunks(reader, options)) {
+      await out.write(piece);
+      for (let i = 0; i < piece.length; i++) if (piece.charCodeAt(i) === 10) rows++;
+    }
+  } finally {
+    await out.close();
+    await close();
+  }
+  return rows;
 }

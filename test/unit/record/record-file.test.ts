@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync, truncateSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileSink, FileSource } from '../../../sim/node/record-file';
+import { exportWheelCsvFile, FileSink, FileSource, openRecordingFile } from '../../../sim/node/record-file';
+import { readFileSync } from 'node:fs';
 import { RecordingReader } from '../../../sim/record/reader';
 import { RecordingWriter } from '../../../sim/record/writer';
 import { Rng } from '../../../sim/math/random';
@@ -42,6 +43,17 @@ describe('recording files', () => {
     expect(r.info.mode).toBe('indexed');
     for (const f of frames) expect(frameMismatch((await r.frameAt(f.step))!, f)).toBeNull();
     await src.close();
+
+    // export-csv to a file: a header and one row per wheel per step.
+    const csvPath = join(dir, 'run.csv');
+    expect(await exportWheelCsvFile(path, csvPath, { rowsPerChunk: 64 })).toBe(600);
+    const csv = readFileSync(csvPath, 'utf8').trimEnd().split('\n');
+    expect(csv).toHaveLength(601);
+    expect(csv[0]).toBe('step,time,body,count,max_depth_m,normal_force_n,slip');
+    expect(csv[600].startsWith('299,')).toBe(true);
+    const opened = await openRecordingFile(path);
+    expect(opened.reader.info.lastStep).toBe(299);
+    await opened.close();
 
     truncateSync(path, Math.floor(statSync(path).size * 0.7));
     const cut = await FileSource.open(path);
