@@ -165,7 +165,9 @@ export class RecordingWriter {
   private readonly wheelScratch = makeWheelStats();
   private readonly radii: number[];
   private readonly terrain: InlineTerrainSpec | undefined;
-  private tail: Promise<void> = Promise.resolve();
+  private readonly queue: { channelId: number; sequence: number; logTime: bigint; publishTime: bigint; data: Uint8Array }[] = [];
+  private queueHead = 0;
+  private pump: Promise<void> | null = null;
   private error: unknown = null;
   private closed = false;
   private lastStep = -1;
@@ -292,18 +294,29 @@ export class RecordingWriter {
     const seq = this.sequence.get(channelId) ?? 0;
     this.sequence.set(channelId, seq + 1);
     const logTime = BigInt(step) * BigInt(this.metadata.stepNs);
-    const message = { channelId, sequence: seq, logTime, publishTime: logTime, data };
+    this.queue.push({ channelId, sequence: seq, logTime, publishTime: logTime, data });
     this.pendingBytes += data.length;
-    this.tail = this.tail
-      .then(async () => {
-        if (this.error === null) await this.mcap.addMessage(message);
-      })
-      .catch((e: unknown) => {
-        if (this.error === null) this.error = e;
-      })
-      .finally(() => {
-        this.pendingBytes -= data.length;
-      });
+    if (this.pump === null) this.pump = this.drainQueue();
+  }
+
+  /** Hands queued messages to the MCAP writer one at a time (its calls must not overlap). */
+  private async drainQueue(): Promise<void> {
+    try {
+      // Taken from the front by index, the array compacted once empty: no per-message promise.
+      while (this.queueHead < this.queue.length) {
+        const m = this.queue[this.queueHead];
+        this.queue[this.queueHead++] = undefined as unknown as (typeof this.queue)[number];
+        this.pendingBytes -= m.data.length;
+        if (this.error === null) await this.mcap.addMessage(m);
+      }
+    } catch (e) {
+      if (this.error === null) this.error = e;
+      for (let k = this.queueHead; k < this.queue.length; k++) this.pendingBytes -= this.queue[k].data.length;
+    } finally {
+      this.queue.length = 0;
+      this.queueHead = 0;
+      this.pump = null;
+    }
   }
 
   private enqueueJson(topic: Topic, step: number, value: unknown): void {
@@ -368,7 +381,7 @@ export class RecordingWriter {
 
   /** Resolves when everything queued so far is in the MCAP writer (and full chunks in the sink). */
   async drain(): Promise<void> {
-    await this.tail;
+    while (this.pump !== null) await this.pump;
     if (this.error !== null) throw this.error;
   }
 
