@@ -596,8 +596,9 @@ async function scanLinear(source: RecordingSource, size: number, dataStart: numb
   let stop: 'end' | 'cut' | 'bad' = 'cut';
   let badWhat = '';
   let last: ChunkEntry | null = null;
-  // Read through a window so a scan of many small records does not cost a read each.
-  const WINDOW = 1 << 18;
+  // Read through a window so a scan of many small records does not cost a read each; small,
+  // because after each chunk (skipped, ~1 MiB) the window starts over at its message indexes.
+  const WINDOW = 1 << 16;
   let winAt = 0;
   let win: Uint8Array = new Uint8Array(0);
   const peek = async (off: number, len: number): Promise<Uint8Array> => {

@@ -150,6 +150,15 @@ export default async function run(ctx: BenchContext): Promise<void> {
       fileOpen.push(await openFirst(src, codecs));
       await src.close();
     }
+    // The same file cut at 60 % (a killed recorder): scanned, not indexed.
+    const cutPath = join(dir, 'cut.mcap');
+    writeFileSync(cutPath, full.bytes.subarray(0, Math.floor(full.bytes.length * 0.6)));
+    const cutOpen: number[] = [];
+    for (let k = 0; k < 5; k++) {
+      const c = await FileSource.open(cutPath);
+      cutOpen.push(await openFirst(c, codecs));
+      await c.close();
+    }
     const src = await FileSource.open(path);
     const reader = await RecordingReader.open(src, { codecs });
     const rng = new Rng(99);
@@ -176,6 +185,7 @@ export default async function run(ctx: BenchContext): Promise<void> {
     console.log('|---|---:|---:|');
     console.log(`| open to first frame, in memory | ${median(memOpen).toFixed(1)} | ${pct(memOpen, 0.95).toFixed(1)} |`);
     console.log(`| open to first frame, file on disk | ${median(fileOpen).toFixed(1)} | ${pct(fileOpen, 0.95).toFixed(1)} |`);
+    console.log(`| open to first frame, file cut at 60 % (linear scan) | ${median(cutOpen).toFixed(1)} | ${pct(cutOpen, 0.95).toFixed(1)} |`);
     console.log(`| seek: frameAt(random step), cold cache (200) | ${median(seek).toFixed(2)} | ${pct(seek, 0.95).toFixed(2)} |`);
     console.log(`| seek: keyframeAtOrBefore + frameAt (200) | ${median(seekKf).toFixed(2)} | ${pct(seekKf, 0.95).toFixed(2)} |`);
     console.log(`\nsequential playback after a seek: ${playUs.toFixed(1)} µs per frame`);
