@@ -29,6 +29,16 @@ export const FOXGLOVE_UNIT_DECIMALS = 5;
 /** [m] contact arrow: fixed length so shallow contacts stay visible, plus DEPTH_GAIN × depth. */
 export const CONTACT_ARROW_LENGTH = 0.12;
 export const CONTACT_ARROW_DEPTH_GAIN = 4;
+/** [m] contact arrow shaft and head sizes. */
+export const CONTACT_ARROW_SHAFT_DIAMETER = 0.01;
+export const CONTACT_ARROW_HEAD_LENGTH = 0.03;
+export const CONTACT_ARROW_HEAD_DIAMETER = 0.025;
+/**
+ * Length below which a vector built from unit vectors counts as zero: |a × n| for a wheel axis a
+ * parallel to the contact normal n (no rolling direction), or the unnormalised half-way
+ * quaternion of an arrow whose normal is −x (no unique shortest rotation).
+ */
+export const PARALLEL_EPSILON = 1e-9;
 /** Largest terrain grid (vertices per side) sent to Foxglove; larger maps are subsampled. */
 export const FOXGLOVE_TERRAIN_MAX_VERTICES = 128;
 
@@ -233,7 +243,7 @@ export function contactScene(frame: FrameData, t: FoxgloveTime) {
     let qz = ny;
     let qw = 1 + nx;
     let len = Math.hypot(qx, qy, qz, qw);
-    if (!(len > 1e-9)) {
+    if (!(len > PARALLEL_EPSILON)) {
       // n ≈ −x: any half turn about an axis ⟂ x.
       qx = 0;
       qy = 0;
@@ -249,9 +259,9 @@ export function contactScene(frame: FrameData, t: FoxgloveTime) {
         orientation: { x: ru(qx / len), y: ru(qy / len), z: ru(qz / len), w: ru(qw / len) },
       },
       shaft_length: rp(CONTACT_ARROW_LENGTH + CONTACT_ARROW_DEPTH_GAIN * depth),
-      shaft_diameter: 0.01,
-      head_length: 0.03,
-      head_diameter: 0.025,
+      shaft_diameter: CONTACT_ARROW_SHAFT_DIAMETER,
+      head_length: CONTACT_ARROW_HEAD_LENGTH,
+      head_diameter: CONTACT_ARROW_HEAD_DIAMETER,
       color: kindColor(kind),
     });
   }
@@ -323,7 +333,7 @@ export function wheelStatsInto(out: WheelStats, frame: FrameData, body: number, 
   let fy = az * nx - ax * nz;
   let fz = ax * ny - ay * nx;
   const fl = Math.hypot(fx, fy, fz);
-  if (!(fl > 1e-9)) return out; // wheel lying on its base: no rolling direction
+  if (!(fl > PARALLEL_EPSILON)) return out; // wheel lying on its base: no rolling direction
   fx /= fl;
   fy /= fl;
   fz /= fl;

@@ -115,6 +115,8 @@ function asRecordingError(e: unknown, context: string): RecordingError {
 
 export const DEFAULT_CACHE_CHUNKS = 8;
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 export class RecordingReader {
   readonly info: RecordingInfo;
   private readonly source: RecordingSource;
@@ -301,7 +303,7 @@ export class RecordingReader {
           const where = `chunk at byte ${e.offset}, step ${s}`;
           let v: unknown;
           try {
-            v = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(chunk.data.subarray(list.offsets[i], list.offsets[i] + list.lengths[i])));
+            v = JSON.parse(utf8.decode(chunk.data.subarray(list.offsets[i], list.offsets[i] + list.lengths[i])));
           } catch {
             throw new RecordingError(`${where}: message is not JSON`);
           }
@@ -476,7 +478,7 @@ async function openRecording(source: RecordingSource): Promise<{ info: Recording
   let scenario: unknown = null;
   if (scanned.scenario !== null) {
     try {
-      scenarioText = new TextDecoder('utf-8', { fatal: true }).decode(scanned.scenario);
+      scenarioText = utf8.decode(scanned.scenario);
     } catch {
       throw new RecordingError(`attachment "${SCENARIO_ATTACHMENT_NAME}" is not UTF-8`);
     }
