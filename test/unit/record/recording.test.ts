@@ -10,7 +10,9 @@ import { bytesSource } from '../../../sim/record/io';
 import { RecordingReader } from '../../../sim/record/reader';
 import { TOPIC } from '../../../sim/record/format';
 import { RecordingWriter } from '../../../sim/record/writer';
-import { MemorySink } from '../../../sim/record/io';
+import { MemorySink, blobSource } from '../../../sim/record/io';
+import { NO_COMPRESSION } from '../../../sim/record/codecs';
+import { randomFrame } from './synthetic';
 import { DT, FIXTURE_BODIES, frameMismatch, makeFixture } from './fixture';
 import { checkJsonSchema } from './json-schema-check';
 
@@ -136,6 +138,24 @@ describe('recording round trip', () => {
     expect(checkJsonSchema(schema, { a: 1.5, b: [] })).not.toEqual([]);
     expect(checkJsonSchema(schema, { a: -1, b: [] })).not.toEqual([]);
     expect(checkJsonSchema(schema, { a: 1, b: [3] })).not.toEqual([]);
+  });
+
+  it('uncompressed chunks (a host without the WASM codecs) and a Blob source read back the same', async () => {
+    const sink = new MemorySink();
+    const w = await RecordingWriter.create(sink, { scenario: { a: 1 }, buildId: 'b', dt: DT, bodies: FIXTURE_BODIES }, { codecs: NO_COMPRESSION, chunkBytes: 4096, frameEncoding: { f32: false, shuffle: true } });
+    const rng = new Rng(8);
+    const frames = Array.from({ length: 120 }, (_, s) => randomFrame(rng, s, DT, 5, rng.int(0, 6)));
+    for (const f of frames) w.writeFrame(f);
+    await w.close();
+    await w.close(); // a second close is a no-op
+    const m = await McapIndexedReader.Initialize({ readable: mcapReadable(sink.bytes()) });
+    expect(m.chunkIndexes.every((c) => c.compression === '')).toBe(true);
+    const r = await RecordingReader.open(blobSource(new Blob([sink.bytes()])), { codecs: NO_COMPRESSION });
+    for (const f of frames) expect(frameMismatch((await r.frameAt(f.step))!, f)).toBeNull();
+    // A zstd file needs the zstd codec: without it, a clear error naming the compression.
+    const fx = await makeFixture({ seed: 17, steps: 30 });
+    const z = await RecordingReader.open(bytesSource(fx.bytes), { codecs: NO_COMPRESSION });
+    await expect(z.frameAt(3)).rejects.toThrow(/compression "zstd" is not supported/);
   });
 
   it('rejects bad writer input with an error naming the field', async () => {
