@@ -292,7 +292,12 @@ export class RecordingReader {
     try {
       for (let k = 0; k < this.chunks.length; k++) {
         const e = this.chunks[k];
-        if (e.endStep < from || e.startStep > to) continue;
+        // In a scanned file a damaged head could hide a chunk from this range test: each chunk
+        // also covers the gaps to its neighbours, so a chunk whose head moved is still read
+        // (and its head checked against its contents).
+        const lo = this.info.mode === 'scan' && k > 0 ? Math.min(e.startStep, this.chunks[k - 1].endStep) : e.startStep;
+        const hi = this.info.mode === 'scan' && k + 1 < this.chunks.length ? Math.max(e.endStep, this.chunks[k + 1].startStep) : e.endStep;
+        if (hi < from || lo > to) continue;
         if (e.channels !== null && !e.channels.has(channelId)) continue;
         const chunk = await this.loadChunk(k);
         const list = chunk.byChannel.get(channelId);
@@ -470,7 +475,16 @@ async function openRecording(source: RecordingSource): Promise<{ info: Recording
   }
   chunks.sort((a, b) => a.startStep - b.startStep || a.offset - b.offset);
   for (let k = 1; k < chunks.length; k++) {
-    if (chunks[k].startStep < chunks[k - 1].endStep && mode === 'indexed') throw new RecordingError(`chunks at bytes ${chunks[k - 1].offset} and ${chunks[k].offset} overlap in steps (not written by a TerraWheel recorder)`);
+    // Our writer writes in step order, so chunks in file order have ascending step ranges. In a
+    // scanned file the heads are not CRC'd: out of order means a damaged head.
+    if (chunks[k].startStep < chunks[k - 1].endStep || chunks[k].offset < chunks[k - 1].offset) {
+      throw new RecordingError(
+        mode === 'indexed'
+          ? `chunks at bytes ${chunks[k - 1].offset} and ${chunks[k].offset} overlap in steps (not written by a TerraWheel recorder)`
+          : `chunk heads at bytes ${chunks[k - 1].offset} and ${chunks[k].offset} give steps out of order (a chunk head is damaged)`,
+        chunks[k].offset,
+      );
+    }
   }
   if (mode === 'scan' && chunks.length === 0) throw new RecordingError(`the recording has no complete chunk: ${scanned.notice ?? 'the file ends before its first chunk'}`);
 

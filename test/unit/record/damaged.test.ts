@@ -32,15 +32,23 @@ async function readAll(fx: Fixture, bytes: Uint8Array): Promise<{ kind: 'error';
       const bad = want ? frameMismatch(got, want) : 'a frame that was never written';
       if (bad) problems.push(`step ${s}: ${bad}`);
     }
+    // Inputs, keyframes and events up to the last readable step must all be there (the writer
+    // writes them before the step's frame), and nothing else.
+    const last = r.info.lastStep;
     const inputs = await r.inputs();
-    for (const i of inputs) if (!fx.inputs.some((w) => w.step === i.step && w.throttle === i.throttle && w.steer === i.steer)) problems.push(`input at ${i.step} was never written`);
+    const wantInputs = fx.inputs.filter((w) => w.step <= last);
+    if (JSON.stringify(inputs) !== JSON.stringify(wantInputs)) problems.push(`inputs differ: ${inputs.length} read, ${wantInputs.length} written up to step ${last}`);
+    const wantKf = fx.keyframes.filter((w) => w.step <= last).map((w) => w.step);
+    if (JSON.stringify(r.info.keyframeSteps) !== JSON.stringify(wantKf)) problems.push(`keyframe steps ${r.info.keyframeSteps} ≠ ${wantKf}`);
     for (const s of r.info.keyframeSteps) {
       const k = await r.keyframeAtOrBefore(s);
       const want = fx.keyframes.find((w) => w.step === k?.step);
       if (!k || !want) problems.push(`keyframe at or before ${s}: ${k ? `step ${k.step} was never written` : 'none'}`);
       else if (k.hash !== want.hash || k.throttle !== want.throttle || k.steer !== want.steer || k.bytes.length !== want.bytes.length || k.bytes.some((b, i) => b !== want.bytes[i])) problems.push(`keyframe ${k.step} differs`);
     }
-    for (const e of await r.events()) if (!fx.events.some((w) => w.step === e.step && w.message === e.message && w.kind === e.kind && w.body === e.body)) problems.push(`event at ${e.step} was never written`);
+    const events = await r.events();
+    const wantEvents = fx.events.filter((w) => w.step <= last);
+    if (JSON.stringify(events) !== JSON.stringify(wantEvents)) problems.push(`events differ: ${events.length} read, ${wantEvents.length} written up to step ${last}`);
     if (r.info.buildId !== fx.header.buildId) problems.push(`build id ${r.info.buildId}`);
     if (JSON.stringify(r.info.scenario) !== JSON.stringify(fx.header.scenario)) problems.push('scenario differs');
     return { kind: 'ok', reader: r, frames, problems };
