@@ -379,6 +379,17 @@ export class RecordingWriter {
     if (m.wheels.length > 0) this.enqueueJson(TOPIC.wheels, f.step, wheelsMessage(f, m.bodies, m.wheels, this.radii, m.dt, t, this.wheelScratch));
   }
 
+  /**
+   * The per-step call for a live world, after the world has stepped to `frame.step`: a keyframe
+   * when one is due, then the frame. Write the step's input (if it changed) and events before it:
+   * that order (input, keyframe, event, frame) keeps everything a replay of step s needs in the
+   * chunks up to step s's frame, so a cut file loses none of it for the steps it still has.
+   */
+  recordStep(frame: FrameData, world: { saveState(): Uint8Array; stateHash(): string }): void {
+    if (this.keyframeDue(frame.step)) this.writeKeyframe({ step: frame.step, hash: world.stateHash(), bytes: world.saveState() });
+    this.writeFrame(frame);
+  }
+
   /** Resolves when everything queued so far is in the MCAP writer (and full chunks in the sink). */
   async drain(): Promise<void> {
     while (this.pump !== null) await this.pump;

@@ -79,13 +79,12 @@ async function recordToy(encoding: FrameEncoding): Promise<{ reader: RecordingRe
       world.setDriveInput(input.throttle, input.steer);
       w.writeInput(input);
     }
-    if (w.keyframeDue(s)) w.writeKeyframe({ step: s, hash: world.stateHash(), bytes: world.saveState() });
     hashes.push(world.stateHash());
     frame.step = s;
     frame.time = s * DT;
     frame.bodyCount = N;
     frame.poses.set(world.poses());
-    w.writeFrame(frame);
+    w.recordStep(frame, world); // keyframe when due, then the frame
     if (s < STEPS) world.step();
   }
   await w.close();
