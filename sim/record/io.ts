@@ -42,6 +42,11 @@ export class MemorySink implements RecordingSink {
     return this.length;
   }
 
+  /** The file so far as a Blob (a web download), without first joining the parts into one array. */
+  blob(type = 'application/octet-stream'): Blob {
+    return new Blob(this.parts as Uint8Array<ArrayBuffer>[], { type });
+  }
+
   /** The bytes written so far, as one array. */
   bytes(): Uint8Array {
     if (this.parts.length !== 1) {
