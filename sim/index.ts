@@ -181,3 +181,24 @@ export { createDynamicsWorld } from './dynamics/build';
 export { DynamicsWorld, hashFloat64 } from './dynamics/world';
 export type { WorldFault, StepTimings } from './dynamics/world';
 export * from './dynamics/spec';
+
+// --- recordings (MCAP) ------------------------------------------------------------------------
+// sim/record: RecordingWriter/RecordingReader over @mcap/core, Foxglove channels, CSV, timeline events.
+export { RecordingWriter, metadataToMap, DEFAULT_KEYFRAME_INTERVAL, DEFAULT_FOXGLOVE_HZ, DEFAULT_CHUNK_BYTES, DEFAULT_FRAME_ENCODING } from './record/writer';
+export type { RecordingHeader, RecordingWriterOptions, RecordingMetadata, InputRecord, EventRecord } from './record/writer';
+export { RecordingReader, DEFAULT_CACHE_CHUNKS } from './record/reader';
+export type { RecordingInfo, RecordingReaderOptions } from './record/reader';
+export { RecordingError, TOPIC as RECORDING_TOPICS, RECORDING_FORMAT_VERSION, RECORDING_PROFILE, makeFrame, encodeFrame, decodeFrame, FrameScratch } from './record/format';
+export type { FrameData, FrameEncoding, KeyframeData } from './record/format';
+export { loadCodecs, NO_COMPRESSION, ZSTD_LEVEL } from './record/codecs';
+export type { RecordingCodecs } from './record/codecs';
+export { MemorySink, bytesSource, blobSource } from './record/io';
+export type { RecordingSink, RecordingSource } from './record/io';
+export { wheelStatsInto, makeWheelStats, wheelRadius, SLIP_SPEED_FLOOR } from './record/foxglove';
+export type { RecordedBody, WheelStats } from './record/foxglove';
+export { exportWheelCsv, wheelCsvChunks, WHEEL_CSV_HEADER } from './record/export-csv';
+export type { WheelCsvOptions } from './record/export-csv';
+export { TimelineEventDetector, scanTimelineEvents } from './record/events';
+export { seekWorld, verifyRecording } from './record/replay';
+export type { ReplayableWorld, SeekResult, VerifyOptions, VerifyResult } from './record/replay';
+export type { TimelineEvent, TimelineEventKind } from './record/events';

@@ -1,0 +1,407 @@
+/**
+ * RecordingWriter: a run as one MCAP file, written chunk by chunk while it runs.
+ *
+ * Built on @mcap/core's McapWriter (chunked, message-indexed, CRC'd chunks, summary and footer
+ * at `close()`). A chunk goes to the sink as soon as it holds `chunkBytes` of records, so a killed
+ * process loses at most the chunk being filled; the reader replays the prefix of a file without
+ * its footer (see reader.ts).
+ *
+ * File layout, in write order:
+ *   header (profile "terrawheel") · metadata "terrawheel.recording" · attachment scenario.json ·
+ *   chunks of messages on the topics of format.ts · summary · footer
+ *
+ * The hot-path calls (`writeFrame`, `writeInput`, `writeKeyframe`, `writeEvent`) are synchronous:
+ * they encode the message (copying the caller's arrays, which may be reused at once) and queue it;
+ * the MCAP writer drains the queue in order. `pendingBytes` says how much is queued; a producer
+ * faster than its sink awaits `drain()` now and then. A sink error surfaces on the next call.
+ */
+import { McapWriter, type IWritable } from '@mcap/core';
+import type { InlineTerrainSpec } from '../dynamics/spec';
+import { crc32 } from '../terrain/crc32';
+import type { RecordingCodecs } from './codecs';
+import {
+  assertLittleEndian,
+  encodeFrame,
+  encodeKeyframe,
+  FRAME_ENCODING,
+  FRAME_SCHEMA_NAME,
+  FrameScratch,
+  KEYFRAME_ENCODING,
+  KEYFRAME_SCHEMA_NAME,
+  RECORDING_FORMAT_VERSION,
+  RECORDING_METADATA_NAME,
+  RECORDING_PROFILE,
+  SCENARIO_ATTACHMENT_NAME,
+  TOPIC,
+  type FrameData,
+  type FrameEncoding,
+  type Topic,
+} from './format';
+import {
+  contactScene,
+  EVENT_JSON_SCHEMA,
+  frameTransforms,
+  INPUT_JSON_SCHEMA,
+  makeWheelStats,
+  staticScene,
+  timeFromNs,
+  wheelRadius,
+  wheelsMessage,
+  WHEELS_JSON_SCHEMA,
+  type RecordedBody,
+} from './foxglove';
+import type { RecordingSink } from './io';
+import { FrameTransforms as FrameTransformsSchema, SceneUpdate as SceneUpdateSchema } from '@foxglove/schemas/jsonschema';
+
+/** What a recording is of: written once at the start (metadata + scenario attachment). */
+export interface RecordingHeader {
+  /** The scenario (its JSON text, or an object that JSON.stringify turns into it). */
+  scenario: unknown;
+  scenarioName?: string;
+  /** Content hashes of the scenario's assets (terrain file, robot files), as the caller computed them. */
+  assets?: { name: string; hash: string }[];
+  /** Identifies the build that made the recording (determinism holds only within one build). */
+  buildId: string;
+  /** Set when this recording branches from another: its name/id, the step, the state hash there. */
+  parent?: { recording: string; step: number; stateHash?: string };
+  /** [s] fixed step of the world. */
+  dt: number;
+  /** The world's bodies in report order (index = body index of poses and contactInfo). */
+  bodies: RecordedBody[];
+  /** Body indices of the wheels (per-wheel series, CSV, lift-off events). */
+  wheels?: number[];
+  /** Terrain for Foxglove's 3D view (subsampled); omit for none. */
+  terrain?: InlineTerrainSpec;
+  /** Wall-clock creation time (ISO 8601); default now. */
+  createdAt?: string;
+}
+
+export interface RecordingWriterOptions {
+  codecs: RecordingCodecs;
+  /** Steps between full-state keyframes (`keyframeDue`). Default 240 (1 s at 240 Hz). */
+  keyframeInterval?: number;
+  /** [Hz] rate of the Foxglove channels (transforms, contacts, wheels); 0 = none. Default 30. */
+  foxgloveHz?: number;
+  /** Uncompressed bytes per chunk before it is compressed and written. Default 1 MiB. */
+  chunkBytes?: number;
+  /** Frame float width and byte shuffle (format.ts). Default f32, shuffled. */
+  frameEncoding?: FrameEncoding;
+}
+
+export const DEFAULT_KEYFRAME_INTERVAL = 240;
+export const DEFAULT_FOXGLOVE_HZ = 30;
+export const DEFAULT_CHUNK_BYTES = 1 << 20;
+export const DEFAULT_FRAME_ENCODING: FrameEncoding = { f32: true, shuffle: true };
+
+/** The recording's description as stored in the `terrawheel.recording` metadata record. */
+export interface RecordingMetadata {
+  formatVersion: number;
+  buildId: string;
+  createdAt: string;
+  scenarioName: string;
+  assets: { name: string; hash: string }[];
+  parent: { recording: string; step: number; stateHash?: string } | null;
+  dt: number;
+  stepNs: number;
+  keyframeInterval: number;
+  foxgloveEvery: number;
+  frameEncoding: FrameEncoding;
+  bodies: RecordedBody[];
+  wheels: number[];
+  /** Topic → MCAP channel id (so a reader of a footer-less file needs no channel record). */
+  channels: Record<string, number>;
+}
+
+/**
+ * Serialises the metadata as MCAP's string map, with a CRC-32 of the JSON payload: MCAP metadata
+ * records carry no CRC of their own, and a flipped bit in `dt` must not pass as good.
+ */
+export function metadataToMap(m: RecordingMetadata): Map<string, string> {
+  const json = JSON.stringify(m);
+  return new Map([
+    ['formatVersion', String(m.formatVersion)],
+    ['json', json],
+    ['crc32', crc32(new TextEncoder().encode(json)).toString(16).padStart(8, '0')],
+  ]);
+}
+
+export interface InputRecord {
+  step: number;
+  throttle: number;
+  steer: number;
+}
+
+export interface EventRecord {
+  step: number;
+  /** 'fault' (solver/collision status), 'note', or any short tag. */
+  kind: string;
+  message: string;
+  /** Body the event concerns, if any. */
+  body?: number;
+}
+
+const json = new TextEncoder();
+
+class SinkWritable implements IWritable {
+  pos = 0n;
+  constructor(private readonly sink: RecordingSink) {}
+  async write(buffer: Uint8Array): Promise<void> {
+    await this.sink.write(buffer);
+    this.pos += BigInt(buffer.length);
+  }
+  position(): bigint {
+    return this.pos;
+  }
+}
+
+export class RecordingWriter {
+  readonly metadata: RecordingMetadata;
+  private readonly mcap: McapWriter;
+  private readonly out: SinkWritable;
+  private readonly sink: RecordingSink;
+  private readonly channelIds: Record<Topic, number>;
+  private readonly sequence = new Map<number, number>();
+  private readonly scratch = new FrameScratch();
+  private readonly wheelScratch = makeWheelStats();
+  private readonly radii: number[];
+  private readonly terrain: InlineTerrainSpec | undefined;
+  private readonly queue: { channelId: number; sequence: number; logTime: bigint; publishTime: bigint; data: Uint8Array }[] = [];
+  private queueHead = 0;
+  private pump: Promise<void> | null = null;
+  private error: unknown = null;
+  private closed = false;
+  private lastStep = -1;
+  private lastFrameStep = -1;
+  private lastKeyframeStep = -1;
+  private sceneSent = false;
+  private throttle = 0;
+  private steer = 0;
+  /** Bytes encoded but not yet handed to the MCAP writer. */
+  pendingBytes = 0;
+  framesWritten = 0;
+  keyframesWritten = 0;
+  inputsWritten = 0;
+  eventsWritten = 0;
+
+  private constructor(sink: RecordingSink, out: SinkWritable, mcap: McapWriter, metadata: RecordingMetadata, channelIds: Record<Topic, number>, terrain: InlineTerrainSpec | undefined) {
+    this.sink = sink;
+    this.out = out;
+    this.mcap = mcap;
+    this.metadata = metadata;
+    this.channelIds = channelIds;
+    this.terrain = terrain;
+    this.radii = metadata.wheels.map((w) => wheelRadius(metadata.bodies[w].shape));
+  }
+
+  /** Starts a recording: writes the header, the metadata and the scenario to `sink`. */
+  static async create(sink: RecordingSink, header: RecordingHeader, options: RecordingWriterOptions): Promise<RecordingWriter> {
+    assertLittleEndian();
+    if (!(header.dt > 0) || !Number.isFinite(header.dt)) throw new Error(`header.dt must be a positive number of seconds, got ${header.dt}`);
+    if (typeof header.buildId !== 'string') throw new Error('header.buildId must be a string');
+    if (!Array.isArray(header.bodies)) throw new Error('header.bodies must be an array of { name, shape }');
+    header.bodies.forEach((b, i) => {
+      if (typeof b?.name !== 'string' || typeof b.shape !== 'object' || b.shape === null) throw new Error(`header.bodies[${i}] needs a name and a shape`);
+    });
+    const wheels = header.wheels ?? [];
+    wheels.forEach((w, i) => {
+      if (!Number.isInteger(w) || w < 0 || w >= header.bodies.length) throw new Error(`header.wheels[${i}] = ${w} is not a body index (0..${header.bodies.length - 1})`);
+    });
+    if (header.parent !== undefined && (!Number.isInteger(header.parent.step) || header.parent.step < 0)) throw new Error(`header.parent.step must be a non-negative integer, got ${header.parent.step}`);
+    const keyframeInterval = options.keyframeInterval ?? DEFAULT_KEYFRAME_INTERVAL;
+    if (!Number.isInteger(keyframeInterval) || keyframeInterval < 1) throw new Error(`options.keyframeInterval must be a positive integer, got ${keyframeInterval}`);
+    const foxgloveHz = options.foxgloveHz ?? DEFAULT_FOXGLOVE_HZ;
+    if (!(foxgloveHz >= 0) || !Number.isFinite(foxgloveHz)) throw new Error(`options.foxgloveHz must be ≥ 0, got ${foxgloveHz}`);
+    const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+    if (!Number.isInteger(chunkBytes) || chunkBytes < 1024) throw new Error(`options.chunkBytes must be an integer ≥ 1024, got ${chunkBytes}`);
+    const stepNs = Math.round(header.dt * 1e9);
+    if (stepNs < 1) throw new Error(`header.dt = ${header.dt} s is shorter than 1 ns`);
+    const codecs = options.codecs;
+    const out = new SinkWritable(sink);
+    const mcap = new McapWriter({
+      writable: out,
+      chunkSize: chunkBytes,
+      compressChunk:
+        codecs.compression === ''
+          ? undefined
+          : (data) => ({ compression: codecs.compression, compressedData: codecs.compress(data) }),
+    });
+
+    const schemaId = async (name: string, encoding: string, schema: unknown): Promise<number> =>
+      mcap.registerSchema({ name, encoding, data: json.encode(typeof schema === 'string' ? schema : JSON.stringify(schema)) });
+    const frameSchema = await schemaId(FRAME_SCHEMA_NAME, '', '');
+    const keyframeSchema = await schemaId(KEYFRAME_SCHEMA_NAME, '', '');
+    const inputSchema = await schemaId('terrawheel.Input', 'jsonschema', INPUT_JSON_SCHEMA);
+    const eventSchema = await schemaId('terrawheel.Event', 'jsonschema', EVENT_JSON_SCHEMA);
+    const wheelsSchema = await schemaId('terrawheel.Wheels', 'jsonschema', WHEELS_JSON_SCHEMA);
+    const tfSchema = await schemaId('foxglove.FrameTransforms', 'jsonschema', FrameTransformsSchema);
+    const sceneSchema = await schemaId('foxglove.SceneUpdate', 'jsonschema', SceneUpdateSchema);
+    const channel = (topic: string, schema: number, encoding: string): Promise<number> =>
+      mcap.registerChannel({ topic, schemaId: schema, messageEncoding: encoding, metadata: new Map() });
+    const channelIds = {
+      [TOPIC.frame]: await channel(TOPIC.frame, frameSchema, FRAME_ENCODING),
+      [TOPIC.keyframe]: await channel(TOPIC.keyframe, keyframeSchema, KEYFRAME_ENCODING),
+      [TOPIC.input]: await channel(TOPIC.input, inputSchema, 'json'),
+      [TOPIC.event]: await channel(TOPIC.event, eventSchema, 'json'),
+      [TOPIC.wheels]: await channel(TOPIC.wheels, wheelsSchema, 'json'),
+      [TOPIC.transforms]: await channel(TOPIC.transforms, tfSchema, 'json'),
+      [TOPIC.scene]: await channel(TOPIC.scene, sceneSchema, 'json'),
+      [TOPIC.contacts]: await channel(TOPIC.contacts, sceneSchema, 'json'),
+    } as Record<Topic, number>;
+
+    const metadata: RecordingMetadata = {
+      formatVersion: RECORDING_FORMAT_VERSION,
+      buildId: header.buildId,
+      createdAt: header.createdAt ?? new Date().toISOString(),
+      scenarioName: header.scenarioName ?? '',
+      assets: (header.assets ?? []).map((a) => ({ name: String(a.name), hash: String(a.hash) })),
+      parent: header.parent ?? null,
+      dt: header.dt,
+      stepNs,
+      keyframeInterval,
+      foxgloveEvery: foxgloveHz > 0 ? Math.max(1, Math.round(1 / (header.dt * foxgloveHz))) : 0,
+      frameEncoding: { ...(options.frameEncoding ?? DEFAULT_FRAME_ENCODING) },
+      bodies: header.bodies.map((b) => ({ name: b.name, shape: b.shape })),
+      wheels: [...wheels],
+      channels: { ...channelIds },
+    };
+    const scenarioText = typeof header.scenario === 'string' ? header.scenario : JSON.stringify(header.scenario ?? null);
+
+    await mcap.start({ profile: RECORDING_PROFILE, library: `terrawheel ${header.buildId}` });
+    await mcap.addMetadata({ name: RECORDING_METADATA_NAME, metadata: metadataToMap(metadata) });
+    await mcap.addAttachment({ name: SCENARIO_ATTACHMENT_NAME, logTime: 0n, createTime: 0n, mediaType: 'application/json', data: json.encode(scenarioText) });
+    return new RecordingWriter(sink, out, mcap, metadata, channelIds, header.terrain);
+  }
+
+  /** Bytes handed to the sink so far. */
+  get bytesWritten(): number {
+    return Number(this.out.pos);
+  }
+
+  /** True when a keyframe should be written at `step` (first one, then every keyframeInterval steps). */
+  keyframeDue(step: number): boolean {
+    return this.lastKeyframeStep < 0 || step - this.lastKeyframeStep >= this.metadata.keyframeInterval;
+  }
+
+  private checkOpen(what: string, step: number): void {
+    if (this.error !== null) throw this.error instanceof Error ? this.error : new Error(String(this.error));
+    if (this.closed) throw new Error(`${what}: the recording is closed`);
+    if (!Number.isInteger(step) || step < 0 || step > 0xffffffff) throw new Error(`${what}.step must be an integer 0..2^32−1, got ${step}`);
+    if (step < this.lastStep) throw new Error(`${what}.step ${step} is before step ${this.lastStep} already written (steps must not go back)`);
+  }
+
+  private enqueue(topic: Topic, step: number, data: Uint8Array): void {
+    const channelId = this.channelIds[topic];
+    const seq = this.sequence.get(channelId) ?? 0;
+    this.sequence.set(channelId, seq + 1);
+    const logTime = BigInt(step) * BigInt(this.metadata.stepNs);
+    this.queue.push({ channelId, sequence: seq, logTime, publishTime: logTime, data });
+    this.pendingBytes += data.length;
+    if (this.pump === null) this.pump = this.drainQueue();
+  }
+
+  /** Hands queued messages to the MCAP writer one at a time (its calls must not overlap). */
+  private async drainQueue(): Promise<void> {
+    try {
+      // Taken from the front by index, the array compacted once empty: no per-message promise.
+      while (this.queueHead < this.queue.length) {
+        const m = this.queue[this.queueHead];
+        this.queue[this.queueHead++] = undefined as unknown as (typeof this.queue)[number];
+        this.pendingBytes -= m.data.length;
+        if (this.error === null) await this.mcap.addMessage(m);
+      }
+    } catch (e) {
+      if (this.error === null) this.error = e;
+      for (let k = this.queueHead; k < this.queue.length; k++) this.pendingBytes -= this.queue[k].data.length;
+    } finally {
+      this.queue.length = 0;
+      this.queueHead = 0;
+      this.pump = null;
+    }
+  }
+
+  private enqueueJson(topic: Topic, step: number, value: unknown): void {
+    this.enqueue(topic, step, json.encode(JSON.stringify(value)));
+  }
+
+  /** A drive command, in effect from `step` on (before the world steps from `step` to `step + 1`). */
+  writeInput(input: InputRecord): void {
+    this.checkOpen('input', input.step);
+    if (!Number.isFinite(input.throttle) || !Number.isFinite(input.steer)) throw new Error(`input.throttle/steer must be finite, got ${input.throttle}, ${input.steer}`);
+    this.lastStep = input.step;
+    this.throttle = input.throttle;
+    this.steer = input.steer;
+    this.inputsWritten++;
+    this.enqueueJson(TOPIC.input, input.step, { step: input.step, throttle: input.throttle, steer: input.steer });
+  }
+
+  /** The world's saved state at `step` (after `step` steps); the input in effect is added. */
+  writeKeyframe(k: { step: number; hash: string; bytes: Uint8Array }): void {
+    this.checkOpen('keyframe', k.step);
+    const data = encodeKeyframe({ step: k.step, hash: k.hash, bytes: k.bytes, throttle: this.throttle, steer: this.steer });
+    this.lastStep = k.step;
+    this.lastKeyframeStep = k.step;
+    this.keyframesWritten++;
+    this.enqueue(TOPIC.keyframe, k.step, data);
+  }
+
+  /** A fault or note for the timeline. */
+  writeEvent(e: EventRecord): void {
+    this.checkOpen('event', e.step);
+    if (typeof e.kind !== 'string' || typeof e.message !== 'string') throw new Error('event.kind and event.message must be strings');
+    this.lastStep = e.step;
+    this.eventsWritten++;
+    const value: EventRecord = { step: e.step, kind: e.kind, message: e.message };
+    if (e.body !== undefined) value.body = e.body;
+    this.enqueueJson(TOPIC.event, e.step, value);
+  }
+
+  /** One step's report (spec.ts layout). The arrays are copied: the caller may reuse them at once. */
+  writeFrame(f: FrameData): void {
+    this.checkOpen('frame', f.step);
+    if (f.step <= this.lastFrameStep) throw new Error(`frame.step ${f.step} must be after the last frame's step ${this.lastFrameStep}`);
+    const data = encodeFrame(f, this.metadata.frameEncoding, this.scratch);
+    const first = this.lastFrameStep < 0;
+    this.lastStep = f.step;
+    this.lastFrameStep = f.step;
+    this.framesWritten++;
+    this.enqueue(TOPIC.frame, f.step, data);
+    const every = this.metadata.foxgloveEvery;
+    if (every === 0) return;
+    const t = timeFromNs(BigInt(f.step) * BigInt(this.metadata.stepNs));
+    if (!this.sceneSent) {
+      this.sceneSent = true;
+      this.enqueueJson(TOPIC.scene, f.step, staticScene(this.metadata.bodies, this.metadata.wheels, this.terrain, t));
+    }
+    if (!first && f.step % every !== 0) return;
+    const m = this.metadata;
+    this.enqueueJson(TOPIC.transforms, f.step, frameTransforms(f, m.bodies, t));
+    this.enqueueJson(TOPIC.contacts, f.step, contactScene(f, t));
+    if (m.wheels.length > 0) this.enqueueJson(TOPIC.wheels, f.step, wheelsMessage(f, m.bodies, m.wheels, this.radii, m.dt, t, this.wheelScratch));
+  }
+
+  /**
+   * The per-step call for a live world, after the world has stepped to `frame.step`: a keyframe
+   * when one is due, then the frame. Write the step's input (if it changed) and events before it:
+   * that order (input, keyframe, event, frame) keeps everything a replay of step s needs in the
+   * chunks up to step s's frame, so a cut file loses none of it for the steps it still has.
+   */
+  recordStep(frame: FrameData, world: { saveState(): Uint8Array; stateHash(): string }): void {
+    if (this.keyframeDue(frame.step)) this.writeKeyframe({ step: frame.step, hash: world.stateHash(), bytes: world.saveState() });
+    this.writeFrame(frame);
+  }
+
+  /** Resolves when everything queued so far is in the MCAP writer (and full chunks in the sink). */
+  async drain(): Promise<void> {
+    while (this.pump !== null) await this.pump;
+    if (this.error !== null) throw this.error;
+  }
+
+  /** Writes the last chunk, the summary and the footer, then closes the sink. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.drain();
+    this.closed = true;
+    await this.mcap.end();
+    await this.sink.close?.();
+  }
+}
