@@ -30,7 +30,7 @@ import { statusText } from './app/status-text';
 import { CAMERA_PRESETS, loadUiSettings, saveUiSettings, type KeyValueStore, type UiSettings } from './app/ui-settings';
 import { contactDetail } from './inspect/contact-detail';
 import { contactHighlighted, followSelection, NO_SELECTION, sameSelection, selectContact, type Selection } from './inspect/selection';
-import { boundingRadius, frameWarnings, worldWarnings } from './inspect/warnings';
+import { boundingRadius, frameWarnings, worldWarnings } from '../sim/warnings';
 
 /** [ms] Panel and status bar redraw period: they do not need display rate, and software GL is slow. */
 const PANEL_PERIOD_MS = 100;

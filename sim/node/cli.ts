@@ -14,6 +14,10 @@ import { urdfReferencedFiles } from '../robot/urdf/load-urdf';
 import { parseScenarioFile } from '../scenario-v2';
 import { createDefaultService, terrainDataFileName } from '../default-service';
 import type { SimWorld } from '../sim-world';
+import { boundingRadius, frameWarnings, worldWarnings } from '../warnings';
+
+/** Steps between two checks of the per-frame warnings (fast bodies, off the map). */
+const WARNING_CHECK_STEPS = 24;
 
 interface CliOptions {
   scenarioPath: string;
@@ -80,6 +84,8 @@ export interface RunSummary {
   maxDepth: number;
   contactKinds: Record<string, number>;
   fault: string | null;
+  /** Terrain too coarse for a wheel, bodies moving more than their size per step, off the map. */
+  warnings: string[];
   stateHash: string;
 }
 
@@ -123,10 +129,17 @@ export async function runScenarioFile(opts: CliOptions): Promise<RunSummary> {
   const o: [number, number, number] = [0, 0, 0];
   engine.bodies.originOf(o, base);
   let px = o[0], py = o[1], pz = o[2];
+  const info = world.info();
+  const warnings = new Set(worldWarnings(info));
+  const sizes = info.bodies.map((b) => boundingRadius(b.shape));
   const t0 = performance.now();
   let done = 0;
   for (; done < steps && engine.fault === null; done++) {
     world.step(1);
+    if (done % WARNING_CHECK_STEPS === 0) {
+      const f = engine.frame();
+      for (const w of frameWarnings(info, Float32Array.from(f.poses), Float32Array.from(f.velocities), sizes)) warnings.add(w.replace(/ moves [0-9.]+ m per step/, ' moves more than its size per step').replace(/left the terrain at .*/, 'left the terrain'));
+    }
     const c = engine.contacts;
     contacts += c.count;
     for (let q = 0; q < c.count; q++) {
@@ -157,6 +170,7 @@ export async function runScenarioFile(opts: CliOptions): Promise<RunSummary> {
     maxDepth,
     contactKinds: kinds,
     fault: world.fault,
+    warnings: [...warnings],
     stateHash: engine.stateHash(),
   };
   service.dispose();
@@ -175,6 +189,7 @@ export function formatSummary(r: RunSummary): string {
     `travelled     ${f(r.distance)} m`,
     `contacts      ${f(r.contactsPerStep, 2)} per step, max depth ${f(r.maxDepth * 1000, 2)} mm (${kinds})`,
     ...(r.fault ? [`FAULT         ${r.fault}`] : []),
+    ...r.warnings.map((w) => `warning       ${w}`),
     `state hash    ${r.stateHash}`,
   ].join('\n');
 }

@@ -9,7 +9,7 @@ import { contactDetail, terrainElement } from '../../../renderer/inspect/contact
 import { groupManifolds } from '../../../renderer/inspect/manifolds';
 import { contactHighlighted, followSelection, FOLLOW_RADIUS, selectContact } from '../../../renderer/inspect/selection';
 import { bodyState, entityTree, jointState, rollPitchYaw } from '../../../renderer/inspect/entities';
-import { boundingRadius, frameWarnings, worldWarnings } from '../../../renderer/inspect/warnings';
+import { boundingRadius, frameWarnings, worldWarnings } from '../../../sim/warnings';
 import { contactSummary, statusText } from '../../../renderer/app/status-text';
 import { DEFAULT_UI_SETTINGS, loadUiSettings, parseUiSettings, saveUiSettings, UI_SETTINGS_KEY } from '../../../renderer/app/ui-settings';
 import { TimeWindow, WINDOW_MAX_S, WINDOW_MIN_S } from '../../../renderer/panels/time-window';

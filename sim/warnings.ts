@@ -1,17 +1,18 @@
 /**
- * Warnings no other simulator gives, computed from what the renderer already has (world info and
- * frames). Pure; unit-tested.
+ * Warnings no other simulator gives, computed from the world info and frames (the renderer shows
+ * them over the 3D view, `npm run sim` prints them). Pure; unit-tested.
  *
  * - Terrain too coarse for a wheel: the analytic wheel–terrain algorithm (Strashnov & Torgashev
  *   2020) assumes a wheel spans several cells, so the terrain under it is sampled finely enough;
  *   with a radius under WHEEL_MIN_CELLS cells a wheel meets single elements as facets and its
  *   contacts jump between cases.
- * - A body moving more than its own size in one step: collision is sampled once per step, so the
- *   body may skip through thin obstacles (continuous collision is not yet in every path).
+ * - A body moving more than its own size in one step: collision is sampled once per step; the
+ *   continuous pass (dynamics/ccd.ts) covers the terrain and static bodies, but two fast dynamic
+ *   bodies can still pass each other.
  * - Left the terrain: the robot's base outside the grid has no ground under it.
  */
-import { POSE_STRIDE, VELOCITY_STRIDE } from '../../sim/dynamics/spec';
-import type { BodyShape, TerrainInfo, WorldInfo } from '../../sim/protocol';
+import { POSE_STRIDE, VELOCITY_STRIDE } from './dynamics/spec';
+import type { BodyShape, TerrainInfo, WorldInfo } from './protocol';
 
 /** [cells] Smallest wheel radius, in terrain cells, for which the wheel algorithm's sampling holds. */
 export const WHEEL_MIN_CELLS = 2;
