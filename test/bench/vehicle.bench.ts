@@ -31,6 +31,7 @@ export interface BenchContext {
  */
 export const VEHICLE_RUNNERS: Array<() => VehicleRunner> = [
   () => oursRunner(),
+  () => oursRunner({ name: 'ours, CCD on', ccd: true }),
   () => rapierRunner(),
   () => joltRunner({ wheelConvexRadius: 0 }),
   () => joltRunner({ wheelConvexRadius: JOLT_ROUNDED_WHEEL_RADIUS }),

@@ -8,7 +8,7 @@ import type { VehicleRunner } from './harness';
 import type { VehicleScene, WheelCount } from './scene';
 import { vehicleSceneWorldSpec, wheelLayout } from './scene';
 
-export function oursRunner(opts: { substeps?: number; name?: string } = {}): VehicleRunner {
+export function oursRunner(opts: { substeps?: number; name?: string; ccd?: boolean } = {}): VehicleRunner {
   let world: DynamicsWorld | null = null;
   let wheelIdx: number[] = [];
   let rockIdx: number[] = [];
@@ -17,9 +17,11 @@ export function oursRunner(opts: { substeps?: number; name?: string } = {}): Veh
   const o = [0, 0, 0] as [number, number, number];
   return {
     name: opts.name ?? 'ours',
-    description: `TerraWheel dynamics world: soft-step solver, ${substeps} substeps, analytic wheel contacts with speculative margin, sleeping on`,
+    description: `TerraWheel dynamics world: soft-step solver, ${substeps} substeps, analytic wheel contacts with speculative margin, sleeping on, continuous collision ${opts.ccd ? 'on' : 'off'}`,
     setup(scene: VehicleScene, wheels: WheelCount, dt: number) {
-      world = createDynamicsWorld(vehicleSceneWorldSpec(scene, wheels, { dt, substeps }), scene.terrain);
+      const spec = vehicleSceneWorldSpec(scene, wheels, { dt, substeps });
+      spec.ccd = opts.ccd ?? false;
+      world = createDynamicsWorld(spec, scene.terrain);
       const names = world.bodies.names;
       chassis = names.indexOf('chassis');
       wheelIdx = wheelLayout(wheels).map((w) => names.indexOf(w.name));
