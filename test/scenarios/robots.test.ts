@@ -184,3 +184,33 @@ describe('the paper\'s second scene: the six-wheeled rover with its cargo traile
     expect(Math.abs(dh)).toBeLessThan((10 * Math.PI) / 180);
   });
 });
+
+describe('assets/scenarios/barrels.json in the world (the paper\'s first scene)', () => {
+  it('each barrel rests with its expected contact case (base, side, the curb\'s edge) and does not jitter', async () => {
+    const { readScenarioFiles } = await import('../../sim/node/cli');
+    const { createDefaultService } = await import('../../sim/default-service');
+    const { WheelContactKind } = await import('../../sim/collision/contact');
+    const svc = createDefaultService();
+    await svc.load(readScenarioFiles(join(ROOT, 'assets/scenarios/barrels.json')));
+    const w = svc.getWorld()!.engine;
+    w.step(480);
+    const names = ['barrel-base', 'barrel-side', 'barrel-curb'];
+    const idx = names.map((n) => w.bodies.indexOf(n));
+    const p0 = idx.map((b) => Array.from(w.bodies.pos.subarray(3 * b, 3 * b + 3)));
+    w.step(480);
+    idx.forEach((b, k) => {
+      const d = Math.hypot(...p0[k].map((v, i) => w.bodies.pos[3 * b + i] - v));
+      expect(d).toBeLessThan(1e-3);
+    });
+    const kinds = (b: number) => {
+      const s = new Set<number>();
+      for (let i = 0; i < w.contacts.count; i++) if (w.contacts.bodyA[i] === b && w.contacts.depth[i] > -1e-3) s.add(w.contacts.kind[i]);
+      return s;
+    };
+    const base = kinds(idx[0]), side = kinds(idx[1]), curb = kinds(idx[2]);
+    expect(base.has(WheelContactKind.FlatPatch) || base.has(WheelContactKind.BaseA)).toBe(true);
+    expect(side.has(WheelContactKind.FlatPatch) || side.has(WheelContactKind.SideB)).toBe(true);
+    expect(curb.has(WheelContactKind.EdgeVertex)).toBe(true);
+    svc.dispose();
+  });
+});
