@@ -8,13 +8,14 @@
  * V1V3V2 on the V1–V2 diagonal).
  *
  * DEFINITION. Element E (a convex polygon), upward unit normal n, plane s(P) = n·(V − P) (> 0
- * below). For a direction d with n·d > 0 the foot of a point P along d is X = P + t·d with
- * t = s(P)/(n·d) (the point of E's plane reached by moving P out of the terrain along d).
+ * below). For a unit direction d not parallel to the plane, the foot of a point P along d is
+ * X = P + t·d with t = s(P)/(n·d) (the point of E's plane that P reaches moving along d).
  *
  *   p_E(d) = max t over cylinder points P with t > 0, X ∈ E and X ∈ cylinder
  *
- * is how far the cylinder reaches past E along −d: moving the wheel by p_E(d) along d takes it
- * out of E (the segment P→X lies in the cylinder by convexity, so nothing of it is missed).
+ * is how far the cylinder reaches past E along −d: the largest chord from a point X of E inside
+ * the cylinder back along −d, so moving the wheel by p_E(d) along d takes every point of E out
+ * of it (the segment P→X lies in the cylinder by convexity).
  * "X ∈ cylinder" means the element itself touches the wheel at X: the plane of a steep curb face
  * beside a wheel resting on the curb top is "above" part of the wheel but never touches it.
  * d_E = p_E(n) is the element's penetration along its normal; a contact {point, normal d, depth}
@@ -22,8 +23,10 @@
  *
  * SEARCH. The maximum is on the cylinder's boundary (moving P along −d keeps X and raises t), so
  * the boundary is sampled on three charts — the curved side (φ, z), the lower and the upper cap
- * (Cartesian a, b in the base disc) — about SIDE_PHI × SIDE_Z + 2 × CAP_GRID² points, and the
- * best feasible sample of each chart is refined by a pattern search on a 7 × 7 grid around it
+ * (Cartesian a, b in the base disc) — about SIDE_PHI × SIDE_Z + 2 × CAP_GRID² points, plus the
+ * boundary points under a grid of the element's own points that lie in the cylinder (found by
+ * an exact ray–cylinder exit, so a feasible set that is a sliver next to a rim is not missed),
+ * and the best feasible sample of each chart is refined by a pattern search on a 7 × 7 grid around it
  * whose spacing halves only when the best stays inside the window (so it walks along a
  * constraint boundary). p_E is the maximum of a concave function over a convex set, so a local
  * maximum of one chart is the maximum of that chart; the rim is on the boundary of both the side
@@ -63,6 +66,8 @@ export interface ElementPenetration extends OracleElement {
 const SIDE_PHI = 192;
 const SIDE_Z = 17;
 const CAP_GRID = 25;
+/** Element-side seeds: a grid of (ELEMENT_GRID + 1)² plane points over the cell. */
+const ELEMENT_GRID = 24;
 /** Pattern-search window half-width (in spacings) and its stop: spacing below this fraction of the chart scale. */
 const WINDOW = 3;
 const SPACING_FLOOR = 1e-9;
@@ -203,6 +208,31 @@ export class CylinderSampler {
     return rx * rx + ry * ry + rz * rz <= (this.r + INSIDE_SLACK) * (this.r + INSIDE_SLACK);
   }
 
+  /** How far the ray from X (in the cylinder) along −d runs inside the cylinder. */
+  exit(x: number, y: number, z: number, dx: number, dy: number, dz: number): number {
+    const px = x - this.cx, py = y - this.cy, pz = z - this.cz;
+    const zx = px * this.vx + py * this.vy + pz * this.vz, zd = -(dx * this.vx + dy * this.vy + dz * this.vz);
+    let t = Infinity;
+    if (zd > 0) t = (this.hh - zx) / zd;
+    else if (zd < 0) t = (-this.hh - zx) / zd;
+    // radial: |ρ + t·m|² = r², ρ = radial part of X − C, m = radial part of −d
+    const rx = px - zx * this.vx, ry = py - zx * this.vy, rz = pz - zx * this.vz;
+    const mx = -dx - zd * this.vx, my = -dy - zd * this.vy, mz = -dz - zd * this.vz;
+    const A = mx * mx + my * my + mz * mz, B = rx * mx + ry * my + rz * mz, C = rx * rx + ry * ry + rz * rz - this.r * this.r;
+    if (A > 0) t = Math.min(t, (-B + Math.sqrt(Math.max(0, B * B - A * C))) / A);
+    return Math.max(0, t);
+  }
+
+  /** Chart and parameters of a boundary point (side unless it lies on a base plane). */
+  chartOf(P: readonly number[]): [number, number, number] {
+    const px = P[0] - this.cx, py = P[1] - this.cy, pz = P[2] - this.cz;
+    const z = px * this.vx + py * this.vy + pz * this.vz;
+    const rx = px - z * this.vx, ry = py - z * this.vy, rz = pz - z * this.vz;
+    const a = rx * this.e1[0] + ry * this.e1[1] + rz * this.e1[2], b = rx * this.e2[0] + ry * this.e2[1] + rz * this.e2[2];
+    if (Math.abs(z) >= this.hh - 1e-12) return [z < 0 ? 1 : 2, a, b];
+    return [0, Math.atan2(b, a), z];
+  }
+
   /** Is the xy point in element E (closed, within INSIDE_SLACK of the cell size)? */
   inElement(e: OracleElement, x: number, y: number): boolean {
     const hf = this.hf;
@@ -220,9 +250,8 @@ export class CylinderSampler {
    */
   evalPoint(e: OracleElement, dx: number, dy: number, dz: number, nd: number, x: number, y: number, z: number): number {
     const n = e.normal;
-    const s = e.k - (n[0] * x + n[1] * y + n[2] * z);
-    if (!(s > 0)) return -Infinity;
-    const t = s / nd;
+    const t = (e.k - (n[0] * x + n[1] * y + n[2] * z)) / nd;
+    if (!(t > 0)) return -Infinity;
     const fx = x + t * dx, fy = y + t * dy, fz = z + t * dz;
     if (!this.inElement(e, fx, fy) || !this.inCylinder(fx, fy, fz)) return -Infinity;
     this.fx = fx; this.fy = fy; this.fz = fz;
@@ -242,14 +271,33 @@ export class CylinderSampler {
     const vn = this.vx * n[0] + this.vy * n[1] + this.vz * n[2];
     const sC = e.k - (n[0] * this.cx + n[1] * this.cy + n[2] * this.cz);
     if (!(sC + this.hh * Math.abs(vn) + this.r * Math.sqrt(Math.max(0, 1 - vn * vn)) > 0)) return none;
-    // Moving along a direction (nearly) parallel to the plane never leaves it.
-    if (!(nd > 1e-6)) return { depth: Infinity, foot: [0, 0, 0] };
+    // A direction (nearly) parallel to the plane: no foot parametrisation; never counts as resolving.
+    if (!(Math.abs(nd) > 1e-6)) return { depth: Infinity, foot: [0, 0, 0] };
     const best = [-Infinity, -Infinity, -Infinity];
     const bestA = [0, 0, 0], bestB = [0, 0, 0];
     for (let m = 0; m < this.n; m++) {
       const t = this.evalPoint(e, dx, dy, dz, nd, this.px[m], this.py[m], this.pz[m]);
       const c = this.chart[m];
       if (t > best[c]) { best[c] = t; bestA[c] = this.pa[m]; bestB[c] = this.pb[m]; }
+    }
+    // Seeds from the element side too: a grid of plane points X of the element inside the
+    // cylinder, each with its boundary point X − τ·d (τ: where the ray from X along −d leaves
+    // the cylinder). It finds the feasible set when it is a sliver that the boundary grid misses
+    // (an element touching the wheel only next to a rim).
+    const hf = this.hf;
+    for (let gu = 0; gu <= ELEMENT_GRID; gu++) {
+      for (let gv = 0; gv <= ELEMENT_GRID; gv++) {
+        const u = gu / ELEMENT_GRID, v = gv / ELEMENT_GRID;
+        if ((e.kind === 1 && u + v > 1) || (e.kind === 2 && u + v < 1)) continue;
+        const x = hf.x0 + (e.i + u) * hf.dx, y = hf.y0 + (e.j + v) * hf.dy;
+        const z = (e.k - n[0] * x - n[1] * y) / n[2];
+        if (!this.inCylinder(x, y, z)) continue;
+        const tau = this.exit(x, y, z, dx, dy, dz);
+        const P: [number, number, number] = [x - tau * dx, y - tau * dy, z - tau * dz];
+        const [c, a, b] = this.chartOf(P);
+        const t = this.evalPoint(e, dx, dy, dz, nd, P[0], P[1], P[2]);
+        if (t > best[c]) { best[c] = t; bestA[c] = a; bestB[c] = b; }
+      }
     }
     let depth = 0;
     const foot: [number, number, number] = [0, 0, 0];
@@ -304,8 +352,9 @@ export interface CoverageResult {
   /** Of those, the ones no reported contact covers within the tolerance. */
   misses: ElementPenetration[];
   /**
-   * Per penetrated element: shortfall d_E − (deepest reported depth among contacts whose normal
-   * is within coverAngle of n_E), ≥ −∞; negative when a covering contact is deeper.
+   * Per penetrated element: its shortfall, d_E − (deepest reported depth among contacts whose
+   * normal is within the cover cone of n_E) — or, for an element covered only by the direction
+   * test, min over contacts of p_E(d) − depth; negative when the covering contact is deeper.
    */
   shortfall: number[];
   /** [m] Largest d_E of the pose (0 if none). */
@@ -346,14 +395,19 @@ export function checkCoverage(
       const dot = c.normal[0] * e.normal[0] + c.normal[1] * e.normal[1] + c.normal[2] * e.normal[2];
       if (dot >= opts.coverCos && c.depth > best) best = c.depth;
     }
-    shortfall.push(p.depth - best);
-    if (p.depth - best <= opts.tolerance) continue;
-    let covered = false;
-    for (const c of contacts) {
-      if (s.penetration(e, c.normal).depth <= c.depth + opts.tolerance) { covered = true; break; }
+    if (p.depth - best <= opts.tolerance) {
+      shortfall.push(p.depth - best);
+      continue;
     }
-    if (covered) coveredByDirection++;
-    else misses.push({ ...e, ...p });
+    let bestDirection = Infinity;
+    for (const c of contacts) bestDirection = Math.min(bestDirection, s.penetration(e, c.normal).depth - c.depth);
+    if (bestDirection <= opts.tolerance) {
+      coveredByDirection++;
+      shortfall.push(bestDirection);
+    } else {
+      misses.push({ ...e, ...p });
+      shortfall.push(p.depth - best);
+    }
   }
   return { penetrated, misses, shortfall, maxElementDepth, maxReportedDepth, coveredByDirection };
 }

@@ -1,0 +1,249 @@
+/**
+ * Which cells under a wheel can touch it (steps 2 and 3a of collide.ts): a per-cell bound from
+ * the cylinder's horizontal sections, then a per-element "is the cylinder below this plane" test.
+ * Both only drop elements whose intersection with the cylinder is empty, so no contact is lost
+ * (issue #12 asks each skip to be proved; the proofs are next to the tests).
+ *
+ * The per-cell bound. Any point X of an element inside the cylinder is a cylinder point over the
+ * cell (in xy) no higher than the cell's highest corner h_c. Take the lowest side line w.r.t. the
+ * horizontal, A_L…A_U (its projection on xy runs along e, A_L the lower end), and θ₀ the axis'
+ * angle from the vertical. In xy, every cylinder point at height ≤ z lies in the rectangle
+ * spanned by the projected part of that line below z (along e, extended by 2r·cosθ₀ at both ends:
+ * how far a tilted base disc reaches past it) and, across it (along p ⟂ e), within the half-width
+ * W(z) = √(ρ(2r − ρ)), ρ = (z − A_L's z)/sinθ₀, of the cylinder's section at the line's deepest
+ * point below z (W ≤ r). A cell farther than that from the rectangle (separating-axis test on
+ * e and p, the cell's half-extents radE, radP along them) has no such point, so no element of
+ * it meets the cylinder: skipping it drops nothing. Same with the disc bound for an upright axis.
+ * Without a height (footprintRows at rowDepth = ∞) the same bound gives each row's column range.
+ *
+ * The element test. s(A_L) is the largest s over the cylinder (A_L is its deepest point w.r.t.
+ * the plane); s(A_L) < 0 means the cylinder is wholly above the element's plane, so the element
+ * (and each of its edges) cannot meet it. Computed on the unnormalised normal m = (−σx, −σy, 1):
+ * s·|m| = (m·(P − C)) + (h/2)|v·m| + r·|P_⊥v(m)|, one square root, no division; REJECT_MARGIN
+ * absorbs its round-off difference from the exact frame (frame.ts), which decides anyway.
+ *
+ * Removed with issue #12: a "quick test" that also dropped elements whose lowest-line foot lies
+ * outside them, and a "face prefilter" that dropped whole cells far from the lowest line by a
+ * slope bound. Both proved only that the lowest line has no foot in the element; the element's
+ * deepest point can still be elsewhere (element-walls.ts), and that is how a cambered rim lying
+ * across a convex seam went unreported.
+ */
+import { CYLINDER_TERRAIN_PARALLEL_SIN, CYLINDER_TERRAIN_REJECT_MARGIN, GEOMETRIC_EPSILON, UNIT_EPSILON } from '../../constants';
+import type { Heightfield, MinMax } from '../../terrain/heightfield';
+import { CELL_RECTANGLE_BIT } from '../../terrain/edge-class';
+import type { CylinderQuery, ElementFrame } from './frame';
+import { setHorizontalFrame } from './frame';
+import type { CylinderTerrainWorkspace } from './workspace';
+
+/** Visit flags (CylinderTerrainWorkspace.visitFlags): the cylinder dips below element 0's plane (rectangle or lower triangle) / element 1's (upper triangle). */
+export const VISIT_BELOW0 = 1;
+export const VISIT_BELOW1 = 2;
+
+/**
+ * The lowest side line w.r.t. the horizontal, in xy, and the reach of the sections around it
+ * (see the header). Set once per query by setupCull; one per workspace.
+ */
+export class CellCull {
+  r = NaN;
+  /** [m] A_L (lowest rim point w.r.t. the horizontal). */
+  lowX = NaN; lowY = NaN; lowZ = NaN;
+  /** [m] Rise of A_U over A_L (≥ 0) and the line's projected length. */
+  segZ = NaN; segLen = NaN;
+  /** Unit xy direction e of the projected line. */
+  ex = NaN; ey = NaN;
+  /** [m] The cell's half-extents along e and p. */
+  radE = NaN; radP = NaN;
+  /** [m] 2r·cosθ₀: how far a base disc reaches past the line's ends. */
+  capAlong = NaN;
+  /** [m²] Upright axis: squared reach of the base disc plus half a cell diagonal. */
+  discReach2 = NaN;
+  /** sinθ₀ (0 when the axis is vertical). */
+  sin = NaN;
+  /** [m] Depth below A_L's height that footprintRows considers (Infinity: all). */
+  rowDepth = NaN;
+  /** False for an (almost) upright axis: the disc bound replaces the rectangle. */
+  box = true;
+}
+
+/** Fills `c` for the query; `scratch` is a frame to use for the horizontal plane. */
+export function setupCull(c: CellCull, q: CylinderQuery, hf: Heightfield, scratch: ElementFrame): void {
+  const r = q.r, hh = q.hh, dx = hf.dx, dy = hf.dy;
+  setHorizontalFrame(scratch, q, 0);
+  c.r = r;
+  c.lowX = scratch.clx + r * scratch.wx;
+  c.lowY = scratch.cly + r * scratch.wy;
+  c.lowZ = scratch.clz + r * scratch.wz;
+  const segX = 2 * hh * scratch.ax, segY = 2 * hh * scratch.ay; // A_U − A_L in xy
+  c.segZ = 2 * hh * scratch.az; // ≥ 0: A_L is the lower end
+  c.sin = scratch.sin > CYLINDER_TERRAIN_PARALLEL_SIN ? scratch.sin : 0;
+  const segLen = Math.sqrt(segX * segX + segY * segY);
+  c.segLen = segLen;
+  c.box = segLen > GEOMETRIC_EPSILON;
+  c.ex = c.box ? segX / segLen : 1;
+  c.ey = c.box ? segY / segLen : 0;
+  c.radE = 0.5 * (Math.abs(c.ex) * dx + Math.abs(c.ey) * dy);
+  c.radP = 0.5 * (Math.abs(c.ey) * dx + Math.abs(c.ex) * dy);
+  c.capAlong = 2 * r * scratch.cos;
+  const halfDiag = 0.5 * Math.sqrt(dx * dx + dy * dy);
+  c.discReach2 = (r + c.capAlong + halfDiag) ** 2;
+  c.rowDepth = Infinity;
+}
+
+/**
+ * For rows j0..j1, the columns [rowLo, rowHi] (clamped to [i0, i1]) whose cells pass the part of
+ * the per-cell bound that does not depend on their heights, for the part of the cylinder within
+ * c.rowDepth below A_L. Returns the number of cells.
+ */
+export function footprintRows(c: CellCull, ws: CylinderTerrainWorkspace, hf: Heightfield, i0: number, j0: number, i1: number, j1: number): number {
+  const depth = c.rowDepth, dx = hf.dx, dy = hf.dy, r = c.r;
+  const rho = c.sin > 0 ? depth / c.sin : Infinity;
+  const limA = (rho < r ? Math.sqrt(rho * (2 * r - rho)) : r) + c.radP; // |across| bound
+  const tEnd = c.segZ > depth ? depth / c.segZ : 1;
+  const limB0 = c.capAlong + c.radE, limB1 = tEnd * c.segLen + c.capAlong + c.radE; // along ∈ [−limB0, limB1]
+  const ex = c.ex, ey = c.ey;
+  const xc0 = hf.x0 + 0.5 * dx - c.lowX; // cell centre x of column i relative to A_L: xc0 + i·dx
+  let cells = 0;
+  for (let j = j0; j <= j1; j++) {
+    const ry = hf.y0 + (j + 0.5) * dy - c.lowY;
+    let rxLo = -Infinity, rxHi = Infinity;
+    let empty = false;
+    if (c.box) {
+      const ayx = ry * ex; // across = |ry·e_x − rx·e_y| ≤ limA
+      if (Math.abs(ey) > UNIT_EPSILON) {
+        const p1 = (ayx - limA) / ey, p2 = (ayx + limA) / ey;
+        rxLo = Math.min(p1, p2); rxHi = Math.max(p1, p2);
+      } else if (Math.abs(ayx) > limA) {
+        empty = true;
+      }
+      const byy = ry * ey; // along = rx·e_x + ry·e_y ∈ [−limB0, limB1]
+      if (Math.abs(ex) > UNIT_EPSILON) {
+        const p1 = (-limB0 - byy) / ex, p2 = (limB1 - byy) / ex;
+        rxLo = Math.max(rxLo, Math.min(p1, p2)); rxHi = Math.min(rxHi, Math.max(p1, p2));
+      } else if (byy < -limB0 || byy > limB1) {
+        empty = true;
+      }
+    } else {
+      const rem = c.discReach2 - ry * ry;
+      if (rem < 0) empty = true;
+      else { rxHi = Math.sqrt(rem); rxLo = -rxHi; }
+    }
+    let lo = Math.max(i0, Math.ceil((rxLo - xc0) / dx));
+    let hi = Math.min(i1, Math.floor((rxHi - xc0) / dx));
+    if (empty || !(lo <= hi)) { lo = 0; hi = -1; }
+    ws.rowLo[j - j0] = lo;
+    ws.rowHi[j - j0] = hi;
+    cells += hi - lo + 1;
+  }
+  return cells;
+}
+
+/**
+ * H_min/H_max over the footprint rows by reading their vertices: for a wheel (~60 cells) one
+ * pass costs less than the pyramid descent, whose bookkeeping pays off only for large ranges.
+ */
+export function scanRowsMinMax(out: MinMax, ws: CylinderTerrainWorkspace, hf: Heightfield, j0: number, j1: number): void {
+  const H = hf.heights, cols = hf.cols;
+  let lo = Infinity, hi = -Infinity;
+  // Vertex row jj is shared by cell rows jj − 1 and jj: read the union of their columns once.
+  for (let jj = j0; jj <= j1 + 1; jj++) {
+    let a = 0x7fffffff, b = -1;
+    if (jj <= j1 && ws.rowLo[jj - j0] <= ws.rowHi[jj - j0]) {
+      a = ws.rowLo[jj - j0];
+      b = ws.rowHi[jj - j0];
+    }
+    if (jj > j0) {
+      const pa = ws.rowLo[jj - 1 - j0], pb = ws.rowHi[jj - 1 - j0];
+      if (pa <= pb) {
+        if (pa < a) a = pa;
+        if (pb > b) b = pb;
+      }
+    }
+    for (let i = a; i <= b + 1 && a <= b; i++) {
+      const h = H[jj * cols + i];
+      if (h < lo) lo = h;
+      if (h > hi) hi = h;
+    }
+  }
+  out.min = lo;
+  out.max = hi;
+}
+
+/**
+ * The cells of footprint rows j0..j1 (ws.rowLo/rowHi) that pass the per-cell bound, with the
+ * element test's verdicts: written to ws.visitI/visitJ/visitFlags in cell order. Returns their
+ * number.
+ */
+export function cullCells(c: CellCull, hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspace, j0: number, j1: number): number {
+  const margin = CYLINDER_TERRAIN_REJECT_MARGIN;
+  const r = q.r, hh = q.hh;
+  const H = hf.heights, cols = hf.cols, dx = hf.dx, dy = hf.dy, x0 = hf.x0, y0 = hf.y0;
+  const cellBits = hf.cellBits, cellsX = hf.cellsX;
+  const cx = q.cx, cy = q.cy, cz = q.cz, vx = q.vx, vy = q.vy, vz = q.vz;
+  let visits = 0;
+  for (let j = j0; j <= j1; j++) {
+    const ry = y0 + (j + 0.5) * dy - c.lowY;
+    for (let i = ws.rowLo[j - j0]; i <= ws.rowHi[j - j0]; i++) {
+      const kv = j * cols + i;
+      const h0 = H[kv], h1 = H[kv + 1], h2 = H[kv + cols], h3 = H[kv + cols + 1];
+      // How far the cell's highest corner is above A_L (+ the margin: the bound's round-off).
+      const depth = Math.max(h0, h1, h2, h3) - c.lowZ + margin;
+      if (!(depth > 0)) continue;
+      const rx = x0 + (i + 0.5) * dx - c.lowX;
+      if (!cellWithinReach(c, rx, ry, depth)) continue;
+      // Element test: element 0 (rectangle or lower triangle, plane through V0), element 1
+      // (upper triangle, plane through V3).
+      const rect = (cellBits[j * cellsX + i] & CELL_RECTANGLE_BIT) !== 0;
+      const ox = x0 + i * dx, oy = y0 + j * dy;
+      let flags = 0;
+      if (reachesBelow(h1 - h0, h2 - h0, ox - cx, oy - cy, h0 - cz, vx, vy, vz, r, hh, dx, dy, margin)) flags |= VISIT_BELOW0;
+      if (!rect && reachesBelow(h3 - h2, h3 - h1, ox + dx - cx, oy + dy - cy, h3 - cz, vx, vy, vz, r, hh, dx, dy, margin)) flags |= VISIT_BELOW1;
+      ws.visitI[visits] = i;
+      ws.visitJ[visits] = j;
+      ws.visitFlags[visits] = flags;
+      visits++;
+    }
+  }
+  return visits;
+}
+
+/** The per-cell bound (header) for the cell centred at (rx, ry) from A_L whose highest corner is `depth` above A_L. */
+function cellWithinReach(c: CellCull, rx: number, ry: number, depth: number): boolean {
+  if (!c.box) return rx * rx + ry * ry <= c.discReach2;
+  const along = rx * c.ex + ry * c.ey;
+  const across = Math.abs(ry * c.ex - rx * c.ey);
+  const margin = CYLINDER_TERRAIN_REJECT_MARGIN;
+  // Along the line: only its part below the corner, t ∈ [0, min(depth/segZ, 1)], can be under
+  // the cell; the base discs reach capAlong past it.
+  const tEnd = c.segZ > depth ? depth / c.segZ : 1;
+  if (along < -c.capAlong - c.radE - margin) return false;
+  if (along > tEnd * c.segLen + c.capAlong + c.radE + margin) return false;
+  if (across > c.r + c.radP + margin) return false;
+  if (c.sin > 0) {
+    // Across: the section's half-width W at the line's deepest point that can be under the cell.
+    const reach0 = Math.max(0, along - c.radE - c.capAlong);
+    const local = depth - (c.segLen > 0 ? (c.segZ * reach0) / c.segLen : 0);
+    if (!(local > 0)) return false;
+    const rho = local / c.sin;
+    if (rho < c.r) {
+      const gap = across - c.radP - margin;
+      if (gap > 0 && gap * gap > rho * (2 * c.r - rho)) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * The element test (header) for the plane through P = C + (px, py, pz) with height rises riseX,
+ * riseY over one cell: false only when the whole cylinder is above the plane (by more than the
+ * margin).
+ */
+function reachesBelow(
+  riseX: number, riseY: number, px: number, py: number, pz: number,
+  vx: number, vy: number, vz: number, r: number, hh: number, dx: number, dy: number, margin: number,
+): boolean {
+  const mx = -riseX / dx, my = -riseY / dy; // m = (mx, my, 1)
+  const dm = vx * mx + vy * my + vz;
+  const pmx = dm * vx - mx, pmy = dm * vy - my, pmz = dm * vz - 1; // (v·m)v − m, length |m|·sinθ
+  const sALm = mx * px + my * py + pz + hh * Math.abs(dm) + r * Math.sqrt(pmx * pmx + pmy * pmy + pmz * pmz);
+  return sALm >= -margin;
+}
