@@ -159,6 +159,12 @@ export interface CompletenessStats {
   shortfall: number[];
   /** Per pose in contact whose elements are all covered within the normal cone: |deepest reported − deepest element| [m]. */
   maxDepthError: number[];
+  /**
+   * Per reported face contact (its normal is its element's normal): depth − d_E of that element
+   * [m]; > 0 would be a contact deeper than the element is penetrated (the oracle is a lower
+   * bound, so small positive values can be the oracle's).
+   */
+  overReport: number[];
   /** Descriptions of the worst misses. */
   worst: string[];
 }
@@ -180,7 +186,7 @@ export function runCompleteness(
 ): CompletenessStats {
   const hf = buildTerrain(kind);
   const poses = completenessPoses(hf, count, seed, kind === 'features');
-  const st: CompletenessStats = { poses: count, penetrated: 0, misses: 0, missPoses: 0, coveredByDirection: 0, shortfall: [], maxDepthError: [], worst: [] };
+  const st: CompletenessStats = { poses: count, penetrated: 0, misses: 0, missPoses: 0, coveredByDirection: 0, shortfall: [], maxDepthError: [], overReport: [], worst: [] };
   const worst: { d: number; s: string }[] = [];
   for (let k = 0; k < poses.length; k++) {
     const contacts = collide(poses[k], hf);
@@ -196,6 +202,11 @@ export function runCompleteness(
     if (cov.coveredByDirection === 0 && cov.misses.length === 0 && (cov.maxElementDepth > DEPTH_TOLERANCE || cov.maxReportedDepth > DEPTH_TOLERANCE)) {
       st.maxDepthError.push(Math.abs(cov.maxReportedDepth - cov.maxElementDepth));
     }
+    for (const c of contacts as readonly (ReportedContact & { cell?: number[] })[]) {
+      if (!c.cell) continue;
+      const e = cov.elements.find((x) => x.i === c.cell![0] && x.j === c.cell![1] && x.normal[0] * c.normal[0] + x.normal[1] * c.normal[1] + x.normal[2] * c.normal[2] > 1 - 1e-12);
+      if (e) st.overReport.push(c.depth - e.depth);
+    }
     for (const m of cov.misses) {
       const best = contacts.reduce((b, c) => (c.normal[0] * m.normal[0] + c.normal[1] * m.normal[1] + c.normal[2] * m.normal[2] >= COVER_COS ? Math.max(b, c.depth) : b), 0);
       worst.push({ d: m.depth - best, s: `${kind} pose ${k}: element ${m.i},${m.j} kind ${m.kind} depth ${(m.depth * 1e3).toFixed(3)} mm, best covering ${(best * 1e3).toFixed(3)} mm` });
@@ -205,6 +216,7 @@ export function runCompleteness(
   st.worst = worst.slice(0, 10).map((w) => w.s);
   st.shortfall.sort((a, b) => a - b);
   st.maxDepthError.sort((a, b) => a - b);
+  st.overReport.sort((a, b) => a - b);
   return st;
 }
 
@@ -216,6 +228,7 @@ export function formatStats(kind: TerrainKind, st: CompletenessStats): string {
     `${kind}: ${st.poses} poses, ${st.penetrated} elements penetrated > 0.05 mm, misses ${st.misses} (in ${st.missPoses} poses), covered by an edge contact's own normal ${st.coveredByDirection}`,
     `  element shortfall p50/p95/p99/max [mm]: ${q(st.shortfall)}`,
     `  per-pose |deepest reported − deepest element| p50/p95/p99/max [mm] (${st.maxDepthError.length} poses covered within the normal cone): ${q(st.maxDepthError)}`,
+    `  face contacts deeper than their element (oracle lower bound): ${st.overReport.filter((x) => x > DEPTH_TOLERANCE).length} of ${st.overReport.length} by > 0.05 mm, max ${mm(st.overReport.length ? st.overReport[st.overReport.length - 1] : 0)} mm`,
     ...st.worst.map((w) => '  ' + w),
   ].join('\n');
 }

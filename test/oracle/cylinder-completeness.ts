@@ -363,6 +363,8 @@ export interface CoverageResult {
   maxReportedDepth: number;
   /** Elements covered only by the direction test p_E(d) ≤ depth + tol of some contact (edge contacts). */
   coveredByDirection: number;
+  /** Every element near the cylinder with its d_E. */
+  elements: ElementPenetration[];
 }
 
 /**
@@ -383,10 +385,12 @@ export function checkCoverage(
   const misses: ElementPenetration[] = [];
   const shortfall: number[] = [];
   let penetrated = 0, maxElementDepth = 0, coveredByDirection = 0;
+  const elements: ElementPenetration[] = [];
   let maxReportedDepth = 0;
   for (const c of contacts) maxReportedDepth = Math.max(maxReportedDepth, c.depth);
   for (const e of elementsNear(cyl, hf)) {
     const p = s.penetration(e);
+    elements.push({ ...e, ...p });
     maxElementDepth = Math.max(maxElementDepth, p.depth);
     if (!(p.depth > opts.threshold)) continue;
     penetrated++;
@@ -409,5 +413,5 @@ export function checkCoverage(
       shortfall.push(p.depth - best);
     }
   }
-  return { penetrated, misses, shortfall, maxElementDepth, maxReportedDepth, coveredByDirection };
+  return { penetrated, misses, shortfall, maxElementDepth, maxReportedDepth, coveredByDirection, elements };
 }

@@ -97,7 +97,8 @@ export function elementWallContact(out: ContactBuffer, hf: Heightfield, f: Eleme
   for (let k = 0; k < sides.length; k++) {
     const e = sides[k];
     if (sideValue(e, upper, f.footU, f.footV) >= 0) continue;
-    if (hf.edgeClass(f.i, f.j, e) === EdgeClass.Flat) continue;
+    const cls = hf.edgeClass(f.i, f.j, e);
+    if (cls === EdgeClass.Flat) continue;
     const u0 = SIDE_U0[e], v0 = SIDE_V0[e], u1 = SIDE_U1[e], v1 = SIDE_V1[e];
     const xa = f.ox + u0 * f.dx, ya = f.oy + v0 * f.dy, za = H[kv + v0 * c + u0];
     const xb = f.ox + u1 * f.dx, yb = f.oy + v1 * f.dy, zb = H[kv + v1 * c + u1];
@@ -188,35 +189,36 @@ function depthAt(f: ElementFrame, z0: number, zt: number, x0: number, xt: number
 }
 
 /**
- * True if one of contacts[start..] {normal d, depth} already resolves element f: moving the wheel
- * by that depth along d takes every point of the element out of it. The chord of the cylinder
- * from a point X back along −d is at most support(−d) + d·X (support(u) = max over the cylinder
- * of u·P = C·u + (h/2)|v·u| + r·√(1 − (v·u)²)), and X ranges over element ∩ cylinder, so
- *     p_E(d) ≤ support(−d) + min(max over the element's vertices V of d·V, support(d)).
- * For d = n this bound is s(A_L), the most the element can be penetrated along its own normal.
+ * True if one of contacts[start..] {normal d, depth} provably resolves element f: moving the
+ * wheel by that depth along d takes every point of the element out of it, i.e. depth ≥ p_E(d),
+ * the longest chord of the cylinder along d from a point of element ∩ cylinder. A contact whose
+ * normal is within twice the grouping angle of the element's (the same contact patch) must also
+ * reach s(A_L), the bound of the element's depth along its own normal, so that the patch's
+ * reported depth is never shallower than any of its elements'.
+ *
+ * p_E(d) is bounded: the chord from X back along −d is at most
+ * support(−d) + d·X (support(u) = max over the cylinder of u·P = C·u + (h/2)|v·u| + r√(1 − (v·u)²)),
+ * and X ranges over the element, so p_E(d) ≤ support(−d) + min(max_V d·V, support(d)).
  */
 export function wallIsResolved(contacts: ContactBuffer, start: number, hf: Heightfield, f: ElementFrame): boolean {
   const H = hf.heights, c = hf.cols, kv = f.j * c + f.i;
   const x0 = f.ox, x1 = f.ox + f.dx, y0 = f.oy, y1 = f.oy + f.dy;
   const h0 = H[kv], h1 = H[kv + 1], h2 = H[kv + c], h3 = H[kv + c + 1];
   const hasV0 = f.kind !== 2, hasV3 = f.kind !== 1;
-  // Cylinder centre and axis from the frame: C = C_L + (h/2)·a.
+  // Cylinder centre from the frame: C = C_L + (h/2)·a.
   const cx = f.clx + f.hh * f.ax, cy = f.cly + f.hh * f.ay, cz = f.clz + f.hh * f.az;
   const N = contacts.normal;
   for (let k = start; k < contacts.count; k++) {
     const dx = N[3 * k], dy = N[3 * k + 1], dz = N[3 * k + 2];
+    const depth = contacts.depth[k] + MANIFOLD_TIE_TOLERANCE;
+    if (dx * f.nx + dy * f.ny + dz * f.nz >= SAME_PATCH_COS && depth < f.sAL) continue;
     const va = dx * f.ax + dy * f.ay + dz * f.az;
     const reach = f.hh * Math.abs(va) + f.r * Math.sqrt(Math.max(0, 1 - va * va));
     const dc = dx * cx + dy * cy + dz * cz;
     let top = Math.max(dx * x1 + dy * y0 + dz * h1, dx * x0 + dy * y1 + dz * h2);
     if (hasV0) top = Math.max(top, dx * x0 + dy * y0 + dz * h0);
     if (hasV3) top = Math.max(top, dx * x1 + dy * y1 + dz * h3);
-    let bound = reach - dc + Math.min(top, dc + reach);
-    // A contact whose normal is within twice the grouping angle of the element's (the same patch)
-    // must reach the element's own depth bound s(A_L): then the patch's reported depth is never
-    // shallower than the element's along its own normal.
-    if (dx * f.nx + dy * f.ny + dz * f.nz >= SAME_PATCH_COS) bound = Math.max(bound, f.sAL);
-    if (contacts.depth[k] + MANIFOLD_TIE_TOLERANCE >= bound) return true;
+    if (depth >= reach - dc + Math.min(top, dc + reach)) return true;
   }
   return false;
 }
