@@ -29,6 +29,7 @@
  * across a convex seam went unreported.
  */
 import { CYLINDER_TERRAIN_PARALLEL_SIN, CYLINDER_TERRAIN_REJECT_MARGIN, GEOMETRIC_EPSILON, UNIT_EPSILON } from '../../constants';
+import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield, MinMax } from '../../terrain/heightfield';
 import { CELL_RECTANGLE_BIT } from '../../terrain/edge-class';
 import type { CylinderQuery, ElementFrame } from './frame';
@@ -38,6 +39,9 @@ import type { CylinderTerrainWorkspace } from './workspace';
 /** Visit flags (CylinderTerrainWorkspace.visitFlags): the cylinder dips below element 0's plane (rectangle or lower triangle) / element 1's (upper triangle). */
 export const VISIT_BELOW0 = 1;
 export const VISIT_BELOW1 = 2;
+/** … and a case A/B/C contact is possible: the narrow phase builds the exact frame (screenElement). */
+export const VISIT_FRAME0 = 4;
+export const VISIT_FRAME1 = 8;
 
 /**
  * The lowest side line w.r.t. the horizontal, in xy, and the reach of the sections around it
@@ -178,8 +182,8 @@ export function cullCells(c: CellCull, hf: Heightfield, q: CylinderQuery, ws: Cy
   const r = q.r, hh = q.hh;
   const H = hf.heights, cols = hf.cols, dx = hf.dx, dy = hf.dy, x0 = hf.x0, y0 = hf.y0;
   const cellBits = hf.cellBits, cellsX = hf.cellsX;
-  const cx = q.cx, cy = q.cy, cz = q.cz, vx = q.vx, vy = q.vy, vz = q.vz;
   let visits = 0;
+  ws.pendingCount = 0;
   for (let j = j0; j <= j1; j++) {
     const ry = y0 + (j + 0.5) * dy - c.lowY;
     for (let i = ws.rowLo[j - j0]; i <= ws.rowHi[j - j0]; i++) {
@@ -194,9 +198,13 @@ export function cullCells(c: CellCull, hf: Heightfield, q: CylinderQuery, ws: Cy
       // (upper triangle, plane through V3).
       const rect = (cellBits[j * cellsX + i] & CELL_RECTANGLE_BIT) !== 0;
       const ox = x0 + i * dx, oy = y0 + j * dy;
+      const s0 = screenElement(ws, q, hf, i, j, rect ? ElementKind.Rectangle : ElementKind.LowerTriangle);
+      const s1 = rect ? SCREEN_ABOVE : screenElement(ws, q, hf, i, j, ElementKind.UpperTriangle);
       let flags = 0;
-      if (reachesBelow(h1 - h0, h2 - h0, ox - cx, oy - cy, h0 - cz, vx, vy, vz, r, hh, dx, dy, margin)) flags |= VISIT_BELOW0;
-      if (!rect && reachesBelow(h3 - h2, h3 - h1, ox + dx - cx, oy + dy - cy, h3 - cz, vx, vy, vz, r, hh, dx, dy, margin)) flags |= VISIT_BELOW1;
+      if (s0 !== SCREEN_ABOVE) flags |= VISIT_BELOW0;
+      if (s0 === SCREEN_FRAME) flags |= VISIT_FRAME0;
+      if (s1 !== SCREEN_ABOVE) flags |= VISIT_BELOW1;
+      if (s1 === SCREEN_FRAME) flags |= VISIT_FRAME1;
       ws.visitI[visits] = i;
       ws.visitJ[visits] = j;
       ws.visitFlags[visits] = flags;
@@ -232,18 +240,83 @@ function cellWithinReach(c: CellCull, rx: number, ry: number, depth: number): bo
   return true;
 }
 
+/** screenElement's verdicts. */
+const SCREEN_ABOVE = 0, SCREEN_NO_FACE = 1, SCREEN_FRAME = 2;
+
 /**
- * The element test (header) for the plane through P = C + (px, py, pz) with height rises riseX,
- * riseY over one cell: false only when the whole cylinder is above the plane (by more than the
- * margin).
+ * The element test (header) for element `kind` of cell (i, j): SCREEN_ABOVE when the whole
+ * cylinder is above its plane (by more than the margin); SCREEN_FRAME when a case A/B/C contact
+ * is possible (the narrow phase then builds the exact frame); else SCREEN_NO_FACE — the cylinder
+ * dips below the plane but s(B_L) < 0 (no case A) and the foot segment of the lowest line lies
+ * beyond one of the element's sides (its case B/C clip is empty). Such an element's own deepest
+ * point is on its sides: it is queued here for element-walls.ts with its normal and a bound of
+ * its depth (element-walls.ts, wallDepthBound, computed the same way), unless the cylinder's
+ * centre is on or below its plane (see collide.ts, elementContacts).
+ *
+ * On the unnormalised normal m = (−σx, −σy, 1), |m| = √(1 + σ²): s·|m| = m·(P − C) + (h/2)|v·m|
+ * + r·|(v·m)v − m|; the lowest line's foot is A + (s(A)/|m|)·(m/|m|) with
+ * A_L = C_L + r·w, w = ((v·m)v − m)/|(v·m)v − m|.
  */
-function reachesBelow(
-  riseX: number, riseY: number, px: number, py: number, pz: number,
-  vx: number, vy: number, vz: number, r: number, hh: number, dx: number, dy: number, margin: number,
-): boolean {
-  const mx = -riseX / dx, my = -riseY / dy; // m = (mx, my, 1)
+function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf: Heightfield, i: number, j: number, kind: ElementKind): number {
+  const margin = CYLINDER_TERRAIN_REJECT_MARGIN;
+  const H = hf.heights, cols = hf.cols, kv = j * cols + i, dx = hf.dx, dy = hf.dy;
+  const upper = kind === ElementKind.UpperTriangle;
+  const ox = hf.x0 + i * dx, oy = hf.y0 + j * dy;
+  const h0 = H[kv], h1 = H[kv + 1], h2 = H[kv + cols], h3 = H[kv + cols + 1];
+  // The plane through V0 (rectangle, lower triangle) or V3 (upper triangle).
+  const px = upper ? ox + dx : ox, py = upper ? oy + dy : oy, pz = upper ? h3 : h0;
+  const mx = upper ? -(h3 - h2) / dx : -(h1 - h0) / dx, my = upper ? -(h3 - h1) / dy : -(h2 - h0) / dy;
+  const vx = q.vx, vy = q.vy, vz = q.vz, r = q.r, hh = q.hh;
   const dm = vx * mx + vy * my + vz;
   const pmx = dm * vx - mx, pmy = dm * vy - my, pmz = dm * vz - 1; // (v·m)v − m, length |m|·sinθ
-  const sALm = mx * px + my * py + pz + hh * Math.abs(dm) + r * Math.sqrt(pmx * pmx + pmy * pmy + pmz * pmz);
-  return sALm >= -margin;
+  const sinL = Math.sqrt(pmx * pmx + pmy * pmy + pmz * pmz);
+  const sCm = mx * (px - q.cx) + my * (py - q.cy) + (pz - q.cz);
+  const cosL = Math.abs(dm);
+  const sALm = sCm + hh * cosL + r * sinL;
+  if (sALm < -margin) return SCREEN_ABOVE;
+  const L2 = mx * mx + my * my + 1, L = Math.sqrt(L2);
+  // Case A possible (s(B_L) = s(A_L) − 2r·sinθ), or an (almost) upright axis: frame.
+  if (sALm - 2 * r * sinL > -margin * L || !(sinL > margin * L)) return SCREEN_FRAME;
+  // Feet of A_L and A_U (a = sign(v·m)·v points from the lower base up), cell-normalised.
+  const sg = dm < 0 ? -1 : 1;
+  const ax = sg * vx, ay = sg * vy, az = sg * vz;
+  const wx = pmx / sinL, wy = pmy / sinL, wz = pmz / sinL;
+  const clx = q.cx - hh * ax, cly = q.cy - hh * ay, clz = q.cz - hh * az;
+  const alx = clx + r * wx, aly = cly + r * wy;
+  const sAUm = sALm - 2 * hh * cosL;
+  const u0 = (alx + (sALm / L2) * mx - ox) / dx, v0 = (aly + (sALm / L2) * my - oy) / dy;
+  const u1 = (alx + 2 * hh * ax + (sAUm / L2) * mx - ox) / dx, v1 = (aly + 2 * hh * ay + (sAUm / L2) * my - oy) / dy;
+  const mu = margin / dx, mv = margin / dy;
+  let beyond = (u0 < -mu && u1 < -mu) || (v0 < -mv && v1 < -mv) || (u0 > 1 + mu && u1 > 1 + mu) || (v0 > 1 + mv && v1 > 1 + mv);
+  if (kind === ElementKind.LowerTriangle) beyond ||= u0 + v0 > 1 + mu + mv && u1 + v1 > 1 + mu + mv;
+  if (upper) beyond ||= u0 + v0 < 1 - mu - mv && u1 + v1 < 1 - mu - mv;
+  if (!beyond) return SCREEN_FRAME;
+  if (sCm < 0) {
+    // Queue for element-walls.ts, with wallDepthBound's bound (min over the element's vertices).
+    const ux = ay * wz - az * wy, uy = az * wx - ax * wz, uz = ax * wy - ay * wx;
+    let zMax = -Infinity, xMin = Infinity, yMin = Infinity, yMax = -Infinity;
+    for (let c = 0; c < 4; c++) {
+      if ((c === 0 && upper) || (c === 3 && kind === ElementKind.LowerTriangle)) continue;
+      const du = c & 1, dv = c >> 1;
+      const qx = ox + du * dx - clx, qy = oy + dv * dy - cly, qz = (c === 0 ? h0 : c === 1 ? h1 : c === 2 ? h2 : h3) - clz;
+      const z = qx * ax + qy * ay + qz * az, x = qx * wx + qy * wy + qz * wz, y = qx * ux + qy * uy + qz * uz;
+      if (z > zMax) zMax = z;
+      if (x < xMin) xMin = x;
+      if (y < yMin) yMin = y;
+      if (y > yMax) yMax = y;
+    }
+    const yAbs = yMin > 0 ? yMin : yMax < 0 ? -yMax : 0;
+    let bound = sALm / L;
+    if (cosL > 0) bound = Math.min(bound, (zMax * L) / cosL);
+    bound = Math.min(bound, ((Math.sqrt(Math.max(0, r * r - yAbs * yAbs)) - xMin) * L) / sinL);
+    const m = ws.pendingCount++;
+    ws.pendingI[m] = i;
+    ws.pendingJ[m] = j;
+    ws.pendingKind[m] = kind;
+    ws.pendingNormal[3 * m] = mx / L;
+    ws.pendingNormal[3 * m + 1] = my / L;
+    ws.pendingNormal[3 * m + 2] = 1 / L;
+    ws.pendingBound[m] = bound + margin;
+  }
+  return SCREEN_NO_FACE;
 }

@@ -48,10 +48,10 @@ import { ReduceManifoldStatus, reduceManifoldInto } from '../reduce-manifold';
 import { baseEllipseContacts, footInElement } from './case-a-base-ellipse';
 import { sideTrapezoidContacts } from './case-b-side-trapezoid';
 import { singlePointContact } from './case-c-single-point';
-import { cullCells, footprintRows, scanRowsMinMax, setupCull, VISIT_BELOW0, VISIT_BELOW1 } from './cell-cull';
+import { cullCells, footprintRows, scanRowsMinMax, setupCull, VISIT_BELOW0, VISIT_BELOW1, VISIT_FRAME0, VISIT_FRAME1 } from './cell-cull';
 import { CellEdge, EdgeClass } from './edge-bend';
 import { edgePoke, emitEdgeContact, resetEdgePass } from './edge-pass';
-import { elementWallContact, wallIsResolved } from './element-walls';
+import { elementWallContact, resolvedInPatch, SAME_PATCH_COS, wallIsResolved } from './element-walls';
 import { flatPatchContacts } from './flat-patch';
 import { elementNormalInto, ElementTest, setElementFrame } from './frame';
 import type { CylinderTerrainWorkspace } from './workspace';
@@ -156,7 +156,15 @@ export function collideCylinderTerrainInto(
   if (ws.pendingCount > 0) {
     const before = cand.count;
     let lost = 0;
-    for (let m = 0; m < ws.pendingCount; m++) lost += pendingWallContact(cand, hf, ws, m, out, outStart);
+    // The deepest reported contact settles most of them with one dot product (resolvedInPatch).
+    let deepest = outStart;
+    for (let k = outStart + 1; k < out.count; k++) if (out.depth[k] > out.depth[deepest]) deepest = k;
+    const N = out.normal, PN = ws.pendingNormal;
+    for (let m = 0; m < ws.pendingCount; m++) {
+      if (out.count > outStart && out.depth[deepest] >= ws.pendingBound[m] &&
+        N[3 * deepest] * PN[3 * m] + N[3 * deepest + 1] * PN[3 * m + 1] + N[3 * deepest + 2] * PN[3 * m + 2] >= SAME_PATCH_COS) continue;
+      lost += pendingWallContact(cand, hf, ws, m, out, outStart);
+    }
     if (lost > 0) status |= CylinderTerrainStatus.CandidateOverflow;
     if (cand.count > before) {
       out.count = outStart;
@@ -175,7 +183,6 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWo
   const q = ws.query;
   const visits = cullCells(ws.cull, hf, q, ws, j0, j1);
   ws.cellsVisited = visits;
-  ws.pendingCount = 0;
   let lost = 0;
   const lastRow = hf.cellsY - 1, lastCol = hf.cellsX - 1;
   for (let k = 0; k < visits; k++) {
@@ -184,9 +191,10 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWo
     const rect = (bits & CELL_RECTANGLE_BIT) !== 0;
     ws.elementsTested += rect ? 1 : 2;
     const below0 = (flags & VISIT_BELOW0) !== 0, below1 = (flags & VISIT_BELOW1) !== 0;
-    // 3. Exact frames and cases for the elements the cylinder dips below.
-    if (below0) lost += elementContacts(cand, hf, ws, i, j, rect ? ElementKind.Rectangle : ElementKind.LowerTriangle);
-    if (below1) lost += elementContacts(cand, hf, ws, i, j, ElementKind.UpperTriangle);
+    // 3. Exact frames and cases for the elements that can have a case A/B/C contact (the others
+    // below their plane were queued for element-walls.ts by the screen, cell-cull.ts).
+    if (flags & VISIT_FRAME0) lost += elementContacts(cand, hf, ws, i, j, rect ? ElementKind.Rectangle : ElementKind.LowerTriangle);
+    if (flags & VISIT_FRAME1) lost += elementContacts(cand, hf, ws, i, j, ElementKind.UpperTriangle);
     // 4. Second pass over the edges this cell owns (bottom, left, diagonal; on the grid's top
     // row and right column also its top and right edges). Only bent edges that poke (Convex or
     // Active) are tested: a flat or concave edge is never deeper than the faces next to it, whose
@@ -270,6 +278,10 @@ function elementContacts(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerra
     ws.pendingI[m] = i;
     ws.pendingJ[m] = j;
     ws.pendingKind[m] = kind;
+    ws.pendingNormal[3 * m] = f.nx;
+    ws.pendingNormal[3 * m + 1] = f.ny;
+    ws.pendingNormal[3 * m + 2] = f.nz;
+    ws.pendingBound[m] = f.sAL; // the element's depth along n is at most s(A_L)
   }
   return lost;
 }
@@ -280,9 +292,11 @@ function elementContacts(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerra
  * contacts that did not fit.
  */
 function pendingWallContact(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWorkspace, m: number, out: ContactBuffer, outStart: number): number {
+  // The same patch first, from what elementContacts kept (no frame needed).
+  if (resolvedInPatch(out, outStart, ws.pendingNormal[3 * m], ws.pendingNormal[3 * m + 1], ws.pendingNormal[3 * m + 2], ws.pendingBound[m])) return 0;
   const f = ws.frame;
   if (setElementFrame(f, ws.query, hf, ws.pendingI[m], ws.pendingJ[m], ws.pendingKind[m] as ElementKind) !== ElementTest.Frame) return 0;
-  if (wallIsResolved(out, outStart, hf, f)) return 0;
+  if (wallIsResolved(out, outStart, hf, f)) return 0; // again with a tighter bound, and other patches
   const caseKind = f.sAU > 0 ? WheelContactKind.SideB : f.sBL > 0 ? WheelContactKind.BaseA : WheelContactKind.PointC;
-  return elementWallContact(cand, hf, f, caseKind, ws.wallBest);
+  return elementWallContact(cand, hf, f, caseKind, ws.wallBest, out, outStart);
 }

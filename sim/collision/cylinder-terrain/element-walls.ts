@@ -55,7 +55,7 @@ import type { ContactBuffer } from '../contact';
 import { CYLINDER_TERRAIN_NORMAL_GROUP_COS, CYLINDER_TERRAIN_PARALLEL_SIN, MANIFOLD_TIE_TOLERANCE } from '../../constants';
 
 /** cos of twice the grouping angle (cos 2α = 2cos²α − 1): two members of one normal group are at most this far apart. */
-const SAME_PATCH_COS = 2 * CYLINDER_TERRAIN_NORMAL_GROUP_COS * CYLINDER_TERRAIN_NORMAL_GROUP_COS - 1;
+export const SAME_PATCH_COS = 2 * CYLINDER_TERRAIN_NORMAL_GROUP_COS * CYLINDER_TERRAIN_NORMAL_GROUP_COS - 1;
 import type { WheelContactKind } from '../contact';
 import type { Heightfield } from '../../terrain/heightfield';
 import { CellEdge, EdgeClass } from './edge-bend';
@@ -86,10 +86,11 @@ interface SideBest {
 
 /**
  * Adds the deepest point of the cylinder over element `f` when the foot of A_L lies outside it
- * (see the header): one contact {point on the side, depth F, the element normal}. Returns the
+ * (see the header): one contact {point on the side, depth F, the element normal} — unless one of
+ * resolvedBy[resolvedFrom..] resolves the element at that depth (resolvedUpTo). Returns the
  * number of contacts that did not fit in `out` (0 or 1).
  */
-export function elementWallContact(out: ContactBuffer, hf: Heightfield, f: ElementFrame, kind: WheelContactKind, best: SideBest): number {
+export function elementWallContact(out: ContactBuffer, hf: Heightfield, f: ElementFrame, kind: WheelContactKind, best: SideBest, resolvedBy: ContactBuffer | null = null, resolvedFrom = 0): number {
   const upper = f.kind === 2;
   const sides = elementSides(f.kind);
   const H = hf.heights, c = hf.cols, kv = f.j * c + f.i;
@@ -111,6 +112,7 @@ export function elementWallContact(out: ContactBuffer, hf: Heightfield, f: Eleme
     }
   }
   if (!(bestDepth > 0)) return 0;
+  if (resolvedBy !== null && resolvedUpTo(resolvedBy, resolvedFrom, hf, f, bestDepth)) return 0;
   return out.push(bestX, bestY, bestZ, f.nx, f.ny, f.nz, bestDepth, kind, f.i, f.j, f.kind) >= 0 ? 0 : 1;
 }
 
@@ -193,14 +195,62 @@ function depthAt(f: ElementFrame, z0: number, zt: number, x0: number, xt: number
  * wheel by that depth along d takes every point of the element out of it, i.e. depth ≥ p_E(d),
  * the longest chord of the cylinder along d from a point of element ∩ cylinder. A contact whose
  * normal is within twice the grouping angle of the element's (the same contact patch) must also
- * reach s(A_L), the bound of the element's depth along its own normal, so that the patch's
- * reported depth is never shallower than any of its elements'.
+ * reach the element's depth along its own normal (or a bound of it, wallDepthBound), so that the
+ * patch's reported depth is never shallower than any of its elements'.
  *
  * p_E(d) is bounded: the chord from X back along −d is at most
  * support(−d) + d·X (support(u) = max over the cylinder of u·P = C·u + (h/2)|v·u| + r√(1 − (v·u)²)),
  * and X ranges over the element, so p_E(d) ≤ support(−d) + min(max_V d·V, support(d)).
  */
 export function wallIsResolved(contacts: ContactBuffer, start: number, hf: Heightfield, f: ElementFrame): boolean {
+  return resolvedUpTo(contacts, start, hf, f, wallDepthBound(hf, f));
+}
+
+/**
+ * True if one of contacts[start..] with a normal within twice the grouping angle of n (the same
+ * patch) is at least `ownDepth` deep (wallIsResolved's first test, without the frame).
+ */
+export function resolvedInPatch(contacts: ContactBuffer, start: number, nx: number, ny: number, nz: number, ownDepth: number): boolean {
+  const N = contacts.normal;
+  for (let k = start; k < contacts.count; k++) {
+    if (N[3 * k] * nx + N[3 * k + 1] * ny + N[3 * k + 2] * nz >= SAME_PATCH_COS && contacts.depth[k] + MANIFOLD_TIE_TOLERANCE >= ownDepth) return true;
+  }
+  return false;
+}
+
+/**
+ * An upper bound of the element's depth along its own normal, from its vertices in the frame's
+ * coordinates (header): F = min(ζ/cosθ, (√(r² − η²) − ξ)/sinθ) is at most its two terms with
+ * ζ at its largest, |η| and ξ at their smallest over the element (each is extreme at a vertex;
+ * |η| is 0 if the element straddles η = 0), and at most s(A_L).
+ */
+export function wallDepthBound(hf: Heightfield, f: ElementFrame): number {
+  const H = hf.heights, c = hf.cols, kv = f.j * c + f.i;
+  let zMax = -Infinity, xMin = Infinity, yMin = Infinity, yMax = -Infinity;
+  for (let m = 0; m < 4; m++) {
+    const du = m & 1, dv = m >> 1;
+    if ((m === 0 && f.kind === 2) || (m === 3 && f.kind === 1)) continue; // V0 not in the upper triangle, V3 not in the lower
+    const px = f.ox + du * f.dx - f.clx, py = f.oy + dv * f.dy - f.cly, pz = H[kv + dv * c + du] - f.clz;
+    const z = px * f.ax + py * f.ay + pz * f.az;
+    const x = px * f.wx + py * f.wy + pz * f.wz;
+    const y = px * f.ux + py * f.uy + pz * f.uz;
+    if (z > zMax) zMax = z;
+    if (x < xMin) xMin = x;
+    if (y < yMin) yMin = y;
+    if (y > yMax) yMax = y;
+  }
+  const yAbs = yMin > 0 ? yMin : yMax < 0 ? -yMax : 0;
+  let bound = f.sAL;
+  if (f.cos > 0) bound = Math.min(bound, zMax / f.cos);
+  if (f.sin > CYLINDER_TERRAIN_PARALLEL_SIN) bound = Math.min(bound, (Math.sqrt(Math.max(0, f.r * f.r - yAbs * yAbs)) - xMin) / f.sin);
+  return bound;
+}
+
+/**
+ * True if one of contacts[start..] resolves element f (wallIsResolved), with `ownDepth` an upper
+ * bound of (or exactly) the element's depth along its own normal.
+ */
+export function resolvedUpTo(contacts: ContactBuffer, start: number, hf: Heightfield, f: ElementFrame, ownDepth: number): boolean {
   const H = hf.heights, c = hf.cols, kv = f.j * c + f.i;
   const x0 = f.ox, x1 = f.ox + f.dx, y0 = f.oy, y1 = f.oy + f.dy;
   const h0 = H[kv], h1 = H[kv + 1], h2 = H[kv + c], h3 = H[kv + c + 1];
@@ -211,7 +261,10 @@ export function wallIsResolved(contacts: ContactBuffer, start: number, hf: Heigh
   for (let k = start; k < contacts.count; k++) {
     const dx = N[3 * k], dy = N[3 * k + 1], dz = N[3 * k + 2];
     const depth = contacts.depth[k] + MANIFOLD_TIE_TOLERANCE;
-    if (dx * f.nx + dy * f.ny + dz * f.nz >= SAME_PATCH_COS && depth < f.sAL) continue;
+    if (dx * f.nx + dy * f.ny + dz * f.nz >= SAME_PATCH_COS) {
+      if (depth >= ownDepth) return true;
+      continue;
+    }
     const va = dx * f.ax + dy * f.ay + dz * f.az;
     const reach = f.hh * Math.abs(va) + f.r * Math.sqrt(Math.max(0, 1 - va * va));
     const dc = dx * cx + dy * cy + dz * cz;

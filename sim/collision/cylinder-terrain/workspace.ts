@@ -67,6 +67,9 @@ export class CylinderTerrainWorkspace {
   readonly pendingI: Int32Array;
   readonly pendingJ: Int32Array;
   readonly pendingKind: Uint8Array;
+  /** … their normals and a bound of their depth along it (element-walls.ts, wallDepthBound). */
+  readonly pendingNormal: Float64Array;
+  readonly pendingBound: Float64Array;
   pendingCount = 0;
   /** Best point of the last element-walls side (its parameter along the side). */
   readonly wallBest = { alpha: 0 };
@@ -86,5 +89,7 @@ export class CylinderTerrainWorkspace {
     this.pendingI = new Int32Array(2 * CYLINDER_TERRAIN_MAX_CELLS);
     this.pendingJ = new Int32Array(2 * CYLINDER_TERRAIN_MAX_CELLS);
     this.pendingKind = new Uint8Array(2 * CYLINDER_TERRAIN_MAX_CELLS);
+    this.pendingNormal = new Float64Array(6 * CYLINDER_TERRAIN_MAX_CELLS);
+    this.pendingBound = new Float64Array(2 * CYLINDER_TERRAIN_MAX_CELLS);
   }
 }
