@@ -178,26 +178,15 @@ export function scanRowsMinMax(out: MinMax, ws: CylinderTerrainWorkspace, hf: He
  * number.
  */
 export function cullCells(c: CellCull, hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspace, j0: number, j1: number): number {
-  const margin = CYLINDER_TERRAIN_REJECT_MARGIN;
-  const r = q.r, hh = q.hh;
-  const H = hf.heights, cols = hf.cols, dx = hf.dx, dy = hf.dy, x0 = hf.x0, y0 = hf.y0;
   const cellBits = hf.cellBits, cellsX = hf.cellsX;
   let visits = 0;
   ws.pendingCount = 0;
   for (let j = j0; j <= j1; j++) {
-    const ry = y0 + (j + 0.5) * dy - c.lowY;
     for (let i = ws.rowLo[j - j0]; i <= ws.rowHi[j - j0]; i++) {
-      const kv = j * cols + i;
-      const h0 = H[kv], h1 = H[kv + 1], h2 = H[kv + cols], h3 = H[kv + cols + 1];
-      // How far the cell's highest corner is above A_L (+ the margin: the bound's round-off).
-      const depth = Math.max(h0, h1, h2, h3) - c.lowZ + margin;
-      if (!(depth > 0)) continue;
-      const rx = x0 + (i + 0.5) * dx - c.lowX;
-      if (!cellWithinReach(c, rx, ry, depth)) continue;
+      if (!cellWithinReach(c, hf, i, j)) continue;
       // Element test: element 0 (rectangle or lower triangle, plane through V0), element 1
       // (upper triangle, plane through V3).
       const rect = (cellBits[j * cellsX + i] & CELL_RECTANGLE_BIT) !== 0;
-      const ox = x0 + i * dx, oy = y0 + j * dy;
       const s0 = screenElement(ws, q, hf, i, j, rect ? ElementKind.Rectangle : ElementKind.LowerTriangle);
       const s1 = rect ? SCREEN_ABOVE : screenElement(ws, q, hf, i, j, ElementKind.UpperTriangle);
       let flags = 0;
@@ -214,8 +203,16 @@ export function cullCells(c: CellCull, hf: Heightfield, q: CylinderQuery, ws: Cy
   return visits;
 }
 
-/** The per-cell bound (header) for the cell centred at (rx, ry) from A_L whose highest corner is `depth` above A_L. */
-function cellWithinReach(c: CellCull, rx: number, ry: number, depth: number): boolean {
+/**
+ * The per-cell bound (header) for cell (i, j). (Integer arguments: doubles passed to a call that
+ * is not inlined are boxed on the heap.)
+ */
+function cellWithinReach(c: CellCull, hf: Heightfield, i: number, j: number): boolean {
+  const H = hf.heights, cols = hf.cols, kv = j * cols + i;
+  // How far the cell's highest corner is above A_L (+ the margin: the bound's round-off).
+  const depth = Math.max(H[kv], H[kv + 1], H[kv + cols], H[kv + cols + 1]) - c.lowZ + CYLINDER_TERRAIN_REJECT_MARGIN;
+  if (!(depth > 0)) return false;
+  const rx = hf.x0 + (i + 0.5) * hf.dx - c.lowX, ry = hf.y0 + (j + 0.5) * hf.dy - c.lowY;
   if (!c.box) return rx * rx + ry * ry <= c.discReach2;
   const along = rx * c.ex + ry * c.ey;
   const across = Math.abs(ry * c.ex - rx * c.ey);
