@@ -17,9 +17,9 @@
  * yields a conservative contact; Degenerate yields none); the contacts are appended to `out`.
  */
 import {
-  CAPSULE_PARALLEL_COS as CAPSULE_PARALLEL_COS_,
-  MANIFOLD_FACE_ALIGN_COS as MANIFOLD_FACE_ALIGN_COS_,
-  MANIFOLD_REFERENCE_BIAS as MANIFOLD_REFERENCE_BIAS_,
+  CAPSULE_PARALLEL_COS,
+  MANIFOLD_FACE_ALIGN_COS,
+  MANIFOLD_REFERENCE_BIAS,
 } from '../../constants';
 import type { ContactBuffer } from '../contact';
 import { EpaResult, EpaStatus, epaPenetration } from '../epa';
@@ -31,12 +31,6 @@ import type { CapsuleShape } from '../../shapes/capsule';
 import { manifoldBetweenFaces } from './clip-faces';
 import { FacePolygon } from './face-polygon';
 import { PairContactKind, TAG_EDGE_PAIR, TAG_VERTEX, packFeature } from './feature-id';
-
-// Module-local copies of the tuning constants: read on hot paths without a cross-module
-// binding lookup (CommonJS transpilers such as tsx turn each imported binding into a getter).
-const CAPSULE_PARALLEL_COS = CAPSULE_PARALLEL_COS_;
-const MANIFOLD_FACE_ALIGN_COS = MANIFOLD_FACE_ALIGN_COS_;
-const MANIFOLD_REFERENCE_BIAS = MANIFOLD_REFERENCE_BIAS_;
 
 const epa = new EpaResult();
 /** sin of the capsule parallel angle (see capsuleSideLine). */

@@ -16,17 +16,11 @@
  * the range it is given (callers reduce first) and reports how many it dropped.
  */
 import {
-  MANIFOLD_MAX_POINTS as MANIFOLD_MAX_POINTS_,
-  MANIFOLD_NORMAL_GROUP_COS as MANIFOLD_NORMAL_GROUP_COS_,
-  PERSISTENT_MATCH_DISTANCE as PERSISTENT_MATCH_DISTANCE_,
+  MANIFOLD_MAX_POINTS,
+  MANIFOLD_NORMAL_GROUP_COS,
+  PERSISTENT_MATCH_DISTANCE,
 } from '../../constants';
 import type { ContactBuffer } from '../contact';
-
-// Module-local copies of the tuning constants: read on hot paths without a cross-module
-// binding lookup (CommonJS transpilers such as tsx turn each imported binding into a getter).
-const MANIFOLD_MAX_POINTS = MANIFOLD_MAX_POINTS_;
-const MANIFOLD_NORMAL_GROUP_COS = MANIFOLD_NORMAL_GROUP_COS_;
-const PERSISTENT_MATCH_DISTANCE = PERSISTENT_MATCH_DISTANCE_;
 
 const usedOld = new Uint8Array(MANIFOLD_MAX_POINTS);
 const inheritN = new Float64Array(MANIFOLD_MAX_POINTS);
