@@ -141,6 +141,15 @@ export const MANIFOLD_LINE_CONTACT_DISTANCE = 0.1 * LINEAR_SLOP;
  */
 export const MANIFOLD_TIE_TOLERANCE = 1e-9;
 
+/**
+ * [m] Element walls (cylinder-terrain/element-walls.ts): an element's own deepest point is not
+ * added when a reported contact of the same patch is at most this much shallower (or a reported
+ * contact resolves the element to within this). 10 µm: a fifth of the completeness oracle's
+ * 0.05 mm tolerance, far below what a solver resolves, and it spares a second manifold reduction
+ * for elements a few micrometres deeper along their own normal than the patch's deepest point.
+ */
+export const CYLINDER_TERRAIN_DEPTH_RESOLUTION = 1e-5;
+
 /** [-] Capacity of the per-query candidate contact buffer (before reduction). Overflow is reported. */
 export const CYLINDER_TERRAIN_MAX_CANDIDATES = 1024;
 

@@ -32,6 +32,7 @@
  */
 import {
   CYLINDER_TERRAIN_AXIS_UNIT_TOLERANCE,
+  CYLINDER_TERRAIN_DEPTH_RESOLUTION,
   CYLINDER_TERRAIN_DIRECT_SCAN_CELLS,
   CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE,
   CYLINDER_TERRAIN_MAX_CELLS,
@@ -161,7 +162,7 @@ export function collideCylinderTerrainInto(
     for (let k = outStart + 1; k < out.count; k++) if (out.depth[k] > out.depth[deepest]) deepest = k;
     const N = out.normal, PN = ws.pendingNormal;
     for (let m = 0; m < ws.pendingCount; m++) {
-      if (out.count > outStart && out.depth[deepest] >= ws.pendingBound[m] &&
+      if (out.count > outStart && out.depth[deepest] + CYLINDER_TERRAIN_DEPTH_RESOLUTION >= ws.pendingBound[m] &&
         N[3 * deepest] * PN[3 * m] + N[3 * deepest + 1] * PN[3 * m + 1] + N[3 * deepest + 2] * PN[3 * m + 2] >= SAME_PATCH_COS) continue;
       lost += pendingWallContact(cand, hf, ws, m, out, outStart);
     }

@@ -52,7 +52,7 @@
  *      V0 ●──────────── ● V1
  */
 import type { ContactBuffer } from '../contact';
-import { CYLINDER_TERRAIN_NORMAL_GROUP_COS, CYLINDER_TERRAIN_PARALLEL_SIN, MANIFOLD_TIE_TOLERANCE } from '../../constants';
+import { CYLINDER_TERRAIN_DEPTH_RESOLUTION, CYLINDER_TERRAIN_NORMAL_GROUP_COS, CYLINDER_TERRAIN_PARALLEL_SIN } from '../../constants';
 
 /** cos of twice the grouping angle (cos 2α = 2cos²α − 1): two members of one normal group are at most this far apart. */
 export const SAME_PATCH_COS = 2 * CYLINDER_TERRAIN_NORMAL_GROUP_COS * CYLINDER_TERRAIN_NORMAL_GROUP_COS - 1;
@@ -213,7 +213,7 @@ export function wallIsResolved(contacts: ContactBuffer, start: number, hf: Heigh
 export function resolvedInPatch(contacts: ContactBuffer, start: number, nx: number, ny: number, nz: number, ownDepth: number): boolean {
   const N = contacts.normal;
   for (let k = start; k < contacts.count; k++) {
-    if (N[3 * k] * nx + N[3 * k + 1] * ny + N[3 * k + 2] * nz >= SAME_PATCH_COS && contacts.depth[k] + MANIFOLD_TIE_TOLERANCE >= ownDepth) return true;
+    if (N[3 * k] * nx + N[3 * k + 1] * ny + N[3 * k + 2] * nz >= SAME_PATCH_COS && contacts.depth[k] + CYLINDER_TERRAIN_DEPTH_RESOLUTION >= ownDepth) return true;
   }
   return false;
 }
@@ -260,7 +260,7 @@ export function resolvedUpTo(contacts: ContactBuffer, start: number, hf: Heightf
   const N = contacts.normal;
   for (let k = start; k < contacts.count; k++) {
     const dx = N[3 * k], dy = N[3 * k + 1], dz = N[3 * k + 2];
-    const depth = contacts.depth[k] + MANIFOLD_TIE_TOLERANCE;
+    const depth = contacts.depth[k] + CYLINDER_TERRAIN_DEPTH_RESOLUTION;
     if (dx * f.nx + dy * f.ny + dz * f.nz >= SAME_PATCH_COS) {
       if (depth >= ownDepth) return true;
       continue;
