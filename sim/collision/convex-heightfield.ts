@@ -26,7 +26,7 @@
  *   5. (Run before 4.) If nothing was found although the body dips below some element planes —
  *      a round body centred over a gently convex, inactive vertex or crease — the crease point
  *      becomes a contact with the FACE normal (Jolt's treatment of inactive edges).
- *   4. Candidates are grouped by normal (MANIFOLD_NORMAL_GROUP_COS) and each group reduced to
+ *   4. Candidates are grouped by normal (MANIFOLD_GROUP_COS) and each group reduced to
  *      MANIFOLD_MAX_POINTS (reduce-contacts.ts), so a box on a 5 cm grid gets its 4 corners, not
  *      a point per cell.
  *
@@ -43,7 +43,7 @@ import {
   HEIGHTFIELD_MAX_CELLS_PER_QUERY,
   HEIGHTFIELD_SAME_NORMAL_COS,
   HULL_MAX_VERTICES,
-  MANIFOLD_NORMAL_GROUP_COS,
+  MANIFOLD_GROUP_COS,
   TERRAIN_PLANARITY_TOLERANCE,
 } from '../constants';
 import { ContactBuffer } from './contact';
@@ -548,7 +548,7 @@ function reduceByGroups(dst: ContactBuffer, src: ContactBuffer): boolean {
     const lx = src.normal[3 * lead], ly = src.normal[3 * lead + 1], lz = src.normal[3 * lead + 2];
     for (let k = lead; k < src.count; k++) {
       if (taken[k]) continue;
-      if (src.normal[3 * k] * lx + src.normal[3 * k + 1] * ly + src.normal[3 * k + 2] * lz < MANIFOLD_NORMAL_GROUP_COS) continue;
+      if (src.normal[3 * k] * lx + src.normal[3 * k + 1] * ly + src.normal[3 * k + 2] * lz < MANIFOLD_GROUP_COS) continue;
       taken[k] = 1;
       // A point on an element border is produced by every element sharing it: keep one.
       if (hasDuplicate(group, src, k)) continue;

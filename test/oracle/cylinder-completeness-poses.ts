@@ -17,7 +17,7 @@
  * (terrain height minus point height, over a grid of boundary points) is that penetration: a
  * step, ramp or spike inside the footprint would otherwise bury it by up to 40 cm.
  */
-import { CYLINDER_TERRAIN_NORMAL_GROUP_COS } from '../../sim/constants';
+import { MANIFOLD_GROUP_COS } from '../../sim/constants';
 import { Rng } from '../../sim/math/random';
 import { fractalTerrain } from '../../sim/terrain/generate';
 import { Heightfield } from '../../sim/terrain/heightfield';
@@ -33,7 +33,7 @@ export const DEPTH_TOLERANCE = 5e-5;
  * (the reduction keeps each group's deepest point; members of a group are within the grouping
  * angle of its representative, so within twice that of each other). cos 2α = 2cos²α − 1.
  */
-export const COVER_COS = 2 * CYLINDER_TERRAIN_NORMAL_GROUP_COS * CYLINDER_TERRAIN_NORMAL_GROUP_COS - 1;
+export const COVER_COS = 2 * MANIFOLD_GROUP_COS * MANIFOLD_GROUP_COS - 1;
 
 export const WHEEL_RADIUS = 0.3;
 export const WHEEL_WIDTH = 0.2;

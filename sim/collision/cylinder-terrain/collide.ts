@@ -36,7 +36,7 @@ import {
   CYLINDER_TERRAIN_DIRECT_SCAN_CELLS,
   CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE,
   CYLINDER_TERRAIN_MAX_CELLS,
-  CYLINDER_TERRAIN_NORMAL_GROUP_COS,
+  MANIFOLD_GROUP_COS,
   MANIFOLD_LINE_CONTACT_DISTANCE,
   MANIFOLD_TIE_TOLERANCE,
 } from '../../constants';
@@ -153,7 +153,7 @@ export function collideCylinderTerrainInto(
   // whose own deepest point is not among the contacts, unless a reported contact resolves it; if
   // any is added, the manifold is reduced again with them.
   const outStart = out.count, outOverflow = out.overflow;
-  let rs = reduceManifoldInto(out, cand, ws.groups, CYLINDER_TERRAIN_NORMAL_GROUP_COS, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TIE_TOLERANCE);
+  let rs = reduceManifoldInto(out, cand, ws.groups, MANIFOLD_GROUP_COS, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TIE_TOLERANCE);
   if (ws.pendingCount > 0) {
     const before = cand.count;
     let lost = 0;
@@ -170,7 +170,7 @@ export function collideCylinderTerrainInto(
     if (cand.count > before) {
       out.count = outStart;
       out.overflow = outOverflow;
-      rs = reduceManifoldInto(out, cand, ws.groups, CYLINDER_TERRAIN_NORMAL_GROUP_COS, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TIE_TOLERANCE);
+      rs = reduceManifoldInto(out, cand, ws.groups, MANIFOLD_GROUP_COS, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TIE_TOLERANCE);
     }
   }
   ws.candidateCount = cand.count;

@@ -52,10 +52,10 @@
  *      V0 ●──────────── ● V1
  */
 import type { ContactBuffer } from '../contact';
-import { CYLINDER_TERRAIN_DEPTH_RESOLUTION, CYLINDER_TERRAIN_NORMAL_GROUP_COS, CYLINDER_TERRAIN_PARALLEL_SIN } from '../../constants';
+import { CYLINDER_TERRAIN_DEPTH_RESOLUTION, MANIFOLD_GROUP_COS, CYLINDER_TERRAIN_PARALLEL_SIN } from '../../constants';
 
 /** cos of twice the grouping angle (cos 2α = 2cos²α − 1): two members of one normal group are at most this far apart. */
-export const SAME_PATCH_COS = 2 * CYLINDER_TERRAIN_NORMAL_GROUP_COS * CYLINDER_TERRAIN_NORMAL_GROUP_COS - 1;
+export const SAME_PATCH_COS = 2 * MANIFOLD_GROUP_COS * MANIFOLD_GROUP_COS - 1;
 import type { WheelContactKind } from '../contact';
 import type { Heightfield } from '../../terrain/heightfield';
 import { CellEdge, EdgeClass } from './edge-bend';
