@@ -165,6 +165,13 @@ export const MANIFOLD_TIE_TOLERANCE = ROUND_OFF_LENGTH;
  */
 export const CYLINDER_TERRAIN_DEPTH_RESOLUTION = 1e-5;
 
+/**
+ * [-] Element walls: rounds of "add the walls no reported contact resolves, reduce again" per
+ * query. A round can drop a contact that resolved another element, so the check is repeated;
+ * on the benchmark scene a first round adds walls in 67 % of queries, a second in 2.4 %, a third never (1,000 poses).
+ */
+export const CYLINDER_TERRAIN_WALL_PASSES = 3;
+
 /** [-] Capacity of the per-query candidate contact buffer (before reduction). Overflow is reported. */
 export const CYLINDER_TERRAIN_MAX_CANDIDATES = 1024;
 

@@ -36,6 +36,7 @@ import {
   CYLINDER_TERRAIN_DIRECT_SCAN_CELLS,
   CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE,
   CYLINDER_TERRAIN_MAX_CELLS,
+  CYLINDER_TERRAIN_WALL_PASSES,
   MANIFOLD_GROUP_COS,
   MANIFOLD_LINE_CONTACT_DISTANCE,
   MANIFOLD_TIE_TOLERANCE,
@@ -151,10 +152,12 @@ export function collideCylinderTerrainInto(
   }
   // 5. Manifold. Then the element walls (element-walls.ts): the deepest point of each element
   // whose own deepest point is not among the contacts, unless a reported contact resolves it; if
-  // any is added, the manifold is reduced again with them.
+  // any is added, the manifold is reduced again — and checked again, since the new reduction may
+  // drop a contact that resolved another element (at most CYLINDER_TERRAIN_WALL_PASSES times).
   const outStart = out.count, outOverflow = out.overflow;
   let rs = reduceManifoldInto(out, cand, ws.groups, MANIFOLD_GROUP_COS, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TIE_TOLERANCE);
-  if (ws.pendingCount > 0) {
+  if (ws.pendingCount > 0) ws.pendingDone.fill(0, 0, ws.pendingCount);
+  for (let pass = 0; pass < CYLINDER_TERRAIN_WALL_PASSES && ws.pendingCount > 0; pass++) {
     const before = cand.count;
     let lost = 0;
     // The deepest reported contact settles most of them with one dot product (resolvedInPatch).
@@ -162,16 +165,18 @@ export function collideCylinderTerrainInto(
     for (let k = outStart + 1; k < out.count; k++) if (out.depth[k] > out.depth[deepest]) deepest = k;
     const N = out.normal, PN = ws.pendingNormal;
     for (let m = 0; m < ws.pendingCount; m++) {
+      if (ws.pendingDone[m] !== 0) continue;
       if (out.count > outStart && out.depth[deepest] + CYLINDER_TERRAIN_DEPTH_RESOLUTION >= ws.pendingBound[m] &&
         N[3 * deepest] * PN[3 * m] + N[3 * deepest + 1] * PN[3 * m + 1] + N[3 * deepest + 2] * PN[3 * m + 2] >= SAME_PATCH_COS) continue;
+      const count = cand.count;
       lost += pendingWallContact(cand, hf, ws, m, out, outStart);
+      if (cand.count > count) ws.pendingDone[m] = 1;
     }
     if (lost > 0) status |= CylinderTerrainStatus.CandidateOverflow;
-    if (cand.count > before) {
-      out.count = outStart;
-      out.overflow = outOverflow;
-      rs = reduceManifoldInto(out, cand, ws.groups, MANIFOLD_GROUP_COS, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TIE_TOLERANCE);
-    }
+    if (cand.count === before) break;
+    out.count = outStart;
+    out.overflow = outOverflow;
+    rs = reduceManifoldInto(out, cand, ws.groups, MANIFOLD_GROUP_COS, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TIE_TOLERANCE);
   }
   ws.candidateCount = cand.count;
   if (rs & ReduceManifoldStatus.GroupOverflow) status |= CylinderTerrainStatus.GroupOverflow;

@@ -70,6 +70,8 @@ export class CylinderTerrainWorkspace {
   /** … their normals and a bound of their depth along it (element-walls.ts, wallDepthBound). */
   readonly pendingNormal: Float64Array;
   readonly pendingBound: Float64Array;
+  /** 1 once the element's wall contact is among the candidates. */
+  readonly pendingDone: Uint8Array;
   pendingCount = 0;
   /** Best point of the last element-walls side (its parameter along the side). */
   readonly wallBest = { alpha: 0 };
@@ -91,5 +93,6 @@ export class CylinderTerrainWorkspace {
     this.pendingKind = new Uint8Array(2 * CYLINDER_TERRAIN_MAX_CELLS);
     this.pendingNormal = new Float64Array(6 * CYLINDER_TERRAIN_MAX_CELLS);
     this.pendingBound = new Float64Array(2 * CYLINDER_TERRAIN_MAX_CELLS);
+    this.pendingDone = new Uint8Array(2 * CYLINDER_TERRAIN_MAX_CELLS);
   }
 }
