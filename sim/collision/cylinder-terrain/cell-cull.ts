@@ -2,7 +2,7 @@
  * Which cells under a wheel can touch it (steps 2 and 3a of collide.ts): a per-cell bound from
  * the cylinder's horizontal sections, then a per-element "is the cylinder below this plane" test.
  * Both only drop elements whose intersection with the cylinder is empty, so no contact is lost
- * (issue #12 asks each skip to be proved; the proofs are next to the tests).
+ * (issue #12 asks each skip to be proved: the proofs follow).
  *
  * The per-cell bound. Any point X of an element inside the cylinder is a cylinder point over the
  * cell (in xy) no higher than the cell's highest corner h_c. Take the lowest side line w.r.t. the
@@ -22,11 +22,14 @@
  * s·|m| = (m·(P − C)) + (h/2)|v·m| + r·|P_⊥v(m)|, one square root, no division; REJECT_MARGIN
  * absorbs its round-off difference from the exact frame (frame.ts), which decides anyway.
  *
- * Removed with issue #12: a "quick test" that also dropped elements whose lowest-line foot lies
- * outside them, and a "face prefilter" that dropped whole cells far from the lowest line by a
- * slope bound. Both proved only that the lowest line has no foot in the element; the element's
- * deepest point can still be elsewhere (element-walls.ts), and that is how a cambered rim lying
- * across a convex seam went unreported.
+ * The screen (screenElement) then decides per element below its plane whether a case A/B/C
+ * contact is possible (s(B_L) > 0, or the lowest line's foot segment meets the element): only
+ * those get the exact frame. The others have their own deepest point on their sides, and are
+ * queued for element-walls.ts with a bound of it — they are not dropped. Until issue #12 this
+ * test (and a "face prefilter" that skipped whole cells far from the lowest line by a slope
+ * bound) dropped them: both proved only that the lowest line has no foot in the element, while
+ * the element's deepest point can be elsewhere — how a cambered rim lying across a convex seam
+ * went unreported.
  */
 import { CYLINDER_TERRAIN_PARALLEL_SIN, CYLINDER_TERRAIN_REJECT_MARGIN, GEOMETRIC_EPSILON, UNIT_EPSILON } from '../../constants';
 import { ElementKind } from '../../terrain/heightfield';

@@ -84,16 +84,10 @@ export class ElementFrame {
   hh = NaN; r = NaN;
 }
 
-/** Verdict on one element (setElementFrame returns Above or Frame; the quick test in collide.ts also FaceMissed). */
+/** Verdict of setElementFrame on one element. */
 export const ElementTest = {
   /** s(A_L) ≤ 0: the whole cylinder is above the element's (infinite) plane; its edges are out too. */
   Above: 0,
-  /**
-   * The cylinder dips below the plane but no face contact is possible: s(B_L) ≤ 0 (cases B and
-   * C, whose contacts lie on the foot of the lowest line) and that foot segment lies wholly on
-   * the outer side of one of the element's sides. The element's edges may still poke in.
-   */
-  FaceMissed: 1,
   /** The frame is complete: run the narrow-phase case. */
   Frame: 2,
 } as const;
@@ -101,9 +95,8 @@ export type ElementTest = (typeof ElementTest)[keyof typeof ElementTest];
 
 /**
  * Exact frame of element `kind` of cell (i, j): fills `f` and returns ElementTest.Frame, or
- * ElementTest.Above (the frame's fields are then not to be read). The narrow phase calls it only
- * for elements its quick test (collide.ts, cullCells) keeps. (A small integer, not s(A_L): a
- * double returned from a call that is not inlined is boxed on the heap.)
+ * ElementTest.Above (the frame's fields are then not to be read). The narrow phase calls it for
+ * the elements the cell screen (cell-cull.ts) marks for a frame, and for queued wall elements.
  *
  * The plane is computed from the heights exactly as Heightfield.elementPlane (same slopes, same
  * vertex), so every routine that uses the terrain sees bit-identical planes.
