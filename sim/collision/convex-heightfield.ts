@@ -26,7 +26,7 @@
  *   5. (Run before 4.) If nothing was found although the body dips below some element planes —
  *      a round body centred over a gently convex, inactive vertex or crease — the crease point
  *      becomes a contact with the FACE normal (Jolt's treatment of inactive edges).
- *   4. Candidates are grouped by normal (MANIFOLD_NORMAL_GROUP_COS) and each group reduced to
+ *   4. Candidates are grouped by normal (MANIFOLD_GROUP_COS) and each group reduced to
  *      MANIFOLD_MAX_POINTS (reduce-contacts.ts), so a box on a 5 cm grid gets its 4 corners, not
  *      a point per cell.
  *
@@ -35,20 +35,20 @@
  * above). Polygon edge k runs from its vertex k to vertex k+1.
  */
 import {
-  GEOMETRIC_EPSILON as GEOMETRIC_EPSILON_,
-  HEIGHTFIELD_ACTIVE_EDGE_COS as HEIGHTFIELD_ACTIVE_EDGE_COS_,
-  HEIGHTFIELD_CANDIDATE_CAPACITY as HEIGHTFIELD_CANDIDATE_CAPACITY_,
-  HEIGHTFIELD_EDGE_CONE_SLACK as HEIGHTFIELD_EDGE_CONE_SLACK_,
-  HEIGHTFIELD_FALLBACK_ELEMENTS as HEIGHTFIELD_FALLBACK_ELEMENTS_,
-  HEIGHTFIELD_MAX_CELLS_PER_QUERY as HEIGHTFIELD_MAX_CELLS_PER_QUERY_,
-  HEIGHTFIELD_SAME_NORMAL_COS as HEIGHTFIELD_SAME_NORMAL_COS_,
-  HULL_MAX_VERTICES as HULL_MAX_VERTICES_,
-  MANIFOLD_NORMAL_GROUP_COS as MANIFOLD_NORMAL_GROUP_COS_,
-  TERRAIN_PLANARITY_TOLERANCE as TERRAIN_PLANARITY_TOLERANCE_,
+  GEOMETRIC_EPSILON,
+  HEIGHTFIELD_ACTIVE_EDGE_COS,
+  HEIGHTFIELD_CANDIDATE_CAPACITY,
+  HEIGHTFIELD_EDGE_CONE_SLACK,
+  HEIGHTFIELD_FALLBACK_ELEMENTS,
+  HEIGHTFIELD_MAX_CELLS_PER_QUERY,
+  HEIGHTFIELD_SAME_NORMAL_COS,
+  HULL_MAX_VERTICES,
+  MANIFOLD_GROUP_COS,
+  TERRAIN_PLANARITY_TOLERANCE,
 } from '../constants';
 import { ContactBuffer } from './contact';
 import { GjkResult, GjkStatus, gjkDistance } from './gjk';
-import { quatRotate as quatRotate_, quatRotateInverse as quatRotateInverse_ } from '../math/quat';
+import { quatRotate, quatRotateInverse } from '../math/quat';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { ElementKind } from '../terrain/heightfield';
@@ -59,29 +59,8 @@ import type { BoxShape } from '../shapes/box';
 import type { ConvexHullShape } from '../shapes/convex-hull';
 import { manifoldBetweenFaces } from './manifold/clip-faces';
 import { FacePolygon } from './manifold/face-polygon';
-import { PairContactKind as PairContactKind_, TAG_EDGE_PAIR as TAG_EDGE_PAIR_, TAG_VERTEX as TAG_VERTEX_, packFeature as packFeature_ } from './manifold/feature-id';
+import { PairContactKind, TAG_EDGE_PAIR, TAG_VERTEX, packFeature } from './manifold/feature-id';
 import { reduceContacts } from './manifold/reduce-contacts';
-
-// Cached imported bindings: no getter per call under CommonJS transpilers (tsx, used by the benchmarks).
-const PairContactKind = PairContactKind_;
-const TAG_EDGE_PAIR = TAG_EDGE_PAIR_;
-const TAG_VERTEX = TAG_VERTEX_;
-const packFeature = packFeature_;
-const quatRotate = quatRotate_;
-const quatRotateInverse = quatRotateInverse_;
-
-// Module-local copies of the tuning constants: read on hot paths without a cross-module
-// binding lookup (CommonJS transpilers such as tsx turn each imported binding into a getter).
-const GEOMETRIC_EPSILON = GEOMETRIC_EPSILON_;
-const HEIGHTFIELD_ACTIVE_EDGE_COS = HEIGHTFIELD_ACTIVE_EDGE_COS_;
-const HEIGHTFIELD_CANDIDATE_CAPACITY = HEIGHTFIELD_CANDIDATE_CAPACITY_;
-const EDGE_CONE_SLACK = HEIGHTFIELD_EDGE_CONE_SLACK_;
-const HEIGHTFIELD_FALLBACK_ELEMENTS = HEIGHTFIELD_FALLBACK_ELEMENTS_;
-const HEIGHTFIELD_MAX_CELLS_PER_QUERY = HEIGHTFIELD_MAX_CELLS_PER_QUERY_;
-const HEIGHTFIELD_SAME_NORMAL_COS = HEIGHTFIELD_SAME_NORMAL_COS_;
-const HULL_MAX_VERTICES = HULL_MAX_VERTICES_;
-const MANIFOLD_NORMAL_GROUP_COS = MANIFOLD_NORMAL_GROUP_COS_;
-const TERRAIN_PLANARITY_TOLERANCE = TERRAIN_PLANARITY_TOLERANCE_;
 
 export const HeightfieldCollideStatus = {
   Ok: 0,
@@ -569,7 +548,7 @@ function reduceByGroups(dst: ContactBuffer, src: ContactBuffer): boolean {
     const lx = src.normal[3 * lead], ly = src.normal[3 * lead + 1], lz = src.normal[3 * lead + 2];
     for (let k = lead; k < src.count; k++) {
       if (taken[k]) continue;
-      if (src.normal[3 * k] * lx + src.normal[3 * k + 1] * ly + src.normal[3 * k + 2] * lz < MANIFOLD_NORMAL_GROUP_COS) continue;
+      if (src.normal[3 * k] * lx + src.normal[3 * k + 1] * ly + src.normal[3 * k + 2] * lz < MANIFOLD_GROUP_COS) continue;
       taken[k] = 1;
       // A point on an element border is produced by every element sharing it: keep one.
       if (hasDuplicate(group, src, k)) continue;
@@ -781,14 +760,14 @@ export function collideConvexHeightfield(
             edgeId = k;
             const c1 = cnx * nP[0] + cny * nP[1] + cnz * nP[2];
             const c2 = cnx * nQ[0] + cny * nQ[1] + cnz * nQ[2];
-            if (c1 < c12 - EDGE_CONE_SLACK || c2 < c12 - EDGE_CONE_SLACK) arcOk = false;
+            if (c1 < c12 - HEIGHTFIELD_EDGE_CONE_SLACK || c2 < c12 - HEIGHTFIELD_EDGE_CONE_SLACK) arcOk = false;
           }
         }
         // restore nP for this element (edgeActive overwrote it)
         hf.elementPlane(nP, i, j, kind);
         if (!onEdge || !active || !(cnz > 0)) continue;
         if (edges === 1 && !arcOk) continue;
-        if (edges > 1 && cnx * nP[0] + cny * nP[1] + cnz * nP[2] < minC12 - EDGE_CONE_SLACK) continue;
+        if (edges > 1 && cnx * nP[0] + cny * nP[1] + cnz * nP[2] < minC12 - HEIGHTFIELD_EDGE_CONE_SLACK) continue;
         const k2 = cand.push(wx, wy, wz, cnx, cny, cnz, -gjk.distance, PairContactKind.HeightfieldEdge, i, j,
           packFeature(true, kind, ((i & 0xf) | ((j & 0xf) << 4)), edgeId, TAG_EDGE_PAIR));
         if (k2 < 0) status = HeightfieldCollideStatus.Overflow;

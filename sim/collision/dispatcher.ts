@@ -35,7 +35,7 @@ import { ShapeKind } from '../shapes/shape';
 import type { SphereShape } from '../shapes/sphere';
 import { collideCapsuleBox } from './manifold/capsule-box';
 import { axisSegment, collideCapsuleCapsule } from './manifold/capsule-capsule';
-import { collideConvexConvex, lastConvexStatus } from './manifold/convex-convex';
+import { collideConvexConvex } from './manifold/convex-convex';
 import { flipContacts } from './manifold/flip-contacts';
 import { collideBoxBox } from './sat-box-box';
 import { HeightfieldCollideStatus, collideConvexHeightfield } from './convex-heightfield';
@@ -126,9 +126,11 @@ export function collideConvexPair(
         poseB.position, poseB.orientation, (shapeB as BoxShape).halfExtents, margin);
       break;
     default:
-      collideConvexConvex(out, shapeA, poseA, shapeB, poseB, margin);
-      if (lastConvexStatus === EpaStatus.Fallback) status = CollideStatus.Fallback;
-      else if (lastConvexStatus === EpaStatus.Degenerate) status = CollideStatus.Degenerate;
+    {
+      const epaStatus = collideConvexConvex(out, shapeA, poseA, shapeB, poseB, margin);
+      if (epaStatus === EpaStatus.Fallback) status = CollideStatus.Fallback;
+      else if (epaStatus === EpaStatus.Degenerate) status = CollideStatus.Degenerate;
+    }
   }
   if (out.overflow > overflow0) return CollideStatus.Overflow;
   return status;

@@ -25,30 +25,18 @@
  *     edge tag k runs from vertex k to vertex k+1.
  */
 import {
-  SAT_EDGE_PARALLEL_EPSILON as SAT_EDGE_PARALLEL_EPSILON_,
-  SAT_FACE_PREFERENCE_ABSOLUTE as SAT_FACE_PREFERENCE_ABSOLUTE_,
-  SAT_FACE_PREFERENCE_RELATIVE as SAT_FACE_PREFERENCE_RELATIVE_,
+  SAT_EDGE_PARALLEL_EPSILON,
+  SAT_FACE_PREFERENCE_ABSOLUTE,
+  SAT_FACE_PREFERENCE_RELATIVE,
 } from '../constants';
 import type { ContactBuffer } from './contact';
 import type { Quat } from '../math/quat';
-import { quatToMat3 as quatToMat3_ } from '../math/quat';
+import { quatToMat3 } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
-import { PairContactKind as PairContactKind_, TAG_EDGE_PAIR as TAG_EDGE_PAIR_, packFeature as packFeature_ } from './manifold/feature-id';
+import { PairContactKind, TAG_EDGE_PAIR, packFeature } from './manifold/feature-id';
 import { FacePolygon } from './manifold/face-polygon';
 import { manifoldBetweenFaces } from './manifold/clip-faces';
 import { closestPointsSegmentSegment, createSegmentClosest } from './segment-closest';
-
-// Cached imported bindings: no getter per call under CommonJS transpilers (tsx, used by the benchmarks).
-const PairContactKind = PairContactKind_;
-const TAG_EDGE_PAIR = TAG_EDGE_PAIR_;
-const packFeature = packFeature_;
-const quatToMat3 = quatToMat3_;
-
-// Module-local copies of the tuning constants: read on hot paths without a cross-module
-// binding lookup (CommonJS transpilers such as tsx turn each imported binding into a getter).
-const SAT_EDGE_PARALLEL_EPSILON = SAT_EDGE_PARALLEL_EPSILON_;
-const SAT_FACE_PREFERENCE_ABSOLUTE = SAT_FACE_PREFERENCE_ABSOLUTE_;
-const SAT_FACE_PREFERENCE_RELATIVE = SAT_FACE_PREFERENCE_RELATIVE_;
 
 /** Which kind of axis the SAT picked. */
 export const SatAxisKind = {

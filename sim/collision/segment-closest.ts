@@ -24,15 +24,10 @@
  *        P3 ●──────●──────────● P4        Pb = P3 + mub (P4 − P3)
  */
 import {
-  GEOMETRIC_EPSILON as GEOMETRIC_EPSILON_,
-  SEGMENT_PARALLEL_EPSILON as SEGMENT_PARALLEL_EPSILON_,
+  GEOMETRIC_EPSILON,
+  SEGMENT_PARALLEL_EPSILON,
 } from '../constants';
 import type { Vec3 } from '../math/vec3';
-
-// Module-local copies of the tuning constants: read on hot paths without a cross-module
-// binding lookup (CommonJS transpilers such as tsx turn each imported binding into a getter).
-const GEOMETRIC_EPSILON = GEOMETRIC_EPSILON_;
-const SEGMENT_PARALLEL_EPSILON = SEGMENT_PARALLEL_EPSILON_;
 
 /** Result slot for closestPointsSegmentSegment (reuse one instance on hot paths). */
 export interface SegmentClosest {

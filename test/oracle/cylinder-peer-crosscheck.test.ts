@@ -9,7 +9,11 @@
  * can give a larger MTD than the element-normal depth), ours the paper's depth along the element
  * normal (or the edge-poke distance). Measured on 600 benchmark poses: |Rapier − ours| median
  * 0.04 mm, 80th percentile 0.9 mm, 90th 1.9 mm, max 10.7 mm; contact/no-contact always agreed.
- * The limits below leave about 1.5× margin on those numbers.
+ * Since issue #12 every element's own deepest point is reported (element-walls.ts): ours is
+ * deeper in 591 of those 600 poses, median 0.22 mm, 80th percentile 2.8 mm, 90th 15.0 mm, max
+ * 76.7 mm — a cambered rim across a seam, and steep curb faces whose depth along their own
+ * normal is a long chord through the wheel (the completeness oracle confirms those depths). The
+ * limits below leave about 1.5× margin on these numbers; contact/no-contact still always agrees.
  */
 import { describe, expect, it } from 'vitest';
 import { collideCylinderTerrain } from '../../sim/index';
@@ -20,9 +24,9 @@ const POSES = 300;
 /** [m] Both must report contact when either is deeper than 0.5 mm. */
 const CONTACT_AGREEMENT = 5e-4;
 /** [m] Limits on |Rapier − ours| per quantile. */
-const MEDIAN_LIMIT = 1e-4;
-const P80_LIMIT = 1.5e-3;
-const MAX_LIMIT = 16e-3;
+const MEDIAN_LIMIT = 3.5e-4;
+const P80_LIMIT = 4.5e-3;
+const MAX_LIMIT = 120e-3;
 
 describe('cylinder–terrain vs Rapier (per-triangle GJK/EPA on the same triangles)', () => {
   it('agrees on contact/no-contact and on the maximum depth within the documented tolerance', async () => {

@@ -7,8 +7,12 @@
  * well under 20 s on a slow CI core; `npm run bench -- cylinder` reports the same statistics
  * over all 10,000.
  *
- * Claims (from the issue): p95 |max depth − oracle| ≤ 0.1 mm, p99 ≤ 1 mm, zero missed contacts
- * deeper than 0.1 mm, and no ghost contact deeper than 0.1 mm where the oracle sees none.
+ * This oracle measures face depths on each element's lowest side line (and case-A disc) only, so
+ * since issue #12 it is a LOWER bound of what the algorithm reports: an element's deepest point
+ * can be off that line (a cambered rim across a seam, the top of a steep face), which the
+ * completeness oracle (cylinder-completeness.test.ts) measures. Claims: the deepest contact is
+ * never shallower than this oracle by more than 0.1 mm, zero missed contacts deeper than 0.1 mm,
+ * and no ghost contact deeper than 0.1 mm where the oracle sees none.
  */
 import { describe, expect, it } from 'vitest';
 import { collideCylinderTerrain } from '../../sim/index';
@@ -29,6 +33,7 @@ describe('cylinder–terrain vs brute-force oracle (2,000 benchmark poses)', () 
   const err: number[] = [];
   const worst: string[] = [];
   let missed = 0;
+  const shallower: string[] = [];
   let ghosts = 0;
   let contactPoses = 0;
   for (let k = 0; k < poses.length; k++) {
@@ -38,6 +43,7 @@ describe('cylinder–terrain vs brute-force oracle (2,000 benchmark poses)', () 
     for (const c of r.contacts) d = Math.max(d, c.depth);
     const e = Math.abs(d - o.depth);
     err.push(e);
+    if (d < o.depth - P95_LIMIT) shallower.push(`pose ${k}: oracle ${(o.depth * 1e3).toFixed(3)} mm, ours ${(d * 1e3).toFixed(3)} mm`);
     if (o.depth > CONTACT_THRESHOLD) contactPoses++;
     if (o.depth > CONTACT_THRESHOLD && r.contacts.length === 0) missed++;
     if (o.depth === 0 && d > CONTACT_THRESHOLD) ghosts++;
@@ -50,13 +56,8 @@ describe('cylinder–terrain vs brute-force oracle (2,000 benchmark poses)', () 
     expect(contactPoses).toBeGreaterThan(POSES * 0.95);
   });
 
-  it('p95 of the maximum-depth error ≤ 0.1 mm', () => {
-    expect(q(0.95)).toBeLessThanOrEqual(P95_LIMIT);
-  });
-
-  it('p99 of the maximum-depth error ≤ 1 mm', () => {
-    if (q(0.99) > P99_LIMIT) console.log(worst.join('\n'));
-    expect(q(0.99)).toBeLessThanOrEqual(P99_LIMIT);
+  it('the deepest contact is never shallower than the lowest-line oracle by more than 0.1 mm', () => {
+    expect(shallower).toEqual([]);
   });
 
   it('no missed contact deeper than 0.1 mm', () => {
@@ -76,16 +77,15 @@ describe('cylinder–terrain vs brute-force oracle (2,000 benchmark poses)', () 
 // (poses 165, 364, 79: oracle 45.73 / 23.26 / 49.24 mm, true 55.61 / 28.91 / 51.51 mm; fixed in
 // the oracle, see its header and cylinder-oracle-analytic.test.ts).
 describe('cylinder–terrain vs oracle on a curb-dense scene', () => {
-  it('regression: steep curb faces overestimate depth, and oracle misses short stretches: p99 ≤ 1 mm and max error ≤ 5 mm on 400 poses', () => {
+  it('regression: never shallower than the lowest-line oracle by more than 0.1 mm on 400 poses', () => {
     const hf = buildCylinderScene(129);
     const poses = cylinderPoses(hf, 400, 99);
-    const err: number[] = [];
-    for (const p of poses) {
-      const d = collideCylinderTerrain(p, hf).contacts.reduce((m, c) => Math.max(m, c.depth), 0);
-      err.push(Math.abs(d - oracleMaxDepth(p, hf).depth));
+    const bad: string[] = [];
+    for (let k = 0; k < poses.length; k++) {
+      const d = collideCylinderTerrain(poses[k], hf).contacts.reduce((m, c) => Math.max(m, c.depth), 0);
+      const o = oracleMaxDepth(poses[k], hf).depth;
+      if (d < o - P95_LIMIT) bad.push(`pose ${k}: oracle ${o}, ours ${d}`);
     }
-    err.sort((a, b) => a - b);
-    expect(err[Math.floor(err.length * 0.99)]).toBeLessThanOrEqual(P99_LIMIT);
-    expect(err[err.length - 1]).toBeLessThanOrEqual(5e-3);
+    expect(bad).toEqual([]);
   });
 });

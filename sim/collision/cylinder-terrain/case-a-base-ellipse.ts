@@ -37,20 +37,9 @@ import type { ContactBuffer } from '../contact';
 import { WheelContactKind } from '../contact';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield } from '../../terrain/heightfield';
-import { elementSides as elementSidesImport } from './case-b-side-trapezoid';
+import { elementSides } from './case-b-side-trapezoid';
 import { EdgeClass } from './edge-bend';
 import type { ElementFrame } from './frame';
-/*
- * Module-local copies of the imported bindings read per cell, element or edge. Under tsx and
- * vitest (a CommonJS transform) every read of an imported binding is a getter call on the
- * exporting module's object; a local constant is a plain load (about 2 % of a query).
- */
-const KIND_LOWER = ElementKind.LowerTriangle, KIND_UPPER = ElementKind.UpperTriangle;
-const CONTACT_BASE_A = WheelContactKind.BaseA;
-const CLASS_FLAT = EdgeClass.Flat;
-const AXIS_PARALLEL_EPS = CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON;
-const elementSides = elementSidesImport;
-
 /** Polygon of the current element: world xyz of up to 4 vertices, and their disc coordinates. */
 const vx = new Float64Array(4);
 const vy = new Float64Array(4);
@@ -73,8 +62,8 @@ export function footInElement(hf: Heightfield, f: ElementFrame, fx: number, fy: 
   const lastX = f.i === hf.cellsX - 1, lastY = f.j === hf.cellsY - 1;
   if (fx < 0 || fy < 0 || fx > 1 || fy > 1) return false;
   if ((fx === 1 && !lastX) || (fy === 1 && !lastY)) return false;
-  if (f.kind === KIND_LOWER) return fx + fy < 1;
-  if (f.kind === KIND_UPPER) return fx + fy >= 1;
+  if (f.kind === ElementKind.LowerTriangle) return fx + fy < 1;
+  if (f.kind === ElementKind.UpperTriangle) return fx + fy >= 1;
   return true;
 }
 
@@ -83,9 +72,9 @@ function loadPolygon(hf: Heightfield, f: ElementFrame): number {
   const H = hf.heights, c = hf.cols, kv = f.j * c + f.i;
   const x0 = f.ox, x1 = f.ox + f.dx, y0 = f.oy, y1 = f.oy + f.dy;
   let m = 0;
-  if (f.kind !== KIND_UPPER) { vx[m] = x0; vy[m] = y0; vz[m] = H[kv]; m++; } // V0
+  if (f.kind !== ElementKind.UpperTriangle) { vx[m] = x0; vy[m] = y0; vz[m] = H[kv]; m++; } // V0
   vx[m] = x1; vy[m] = y0; vz[m] = H[kv + 1]; m++; // V1
-  if (f.kind !== KIND_LOWER) { vx[m] = x1; vy[m] = y1; vz[m] = H[kv + c + 1]; m++; } // V3
+  if (f.kind !== ElementKind.LowerTriangle) { vx[m] = x1; vy[m] = y1; vz[m] = H[kv + c + 1]; m++; } // V3
   vx[m] = x0; vy[m] = y1; vz[m] = H[kv + c]; m++; // V2
   return m;
 }
@@ -109,7 +98,7 @@ function writeBaseContact(out: ContactBuffer, f: ElementFrame, px: number, py: n
   P[3 * k] = px; P[3 * k + 1] = py; P[3 * k + 2] = pz;
   N[3 * k] = f.nx; N[3 * k + 1] = f.ny; N[3 * k + 2] = f.nz;
   out.depth[k] = s;
-  out.kind[k] = CONTACT_BASE_A;
+  out.kind[k] = WheelContactKind.BaseA;
   out.cellI[k] = f.i;
   out.cellJ[k] = f.j;
   out.feature[k] = f.kind;
@@ -119,7 +108,7 @@ function writeBaseContact(out: ContactBuffer, f: ElementFrame, px: number, py: n
 /** Case A contacts of one element (frame with s(B_L) > 0). Returns the number that did not fit. */
 export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: ElementFrame): number {
   const r = f.r;
-  if (f.cos <= AXIS_PARALLEL_EPS) return 0; // lying cylinder buried past its radius: the base cannot face the plane
+  if (f.cos <= CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON) return 0; // lying cylinder buried past its radius: the base cannot face the plane
   let lost = 0;
   const sCL = f.sCL, sin = f.sin;
   const nx = f.nx, ny = f.ny, nz = f.nz;
@@ -141,7 +130,7 @@ export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: Elem
   const m = loadPolygon(hf, f);
   let anyBent = false;
   for (let e = 0; e < m; e++) {
-    bent[e] = hf.edgeClass(f.i, f.j, sides[e]) !== CLASS_FLAT ? 1 : 0; // concave or convex: either ends the plane
+    bent[e] = hf.edgeClass(f.i, f.j, sides[e]) !== EdgeClass.Flat ? 1 : 0; // concave or convex: either ends the plane
     if (bent[e] === 1) anyBent = true;
   }
   if (!anyBent) return lost;

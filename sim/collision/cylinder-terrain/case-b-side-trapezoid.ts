@@ -27,21 +27,18 @@ import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield } from '../../terrain/heightfield';
 import { CellEdge, EdgeClass } from './edge-bend';
 import type { ElementFrame } from './frame';
-/*
- * Module-local copies of the imported bindings read per cell, element or edge. Under tsx and
- * vitest (a CommonJS transform) every read of an imported binding is a getter call on the
- * exporting module's object; a local constant is a plain load (about 2 % of a query).
- */
-const EDGE_BOTTOM = CellEdge.Bottom, EDGE_RIGHT = CellEdge.Right, EDGE_TOP = CellEdge.Top, EDGE_LEFT = CellEdge.Left, EDGE_DIAGONAL = CellEdge.Diagonal;
-const KIND_RECTANGLE = ElementKind.Rectangle, KIND_LOWER = ElementKind.LowerTriangle, KIND_UPPER = ElementKind.UpperTriangle;
-const CLASS_FLAT = EdgeClass.Flat;
-const CONTACT_SIDE_B = WheelContactKind.SideB;
+const { Bottom: EDGE_BOTTOM, Right: EDGE_RIGHT, Top: EDGE_TOP, Left: EDGE_LEFT, Diagonal: EDGE_DIAGONAL } = CellEdge;
 
 /**
- * Result of the last clipLowestLine: parameters on A_L→A_U and what cut them: an element side
+ * Result of clipLowestLine: parameters on A_L→A_U and what cut them: an element side
  * (CellEdge), −1 for the line's own end, FOOT_LEAVES_CYLINDER where the foot leaves the wheel.
  */
-export const lineClip = { t0: 0, t1: 1, enterEdge: -1, exitEdge: -1 };
+export class LineClip {
+  t0 = 0;
+  t1 = 1;
+  enterEdge = -1;
+  exitEdge = -1;
+}
 
 /** lineClip code: the clip end is where the foot leaves the cylinder (a real end of the patch). */
 export const FOOT_LEAVES_CYLINDER = -2;
@@ -52,15 +49,15 @@ const LOWER_SIDES: readonly CellEdge[] = [EDGE_BOTTOM, EDGE_DIAGONAL, EDGE_LEFT]
 const UPPER_SIDES: readonly CellEdge[] = [EDGE_RIGHT, EDGE_TOP, EDGE_DIAGONAL];
 
 export function elementSides(kind: ElementKind): readonly CellEdge[] {
-  return kind === KIND_RECTANGLE ? RECT_SIDES : kind === KIND_LOWER ? LOWER_SIDES : UPPER_SIDES;
+  return kind === ElementKind.Rectangle ? RECT_SIDES : kind === ElementKind.LowerTriangle ? LOWER_SIDES : UPPER_SIDES;
 }
 
 /**
  * Cyrus–Beck: clips the lowest side line's foot, from t = 0 (A_L) to t = 1 (A_U) — or only its
  * part below the plane, t ≤ s(A_L)/(s(A_L) − s(A_U)), with `belowOnly` — against the element.
- * Writes lineClip; returns false when nothing remains.
+ * Writes `clip`; returns false when nothing remains.
  */
-export function clipLowestLine(f: ElementFrame, belowOnly: boolean): boolean {
+export function clipLowestLine(f: ElementFrame, belowOnly: boolean, clip: LineClip): boolean {
   const hh = f.hh, r = f.r;
   let tEnd = 1;
   if (belowOnly) {
@@ -103,38 +100,34 @@ export function clipLowestLine(f: ElementFrame, belowOnly: boolean): boolean {
   // The element's sides as half-planes g(t) = g0 + t·dg ≥ 0 (see the header), unrolled per
   // element kind: this runs for every element under the wheel.
   const kind = f.kind;
-  if (kind !== KIND_UPPER) {
+  if (kind !== ElementKind.UpperTriangle) {
     // bottom fy ≥ 0 and left fx ≥ 0 (rectangle and lower triangle)
     if (ddy === 0) { if (fy0 < 0) return false; } else { const t = -fy0 / ddy; if (ddy > 0) { if (t > t0) { t0 = t; enter = EDGE_BOTTOM; } } else if (t < t1) { t1 = t; exit = EDGE_BOTTOM; } }
     if (ddx === 0) { if (fx0 < 0) return false; } else { const t = -fx0 / ddx; if (ddx > 0) { if (t > t0) { t0 = t; enter = EDGE_LEFT; } } else if (t < t1) { t1 = t; exit = EDGE_LEFT; } }
   }
-  if (kind !== KIND_LOWER) {
+  if (kind !== ElementKind.LowerTriangle) {
     // right 1 − fx ≥ 0 and top 1 − fy ≥ 0 (rectangle and upper triangle)
     if (ddx === 0) { if (fx0 > 1) return false; } else { const t = (1 - fx0) / ddx; if (ddx < 0) { if (t > t0) { t0 = t; enter = EDGE_RIGHT; } } else if (t < t1) { t1 = t; exit = EDGE_RIGHT; } }
     if (ddy === 0) { if (fy0 > 1) return false; } else { const t = (1 - fy0) / ddy; if (ddy < 0) { if (t > t0) { t0 = t; enter = EDGE_TOP; } } else if (t < t1) { t1 = t; exit = EDGE_TOP; } }
   }
-  if (kind !== KIND_RECTANGLE) {
+  if (kind !== ElementKind.Rectangle) {
     // diagonal: lower 1 − fx − fy ≥ 0, upper fx + fy − 1 ≥ 0
-    const sg = kind === KIND_LOWER ? -1 : 1;
+    const sg = kind === ElementKind.LowerTriangle ? -1 : 1;
     const g0 = sg * (fx0 + fy0 - 1), dg = sg * (ddx + ddy);
     if (dg === 0) { if (g0 < 0) return false; } else { const t = -g0 / dg; if (dg > 0) { if (t > t0) { t0 = t; enter = EDGE_DIAGONAL; } } else if (t < t1) { t1 = t; exit = EDGE_DIAGONAL; } }
   }
-  lineClip.t0 = t0; lineClip.t1 = t1; lineClip.enterEdge = enter; lineClip.exitEdge = exit;
+  clip.t0 = t0; clip.t1 = t1; clip.enterEdge = enter; clip.exitEdge = exit;
   return t0 <= t1;
 }
 
 /** True if a clip end on side `e` (negative: the line's own end, or the foot leaving the wheel) should become a contact. */
 export function clipEndIsReal(hf: Heightfield, f: ElementFrame, e: number): boolean {
   if (e < 0) return true;
-  return hf.edgeClass(f.i, f.j, e as CellEdge) !== CLASS_FLAT;
+  return hf.edgeClass(f.i, f.j, e as CellEdge) !== EdgeClass.Flat;
 }
 
-/**
- * Pushes the contact at the start (end = 0) or end (1) of the last clip: {foot(t), s(t), n}.
- * Returns false on overflow.
- */
-export function pushLinePoint(out: ContactBuffer, f: ElementFrame, end: number, kind: WheelContactKind): boolean {
-  const t = end === 0 ? lineClip.t0 : lineClip.t1;
+/** Pushes the contact at parameter t of the lowest line: {foot(t), s(t), n}. Returns false on overflow. */
+export function pushLinePoint(out: ContactBuffer, f: ElementFrame, t: number, kind: WheelContactKind): boolean {
   const hh = f.hh, r = f.r;
   const s = f.sAL + t * (f.sAU - f.sAL);
   const l = 2 * hh * t;
@@ -158,11 +151,11 @@ export function pushLinePoint(out: ContactBuffer, f: ElementFrame, end: number, 
  * Case B contacts of one element (the frame must have s(A_L) > 0 and s(A_U) > 0). Returns the
  * number of contacts that did not fit in `out`.
  */
-export function sideTrapezoidContacts(out: ContactBuffer, hf: Heightfield, f: ElementFrame): number {
-  if (!clipLowestLine(f, false)) return 0;
+export function sideTrapezoidContacts(out: ContactBuffer, hf: Heightfield, f: ElementFrame, clip: LineClip): number {
+  if (!clipLowestLine(f, false, clip)) return 0;
   let lost = 0;
-  const { t0, t1, enterEdge, exitEdge } = lineClip;
-  if (clipEndIsReal(hf, f, enterEdge) && !pushLinePoint(out, f, 0, CONTACT_SIDE_B)) lost++;
-  if (t1 > t0 && clipEndIsReal(hf, f, exitEdge) && !pushLinePoint(out, f, 1, CONTACT_SIDE_B)) lost++;
+  const { t0, t1, enterEdge, exitEdge } = clip;
+  if (clipEndIsReal(hf, f, enterEdge) && !pushLinePoint(out, f, t0, WheelContactKind.SideB)) lost++;
+  if (t1 > t0 && clipEndIsReal(hf, f, exitEdge) && !pushLinePoint(out, f, t1, WheelContactKind.SideB)) lost++;
   return lost;
 }

@@ -17,28 +17,17 @@
 import type { ContactBuffer } from '../contact';
 import { WheelContactKind } from '../contact';
 import type { Heightfield } from '../../terrain/heightfield';
-import { clipEndIsReal as clipEndIsRealImport, clipLowestLine as clipLowestLineImport, lineClip as lineClipImport, pushLinePoint as pushLinePointImport } from './case-b-side-trapezoid';
+import { clipEndIsReal, clipLowestLine, type LineClip, pushLinePoint } from './case-b-side-trapezoid';
 import type { ElementFrame } from './frame';
-/*
- * Module-local copies of the imported bindings read per cell, element or edge. Under tsx and
- * vitest (a CommonJS transform) every read of an imported binding is a getter call on the
- * exporting module's object; a local constant is a plain load (about 2 % of a query).
- */
-const CONTACT_POINT_C = WheelContactKind.PointC;
-const clipEndIsReal = clipEndIsRealImport;
-const clipLowestLine = clipLowestLineImport;
-const lineClip = lineClipImport;
-const pushLinePoint = pushLinePointImport;
 
 /**
- * Case C contact of one element (frame with s(A_L) > 0 ≥ s(A_U)). With `requireInterior` the
- * point is emitted only when the clipped piece starts past A_L (t0 > 0). Returns the number of
- * contacts that did not fit.
+ * Case C contact of one element (frame with s(A_L) > 0 ≥ s(A_U), s(B_L) ≤ 0): the deepest point
+ * of the lowest line's below-plane part over the element. Returns the number of contacts that
+ * did not fit.
  */
-export function singlePointContact(out: ContactBuffer, hf: Heightfield, f: ElementFrame, requireInterior: boolean): number {
-  if (!clipLowestLine(f, true)) return 0;
-  if (requireInterior && lineClip.enterEdge === -1) return 0;
-  if (!(f.sAL + lineClip.t0 * (f.sAU - f.sAL) > 0)) return 0;
-  if (!clipEndIsReal(hf, f, lineClip.enterEdge)) return 0;
-  return pushLinePoint(out, f, 0, CONTACT_POINT_C) ? 0 : 1;
+export function singlePointContact(out: ContactBuffer, hf: Heightfield, f: ElementFrame, clip: LineClip): number {
+  if (!clipLowestLine(f, true, clip)) return 0;
+  if (!(f.sAL + clip.t0 * (f.sAU - f.sAL) > 0)) return 0;
+  if (!clipEndIsReal(hf, f, clip.enterEdge)) return 0;
+  return pushLinePoint(out, f, clip.t0, WheelContactKind.PointC) ? 0 : 1;
 }

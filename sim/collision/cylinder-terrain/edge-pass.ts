@@ -34,70 +34,67 @@ import type { ContactBuffer } from '../contact';
 import { WheelContactKind } from '../contact';
 import type { Heightfield } from '../../terrain/heightfield';
 import type { CellEdge } from './edge-bend';
-import { edgeFeature as edgeFeatureImport } from './edge-bend';
+import { edgeFeature } from './edge-bend';
 import type { CylinderQuery } from './frame';
-/*
- * Module-local copies of the imported bindings read per cell, element or edge. Under tsx and
- * vitest (a CommonJS transform) every read of an imported binding is a getter call on the
- * exporting module's object; a local constant is a plain load (about 2 % of a query).
- */
-const CONTACT_BASE_A = WheelContactKind.BaseA, CONTACT_SIDE_B = WheelContactKind.SideB, CONTACT_EDGE_VERTEX = WheelContactKind.EdgeVertex;
-const AXIS_PARALLEL_EPS = CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON;
-const GEOM_EPS = GEOMETRIC_EPSILON;
-const TIE_TOLERANCE = MANIFOLD_TIE_TOLERANCE;
-const edgeFeature = edgeFeatureImport;
-
-/** Scratch of the last edgePoke: the edge's end points, the deepest point's parameter and depth, its end vertices in the query window. */
-const poke = { x0: 0.5, y0: 0.5, z0: 0.5, x1: 0.5, y1: 0.5, z1: 0.5, t: 0.5, depth: 0.5, va: 0, vb: 0 };
 
 /**
- * Vertices already emitted as contacts in this query. A vertex poking into the cylinder is the
- * deepest point of every bent edge that ends there (up to six); the first edge in cell order
- * emits it, the others skip it — so the manifold has no duplicates and does not depend on which
- * edge happened to win a tie in the reduction. One stamp per vertex of the query's window (the
- * cell range plus its far row and column), compared with the query's own stamp: nothing to
- * clear between queries.
+ * State of the edge pass of one query (one per workspace): the last edgePoke's result, the face
+ * normals its caller provides for emitEdgeContact, and the vertices already emitted.
  */
-// A range of w × h ≤ MAX cells has (w + 2)(h + 2) ≤ 3·MAX + 6 window vertices (worst: h = 1).
-const vertexStamp = new Uint32Array(3 * CYLINDER_TERRAIN_MAX_CELLS + 6);
-let stamp = 0;
-let windowI0 = 0, windowJ0 = 0, windowWidth = 0;
+export class EdgePass {
+  /** The last edgePoke's edge (end points), its deepest point's parameter and depth, its end vertices in the query window. */
+  x0 = NaN; y0 = NaN; z0 = NaN; x1 = NaN; y1 = NaN; z1 = NaN;
+  t = NaN;
+  depth = NaN;
+  va = 0; vb = 0;
+  /**
+   * For emitEdgeContact, written by the caller: [n1 (owner element's normal), n2 (the
+   * neighbour's), 1 if the edge is active else 0].
+   */
+  readonly normals = new Float64Array(7);
+  /**
+   * Vertices already emitted as contacts in this query. A vertex poking into the cylinder is the
+   * deepest point of every bent edge that ends there (up to six); the first edge in cell order
+   * emits it, the others skip it — so the manifold has no duplicates and does not depend on which
+   * edge happened to win a tie in the reduction (the face contacts of the elements around it do
+   * not depend on this: they are measured per element). One stamp per vertex of the query's
+   * window (the cell range plus its far row and column), compared with the query's own stamp:
+   * nothing to clear between queries. A range of w × h ≤ MAX cells has (w + 2)(h + 2) ≤ 3·MAX + 6
+   * window vertices (worst: h = 1).
+   */
+  readonly vertexStamp = new Uint32Array(3 * CYLINDER_TERRAIN_MAX_CELLS + 6);
+  stamp = 0;
+  windowI0 = 0;
+  windowJ0 = 0;
+  windowWidth = 0;
+}
 
 /**
  * Starts a query over cells i0..i1 × j0.. (at most CYLINDER_TERRAIN_MAX_CELLS of them, so the
  * window of vertices fits): forgets the emitted vertices.
  */
-export function resetEdgePass(i0: number, j0: number, i1: number): void {
-  windowI0 = i0;
-  windowJ0 = j0;
-  windowWidth = i1 - i0 + 2;
-  stamp = (stamp + 1) >>> 0;
-  if (stamp === 0) {
-    vertexStamp.fill(0);
-    stamp = 1;
+export function resetEdgePass(ep: EdgePass, i0: number, j0: number, i1: number): void {
+  ep.windowI0 = i0;
+  ep.windowJ0 = j0;
+  ep.windowWidth = i1 - i0 + 2;
+  ep.stamp = (ep.stamp + 1) >>> 0;
+  if (ep.stamp === 0) {
+    ep.vertexStamp.fill(0);
+    ep.stamp = 1;
   }
 }
 
 /**
- * Normals and edge class for emitEdgeContact, written by the caller: [n1 (owner element), n2
- * (neighbour element), 1 if the edge is active else 0]. Passed through this array rather than as arguments because
- * doubles passed to or returned from a call that is not inlined are boxed on the heap, and
- * this runs tens of times per query.
- */
-export const edgeScratch = new Float64Array(7);
-
-/**
  * Deepest poke of the terrain edge from vertex (ia, ja) to (ib, jb) into the cylinder:
- * remembers it for emitEdgeContact and returns whether it is inside (depth min(l1, l2) > 0).
- * Vertex indices instead of coordinates: see edgeScratch.
+ * remembers it in `ep` for emitEdgeContact and returns whether it is inside (depth min(l1, l2) > 0).
  */
-export function edgePoke(q: CylinderQuery, hf: Heightfield, ia: number, ja: number, ib: number, jb: number): boolean {
+export function edgePoke(ep: EdgePass, q: CylinderQuery, hf: Heightfield, ia: number, ja: number, ib: number, jb: number): boolean {
   const x0 = q.x0 + ia * q.dx, y0 = q.y0 + ja * q.dy, z0 = hf.heights[ja * hf.cols + ia];
   const x1 = q.x0 + ib * q.dx, y1 = q.y0 + jb * q.dy, z1 = hf.heights[jb * hf.cols + ib];
-  poke.x0 = x0; poke.y0 = y0; poke.z0 = z0;
-  poke.x1 = x1; poke.y1 = y1; poke.z1 = z1;
-  poke.va = (ja - windowJ0) * windowWidth + (ia - windowI0);
-  poke.vb = (jb - windowJ0) * windowWidth + (ib - windowI0);
+  ep.x0 = x0; ep.y0 = y0; ep.z0 = z0;
+  ep.x1 = x1; ep.y1 = y1; ep.z1 = z1;
+  ep.va = (ja - ep.windowJ0) * ep.windowWidth + (ia - ep.windowI0);
+  ep.vb = (jb - ep.windowJ0) * ep.windowWidth + (ib - ep.windowI0);
   const vx = q.vx, vy = q.vy, vz = q.vz;
   const px = x0 - q.cx, py = y0 - q.cy, pz = z0 - q.cz;
   const dx = x1 - x0, dy = y1 - y0, dz = z1 - z0;
@@ -131,9 +128,9 @@ export function edgePoke(q: CylinderQuery, hf: Heightfield, ia: number, ja: numb
   const zt = za + t2 * dzl;
   const l1 = hh - (zt < 0 ? -zt : zt);
   if (l1 >= l2) {
-    poke.t = t2;
-    poke.depth = l2;
-    return vertexIsNew(t2 === 0 ? 0 : t2 === 1 ? 1 : -1);
+    ep.t = t2;
+    ep.depth = l2;
+    return vertexIsNew(ep, t2 === 0 ? 0 : t2 === 1 ? 1 : -1);
   }
   // Base-limited (l1 < l2 at t2). f = min(l1, l2) with l1 = h/2 − |z(t)| (concave, peak where
   // z = 0) and l2 = r − ρ(t) (concave, peak at t2). Away from t2 on the side where |z| grows
@@ -161,7 +158,7 @@ export function edgePoke(q: CylinderQuery, hf: Heightfield, ia: number, ja: numb
         const qa = A - G1 * G1, qb = B - G0 * G1, qc = C - G0 * G0;
         // The root between t2 and tEnd (g changes sign there once); clamped into the interval
         // against round-off.
-        if (Math.abs(qa) > GEOM_EPS * GEOM_EPS) {
+        if (Math.abs(qa) > GEOMETRIC_EPSILON * GEOMETRIC_EPSILON) {
           const disc = qb * qb - qa * qc;
           const sq = Math.sqrt(disc > 0 ? disc : 0);
           const ta = (-qb - sq) / qa, tb = (-qb + sq) / qa;
@@ -179,15 +176,15 @@ export function edgePoke(q: CylinderQuery, hf: Heightfield, ia: number, ja: numb
       const qq = (A * t + 2 * B) * t + C;
       const f1 = hh - (z < 0 ? -z : z), f2 = r - Math.sqrt(qq > 0 ? qq : 0);
       const f = f1 < f2 ? f1 : f2;
-      if (f > bestF + TIE_TOLERANCE) {
+      if (f > bestF + MANIFOLD_TIE_TOLERANCE) {
         bestT = t;
         bestF = f;
       }
     }
   }
-  poke.t = bestT;
-  poke.depth = bestF;
-  return bestF > 0 && vertexIsNew(bestT === 0 ? 0 : bestT === 1 ? 1 : -1);
+  ep.t = bestT;
+  ep.depth = bestF;
+  return bestF > 0 && vertexIsNew(ep, bestT === 0 ? 0 : bestT === 1 ? 1 : -1);
 }
 
 /**
@@ -196,27 +193,27 @@ export function edgePoke(q: CylinderQuery, hf: Heightfield, ia: number, ja: numb
  * them, before the caller builds face normals for a contact that would not be emitted). An
  * integer argument: a double passed to a call that is not inlined is boxed on the heap.
  */
-function vertexIsNew(end: number): boolean {
+function vertexIsNew(ep: EdgePass, end: number): boolean {
   if (end < 0) return true;
-  const v = end === 0 ? poke.va : poke.vb;
-  if (vertexStamp[v] === stamp) return false;
-  vertexStamp[v] = stamp;
+  const v = end === 0 ? ep.va : ep.vb;
+  if (ep.vertexStamp[v] === ep.stamp) return false;
+  ep.vertexStamp[v] = ep.stamp;
   return true;
 }
 
 /**
  * Contact of the bent edge of the last edgePoke that returned true, for cell (i, j), with
- * edgeScratch = [n1 (owner element normal), n2 (neighbour's; ignored for active edges), active].
+ * ep.normals = [n1 (owner element normal), n2 (neighbour's; ignored for active edges), active].
  * `edge` is which edge of the cell it is (recorded in the contact's feature id).
  * Returns 1 if the contact did not fit in `out`, else 0.
  */
-export function emitEdgeContact(out: ContactBuffer, q: CylinderQuery, i: number, j: number, edge: CellEdge): number {
-  const depth = poke.depth;
+export function emitEdgeContact(ep: EdgePass, out: ContactBuffer, q: CylinderQuery, i: number, j: number, edge: CellEdge): number {
+  const depth = ep.depth;
   if (!(depth > 0)) return 0;
-  const e = edgeScratch;
+  const e = ep.normals;
   const n1x = e[0], n1y = e[1], n1z = e[2], n2x = e[3], n2y = e[4], n2z = e[5], active = e[6] === 1;
-  const x0 = poke.x0, y0 = poke.y0, z0 = poke.z0, x1 = poke.x1, y1 = poke.y1, z1 = poke.z1;
-  const t = poke.t;
+  const x0 = ep.x0, y0 = ep.y0, z0 = ep.z0, x1 = ep.x1, y1 = ep.y1, z1 = ep.z1;
+  const t = ep.t;
   const tx = x0 + t * (x1 - x0), ty = y0 + t * (y1 - y0), tz = z0 + t * (z1 - z0);
   const px = tx - q.cx, py = ty - q.cy, pz = tz - q.cz;
   const zt = px * q.vx + py * q.vy + pz * q.vz;
@@ -229,24 +226,24 @@ export function emitEdgeContact(out: ContactBuffer, q: CylinderQuery, i: number,
   let kind: WheelContactKind;
   // l1 = l2 (within round-off) is common: the deepest point of a base-limited edge is often on
   // the rim, where both are equal; the side wins the tie so the kind does not flip with round-off.
-  if (l1 < l2 - TIE_TOLERANCE && (vn < 0 ? -vn : vn) > AXIS_PARALLEL_EPS) {
+  if (l1 < l2 - MANIFOLD_TIE_TOLERANCE && (vn < 0 ? -vn : vn) > CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON) {
     // Base contact (eq. 13): push the base away from T along the axis. T midway between the
     // bases (|z_T| within round-off of 0) is a tie: take the base whose normal leaves the terrain
     // (independent of the sign the caller gave the axis).
-    const sg = zt > TIE_TOLERANCE ? -1 : zt < -TIE_TOLERANCE ? 1 : vn >= 0 ? 1 : -1;
+    const sg = zt > MANIFOLD_TIE_TOLERANCE ? -1 : zt < -MANIFOLD_TIE_TOLERANCE ? 1 : vn >= 0 ? 1 : -1;
     nx = sg * q.vx; ny = sg * q.vy; nz = sg * q.vz;
-    kind = CONTACT_BASE_A;
-  } else if (rho > GEOM_EPS) {
+    kind = WheelContactKind.BaseA;
+  } else if (rho > GEOMETRIC_EPSILON) {
     // Side contact (eq. 14): push the axis away from T.
     nx = -rx / rho; ny = -ry / rho; nz = -rz / rho;
-    kind = CONTACT_SIDE_B;
+    kind = WheelContactKind.SideB;
   } else {
     // T on the axis: no radial direction; the face normal is the only meaningful one.
     nx = n1x; ny = n1y; nz = n1z;
-    kind = CONTACT_SIDE_B;
+    kind = WheelContactKind.SideB;
   }
   if (active) {
-    kind = CONTACT_EDGE_VERTEX;
+    kind = WheelContactKind.EdgeVertex;
   } else {
     // Gently convex: the adjacent face whose normal is nearer the geometric one — unless that
     // face normal would pull the wheel toward T (n·(C − T) ≤ 0: two steep faces, e.g. where
@@ -257,7 +254,7 @@ export function emitEdgeContact(out: ContactBuffer, q: CylinderQuery, i: number,
     if (fx * -px + fy * -py + fz * -pz > 0) {
       nx = fx; ny = fy; nz = fz;
     } else {
-      kind = CONTACT_EDGE_VERTEX;
+      kind = WheelContactKind.EdgeVertex;
     }
   }
   const k = out.reserve();

@@ -26,13 +26,6 @@
 import { CYLINDER_TERRAIN_PARALLEL_SIN } from '../../constants';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield } from '../../terrain/heightfield';
-/*
- * Module-local copies of the imported bindings read per cell, element or edge. Under tsx and
- * vitest (a CommonJS transform) every read of an imported binding is a getter call on the
- * exporting module's object; a local constant is a plain load (about 2 % of a query).
- */
-const KIND_RECTANGLE = ElementKind.Rectangle, KIND_UPPER = ElementKind.UpperTriangle;
-const PARALLEL_SIN = CYLINDER_TERRAIN_PARALLEL_SIN;
 const ELEMENT_ABOVE = 0, ELEMENT_FRAME = 2;
 
 /** The cylinder of the current query (world frame). */
@@ -65,7 +58,7 @@ export class CylinderQuery {
 export class ElementFrame {
   /** Cell and element. */
   i = 0; j = 0;
-  kind: ElementKind = KIND_RECTANGLE;
+  kind: ElementKind = ElementKind.Rectangle;
   /** [m] World x, y of the cell's V0 and the grid spacing. (Doubles start as NaN: see CylinderQuery.) */
   ox = NaN; oy = NaN; dx = NaN; dy = NaN;
   /** Upward unit normal n and plane constant k (s(P) = k − P·n). */
@@ -80,22 +73,21 @@ export class ElementFrame {
   /** [m] s at C_L, A_L, A_U, B_L. */
   sCL = NaN; sAL = NaN; sAU = NaN; sBL = NaN;
   /**
+   * Foot of A_L on the plane (A_L + s(A_L)·n, the point under the cylinder's deepest point) in
+   * cell-normalised coordinates: (x − ox)/dx, (y − oy)/dy; in [0, 1]² over the cell.
+   */
+  footU = NaN; footV = NaN;
+  /**
    * [m] The cylinder's half height and radius, copied here so the per-element routines take no
    * number arguments (doubles passed to a call that is not inlined are boxed on the heap).
    */
   hh = NaN; r = NaN;
 }
 
-/** Verdict on one element (setElementFrame returns Above or Frame; the quick test in collide.ts also FaceMissed). */
+/** Verdict of setElementFrame on one element. */
 export const ElementTest = {
   /** s(A_L) ≤ 0: the whole cylinder is above the element's (infinite) plane; its edges are out too. */
   Above: 0,
-  /**
-   * The cylinder dips below the plane but no face contact is possible: s(B_L) ≤ 0 (cases B and
-   * C, whose contacts lie on the foot of the lowest line) and that foot segment lies wholly on
-   * the outer side of one of the element's sides. The element's edges may still poke in.
-   */
-  FaceMissed: 1,
   /** The frame is complete: run the narrow-phase case. */
   Frame: 2,
 } as const;
@@ -103,9 +95,8 @@ export type ElementTest = (typeof ElementTest)[keyof typeof ElementTest];
 
 /**
  * Exact frame of element `kind` of cell (i, j): fills `f` and returns ElementTest.Frame, or
- * ElementTest.Above (the frame's fields are then not to be read). The narrow phase calls it only
- * for elements its quick test (collide.ts, cullCells) keeps. (A small integer, not s(A_L): a
- * double returned from a call that is not inlined is boxed on the heap.)
+ * ElementTest.Above (the frame's fields are then not to be read). The narrow phase calls it for
+ * the elements the cell screen (cell-cull.ts) marks for a frame, and for queued wall elements.
  *
  * The plane is computed from the heights exactly as Heightfield.elementPlane (same slopes, same
  * vertex), so every routine that uses the terrain sees bit-identical planes.
@@ -120,7 +111,7 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
   // The element's plane vertex P (V3 for the upper triangle, else V0) and the height rises from
   // its x- and y-neighbours to it: slopes σx = riseX/dx, σy = riseY/dy.
   let riseX: number, riseY: number, px: number, py: number, pz: number;
-  if (kind === KIND_UPPER) {
+  if (kind === ElementKind.UpperTriangle) {
     const h3 = H[kv + c + 1];
     riseX = h3 - H[kv + c];
     riseY = h3 - H[kv + 1];
@@ -160,7 +151,7 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
   f.sAU = sAL - 2 * hh * cos;
   f.sBL = sCL - r * sin;
   f.clx = q.cx - hh * ax; f.cly = q.cy - hh * ay; f.clz = q.cz - hh * az;
-  if (sin > PARALLEL_SIN) {
+  if (sin > CYLINDER_TERRAIN_PARALLEL_SIN) {
     // w = (cosθ·a − n)/sinθ = ((v·n)v − n)/sinθ, already at hand; u = a × w.
     const iw = 1 / sin;
     const wx = px0 * iw, wy = py0 * iw, wz = pz0 * iw;
@@ -171,7 +162,14 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
   } else {
     setDownRadial(f, sx);
   }
+  setLowestFoot(f);
   return ELEMENT_FRAME;
+}
+
+/** footU, footV of the frame (its w, C_L and s(A_L) set). */
+function setLowestFoot(f: ElementFrame): void {
+  f.footU = (f.clx + f.r * f.wx + f.sAL * f.nx - f.ox) / f.dx;
+  f.footV = (f.cly + f.r * f.wy + f.sAL * f.ny - f.oy) / f.dy;
 }
 
 /**
@@ -203,7 +201,7 @@ export function elementNormalInto(dst: Float64Array, at: number, hf: Heightfield
 export function setDownRadial(f: ElementFrame, slopeX: number): void {
   const ax = f.ax, ay = f.ay, az = f.az;
   let wx: number, wy: number, wz: number;
-  if (f.sin > PARALLEL_SIN) {
+  if (f.sin > CYLINDER_TERRAIN_PARALLEL_SIN) {
     const inv = 1 / f.sin;
     wx = (f.cos * ax - f.nx) * inv;
     wy = (f.cos * ay - f.ny) * inv;

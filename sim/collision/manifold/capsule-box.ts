@@ -20,9 +20,9 @@
  * Box local frame and face numbering are those of sat-box-box.ts (face f = 2·axis + (sign < 0)).
  */
 import {
-  CORE_TOUCH_DISTANCE as CORE_TOUCH_DISTANCE_,
-  GEOMETRIC_EPSILON as GEOMETRIC_EPSILON_,
-  SAT_EDGE_PARALLEL_EPSILON as SAT_EDGE_PARALLEL_EPSILON_,
+  CORE_TOUCH_DISTANCE,
+  GEOMETRIC_EPSILON,
+  SAT_EDGE_PARALLEL_EPSILON,
 } from '../../constants';
 import type { ContactBuffer } from '../contact';
 import type { Quat } from '../../math/quat';
@@ -32,12 +32,6 @@ import { closestPointsSegmentSegment, createSegmentClosest } from '../segment-cl
 import { clipIncidentByReference } from './clip-faces';
 import { FacePolygon } from './face-polygon';
 import { PairContactKind, TAG_EDGE_PAIR, TAG_VERTEX, packFeature } from './feature-id';
-
-// Module-local copies of the tuning constants: read on hot paths without a cross-module
-// binding lookup (CommonJS transpilers such as tsx turn each imported binding into a getter).
-const CORE_TOUCH_DISTANCE = CORE_TOUCH_DISTANCE_;
-const GEOMETRIC_EPSILON = GEOMETRIC_EPSILON_;
-const SAT_EDGE_PARALLEL_EPSILON = SAT_EDGE_PARALLEL_EPSILON_;
 
 const l0: Vec3 = [0, 0, 0];
 const l1: Vec3 = [0, 0, 0];

@@ -14,9 +14,9 @@
  * direction perpendicular to B's axis (+z for two spheres); either separates by rA + rB.
  */
 import {
-  CAPSULE_PARALLEL_COS as CAPSULE_PARALLEL_COS_,
-  CORE_TOUCH_DISTANCE as CORE_TOUCH_DISTANCE_,
-  GEOMETRIC_EPSILON as GEOMETRIC_EPSILON_,
+  CAPSULE_PARALLEL_COS,
+  CORE_TOUCH_DISTANCE,
+  GEOMETRIC_EPSILON,
 } from '../../constants';
 import type { ContactBuffer } from '../contact';
 import type { Vec3 } from '../../math/vec3';
@@ -25,12 +25,6 @@ import { closestPointsSegmentSegment, createSegmentClosest } from '../segment-cl
 import { manifoldBetweenFaces } from './clip-faces';
 import { FacePolygon } from './face-polygon';
 import { PairContactKind, TAG_EDGE_PAIR, TAG_VERTEX, packFeature } from './feature-id';
-
-// Module-local copies of the tuning constants: read on hot paths without a cross-module
-// binding lookup (CommonJS transpilers such as tsx turn each imported binding into a getter).
-const CAPSULE_PARALLEL_COS = CAPSULE_PARALLEL_COS_;
-const CORE_TOUCH_DISTANCE = CORE_TOUCH_DISTANCE_;
-const GEOMETRIC_EPSILON = GEOMETRIC_EPSILON_;
 
 const closest = createSegmentClosest();
 /** sin of the parallel angle: n must be this close to perpendicular to the axes. */

@@ -24,21 +24,13 @@
  * either way (side planes are oriented toward its centroid).
  */
 import {
-  GEOMETRIC_EPSILON as GEOMETRIC_EPSILON_,
+  GEOMETRIC_EPSILON,
 } from '../../constants';
 import type { ContactBuffer } from '../contact';
 import type { Vec3 } from '../../math/vec3';
-import { CLIP_SIDE_TAG as CLIP_SIDE_TAG_, packFeature as packFeature_ } from './feature-id';
+import { CLIP_SIDE_TAG, packFeature } from './feature-id';
 import { FacePolygon } from './face-polygon';
 import { reduceContacts } from './reduce-contacts';
-
-// Cached imported bindings: no getter per call under CommonJS transpilers (tsx, used by the benchmarks).
-const CLIP_SIDE_TAG = CLIP_SIDE_TAG_;
-const packFeature = packFeature_;
-
-// Module-local copies of the tuning constants: read on hot paths without a cross-module
-// binding lookup (CommonJS transpilers such as tsx turn each imported binding into a getter).
-const GEOMETRIC_EPSILON = GEOMETRIC_EPSILON_;
 
 const polyA = new FacePolygon();
 const polyB = new FacePolygon();

@@ -13,13 +13,13 @@
  *      incident one. If neither polygon is within MANIFOLD_FACE_ALIGN_COS of the axis (edge–edge,
  *      vertex–vertex) or clipping keeps nothing, the single EPA point is the manifold.
  *
- * Status: returns the count; `lastConvexStatus` holds the EPA status of the last call so callers
- * can report failures (EPA fallback still yields a conservative contact; Degenerate yields none).
+ * Status: returns the EPA status (EpaStatus) so callers can report failures (EPA fallback still
+ * yields a conservative contact; Degenerate yields none); the contacts are appended to `out`.
  */
 import {
-  CAPSULE_PARALLEL_COS as CAPSULE_PARALLEL_COS_,
-  MANIFOLD_FACE_ALIGN_COS as MANIFOLD_FACE_ALIGN_COS_,
-  MANIFOLD_REFERENCE_BIAS as MANIFOLD_REFERENCE_BIAS_,
+  CAPSULE_PARALLEL_COS,
+  MANIFOLD_FACE_ALIGN_COS,
+  MANIFOLD_REFERENCE_BIAS,
 } from '../../constants';
 import type { ContactBuffer } from '../contact';
 import { EpaResult, EpaStatus, epaPenetration } from '../epa';
@@ -31,12 +31,6 @@ import type { CapsuleShape } from '../../shapes/capsule';
 import { manifoldBetweenFaces } from './clip-faces';
 import { FacePolygon } from './face-polygon';
 import { PairContactKind, TAG_EDGE_PAIR, TAG_VERTEX, packFeature } from './feature-id';
-
-// Module-local copies of the tuning constants: read on hot paths without a cross-module
-// binding lookup (CommonJS transpilers such as tsx turn each imported binding into a getter).
-const CAPSULE_PARALLEL_COS = CAPSULE_PARALLEL_COS_;
-const MANIFOLD_FACE_ALIGN_COS = MANIFOLD_FACE_ALIGN_COS_;
-const MANIFOLD_REFERENCE_BIAS = MANIFOLD_REFERENCE_BIAS_;
 
 const epa = new EpaResult();
 /** sin of the capsule parallel angle (see capsuleSideLine). */
@@ -51,9 +45,6 @@ const tmp: Vec3 = [0, 0, 0];
 const nA: Vec3 = [0, 0, 0];
 const nB: Vec3 = [0, 0, 0];
 const refN: Vec3 = [0, 0, 0];
-
-/** EPA status of the last collideConvexConvex call (EpaStatus). */
-export let lastConvexStatus: EpaStatus = EpaStatus.Degenerate;
 
 /** World polygon of a local supporting face; returns its id (first vertex's local index hash). */
 function toWorld(poly: FacePolygon, face: SupportFace, pose: Readonly<Pose>): void {
@@ -131,19 +122,19 @@ function faceId(face: SupportFace): number {
 
 /**
  * Appends contacts between convex shapes A and B (engine convention: point on B, normal from B
- * into A, depth ≥ −margin). Returns the number added.
+ * into A, depth ≥ −margin). Returns the EPA status of the query (EpaStatus).
  */
 export function collideConvexConvex(
   out: ContactBuffer,
   shapeA: ConvexShape, poseA: Readonly<Pose>,
   shapeB: ConvexShape, poseB: Readonly<Pose>,
   margin: number,
-): number {
+): EpaStatus {
   epaPenetration(epa, shapeA, poseA, shapeB, poseB);
-  lastConvexStatus = epa.status;
-  if (epa.status === EpaStatus.Degenerate) return 0;
-  const distance = epa.status === EpaStatus.Separated ? epa.distance : -epa.depth;
-  if (!(distance <= margin)) return 0;
+  const status = epa.status;
+  if (status === EpaStatus.Degenerate) return status;
+  const distance = status === EpaStatus.Separated ? epa.distance : -epa.depth;
+  if (!(distance <= margin)) return status;
   const n = epa.normal; // A → B
 
   // Supporting features: A along n, B along −n (local directions).
@@ -174,7 +165,7 @@ export function collideConvexConvex(
     const k = refIsB
       ? manifoldBetweenFaces(out, polyB, refN, polyA, true, faceId(faceB), faceId(faceA), margin, PairContactKind.ConvexFace)
       : manifoldBetweenFaces(out, polyA, refN, polyB, false, faceId(faceA), faceId(faceB), margin, PairContactKind.ConvexFace);
-    if (k > 0) return k;
+    if (k > 0) return status;
     out.count = start;
   }
   // Two parallel side lines (cylinder–cylinder, capsule–cylinder lying side by side): clip A's
@@ -184,12 +175,12 @@ export function collideConvexConvex(
     refN[1] = -n[1];
     refN[2] = -n[2];
     const k = manifoldBetweenFaces(out, polyB, refN, polyA, true, faceId(faceB), faceId(faceA), margin, PairContactKind.ConvexFace);
-    if (k === 2) return k;
+    if (k === 2) return status;
     out.count = start;
   }
   // Single point: B's witness, normal −n, depth −distance.
   const pb = epa.pointB;
   out.push(pb[0], pb[1], pb[2], -n[0], -n[1], -n[2], -distance, PairContactKind.ConvexPoint, -1, -1,
     packFeature(false, faceId(faceA), faceId(faceB), TAG_EDGE_PAIR, TAG_EDGE_PAIR));
-  return 1;
+  return status;
 }

@@ -5,12 +5,8 @@
  * by as many planes cannot exceed it.
  */
 import {
-  CLIP_MAX_POLYGON_VERTICES as CLIP_MAX_POLYGON_VERTICES_,
+  CLIP_MAX_POLYGON_VERTICES,
 } from '../../constants';
-
-// Module-local copies of the tuning constants: read on hot paths without a cross-module
-// binding lookup (CommonJS transpilers such as tsx turn each imported binding into a getter).
-const CLIP_MAX_POLYGON_VERTICES = CLIP_MAX_POLYGON_VERTICES_;
 
 export class FacePolygon {
   count = 0;

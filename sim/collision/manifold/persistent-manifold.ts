@@ -6,7 +6,7 @@
  *
  * Matching, per new contact, first hit wins, each old point used at most once:
  *   1. same feature id (feature-id.ts: the same reference face, incident face and clip
- *      features) and a normal within MANIFOLD_NORMAL_GROUP_COS of the old one;
+ *      features) and a normal within MANIFOLD_GROUP_COS of the old one;
  *   2. otherwise the nearest unused old point closer than PERSISTENT_MATCH_DISTANCE with such a
  *      normal (ids change when the reference face flips between bodies while the point stays).
  * Matched points inherit normal and tangent impulses; new points start from zero. Old points
@@ -16,17 +16,11 @@
  * the range it is given (callers reduce first) and reports how many it dropped.
  */
 import {
-  MANIFOLD_MAX_POINTS as MANIFOLD_MAX_POINTS_,
-  MANIFOLD_NORMAL_GROUP_COS as MANIFOLD_NORMAL_GROUP_COS_,
-  PERSISTENT_MATCH_DISTANCE as PERSISTENT_MATCH_DISTANCE_,
+  MANIFOLD_MAX_POINTS,
+  MANIFOLD_GROUP_COS,
+  PERSISTENT_MATCH_DISTANCE,
 } from '../../constants';
 import type { ContactBuffer } from '../contact';
-
-// Module-local copies of the tuning constants: read on hot paths without a cross-module
-// binding lookup (CommonJS transpilers such as tsx turn each imported binding into a getter).
-const MANIFOLD_MAX_POINTS = MANIFOLD_MAX_POINTS_;
-const MANIFOLD_NORMAL_GROUP_COS = MANIFOLD_NORMAL_GROUP_COS_;
-const PERSISTENT_MATCH_DISTANCE = PERSISTENT_MATCH_DISTANCE_;
 
 const usedOld = new Uint8Array(MANIFOLD_MAX_POINTS);
 const inheritN = new Float64Array(MANIFOLD_MAX_POINTS);
@@ -74,7 +68,7 @@ export class PersistentManifold {
       for (let i = 0; i < oldCount; i++) {
         if (usedOld[i]) continue;
         const cn = this.normal[3 * i] * nx + this.normal[3 * i + 1] * ny + this.normal[3 * i + 2] * nz;
-        if (cn < MANIFOLD_NORMAL_GROUP_COS) continue;
+        if (cn < MANIFOLD_GROUP_COS) continue;
         if (this.feature[i] === f && f !== 0) {
           match = i;
           break;

@@ -16,17 +16,11 @@
  * ids and kinds travel with them. Returns the new number of contacts in the group.
  */
 import {
-  MANIFOLD_COLLINEAR_RELATIVE as MANIFOLD_COLLINEAR_RELATIVE_,
-  MANIFOLD_DEPTH_TIE as MANIFOLD_DEPTH_TIE_,
-  MANIFOLD_MAX_POINTS as MANIFOLD_MAX_POINTS_,
+  MANIFOLD_COLLINEAR_RELATIVE,
+  MANIFOLD_DEPTH_TIE,
+  MANIFOLD_MAX_POINTS,
 } from '../../constants';
 import type { ContactBuffer } from '../contact';
-
-// Module-local copies of the tuning constants: read on hot paths without a cross-module
-// binding lookup (CommonJS transpilers such as tsx turn each imported binding into a getter).
-const MANIFOLD_COLLINEAR_RELATIVE = MANIFOLD_COLLINEAR_RELATIVE_;
-const MANIFOLD_DEPTH_TIE = MANIFOLD_DEPTH_TIE_;
-const MANIFOLD_MAX_POINTS = MANIFOLD_MAX_POINTS_;
 
 const chosen = new Int32Array(MANIFOLD_MAX_POINTS);
 

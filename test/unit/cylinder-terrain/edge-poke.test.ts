@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ContactBuffer } from '../../../sim/collision/contact';
-import { edgePoke, edgeScratch, emitEdgeContact, resetEdgePass } from '../../../sim/collision/cylinder-terrain/edge-pass';
+import { EdgePass, edgePoke, emitEdgeContact, resetEdgePass } from '../../../sim/collision/cylinder-terrain/edge-pass';
 import { CellEdge } from '../../../sim/collision/cylinder-terrain/edge-bend';
 import { CylinderQuery } from '../../../sim/collision/cylinder-terrain/frame';
 import { Rng } from '../../../sim/math/random';
@@ -67,6 +67,7 @@ describe('edgePoke: the deepest point of a terrain edge inside the cylinder', ()
   it('matches a dense scan of min(h/2 − |z|, r − ρ) along the edge, 6,000 seeded edges', () => {
     const rng = new Rng(20261121);
     const q = new CylinderQuery();
+    const ep = new EdgePass();
     const out = new ContactBuffer(4);
     let inside = 0, baseLimited = 0, interior = 0, worst = 0;
     for (let n = 0; n < 6000; n++) {
@@ -94,8 +95,8 @@ describe('edgePoke: the deepest point of a terrain edge inside the cylinder', ()
       const c = add(add(p, v, -z), side, rng.range(-1, 1) * r);
       const s: Pose = { c, v, r, hh };
       q.set(c[0], c[1], c[2], v[0], v[1], v[2], r, hh, hf);
-      resetEdgePass(0, 0, 0);
-      const hit = edgePoke(q, hf, ia, ja, ib, jb);
+      resetEdgePass(ep, 0, 0, 0);
+      const hit = edgePoke(ep, q, hf, ia, ja, ib, jb);
       const ref = bruteMax(s, a, b);
       if (ref > 1e-9) {
         expect(hit, `edge ${n}: reference depth ${ref}, edgePoke found none`).toBe(true);
@@ -103,11 +104,11 @@ describe('edgePoke: the deepest point of a terrain edge inside the cylinder', ()
       if (ref < -1e-9) expect(hit, `edge ${n}: outside (reference ${ref}), edgePoke found a poke`).toBe(false);
       if (!hit) continue;
       // The contact: its depth is the reference maximum and its point is that deep.
-      edgeScratch.fill(0);
-      edgeScratch[2] = 1;
-      edgeScratch[6] = 1;
+      ep.normals.fill(0);
+      ep.normals[2] = 1;
+      ep.normals[6] = 1;
       out.clear();
-      emitEdgeContact(out, q, 0, 0, CellEdge.Bottom);
+      emitEdgeContact(ep, out, q, 0, 0, CellEdge.Bottom);
       if (out.count === 0) continue; // depth 0 within round-off: nothing emitted
       inside++;
       const depth = out.depth[0];

@@ -1,0 +1,322 @@
+/**
+ * Which cells under a wheel can touch it (steps 2 and 3a of collide.ts): a per-cell bound from
+ * the cylinder's horizontal sections, then a per-element "is the cylinder below this plane" test.
+ * Both only drop elements whose intersection with the cylinder is empty, so no contact is lost
+ * (issue #12 asks each skip to be proved: the proofs follow).
+ *
+ * The per-cell bound. Any point X of an element inside the cylinder is a cylinder point over the
+ * cell (in xy) no higher than the cell's highest corner h_c. Take the lowest side line w.r.t. the
+ * horizontal, A_L…A_U (its projection on xy runs along e, A_L the lower end), and θ₀ the axis'
+ * angle from the vertical. In xy, every cylinder point at height ≤ z lies in the rectangle
+ * spanned by the projected part of that line below z (along e, extended by 2r·cosθ₀ at both ends:
+ * how far a tilted base disc reaches past it) and, across it (along p ⟂ e), within the half-width
+ * W(z) = √(ρ(2r − ρ)), ρ = (z − A_L's z)/sinθ₀, of the cylinder's section at the line's deepest
+ * point below z (W ≤ r). A cell farther than that from the rectangle (separating-axis test on
+ * e and p, the cell's half-extents radE, radP along them) has no such point, so no element of
+ * it meets the cylinder: skipping it drops nothing. Same with the disc bound for an upright axis.
+ * Without a height (footprintRows at rowDepth = ∞) the same bound gives each row's column range.
+ *
+ * The element test. s(A_L) is the largest s over the cylinder (A_L is its deepest point w.r.t.
+ * the plane); s(A_L) < 0 means the cylinder is wholly above the element's plane, so the element
+ * (and each of its edges) cannot meet it. Computed on the unnormalised normal m = (−σx, −σy, 1):
+ * s·|m| = (m·(P − C)) + (h/2)|v·m| + r·|P_⊥v(m)|, one square root, no division; REJECT_MARGIN
+ * absorbs its round-off difference from the exact frame (frame.ts), which decides anyway.
+ *
+ * The screen (screenElement) then decides per element below its plane whether a case A/B/C
+ * contact is possible (s(B_L) > 0, or the lowest line's foot segment meets the element): only
+ * those get the exact frame. The others have their own deepest point on their sides, and are
+ * queued for element-walls.ts with a bound of it — they are not dropped. Until issue #12 this
+ * test (and a "face prefilter" that skipped whole cells far from the lowest line by a slope
+ * bound) dropped them: both proved only that the lowest line has no foot in the element, while
+ * the element's deepest point can be elsewhere — how a cambered rim lying across a convex seam
+ * went unreported.
+ */
+import { CYLINDER_TERRAIN_PARALLEL_SIN, CYLINDER_TERRAIN_REJECT_MARGIN, GEOMETRIC_EPSILON, UNIT_EPSILON } from '../../constants';
+import { ElementKind } from '../../terrain/heightfield';
+import type { Heightfield, MinMax } from '../../terrain/heightfield';
+import { CELL_RECTANGLE_BIT } from '../../terrain/edge-class';
+import type { CylinderQuery, ElementFrame } from './frame';
+import { setHorizontalFrame } from './frame';
+import type { CylinderTerrainWorkspace } from './workspace';
+
+/** Visit flags (CylinderTerrainWorkspace.visitFlags): the cylinder dips below element 0's plane (rectangle or lower triangle) / element 1's (upper triangle). */
+export const VISIT_BELOW0 = 1;
+export const VISIT_BELOW1 = 2;
+/** … and a case A/B/C contact is possible: the narrow phase builds the exact frame (screenElement). */
+export const VISIT_FRAME0 = 4;
+export const VISIT_FRAME1 = 8;
+
+/**
+ * The lowest side line w.r.t. the horizontal, in xy, and the reach of the sections around it
+ * (see the header). Set once per query by setupCull; one per workspace.
+ */
+export class CellCull {
+  r = NaN;
+  /** [m] A_L (lowest rim point w.r.t. the horizontal). */
+  lowX = NaN; lowY = NaN; lowZ = NaN;
+  /** [m] Rise of A_U over A_L (≥ 0) and the line's projected length. */
+  segZ = NaN; segLen = NaN;
+  /** Unit xy direction e of the projected line. */
+  ex = NaN; ey = NaN;
+  /** [m] The cell's half-extents along e and p. */
+  radE = NaN; radP = NaN;
+  /** [m] 2r·cosθ₀: how far a base disc reaches past the line's ends. */
+  capAlong = NaN;
+  /** [m²] Upright axis: squared reach of the base disc plus half a cell diagonal. */
+  discReach2 = NaN;
+  /** sinθ₀ (0 when the axis is vertical). */
+  sin = NaN;
+  /** [m] Depth below A_L's height that footprintRows considers (Infinity: all). */
+  rowDepth = NaN;
+  /** False for an (almost) upright axis: the disc bound replaces the rectangle. */
+  box = true;
+}
+
+/** Fills `c` for the query; `scratch` is a frame to use for the horizontal plane. */
+export function setupCull(c: CellCull, q: CylinderQuery, hf: Heightfield, scratch: ElementFrame): void {
+  const r = q.r, hh = q.hh, dx = hf.dx, dy = hf.dy;
+  setHorizontalFrame(scratch, q, 0);
+  c.r = r;
+  c.lowX = scratch.clx + r * scratch.wx;
+  c.lowY = scratch.cly + r * scratch.wy;
+  c.lowZ = scratch.clz + r * scratch.wz;
+  const segX = 2 * hh * scratch.ax, segY = 2 * hh * scratch.ay; // A_U − A_L in xy
+  c.segZ = 2 * hh * scratch.az; // ≥ 0: A_L is the lower end
+  c.sin = scratch.sin > CYLINDER_TERRAIN_PARALLEL_SIN ? scratch.sin : 0;
+  const segLen = Math.sqrt(segX * segX + segY * segY);
+  c.segLen = segLen;
+  c.box = segLen > GEOMETRIC_EPSILON;
+  c.ex = c.box ? segX / segLen : 1;
+  c.ey = c.box ? segY / segLen : 0;
+  c.radE = 0.5 * (Math.abs(c.ex) * dx + Math.abs(c.ey) * dy);
+  c.radP = 0.5 * (Math.abs(c.ey) * dx + Math.abs(c.ex) * dy);
+  c.capAlong = 2 * r * scratch.cos;
+  const halfDiag = 0.5 * Math.sqrt(dx * dx + dy * dy);
+  c.discReach2 = (r + c.capAlong + halfDiag) ** 2;
+  c.rowDepth = Infinity;
+}
+
+/**
+ * For rows j0..j1, the columns [rowLo, rowHi] (clamped to [i0, i1]) whose cells pass the part of
+ * the per-cell bound that does not depend on their heights, for the part of the cylinder within
+ * c.rowDepth below A_L. Returns the number of cells.
+ */
+export function footprintRows(c: CellCull, ws: CylinderTerrainWorkspace, hf: Heightfield, i0: number, j0: number, i1: number, j1: number): number {
+  const depth = c.rowDepth, dx = hf.dx, dy = hf.dy, r = c.r;
+  const rho = c.sin > 0 ? depth / c.sin : Infinity;
+  const limA = (rho < r ? Math.sqrt(rho * (2 * r - rho)) : r) + c.radP; // |across| bound
+  const tEnd = c.segZ > depth ? depth / c.segZ : 1;
+  const limB0 = c.capAlong + c.radE, limB1 = tEnd * c.segLen + c.capAlong + c.radE; // along ∈ [−limB0, limB1]
+  const ex = c.ex, ey = c.ey;
+  const xc0 = hf.x0 + 0.5 * dx - c.lowX; // cell centre x of column i relative to A_L: xc0 + i·dx
+  let cells = 0;
+  for (let j = j0; j <= j1; j++) {
+    const ry = hf.y0 + (j + 0.5) * dy - c.lowY;
+    let rxLo = -Infinity, rxHi = Infinity;
+    let empty = false;
+    if (c.box) {
+      const ayx = ry * ex; // across = |ry·e_x − rx·e_y| ≤ limA
+      if (Math.abs(ey) > UNIT_EPSILON) {
+        const p1 = (ayx - limA) / ey, p2 = (ayx + limA) / ey;
+        rxLo = Math.min(p1, p2); rxHi = Math.max(p1, p2);
+      } else if (Math.abs(ayx) > limA) {
+        empty = true;
+      }
+      const byy = ry * ey; // along = rx·e_x + ry·e_y ∈ [−limB0, limB1]
+      if (Math.abs(ex) > UNIT_EPSILON) {
+        const p1 = (-limB0 - byy) / ex, p2 = (limB1 - byy) / ex;
+        rxLo = Math.max(rxLo, Math.min(p1, p2)); rxHi = Math.min(rxHi, Math.max(p1, p2));
+      } else if (byy < -limB0 || byy > limB1) {
+        empty = true;
+      }
+    } else {
+      const rem = c.discReach2 - ry * ry;
+      if (rem < 0) empty = true;
+      else { rxHi = Math.sqrt(rem); rxLo = -rxHi; }
+    }
+    let lo = Math.max(i0, Math.ceil((rxLo - xc0) / dx));
+    let hi = Math.min(i1, Math.floor((rxHi - xc0) / dx));
+    if (empty || !(lo <= hi)) { lo = 0; hi = -1; }
+    ws.rowLo[j - j0] = lo;
+    ws.rowHi[j - j0] = hi;
+    cells += hi - lo + 1;
+  }
+  return cells;
+}
+
+/**
+ * H_min/H_max over the footprint rows by reading their vertices: for a wheel (~60 cells) one
+ * pass costs less than the pyramid descent, whose bookkeeping pays off only for large ranges.
+ */
+export function scanRowsMinMax(out: MinMax, ws: CylinderTerrainWorkspace, hf: Heightfield, j0: number, j1: number): void {
+  const H = hf.heights, cols = hf.cols;
+  let lo = Infinity, hi = -Infinity;
+  // Vertex row jj is shared by cell rows jj − 1 and jj: read the union of their columns once.
+  for (let jj = j0; jj <= j1 + 1; jj++) {
+    let a = 0x7fffffff, b = -1;
+    if (jj <= j1 && ws.rowLo[jj - j0] <= ws.rowHi[jj - j0]) {
+      a = ws.rowLo[jj - j0];
+      b = ws.rowHi[jj - j0];
+    }
+    if (jj > j0) {
+      const pa = ws.rowLo[jj - 1 - j0], pb = ws.rowHi[jj - 1 - j0];
+      if (pa <= pb) {
+        if (pa < a) a = pa;
+        if (pb > b) b = pb;
+      }
+    }
+    for (let i = a; i <= b + 1 && a <= b; i++) {
+      const h = H[jj * cols + i];
+      if (h < lo) lo = h;
+      if (h > hi) hi = h;
+    }
+  }
+  out.min = lo;
+  out.max = hi;
+}
+
+/**
+ * The cells of footprint rows j0..j1 (ws.rowLo/rowHi) that pass the per-cell bound, with the
+ * element test's verdicts: written to ws.visitI/visitJ/visitFlags in cell order. Returns their
+ * number.
+ */
+export function cullCells(c: CellCull, hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspace, j0: number, j1: number): number {
+  const cellBits = hf.cellBits, cellsX = hf.cellsX;
+  let visits = 0;
+  ws.pendingCount = 0;
+  for (let j = j0; j <= j1; j++) {
+    for (let i = ws.rowLo[j - j0]; i <= ws.rowHi[j - j0]; i++) {
+      if (!cellWithinReach(c, hf, i, j)) continue;
+      // Element test: element 0 (rectangle or lower triangle, plane through V0), element 1
+      // (upper triangle, plane through V3).
+      const rect = (cellBits[j * cellsX + i] & CELL_RECTANGLE_BIT) !== 0;
+      const s0 = screenElement(ws, q, hf, i, j, rect ? ElementKind.Rectangle : ElementKind.LowerTriangle);
+      const s1 = rect ? SCREEN_ABOVE : screenElement(ws, q, hf, i, j, ElementKind.UpperTriangle);
+      let flags = 0;
+      if (s0 !== SCREEN_ABOVE) flags |= VISIT_BELOW0;
+      if (s0 === SCREEN_FRAME) flags |= VISIT_FRAME0;
+      if (s1 !== SCREEN_ABOVE) flags |= VISIT_BELOW1;
+      if (s1 === SCREEN_FRAME) flags |= VISIT_FRAME1;
+      ws.visitI[visits] = i;
+      ws.visitJ[visits] = j;
+      ws.visitFlags[visits] = flags;
+      visits++;
+    }
+  }
+  return visits;
+}
+
+/**
+ * The per-cell bound (header) for cell (i, j). (Integer arguments: doubles passed to a call that
+ * is not inlined are boxed on the heap.)
+ */
+function cellWithinReach(c: CellCull, hf: Heightfield, i: number, j: number): boolean {
+  const H = hf.heights, cols = hf.cols, kv = j * cols + i;
+  // How far the cell's highest corner is above A_L (+ the margin: the bound's round-off).
+  const depth = Math.max(H[kv], H[kv + 1], H[kv + cols], H[kv + cols + 1]) - c.lowZ + CYLINDER_TERRAIN_REJECT_MARGIN;
+  if (!(depth > 0)) return false;
+  const rx = hf.x0 + (i + 0.5) * hf.dx - c.lowX, ry = hf.y0 + (j + 0.5) * hf.dy - c.lowY;
+  if (!c.box) return rx * rx + ry * ry <= c.discReach2;
+  const along = rx * c.ex + ry * c.ey;
+  const across = Math.abs(ry * c.ex - rx * c.ey);
+  const margin = CYLINDER_TERRAIN_REJECT_MARGIN;
+  // Along the line: only its part below the corner, t ∈ [0, min(depth/segZ, 1)], can be under
+  // the cell; the base discs reach capAlong past it.
+  const tEnd = c.segZ > depth ? depth / c.segZ : 1;
+  if (along < -c.capAlong - c.radE - margin) return false;
+  if (along > tEnd * c.segLen + c.capAlong + c.radE + margin) return false;
+  if (across > c.r + c.radP + margin) return false;
+  if (c.sin > 0) {
+    // Across: the section's half-width W at the line's deepest point that can be under the cell.
+    const reach0 = Math.max(0, along - c.radE - c.capAlong);
+    const local = depth - (c.segLen > 0 ? (c.segZ * reach0) / c.segLen : 0);
+    if (!(local > 0)) return false;
+    const rho = local / c.sin;
+    if (rho < c.r) {
+      const gap = across - c.radP - margin;
+      if (gap > 0 && gap * gap > rho * (2 * c.r - rho)) return false;
+    }
+  }
+  return true;
+}
+
+/** screenElement's verdicts. */
+const SCREEN_ABOVE = 0, SCREEN_NO_FACE = 1, SCREEN_FRAME = 2;
+
+/**
+ * The element test (header) for element `kind` of cell (i, j): SCREEN_ABOVE when the whole
+ * cylinder is above its plane (by more than the margin); SCREEN_FRAME when a case A/B/C contact
+ * is possible (the narrow phase then builds the exact frame); else SCREEN_NO_FACE — the cylinder
+ * dips below the plane but s(B_L) < 0 (no case A) and the foot segment of the lowest line lies
+ * beyond one of the element's sides (its case B/C clip is empty). Such an element's own deepest
+ * point is on its sides: it is queued here for element-walls.ts with its normal and a bound of
+ * its depth (element-walls.ts, wallDepthBound, computed the same way), unless the cylinder's
+ * centre is on or below its plane (see collide.ts, elementContacts).
+ *
+ * On the unnormalised normal m = (−σx, −σy, 1), |m| = √(1 + σ²): s·|m| = m·(P − C) + (h/2)|v·m|
+ * + r·|(v·m)v − m|; the lowest line's foot is A + (s(A)/|m|)·(m/|m|) with
+ * A_L = C_L + r·w, w = ((v·m)v − m)/|(v·m)v − m|.
+ */
+function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf: Heightfield, i: number, j: number, kind: ElementKind): number {
+  const margin = CYLINDER_TERRAIN_REJECT_MARGIN;
+  const H = hf.heights, cols = hf.cols, kv = j * cols + i, dx = hf.dx, dy = hf.dy;
+  const upper = kind === ElementKind.UpperTriangle;
+  const ox = hf.x0 + i * dx, oy = hf.y0 + j * dy;
+  const h0 = H[kv], h1 = H[kv + 1], h2 = H[kv + cols], h3 = H[kv + cols + 1];
+  // The plane through V0 (rectangle, lower triangle) or V3 (upper triangle).
+  const px = upper ? ox + dx : ox, py = upper ? oy + dy : oy, pz = upper ? h3 : h0;
+  const mx = upper ? -(h3 - h2) / dx : -(h1 - h0) / dx, my = upper ? -(h3 - h1) / dy : -(h2 - h0) / dy;
+  const vx = q.vx, vy = q.vy, vz = q.vz, r = q.r, hh = q.hh;
+  const dm = vx * mx + vy * my + vz;
+  const pmx = dm * vx - mx, pmy = dm * vy - my, pmz = dm * vz - 1; // (v·m)v − m, length |m|·sinθ
+  const sinL = Math.sqrt(pmx * pmx + pmy * pmy + pmz * pmz);
+  const sCm = mx * (px - q.cx) + my * (py - q.cy) + (pz - q.cz);
+  const cosL = Math.abs(dm);
+  const sALm = sCm + hh * cosL + r * sinL;
+  if (sALm < -margin) return SCREEN_ABOVE;
+  const L2 = mx * mx + my * my + 1, L = Math.sqrt(L2);
+  // Case A possible (s(B_L) = s(A_L) − 2r·sinθ), or an (almost) upright axis: frame.
+  if (sALm - 2 * r * sinL > -margin * L || !(sinL > margin * L)) return SCREEN_FRAME;
+  // Feet of A_L and A_U (a = sign(v·m)·v points from the lower base up), cell-normalised.
+  const sg = dm < 0 ? -1 : 1;
+  const ax = sg * vx, ay = sg * vy, az = sg * vz;
+  const wx = pmx / sinL, wy = pmy / sinL, wz = pmz / sinL;
+  const clx = q.cx - hh * ax, cly = q.cy - hh * ay, clz = q.cz - hh * az;
+  const alx = clx + r * wx, aly = cly + r * wy;
+  const sAUm = sALm - 2 * hh * cosL;
+  const u0 = (alx + (sALm / L2) * mx - ox) / dx, v0 = (aly + (sALm / L2) * my - oy) / dy;
+  const u1 = (alx + 2 * hh * ax + (sAUm / L2) * mx - ox) / dx, v1 = (aly + 2 * hh * ay + (sAUm / L2) * my - oy) / dy;
+  const mu = margin / dx, mv = margin / dy;
+  let beyond = (u0 < -mu && u1 < -mu) || (v0 < -mv && v1 < -mv) || (u0 > 1 + mu && u1 > 1 + mu) || (v0 > 1 + mv && v1 > 1 + mv);
+  if (kind === ElementKind.LowerTriangle) beyond ||= u0 + v0 > 1 + mu + mv && u1 + v1 > 1 + mu + mv;
+  if (upper) beyond ||= u0 + v0 < 1 - mu - mv && u1 + v1 < 1 - mu - mv;
+  if (!beyond) return SCREEN_FRAME;
+  if (sCm < 0) {
+    // Queue for element-walls.ts, with wallDepthBound's bound (min over the element's vertices).
+    const ux = ay * wz - az * wy, uy = az * wx - ax * wz, uz = ax * wy - ay * wx;
+    let zMax = -Infinity, xMin = Infinity, yMin = Infinity, yMax = -Infinity;
+    for (let c = 0; c < 4; c++) {
+      if ((c === 0 && upper) || (c === 3 && kind === ElementKind.LowerTriangle)) continue;
+      const du = c & 1, dv = c >> 1;
+      const qx = ox + du * dx - clx, qy = oy + dv * dy - cly, qz = (c === 0 ? h0 : c === 1 ? h1 : c === 2 ? h2 : h3) - clz;
+      const z = qx * ax + qy * ay + qz * az, x = qx * wx + qy * wy + qz * wz, y = qx * ux + qy * uy + qz * uz;
+      if (z > zMax) zMax = z;
+      if (x < xMin) xMin = x;
+      if (y < yMin) yMin = y;
+      if (y > yMax) yMax = y;
+    }
+    const yAbs = yMin > 0 ? yMin : yMax < 0 ? -yMax : 0;
+    let bound = sALm / L;
+    if (cosL > 0) bound = Math.min(bound, (zMax * L) / cosL);
+    bound = Math.min(bound, ((Math.sqrt(Math.max(0, r * r - yAbs * yAbs)) - xMin) * L) / sinL);
+    const m = ws.pendingCount++;
+    ws.pendingI[m] = i;
+    ws.pendingJ[m] = j;
+    ws.pendingKind[m] = kind;
+    ws.pendingNormal[3 * m] = mx / L;
+    ws.pendingNormal[3 * m + 1] = my / L;
+    ws.pendingNormal[3 * m + 2] = 1 / L;
+    ws.pendingBound[m] = bound + margin;
+  }
+  return SCREEN_NO_FACE;
+}
