@@ -401,10 +401,11 @@ export class DynamicsWorld {
         body = b;
         break;
       }
-      const speed = Math.hypot(v[3 * b], v[3 * b + 1], v[3 * b + 2]);
-      const spin = Math.hypot(w[3 * b], w[3 * b + 1], w[3 * b + 2]);
-      if (speed > FAULT_MAX_SPEED) { reason = `its speed ${speed.toPrecision(4)} m/s exceeds ${FAULT_MAX_SPEED} m/s`; body = b; }
-      else if (spin > FAULT_MAX_ANGULAR_SPEED) { reason = `its angular speed ${spin.toPrecision(4)} rad/s exceeds ${FAULT_MAX_ANGULAR_SPEED} rad/s`; body = b; }
+      // squared norms: no Math.hypot (a variadic call that boxes its arguments) on the per-step path
+      const speed2 = v[3 * b] * v[3 * b] + v[3 * b + 1] * v[3 * b + 1] + v[3 * b + 2] * v[3 * b + 2];
+      const spin2 = w[3 * b] * w[3 * b] + w[3 * b + 1] * w[3 * b + 1] + w[3 * b + 2] * w[3 * b + 2];
+      if (speed2 > FAULT_MAX_SPEED * FAULT_MAX_SPEED) { reason = `its speed ${Math.sqrt(speed2).toPrecision(4)} m/s exceeds ${FAULT_MAX_SPEED} m/s`; body = b; }
+      else if (spin2 > FAULT_MAX_ANGULAR_SPEED * FAULT_MAX_ANGULAR_SPEED) { reason = `its angular speed ${Math.sqrt(spin2).toPrecision(4)} rad/s exceeds ${FAULT_MAX_ANGULAR_SPEED} rad/s`; body = b; }
       else if (Math.max(Math.abs(p[3 * b]), Math.abs(p[3 * b + 1]), Math.abs(p[3 * b + 2])) > FAULT_MAX_COORDINATE) {
         reason = `its position is farther than ${FAULT_MAX_COORDINATE} m from the origin`;
         body = b;
