@@ -46,6 +46,14 @@ export const MAX_ROTATION_PER_SUBSTEP = 0.25 * Math.PI;
  * for any size of body).
  */
 export const SLEEP_SPEED = 0.05;
+/**
+ * [m] A body also counts as still while it stays within this distance of the pose where its
+ * still period began (centre of mass, and bounding radius × rotation angle), whatever its
+ * instantaneous speed: a rock rocking by ±0.3 mm on rough ground (speed bursts to 0.1 m/s)
+ * sleeps, while anything that really moves leaves this ball within a few steps (at
+ * SLEEP_SPEED in 20 ms, far below TIME_TO_SLEEP) and keeps its timer at 0.
+ */
+export const SLEEP_DRIFT = 0.001;
 /** [s] A whole island must be still this long before it sleeps. */
 export const TIME_TO_SLEEP = 0.5;
 

@@ -34,6 +34,7 @@ import {
   JOINT_DAMPING_RATIO,
   JOINT_HERTZ,
   MAX_ROTATION_PER_SUBSTEP,
+  SLEEP_DRIFT,
   SLEEP_SPEED,
   TIME_TO_SLEEP,
 } from './constants';
@@ -64,7 +65,7 @@ export interface StepTimings {
 
 export const WORLD_STATE_MAGIC = 0x54575331; // "TWS1"
 const HEADER = 12;
-const BODY_STATE = 3 + 4 + 3 + 3 + 3; // pos rot linVel angVel | sleepTime awake island
+const BODY_STATE = 3 + 4 + 3 + 3 + 3 + 7; // pos rot linVel angVel | sleepTime awake island | sleep anchor (pos, rot)
 const CONTACT_STATE = 1 + 3 + 3 + 5 + 8; // key point normal impulses(5) kind cellI cellJ feature depth friction restitution rolling
 
 export class DynamicsWorld {
@@ -137,8 +138,18 @@ export class DynamicsWorld {
     this.jointSoft.setHertz(Math.min(JOINT_HERTZ, 0.25 / h), JOINT_DAMPING_RATIO, h);
     this.jointCtx = { bodies, invMass: this.solverMass, soft: this.jointSoft, h, invH: 1 / h };
     this.wakeFn = (b: number) => this.wakeBody(b);
-    for (let b = 0; b < n; b++) bodies.updateInertia(b);
+    for (let b = 0; b < n; b++) {
+      bodies.updateInertia(b);
+      this.resetSleepAnchor(b);
+    }
     measureJoints(joints, bodies);
+  }
+
+  /** The body's sleep anchor becomes its current pose. */
+  private resetSleepAnchor(b: number): void {
+    const bodies = this.bodies;
+    for (let k = 0; k < 3; k++) bodies.sleepPos[3 * b + k] = bodies.pos[3 * b + k];
+    for (let k = 0; k < 4; k++) bodies.sleepRot[4 * b + k] = bodies.rot[4 * b + k];
   }
 
   get time(): number {
@@ -187,6 +198,7 @@ export class DynamicsWorld {
       if (this.island[k] === rep && !bodies.awake[k]) {
         bodies.awake[k] = 1;
         bodies.sleepTime[k] = 0;
+        this.resetSleepAnchor(k);
         this.island[k] = -1;
       }
     }
@@ -308,14 +320,26 @@ export class DynamicsWorld {
   private updateSleep(): void {
     const bodies = this.bodies, n = bodies.count, dt = this.dt;
     const parent = this.parent;
-    const still2 = SLEEP_SPEED * SLEEP_SPEED;
+    const still2 = SLEEP_SPEED * SLEEP_SPEED, drift2 = SLEEP_DRIFT * SLEEP_DRIFT;
+    const pos = bodies.pos, rot = bodies.rot, ap = bodies.sleepPos, aq = bodies.sleepRot;
     for (let b = 0; b < n; b++) {
       parent[b] = b;
       if (bodies.kind[b] !== BodyKind.Dynamic || !bodies.awake[b]) continue;
       const v = bodies.linVel, w = bodies.angVel, r = bodies.boundRadius[b];
       const vv = v[3 * b] ** 2 + v[3 * b + 1] ** 2 + v[3 * b + 2] ** 2;
       const ww = (w[3 * b] ** 2 + w[3 * b + 1] ** 2 + w[3 * b + 2] ** 2) * r * r;
-      bodies.sleepTime[b] = vv > still2 || ww > still2 ? 0 : bodies.sleepTime[b] + dt;
+      const moving = vv > still2 || ww > still2;
+      // drift from the sleep anchor: centre displacement, and r·θ with θ the rotation angle
+      // (sin²(θ/2) = 1 − (q·q_anchor)², θ ≈ 2 sin(θ/2) at these small angles)
+      const dx = pos[3 * b] - ap[3 * b], dy = pos[3 * b + 1] - ap[3 * b + 1], dz = pos[3 * b + 2] - ap[3 * b + 2];
+      const dot = rot[4 * b] * aq[4 * b] + rot[4 * b + 1] * aq[4 * b + 1] + rot[4 * b + 2] * aq[4 * b + 2] + rot[4 * b + 3] * aq[4 * b + 3];
+      const drifted = dx * dx + dy * dy + dz * dz > drift2 || 4 * (1 - dot * dot) * r * r > drift2;
+      if (drifted) {
+        ap[3 * b] = pos[3 * b]; ap[3 * b + 1] = pos[3 * b + 1]; ap[3 * b + 2] = pos[3 * b + 2];
+        aq[4 * b] = rot[4 * b]; aq[4 * b + 1] = rot[4 * b + 1]; aq[4 * b + 2] = rot[4 * b + 2]; aq[4 * b + 3] = rot[4 * b + 3];
+      }
+      // still: slow (Box2D v3's rule) or jittering in place
+      bodies.sleepTime[b] = moving && drifted ? 0 : bodies.sleepTime[b] + dt;
     }
     const joints = this.joints;
     for (let j = 0; j < joints.count; j++) {
@@ -461,6 +485,8 @@ export class DynamicsWorld {
     s.set(bodies.sleepTime.subarray(0, n), o); o += n;
     for (let b = 0; b < n; b++) s[o++] = bodies.awake[b];
     for (let b = 0; b < n; b++) s[o++] = this.island[b];
+    s.set(bodies.sleepPos.subarray(0, 3 * n), o); o += 3 * n;
+    s.set(bodies.sleepRot.subarray(0, 4 * n), o); o += 4 * n;
     s.set(joints.motorTarget, o); o += nj;
     s.set(joints.impulses, o); o += nj * JOINT_IMPULSE_STRIDE;
     for (let i = 0; i < nc; i++) {
@@ -507,6 +533,8 @@ export class DynamicsWorld {
     bodies.sleepTime.set(s.subarray(o, o + n)); o += n;
     for (let b = 0; b < n; b++) bodies.awake[b] = s[o++];
     for (let b = 0; b < n; b++) this.island[b] = s[o++];
+    bodies.sleepPos.set(s.subarray(o, o + 3 * n)); o += 3 * n;
+    bodies.sleepRot.set(s.subarray(o, o + 4 * n)); o += 4 * n;
     joints.motorTarget.set(s.subarray(o, o + nj)); o += nj;
     joints.impulses.set(s.subarray(o, o + nj * JOINT_IMPULSE_STRIDE)); o += nj * JOINT_IMPULSE_STRIDE;
     const c = this.contacts;
