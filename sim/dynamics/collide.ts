@@ -10,6 +10,10 @@
  *                              cylinder along a contact normal n is then exactly
  *                              depth_S − S·(√(1 − (v·n)²) + |v·n|) for support points (every
  *                              side, edge and rim contact; base patches lying flat), v the axis.
+ *   box or hull vs terrain     collidePolytopeTerrain (polytope-terrain.ts: vertex–face,
+ *                              face–vertex and edge–edge feature pairs in closed form, grouped
+ *                              by normal and reduced), with a speculative distance from the
+ *                              body's motion (POLYTOPE_SPECULATIVE_MIN + STEPS steps, ≤ S).
  *   other shape vs terrain     collideShapeHeightfield with margin S (GJK/EPA per element).
  *   body vs body               collideShapes with margin S (SAT, capsule routines, GJK/EPA).
  * Jointed bodies do not collide with each other.
@@ -21,9 +25,10 @@ import type { BodyStore } from './bodies';
 import { BodyFlag, BodyKind } from './bodies';
 import type { ContactStore } from './contacts';
 import { pairKey } from './contacts';
-import { BROADPHASE_FAT_MARGIN, CONTACTS_PER_BODY, SPECULATIVE_DISTANCE, WARM_START_MATCH_COS, WARM_START_MATCH_DISTANCE } from './constants';
+import { BROADPHASE_FAT_MARGIN, CONTACTS_PER_BODY, POLYTOPE_SPECULATIVE_MIN, POLYTOPE_SPECULATIVE_STEPS, SPECULATIVE_DISTANCE, WARM_START_MATCH_COS, WARM_START_MATCH_DISTANCE } from './constants';
 import type { JointStore } from './joints';
 import type { MaterialTable } from './materials';
+import { Polytope, PolytopeTerrainWorkspace, collidePolytopeTerrain } from './polytope-terrain';
 import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from './spec';
 import { ContactBuffer } from '../collision/contact';
 import { collideCylinderTerrainInto, type CylinderSize } from '../collision/cylinder-terrain/collide';
@@ -55,6 +60,9 @@ export class CollisionPass {
   private readonly ws = new CylinderTerrainWorkspace();
   /** Per body: the analytic cylinder inflated by S (null when not a cylinder). */
   private readonly inflated: (CylinderSize | null)[] = [];
+  /** Per body: its box or hull as a polytope (null for other shapes). */
+  private readonly polytopes: (Polytope | null)[] = [];
+  private readonly polyWs = new PolytopeTerrainWorkspace();
   private readonly box: Aabb = aabb();
   private readonly poseA: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
   private readonly poseB: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
@@ -64,6 +72,8 @@ export class CollisionPass {
   /** Matched flags of the previous step's contacts. */
   private taken = new Uint8Array(64);
   readonly stats: CollideStats = { pairs: 0, terrainQueries: 0, degraded: 0 };
+  /** [s] The step of the current run. */
+  private dt = 0;
 
   constructor(bodies: BodyStore) {
     this.proxies = new Int32Array(bodies.count);
@@ -75,6 +85,7 @@ export class CollisionPass {
       } else {
         this.inflated.push(null);
       }
+      this.polytopes.push(bodies.flags[b] & BodyFlag.AnalyticCylinder ? null : Polytope.of(shape));
       this.bodyAabb(bodies, b, 0);
       this.proxies[b] = this.broadPhase.createProxy(this.box, b);
     }
@@ -105,6 +116,7 @@ export class CollisionPass {
   ): void {
     const bp = this.broadPhase;
     const stats = this.stats;
+    this.dt = dt;
     stats.pairs = 0;
     stats.terrainQueries = 0;
     stats.degraded = 0;
@@ -230,6 +242,16 @@ export class CollisionPass {
         const ac = Math.abs(c);
         buf.depth[k] -= S * (Math.sqrt(Math.max(0, 1 - c * c)) + ac);
       }
+    } else if (this.polytopes[a] !== null) {
+      // speculative distance by the body's motion: a contact farther than the body can travel
+      // in a step never acts, and a resting rock would otherwise carry a dozen of them
+      const v = bodies.linVel, w = bodies.angVel;
+      const speed = Math.sqrt(v[3 * a] * v[3 * a] + v[3 * a + 1] * v[3 * a + 1] + v[3 * a + 2] * v[3 * a + 2])
+        + Math.sqrt(w[3 * a] * w[3 * a] + w[3 * a + 1] * w[3 * a + 1] + w[3 * a + 2] * w[3 * a + 2]) * bodies.boundRadius[a];
+      const margin = Math.min(S, POLYTOPE_SPECULATIVE_MIN + POLYTOPE_SPECULATIVE_STEPS * speed * this.dt);
+      const status = collidePolytopeTerrain(buf, this.polytopes[a]!, pose.position, pose.orientation, hf, margin, this.polyWs);
+      if (status !== 0) this.stats.degraded++;
+      for (let k = 0; k < buf.count; k++) buf.kind[k] = CONTACT_KIND_CONVEX_TERRAIN;
     } else {
       const status = collideShapeHeightfield(buf, bodies.shapes[a], pose, hf, S);
       if (status !== 0) this.stats.degraded++;

@@ -15,6 +15,17 @@ export const LINEAR_SLOP = 0.005;
  */
 export const SPECULATIVE_DISTANCE = 4 * LINEAR_SLOP;
 
+/**
+ * [m] Speculative distance of box and hull contacts with the terrain (polytope-terrain.ts) for
+ * a body at rest; it grows by POLYTOPE_SPECULATIVE_STEPS steps of the body's motion (centre
+ * speed + bounding radius × |ω|), up to SPECULATIVE_DISTANCE. A speculative contact at
+ * separation s only acts on a body that would close s within the step, so a resting rock needs
+ * the near ones only (on rough ground it otherwise carried ~15, most 2–20 mm away).
+ */
+export const POLYTOPE_SPECULATIVE_MIN = LINEAR_SLOP / 2;
+/** Steps of motion added to POLYTOPE_SPECULATIVE_MIN. */
+export const POLYTOPE_SPECULATIVE_STEPS = 2;
+
 /** [m] Extra fattening of body AABBs in the broad phase, beyond the motion of the step. */
 export const BROADPHASE_FAT_MARGIN = 0.05;
 
