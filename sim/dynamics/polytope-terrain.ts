@@ -119,6 +119,13 @@ export class PolytopeTerrainWorkspace {
   planes = new Float64Array(4 * 64);
   readonly cand = new ContactBuffer(CANDIDATE_CAPACITY);
   readonly taken = new Uint8Array(CANDIDATE_CAPACITY);
+  /**
+   * Scratch numbers handed to the helpers below instead of float arguments (V8 boxes a double
+   * passed to a call it does not inline): candidate [0..6] = point, normal, depth; edge pair
+   * [8..18] = point on the rock edge, its direction, the terrain edge's direction, terrain
+   * height, margin.
+   */
+  readonly s = new Float64Array(20);
 
   ensure(vertexCount: number, faceCount: number): void {
     if (this.verts.length < 3 * vertexCount) this.verts = new Float64Array(3 * vertexCount);
@@ -212,7 +219,9 @@ export function collidePolytopeTerrain(
     if (s <= -margin) continue;
     const slot = cand.reserve();
     if (slot < 0) break;
-    writeCandidate(cand, slot, vx + s * nx, vy + s * ny, vz + s * nz, nx, ny, nz, s, i, j, TAG_VERTEX_FACE | k);
+    const S = ws.s;
+    S[0] = vx + s * nx; S[1] = vy + s * ny; S[2] = vz + s * nz; S[3] = nx; S[4] = ny; S[5] = nz; S[6] = s;
+    writeCandidate(cand, slot, S, i, j, TAG_VERTEX_FACE | k);
   }
 
   // --- face–vertex ---------------------------------------------------------------------------
@@ -250,16 +259,17 @@ export function collidePolytopeTerrain(
         const d = WP[4 * f] * gx + WP[4 * f + 1] * gy + WP[4 * f + 2] * gz - WP[4 * f + 3];
         // (a heightfield's outward normals all point up: −n_f must too)
         if (d < dmax - FACE_VERTEX_SLACK || d <= best || WP[4 * f + 2] >= 0) continue;
-        if (vertexSupports(H, cols, hf.rows, i, j, dx, dy, gz, -WP[4 * f], -WP[4 * f + 1], -WP[4 * f + 2])) {
+        if (vertexSupports(hf, i, j, WP, f)) {
           best = d;
           bf = f;
         }
       }
       if (bf < 0) continue;
-      const nx = -WP[4 * bf], ny = -WP[4 * bf + 1], nz = -WP[4 * bf + 2];
       const slot = cand.reserve();
       if (slot < 0) break;
-      writeCandidate(cand, slot, gx, gy, gz, nx, ny, nz, -best, i < cellsX ? i : cellsX - 1, j < cellsY ? j : cellsY - 1, TAG_FACE_VERTEX | (bf << 16) | 0);
+      const S = ws.s;
+      S[0] = gx; S[1] = gy; S[2] = gz; S[3] = -WP[4 * bf]; S[4] = -WP[4 * bf + 1]; S[5] = -WP[4 * bf + 2]; S[6] = -best;
+      writeCandidate(cand, slot, S, i < cellsX ? i : cellsX - 1, j < cellsY ? j : cellsY - 1, TAG_FACE_VERTEX | (bf << 16));
     }
   }
 
@@ -284,7 +294,10 @@ export function collidePolytopeTerrain(
         const cls = i < cellsX ? hf.edgeClass(i, j, CellEdge.Left) : hf.edgeClass(i - 1, j, CellEdge.Right);
         if (cls !== EdgeClass.Convex && cls !== EdgeClass.Active) continue;
         const h0 = H[j * cols + i], h1 = H[(j + 1) * cols + i];
-        if (!edgeCandidate(cand, ws, nv, hf, i + 1, j, i - 1, j + 1, ax + t * ex, y, az + t * ez, ex, ey, ez, 0, dy, h1 - h0, h0 + (fy - j) * (h1 - h0), margin, i < cellsX ? i : i - 1, j, TAG_EDGE_EDGE | (e << 2))) break;
+        const S = ws.s;
+        S[8] = ax + t * ex; S[9] = y; S[10] = az + t * ez; S[11] = ex; S[12] = ey; S[13] = ez;
+        S[14] = 0; S[15] = dy; S[16] = h1 - h0; S[17] = h0 + (fy - j) * (h1 - h0); S[18] = margin;
+        if (!edgeCandidate(cand, ws, nv, hf, i + 1, j, i - 1, j + 1, i < cellsX ? i : i - 1, j, TAG_EDGE_EDGE | (e << 2))) break;
       }
     }
     // crossings with the horizontal grid lines y = Y_j
@@ -300,7 +313,10 @@ export function collidePolytopeTerrain(
         const cls = j < cellsY ? hf.edgeClass(i, j, CellEdge.Bottom) : hf.edgeClass(i, j - 1, CellEdge.Top);
         if (cls !== EdgeClass.Convex && cls !== EdgeClass.Active) continue;
         const h0 = H[j * cols + i], h1 = H[j * cols + i + 1];
-        if (!edgeCandidate(cand, ws, nv, hf, i, j + 1, i + 1, j - 1, x, ay + t * ey, az + t * ez, ex, ey, ez, dx, 0, h1 - h0, h0 + (fx - i) * (h1 - h0), margin, i, j < cellsY ? j : j - 1, TAG_EDGE_EDGE | (e << 2) | 1)) break;
+        const S = ws.s;
+        S[8] = x; S[9] = ay + t * ey; S[10] = az + t * ez; S[11] = ex; S[12] = ey; S[13] = ez;
+        S[14] = dx; S[15] = 0; S[16] = h1 - h0; S[17] = h0 + (fx - i) * (h1 - h0); S[18] = margin;
+        if (!edgeCandidate(cand, ws, nv, hf, i, j + 1, i + 1, j - 1, i, j < cellsY ? j : j - 1, TAG_EDGE_EDGE | (e << 2) | 1)) break;
       }
     }
     // crossings with the diagonals u + v = m (V1–V2 of the cells with i + j + 1 = m), triangulated cells only
@@ -320,7 +336,10 @@ export function collidePolytopeTerrain(
         // diagonal from V1 (i+1, j) to V2 (i, j+1); position along it: w = fy − j
         const h1 = H[j * cols + i + 1], h2 = H[(j + 1) * cols + i];
         const w = fy - j;
-        if (!edgeCandidate(cand, ws, nv, hf, i, j, i + 1, j + 1, x, y, az + t * ez, ex, ey, ez, -dx, dy, h2 - h1, h1 + w * (h2 - h1), margin, i, j, TAG_EDGE_EDGE | (e << 2) | 2)) break;
+        const S = ws.s;
+        S[8] = x; S[9] = y; S[10] = az + t * ez; S[11] = ex; S[12] = ey; S[13] = ez;
+        S[14] = -dx; S[15] = dy; S[16] = h2 - h1; S[17] = h1 + w * (h2 - h1); S[18] = margin;
+        if (!edgeCandidate(cand, ws, nv, hf, i, j, i + 1, j + 1, i, j, TAG_EDGE_EDGE | (e << 2) | 2)) break;
       }
     }
   }
@@ -349,14 +368,11 @@ export function collidePolytopeTerrain(
   return status;
 }
 
-function writeCandidate(
-  buf: ContactBuffer, k: number, px: number, py: number, pz: number, nx: number, ny: number, nz: number,
-  depth: number, i: number, j: number, feature: number,
-): void {
+function writeCandidate(buf: ContactBuffer, k: number, S: Float64Array, i: number, j: number, feature: number): void {
   const k3 = 3 * k;
-  buf.point[k3] = px; buf.point[k3 + 1] = py; buf.point[k3 + 2] = pz;
-  buf.normal[k3] = nx; buf.normal[k3 + 1] = ny; buf.normal[k3 + 2] = nz;
-  buf.depth[k] = depth;
+  buf.point[k3] = S[0]; buf.point[k3 + 1] = S[1]; buf.point[k3 + 2] = S[2];
+  buf.normal[k3] = S[3]; buf.normal[k3 + 1] = S[4]; buf.normal[k3 + 2] = S[5];
+  buf.depth[k] = S[6];
   buf.kind[k] = 0;
   buf.cellI[k] = i;
   buf.cellJ[k] = j;
@@ -375,15 +391,17 @@ function copyCandidate(dst: ContactBuffer, to: number, src: ContactBuffer, from:
 }
 
 /**
- * Edge–edge candidate at a crossing: rock edge direction (ex, ey, ez) at point (x, y, z);
- * terrain edge direction (tx, ty, tz) with the terrain at height h there. False when the
+ * Edge–edge candidate at a crossing (ws.s[8..18]): rock edge direction (ex, ey, ez) at point
+ * (x, y, z); terrain edge direction (tx, ty, tz) with the terrain at height h there; far vertices
+ * (ci0, cj0), (ci1, cj1) of the elements sharing the terrain edge. False when the
  * candidate buffer is full.
  */
 function edgeCandidate(
-  cand: ContactBuffer, ws: PolytopeTerrainWorkspace, nv: number, hf: Heightfield, ci0: number, cj0: number, ci1: number, cj1: number, // far vertices
-  x: number, y: number, z: number, ex: number, ey: number, ez: number,
-  tx: number, ty: number, tz: number, h: number, margin: number, i: number, j: number, feature: number,
+  cand: ContactBuffer, ws: PolytopeTerrainWorkspace, nv: number, hf: Heightfield, ci0: number, cj0: number, ci1: number, cj1: number,
+  i: number, j: number, feature: number,
 ): boolean {
+  const S = ws.s;
+  const x = S[8], y = S[9], z = S[10], ex = S[11], ey = S[12], ez = S[13], tx = S[14], ty = S[15], tz = S[16], h = S[17], margin = S[18];
   const g = z - h;
   if (g >= margin) return true;
   let nx = ey * tz - ez * ty, ny = ez * tx - ex * tz, nz = ex * ty - ey * tx;
@@ -402,10 +420,15 @@ function edgeCandidate(
   for (let k = 0; k < nv; k++) {
     if (nx * (W[3 * k] - x) + ny * (W[3 * k + 1] - y) + nz * (W[3 * k + 2] - z) < -SUPPORT_TOLERANCE) return true;
   }
-  if (!farBelow(hf, ci0, cj0, ci1, cj1, x, y, h, nx, ny, nz)) return true;
+  const H = hf.heights, cols = hf.cols;
+  if (ci0 >= 0 && cj0 >= 0 && ci0 < cols && cj0 < hf.rows
+    && nx * (hf.x0 + ci0 * hf.dx - x) + ny * (hf.y0 + cj0 * hf.dy - y) + nz * (H[cj0 * cols + ci0] - h) > SUPPORT_TOLERANCE) return true;
+  if (ci1 >= 0 && cj1 >= 0 && ci1 < cols && cj1 < hf.rows
+    && nx * (hf.x0 + ci1 * hf.dx - x) + ny * (hf.y0 + cj1 * hf.dy - y) + nz * (H[cj1 * cols + ci1] - h) > SUPPORT_TOLERANCE) return true;
   const slot = cand.reserve();
   if (slot < 0) return false;
-  writeCandidate(cand, slot, x, y, h, nx, ny, nz, depth, i, j, feature);
+  S[0] = x; S[1] = y; S[2] = h; S[3] = nx; S[4] = ny; S[5] = nz; S[6] = depth;
+  writeCandidate(cand, slot, S, i, j, feature);
   return true;
 }
 
@@ -414,35 +437,20 @@ const NEIGHBOUR_DI = [1, -1, 0, 0, -1, 1];
 const NEIGHBOUR_DJ = [0, 0, 1, -1, 1, -1];
 
 /**
- * True if grid vertex (i, j) at height gz is a highest point of the terrain along (nx, ny, nz):
- * none of its 6 neighbours in the triangulation lies above the plane through it (up to
- * SUPPORT_TOLERANCE). (In a rectangle cell the other corner is coplanar with these.)
+ * True if grid vertex (i, j) is a highest point of the terrain along −n_f (face f of the world
+ * planes WP): none of its 6 neighbours in the triangulation lies above the plane through it (up
+ * to SUPPORT_TOLERANCE). (In a rectangle cell the other corner is coplanar with these.)
  */
-function vertexSupports(
-  H: Float64Array, cols: number, rows: number, i: number, j: number, dx: number, dy: number, gz: number,
-  nx: number, ny: number, nz: number,
-): boolean {
+function vertexSupports(hf: Heightfield, i: number, j: number, WP: Float64Array, f: number): boolean {
+  const H = hf.heights, cols = hf.cols, rows = hf.rows;
+  const nx = -WP[4 * f], ny = -WP[4 * f + 1], nz = -WP[4 * f + 2];
+  const gz = H[j * cols + i];
   for (let k = 0; k < 6; k++) {
     const a = NEIGHBOUR_DI[k], b = NEIGHBOUR_DJ[k];
     const ii = i + a, jj = j + b;
     if (ii < 0 || ii >= cols || jj < 0 || jj >= rows) continue;
-    if (nx * a * dx + ny * b * dy + nz * (H[jj * cols + ii] - gz) > SUPPORT_TOLERANCE) return false;
+    if (nx * a * hf.dx + ny * b * hf.dy + nz * (H[jj * cols + ii] - gz) > SUPPORT_TOLERANCE) return false;
   }
   return true;
 }
 
-/**
- * True if the far vertices (fi0, fj0) and (fi1, fj1) of the two elements that share a terrain
- * edge (skipped when off the grid) lie below the plane through (x, y, z) with normal n: the edge
- * is then the terrain's highest feature along n there.
- */
-function farBelow(hf: Heightfield, fi0: number, fj0: number, fi1: number, fj1: number, x: number, y: number, z: number, nx: number, ny: number, nz: number): boolean {
-  const H = hf.heights, cols = hf.cols;
-  if (fi0 >= 0 && fj0 >= 0 && fi0 < cols && fj0 < hf.rows) {
-    if (nx * (hf.x0 + fi0 * hf.dx - x) + ny * (hf.y0 + fj0 * hf.dy - y) + nz * (H[fj0 * cols + fi0] - z) > SUPPORT_TOLERANCE) return false;
-  }
-  if (fi1 >= 0 && fj1 >= 0 && fi1 < cols && fj1 < hf.rows) {
-    if (nx * (hf.x0 + fi1 * hf.dx - x) + ny * (hf.y0 + fj1 * hf.dy - y) + nz * (H[fj1 * cols + fi1] - z) > SUPPORT_TOLERANCE) return false;
-  }
-  return true;
-}
