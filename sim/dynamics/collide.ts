@@ -74,6 +74,9 @@ export class CollisionPass {
   readonly stats: CollideStats = { pairs: 0, terrainQueries: 0, degraded: 0 };
   /** [s] The step of the current run. */
   private dt = 0;
+  /** Measure the broad phase's time (broadMs, [ms] of the last run). */
+  timeStages = false;
+  broadMs = 0;
 
   constructor(bodies: BodyStore) {
     this.proxies = new Int32Array(bodies.count);
@@ -117,6 +120,7 @@ export class CollisionPass {
     const bp = this.broadPhase;
     const stats = this.stats;
     this.dt = dt;
+    const tb0 = this.timeStages ? performance.now() : 0;
     stats.pairs = 0;
     stats.terrainQueries = 0;
     stats.degraded = 0;
@@ -138,9 +142,10 @@ export class CollisionPass {
       if (joints.connected(lo, hi)) continue;
       this.pairKeys[nk++] = pairKey(lo, hi);
     }
-    const keys = this.pairKeys.subarray(0, nk);
-    keys.sort();
+    const keys = this.pairKeys;
+    sortPrefix(keys, nk); // in place: no subarray view per step
     stats.pairs = nk;
+    this.broadMs = this.timeStages ? performance.now() - tb0 : 0;
 
     if (this.taken.length < prev.count) this.taken = new Uint8Array(2 * prev.count);
     this.taken.fill(0, 0, prev.count);
@@ -348,5 +353,38 @@ export class CollisionPass {
         out.r2Impulse[i] = 0;
       }
     }
+  }
+}
+
+/** Sorts a[0, n) ascending in place (insertion sort for short runs, heapsort above): no allocation. */
+function sortPrefix(a: Float64Array, n: number): void {
+  if (n <= 32) {
+    for (let i = 1; i < n; i++) {
+      const x = a[i];
+      let j = i - 1;
+      while (j >= 0 && a[j] > x) {
+        a[j + 1] = a[j];
+        j--;
+      }
+      a[j + 1] = x;
+    }
+    return;
+  }
+  for (let start = (n >> 1) - 1; start >= 0; start--) sift(a, start, n - 1);
+  for (let end = n - 1; end > 0; end--) {
+    const t = a[0]; a[0] = a[end]; a[end] = t;
+    sift(a, 0, end - 1);
+  }
+}
+
+function sift(a: Float64Array, start: number, end: number): void {
+  let root = start;
+  for (;;) {
+    let child = 2 * root + 1;
+    if (child > end) return;
+    if (child + 1 <= end && a[child] < a[child + 1]) child++;
+    if (a[root] >= a[child]) return;
+    const t = a[root]; a[root] = a[child]; a[child] = t;
+    root = child;
   }
 }

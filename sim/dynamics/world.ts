@@ -55,11 +55,20 @@ export interface WorldFault {
   reason: string;
 }
 
-/** Time spent in each stage of the last steps [ms], for the benchmark's split. */
+/** Time spent in each stage over `steps` steps [ms], for the benchmark's split (timeStages). */
 export interface StepTimings {
+  /** Broad plus narrow phase (the collision pass). */
   collide: number;
+  /** Body AABBs, broad-phase pair update and pair sort. */
+  broad: number;
+  /** Narrow phase per pair and contact emission with warm-start matching. */
+  narrow: number;
+  /** Contact and joint preparation, warm start, solve, relax, restitution. */
   solve: number;
+  /** Velocity and position integration in the substeps. */
   integrate: number;
+  /** After the substeps: joint measures, sleep, fault check. */
+  finish: number;
   steps: number;
 }
 
@@ -101,7 +110,7 @@ export class DynamicsWorld {
   scriptCursor = 0;
   scriptOverridden = false;
   readonly script: readonly ScriptCommandSpec[];
-  readonly timings: StepTimings = { collide: 0, solve: 0, integrate: 0, steps: 0 };
+  readonly timings: StepTimings = { collide: 0, broad: 0, narrow: 0, solve: 0, integrate: 0, finish: 0, steps: 0 };
   /** Measure the stage split (performance.now per stage; off by default). */
   timeStages = false;
   // report buffers (frame())
@@ -221,6 +230,7 @@ export class DynamicsWorld {
     const swap = this.cache;
     this.cache = this.contacts;
     this.contacts = swap;
+    this.pass.timeStages = this.timeStages;
     this.pass.run(bodies, this.joints, this.materials, this.terrain, this.dt, this.cache, this.contacts, this.wakeFn);
     const t1 = this.timeStages ? performance.now() : 0;
 
@@ -238,34 +248,44 @@ export class DynamicsWorld {
 
     const h = this.dt / this.substeps, invH = 1 / h;
     const gx = this.gravity[0] * h, gy = this.gravity[1] * h, gz = this.gravity[2] * h;
+    const timed = this.timeStages;
+    let integrateMs = 0;
     for (let s = 0; s < this.substeps; s++) {
       // integrate velocities (gravity)
+      const ti0 = timed ? performance.now() : 0;
       for (let b = 0; b < count; b++) {
         if (sm[b] === 0) continue;
         bodies.linVel[3 * b] += gx;
         bodies.linVel[3 * b + 1] += gy;
         bodies.linVel[3 * b + 2] += gz;
       }
+      if (timed) integrateMs += performance.now() - ti0;
       warmStartJoints(this.joints, this.jointCtx);
       warmStartContacts(c, bodies);
       solveJoints(this.joints, this.jointCtx, true);
       solveContacts(c, bodies, this.contactSoft, invH, true);
+      const ti1 = timed ? performance.now() : 0;
       this.integratePositions(h);
+      if (timed) integrateMs += performance.now() - ti1;
       solveJoints(this.joints, this.jointCtx, false);
       solveContacts(c, bodies, this.contactSoft, invH, false);
     }
     applyRestitution(c, bodies);
-    const t2 = this.timeStages ? performance.now() : 0;
+    const t2 = timed ? performance.now() : 0;
     measureJoints(this.joints, bodies);
     this.stepCount++;
     if (this.spec.sleep) this.updateSleep();
     this.checkFaults();
-    if (this.timeStages) {
+    if (timed) {
       const t3 = performance.now();
-      this.timings.collide += t1 - t0;
-      this.timings.solve += t2 - t1;
-      this.timings.integrate += t3 - t2;
-      this.timings.steps++;
+      const T = this.timings;
+      T.collide += t1 - t0;
+      T.broad += this.pass.broadMs;
+      T.narrow += t1 - t0 - this.pass.broadMs;
+      T.solve += t2 - t1 - integrateMs;
+      T.integrate += integrateMs;
+      T.finish += t3 - t2;
+      T.steps++;
     }
   }
 
