@@ -10,10 +10,10 @@
  *                              cylinder along a contact normal n is then exactly
  *                              depth_S − S·(√(1 − (v·n)²) + |v·n|) for support points (every
  *                              side, edge and rim contact; base patches lying flat), v the axis.
- *   box or hull vs terrain     collidePolytopeTerrain (polytope-terrain.ts: vertex–face,
- *                              face–vertex and edge–edge feature pairs in closed form, grouped
- *                              by normal and reduced), with a speculative distance from the
- *                              body's motion (POLYTOPE_SPECULATIVE_MIN + STEPS steps, ≤ S).
+ *   small box or hull vs       collidePolytopeTerrain (polytope-terrain.ts: vertex–face,
+ *   terrain (bounding radius   face–vertex and edge–edge feature pairs in closed form, grouped
+ *   ≤ POLYTOPE_TERRAIN_MAX_    by normal and reduced), with a speculative distance from the
+ *   CELLS cells)               body's motion (POLYTOPE_SPECULATIVE_MIN + STEPS steps, ≤ S).
  *   other shape vs terrain     collideShapeHeightfield with margin S (GJK/EPA per element).
  *   body vs body               collideShapes with margin S (SAT, capsule routines, GJK/EPA).
  * Jointed bodies do not collide with each other.
@@ -25,7 +25,7 @@ import type { BodyStore } from './bodies';
 import { BodyFlag, BodyKind } from './bodies';
 import type { ContactStore } from './contacts';
 import { pairKey } from './contacts';
-import { BROADPHASE_FAT_MARGIN, CONTACTS_PER_BODY, POLYTOPE_SPECULATIVE_MIN, POLYTOPE_SPECULATIVE_STEPS, SPECULATIVE_DISTANCE, WARM_START_MATCH_COS, WARM_START_MATCH_DISTANCE } from './constants';
+import { BROADPHASE_FAT_MARGIN, CONTACTS_PER_BODY, POLYTOPE_SPECULATIVE_MIN, POLYTOPE_SPECULATIVE_STEPS, POLYTOPE_TERRAIN_MAX_CELLS, SPECULATIVE_DISTANCE, WARM_START_MATCH_COS, WARM_START_MATCH_DISTANCE } from './constants';
 import type { JointStore } from './joints';
 import type { MaterialTable } from './materials';
 import { Polytope, PolytopeTerrainWorkspace, collidePolytopeTerrain } from './polytope-terrain';
@@ -247,7 +247,7 @@ export class CollisionPass {
         const ac = Math.abs(c);
         buf.depth[k] -= S * (Math.sqrt(Math.max(0, 1 - c * c)) + ac);
       }
-    } else if (this.polytopes[a] !== null) {
+    } else if (this.polytopes[a] !== null && bodies.boundRadius[a] <= POLYTOPE_TERRAIN_MAX_CELLS * Math.min(hf.dx, hf.dy)) {
       // speculative distance by the body's motion: a contact farther than the body can travel
       // in a step never acts, and a resting rock would otherwise carry a dozen of them
       const v = bodies.linVel, w = bodies.angVel;

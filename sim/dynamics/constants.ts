@@ -25,6 +25,12 @@ export const SPECULATIVE_DISTANCE = 4 * LINEAR_SLOP;
 export const POLYTOPE_SPECULATIVE_MIN = LINEAR_SLOP / 2;
 /** Steps of motion added to POLYTOPE_SPECULATIVE_MIN. */
 export const POLYTOPE_SPECULATIVE_STEPS = 2;
+/**
+ * [cells] Boxes and hulls whose bounding radius is at most this many terrain cells use the
+ * closed-form polytope–terrain routine (rocks: 1–2 cells); larger ones (a chassis) keep the
+ * general routine, whose per-query cell limit and reduction suit bodies over hundreds of cells.
+ */
+export const POLYTOPE_TERRAIN_MAX_CELLS = 6;
 
 /** [m] Extra fattening of body AABBs in the broad phase, beyond the motion of the step. */
 export const BROADPHASE_FAT_MARGIN = 0.05;
