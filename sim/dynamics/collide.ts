@@ -56,6 +56,13 @@ export interface CollideStats {
 export class CollisionPass {
   readonly broadPhase = new BroadPhase(BROADPHASE_FAT_MARGIN);
   private readonly proxies: Int32Array;
+  /**
+   * Per body: its tight world AABB of the last update (min xyz, max xyz), grown by S and the
+   * step's motion (bodyAabb). Bodies that did not move since (asleep, static) keep theirs.
+   * A pair whose tight boxes are apart is farther than S: the narrow phase would return no
+   * contact, so it is skipped (the broad phase's fat boxes report many such pairs).
+   */
+  private readonly tight: Float64Array;
   private readonly buffer = new ContactBuffer(PAIR_BUFFER_CAPACITY);
   private readonly ws = new CylinderTerrainWorkspace();
   /** Per body: the analytic cylinder inflated by S (null when not a cylinder). */
@@ -80,6 +87,7 @@ export class CollisionPass {
 
   constructor(bodies: BodyStore) {
     this.proxies = new Int32Array(bodies.count);
+    this.tight = new Float64Array(6 * bodies.count);
     for (let b = 0; b < bodies.count; b++) {
       const shape = bodies.shapes[b];
       if (bodies.flags[b] & BodyFlag.AnalyticCylinder) {
@@ -90,6 +98,7 @@ export class CollisionPass {
       }
       this.polytopes.push(bodies.flags[b] & BodyFlag.AnalyticCylinder ? null : Polytope.of(shape));
       this.bodyAabb(bodies, b, 0);
+      this.storeTight(b);
       this.proxies[b] = this.broadPhase.createProxy(this.box, b);
     }
   }
@@ -127,6 +136,7 @@ export class CollisionPass {
     for (let b = 0; b < bodies.count; b++) {
       if (bodies.kind[b] === BodyKind.Static || !bodies.awake[b]) continue;
       this.bodyAabb(bodies, b, dt);
+      this.storeTight(b);
       bp.moveProxy(this.proxies[b], this.box);
     }
     bp.updatePairs();
@@ -183,7 +193,7 @@ export class CollisionPass {
         if (fresh === Infinity && carried === Infinity) break;
         if (fresh <= carried) {
           const b = fresh - a * SHIFT - 1;
-          this.pairContacts(bodies, materials, a, b, prev, out, wake);
+          if (this.tightOverlap(a, b)) this.pairContacts(bodies, materials, a, b, prev, out, wake);
           kp++;
           while (cp < prev.count && prev.key[cp] === fresh) cp++;
         } else {
@@ -191,6 +201,19 @@ export class CollisionPass {
         }
       }
     }
+  }
+
+  private storeTight(b: number): void {
+    const t = this.tight, m = this.box;
+    t[6 * b] = m.min[0]; t[6 * b + 1] = m.min[1]; t[6 * b + 2] = m.min[2];
+    t[6 * b + 3] = m.max[0]; t[6 * b + 4] = m.max[1]; t[6 * b + 5] = m.max[2];
+  }
+
+  private tightOverlap(a: number, b: number): boolean {
+    const t = this.tight, p = 6 * a, q = 6 * b;
+    return t[p] <= t[q + 3] && t[q] <= t[p + 3]
+      && t[p + 1] <= t[q + 4] && t[q + 1] <= t[p + 4]
+      && t[p + 2] <= t[q + 5] && t[q + 2] <= t[p + 5];
   }
 
   /** Copies the previous step's contacts with this key (starting at or after index `from`); returns the index past them. */
