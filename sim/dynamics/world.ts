@@ -414,12 +414,14 @@ export class DynamicsWorld {
     else this.parent[ra] = rb;
   }
 
+  /** Copies the motion state into `backup` (plain loops: no subarray view per step). */
   private backupMotion(): void {
     const b = this.bodies, n = b.count, out = this.backup;
-    out.set(b.pos.subarray(0, 3 * n), 0);
-    out.set(b.rot.subarray(0, 4 * n), 3 * n);
-    out.set(b.linVel.subarray(0, 3 * n), 7 * n);
-    out.set(b.angVel.subarray(0, 3 * n), 10 * n);
+    const pos = b.pos, rot = b.rot, v = b.linVel, w = b.angVel;
+    for (let k = 0; k < 3 * n; k++) out[k] = pos[k];
+    for (let k = 0; k < 4 * n; k++) out[3 * n + k] = rot[k];
+    for (let k = 0; k < 3 * n; k++) out[7 * n + k] = v[k];
+    for (let k = 0; k < 3 * n; k++) out[10 * n + k] = w[k];
   }
 
   private restoreMotion(): void {
