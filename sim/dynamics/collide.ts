@@ -24,7 +24,6 @@
 import type { BodyStore } from './bodies';
 import { BodyFlag, BodyKind } from './bodies';
 import type { ContactStore } from './contacts';
-import { pairKey } from './contacts';
 import { BROADPHASE_FAT_MARGIN, CONTACTS_PER_BODY, POLYTOPE_SPECULATIVE_MIN, POLYTOPE_SPECULATIVE_STEPS, POLYTOPE_TERRAIN_MAX_CELLS, SPECULATIVE_DISTANCE, WARM_START_MATCH_COS, WARM_START_MATCH_DISTANCE } from './constants';
 import type { JointStore } from './joints';
 import type { MaterialTable } from './materials';
@@ -41,6 +40,9 @@ import type { Aabb, Pose } from '../shapes/shape';
 import { aabb } from '../shapes/shape';
 import { shapeWorldAabb } from '../shapes/world-aabb';
 import type { Heightfield } from '../terrain/heightfield';
+
+/** pairKey's multiplier (contacts.ts), for the keys computed inline here. */
+const PAIR_SHIFT = 2097152;
 
 /** Contacts one narrow-phase call may produce (a compound against the terrain can make many). */
 const PAIR_BUFFER_CAPACITY = 256;
@@ -97,14 +99,15 @@ export class CollisionPass {
         this.inflated.push(null);
       }
       this.polytopes.push(bodies.flags[b] & BodyFlag.AnalyticCylinder ? null : Polytope.of(shape));
-      this.bodyAabb(bodies, b, 0);
+      this.bodyAabb(bodies, b);
       this.storeTight(b);
       this.proxies[b] = this.broadPhase.createProxy(this.box, b);
     }
   }
 
   /** Tight world AABB of body b, grown by the speculative distance and by its motion over dt. */
-  private bodyAabb(bodies: BodyStore, b: number, dt: number): void {
+  private bodyAabb(bodies: BodyStore, b: number): void {
+    const dt = this.dt; // a field, not a float argument (no boxing per call)
     const pose = this.poseA;
     bodies.shapePose(pose.position, pose.orientation as Quat, b);
     shapeWorldAabb(this.box, bodies.shapes[b], pose);
@@ -135,7 +138,7 @@ export class CollisionPass {
     stats.degraded = 0;
     for (let b = 0; b < bodies.count; b++) {
       if (bodies.kind[b] === BodyKind.Static || !bodies.awake[b]) continue;
-      this.bodyAabb(bodies, b, dt);
+      this.bodyAabb(bodies, b);
       this.storeTight(b);
       bp.moveProxy(this.proxies[b], this.box);
     }
@@ -150,7 +153,7 @@ export class CollisionPass {
       if (bodies.kind[lo] !== BodyKind.Dynamic && bodies.kind[hi] !== BodyKind.Dynamic) continue;
       if (!bodies.awake[lo] && !bodies.awake[hi]) continue;
       if (joints.connected(lo, hi)) continue;
-      this.pairKeys[nk++] = pairKey(lo, hi);
+      this.pairKeys[nk++] = lo * PAIR_SHIFT + (hi + 1); // pairKey(lo, hi), inline: no boxed return
     }
     const keys = this.pairKeys;
     sortPrefix(keys, nk); // in place: no subarray view per step
@@ -175,9 +178,9 @@ export class CollisionPass {
       if (terrain !== null && bodies.kind[a] !== BodyKind.Static && bodies.awake[a]) {
         this.terrainContacts(bodies, materials, terrain, a, prev, out);
       } else if (asleep) {
-        cp = this.carry(prev, out, pairKey(a, -1), cp);
+        cp = this.carry(prev, out, a, -1, cp);
       }
-      while (cp < prev.count && prev.key[cp] === pairKey(a, -1)) cp++;
+      while (cp < prev.count && prev.key[cp] === a * PAIR_SHIFT) cp++;
       for (;;) {
         const fresh = kp < nk && Math.floor(keys[kp] / SHIFT) === a ? keys[kp] : Infinity;
         // a carried pair: both bodies not awake (never computed fresh this step)
@@ -197,7 +200,7 @@ export class CollisionPass {
           kp++;
           while (cp < prev.count && prev.key[cp] === fresh) cp++;
         } else {
-          cp = this.carry(prev, out, carried, cp);
+          cp = this.carry(prev, out, a, carried - a * PAIR_SHIFT - 1, cp);
         }
       }
     }
@@ -216,8 +219,9 @@ export class CollisionPass {
       && t[p + 2] <= t[q + 5] && t[q + 2] <= t[p + 5];
   }
 
-  /** Copies the previous step's contacts with this key (starting at or after index `from`); returns the index past them. */
-  private carry(prev: ContactStore, out: ContactStore, key: number, from: number): number {
+  /** Copies the previous step's contacts of pair (a, b) (starting at or after index `from`); returns the index past them. */
+  private carry(prev: ContactStore, out: ContactStore, a: number, b: number, from: number): number {
+    const key = a * PAIR_SHIFT + (b + 1); // pairKey(a, b)
     let j = from;
     while (j < prev.count && prev.key[j] < key) j++;
     for (; j < prev.count && prev.key[j] === key; j++) {
@@ -316,7 +320,7 @@ export class CollisionPass {
   /** Copies the buffer's contacts into `out` as pair (a, b), with materials and warm-start impulses. */
   private emit(bodies: BodyStore, materials: MaterialTable, a: number, b: number, prev: ContactStore, out: ContactStore, terrain: boolean): void {
     const buf = this.buffer;
-    const key = pairKey(a, b);
+    const key = a * PAIR_SHIFT + (b + 1); // pairKey(a, b)
     const slotB = b < 0 ? bodies.count : b;
     // first previous contact of the same pair (binary search on the sorted keys)
     let lo = 0, hi = prev.count;

@@ -291,7 +291,8 @@ export function warmStartContacts(c: ContactStore, bodies: BodyStore): void {
  * separation tracked from the start-of-step anchors), friction (two rows, Coulomb circle),
  * rolling resistance (two angular rows).
  */
-export function solveContacts(c: ContactStore, bodies: BodyStore, soft: Softness, invH: number, useBias: boolean): void {
+export function solveContacts(c: ContactStore, bodies: BodyStore, soft: Softness, step: { readonly invH: number }, useBias: boolean): void {
+  const invH = step.invH; // [1/s] of the substep (an object field: no float argument to box)
   const pos = bodies.pos, pos0 = bodies.pos0, rot = bodies.rot, v = bodies.linVel, w = bodies.angVel, I = bodies.invInertiaWorld;
   const biasRate = soft.biasRate, softMassScale = soft.massScale, softImpulseScale = soft.impulseScale;
   const act = c.active, na = c.activeCount;

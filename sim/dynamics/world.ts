@@ -246,7 +246,7 @@ export class DynamicsWorld {
     const c = this.contacts;
     prepareContacts(c, bodies, sm);
 
-    const h = this.dt / this.substeps, invH = 1 / h;
+    const h = this.dt / this.substeps;
     const gx = this.gravity[0] * h, gy = this.gravity[1] * h, gz = this.gravity[2] * h;
     const timed = this.timeStages;
     let integrateMs = 0;
@@ -263,12 +263,12 @@ export class DynamicsWorld {
       warmStartJoints(this.joints, this.jointCtx);
       warmStartContacts(c, bodies);
       solveJoints(this.joints, this.jointCtx, true);
-      solveContacts(c, bodies, this.contactSoft, invH, true);
+      solveContacts(c, bodies, this.contactSoft, this.jointCtx, true);
       const ti1 = timed ? performance.now() : 0;
-      this.integratePositions(h);
+      this.integratePositions();
       if (timed) integrateMs += performance.now() - ti1;
       solveJoints(this.joints, this.jointCtx, false);
-      solveContacts(c, bodies, this.contactSoft, invH, false);
+      solveContacts(c, bodies, this.contactSoft, this.jointCtx, false);
     }
     applyRestitution(c, bodies);
     const t2 = timed ? performance.now() : 0;
@@ -291,14 +291,15 @@ export class DynamicsWorld {
 
   private applyScript(): void {
     const script = this.script;
-    const now = this.time + this.dt * 1e-6;
+    const now = this.stepCount * this.dt + this.dt * 1e-6; // this.time, without the getter's boxed return
     while (!this.scriptOverridden && this.scriptCursor < script.length && script[this.scriptCursor].t <= now) {
       const cmd = script[this.scriptCursor++];
       this.setDrive(cmd.throttle, cmd.steer, 'script');
     }
   }
 
-  private integratePositions(h: number): void {
+  private integratePositions(): void {
+    const h = this.jointCtx.h;
     const bodies = this.bodies, sm = this.solverMass;
     const pos = bodies.pos, rot = bodies.rot, v = bodies.linVel, w = bodies.angVel;
     for (let b = 0; b < bodies.count; b++) {

@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     };
     walk(profile.head as unknown as ProfileNode);
     console.log(`${(total / steps).toFixed(0)} bytes/step over ${steps} steps (dt ${dtArg}, sampling estimate)`);
-    for (const [k, v] of [...byFunction].sort((x, y) => y[1] - x[1]).slice(0, 15)) console.log(`${(v / steps).toFixed(0).padStart(8)}  ${k}`);
+    for (const [k, v] of [...byFunction].sort((x, y) => y[1] - x[1]).slice(0, 40)) console.log(`${(v / steps).toFixed(0).padStart(8)}  ${k}`);
     return;
   }
   world.timeStages = true;
