@@ -66,6 +66,12 @@ export class BodyStore {
   readonly boundRadius: Float64Array;
   /** [s] How long the body has been still. */
   readonly sleepTime: Float64Array;
+  /**
+   * Sleep anchor: centre of mass (3) and orientation (4) where the body's current still period
+   * began; a body that stays within SLEEP_DRIFT of it counts as still even while it jitters.
+   */
+  readonly sleepPos: Float64Array;
+  readonly sleepRot: Float64Array;
   /** Centre of mass and orientation at the start of the step (contact separation tracking, CCD). */
   readonly pos0: Float64Array;
   readonly rot0: Float64Array;
@@ -90,6 +96,8 @@ export class BodyStore {
     this.minExtent = new Float64Array(capacity);
     this.boundRadius = new Float64Array(capacity);
     this.sleepTime = new Float64Array(capacity);
+    this.sleepPos = new Float64Array(3 * capacity);
+    this.sleepRot = new Float64Array(4 * capacity);
     this.pos0 = new Float64Array(3 * capacity);
     this.rot0 = new Float64Array(4 * capacity);
   }

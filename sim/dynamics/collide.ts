@@ -10,6 +10,10 @@
  *                              cylinder along a contact normal n is then exactly
  *                              depth_S − S·(√(1 − (v·n)²) + |v·n|) for support points (every
  *                              side, edge and rim contact; base patches lying flat), v the axis.
+ *   small box or hull vs       collidePolytopeTerrain (polytope-terrain.ts: vertex–face,
+ *   terrain (bounding radius   face–vertex and edge–edge feature pairs in closed form, grouped
+ *   ≤ POLYTOPE_TERRAIN_MAX_    by normal and reduced), with a speculative distance from the
+ *   CELLS cells)               body's motion (POLYTOPE_SPECULATIVE_MIN + STEPS steps, ≤ S).
  *   other shape vs terrain     collideShapeHeightfield with margin S (GJK/EPA per element).
  *   body vs body               collideShapes with margin S (SAT, capsule routines, GJK/EPA).
  * Jointed bodies do not collide with each other.
@@ -20,10 +24,10 @@
 import type { BodyStore } from './bodies';
 import { BodyFlag, BodyKind } from './bodies';
 import type { ContactStore } from './contacts';
-import { pairKey } from './contacts';
-import { BROADPHASE_FAT_MARGIN, CONTACTS_PER_BODY, SPECULATIVE_DISTANCE, WARM_START_MATCH_COS, WARM_START_MATCH_DISTANCE } from './constants';
+import { BROADPHASE_FAT_MARGIN, CONTACTS_PER_BODY, POLYTOPE_SPECULATIVE_MIN, POLYTOPE_SPECULATIVE_STEPS, POLYTOPE_TERRAIN_MAX_CELLS, SPECULATIVE_DISTANCE, WARM_START_MATCH_COS, WARM_START_MATCH_DISTANCE } from './constants';
 import type { JointStore } from './joints';
 import type { MaterialTable } from './materials';
+import { Polytope, PolytopeTerrainWorkspace, collidePolytopeTerrain } from './polytope-terrain';
 import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from './spec';
 import { ContactBuffer } from '../collision/contact';
 import { collideCylinderTerrainInto, type CylinderSize } from '../collision/cylinder-terrain/collide';
@@ -36,6 +40,9 @@ import type { Aabb, Pose, Shape } from '../shapes/shape';
 import { aabb } from '../shapes/shape';
 import { shapeWorldAabb } from '../shapes/world-aabb';
 import type { Heightfield } from '../terrain/heightfield';
+
+/** pairKey's multiplier (contacts.ts), for the keys computed inline here. */
+const PAIR_SHIFT = 2097152;
 
 /** Contacts one narrow-phase call may produce (a compound against the terrain can make many). */
 const PAIR_BUFFER_CAPACITY = 256;
@@ -51,10 +58,20 @@ export interface CollideStats {
 export class CollisionPass {
   readonly broadPhase = new BroadPhase(BROADPHASE_FAT_MARGIN);
   private readonly proxies: Int32Array;
+  /**
+   * Per body: its tight world AABB of the last update (min xyz, max xyz), grown by S and the
+   * step's motion (bodyAabb). Bodies that did not move since (asleep, static) keep theirs.
+   * A pair whose tight boxes are apart is farther than S: the narrow phase would return no
+   * contact, so it is skipped (the broad phase's fat boxes report many such pairs).
+   */
+  private readonly tight: Float64Array;
   private readonly buffer = new ContactBuffer(PAIR_BUFFER_CAPACITY);
   private readonly ws = new CylinderTerrainWorkspace();
   /** Per body: the analytic cylinder inflated by S (null when not a cylinder). */
   private readonly inflated: (CylinderSize | null)[] = [];
+  /** Per body: its box or hull as a polytope (null for other shapes). */
+  private readonly polytopes: (Polytope | null)[] = [];
+  private readonly polyWs = new PolytopeTerrainWorkspace();
   private readonly box: Aabb = aabb();
   private readonly poseA: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
   private readonly poseB: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
@@ -64,14 +81,21 @@ export class CollisionPass {
   /** Matched flags of the previous step's contacts. */
   private taken = new Uint8Array(64);
   readonly stats: CollideStats = { pairs: 0, terrainQueries: 0, degraded: 0 };
+  /** [s] The step of the current run. */
+  private dt = 0;
+  /** Measure the broad phase's time (broadMs, [ms] of the last run). */
+  timeStages = false;
+  broadMs = 0;
 
   constructor(bodies: BodyStore) {
     this.proxies = new Int32Array(bodies.count);
+    this.tight = new Float64Array(6 * bodies.count);
     for (let b = 0; b < bodies.count; b++) {
       const shape = bodies.shapes[b];
       if (shape === null) {
         // collides with nothing: no proxy
         this.inflated.push(null);
+        this.polytopes.push(null);
         this.proxies[b] = -1;
         continue;
       }
@@ -81,13 +105,16 @@ export class CollisionPass {
       } else {
         this.inflated.push(null);
       }
-      this.bodyAabb(bodies, b, 0);
+      this.polytopes.push(bodies.flags[b] & BodyFlag.AnalyticCylinder ? null : Polytope.of(shape));
+      this.bodyAabb(bodies, b);
+      this.storeTight(b);
       this.proxies[b] = this.broadPhase.createProxy(this.box, b);
     }
   }
 
   /** Tight world AABB of body b, grown by the speculative distance and by its motion over dt. */
-  private bodyAabb(bodies: BodyStore, b: number, dt: number): void {
+  private bodyAabb(bodies: BodyStore, b: number): void {
+    const dt = this.dt; // a field, not a float argument (no boxing per call)
     const pose = this.poseA;
     bodies.shapePose(pose.position, pose.orientation as Quat, b);
     shapeWorldAabb(this.box, bodies.shapes[b] as Shape, pose);
@@ -111,12 +138,15 @@ export class CollisionPass {
   ): void {
     const bp = this.broadPhase;
     const stats = this.stats;
+    this.dt = dt;
+    const tb0 = this.timeStages ? performance.now() : 0;
     stats.pairs = 0;
     stats.terrainQueries = 0;
     stats.degraded = 0;
     for (let b = 0; b < bodies.count; b++) {
       if (bodies.kind[b] === BodyKind.Static || !bodies.awake[b] || this.proxies[b] < 0) continue;
-      this.bodyAabb(bodies, b, dt);
+      this.bodyAabb(bodies, b);
+      this.storeTight(b);
       bp.moveProxy(this.proxies[b], this.box);
     }
     bp.updatePairs();
@@ -130,11 +160,12 @@ export class CollisionPass {
       if (bodies.kind[lo] !== BodyKind.Dynamic && bodies.kind[hi] !== BodyKind.Dynamic) continue;
       if (!bodies.awake[lo] && !bodies.awake[hi]) continue;
       if (joints.connected(lo, hi)) continue;
-      this.pairKeys[nk++] = pairKey(lo, hi);
+      this.pairKeys[nk++] = lo * PAIR_SHIFT + (hi + 1); // pairKey(lo, hi), inline: no boxed return
     }
-    const keys = this.pairKeys.subarray(0, nk);
-    keys.sort();
+    const keys = this.pairKeys;
+    sortPrefix(keys, nk); // in place: no subarray view per step
     stats.pairs = nk;
+    this.broadMs = this.timeStages ? performance.now() - tb0 : 0;
 
     if (this.taken.length < prev.count) this.taken = new Uint8Array(2 * prev.count);
     this.taken.fill(0, 0, prev.count);
@@ -154,9 +185,9 @@ export class CollisionPass {
       if (terrain !== null && bodies.kind[a] !== BodyKind.Static && bodies.awake[a] && this.proxies[a] >= 0) {
         this.terrainContacts(bodies, materials, terrain, a, prev, out);
       } else if (asleep) {
-        cp = this.carry(prev, out, pairKey(a, -1), cp);
+        cp = this.carry(prev, out, a, -1, cp);
       }
-      while (cp < prev.count && prev.key[cp] === pairKey(a, -1)) cp++;
+      while (cp < prev.count && prev.key[cp] === a * PAIR_SHIFT) cp++;
       for (;;) {
         const fresh = kp < nk && Math.floor(keys[kp] / SHIFT) === a ? keys[kp] : Infinity;
         // a carried pair: both bodies not awake (never computed fresh this step)
@@ -172,18 +203,32 @@ export class CollisionPass {
         if (fresh === Infinity && carried === Infinity) break;
         if (fresh <= carried) {
           const b = fresh - a * SHIFT - 1;
-          this.pairContacts(bodies, materials, a, b, prev, out, wake);
+          if (this.tightOverlap(a, b)) this.pairContacts(bodies, materials, a, b, prev, out, wake);
           kp++;
           while (cp < prev.count && prev.key[cp] === fresh) cp++;
         } else {
-          cp = this.carry(prev, out, carried, cp);
+          cp = this.carry(prev, out, a, carried - a * PAIR_SHIFT - 1, cp);
         }
       }
     }
   }
 
-  /** Copies the previous step's contacts with this key (starting at or after index `from`); returns the index past them. */
-  private carry(prev: ContactStore, out: ContactStore, key: number, from: number): number {
+  private storeTight(b: number): void {
+    const t = this.tight, m = this.box;
+    t[6 * b] = m.min[0]; t[6 * b + 1] = m.min[1]; t[6 * b + 2] = m.min[2];
+    t[6 * b + 3] = m.max[0]; t[6 * b + 4] = m.max[1]; t[6 * b + 5] = m.max[2];
+  }
+
+  private tightOverlap(a: number, b: number): boolean {
+    const t = this.tight, p = 6 * a, q = 6 * b;
+    return t[p] <= t[q + 3] && t[q] <= t[p + 3]
+      && t[p + 1] <= t[q + 4] && t[q + 1] <= t[p + 4]
+      && t[p + 2] <= t[q + 5] && t[q + 2] <= t[p + 5];
+  }
+
+  /** Copies the previous step's contacts of pair (a, b) (starting at or after index `from`); returns the index past them. */
+  private carry(prev: ContactStore, out: ContactStore, a: number, b: number, from: number): number {
+    const key = a * PAIR_SHIFT + (b + 1); // pairKey(a, b)
     let j = from;
     while (j < prev.count && prev.key[j] < key) j++;
     for (; j < prev.count && prev.key[j] === key; j++) {
@@ -236,6 +281,16 @@ export class CollisionPass {
         const ac = Math.abs(c);
         buf.depth[k] -= S * (Math.sqrt(Math.max(0, 1 - c * c)) + ac);
       }
+    } else if (this.polytopes[a] !== null && bodies.boundRadius[a] <= POLYTOPE_TERRAIN_MAX_CELLS * Math.min(hf.dx, hf.dy)) {
+      // speculative distance by the body's motion: a contact farther than the body can travel
+      // in a step never acts, and a resting rock would otherwise carry a dozen of them
+      const v = bodies.linVel, w = bodies.angVel;
+      const speed = Math.sqrt(v[3 * a] * v[3 * a] + v[3 * a + 1] * v[3 * a + 1] + v[3 * a + 2] * v[3 * a + 2])
+        + Math.sqrt(w[3 * a] * w[3 * a] + w[3 * a + 1] * w[3 * a + 1] + w[3 * a + 2] * w[3 * a + 2]) * bodies.boundRadius[a];
+      const margin = Math.min(S, POLYTOPE_SPECULATIVE_MIN + POLYTOPE_SPECULATIVE_STEPS * speed * this.dt);
+      const status = collidePolytopeTerrain(buf, this.polytopes[a]!, pose.position, pose.orientation, hf, margin, this.polyWs);
+      if (status !== 0) this.stats.degraded++;
+      for (let k = 0; k < buf.count; k++) buf.kind[k] = CONTACT_KIND_CONVEX_TERRAIN;
     } else {
       const status = collideShapeHeightfield(buf, bodies.shapes[a] as Shape, pose, hf, S);
       if (status !== 0) this.stats.degraded++;
@@ -272,7 +327,7 @@ export class CollisionPass {
   /** Copies the buffer's contacts into `out` as pair (a, b), with materials and warm-start impulses. */
   private emit(bodies: BodyStore, materials: MaterialTable, a: number, b: number, prev: ContactStore, out: ContactStore, terrain: boolean): void {
     const buf = this.buffer;
-    const key = pairKey(a, b);
+    const key = a * PAIR_SHIFT + (b + 1); // pairKey(a, b)
     const slotB = b < 0 ? bodies.count : b;
     // first previous contact of the same pair (binary search on the sorted keys)
     let lo = 0, hi = prev.count;
@@ -332,5 +387,38 @@ export class CollisionPass {
         out.r2Impulse[i] = 0;
       }
     }
+  }
+}
+
+/** Sorts a[0, n) ascending in place (insertion sort for short runs, heapsort above): no allocation. */
+function sortPrefix(a: Float64Array, n: number): void {
+  if (n <= 32) {
+    for (let i = 1; i < n; i++) {
+      const x = a[i];
+      let j = i - 1;
+      while (j >= 0 && a[j] > x) {
+        a[j + 1] = a[j];
+        j--;
+      }
+      a[j + 1] = x;
+    }
+    return;
+  }
+  for (let start = (n >> 1) - 1; start >= 0; start--) sift(a, start, n - 1);
+  for (let end = n - 1; end > 0; end--) {
+    const t = a[0]; a[0] = a[end]; a[end] = t;
+    sift(a, 0, end - 1);
+  }
+}
+
+function sift(a: Float64Array, start: number, end: number): void {
+  let root = start;
+  for (;;) {
+    let child = 2 * root + 1;
+    if (child > end) return;
+    if (child + 1 <= end && a[child] < a[child + 1]) child++;
+    if (a[root] >= a[child]) return;
+    const t = a[root]; a[root] = a[child]; a[child] = t;
+    root = child;
   }
 }

@@ -15,6 +15,23 @@ export const LINEAR_SLOP = 0.005;
  */
 export const SPECULATIVE_DISTANCE = 4 * LINEAR_SLOP;
 
+/**
+ * [m] Speculative distance of box and hull contacts with the terrain (polytope-terrain.ts) for
+ * a body at rest; it grows by POLYTOPE_SPECULATIVE_STEPS steps of the body's motion (centre
+ * speed + bounding radius × |ω|), up to SPECULATIVE_DISTANCE. A speculative contact at
+ * separation s only acts on a body that would close s within the step, so a resting rock needs
+ * the near ones only (on rough ground it otherwise carried ~15, most 2–20 mm away).
+ */
+export const POLYTOPE_SPECULATIVE_MIN = LINEAR_SLOP / 2;
+/** Steps of motion added to POLYTOPE_SPECULATIVE_MIN. */
+export const POLYTOPE_SPECULATIVE_STEPS = 2;
+/**
+ * [cells] Boxes and hulls whose bounding radius is at most this many terrain cells use the
+ * closed-form polytope–terrain routine (rocks: 1–2 cells); larger ones (a chassis) keep the
+ * general routine, whose per-query cell limit and reduction suit bodies over hundreds of cells.
+ */
+export const POLYTOPE_TERRAIN_MAX_CELLS = 6;
+
 /** [m] Extra fattening of body AABBs in the broad phase, beyond the motion of the step. */
 export const BROADPHASE_FAT_MARGIN = 0.05;
 
@@ -46,6 +63,14 @@ export const MAX_ROTATION_PER_SUBSTEP = 0.25 * Math.PI;
  * for any size of body).
  */
 export const SLEEP_SPEED = 0.05;
+/**
+ * [m] A body also counts as still while it stays within this distance of the pose where its
+ * still period began (centre of mass, and bounding radius × rotation angle), whatever its
+ * instantaneous speed: a rock rocking by ±0.3 mm on rough ground (speed bursts to 0.1 m/s)
+ * sleeps, while anything that really moves leaves this ball within a few steps (at
+ * SLEEP_SPEED in 20 ms, far below TIME_TO_SLEEP) and keeps its timer at 0.
+ */
+export const SLEEP_DRIFT = 0.001;
 /** [s] A whole island must be still this long before it sleeps. */
 export const TIME_TO_SLEEP = 0.5;
 

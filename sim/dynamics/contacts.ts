@@ -17,12 +17,8 @@
  * r̂ the anchor in the body's axes; so the collision pass runs once per step, not per substep.
  */
 import type { BodyStore } from './bodies';
-import { rotateByBody } from './bodies';
 import { CONTACT_MAX_PUSHOUT_SPEED, RESTITUTION_THRESHOLD } from './constants';
 import type { Softness } from './soft';
-import type { Vec3 } from '../math/vec3';
-
-const tmp: Vec3 = [0, 0, 0];
 
 export class ContactStore {
   capacity = 0;
@@ -67,6 +63,9 @@ export class ContactStore {
   r1Impulse = new Float64Array(0);
   r2Impulse = new Float64Array(0);
   maxNormalImpulse = new Float64Array(0);
+  /** Indices of the contacts the solver works on this step (at least one body with solver mass), in store order. */
+  active = new Int32Array(0);
+  activeCount = 0;
 
   constructor(capacity: number) {
     this.resize(capacity);
@@ -114,6 +113,8 @@ export class ContactStore {
     this.r1Impulse = grow(this.r1Impulse, 1);
     this.r2Impulse = grow(this.r2Impulse, 1);
     this.maxNormalImpulse = grow(this.maxNormalImpulse, 1);
+    this.active = new Int32Array(capacity);
+    this.activeCount = 0;
     this.capacity = capacity;
   }
 }
@@ -123,52 +124,62 @@ export function pairKey(a: number, b: number): number {
   return a * 2097152 + (b + 1);
 }
 
-/** Angular effective-mass term d·(I⁻¹_world of body b)·d. */
-function angularMass(bodies: BodyStore, b: number, dx: number, dy: number, dz: number): number {
-  const I = bodies.invInertiaWorld, o = 9 * b;
-  const ix = I[o] * dx + I[o + 3] * dy + I[o + 6] * dz;
-  const iy = I[o + 1] * dx + I[o + 4] * dy + I[o + 7] * dz;
-  const iz = I[o + 2] * dx + I[o + 5] * dy + I[o + 8] * dz;
-  return dx * ix + dy * iy + dz * iz;
-}
-
-/** K of a point row along d at lever arms rA, rB: mA + mB + (rA×d)·IA(rA×d) + (rB×d)·IB(rB×d). */
-function pointRowK(
-  bodies: BodyStore, a: number, b: number, mA: number, mB: number, c: ContactStore, i: number,
-  dx: number, dy: number, dz: number,
-): number {
-  const ra = 3 * i;
-  const ax = c.rA[ra], ay = c.rA[ra + 1], az = c.rA[ra + 2];
-  const bx = c.rB[ra], by = c.rB[ra + 1], bz = c.rB[ra + 2];
-  const k = mA + mB
-    + (mA > 0 ? angularMass(bodies, a, ay * dz - az * dy, az * dx - ax * dz, ax * dy - ay * dx) : 0)
-    + (mB > 0 ? angularMass(bodies, b, by * dz - bz * dy, bz * dx - bx * dz, bx * dy - by * dx) : 0);
-  return k;
-}
+/*
+ * The stages below are written out by hand (no helper taking or returning float64 numbers):
+ * V8 boxes a double passed to or returned from a call it does not inline, and these loops run
+ * 4 substeps × 2 passes × every active contact, so a helper call cost ~0.5 MB of garbage per
+ * step in the vehicle scene. The arithmetic is the same, operation for operation, as the
+ * formulas named in the comments (contact anchor rotation, row velocity, impulse application),
+ * so results are bit-identical to the helper form.
+ */
 
 /**
- * Fills the solver fields of contacts [0, count): anchors, tangents, effective masses, the
- * approach speed (restitution). The identity fields, point, normal, depth, material numbers and
- * warm-start impulses were written by the collision pass. `invMassOf` is 0 for bodies the solver
- * must not move this step (static, kinematic, asleep).
+ * Fills the solver fields of the contacts that have a body the solver may move this step
+ * (`awakeMass` > 0 for A or B) and lists them in `c.active`: anchors, tangents, effective
+ * masses, the approach speed (restitution). The identity fields, point, normal, depth,
+ * material numbers and warm-start impulses were written by the collision pass. Contacts of
+ * bodies that are asleep (or both infinite-mass) are carried untouched: their impulses stay
+ * for the report and for warm starting when the island wakes. `awakeMass` is 0 for static,
+ * kinematic and sleeping bodies.
  */
 export function prepareContacts(c: ContactStore, bodies: BodyStore, awakeMass: Float64Array): void {
+  const pos = bodies.pos, rot = bodies.rot, I = bodies.invInertiaWorld, v = bodies.linVel, w = bodies.angVel;
+  const act = c.active;
+  let na = 0;
   for (let i = 0; i < c.count; i++) {
     const a = c.bodyA[i], b = c.slotB[i];
+    const mA = awakeMass[a], mB = awakeMass[b];
+    c.invMassA[i] = mA;
+    c.invMassB[i] = mB;
+    c.maxNormalImpulse[i] = 0;
+    if (mA === 0 && mB === 0) continue;
+    act[na++] = i;
     const p = 3 * i;
     const nx = c.normal[p], ny = c.normal[p + 1], nz = c.normal[p + 2];
     // anchor: midway through the overlap (on B's surface minus half the depth along n)
     const half = 0.5 * c.depth[i];
     const mx = c.point[p] - half * nx, my = c.point[p + 1] - half * ny, mz = c.point[p + 2] - half * nz;
-    const ax = mx - bodies.pos[3 * a], ay = my - bodies.pos[3 * a + 1], az = mz - bodies.pos[3 * a + 2];
-    const bx = mx - bodies.pos[3 * b], by = my - bodies.pos[3 * b + 1], bz = mz - bodies.pos[3 * b + 2];
+    const ax = mx - pos[3 * a], ay = my - pos[3 * a + 1], az = mz - pos[3 * a + 2];
+    const bx = mx - pos[3 * b], by = my - pos[3 * b + 1], bz = mz - pos[3 * b + 2];
     c.rA[p] = ax; c.rA[p + 1] = ay; c.rA[p + 2] = az;
     c.rB[p] = bx; c.rB[p + 1] = by; c.rB[p + 2] = bz;
-    // anchors in body axes, for separation tracking through the substeps
-    rotateInverse(tmp, bodies.rot, a, ax, ay, az);
-    c.rAl[p] = tmp[0]; c.rAl[p + 1] = tmp[1]; c.rAl[p + 2] = tmp[2];
-    rotateInverse(tmp, bodies.rot, b, bx, by, bz);
-    c.rBl[p] = tmp[0]; c.rBl[p + 1] = tmp[1]; c.rBl[p + 2] = tmp[2];
+    // anchors in body axes (R_Aᵀ·rA, R_Bᵀ·rB), for separation tracking through the substeps
+    {
+      const q = 4 * a;
+      const qx = -rot[q], qy = -rot[q + 1], qz = -rot[q + 2], qw = rot[q + 3];
+      const tx = 2 * (qy * az - qz * ay), ty = 2 * (qz * ax - qx * az), tz = 2 * (qx * ay - qy * ax);
+      c.rAl[p] = ax + qw * tx + (qy * tz - qz * ty);
+      c.rAl[p + 1] = ay + qw * ty + (qz * tx - qx * tz);
+      c.rAl[p + 2] = az + qw * tz + (qx * ty - qy * tx);
+    }
+    {
+      const q = 4 * b;
+      const qx = -rot[q], qy = -rot[q + 1], qz = -rot[q + 2], qw = rot[q + 3];
+      const tx = 2 * (qy * bz - qz * by), ty = 2 * (qz * bx - qx * bz), tz = 2 * (qx * by - qy * bx);
+      c.rBl[p] = bx + qw * tx + (qy * tz - qz * ty);
+      c.rBl[p + 1] = by + qw * ty + (qz * tx - qx * tz);
+      c.rBl[p + 2] = bz + qw * tz + (qx * ty - qy * tx);
+    }
     c.separation0[i] = -c.depth[i];
     // tangents from n alone (shared by every point of a normal group)
     let ex: number, ey: number, ez: number;
@@ -179,164 +190,196 @@ export function prepareContacts(c: ContactStore, bodies: BodyStore, awakeMass: F
     c.t1[p] = ex; c.t1[p + 1] = ey; c.t1[p + 2] = ez;
     const fx = ny * ez - nz * ey, fy = nz * ex - nx * ez, fz = nx * ey - ny * ex;
     c.t2[p] = fx; c.t2[p + 1] = fy; c.t2[p + 2] = fz;
-    const mA = awakeMass[a], mB = awakeMass[b];
-    c.invMassA[i] = mA;
-    c.invMassB[i] = mB;
-    const kn = pointRowK(bodies, a, b, mA, mB, c, i, nx, ny, nz);
-    const k1 = pointRowK(bodies, a, b, mA, mB, c, i, ex, ey, ez);
-    const k2 = pointRowK(bodies, a, b, mA, mB, c, i, fx, fy, fz);
+    // inverse inertias (world, symmetric 3×3, column-major) of A and B
+    const oa = 9 * a, ob = 9 * b;
+    const a0 = I[oa], a1 = I[oa + 1], a2 = I[oa + 2], a3 = I[oa + 3], a4 = I[oa + 4], a5 = I[oa + 5], a6 = I[oa + 6], a7 = I[oa + 7], a8 = I[oa + 8];
+    const b0 = I[ob], b1 = I[ob + 1], b2 = I[ob + 2], b3 = I[ob + 3], b4 = I[ob + 4], b5 = I[ob + 5], b6 = I[ob + 6], b7 = I[ob + 7], b8 = I[ob + 8];
+    // K of a point row along d: mA + mB + (rA×d)·I_A(rA×d) + (rB×d)·I_B(rB×d); rolling rows: d·I_A·d + d·I_B·d
+    let kn = mA + mB, k1 = mA + mB, k2 = mA + mB, kr1 = 0, kr2 = 0;
+    if (mA > 0) {
+      let x = ay * nz - az * ny, y = az * nx - ax * nz, z = ax * ny - ay * nx;
+      kn += x * (a0 * x + a3 * y + a6 * z) + y * (a1 * x + a4 * y + a7 * z) + z * (a2 * x + a5 * y + a8 * z);
+      x = ay * ez - az * ey; y = az * ex - ax * ez; z = ax * ey - ay * ex;
+      k1 += x * (a0 * x + a3 * y + a6 * z) + y * (a1 * x + a4 * y + a7 * z) + z * (a2 * x + a5 * y + a8 * z);
+      x = ay * fz - az * fy; y = az * fx - ax * fz; z = ax * fy - ay * fx;
+      k2 += x * (a0 * x + a3 * y + a6 * z) + y * (a1 * x + a4 * y + a7 * z) + z * (a2 * x + a5 * y + a8 * z);
+      kr1 = ex * (a0 * ex + a3 * ey + a6 * ez) + ey * (a1 * ex + a4 * ey + a7 * ez) + ez * (a2 * ex + a5 * ey + a8 * ez);
+      kr2 = fx * (a0 * fx + a3 * fy + a6 * fz) + fy * (a1 * fx + a4 * fy + a7 * fz) + fz * (a2 * fx + a5 * fy + a8 * fz);
+    }
+    if (mB > 0) {
+      let x = by * nz - bz * ny, y = bz * nx - bx * nz, z = bx * ny - by * nx;
+      kn += x * (b0 * x + b3 * y + b6 * z) + y * (b1 * x + b4 * y + b7 * z) + z * (b2 * x + b5 * y + b8 * z);
+      x = by * ez - bz * ey; y = bz * ex - bx * ez; z = bx * ey - by * ex;
+      k1 += x * (b0 * x + b3 * y + b6 * z) + y * (b1 * x + b4 * y + b7 * z) + z * (b2 * x + b5 * y + b8 * z);
+      x = by * fz - bz * fy; y = bz * fx - bx * fz; z = bx * fy - by * fx;
+      k2 += x * (b0 * x + b3 * y + b6 * z) + y * (b1 * x + b4 * y + b7 * z) + z * (b2 * x + b5 * y + b8 * z);
+      kr1 += ex * (b0 * ex + b3 * ey + b6 * ez) + ey * (b1 * ex + b4 * ey + b7 * ez) + ez * (b2 * ex + b5 * ey + b8 * ez);
+      kr2 += fx * (b0 * fx + b3 * fy + b6 * fz) + fy * (b1 * fx + b4 * fy + b7 * fz) + fz * (b2 * fx + b5 * fy + b8 * fz);
+    }
     c.normalMass[i] = kn > 0 ? 1 / kn : 0;
     c.t1Mass[i] = k1 > 0 ? 1 / k1 : 0;
     c.t2Mass[i] = k2 > 0 ? 1 / k2 : 0;
-    const kr1 = (mA > 0 ? angularMass(bodies, a, ex, ey, ez) : 0) + (mB > 0 ? angularMass(bodies, b, ex, ey, ez) : 0);
-    const kr2 = (mA > 0 ? angularMass(bodies, a, fx, fy, fz) : 0) + (mB > 0 ? angularMass(bodies, b, fx, fy, fz) : 0);
     c.r1Mass[i] = kr1 > 0 ? 1 / kr1 : 0;
     c.r2Mass[i] = kr2 > 0 ? 1 / kr2 : 0;
-    c.relativeVelocity0[i] = normalVelocity(c, bodies, i, a, b);
-    c.maxNormalImpulse[i] = 0;
+    // approach speed along n: (v_A + ω_A×rA − v_B − ω_B×rB)·n
+    const wax = w[3 * a], way = w[3 * a + 1], waz = w[3 * a + 2];
+    const wbx = w[3 * b], wby = w[3 * b + 1], wbz = w[3 * b + 2];
+    const vx = v[3 * a] + way * az - waz * ay - (v[3 * b] + wby * bz - wbz * by);
+    const vy = v[3 * a + 1] + waz * ax - wax * az - (v[3 * b + 1] + wbz * bx - wbx * bz);
+    const vz = v[3 * a + 2] + wax * ay - way * ax - (v[3 * b + 2] + wbx * by - wby * bx);
+    c.relativeVelocity0[i] = vx * nx + vy * ny + vz * nz;
   }
-}
-
-function rotateInverse(out: Vec3, rot: Float64Array, b: number, x: number, y: number, z: number): void {
-  const q = 4 * b;
-  const qx = -rot[q], qy = -rot[q + 1], qz = -rot[q + 2], qw = rot[q + 3];
-  const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
-  out[0] = x + qw * tx + (qy * tz - qz * ty);
-  out[1] = y + qw * ty + (qz * tx - qx * tz);
-  out[2] = z + qw * tz + (qx * ty - qy * tx);
-}
-
-/** Relative velocity of A's anchor with respect to B's, along direction d. */
-function rowVelocity(
-  c: ContactStore, bodies: BodyStore, i: number, a: number, b: number, dx: number, dy: number, dz: number,
-): number {
-  const p = 3 * i, v = bodies.linVel, w = bodies.angVel;
-  const ax = c.rA[p], ay = c.rA[p + 1], az = c.rA[p + 2];
-  const bx = c.rB[p], by = c.rB[p + 1], bz = c.rB[p + 2];
-  const wax = w[3 * a], way = w[3 * a + 1], waz = w[3 * a + 2];
-  const wbx = w[3 * b], wby = w[3 * b + 1], wbz = w[3 * b + 2];
-  const vx = v[3 * a] + way * az - waz * ay - (v[3 * b] + wby * bz - wbz * by);
-  const vy = v[3 * a + 1] + waz * ax - wax * az - (v[3 * b + 1] + wbz * bx - wbx * bz);
-  const vz = v[3 * a + 2] + wax * ay - way * ax - (v[3 * b + 2] + wbx * by - wby * bx);
-  return vx * dx + vy * dy + vz * dz;
-}
-
-function normalVelocity(c: ContactStore, bodies: BodyStore, i: number, a: number, b: number): number {
-  const p = 3 * i;
-  return rowVelocity(c, bodies, i, a, b, c.normal[p], c.normal[p + 1], c.normal[p + 2]);
-}
-
-/** Applies impulse λ·d at the anchors: +to A, −to B (bodies with zero solver mass are left alone). */
-function applyPointImpulse(
-  c: ContactStore, bodies: BodyStore, i: number, a: number, b: number, mA: number, mB: number,
-  px: number, py: number, pz: number,
-): void {
-  const p = 3 * i, v = bodies.linVel, w = bodies.angVel, I = bodies.invInertiaWorld;
-  if (mA > 0) {
-    const ax = c.rA[p], ay = c.rA[p + 1], az = c.rA[p + 2];
-    const tx = ay * pz - az * py, ty = az * px - ax * pz, tz = ax * py - ay * px;
-    const o = 9 * a;
-    v[3 * a] += mA * px; v[3 * a + 1] += mA * py; v[3 * a + 2] += mA * pz;
-    w[3 * a] += I[o] * tx + I[o + 3] * ty + I[o + 6] * tz;
-    w[3 * a + 1] += I[o + 1] * tx + I[o + 4] * ty + I[o + 7] * tz;
-    w[3 * a + 2] += I[o + 2] * tx + I[o + 5] * ty + I[o + 8] * tz;
-  }
-  if (mB > 0) {
-    const bx = c.rB[p], by = c.rB[p + 1], bz = c.rB[p + 2];
-    const tx = by * pz - bz * py, ty = bz * px - bx * pz, tz = bx * py - by * px;
-    const o = 9 * b;
-    v[3 * b] -= mB * px; v[3 * b + 1] -= mB * py; v[3 * b + 2] -= mB * pz;
-    w[3 * b] -= I[o] * tx + I[o + 3] * ty + I[o + 6] * tz;
-    w[3 * b + 1] -= I[o + 1] * tx + I[o + 4] * ty + I[o + 7] * tz;
-    w[3 * b + 2] -= I[o + 2] * tx + I[o + 5] * ty + I[o + 8] * tz;
-  }
-}
-
-/** Applies angular impulse L·d: +to A, −to B. */
-function applyAngularImpulse(
-  bodies: BodyStore, a: number, b: number, mA: number, mB: number, lx: number, ly: number, lz: number,
-): void {
-  const w = bodies.angVel, I = bodies.invInertiaWorld;
-  if (mA > 0) {
-    const o = 9 * a;
-    w[3 * a] += I[o] * lx + I[o + 3] * ly + I[o + 6] * lz;
-    w[3 * a + 1] += I[o + 1] * lx + I[o + 4] * ly + I[o + 7] * lz;
-    w[3 * a + 2] += I[o + 2] * lx + I[o + 5] * ly + I[o + 8] * lz;
-  }
-  if (mB > 0) {
-    const o = 9 * b;
-    w[3 * b] -= I[o] * lx + I[o + 3] * ly + I[o + 6] * lz;
-    w[3 * b + 1] -= I[o + 1] * lx + I[o + 4] * ly + I[o + 7] * lz;
-    w[3 * b + 2] -= I[o + 2] * lx + I[o + 5] * ly + I[o + 8] * lz;
-  }
+  c.activeCount = na;
 }
 
 /** Re-applies last step's impulses (they were matched to this step's contacts by the collision pass). */
 export function warmStartContacts(c: ContactStore, bodies: BodyStore): void {
-  for (let i = 0; i < c.count; i++) {
+  const v = bodies.linVel, w = bodies.angVel, I = bodies.invInertiaWorld;
+  const act = c.active, na = c.activeCount;
+  for (let k = 0; k < na; k++) {
+    const i = act[k];
     const a = c.bodyA[i], b = c.slotB[i], mA = c.invMassA[i], mB = c.invMassB[i];
-    if (mA === 0 && mB === 0) continue;
     const p = 3 * i;
     const ln = c.normalImpulse[i], l1 = c.t1Impulse[i], l2 = c.t2Impulse[i];
-    const px = ln * c.normal[p] + l1 * c.t1[p] + l2 * c.t2[p];
-    const py = ln * c.normal[p + 1] + l1 * c.t1[p + 1] + l2 * c.t2[p + 1];
-    const pz = ln * c.normal[p + 2] + l1 * c.t1[p + 2] + l2 * c.t2[p + 2];
-    applyPointImpulse(c, bodies, i, a, b, mA, mB, px, py, pz);
+    const t1x = c.t1[p], t1y = c.t1[p + 1], t1z = c.t1[p + 2];
+    const t2x = c.t2[p], t2y = c.t2[p + 1], t2z = c.t2[p + 2];
+    const px = ln * c.normal[p] + l1 * t1x + l2 * t2x;
+    const py = ln * c.normal[p + 1] + l1 * t1y + l2 * t2y;
+    const pz = ln * c.normal[p + 2] + l1 * t1z + l2 * t2z;
     const r1 = c.r1Impulse[i], r2 = c.r2Impulse[i];
-    if (r1 !== 0 || r2 !== 0) {
-      applyAngularImpulse(bodies, a, b, mA, mB,
-        r1 * c.t1[p] + r2 * c.t2[p], r1 * c.t1[p + 1] + r2 * c.t2[p + 1], r1 * c.t1[p + 2] + r2 * c.t2[p + 2]);
+    const rolling = r1 !== 0 || r2 !== 0;
+    const lx = r1 * t1x + r2 * t2x, ly = r1 * t1y + r2 * t2y, lz = r1 * t1z + r2 * t2z;
+    if (mA > 0) {
+      const ax = c.rA[p], ay = c.rA[p + 1], az = c.rA[p + 2];
+      const tx = ay * pz - az * py, ty = az * px - ax * pz, tz = ax * py - ay * px;
+      const o = 9 * a;
+      v[3 * a] += mA * px; v[3 * a + 1] += mA * py; v[3 * a + 2] += mA * pz;
+      w[3 * a] += I[o] * tx + I[o + 3] * ty + I[o + 6] * tz;
+      w[3 * a + 1] += I[o + 1] * tx + I[o + 4] * ty + I[o + 7] * tz;
+      w[3 * a + 2] += I[o + 2] * tx + I[o + 5] * ty + I[o + 8] * tz;
+    }
+    if (mB > 0) {
+      const bx = c.rB[p], by = c.rB[p + 1], bz = c.rB[p + 2];
+      const tx = by * pz - bz * py, ty = bz * px - bx * pz, tz = bx * py - by * px;
+      const o = 9 * b;
+      v[3 * b] -= mB * px; v[3 * b + 1] -= mB * py; v[3 * b + 2] -= mB * pz;
+      w[3 * b] -= I[o] * tx + I[o + 3] * ty + I[o + 6] * tz;
+      w[3 * b + 1] -= I[o + 1] * tx + I[o + 4] * ty + I[o + 7] * tz;
+      w[3 * b + 2] -= I[o + 2] * tx + I[o + 5] * ty + I[o + 8] * tz;
+    }
+    if (rolling) {
+      if (mA > 0) {
+        const o = 9 * a;
+        w[3 * a] += I[o] * lx + I[o + 3] * ly + I[o + 6] * lz;
+        w[3 * a + 1] += I[o + 1] * lx + I[o + 4] * ly + I[o + 7] * lz;
+        w[3 * a + 2] += I[o + 2] * lx + I[o + 5] * ly + I[o + 8] * lz;
+      }
+      if (mB > 0) {
+        const o = 9 * b;
+        w[3 * b] -= I[o] * lx + I[o + 3] * ly + I[o + 6] * lz;
+        w[3 * b + 1] -= I[o + 1] * lx + I[o + 4] * ly + I[o + 7] * lz;
+        w[3 * b + 2] -= I[o + 2] * lx + I[o + 5] * ly + I[o + 8] * lz;
+      }
     }
   }
 }
 
 /**
- * One pass over the contacts. useBias: the solve stage (soft, pushes overlap out); false: the
- * relax stage (removes the bias velocity so it does not turn into bounce).
+ * One pass over the active contacts. useBias: the solve stage (soft, pushes overlap out);
+ * false: the relax stage (removes the bias velocity so it does not turn into bounce).
+ * Per contact the two bodies' velocities live in locals; the rows are: normal (soft, with the
+ * separation tracked from the start-of-step anchors), friction (two rows, Coulomb circle),
+ * rolling resistance (two angular rows).
  */
-export function solveContacts(c: ContactStore, bodies: BodyStore, soft: Softness, invH: number, useBias: boolean): void {
-  const pos = bodies.pos, pos0 = bodies.pos0, rot = bodies.rot;
-  for (let i = 0; i < c.count; i++) {
+export function solveContacts(c: ContactStore, bodies: BodyStore, soft: Softness, step: { readonly invH: number }, useBias: boolean): void {
+  const invH = step.invH; // [1/s] of the substep (an object field: no float argument to box)
+  const pos = bodies.pos, pos0 = bodies.pos0, rot = bodies.rot, v = bodies.linVel, w = bodies.angVel, I = bodies.invInertiaWorld;
+  const biasRate = soft.biasRate, softMassScale = soft.massScale, softImpulseScale = soft.impulseScale;
+  const act = c.active, na = c.activeCount;
+  for (let k = 0; k < na; k++) {
+    const i = act[k];
     const a = c.bodyA[i], b = c.slotB[i], mA = c.invMassA[i], mB = c.invMassB[i];
-    if (mA === 0 && mB === 0) continue;
     const p = 3 * i;
     const nx = c.normal[p], ny = c.normal[p + 1], nz = c.normal[p + 2];
+    const ax = c.rA[p], ay = c.rA[p + 1], az = c.rA[p + 2];
+    const bx = c.rB[p], by = c.rB[p + 1], bz = c.rB[p + 2];
 
     // --- normal row ---------------------------------------------------------------------
-    // current separation from the start-of-step anchors
-    rotateByBody(tmp, rot, a, c.rAl[p], c.rAl[p + 1], c.rAl[p + 2]);
-    let dx = pos[3 * a] - pos0[3 * a] + tmp[0] - c.rA[p];
-    let dy = pos[3 * a + 1] - pos0[3 * a + 1] + tmp[1] - c.rA[p + 1];
-    let dz = pos[3 * a + 2] - pos0[3 * a + 2] + tmp[2] - c.rA[p + 2];
-    // B moves too when it is dynamic or kinematic (the terrain slot never moves: its terms are 0)
-    rotateByBody(tmp, rot, b, c.rBl[p], c.rBl[p + 1], c.rBl[p + 2]);
-    dx -= pos[3 * b] - pos0[3 * b] + tmp[0] - c.rB[p];
-    dy -= pos[3 * b + 1] - pos0[3 * b + 1] + tmp[1] - c.rB[p + 1];
-    dz -= pos[3 * b + 2] - pos0[3 * b + 2] + tmp[2] - c.rB[p + 2];
+    // current separation from the start-of-step anchors: n·[(x_A − x_A0) + (R_A·r̂_A − r_A) − (same for B)]
+    let dx: number, dy: number, dz: number;
+    {
+      const q = 4 * a;
+      const qx = rot[q], qy = rot[q + 1], qz = rot[q + 2], qw = rot[q + 3];
+      const x = c.rAl[p], y = c.rAl[p + 1], z = c.rAl[p + 2];
+      const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
+      dx = pos[3 * a] - pos0[3 * a] + (x + qw * tx + (qy * tz - qz * ty)) - ax;
+      dy = pos[3 * a + 1] - pos0[3 * a + 1] + (y + qw * ty + (qz * tx - qx * tz)) - ay;
+      dz = pos[3 * a + 2] - pos0[3 * a + 2] + (z + qw * tz + (qx * ty - qy * tx)) - az;
+    }
+    {
+      // B moves too when it is dynamic or kinematic (the terrain slot never moves: its terms are 0)
+      const q = 4 * b;
+      const qx = rot[q], qy = rot[q + 1], qz = rot[q + 2], qw = rot[q + 3];
+      const x = c.rBl[p], y = c.rBl[p + 1], z = c.rBl[p + 2];
+      const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
+      dx -= pos[3 * b] - pos0[3 * b] + (x + qw * tx + (qy * tz - qz * ty)) - bx;
+      dy -= pos[3 * b + 1] - pos0[3 * b + 1] + (y + qw * ty + (qz * tx - qx * tz)) - by;
+      dz -= pos[3 * b + 2] - pos0[3 * b + 2] + (z + qw * tz + (qx * ty - qy * tx)) - bz;
+    }
     const s = c.separation0[i] + nx * dx + ny * dy + nz * dz;
     let bias = 0, massScale = 1, impulseScale = 0;
     if (s > 0) {
       bias = s * invH; // speculative: only the approach that would close the gap this substep
     } else if (useBias) {
-      bias = Math.max(soft.biasRate * s, -CONTACT_MAX_PUSHOUT_SPEED);
-      massScale = soft.massScale;
-      impulseScale = soft.impulseScale;
+      bias = Math.max(biasRate * s, -CONTACT_MAX_PUSHOUT_SPEED);
+      massScale = softMassScale;
+      impulseScale = softImpulseScale;
     }
-    const vn = rowVelocity(c, bodies, i, a, b, nx, ny, nz);
+    let vax = v[3 * a], vay = v[3 * a + 1], vaz = v[3 * a + 2];
+    let wax = w[3 * a], way = w[3 * a + 1], waz = w[3 * a + 2];
+    let vbx = v[3 * b], vby = v[3 * b + 1], vbz = v[3 * b + 2];
+    let wbx = w[3 * b], wby = w[3 * b + 1], wbz = w[3 * b + 2];
+    const oa = 9 * a, ob = 9 * b;
+    const a0 = I[oa], a1 = I[oa + 1], a2 = I[oa + 2], a3 = I[oa + 3], a4 = I[oa + 4], a5 = I[oa + 5], a6 = I[oa + 6], a7 = I[oa + 7], a8 = I[oa + 8];
+    const b0 = I[ob], b1 = I[ob + 1], b2 = I[ob + 2], b3 = I[ob + 3], b4 = I[ob + 4], b5 = I[ob + 5], b6 = I[ob + 6], b7 = I[ob + 7], b8 = I[ob + 8];
+    // relative velocity of A's anchor with respect to B's
+    let rvx = vax + way * az - waz * ay - (vbx + wby * bz - wbz * by);
+    let rvy = vay + waz * ax - wax * az - (vby + wbz * bx - wbx * bz);
+    let rvz = vaz + wax * ay - way * ax - (vbz + wbx * by - wby * bx);
+    const vn = rvx * nx + rvy * ny + rvz * nz;
     const old = c.normalImpulse[i];
     let ln = -c.normalMass[i] * massScale * (vn + bias) - impulseScale * old;
     const total = Math.max(old + ln, 0);
     ln = total - old;
     c.normalImpulse[i] = total;
     if (total > c.maxNormalImpulse[i]) c.maxNormalImpulse[i] = total;
-    if (ln !== 0) applyPointImpulse(c, bodies, i, a, b, mA, mB, ln * nx, ln * ny, ln * nz);
+    if (ln !== 0) {
+      const px = ln * nx, py = ln * ny, pz = ln * nz;
+      if (mA > 0) {
+        const tx = ay * pz - az * py, ty = az * px - ax * pz, tz = ax * py - ay * px;
+        vax += mA * px; vay += mA * py; vaz += mA * pz;
+        wax += a0 * tx + a3 * ty + a6 * tz;
+        way += a1 * tx + a4 * ty + a7 * tz;
+        waz += a2 * tx + a5 * ty + a8 * tz;
+      }
+      if (mB > 0) {
+        const tx = by * pz - bz * py, ty = bz * px - bx * pz, tz = bx * py - by * px;
+        vbx -= mB * px; vby -= mB * py; vbz -= mB * pz;
+        wbx -= b0 * tx + b3 * ty + b6 * tz;
+        wby -= b1 * tx + b4 * ty + b7 * tz;
+        wbz -= b2 * tx + b5 * ty + b8 * tz;
+      }
+    }
 
     // --- friction: two rows, Coulomb circle ---------------------------------------------
     const limit = c.friction[i] * total;
     const t1x = c.t1[p], t1y = c.t1[p + 1], t1z = c.t1[p + 2];
     const t2x = c.t2[p], t2y = c.t2[p + 1], t2z = c.t2[p + 2];
-    const v1 = rowVelocity(c, bodies, i, a, b, t1x, t1y, t1z);
-    const v2 = rowVelocity(c, bodies, i, a, b, t2x, t2y, t2z);
+    rvx = vax + way * az - waz * ay - (vbx + wby * bz - wbz * by);
+    rvy = vay + waz * ax - wax * az - (vby + wbz * bx - wbx * bz);
+    rvz = vaz + wax * ay - way * ax - (vbz + wbx * by - wby * bx);
+    const v1 = rvx * t1x + rvy * t1y + rvz * t1z;
+    const v2 = rvx * t2x + rvy * t2y + rvz * t2z;
     const o1 = c.t1Impulse[i], o2 = c.t2Impulse[i];
     let n1 = o1 - c.t1Mass[i] * v1;
     let n2 = o2 - c.t2Mass[i] * v2;
@@ -350,16 +393,27 @@ export function solveContacts(c: ContactStore, bodies: BodyStore, soft: Softness
     c.t2Impulse[i] = n2;
     const d1 = n1 - o1, d2 = n2 - o2;
     if (d1 !== 0 || d2 !== 0) {
-      applyPointImpulse(c, bodies, i, a, b, mA, mB,
-        d1 * t1x + d2 * t2x, d1 * t1y + d2 * t2y, d1 * t1z + d2 * t2z);
+      const px = d1 * t1x + d2 * t2x, py = d1 * t1y + d2 * t2y, pz = d1 * t1z + d2 * t2z;
+      if (mA > 0) {
+        const tx = ay * pz - az * py, ty = az * px - ax * pz, tz = ax * py - ay * px;
+        vax += mA * px; vay += mA * py; vaz += mA * pz;
+        wax += a0 * tx + a3 * ty + a6 * tz;
+        way += a1 * tx + a4 * ty + a7 * tz;
+        waz += a2 * tx + a5 * ty + a8 * tz;
+      }
+      if (mB > 0) {
+        const tx = by * pz - bz * py, ty = bz * px - bx * pz, tz = bx * py - by * px;
+        vbx -= mB * px; vby -= mB * py; vbz -= mB * pz;
+        wbx -= b0 * tx + b3 * ty + b6 * tz;
+        wby -= b1 * tx + b4 * ty + b7 * tz;
+        wbz -= b2 * tx + b5 * ty + b8 * tz;
+      }
     }
 
     // --- rolling resistance: angular rows about t1, t2 ----------------------------------
     const crr = c.rolling[i];
     if (crr > 0) {
-      const w = bodies.angVel;
-      const wx = w[3 * a] - w[3 * b], wy = w[3 * a + 1] - w[3 * b + 1], wz = w[3 * a + 2] - w[3 * b + 2];
-      const ax = c.rA[p], ay = c.rA[p + 1], az = c.rA[p + 2];
+      const wx = wax - wbx, wy = way - wby, wz = waz - wbz;
       const lever = Math.sqrt(ax * ax + ay * ay + az * az);
       const rl = crr * lever * total;
       const q1 = c.r1Impulse[i], q2 = c.r2Impulse[i];
@@ -375,27 +429,72 @@ export function solveContacts(c: ContactStore, bodies: BodyStore, soft: Softness
       c.r2Impulse[i] = m2;
       const e1 = m1 - q1, e2 = m2 - q2;
       if (e1 !== 0 || e2 !== 0) {
-        applyAngularImpulse(bodies, a, b, mA, mB, e1 * t1x + e2 * t2x, e1 * t1y + e2 * t2y, e1 * t1z + e2 * t2z);
+        const lx = e1 * t1x + e2 * t2x, ly = e1 * t1y + e2 * t2y, lz = e1 * t1z + e2 * t2z;
+        if (mA > 0) {
+          wax += a0 * lx + a3 * ly + a6 * lz;
+          way += a1 * lx + a4 * ly + a7 * lz;
+          waz += a2 * lx + a5 * ly + a8 * lz;
+        }
+        if (mB > 0) {
+          wbx -= b0 * lx + b3 * ly + b6 * lz;
+          wby -= b1 * lx + b4 * ly + b7 * lz;
+          wbz -= b2 * lx + b5 * ly + b8 * lz;
+        }
       }
+    }
+    if (mA > 0) {
+      v[3 * a] = vax; v[3 * a + 1] = vay; v[3 * a + 2] = vaz;
+      w[3 * a] = wax; w[3 * a + 1] = way; w[3 * a + 2] = waz;
+    }
+    if (mB > 0) {
+      v[3 * b] = vbx; v[3 * b + 1] = vby; v[3 * b + 2] = vbz;
+      w[3 * b] = wbx; w[3 * b + 1] = wby; w[3 * b + 2] = wbz;
     }
   }
 }
 
 /** Restitution after the substeps (Box2D v3): only contacts that approached faster than the threshold and pushed. */
 export function applyRestitution(c: ContactStore, bodies: BodyStore): void {
-  for (let i = 0; i < c.count; i++) {
+  const v = bodies.linVel, w = bodies.angVel, I = bodies.invInertiaWorld;
+  const act = c.active, na = c.activeCount;
+  for (let k = 0; k < na; k++) {
+    const i = act[k];
     const e = c.restitution[i];
     if (e === 0 || c.relativeVelocity0[i] > -RESTITUTION_THRESHOLD || c.maxNormalImpulse[i] === 0) continue;
     const a = c.bodyA[i], b = c.slotB[i], mA = c.invMassA[i], mB = c.invMassB[i];
     const p = 3 * i;
     const nx = c.normal[p], ny = c.normal[p + 1], nz = c.normal[p + 2];
-    const vn = rowVelocity(c, bodies, i, a, b, nx, ny, nz);
+    const ax = c.rA[p], ay = c.rA[p + 1], az = c.rA[p + 2];
+    const bx = c.rB[p], by = c.rB[p + 1], bz = c.rB[p + 2];
+    const wax = w[3 * a], way = w[3 * a + 1], waz = w[3 * a + 2];
+    const wbx = w[3 * b], wby = w[3 * b + 1], wbz = w[3 * b + 2];
+    const vx = v[3 * a] + way * az - waz * ay - (v[3 * b] + wby * bz - wbz * by);
+    const vy = v[3 * a + 1] + waz * ax - wax * az - (v[3 * b + 1] + wbz * bx - wbx * bz);
+    const vz = v[3 * a + 2] + wax * ay - way * ax - (v[3 * b + 2] + wbx * by - wby * bx);
+    const vn = vx * nx + vy * ny + vz * nz;
     const old = c.normalImpulse[i];
     let ln = -c.normalMass[i] * (vn + e * c.relativeVelocity0[i]);
     const total = Math.max(old + ln, 0);
     ln = total - old;
     c.normalImpulse[i] = total;
     if (total > c.maxNormalImpulse[i]) c.maxNormalImpulse[i] = total;
-    if (ln !== 0) applyPointImpulse(c, bodies, i, a, b, mA, mB, ln * nx, ln * ny, ln * nz);
+    if (ln === 0) continue;
+    const px = ln * nx, py = ln * ny, pz = ln * nz;
+    if (mA > 0) {
+      const tx = ay * pz - az * py, ty = az * px - ax * pz, tz = ax * py - ay * px;
+      const o = 9 * a;
+      v[3 * a] += mA * px; v[3 * a + 1] += mA * py; v[3 * a + 2] += mA * pz;
+      w[3 * a] += I[o] * tx + I[o + 3] * ty + I[o + 6] * tz;
+      w[3 * a + 1] += I[o + 1] * tx + I[o + 4] * ty + I[o + 7] * tz;
+      w[3 * a + 2] += I[o + 2] * tx + I[o + 5] * ty + I[o + 8] * tz;
+    }
+    if (mB > 0) {
+      const tx = by * pz - bz * py, ty = bz * px - bx * pz, tz = bx * py - by * px;
+      const o = 9 * b;
+      v[3 * b] -= mB * px; v[3 * b + 1] -= mB * py; v[3 * b + 2] -= mB * pz;
+      w[3 * b] -= I[o] * tx + I[o + 3] * ty + I[o + 6] * tz;
+      w[3 * b + 1] -= I[o + 1] * tx + I[o + 4] * ty + I[o + 7] * tz;
+      w[3 * b + 2] -= I[o + 2] * tx + I[o + 5] * ty + I[o + 8] * tz;
+    }
   }
 }

@@ -20,7 +20,6 @@
  * positively about/along the axis relative to A.
  */
 import type { BodyStore } from './bodies';
-import { rotateByBody } from './bodies';
 import { Softness, springSoftness } from './soft';
 import type { Vec3 } from '../math/vec3';
 
@@ -129,66 +128,115 @@ export interface JointSolveContext {
   invH: number;
 }
 
-/** Relative velocity of B's anchor w.r.t. A's along d, with A's arm `ra` (may include the prismatic offset). */
-function linVel(bodies: BodyStore, a: number, b: number, ra: Vec3, rb: Vec3, dx: number, dy: number, dz: number): number {
+/*
+ * The helpers below take vectors as arrays and hand results back through OUT instead of float
+ * arguments and return values: V8 boxes a double that crosses a call it does not inline, and
+ * the joint rows run every substep (the arithmetic is unchanged, operation for operation).
+ */
+/** Scalar results of the helpers (OUT[0]). */
+const OUT = new Float64Array(1);
+/** Impulse or direction vectors handed to the helpers. */
+const VEC: Vec3 = [0, 0, 0];
+/** Scalar arguments: [0] K of the coordinate row, [1] prismatic slide, [2] perpendicular row error, [3] coordinate impulse. */
+const ARG = new Float64Array(4);
+
+/** OUT[0] = relative velocity of B's anchor w.r.t. A's along d, with A's arm `ra` (may include the prismatic offset). */
+function linVel(bodies: BodyStore, a: number, b: number, ra: Vec3, rb: Vec3, d: Vec3): void {
   const v = bodies.linVel, w = bodies.angVel;
   const wax = w[3 * a], way = w[3 * a + 1], waz = w[3 * a + 2];
   const wbx = w[3 * b], wby = w[3 * b + 1], wbz = w[3 * b + 2];
   const vx = v[3 * b] + wby * rb[2] - wbz * rb[1] - (v[3 * a] + way * ra[2] - waz * ra[1]);
   const vy = v[3 * b + 1] + wbz * rb[0] - wbx * rb[2] - (v[3 * a + 1] + waz * ra[0] - wax * ra[2]);
   const vz = v[3 * b + 2] + wbx * rb[1] - wby * rb[0] - (v[3 * a + 2] + wax * ra[1] - way * ra[0]);
-  return vx * dx + vy * dy + vz * dz;
+  OUT[0] = vx * d[0] + vy * d[1] + vz * d[2];
 }
 
-function angMass(bodies: BodyStore, b: number, dx: number, dy: number, dz: number): number {
-  const I = bodies.invInertiaWorld, o = 9 * b;
-  return dx * (I[o] * dx + I[o + 3] * dy + I[o + 6] * dz)
-    + dy * (I[o + 1] * dx + I[o + 4] * dy + I[o + 7] * dz)
-    + dz * (I[o + 2] * dx + I[o + 5] * dy + I[o + 8] * dz);
-}
-
-function linK(ctx: JointSolveContext, a: number, b: number, ra: Vec3, rb: Vec3, dx: number, dy: number, dz: number): number {
+/** OUT[0] = K of a linear row along d: mA + mB + (ra×d)·I_A(ra×d) + (rb×d)·I_B(rb×d). */
+function linK(ctx: JointSolveContext, a: number, b: number, ra: Vec3, rb: Vec3, d: Vec3): void {
   const mA = ctx.invMass[a], mB = ctx.invMass[b];
+  const I = ctx.bodies.invInertiaWorld;
+  const dx = d[0], dy = d[1], dz = d[2];
   let k = mA + mB;
-  if (mA > 0) k += angMass(ctx.bodies, a, ra[1] * dz - ra[2] * dy, ra[2] * dx - ra[0] * dz, ra[0] * dy - ra[1] * dx);
-  if (mB > 0) k += angMass(ctx.bodies, b, rb[1] * dz - rb[2] * dy, rb[2] * dx - rb[0] * dz, rb[0] * dy - rb[1] * dx);
-  return k;
+  if (mA > 0) {
+    const x = ra[1] * dz - ra[2] * dy, y = ra[2] * dx - ra[0] * dz, z = ra[0] * dy - ra[1] * dx, o = 9 * a;
+    k += x * (I[o] * x + I[o + 3] * y + I[o + 6] * z) + y * (I[o + 1] * x + I[o + 4] * y + I[o + 7] * z) + z * (I[o + 2] * x + I[o + 5] * y + I[o + 8] * z);
+  }
+  if (mB > 0) {
+    const x = rb[1] * dz - rb[2] * dy, y = rb[2] * dx - rb[0] * dz, z = rb[0] * dy - rb[1] * dx, o = 9 * b;
+    k += x * (I[o] * x + I[o + 3] * y + I[o + 6] * z) + y * (I[o + 1] * x + I[o + 4] * y + I[o + 7] * z) + z * (I[o + 2] * x + I[o + 5] * y + I[o + 8] * z);
+  }
+  OUT[0] = k;
 }
 
-function angK(ctx: JointSolveContext, a: number, b: number, dx: number, dy: number, dz: number): number {
-  return (ctx.invMass[a] > 0 ? angMass(ctx.bodies, a, dx, dy, dz) : 0) + (ctx.invMass[b] > 0 ? angMass(ctx.bodies, b, dx, dy, dz) : 0);
+/** OUT[0] = K of an angular row along d: d·I_A·d + d·I_B·d (bodies the solver may move). */
+function angK(ctx: JointSolveContext, a: number, b: number, d: Vec3): void {
+  const I = ctx.bodies.invInertiaWorld;
+  const x = d[0], y = d[1], z = d[2];
+  let ka = 0, kb = 0;
+  if (ctx.invMass[a] > 0) {
+    const o = 9 * a;
+    ka = x * (I[o] * x + I[o + 3] * y + I[o + 6] * z) + y * (I[o + 1] * x + I[o + 4] * y + I[o + 7] * z) + z * (I[o + 2] * x + I[o + 5] * y + I[o + 8] * z);
+  }
+  if (ctx.invMass[b] > 0) {
+    const o = 9 * b;
+    kb = x * (I[o] * x + I[o + 3] * y + I[o + 6] * z) + y * (I[o + 1] * x + I[o + 4] * y + I[o + 7] * z) + z * (I[o + 2] * x + I[o + 5] * y + I[o + 8] * z);
+  }
+  OUT[0] = ka + kb;
 }
 
 /** Applies linear impulse P: +P to B at rb, −P to A at ra. */
-function applyLin(ctx: JointSolveContext, a: number, b: number, ra: Vec3, rb: Vec3, px: number, py: number, pz: number): void {
-  const v = ctx.bodies.linVel;
+function applyLin(ctx: JointSolveContext, a: number, b: number, ra: Vec3, rb: Vec3, P: Vec3): void {
+  const v = ctx.bodies.linVel, w = ctx.bodies.angVel, I = ctx.bodies.invInertiaWorld;
+  const px = P[0], py = P[1], pz = P[2];
   const mA = ctx.invMass[a], mB = ctx.invMass[b];
   if (mA > 0) {
     v[3 * a] -= mA * px; v[3 * a + 1] -= mA * py; v[3 * a + 2] -= mA * pz;
-    applyAngTo(ctx.bodies, a, -(ra[1] * pz - ra[2] * py), -(ra[2] * px - ra[0] * pz), -(ra[0] * py - ra[1] * px));
+    const lx = -(ra[1] * pz - ra[2] * py), ly = -(ra[2] * px - ra[0] * pz), lz = -(ra[0] * py - ra[1] * px), o = 9 * a;
+    w[3 * a] += I[o] * lx + I[o + 3] * ly + I[o + 6] * lz;
+    w[3 * a + 1] += I[o + 1] * lx + I[o + 4] * ly + I[o + 7] * lz;
+    w[3 * a + 2] += I[o + 2] * lx + I[o + 5] * ly + I[o + 8] * lz;
   }
   if (mB > 0) {
     v[3 * b] += mB * px; v[3 * b + 1] += mB * py; v[3 * b + 2] += mB * pz;
-    applyAngTo(ctx.bodies, b, rb[1] * pz - rb[2] * py, rb[2] * px - rb[0] * pz, rb[0] * py - rb[1] * px);
+    const lx = rb[1] * pz - rb[2] * py, ly = rb[2] * px - rb[0] * pz, lz = rb[0] * py - rb[1] * px, o = 9 * b;
+    w[3 * b] += I[o] * lx + I[o + 3] * ly + I[o + 6] * lz;
+    w[3 * b + 1] += I[o + 1] * lx + I[o + 4] * ly + I[o + 7] * lz;
+    w[3 * b + 2] += I[o + 2] * lx + I[o + 5] * ly + I[o + 8] * lz;
   }
 }
 
-function applyAngTo(bodies: BodyStore, b: number, lx: number, ly: number, lz: number): void {
-  const w = bodies.angVel, I = bodies.invInertiaWorld, o = 9 * b;
-  w[3 * b] += I[o] * lx + I[o + 3] * ly + I[o + 6] * lz;
-  w[3 * b + 1] += I[o + 1] * lx + I[o + 4] * ly + I[o + 7] * lz;
-  w[3 * b + 2] += I[o + 2] * lx + I[o + 5] * ly + I[o + 8] * lz;
-}
-
 /** Angular impulse L: +L to B, −L to A. */
-function applyAng(ctx: JointSolveContext, a: number, b: number, lx: number, ly: number, lz: number): void {
-  if (ctx.invMass[a] > 0) applyAngTo(ctx.bodies, a, -lx, -ly, -lz);
-  if (ctx.invMass[b] > 0) applyAngTo(ctx.bodies, b, lx, ly, lz);
+function applyAng(ctx: JointSolveContext, a: number, b: number, L: Vec3): void {
+  const w = ctx.bodies.angVel, I = ctx.bodies.invInertiaWorld;
+  if (ctx.invMass[a] > 0) {
+    const lx = -L[0], ly = -L[1], lz = -L[2], o = 9 * a;
+    w[3 * a] += I[o] * lx + I[o + 3] * ly + I[o + 6] * lz;
+    w[3 * a + 1] += I[o + 1] * lx + I[o + 4] * ly + I[o + 7] * lz;
+    w[3 * a + 2] += I[o + 2] * lx + I[o + 5] * ly + I[o + 8] * lz;
+  }
+  if (ctx.invMass[b] > 0) {
+    const lx = L[0], ly = L[1], lz = L[2], o = 9 * b;
+    w[3 * b] += I[o] * lx + I[o + 3] * ly + I[o + 6] * lz;
+    w[3 * b + 1] += I[o + 1] * lx + I[o + 4] * ly + I[o + 7] * lz;
+    w[3 * b + 2] += I[o + 2] * lx + I[o + 5] * ly + I[o + 8] * lz;
+  }
 }
 
-function angVel(bodies: BodyStore, a: number, b: number, dx: number, dy: number, dz: number): number {
+/** OUT[0] = (ω_B − ω_A)·d. */
+function angVel(bodies: BodyStore, a: number, b: number, d: Vec3): void {
   const w = bodies.angVel;
-  return (w[3 * b] - w[3 * a]) * dx + (w[3 * b + 1] - w[3 * a + 1]) * dy + (w[3 * b + 2] - w[3 * a + 2]) * dz;
+  OUT[0] = (w[3 * b] - w[3 * a]) * d[0] + (w[3 * b + 1] - w[3 * a + 1]) * d[1] + (w[3 * b + 2] - w[3 * a + 2]) * d[2];
+}
+
+/** out = R_b·v (rotateByBody with the vector read here: no float arguments). */
+function rotateVec(out: Vec3, rot: Float64Array, b: number, v: Vec3): void {
+  const q = 4 * b;
+  const qx = rot[q], qy = rot[q + 1], qz = rot[q + 2], qw = rot[q + 3];
+  const x = v[0], y = v[1], z = v[2];
+  const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
+  out[0] = x + qw * tx + (qy * tz - qz * ty);
+  out[1] = y + qw * ty + (qz * tx - qx * tz);
+  out[2] = z + qw * tz + (qx * ty - qy * tx);
 }
 
 /** Symmetric 3×3 inverse (column-major); returns false when singular. */
@@ -250,7 +298,8 @@ function solvePoint(ctx: JointSolveContext, j: number, a: number, b: number, use
   const py = -massScale * (Kinv[1] * ux + Kinv[4] * uy + Kinv[7] * uz) - impulseScale * imp[o + 1];
   const pz = -massScale * (Kinv[2] * ux + Kinv[5] * uy + Kinv[8] * uz) - impulseScale * imp[o + 2];
   imp[o] += px; imp[o + 1] += py; imp[o + 2] += pz;
-  applyLin(ctx, a, b, rA, rB, px, py, pz);
+  VEC[0] = px; VEC[1] = py; VEC[2] = pz;
+  applyLin(ctx, a, b, rA, rB, VEC);
 }
 
 /**
@@ -300,7 +349,12 @@ function solveAngular(ctx: JointSolveContext, j: number, def: JointDef, a: numbe
   const rx = w[3 * b] - w[3 * a], ry = w[3 * b + 1] - w[3 * a + 1], rz = w[3 * b + 2] - w[3 * a + 2];
   if (axisOnly) {
     // 2×2 in the basis p1, p2 ⟂ axis
-    const k11 = dotK(p1, p1), k12 = dotK(p1, p2), k22 = dotK(p2, p2);
+    dotK(p1, p1);
+    const k11 = OUT[0];
+    dotK(p1, p2);
+    const k12 = OUT[0];
+    dotK(p2, p2);
+    const k22 = OUT[0];
     const det = k11 * k22 - k12 * k12;
     if (!(det > 1e-300)) return;
     const u1 = rx * p1[0] + ry * p1[1] + rz * p1[2] + biasRate * (ex * p1[0] + ey * p1[1] + ez * p1[2]);
@@ -310,7 +364,8 @@ function solveAngular(ctx: JointSolveContext, j: number, def: JointDef, a: numbe
     const l2 = -massScale * inv * (k11 * u2 - k12 * u1) - impulseScale * imp[o + 1];
     imp[o] += l1;
     imp[o + 1] += l2;
-    applyAng(ctx, a, b, l1 * p1[0] + l2 * p2[0], l1 * p1[1] + l2 * p2[1], l1 * p1[2] + l2 * p2[2]);
+    VEC[0] = l1 * p1[0] + l2 * p2[0]; VEC[1] = l1 * p1[1] + l2 * p2[1]; VEC[2] = l1 * p1[2] + l2 * p2[2];
+    applyAng(ctx, a, b, VEC);
     return;
   }
   if (!invert3(Kinv, K)) return;
@@ -319,18 +374,20 @@ function solveAngular(ctx: JointSolveContext, j: number, def: JointDef, a: numbe
   const ly = -massScale * (Kinv[1] * ux + Kinv[4] * uy + Kinv[7] * uz) - impulseScale * imp[o + 1];
   const lz = -massScale * (Kinv[2] * ux + Kinv[5] * uy + Kinv[8] * uz) - impulseScale * imp[o + 2];
   imp[o] += lx; imp[o + 1] += ly; imp[o + 2] += lz;
-  applyAng(ctx, a, b, lx, ly, lz);
+  VEC[0] = lx; VEC[1] = ly; VEC[2] = lz;
+  applyAng(ctx, a, b, VEC);
 }
 
-function dotK(u: Vec3, v: Vec3): number {
+/** OUT[0] = u·K·v. */
+function dotK(u: Vec3, v: Vec3): void {
   const x = K[0] * v[0] + K[3] * v[1] + K[6] * v[2];
   const y = K[1] * v[0] + K[4] * v[1] + K[7] * v[2];
   const z = K[2] * v[0] + K[5] * v[1] + K[8] * v[2];
-  return u[0] * x + u[1] * y + u[2] * z;
+  OUT[0] = u[0] * x + u[1] * y + u[2] * z;
 }
 
-/** Revolute angle of B relative to A about the axis, in (−π, π]: from q_rel = q0⁻¹·q_A⁻¹·q_B. */
-function revoluteAngle(bodies: BodyStore, def: JointDef, a: number, b: number): number {
+/** OUT[0] = revolute angle of B relative to A about the axis, in (−π, π]: from q_rel = q0⁻¹·q_A⁻¹·q_B. */
+function revoluteAngle(bodies: BodyStore, def: JointDef, a: number, b: number): void {
   const r = bodies.rot, qa = 4 * a, qb = 4 * b;
   // m = q_A⁻¹ · q_B
   const ax0 = -r[qa], ay0 = -r[qa + 1], az0 = -r[qa + 2], aw0 = r[qa + 3];
@@ -350,7 +407,7 @@ function revoluteAngle(bodies: BodyStore, def: JointDef, a: number, b: number): 
   let angle = 2 * Math.atan2(s, ew);
   if (angle > Math.PI) angle -= 2 * Math.PI;
   else if (angle <= -Math.PI) angle += 2 * Math.PI;
-  return angle;
+  OUT[0] = angle;
 }
 
 /**
@@ -363,26 +420,30 @@ export function solveJoints(joints: JointStore, ctx: JointSolveContext, useBias:
     const def = joints.defs[j];
     const a = def.bodyA, b = def.bodyB;
     if (ctx.invMass[a] === 0 && ctx.invMass[b] === 0) continue;
-    rotateByBody(rA, bodies.rot, a, def.anchorA[0], def.anchorA[1], def.anchorA[2]);
-    rotateByBody(rB, bodies.rot, b, def.anchorB[0], def.anchorB[1], def.anchorB[2]);
+    rotateVec(rA, bodies.rot, a, def.anchorA);
+    rotateVec(rB, bodies.rot, b, def.anchorB);
     if (def.kind === JointKind.Ball) {
       solvePoint(ctx, j, a, b, useBias, imp);
       continue;
     }
-    rotateByBody(ax, bodies.rot, a, def.axisA[0], def.axisA[1], def.axisA[2]);
+    rotateVec(ax, bodies.rot, a, def.axisA);
     if (def.kind === JointKind.Fixed) {
       solveAngular(ctx, j, def, a, b, useBias, imp, false);
       solvePoint(ctx, j, a, b, useBias, imp);
       continue;
     }
-    rotateByBody(p1, bodies.rot, a, def.perpA[0], def.perpA[1], def.perpA[2]);
+    rotateVec(p1, bodies.rot, a, def.perpA);
     p2[0] = ax[1] * p1[2] - ax[2] * p1[1];
     p2[1] = ax[2] * p1[0] - ax[0] * p1[2];
     p2[2] = ax[0] * p1[1] - ax[1] * p1[0];
     if (def.kind === JointKind.Revolute) {
-      rotateByBody(bx, bodies.rot, b, def.axisB[0], def.axisB[1], def.axisB[2]);
-      const kAxis = angK(ctx, a, b, ax[0], ax[1], ax[2]);
-      if (kAxis > 0) solveCoordinateRows(joints, ctx, j, def, a, b, useBias, kAxis, true);
+      rotateVec(bx, bodies.rot, b, def.axisB);
+      angK(ctx, a, b, ax);
+      if (OUT[0] > 0) {
+        ARG[0] = OUT[0];
+        ARG[1] = 0;
+        solveCoordinateRows(joints, ctx, j, def, a, b, useBias, true);
+      }
       solveAngular(ctx, j, def, a, b, useBias, imp, true);
       solvePoint(ctx, j, a, b, useBias, imp);
     } else {
@@ -392,18 +453,27 @@ export function solveJoints(joints: JointStore, ctx: JointSolveContext, useBias:
       const dy = pos[3 * b + 1] + rB[1] - pos[3 * a + 1] - rA[1];
       const dz = pos[3 * b + 2] + rB[2] - pos[3 * a + 2] - rA[2];
       rA[0] += dx; rA[1] += dy; rA[2] += dz; // rA now reaches B's anchor
-      const kAxis = linK(ctx, a, b, rA, rB, ax[0], ax[1], ax[2]);
-      if (kAxis > 0) solveCoordinateRows(joints, ctx, j, def, a, b, useBias, kAxis, false, ax[0] * dx + ax[1] * dy + ax[2] * dz);
+      linK(ctx, a, b, rA, rB, ax);
+      if (OUT[0] > 0) {
+        ARG[0] = OUT[0];
+        ARG[1] = ax[0] * dx + ax[1] * dy + ax[2] * dz;
+        solveCoordinateRows(joints, ctx, j, def, a, b, useBias, false);
+      }
       solveAngular(ctx, j, def, a, b, useBias, imp, false);
       // two perpendicular linear rows, errors p·d
-      solvePerpRow(ctx, j, a, b, useBias, imp, p1, p1[0] * dx + p1[1] * dy + p1[2] * dz, 0);
-      solvePerpRow(ctx, j, a, b, useBias, imp, p2, p2[0] * dx + p2[1] * dy + p2[2] * dz, 1);
+      ARG[2] = p1[0] * dx + p1[1] * dy + p1[2] * dz;
+      solvePerpRow(ctx, j, a, b, useBias, imp, p1, 0);
+      ARG[2] = p2[0] * dx + p2[1] * dy + p2[2] * dz;
+      solvePerpRow(ctx, j, a, b, useBias, imp, p2, 1);
     }
   }
 }
 
-function solvePerpRow(ctx: JointSolveContext, j: number, a: number, b: number, useBias: boolean, imp: Float64Array, d: Vec3, c: number, slot: number): void {
-  const k = linK(ctx, a, b, rA, rB, d[0], d[1], d[2]);
+/** Linear row along d with error c = ARG[2]. */
+function solvePerpRow(ctx: JointSolveContext, j: number, a: number, b: number, useBias: boolean, imp: Float64Array, d: Vec3, slot: number): void {
+  const c = ARG[2];
+  linK(ctx, a, b, rA, rB, d);
+  const k = OUT[0];
   if (!(k > 0)) return;
   let bias = 0, massScale = 1, impulseScale = 0;
   if (useBias) {
@@ -412,10 +482,12 @@ function solvePerpRow(ctx: JointSolveContext, j: number, a: number, b: number, u
     impulseScale = ctx.soft.impulseScale;
   }
   const o = JOINT_IMPULSE_STRIDE * j + I_PERP + slot;
-  const cdot = linVel(ctx.bodies, a, b, rA, rB, d[0], d[1], d[2]);
+  linVel(ctx.bodies, a, b, rA, rB, d);
+  const cdot = OUT[0];
   const l = (-massScale * (cdot + bias)) / k - impulseScale * imp[o];
   imp[o] += l;
-  applyLin(ctx, a, b, rA, rB, l * d[0], l * d[1], l * d[2]);
+  VEC[0] = l * d[0]; VEC[1] = l * d[1]; VEC[2] = l * d[2];
+  applyLin(ctx, a, b, rA, rB, VEC);
 }
 
 /**
@@ -425,34 +497,50 @@ function solvePerpRow(ctx: JointSolveContext, j: number, a: number, b: number, u
  */
 function solveCoordinateRows(
   joints: JointStore, ctx: JointSolveContext, j: number, def: JointDef, a: number, b: number,
-  useBias: boolean, k: number, angular: boolean, slide = 0,
+  useBias: boolean, angular: boolean,
 ): void {
+  // K of the coordinate row and the prismatic slide come in ARG[0], ARG[1]
+  const k = ARG[0], slide = ARG[1];
   const imp = joints.impulses, o = JOINT_IMPULSE_STRIDE * j, bodies = ctx.bodies;
   const needQ = def.stiffness > 0 || def.limits !== null;
-  const q = needQ ? (angular ? revoluteAngle(bodies, def, a, b) : slide) : 0;
+  let q = 0;
+  if (needQ) {
+    if (angular) {
+      revoluteAngle(bodies, def, a, b);
+      q = OUT[0];
+    } else {
+      q = slide;
+    }
+  }
   const m = 1 / k;
   // spring–damper toward restPosition (physical: acts in both stages)
   if (def.stiffness > 0 || def.damping > 0) {
     springSoftness(spring, def.stiffness, def.damping, m, ctx.h);
     const c = def.stiffness > 0 ? q - def.restPosition : 0;
-    const l = -m * spring.massScale * (coordRate(ctx, a, b, angular) + spring.biasRate * c) - spring.impulseScale * imp[o + I_SPRING];
+    coordRate(ctx, a, b, angular);
+    const l = -m * spring.massScale * (OUT[0] + spring.biasRate * c) - spring.impulseScale * imp[o + I_SPRING];
     imp[o + I_SPRING] += l;
-    coordApply(ctx, a, b, angular, l);
+    ARG[3] = l;
+    coordApply(ctx, a, b, angular);
   }
   // joint friction: a motor toward zero rate with effort friction·h
   if (def.friction > 0) {
-    const l = -m * coordRate(ctx, a, b, angular);
+    coordRate(ctx, a, b, angular);
+    const l = -m * OUT[0];
     const lim = def.friction * ctx.h;
     // friction is not warm-started: it is re-solved from zero every substep
-    coordApply(ctx, a, b, angular, Math.max(-lim, Math.min(lim, l)));
+    ARG[3] = Math.max(-lim, Math.min(lim, l));
+    coordApply(ctx, a, b, angular);
   }
   if (def.motor) {
     const old = imp[o + I_MOTOR];
     const maxL = def.maxMotorEffort * ctx.h;
-    const l = -m * (coordRate(ctx, a, b, angular) - joints.motorTarget[j]);
+    coordRate(ctx, a, b, angular);
+    const l = -m * (OUT[0] - joints.motorTarget[j]);
     const total = Math.max(-maxL, Math.min(maxL, old + l));
     imp[o + I_MOTOR] = total;
-    coordApply(ctx, a, b, angular, total - old);
+    ARG[3] = total - old;
+    coordApply(ctx, a, b, angular);
   }
   if (def.limits !== null) {
     const lo = def.limits[0], hi = def.limits[1];
@@ -467,10 +555,12 @@ function solveCoordinateRows(
         impulseScale = ctx.soft.impulseScale;
       }
       const old = imp[o + I_LOWER];
-      const l = -m * massScale * (coordRate(ctx, a, b, angular) + bias) - impulseScale * old;
+      coordRate(ctx, a, b, angular);
+      const l = -m * massScale * (OUT[0] + bias) - impulseScale * old;
       const total = Math.max(0, old + l);
       imp[o + I_LOWER] = total;
-      coordApply(ctx, a, b, angular, total - old);
+      ARG[3] = total - old;
+      coordApply(ctx, a, b, angular);
     }
     // upper: hi − q ≥ 0 (impulse acts negatively on q)
     {
@@ -483,23 +573,28 @@ function solveCoordinateRows(
         impulseScale = ctx.soft.impulseScale;
       }
       const old = imp[o + I_UPPER];
-      const l = -m * massScale * (-coordRate(ctx, a, b, angular) + bias) - impulseScale * old;
+      coordRate(ctx, a, b, angular);
+      const l = -m * massScale * (-OUT[0] + bias) - impulseScale * old;
       const total = Math.max(0, old + l);
       imp[o + I_UPPER] = total;
-      coordApply(ctx, a, b, angular, -(total - old));
+      ARG[3] = -(total - old);
+      coordApply(ctx, a, b, angular);
     }
   }
 }
 
-/** Rate of the joint coordinate along `ax` (module scratch, set by solveJoints). */
-function coordRate(ctx: JointSolveContext, a: number, b: number, angular: boolean): number {
-  return angular ? angVel(ctx.bodies, a, b, ax[0], ax[1], ax[2]) : linVel(ctx.bodies, a, b, rA, rB, ax[0], ax[1], ax[2]);
+/** OUT[0] = rate of the joint coordinate along `ax` (module scratch, set by solveJoints). */
+function coordRate(ctx: JointSolveContext, a: number, b: number, angular: boolean): void {
+  if (angular) angVel(ctx.bodies, a, b, ax);
+  else linVel(ctx.bodies, a, b, rA, rB, ax);
 }
 
-/** Applies impulse l on the joint coordinate along `ax`. */
-function coordApply(ctx: JointSolveContext, a: number, b: number, angular: boolean, l: number): void {
-  if (angular) applyAng(ctx, a, b, l * ax[0], l * ax[1], l * ax[2]);
-  else applyLin(ctx, a, b, rA, rB, l * ax[0], l * ax[1], l * ax[2]);
+/** Applies impulse l = ARG[3] on the joint coordinate along `ax`. */
+function coordApply(ctx: JointSolveContext, a: number, b: number, angular: boolean): void {
+  const l = ARG[3];
+  VEC[0] = l * ax[0]; VEC[1] = l * ax[1]; VEC[2] = l * ax[2];
+  if (angular) applyAng(ctx, a, b, VEC);
+  else applyLin(ctx, a, b, rA, rB, VEC);
 }
 
 /** Re-applies the accumulated impulses of the last step. */
@@ -510,14 +605,14 @@ export function warmStartJoints(joints: JointStore, ctx: JointSolveContext): voi
     const a = def.bodyA, b = def.bodyB;
     if (ctx.invMass[a] === 0 && ctx.invMass[b] === 0) continue;
     const o = JOINT_IMPULSE_STRIDE * j;
-    rotateByBody(rA, bodies.rot, a, def.anchorA[0], def.anchorA[1], def.anchorA[2]);
-    rotateByBody(rB, bodies.rot, b, def.anchorB[0], def.anchorB[1], def.anchorB[2]);
-    rotateByBody(ax, bodies.rot, a, def.axisA[0], def.axisA[1], def.axisA[2]);
+    rotateVec(rA, bodies.rot, a, def.anchorA);
+    rotateVec(rB, bodies.rot, b, def.anchorB);
+    rotateVec(ax, bodies.rot, a, def.axisA);
     let linX = imp[o + I_LIN], linY = imp[o + I_LIN + 1], linZ = imp[o + I_LIN + 2];
     let angX = imp[o + I_ANG], angY = imp[o + I_ANG + 1], angZ = imp[o + I_ANG + 2];
     const axial = imp[o + I_MOTOR] + imp[o + I_LOWER] - imp[o + I_UPPER] + imp[o + I_SPRING];
     if (def.kind === JointKind.Revolute) {
-      rotateByBody(p1, bodies.rot, a, def.perpA[0], def.perpA[1], def.perpA[2]);
+      rotateVec(p1, bodies.rot, a, def.perpA);
       p2[0] = ax[1] * p1[2] - ax[2] * p1[1];
       p2[1] = ax[2] * p1[0] - ax[0] * p1[2];
       p2[2] = ax[0] * p1[1] - ax[1] * p1[0];
@@ -527,7 +622,7 @@ export function warmStartJoints(joints: JointStore, ctx: JointSolveContext): voi
       angY = l1 * p1[1] + l2 * p2[1] + axial * ax[1];
       angZ = l1 * p1[2] + l2 * p2[2] + axial * ax[2];
     } else if (def.kind === JointKind.Prismatic) {
-      rotateByBody(p1, bodies.rot, a, def.perpA[0], def.perpA[1], def.perpA[2]);
+      rotateVec(p1, bodies.rot, a, def.perpA);
       p2[0] = ax[1] * p1[2] - ax[2] * p1[1];
       p2[1] = ax[2] * p1[0] - ax[0] * p1[2];
       p2[2] = ax[0] * p1[1] - ax[1] * p1[0];
@@ -541,8 +636,14 @@ export function warmStartJoints(joints: JointStore, ctx: JointSolveContext): voi
       linY = axial * ax[1] + q1 * p1[1] + q2 * p2[1];
       linZ = axial * ax[2] + q1 * p1[2] + q2 * p2[2];
     }
-    if (linX !== 0 || linY !== 0 || linZ !== 0) applyLin(ctx, a, b, rA, rB, linX, linY, linZ);
-    if (angX !== 0 || angY !== 0 || angZ !== 0) applyAng(ctx, a, b, angX, angY, angZ);
+    if (linX !== 0 || linY !== 0 || linZ !== 0) {
+      VEC[0] = linX; VEC[1] = linY; VEC[2] = linZ;
+      applyLin(ctx, a, b, rA, rB, VEC);
+    }
+    if (angX !== 0 || angY !== 0 || angZ !== 0) {
+      VEC[0] = angX; VEC[1] = angY; VEC[2] = angZ;
+      applyAng(ctx, a, b, VEC);
+    }
   }
 }
 
@@ -551,20 +652,23 @@ export function measureJoints(joints: JointStore, bodies: BodyStore): void {
   for (let j = 0; j < joints.defs.length; j++) {
     const def = joints.defs[j];
     const a = def.bodyA, b = def.bodyB;
-    rotateByBody(ax, bodies.rot, a, def.axisA[0], def.axisA[1], def.axisA[2]);
+    rotateVec(ax, bodies.rot, a, def.axisA);
     if (def.kind === JointKind.Revolute) {
-      joints.position[j] = revoluteAngle(bodies, def, a, b);
-      joints.velocity[j] = angVel(bodies, a, b, ax[0], ax[1], ax[2]);
+      revoluteAngle(bodies, def, a, b);
+      joints.position[j] = OUT[0];
+      angVel(bodies, a, b, ax);
+      joints.velocity[j] = OUT[0];
     } else if (def.kind === JointKind.Prismatic) {
-      rotateByBody(rA, bodies.rot, a, def.anchorA[0], def.anchorA[1], def.anchorA[2]);
-      rotateByBody(rB, bodies.rot, b, def.anchorB[0], def.anchorB[1], def.anchorB[2]);
+      rotateVec(rA, bodies.rot, a, def.anchorA);
+      rotateVec(rB, bodies.rot, b, def.anchorB);
       const pos = bodies.pos;
       const dx = pos[3 * b] + rB[0] - pos[3 * a] - rA[0];
       const dy = pos[3 * b + 1] + rB[1] - pos[3 * a + 1] - rA[1];
       const dz = pos[3 * b + 2] + rB[2] - pos[3 * a + 2] - rA[2];
       joints.position[j] = ax[0] * dx + ax[1] * dy + ax[2] * dz;
       rA[0] += dx; rA[1] += dy; rA[2] += dz;
-      joints.velocity[j] = linVel(bodies, a, b, rA, rB, ax[0], ax[1], ax[2]);
+      linVel(bodies, a, b, rA, rB, ax);
+      joints.velocity[j] = OUT[0];
     } else {
       joints.position[j] = 0;
       joints.velocity[j] = 0;

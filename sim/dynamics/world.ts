@@ -34,6 +34,7 @@ import {
   JOINT_DAMPING_RATIO,
   JOINT_HERTZ,
   MAX_ROTATION_PER_SUBSTEP,
+  SLEEP_DRIFT,
   SLEEP_SPEED,
   TIME_TO_SLEEP,
 } from './constants';
@@ -55,17 +56,26 @@ export interface WorldFault {
   reason: string;
 }
 
-/** Time spent in each stage of the last steps [ms], for the benchmark's split. */
+/** Time spent in each stage over `steps` steps [ms], for the benchmark's split (timeStages). */
 export interface StepTimings {
+  /** Broad plus narrow phase (the collision pass). */
   collide: number;
+  /** Body AABBs, broad-phase pair update and pair sort. */
+  broad: number;
+  /** Narrow phase per pair and contact emission with warm-start matching. */
+  narrow: number;
+  /** Contact and joint preparation, warm start, solve, relax, restitution. */
   solve: number;
+  /** Velocity and position integration in the substeps. */
   integrate: number;
+  /** After the substeps: joint measures, sleep, fault check. */
+  finish: number;
   steps: number;
 }
 
 export const WORLD_STATE_MAGIC = 0x54575331; // "TWS1"
 const HEADER = 12;
-const BODY_STATE = 3 + 4 + 3 + 3 + 3; // pos rot linVel angVel | sleepTime awake island
+const BODY_STATE = 3 + 4 + 3 + 3 + 3 + 7; // pos rot linVel angVel | sleepTime awake island | sleep anchor (pos, rot)
 const CONTACT_STATE = 1 + 3 + 3 + 5 + 8; // key point normal impulses(5) kind cellI cellJ feature depth friction restitution rolling
 
 export class DynamicsWorld {
@@ -103,7 +113,7 @@ export class DynamicsWorld {
   scriptCursor = 0;
   scriptOverridden = false;
   readonly script: readonly ScriptCommandSpec[];
-  readonly timings: StepTimings = { collide: 0, solve: 0, integrate: 0, steps: 0 };
+  readonly timings: StepTimings = { collide: 0, broad: 0, narrow: 0, solve: 0, integrate: 0, finish: 0, steps: 0 };
   /** Measure the stage split (performance.now per stage; off by default). */
   timeStages = false;
   // report buffers (frame())
@@ -141,8 +151,18 @@ export class DynamicsWorld {
     this.jointSoft.setHertz(Math.min(JOINT_HERTZ, 0.25 / h), JOINT_DAMPING_RATIO, h);
     this.jointCtx = { bodies, invMass: this.solverMass, soft: this.jointSoft, h, invH: 1 / h };
     this.wakeFn = (b: number) => this.wakeBody(b);
-    for (let b = 0; b < n; b++) bodies.updateInertia(b);
+    for (let b = 0; b < n; b++) {
+      bodies.updateInertia(b);
+      this.resetSleepAnchor(b);
+    }
     measureJoints(joints, bodies);
+  }
+
+  /** The body's sleep anchor becomes its current pose. */
+  private resetSleepAnchor(b: number): void {
+    const bodies = this.bodies;
+    for (let k = 0; k < 3; k++) bodies.sleepPos[3 * b + k] = bodies.pos[3 * b + k];
+    for (let k = 0; k < 4; k++) bodies.sleepRot[4 * b + k] = bodies.rot[4 * b + k];
   }
 
   get time(): number {
@@ -191,6 +211,7 @@ export class DynamicsWorld {
       if (this.island[k] === rep && !bodies.awake[k]) {
         bodies.awake[k] = 1;
         bodies.sleepTime[k] = 0;
+        this.resetSleepAnchor(k);
         this.island[k] = -1;
       }
     }
@@ -213,6 +234,7 @@ export class DynamicsWorld {
     const swap = this.cache;
     this.cache = this.contacts;
     this.contacts = swap;
+    this.pass.timeStages = this.timeStages;
     this.pass.run(bodies, this.joints, this.materials, this.terrain, this.dt, this.cache, this.contacts, this.wakeFn);
     const t1 = this.timeStages ? performance.now() : 0;
 
@@ -225,50 +247,61 @@ export class DynamicsWorld {
     const c = this.contacts;
     prepareContacts(c, bodies, sm);
 
-    const h = this.dt / this.substeps, invH = 1 / h;
+    const h = this.dt / this.substeps;
     const gx = this.gravity[0] * h, gy = this.gravity[1] * h, gz = this.gravity[2] * h;
+    const timed = this.timeStages;
+    let integrateMs = 0;
     for (let s = 0; s < this.substeps; s++) {
       // integrate velocities (gravity)
+      const ti0 = timed ? performance.now() : 0;
       for (let b = 0; b < count; b++) {
         if (sm[b] === 0) continue;
         bodies.linVel[3 * b] += gx;
         bodies.linVel[3 * b + 1] += gy;
         bodies.linVel[3 * b + 2] += gz;
       }
+      if (timed) integrateMs += performance.now() - ti0;
       warmStartJoints(this.joints, this.jointCtx);
       warmStartContacts(c, bodies);
       solveJoints(this.joints, this.jointCtx, true);
-      solveContacts(c, bodies, this.contactSoft, invH, true);
-      this.integratePositions(h);
+      solveContacts(c, bodies, this.contactSoft, this.jointCtx, true);
+      const ti1 = timed ? performance.now() : 0;
+      this.integratePositions();
+      if (timed) integrateMs += performance.now() - ti1;
       solveJoints(this.joints, this.jointCtx, false);
-      solveContacts(c, bodies, this.contactSoft, invH, false);
+      solveContacts(c, bodies, this.contactSoft, this.jointCtx, false);
     }
     applyRestitution(c, bodies);
     if (this.ccd !== null && this.spec.ccd) this.ccd.run(bodies, this.materials, this.terrain, false);
-    const t2 = this.timeStages ? performance.now() : 0;
+    const t2 = timed ? performance.now() : 0;
     measureJoints(this.joints, bodies);
     this.stepCount++;
     if (this.spec.sleep) this.updateSleep();
     this.checkFaults();
-    if (this.timeStages) {
+    if (timed) {
       const t3 = performance.now();
-      this.timings.collide += t1 - t0;
-      this.timings.solve += t2 - t1;
-      this.timings.integrate += t3 - t2;
-      this.timings.steps++;
+      const T = this.timings;
+      T.collide += t1 - t0;
+      T.broad += this.pass.broadMs;
+      T.narrow += t1 - t0 - this.pass.broadMs;
+      T.solve += t2 - t1 - integrateMs;
+      T.integrate += integrateMs;
+      T.finish += t3 - t2;
+      T.steps++;
     }
   }
 
   private applyScript(): void {
     const script = this.script;
-    const now = this.time + this.dt * 1e-6;
+    const now = this.stepCount * this.dt + this.dt * 1e-6; // this.time, without the getter's boxed return
     while (!this.scriptOverridden && this.scriptCursor < script.length && script[this.scriptCursor].t <= now) {
       const cmd = script[this.scriptCursor++];
       this.setDrive(cmd.throttle, cmd.steer, 'script');
     }
   }
 
-  private integratePositions(h: number): void {
+  private integratePositions(): void {
+    const h = this.jointCtx.h;
     const bodies = this.bodies, sm = this.solverMass;
     const pos = bodies.pos, rot = bodies.rot, v = bodies.linVel, w = bodies.angVel;
     for (let b = 0; b < bodies.count; b++) {
@@ -310,14 +343,26 @@ export class DynamicsWorld {
   private updateSleep(): void {
     const bodies = this.bodies, n = bodies.count, dt = this.dt;
     const parent = this.parent;
-    const still2 = SLEEP_SPEED * SLEEP_SPEED;
+    const still2 = SLEEP_SPEED * SLEEP_SPEED, drift2 = SLEEP_DRIFT * SLEEP_DRIFT;
+    const pos = bodies.pos, rot = bodies.rot, ap = bodies.sleepPos, aq = bodies.sleepRot;
     for (let b = 0; b < n; b++) {
       parent[b] = b;
       if (bodies.kind[b] !== BodyKind.Dynamic || !bodies.awake[b]) continue;
       const v = bodies.linVel, w = bodies.angVel, r = bodies.boundRadius[b];
       const vv = v[3 * b] ** 2 + v[3 * b + 1] ** 2 + v[3 * b + 2] ** 2;
       const ww = (w[3 * b] ** 2 + w[3 * b + 1] ** 2 + w[3 * b + 2] ** 2) * r * r;
-      bodies.sleepTime[b] = vv > still2 || ww > still2 ? 0 : bodies.sleepTime[b] + dt;
+      const moving = vv > still2 || ww > still2;
+      // drift from the sleep anchor: centre displacement, and r·θ with θ the rotation angle
+      // (sin²(θ/2) = 1 − (q·q_anchor)², θ ≈ 2 sin(θ/2) at these small angles)
+      const dx = pos[3 * b] - ap[3 * b], dy = pos[3 * b + 1] - ap[3 * b + 1], dz = pos[3 * b + 2] - ap[3 * b + 2];
+      const dot = rot[4 * b] * aq[4 * b] + rot[4 * b + 1] * aq[4 * b + 1] + rot[4 * b + 2] * aq[4 * b + 2] + rot[4 * b + 3] * aq[4 * b + 3];
+      const drifted = dx * dx + dy * dy + dz * dz > drift2 || 4 * (1 - dot * dot) * r * r > drift2;
+      if (drifted) {
+        ap[3 * b] = pos[3 * b]; ap[3 * b + 1] = pos[3 * b + 1]; ap[3 * b + 2] = pos[3 * b + 2];
+        aq[4 * b] = rot[4 * b]; aq[4 * b + 1] = rot[4 * b + 1]; aq[4 * b + 2] = rot[4 * b + 2]; aq[4 * b + 3] = rot[4 * b + 3];
+      }
+      // still: slow (Box2D v3's rule) or jittering in place
+      bodies.sleepTime[b] = moving && drifted ? 0 : bodies.sleepTime[b] + dt;
     }
     const joints = this.joints;
     for (let j = 0; j < joints.count; j++) {
@@ -372,12 +417,14 @@ export class DynamicsWorld {
     else this.parent[ra] = rb;
   }
 
+  /** Copies the motion state into `backup` (plain loops: no subarray view per step). */
   private backupMotion(): void {
     const b = this.bodies, n = b.count, out = this.backup;
-    out.set(b.pos.subarray(0, 3 * n), 0);
-    out.set(b.rot.subarray(0, 4 * n), 3 * n);
-    out.set(b.linVel.subarray(0, 3 * n), 7 * n);
-    out.set(b.angVel.subarray(0, 3 * n), 10 * n);
+    const pos = b.pos, rot = b.rot, v = b.linVel, w = b.angVel;
+    for (let k = 0; k < 3 * n; k++) out[k] = pos[k];
+    for (let k = 0; k < 4 * n; k++) out[3 * n + k] = rot[k];
+    for (let k = 0; k < 3 * n; k++) out[7 * n + k] = v[k];
+    for (let k = 0; k < 3 * n; k++) out[10 * n + k] = w[k];
   }
 
   private restoreMotion(): void {
@@ -403,10 +450,11 @@ export class DynamicsWorld {
         body = b;
         break;
       }
-      const speed = Math.hypot(v[3 * b], v[3 * b + 1], v[3 * b + 2]);
-      const spin = Math.hypot(w[3 * b], w[3 * b + 1], w[3 * b + 2]);
-      if (speed > FAULT_MAX_SPEED) { reason = `its speed ${speed.toPrecision(4)} m/s exceeds ${FAULT_MAX_SPEED} m/s`; body = b; }
-      else if (spin > FAULT_MAX_ANGULAR_SPEED) { reason = `its angular speed ${spin.toPrecision(4)} rad/s exceeds ${FAULT_MAX_ANGULAR_SPEED} rad/s`; body = b; }
+      // squared norms: no Math.hypot (a variadic call that boxes its arguments) on the per-step path
+      const speed2 = v[3 * b] * v[3 * b] + v[3 * b + 1] * v[3 * b + 1] + v[3 * b + 2] * v[3 * b + 2];
+      const spin2 = w[3 * b] * w[3 * b] + w[3 * b + 1] * w[3 * b + 1] + w[3 * b + 2] * w[3 * b + 2];
+      if (speed2 > FAULT_MAX_SPEED * FAULT_MAX_SPEED) { reason = `its speed ${Math.sqrt(speed2).toPrecision(4)} m/s exceeds ${FAULT_MAX_SPEED} m/s`; body = b; }
+      else if (spin2 > FAULT_MAX_ANGULAR_SPEED * FAULT_MAX_ANGULAR_SPEED) { reason = `its angular speed ${Math.sqrt(spin2).toPrecision(4)} rad/s exceeds ${FAULT_MAX_ANGULAR_SPEED} rad/s`; body = b; }
       else if (Math.max(Math.abs(p[3 * b]), Math.abs(p[3 * b + 1]), Math.abs(p[3 * b + 2])) > FAULT_MAX_COORDINATE) {
         reason = `its position is farther than ${FAULT_MAX_COORDINATE} m from the origin`;
         body = b;
@@ -462,6 +510,8 @@ export class DynamicsWorld {
     s.set(bodies.sleepTime.subarray(0, n), o); o += n;
     for (let b = 0; b < n; b++) s[o++] = bodies.awake[b];
     for (let b = 0; b < n; b++) s[o++] = this.island[b];
+    s.set(bodies.sleepPos.subarray(0, 3 * n), o); o += 3 * n;
+    s.set(bodies.sleepRot.subarray(0, 4 * n), o); o += 4 * n;
     s.set(joints.motorTarget, o); o += nj;
     s.set(joints.impulses, o); o += nj * JOINT_IMPULSE_STRIDE;
     for (let i = 0; i < nc; i++) {
@@ -508,6 +558,8 @@ export class DynamicsWorld {
     bodies.sleepTime.set(s.subarray(o, o + n)); o += n;
     for (let b = 0; b < n; b++) bodies.awake[b] = s[o++];
     for (let b = 0; b < n; b++) this.island[b] = s[o++];
+    bodies.sleepPos.set(s.subarray(o, o + 3 * n)); o += 3 * n;
+    bodies.sleepRot.set(s.subarray(o, o + 4 * n)); o += 4 * n;
     joints.motorTarget.set(s.subarray(o, o + nj)); o += nj;
     joints.impulses.set(s.subarray(o, o + nj * JOINT_IMPULSE_STRIDE)); o += nj * JOINT_IMPULSE_STRIDE;
     const c = this.contacts;

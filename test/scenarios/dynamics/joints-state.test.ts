@@ -127,6 +127,34 @@ describe('sleeping by islands', () => {
   });
 });
 
+describe('sleep by drift', () => {
+  // no gravity, no terrain: the only motion is what the test gives the body
+  const ball = () => makeWorld(null, [{ name: 'ball', shape: { type: 'sphere', radius: 0.1 }, mass: 1, position: [0, 0, 1] }], [], { sleep: true, gravity: [0, 0, 0] });
+
+  it('a body jittering in place (±0.1 m/s, ±0.2 mm) sleeps, although its speed stays above SLEEP_SPEED', () => {
+    const world = ball();
+    let slept = -1;
+    for (let s = 0; s < 480 && slept < 0; s++) {
+      world.bodies.linVel[0] = s % 2 === 0 ? 0.1 : -0.1; // 0.1 m/s > SLEEP_SPEED, 0.42 mm per step back and forth
+      world.step();
+      if (!world.bodies.awake[0]) slept = s;
+    }
+    expect(slept).toBeGreaterThan(100); // after TIME_TO_SLEEP (120 steps), not before
+    expect(slept).toBeLessThan(130);
+  });
+
+  it('a body moving steadily (0.06 m/s, just above SLEEP_SPEED) or spinning in place never sleeps', () => {
+    const world = ball();
+    world.bodies.linVel[0] = 0.06;
+    world.step(480);
+    expect(world.bodies.awake[0]).toBe(1);
+    const spin = ball();
+    spin.bodies.angVel[2] = 1; // r·ω = 0.1 m/s, the centre never moves
+    spin.step(480);
+    expect(spin.bodies.awake[0]).toBe(1);
+  });
+});
+
 describe('faults', () => {
   it('a body that turns NaN pauses the world with a report naming it and the step; the state stays finite', () => {
     const world = makeWorld(flat(41, 0.1), [
@@ -174,7 +202,7 @@ describe('materials by terrain region', () => {
 });
 
 describe('determinism and state', () => {
-  const GOLDEN = 'cf35bc3c23c5da9c';
+  const GOLDEN = '4ef90cb2da208743';
 
   it(`the golden scene hashes to ${GOLDEN} after ${GOLDEN_STEPS} steps, here and in a fresh process`, () => {
     const world = goldenWorld();

@@ -1,0 +1,456 @@
+/**
+ * Small polytope (box or convex hull) vs heightfield terrain: the rocks' narrow phase.
+ *
+ * The general routine (collideConvexHeightfield: per element, supporting-face clipping, GJK for
+ * edges, reduction) costs 20–50 µs per rock; a rock spans a handful of cells, and between two
+ * polyhedral surfaces every contact is one of three feature pairs, each a closed formula:
+ *
+ *   vertex–face   a rock vertex V over element P (the element under V, as Heightfield.heightAt
+ *                 triangulates): s = k_P − n_P·V (> 0 below the plane); contact if s > −margin,
+ *                 point V + s·n_P on the plane, normal n_P (out of the terrain), depth s.
+ *   face–vertex   a grid vertex G inside (or within the margin of) the rock: d = max over the
+ *                 rock's faces f of n_f·G − d_f (the exact signed distance inside; outside it
+ *                 is a lower bound, equal to 0 exactly when G touches); the face of the max
+ *                 gives the normal −n_f; point G, depth −d.
+ *   edge–edge     a rock edge crossing a convex terrain edge (EdgeClass Convex or Active: the
+ *                 grid lines and, in triangulated cells, the diagonal): along the rock edge's
+ *                 vertical plane the terrain is piecewise linear with its kinks exactly at these
+ *                 crossings, so the edge's lowest points against the terrain are its end points
+ *                 (vertex–face) or these crossings. At a crossing the vertical gap g between the
+ *                 two lines gives the distance along their common normal n = e_rock × e_terrain
+ *                 (n_z > 0): depth = −g·n_z.
+ *
+ * Candidates are grouped by normal (MANIFOLD_GROUP_COS, in candidate order) and each group
+ * reduced to MANIFOLD_MAX_POINTS (reduceContacts), like the general routine. Everything lives in
+ * a PolytopeTerrainWorkspace; nothing allocates per call.
+ *
+ * Validated against collideConvexHeightfield and a brute-force oracle in
+ * test/scenarios/dynamics/polytope-terrain.test.ts.
+ */
+import { ContactBuffer } from '../collision/contact';
+import { reduceContacts } from '../collision/manifold/reduce-contacts';
+import { MANIFOLD_GROUP_COS } from '../constants';
+import type { Quat } from '../math/quat';
+import type { Vec3 } from '../math/vec3';
+import type { BoxShape } from '../shapes/box';
+import type { ConvexHullShape } from '../shapes/convex-hull';
+import type { Shape } from '../shapes/shape';
+import { ShapeKind } from '../shapes/shape';
+import { CellEdge, EdgeClass } from '../terrain/edge-class';
+import type { Heightfield } from '../terrain/heightfield';
+
+/** Candidate contacts of one query before reduction (a rock over ~5 × 5 cells makes a few dozen). */
+const CANDIDATE_CAPACITY = 256;
+/** |e_rock × e_terrain|² below this (unit vectors) is parallel: the end points' vertex contacts cover it. */
+const PARALLEL_SIN2 = 1e-6;
+
+/** [m] Slack of the support tests (a feature is extreme along a direction up to this). */
+const SUPPORT_TOLERANCE = 1e-9;
+
+/**
+ * [m] A terrain vertex inside the rock takes the normal of a face at most this much farther than
+ * the nearest one, when the nearest is not a valid pair (see face–vertex).
+ */
+const FACE_VERTEX_SLACK = 0.001;
+
+/** Contact kinds of this routine (feature tag in `feature`'s top bits). */
+const TAG_VERTEX_FACE = 1 << 28;
+const TAG_FACE_VERTEX = 2 << 28;
+const TAG_EDGE_EDGE = 3 << 28;
+
+/** A rock's geometry in its shape frame: vertices, face planes (n, d with n·x = d), edges. */
+export class Polytope {
+  readonly vertices: Float64Array;
+  readonly planes: Float64Array;
+  readonly edges: Int32Array;
+  get vertexCount(): number {
+    return this.vertices.length / 3;
+  }
+  get faceCount(): number {
+    return this.planes.length / 4;
+  }
+  get edgeCount(): number {
+    return this.edges.length / 2;
+  }
+
+  private constructor(vertices: Float64Array, planes: Float64Array, edges: Int32Array) {
+    this.vertices = vertices;
+    this.planes = planes;
+    this.edges = edges;
+  }
+
+  /** The polytope of a box or hull shape; null for any other shape. */
+  static of(shape: Shape): Polytope | null {
+    if (shape.kind === ShapeKind.Box) {
+      const h = (shape as BoxShape).halfExtents;
+      const v = new Float64Array(24);
+      for (let c = 0; c < 8; c++) {
+        v[3 * c] = c & 1 ? h[0] : -h[0];
+        v[3 * c + 1] = c & 2 ? h[1] : -h[1];
+        v[3 * c + 2] = c & 4 ? h[2] : -h[2];
+      }
+      const p = new Float64Array(24);
+      for (let a = 0; a < 3; a++) {
+        p[8 * a + a] = -1; p[8 * a + 3] = h[a];
+        p[8 * a + 4 + a] = 1; p[8 * a + 7] = h[a];
+      }
+      const e: number[] = [];
+      for (let c = 0; c < 8; c++) for (const bit of [1, 2, 4]) if (!(c & bit)) e.push(c, c | bit);
+      return new Polytope(v, p, Int32Array.from(e));
+    }
+    if (shape.kind === ShapeKind.ConvexHull) {
+      const hull = shape as ConvexHullShape;
+      const e: number[] = [];
+      for (let a = 0; a < hull.vertexCount; a++) {
+        for (let k = hull.adjStart[a]; k < hull.adjStart[a + 1]; k++) {
+          const b = hull.adjList[k];
+          if (a < b) e.push(a, b);
+        }
+      }
+      return new Polytope(Float64Array.from(hull.vertices), Float64Array.from(hull.planes), Int32Array.from(e));
+    }
+    return null;
+  }
+}
+
+/** Reusable buffers of the routine (one per world). */
+export class PolytopeTerrainWorkspace {
+  verts = new Float64Array(3 * 64);
+  planes = new Float64Array(4 * 64);
+  readonly cand = new ContactBuffer(CANDIDATE_CAPACITY);
+  readonly taken = new Uint8Array(CANDIDATE_CAPACITY);
+  /**
+   * Scratch numbers handed to the helpers below instead of float arguments (V8 boxes a double
+   * passed to a call it does not inline): candidate [0..6] = point, normal, depth; edge pair
+   * [8..18] = point on the rock edge, its direction, the terrain edge's direction, terrain
+   * height, margin.
+   */
+  readonly s = new Float64Array(20);
+
+  ensure(vertexCount: number, faceCount: number): void {
+    if (this.verts.length < 3 * vertexCount) this.verts = new Float64Array(3 * vertexCount);
+    if (this.planes.length < 4 * faceCount) this.planes = new Float64Array(4 * faceCount);
+  }
+}
+
+/** Status: 0 ok; 1 a buffer was full (contacts were dropped). */
+export const POLYTOPE_TERRAIN_OK = 0;
+export const POLYTOPE_TERRAIN_OVERFLOW = 1;
+
+/**
+ * Contacts between polytope `poly` at pose (p, q) (its shape frame in world) and the terrain,
+ * appended to `out`: point on the terrain, normal out of the terrain, depth ≥ −margin.
+ * cellI/cellJ: the terrain cell. Returns a status.
+ */
+export function collidePolytopeTerrain(
+  out: ContactBuffer, poly: Polytope, p: Readonly<Vec3>, q: Readonly<Quat>, hf: Heightfield, margin: number,
+  ws: PolytopeTerrainWorkspace,
+): number {
+  const nv = poly.vertexCount, nf = poly.faceCount;
+  ws.ensure(nv, nf);
+  const W = ws.verts, WP = ws.planes;
+  const qx = q[0], qy = q[1], qz = q[2], qw = q[3];
+  const px = p[0], py = p[1], pz = p[2];
+  // rotation matrix
+  const r00 = 1 - 2 * (qy * qy + qz * qz), r01 = 2 * (qx * qy - qz * qw), r02 = 2 * (qx * qz + qy * qw);
+  const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
+  const r20 = 2 * (qx * qz - qy * qw), r21 = 2 * (qy * qz + qx * qw), r22 = 1 - 2 * (qx * qx + qy * qy);
+  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  const V = poly.vertices;
+  for (let k = 0; k < nv; k++) {
+    const x = V[3 * k], y = V[3 * k + 1], z = V[3 * k + 2];
+    const wx = px + r00 * x + r01 * y + r02 * z;
+    const wy = py + r10 * x + r11 * y + r12 * z;
+    const wz = pz + r20 * x + r21 * y + r22 * z;
+    W[3 * k] = wx; W[3 * k + 1] = wy; W[3 * k + 2] = wz;
+    if (wx < minX) minX = wx;
+    if (wx > maxX) maxX = wx;
+    if (wy < minY) minY = wy;
+    if (wy > maxY) maxY = wy;
+    if (wz < minZ) minZ = wz;
+    if (wz > maxZ) maxZ = wz;
+  }
+  const x0 = hf.x0, y0 = hf.y0, dx = hf.dx, dy = hf.dy, cols = hf.cols, H = hf.heights;
+  const cellsX = hf.cellsX, cellsY = hf.cellsY;
+  // cell range under the rock (grown by the margin), clamped to the grid
+  let i0 = Math.floor((minX - margin - x0) / dx), i1 = Math.floor((maxX + margin - x0) / dx);
+  let j0 = Math.floor((minY - margin - y0) / dy), j1 = Math.floor((maxY + margin - y0) / dy);
+  if (i0 < 0) i0 = 0;
+  if (j0 < 0) j0 = 0;
+  if (i1 > cellsX - 1) i1 = cellsX - 1;
+  if (j1 > cellsY - 1) j1 = cellsY - 1;
+  if (i0 > i1 || j0 > j1) return POLYTOPE_TERRAIN_OK;
+  // highest terrain vertex under it: nothing to do when the rock is above it by more than the margin
+  let hMax = -Infinity;
+  for (let j = j0; j <= j1 + 1; j++) for (let i = i0; i <= i1 + 1; i++) {
+    const h = H[j * cols + i];
+    if (h > hMax) hMax = h;
+  }
+  if (minZ - hMax > margin) return POLYTOPE_TERRAIN_OK;
+
+  const cand = ws.cand;
+  cand.clear();
+
+  // --- vertex–face ---------------------------------------------------------------------------
+  for (let k = 0; k < nv; k++) {
+    const vx = W[3 * k], vy = W[3 * k + 1], vz = W[3 * k + 2];
+    if (vz - hMax > margin) continue;
+    const fx = (vx - x0) / dx, fy = (vy - y0) / dy;
+    if (!(fx >= 0 && fy >= 0 && fx <= cellsX && fy <= cellsY)) continue;
+    let i = Math.floor(fx), j = Math.floor(fy);
+    if (i >= cellsX) i = cellsX - 1;
+    if (j >= cellsY) j = cellsY - 1;
+    const c = j * cols + i;
+    const upper = !hf.cellIsRectangle(i, j) && fx - i + (fy - j) > 1;
+    // element plane: slopes and a point (Heightfield.elementPlane's formulas)
+    let sx: number, sy: number, ox: number, oy: number, oz: number;
+    if (upper) {
+      sx = (H[c + cols + 1] - H[c + cols]) / dx;
+      sy = (H[c + cols + 1] - H[c + 1]) / dy;
+      ox = x0 + (i + 1) * dx; oy = y0 + (j + 1) * dy; oz = H[c + cols + 1];
+    } else {
+      sx = (H[c + 1] - H[c]) / dx;
+      sy = (H[c + cols] - H[c]) / dy;
+      ox = x0 + i * dx; oy = y0 + j * dy; oz = H[c];
+    }
+    const inv = 1 / Math.sqrt(sx * sx + sy * sy + 1);
+    const nx = -sx * inv, ny = -sy * inv, nz = inv;
+    const s = nx * (ox - vx) + ny * (oy - vy) + nz * (oz - vz);
+    if (s <= -margin) continue;
+    const slot = cand.reserve();
+    if (slot < 0) break;
+    const S = ws.s;
+    S[0] = vx + s * nx; S[1] = vy + s * ny; S[2] = vz + s * nz; S[3] = nx; S[4] = ny; S[5] = nz; S[6] = s;
+    writeCandidate(cand, slot, S, i, j, TAG_VERTEX_FACE | k);
+  }
+
+  // --- face–vertex ---------------------------------------------------------------------------
+  const P = poly.planes;
+  for (let f = 0; f < nf; f++) {
+    const x = P[4 * f], y = P[4 * f + 1], z = P[4 * f + 2];
+    const nx = r00 * x + r01 * y + r02 * z, ny = r10 * x + r11 * y + r12 * z, nz = r20 * x + r21 * y + r22 * z;
+    WP[4 * f] = nx; WP[4 * f + 1] = ny; WP[4 * f + 2] = nz;
+    WP[4 * f + 3] = P[4 * f + 3] + nx * px + ny * py + nz * pz;
+  }
+  const gi0 = Math.max(0, Math.ceil((minX - margin - x0) / dx)), gi1 = Math.min(cellsX, Math.floor((maxX + margin - x0) / dx));
+  const gj0 = Math.max(0, Math.ceil((minY - margin - y0) / dy)), gj1 = Math.min(cellsY, Math.floor((maxY + margin - y0) / dy));
+  for (let j = gj0; j <= gj1; j++) {
+    const gy = y0 + j * dy;
+    for (let i = gi0; i <= gi1; i++) {
+      const gz = H[j * cols + i];
+      if (gz < minZ - margin || gz > maxZ + margin) continue;
+      const gx = x0 + i * dx;
+      // the nearest face whose (negated) normal the terrain vertex supports: the terrain lies
+      // below the plane through G with normal −n_f (no ghost contact from a vertex under a
+      // bottom face against the side face it is about to slide under)
+      // (among the faces within FACE_VERTEX_SLACK of the nearest: a face farther than that would
+      // report a depth the pair does not have)
+      let dmax = -Infinity;
+      for (let f = 0; f < nf; f++) {
+        const d = WP[4 * f] * gx + WP[4 * f + 1] * gy + WP[4 * f + 2] * gz - WP[4 * f + 3];
+        if (d > dmax) {
+          dmax = d;
+          if (d >= margin) break;
+        }
+      }
+      if (dmax >= margin) continue;
+      let best = -Infinity, bf = -1;
+      for (let f = 0; f < nf; f++) {
+        const d = WP[4 * f] * gx + WP[4 * f + 1] * gy + WP[4 * f + 2] * gz - WP[4 * f + 3];
+        // (a heightfield's outward normals all point up: −n_f must too)
+        if (d < dmax - FACE_VERTEX_SLACK || d <= best || WP[4 * f + 2] >= 0) continue;
+        if (vertexSupports(hf, i, j, WP, f)) {
+          best = d;
+          bf = f;
+        }
+      }
+      if (bf < 0) continue;
+      const slot = cand.reserve();
+      if (slot < 0) break;
+      const S = ws.s;
+      S[0] = gx; S[1] = gy; S[2] = gz; S[3] = -WP[4 * bf]; S[4] = -WP[4 * bf + 1]; S[5] = -WP[4 * bf + 2]; S[6] = -best;
+      writeCandidate(cand, slot, S, i < cellsX ? i : cellsX - 1, j < cellsY ? j : cellsY - 1, TAG_FACE_VERTEX | (bf << 16));
+    }
+  }
+
+  // --- edge–edge: rock edges across convex terrain edges -------------------------------------
+  const E = poly.edges, ne = poly.edgeCount;
+  for (let e = 0; e < ne; e++) {
+    const a = E[2 * e], b = E[2 * e + 1];
+    const ax = W[3 * a], ay = W[3 * a + 1], az = W[3 * a + 2];
+    const bx = W[3 * b], by = W[3 * b + 1], bz = W[3 * b + 2];
+    if (Math.min(az, bz) - hMax > margin) continue;
+    const ex = bx - ax, ey = by - ay, ez = bz - az;
+    // crossings with the vertical grid lines x = X_i
+    if (ex !== 0) {
+      const lo = Math.max(0, Math.ceil((Math.min(ax, bx) - x0) / dx)), hi = Math.min(cellsX, Math.floor((Math.max(ax, bx) - x0) / dx));
+      for (let i = lo; i <= hi; i++) {
+        const t = (x0 + i * dx - ax) / ex;
+        if (!(t > 0 && t < 1)) continue;
+        const y = ay + t * ey;
+        const fy = (y - y0) / dy;
+        if (!(fy >= 0 && fy < cellsY)) continue;
+        const j = Math.floor(fy);
+        const cls = i < cellsX ? hf.edgeClass(i, j, CellEdge.Left) : hf.edgeClass(i - 1, j, CellEdge.Right);
+        if (cls !== EdgeClass.Convex && cls !== EdgeClass.Active) continue;
+        const h0 = H[j * cols + i], h1 = H[(j + 1) * cols + i];
+        const S = ws.s;
+        S[8] = ax + t * ex; S[9] = y; S[10] = az + t * ez; S[11] = ex; S[12] = ey; S[13] = ez;
+        S[14] = 0; S[15] = dy; S[16] = h1 - h0; S[17] = h0 + (fy - j) * (h1 - h0); S[18] = margin;
+        if (!edgeCandidate(cand, ws, nv, hf, i + 1, j, i - 1, j + 1, i < cellsX ? i : i - 1, j, TAG_EDGE_EDGE | (e << 2))) break;
+      }
+    }
+    // crossings with the horizontal grid lines y = Y_j
+    if (ey !== 0) {
+      const lo = Math.max(0, Math.ceil((Math.min(ay, by) - y0) / dy)), hi = Math.min(cellsY, Math.floor((Math.max(ay, by) - y0) / dy));
+      for (let j = lo; j <= hi; j++) {
+        const t = (y0 + j * dy - ay) / ey;
+        if (!(t > 0 && t < 1)) continue;
+        const x = ax + t * ex;
+        const fx = (x - x0) / dx;
+        if (!(fx >= 0 && fx < cellsX)) continue;
+        const i = Math.floor(fx);
+        const cls = j < cellsY ? hf.edgeClass(i, j, CellEdge.Bottom) : hf.edgeClass(i, j - 1, CellEdge.Top);
+        if (cls !== EdgeClass.Convex && cls !== EdgeClass.Active) continue;
+        const h0 = H[j * cols + i], h1 = H[j * cols + i + 1];
+        const S = ws.s;
+        S[8] = x; S[9] = ay + t * ey; S[10] = az + t * ez; S[11] = ex; S[12] = ey; S[13] = ez;
+        S[14] = dx; S[15] = 0; S[16] = h1 - h0; S[17] = h0 + (fx - i) * (h1 - h0); S[18] = margin;
+        if (!edgeCandidate(cand, ws, nv, hf, i, j + 1, i + 1, j - 1, i, j < cellsY ? j : j - 1, TAG_EDGE_EDGE | (e << 2) | 1)) break;
+      }
+    }
+    // crossings with the diagonals u + v = m (V1–V2 of the cells with i + j + 1 = m), triangulated cells only
+    const ua = (ax - x0) / dx + (ay - y0) / dy, ub = (bx - x0) / dx + (by - y0) / dy;
+    if (ua !== ub) {
+      const lo = Math.ceil(Math.min(ua, ub)), hi = Math.floor(Math.max(ua, ub));
+      for (let m = lo; m <= hi; m++) {
+        const t = (m - ua) / (ub - ua);
+        if (!(t > 0 && t < 1)) continue;
+        const x = ax + t * ex, y = ay + t * ey;
+        const fx = (x - x0) / dx, fy = (y - y0) / dy;
+        if (!(fx >= 0 && fy >= 0 && fx < cellsX && fy < cellsY)) continue;
+        const i = Math.floor(fx), j = m - 1 - i;
+        if (j < 0 || j >= cellsY || hf.cellIsRectangle(i, j)) continue;
+        const cls = hf.edgeClass(i, j, CellEdge.Diagonal);
+        if (cls !== EdgeClass.Convex && cls !== EdgeClass.Active) continue;
+        // diagonal from V1 (i+1, j) to V2 (i, j+1); position along it: w = fy − j
+        const h1 = H[j * cols + i + 1], h2 = H[(j + 1) * cols + i];
+        const w = fy - j;
+        const S = ws.s;
+        S[8] = x; S[9] = y; S[10] = az + t * ez; S[11] = ex; S[12] = ey; S[13] = ez;
+        S[14] = -dx; S[15] = dy; S[16] = h2 - h1; S[17] = h1 + w * (h2 - h1); S[18] = margin;
+        if (!edgeCandidate(cand, ws, nv, hf, i, j, i + 1, j + 1, i, j, TAG_EDGE_EDGE | (e << 2) | 2)) break;
+      }
+    }
+  }
+
+  // --- group by normal, reduce each group ----------------------------------------------------
+  const taken = ws.taken;
+  taken.fill(0, 0, cand.count);
+  let status = cand.overflow > 0 ? POLYTOPE_TERRAIN_OVERFLOW : POLYTOPE_TERRAIN_OK;
+  for (let s = 0; s < cand.count; s++) {
+    if (taken[s]) continue;
+    const start = out.count;
+    const snx = cand.normal[3 * s], sny = cand.normal[3 * s + 1], snz = cand.normal[3 * s + 2];
+    for (let k = s; k < cand.count; k++) {
+      if (taken[k]) continue;
+      if (snx * cand.normal[3 * k] + sny * cand.normal[3 * k + 1] + snz * cand.normal[3 * k + 2] < MANIFOLD_GROUP_COS) continue;
+      taken[k] = 1;
+      const slot = out.reserve();
+      if (slot < 0) {
+        status = POLYTOPE_TERRAIN_OVERFLOW;
+        break;
+      }
+      copyCandidate(out, slot, cand, k);
+    }
+    if (out.count - start > 1) out.count = start + reduceContacts(out, start);
+  }
+  return status;
+}
+
+function writeCandidate(buf: ContactBuffer, k: number, S: Float64Array, i: number, j: number, feature: number): void {
+  const k3 = 3 * k;
+  buf.point[k3] = S[0]; buf.point[k3 + 1] = S[1]; buf.point[k3 + 2] = S[2];
+  buf.normal[k3] = S[3]; buf.normal[k3 + 1] = S[4]; buf.normal[k3 + 2] = S[5];
+  buf.depth[k] = S[6];
+  buf.kind[k] = 0;
+  buf.cellI[k] = i;
+  buf.cellJ[k] = j;
+  buf.feature[k] = feature;
+}
+
+function copyCandidate(dst: ContactBuffer, to: number, src: ContactBuffer, from: number): void {
+  const t3 = 3 * to, f3 = 3 * from;
+  dst.point[t3] = src.point[f3]; dst.point[t3 + 1] = src.point[f3 + 1]; dst.point[t3 + 2] = src.point[f3 + 2];
+  dst.normal[t3] = src.normal[f3]; dst.normal[t3 + 1] = src.normal[f3 + 1]; dst.normal[t3 + 2] = src.normal[f3 + 2];
+  dst.depth[to] = src.depth[from];
+  dst.kind[to] = src.kind[from];
+  dst.cellI[to] = src.cellI[from];
+  dst.cellJ[to] = src.cellJ[from];
+  dst.feature[to] = src.feature[from];
+}
+
+/**
+ * Edge–edge candidate at a crossing (ws.s[8..18]): rock edge direction (ex, ey, ez) at point
+ * (x, y, z); terrain edge direction (tx, ty, tz) with the terrain at height h there; far vertices
+ * (ci0, cj0), (ci1, cj1) of the elements sharing the terrain edge. False when the
+ * candidate buffer is full.
+ */
+function edgeCandidate(
+  cand: ContactBuffer, ws: PolytopeTerrainWorkspace, nv: number, hf: Heightfield, ci0: number, cj0: number, ci1: number, cj1: number,
+  i: number, j: number, feature: number,
+): boolean {
+  const S = ws.s;
+  const x = S[8], y = S[9], z = S[10], ex = S[11], ey = S[12], ez = S[13], tx = S[14], ty = S[15], tz = S[16], h = S[17], margin = S[18];
+  const g = z - h;
+  if (g >= margin) return true;
+  let nx = ey * tz - ez * ty, ny = ez * tx - ex * tz, nz = ex * ty - ey * tx;
+  const n2 = nx * nx + ny * ny + nz * nz;
+  const e2 = (ex * ex + ey * ey + ez * ez) * (tx * tx + ty * ty + tz * tz);
+  if (n2 <= PARALLEL_SIN2 * e2) return true;
+  const inv = (nz < 0 ? -1 : 1) / Math.sqrt(n2);
+  nx *= inv; ny *= inv; nz *= inv;
+  const depth = -g * nz;
+  if (depth <= -margin) return true;
+  // a real edge–edge pair only: the rock lies above the plane through its edge point with normal
+  // n (its edge is its lowest feature along −n) and the terrain below the one through the
+  // terrain point (the terrain edge is its highest feature along n: the far vertices of the two
+  // elements sharing it lie below)
+  const W = ws.verts;
+  for (let k = 0; k < nv; k++) {
+    if (nx * (W[3 * k] - x) + ny * (W[3 * k + 1] - y) + nz * (W[3 * k + 2] - z) < -SUPPORT_TOLERANCE) return true;
+  }
+  const H = hf.heights, cols = hf.cols;
+  if (ci0 >= 0 && cj0 >= 0 && ci0 < cols && cj0 < hf.rows
+    && nx * (hf.x0 + ci0 * hf.dx - x) + ny * (hf.y0 + cj0 * hf.dy - y) + nz * (H[cj0 * cols + ci0] - h) > SUPPORT_TOLERANCE) return true;
+  if (ci1 >= 0 && cj1 >= 0 && ci1 < cols && cj1 < hf.rows
+    && nx * (hf.x0 + ci1 * hf.dx - x) + ny * (hf.y0 + cj1 * hf.dy - y) + nz * (H[cj1 * cols + ci1] - h) > SUPPORT_TOLERANCE) return true;
+  const slot = cand.reserve();
+  if (slot < 0) return false;
+  S[0] = x; S[1] = y; S[2] = h; S[3] = nx; S[4] = ny; S[5] = nz; S[6] = depth;
+  writeCandidate(cand, slot, S, i, j, feature);
+  return true;
+}
+
+/** Grid neighbours of a vertex in the triangulation (axis neighbours and the two ends of the V1–V2 diagonals). */
+const NEIGHBOUR_DI = [1, -1, 0, 0, -1, 1];
+const NEIGHBOUR_DJ = [0, 0, 1, -1, 1, -1];
+
+/**
+ * True if grid vertex (i, j) is a highest point of the terrain along −n_f (face f of the world
+ * planes WP): none of its 6 neighbours in the triangulation lies above the plane through it (up
+ * to SUPPORT_TOLERANCE). (In a rectangle cell the other corner is coplanar with these.)
+ */
+function vertexSupports(hf: Heightfield, i: number, j: number, WP: Float64Array, f: number): boolean {
+  const H = hf.heights, cols = hf.cols, rows = hf.rows;
+  const nx = -WP[4 * f], ny = -WP[4 * f + 1], nz = -WP[4 * f + 2];
+  const gz = H[j * cols + i];
+  for (let k = 0; k < 6; k++) {
+    const a = NEIGHBOUR_DI[k], b = NEIGHBOUR_DJ[k];
+    const ii = i + a, jj = j + b;
+    if (ii < 0 || ii >= cols || jj < 0 || jj >= rows) continue;
+    if (nx * a * hf.dx + ny * b * hf.dy + nz * (H[jj * cols + ii] - gz) > SUPPORT_TOLERANCE) return false;
+  }
+  return true;
+}
+
