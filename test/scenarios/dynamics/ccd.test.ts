@@ -91,16 +91,30 @@ describe('projectiles against the heightfield', () => {
 
 describe('a rover at 20 m/s off a ramp onto rough terrain', () => {
   it('never has a wheel centre or a chassis corner below the terrain surface (CCD on)', () => {
-    const hf = roughTerrain(9);
-    const r = rover({ x: -8, z: 0.6, torque: 200 });
-    for (const b of r.bodies) b.linearVelocity = [20, 0, 3];
+    // flat approach, a 15° ramp up 0.8 m ending at x = −3 with a sheer drop, then the rough field
+    const rough = roughTerrain(9);
+    const n = rough.cols, d = rough.dx;
+    const h = new Float64Array(n * n);
+    for (let j = 0; j < n; j++) {
+      for (let i = 0; i < n; i++) {
+        const x = rough.x0 + i * d;
+        const ramp = x < -6 ? 0 : x <= -3 ? (x + 6) * Math.tan((15 * Math.PI) / 180) : null;
+        h[j * n + i] = ramp ?? rough.heights[j * n + i];
+      }
+    }
+    const hf = Heightfield.fromArray({ cols: n, rows: n, dx: d, dy: d, x0: rough.x0, y0: rough.y0, heights: h });
+    const r = rover({ x: -8.5, z: 0.32, torque: 200 });
+    for (const b of r.bodies) b.linearVelocity = [20, 0, 0];
     const world = makeWorld(hf, r.bodies, r.joints, { sleep: false });
     for (const d of world.joints.defs) world.setMotor(d.name, 20 / 0.15);
-    let worstCentre = Infinity, worstCorner = Infinity;
+    let worstCentre = Infinity, worstCorner = Infinity, airborne = 0;
     const q = [0, 0, 0, 1];
     for (let s = 0; s < 240; s++) {
       world.step(1);
       expect(world.fault).toBeNull();
+      let touching = 0;
+      for (let i = 0; i < world.contacts.count; i++) if (world.contacts.bodyB[i] < 0 && world.contacts.depth[i] > -1e-3) touching++;
+      if (touching === 0) airborne++;
       for (let b = 0; b < 5; b++) {
         const x = world.bodies.pos[3 * b], y = world.bodies.pos[3 * b + 1], z = world.bodies.pos[3 * b + 2];
         if (hf.contains(x, y)) worstCentre = Math.min(worstCentre, z - hf.heightAt(x, y));
@@ -115,8 +129,40 @@ describe('a rover at 20 m/s off a ramp onto rough terrain', () => {
         if (hf.contains(x, y)) worstCorner = Math.min(worstCorner, z - hf.heightAt(x, y));
       }
     }
+    expect(airborne).toBeGreaterThan(5); // it did fly off the ramp
+    expect(world.bodies.pos[0]).toBeGreaterThan(0); // and landed on the rough field beyond
     expect(worstCentre).toBeGreaterThan(0);
     // a corner may touch and press a contact's depth into the ground, never more
     expect(worstCorner).toBeGreaterThan(-0.02);
+  });
+});
+
+describe('a wheel at speed into a curb', () => {
+  it('never ends inside the curb with CCD (deepest contact < 15 mm); without CCD it does', async () => {
+    const { collideCylinderTerrain } = await import('../../../sim/collision/cylinder-terrain/plain-api');
+    const { AXLE_Y } = await import('./helpers');
+    // flat ground with a 0.3 m curb for x ≥ 1
+    const n = 81, d = 0.05;
+    const h = new Float64Array(n * n);
+    for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) h[j * n + i] = -2 + i * d >= 1 ? 0.3 : 0;
+    const hf = Heightfield.fromArray({ cols: n, rows: n, dx: d, dy: d, x0: -2, y0: -2, heights: h });
+    const deepest = (ccd: boolean) => {
+      let worst = 0;
+      for (const speed of [15, 25, 40]) {
+        const world = makeWorld(hf, [
+          { name: 'wheel', shape: { type: 'cylinder', radius: 0.15, height: 0.1 }, mass: 2, position: [-1, 0.013, 0.151], orientation: AXLE_Y, linearVelocity: [speed, 0, 0], angularVelocity: [0, speed / 0.15, 0] },
+        ], [], { ccd, sleep: false, gravity: [0, 0, -9.81] });
+        for (let s = 0; s < 60; s++) {
+          world.step(1);
+          const q = world.bodies.rot;
+          const axis: [number, number, number] = [2 * (q[0] * q[2] + q[1] * q[3]), 2 * (q[1] * q[2] - q[0] * q[3]), 1 - 2 * (q[0] * q[0] + q[1] * q[1])];
+          const c = collideCylinderTerrain({ center: [world.bodies.pos[0], world.bodies.pos[1], world.bodies.pos[2]], axis, radius: 0.15, height: 0.1 }, hf);
+          for (const k of c.contacts) worst = Math.max(worst, k.depth);
+        }
+      }
+      return worst;
+    };
+    expect(deepest(true)).toBeLessThan(0.015);
+    expect(deepest(false)).toBeGreaterThan(0.015);
   });
 });
