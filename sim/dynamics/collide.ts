@@ -4,12 +4,18 @@
  *
  * Narrow phase by pair:
  *   cylinder body vs terrain   the paper's analytic algorithm (collideCylinderTerrainInto) on
- *                              the cylinder inflated by the speculative distance S (radius and
- *                              half-length + S: the Minkowski sum of the cylinder with a
- *                              cylinder of radius and half-length S). The depth of the real
- *                              cylinder along a contact normal n is then exactly
- *                              depth_S − S·(√(1 − (v·n)²) + |v·n|) for support points (every
- *                              side, edge and rim contact; base patches lying flat), v the axis.
+ *                              the cylinder with its radius grown by the speculative distance S
+ *                              (the Minkowski sum with a disc of radius S across the axis v).
+ *                              Every point the algorithm reports lies on the grown side or rim
+ *                              or on a base, and moves by S·w (w ⟂ v, toward the plane) from the
+ *                              real one, so the real depth along the contact normal n is exactly
+ *                              depth_S − S·√(1 − (v·n)²): side points (lowest line, clipped
+ *                              anywhere along it), rim points, radial edge contacts; base points
+ *                              (n ∥ v) are unchanged. Growing the half-length too would add
+ *                              S·|v·n| only at the line's ends, not at points clipped inside it:
+ *                              on a cambered wheel that over-correction read 1 mm of sinkage as
+ *                              a 4 mm gap. So bases get no speculative margin (resting bases
+ *                              keep contact through their small steady penetration).
  *   small box or hull vs       collidePolytopeTerrain (polytope-terrain.ts: vertex–face,
  *   terrain (bounding radius   face–vertex and edge–edge feature pairs in closed form, grouped
  *   ≤ POLYTOPE_TERRAIN_MAX_    by normal and reduced), with a speculative distance from the
@@ -101,7 +107,7 @@ export class CollisionPass {
       }
       if (bodies.flags[b] & BodyFlag.AnalyticCylinder) {
         const cyl = shape as unknown as { radius: number; height: number };
-        this.inflated.push({ radius: cyl.radius + SPECULATIVE_DISTANCE, halfHeight: cyl.height / 2 + SPECULATIVE_DISTANCE });
+        this.inflated.push({ radius: cyl.radius + SPECULATIVE_DISTANCE, halfHeight: cyl.height / 2 });
       } else {
         this.inflated.push(null);
       }
@@ -278,8 +284,7 @@ export class CollisionPass {
       if (status !== 0) this.stats.degraded++;
       for (let k = 0; k < buf.count; k++) {
         const c = ax[0] * buf.normal[3 * k] + ax[1] * buf.normal[3 * k + 1] + ax[2] * buf.normal[3 * k + 2];
-        const ac = Math.abs(c);
-        buf.depth[k] -= S * (Math.sqrt(Math.max(0, 1 - c * c)) + ac);
+        buf.depth[k] -= S * Math.sqrt(Math.max(0, 1 - c * c));
       }
     } else if (this.polytopes[a] !== null && bodies.boundRadius[a] <= POLYTOPE_TERRAIN_MAX_CELLS * Math.min(hf.dx, hf.dy)) {
       // speculative distance by the body's motion: a contact farther than the body can travel
