@@ -54,9 +54,10 @@ export function urdfReference(scenario: unknown): string | null {
 }
 
 /**
- * A bundled scenario's URDF robot: the URDF text and its collision meshes, keyed by the path
- * urdfReferencedFiles gives (relative to the scenario, as the worker's loader looks them up).
- * Visual meshes are not read: the renderer draws collision shapes.
+ * A bundled scenario's URDF robot: the URDF text and its collision and visual meshes, keyed by
+ * the path urdfReferencedFiles gives (relative to the scenario, as the worker's loader and the
+ * renderer's visuals look them up). A visual mesh that cannot be read is left out (the view warns);
+ * textures are not read (not drawn).
  */
 async function gatherBundledRobot(host: Host, scenarioPath: string, scenario: unknown, files: ScenarioFiles): Promise<void> {
   const urdf = urdfReference(scenario);
@@ -66,8 +67,12 @@ async function gatherBundledRobot(host: Host, scenarioPath: string, scenario: un
   files.robotUrdf = text;
   files.robotMeshes = {};
   for (const ref of urdfReferencedFiles(parseUrdf(text), urdf)) {
-    if (ref.role !== 'collision') continue;
-    files.robotMeshes[ref.path] = await host.readAsset(resolveRelative(scenarioPath, ref.path));
+    if (ref.role === 'texture') continue;
+    try {
+      files.robotMeshes[ref.path] = await host.readAsset(resolveRelative(scenarioPath, ref.path));
+    } catch (e) {
+      if (ref.role === 'collision') throw e;
+    }
   }
 }
 

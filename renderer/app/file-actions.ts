@@ -16,8 +16,8 @@ export interface FileActionsDeps {
   banner: Banner;
   /** Sends the files to the worker and resolves with the new world. */
   load(files: ScenarioFiles, onProgress: (p: LoadProgress) => void): Promise<WorldInfo>;
-  /** The new world is in place. */
-  loaded(info: WorldInfo): void;
+  /** The new world is in place (`files`: what was gathered for it; its terrain bytes were transferred). */
+  loaded(info: WorldInfo, files: ScenarioFiles): void;
   /**
    * Asked before the files go to the worker (large terrains: the estimate with Load / Cancel,
    * renderer/load-progress.ts); false keeps the running world. Optional.
@@ -90,7 +90,7 @@ export class FileActions {
       this.lastGather = { gather, what };
       this.loads++;
       this.d.banner.hide();
-      this.d.loaded(info);
+      this.d.loaded(info, files);
       return true;
     } catch (e) {
       this.d.banner.show(`Could not load ${what}: ${messageOf(e)}`);
