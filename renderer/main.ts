@@ -451,6 +451,7 @@ installTestHook((): TestHookState => {
     warnings: warningsShown.slice(),
     error: banner.error,
     loads: files.loads,
+    visualBodies: scene.visualBodies,
   };
 });
 
