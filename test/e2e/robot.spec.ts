@@ -58,15 +58,15 @@ test('bundled robot from the menu, keyboard driving, Open robot… with its mesh
   await expect.poll(async () => (await hook(page)).lastFrame?.speed ?? 0, { timeout: 15_000 }).toBeGreaterThan(0.2);
   await page.keyboard.up('KeyW');
 
-  // Open robot…: the URDF and its STL picked together, swapped into the running scenario.
-  await pickRobot(page, ['e2e-bot.urdf', 'e2e-shell.stl']);
+  // Open robot…: the URDF, its STL and its Collada mesh picked together, swapped into the running scenario.
+  await pickRobot(page, ['e2e-bot.urdf', 'e2e-shell.stl', 'e2e-caster.dae']);
   await expect.poll(async () => (await hook(page)).loads, { timeout: 30_000 }).toBe(loads0 + 2);
   h = await hook(page);
   expect(h.error).toBeNull();
   expect(h.scenarioName).toBe('Differential drive with caster on the ramps');
   expect(h.bodyNames).toEqual(expect.arrayContaining(['chassis:e2e_base', 'wheel:e2e_left_wheel', 'wheel:e2e_right_wheel']));
   expect(h.visualBodies).toBe(4);
-  expect(h.warnings.filter((w) => w.includes('visual'))).toEqual([]); // the STL chassis shell was drawn
+  expect(h.warnings.filter((w) => w.includes('visual'))).toEqual([]); // the STL shell and the Collada caster were drawn
   await page.keyboard.down('KeyW');
   const x0 = (await hook(page)).lastFrame?.chassis[0] ?? 0;
   await expect.poll(async () => ((await hook(page)).lastFrame?.chassis[0] ?? 0) - x0, { timeout: 15_000 }).toBeGreaterThan(0.3);
