@@ -105,10 +105,9 @@ export function createRobotView(bodies: readonly BodyInfo[], visuals?: RobotVisu
     }
     const mesh = new THREE.Mesh(geometryOf(b.shape), mat);
     mesh.name = b.name;
-    if (vis) {
-      mesh.add(vis);
-    } else if (b.role === 'wheel') {
-      // A light stripe across the tread, so rolling is visible.
+    if (vis) mesh.add(vis);
+    if (b.role === 'wheel') {
+      // A light stripe across the tread, so rolling is visible (over URDF visuals too).
       const r = b.shape.type === 'cylinder' ? b.shape.radius : 0.1;
       const h = b.shape.type === 'cylinder' ? b.shape.height : 0.05;
       const stripe = new THREE.Mesh(new THREE.BoxGeometry(r * 0.25, r * 2.02, h * 1.02), new THREE.MeshLambertMaterial({ color: 0xc8c8c8 }));
