@@ -5,6 +5,7 @@
  * previous robot keeps running. State from the test hook (renderer/test-hook.ts).
  */
 import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const port = process.env.TERRAWHEEL_WEB_PORT;
@@ -82,4 +83,54 @@ test('bundled robot from the menu, keyboard driving, Open robot… with its mesh
   const step = h.lastFrame?.step ?? 0;
   await expect.poll(async () => (await hook(page)).lastFrame?.step ?? 0).toBeGreaterThan(step + 20);
   expect(problems).toEqual([]);
+});
+
+test('desktop: File ▸ Open Robot… through an Electron-style bridge swaps in the URDF with the meshes main read', async ({ page }) => {
+  const files = {
+    urdf: readFileSync(fixture('e2e-bot.urdf'), 'utf8'),
+    shell: readFileSync(fixture('e2e-shell.stl'), 'utf8'),
+    caster: readFileSync(fixture('e2e-caster.dae'), 'utf8'),
+  };
+  // A stand-in for electron/preload.ts (HostBridge), backed by the static server for assets.
+  await page.addInitScript((f: { urdf: string; shell: string; caster: string }) => {
+    const calls: string[] = [];
+    let menu: ((cmd: unknown) => void) | null = null;
+    const enc = new TextEncoder();
+    const w = window as unknown as Record<string, unknown>;
+    w.__bridgeCalls = calls;
+    w.__sendMenu = (cmd: unknown) => menu?.(cmd);
+    w.terraWheel = {
+      openFile: async (kind: string) => {
+        calls.push(`openFile:${kind}`);
+        return { kind, name: 'e2e-bot.urdf', bytes: enc.encode(f.urdf), token: 't1', related: { 'meshes/e2e-shell.stl': enc.encode(f.shell), 'meshes/e2e-caster.dae': enc.encode(f.caster) } };
+      },
+      readRelated: async (_t: string, name: string) => {
+        calls.push(`readRelated:${name}`);
+        throw new Error('not used');
+      },
+      saveFile: async () => null,
+      listAssets: async () => (await fetch('assets-manifest.json')).json(),
+      readAsset: async (p: string) => new Uint8Array(await (await fetch(`assets/${p}`)).arrayBuffer()),
+      getSettings: async () => ({ recentFiles: [], showContacts: true }),
+      setSettings: async (patch: object) => ({ recentFiles: [], showContacts: true, ...patch }),
+      onMenuCommand: (l: (cmd: unknown) => void) => {
+        menu = l;
+        return () => (menu = null);
+      },
+    };
+  }, files);
+  await page.goto('./');
+  await page.waitForFunction(() => window.__terrawheel?.ready === true, null, { timeout: 30_000 });
+  const before = await hook(page);
+  expect(before.visualBodies).toBe(0); // the default world's built-in rover: collision shapes
+  await page.evaluate(() => (window as unknown as { __sendMenu: (c: unknown) => void }).__sendMenu({ type: 'open', kind: 'robot' }));
+  await expect.poll(async () => (await hook(page)).loads, { timeout: 30_000 }).toBe(before.loads + 1);
+  const h = await hook(page);
+  expect(h.error).toBeNull();
+  expect(h.scenarioName).toBe(before.scenarioName);
+  expect(h.bodyNames).toContain('chassis:e2e_base');
+  expect(h.visualBodies).toBe(4);
+  expect(h.warnings.filter((w) => w.includes('visual'))).toEqual([]);
+  const calls = await page.evaluate(() => (window as unknown as { __bridgeCalls: string[] }).__bridgeCalls.slice());
+  expect(calls).toEqual(['openFile:robot']);
 });
