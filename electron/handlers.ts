@@ -19,6 +19,7 @@
 import * as nodePath from 'node:path';
 import { classifyAsset } from './asset-kind';
 import { referencedFileNames } from './related-files';
+import { robotRelatedPaths } from './robot-files';
 import {
   IPC,
   IPC_OPEN_RECENT,
@@ -26,6 +27,7 @@ import {
   type AssetEntry,
   type FileKind,
   type OpenedFile,
+  type OpenedRobotFile,
   type SaveResult,
   type Settings,
 } from './ipc-contract';
@@ -88,6 +90,9 @@ export class HostFileError extends Error {
   }
 }
 
+/** A path was refused because a component is a symbolic link. */
+export class SymlinkRefusedError extends HostFileError {}
+
 export interface Handlers {
   openFile(kind: unknown): Promise<OpenedFile | null>;
   openRecent(index: unknown): Promise<OpenedFile>;
@@ -137,18 +142,37 @@ export function createHandlers(deps: HandlerDeps): Handlers {
         if (code === 'ENOENT') throw new HostFileError(`'${displayName}' does not exist`);
         throw new HostFileError(`cannot read '${displayName}': ${(err as Error).message}`);
       }
-      if (st.isSymbolicLink === true) throw new HostFileError(`'${displayName}' is reached through a symbolic link; links are not followed`);
+      if (st.isSymbolicLink === true) throw new SymlinkRefusedError(`'${displayName}' is reached through a symbolic link; links are not followed`);
     }
     return readUserFile(p, displayName);
   }
 
-  async function openChosenPath(kind: FileKind, filePath: string): Promise<OpenedFile> {
+  async function openChosenPath(kind: FileKind, filePath: string): Promise<OpenedFile & OpenedRobotFile> {
     const name = path.basename(filePath);
     const bytes = await readUserFile(filePath, name);
     const token = deps.tokens.issue(path.dirname(filePath), referencedFileNames(name, bytes));
+    // A robot comes with the meshes its URDF names (sub-folders too): read here, since readRelated serves plain names only.
+    const related = kind === 'robot' ? await readRobotRelated(path.dirname(filePath), name, bytes) : undefined;
     const settings = await deps.settings.addRecent(kind, name, filePath);
     deps.onRecentChanged?.(settings);
-    return { kind, name, bytes, token };
+    return related ? { kind, name, bytes, token, related } : { kind, name, bytes, token };
+  }
+
+  /**
+   * The files a URDF references inside its folder (robot-files.ts). A missing one is left out (the
+   * loader names a missing collision mesh and its link; a missing visual is drawn without); a
+   * symbolic link fails the open.
+   */
+  async function readRobotRelated(dir: string, name: string, bytes: Uint8Array): Promise<Record<string, Uint8Array>> {
+    const related: Record<string, Uint8Array> = {};
+    for (const rel of robotRelatedPaths(name, bytes)) {
+      try {
+        related[rel] = await readContained(dir, rel.split('/'), rel);
+      } catch (err) {
+        if (err instanceof SymlinkRefusedError || !(err instanceof HostFileError)) throw err;
+      }
+    }
+    return related;
   }
 
   const handlers: Omit<Handlers, 'dispatch'> = {

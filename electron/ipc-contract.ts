@@ -104,6 +104,16 @@ export interface HostBridgeRecent {
 }
 
 /**
+ * Open Robot…: what openFile('robot') (and Open Recent of a robot) returns in Electron. Main reads
+ * the files the URDF references inside its folder (sub-folders too) and hands them over keyed by
+ * their path relative to the URDF ("meshes/base.stl"); a missing file is simply absent. The web
+ * host returns a plain OpenedFile (the renderer asks for each mesh through readRelated).
+ */
+export interface OpenedRobotFile extends OpenedFile {
+  related?: Record<string, Uint8Array>;
+}
+
+/**
  * Content-Security-Policy of the renderer. Main sends it as a response header for every app://
  * page; the web build uses the same string in a <meta http-equiv="Content-Security-Policy">.
  */

@@ -8,6 +8,7 @@
  *   terrain sidecar JSON   "image"           ("maps/hills.png" → "hills.png": the renderer reads the
  *                                             base name beside the sidecar, renderer/scenario-files.ts)
  *   scenario JSON          "terrain"         only a plain name (a path goes to the bundled assets)
+ *                          "robot": {"urdf"} the same
  *   URDF / XML             filename="..."    of <mesh> elements, plain names and "./name" only
  *
  * A name is allowed only if it is a plain file name (validate.ts rules: no '/', '\', '..', control
@@ -72,5 +73,10 @@ export function referencedFileNames(fileName: string, bytes: Uint8Array): string
     if (isAllowedRelatedName(image) && !obj.image.split(/[/\\]/).includes('..')) names.push(image);
   }
   if (typeof obj.terrain === 'string' && isAllowedRelatedName(obj.terrain)) names.push(obj.terrain);
+  const robot = obj.robot;
+  if (robot !== null && typeof robot === 'object' && !Array.isArray(robot)) {
+    const urdf = (robot as Record<string, unknown>).urdf;
+    if (typeof urdf === 'string' && isAllowedRelatedName(urdf)) names.push(urdf);
+  }
   return names;
 }

@@ -3,10 +3,12 @@
  * command changes (key up resets it); Space pauses/resumes, '.' single-steps while paused, C
  * toggles contact markers, H or ? toggles the help overlay, I the contact inspector, ] and [ double and halve the time scale,
  * R resets, X toggles x-ray, V cycles camera presets, Escape clears the selection. Losing focus releases every key, so a
- * robot never keeps driving after an alt-tab.
+ * robot never keeps driving after an alt-tab. A gamepad (gamepad.ts) drives too: keyboard and pad
+ * merge per axis, the larger magnitude wins.
  */
 import type { DriveCommand } from '../sim/protocol';
-import { driveFromKeys, isDriveKey, sameDrive } from './drive-keys';
+import { driveFromKeys, isDriveKey } from './drive-keys';
+import { DriveMixer, installGamepad, type GamepadHost, type GamepadSource } from './gamepad';
 
 export interface ControlActions {
   drive(cmd: DriveCommand): void;
@@ -29,14 +31,10 @@ export interface ControlActions {
 
 export function installControls(target: Window, actions: ControlActions): () => void {
   const held = new Set<string>();
-  const sent: DriveCommand = { throttle: 0, steer: 0 };
-  const next: DriveCommand = { throttle: 0, steer: 0 };
+  const keys: DriveCommand = { throttle: 0, steer: 0 };
+  const mixer = new DriveMixer((cmd) => actions.drive(cmd));
   const update = (): void => {
-    driveFromKeys(next, held);
-    if (sameDrive(next, sent)) return;
-    sent.throttle = next.throttle;
-    sent.steer = next.steer;
-    actions.drive({ throttle: sent.throttle, steer: sent.steer });
+    mixer.setKeys(driveFromKeys(keys, held));
   };
   const typing = (e: KeyboardEvent): boolean => {
     const t = e.target as HTMLElement | null;
@@ -83,10 +81,16 @@ export function installControls(target: Window, actions: ControlActions): () => 
     held.clear();
     update();
   };
+  const nav = (target as { navigator?: Partial<GamepadSource> }).navigator;
+  const stopPad =
+    nav && typeof nav.getGamepads === 'function'
+      ? installGamepad(target as unknown as GamepadHost, nav as GamepadSource, (cmd) => mixer.setPad(cmd))
+      : () => undefined;
   target.addEventListener('keydown', down);
   target.addEventListener('keyup', up);
   target.addEventListener('blur', blur);
   return () => {
+    stopPad();
     target.removeEventListener('keydown', down);
     target.removeEventListener('keyup', up);
     target.removeEventListener('blur', blur);

@@ -19,6 +19,7 @@ import { createSimClient, FramePump, loadWorld, type ReceivedFrame } from './sim
 import { installTestHook, type TestHookState } from './test-hook';
 import { yawOf } from './view3d/yaw';
 import { SceneView } from './view3d/scene-view';
+import { meshLookup } from './view3d/robot-visuals';
 import { Banner } from './app/banner';
 import { el, messageOf } from './app/dom';
 import { EntityPanel } from './app/entity-panel';
@@ -152,6 +153,7 @@ function applySettings(): void {
   scene.overlays.setShowAabbs(settings.showAabbs);
   scene.overlays.setShowElements(settings.showElements);
   scene.overlays.setShowAxes(settings.showAxes);
+  scene.setShowCollision(settings.showCollision);
   scene.setCamera(settings.camera, selection.type === 'body' ? selection.body : -1);
   ui.cameraMenu.value = settings.camera;
   applySeries();
@@ -233,7 +235,7 @@ const files = new FileActions({
   load: (f, onProgress) => loadWorld(sim.remote, f, onProgress),
   confirmLoad: (f) => loadCost.confirm(f.terrainSidecar, f.terrainData),
   loadEnded: () => loadCost.clear(),
-  loaded(info) {
+  loaded(info, f) {
     world = info;
     pump.reset();
     shown = null;
@@ -244,7 +246,8 @@ const files = new FileActions({
     settingsPanel.setSeries(seriesDefs);
     panel?.setWorld(info.terrain, info.dt);
     applySeries();
-    terrainStride = scene.setWorld(info);
+    terrainStride = scene.setWorld(info, meshLookup(f.robotMeshes));
+    staticWarnings.push(...scene.visualWarnings);
     entities.setWorld(info);
     applySettings();
     ui.worldName.textContent = `${info.scenarioName} — ${info.terrain.cols}×${info.terrain.rows} @ ${info.terrain.dx} m` + (terrainStride > 1 ? ` (mesh decimated, stride ${terrainStride})` : '');
@@ -448,6 +451,7 @@ installTestHook((): TestHookState => {
     warnings: warningsShown.slice(),
     error: banner.error,
     loads: files.loads,
+    visualBodies: scene.visualBodies,
   };
 });
 

@@ -54,9 +54,10 @@ export function urdfReference(scenario: unknown): string | null {
 }
 
 /**
- * A bundled scenario's URDF robot: the URDF text and its collision meshes, keyed by the path
- * urdfReferencedFiles gives (relative to the scenario, as the worker's loader looks them up).
- * Visual meshes are not read: the renderer draws collision shapes.
+ * A bundled scenario's URDF robot: the URDF text and its collision and visual meshes, keyed by
+ * the path urdfReferencedFiles gives (relative to the scenario, as the worker's loader and the
+ * renderer's visuals look them up). A visual mesh that cannot be read is left out (the view warns);
+ * textures are not read (not drawn).
  */
 async function gatherBundledRobot(host: Host, scenarioPath: string, scenario: unknown, files: ScenarioFiles): Promise<void> {
   const urdf = urdfReference(scenario);
@@ -66,8 +67,12 @@ async function gatherBundledRobot(host: Host, scenarioPath: string, scenario: un
   files.robotUrdf = text;
   files.robotMeshes = {};
   for (const ref of urdfReferencedFiles(parseUrdf(text), urdf)) {
-    if (ref.role !== 'collision') continue;
-    files.robotMeshes[ref.path] = await host.readAsset(resolveRelative(scenarioPath, ref.path));
+    if (ref.role === 'texture') continue;
+    try {
+      files.robotMeshes[ref.path] = await host.readAsset(resolveRelative(scenarioPath, ref.path));
+    } catch (e) {
+      if (ref.role === 'collision') throw e;
+    }
   }
 }
 
@@ -80,11 +85,40 @@ export async function gatherOpenedTerrain(host: Host, opened: OpenedFile, scenar
 }
 
 /**
- * A scenario the user opened. Its terrain is read beside it when the reference is a plain file
- * name; a relative path (e.g. ../terrains/hills.json) is looked up among the bundled assets as if
- * the scenario lived in assets/scenarios/.
+ * A scenario the user opened. Its terrain and its URDF robot are read beside it when the reference
+ * is a plain file name; a relative path (e.g. ../terrains/hills.json, ../robots/ackermann-car.urdf)
+ * is looked up among the bundled assets as if the scenario lived in assets/scenarios/.
  */
 export async function gatherOpenedScenario(host: Host, opened: OpenedFile): Promise<ScenarioFiles> {
+  const files = await gatherOpenedScenarioTerrain(host, opened);
+  const urdf = urdfReference(files.scenario);
+  if (urdf === null) return files;
+  if (urdf.includes('/')) {
+    try {
+      await gatherBundledRobot(host, `scenarios/${opened.name}`, files.scenario, files);
+    } catch (e) {
+      throw new Error(`${opened.name}: robot "${urdf}" is neither beside the scenario nor a bundled asset (${(e as Error).message})`);
+    }
+    return files;
+  }
+  // Beside the scenario: the URDF, then the meshes it names beside it (plain names only: what
+  // readRelated serves; use Open Robot… for a robot whose meshes sit in sub-folders).
+  const text = new TextDecoder().decode(await host.readRelated(opened.token, urdf));
+  files.robotUrdf = text;
+  files.robotMeshes = {};
+  for (const ref of urdfReferencedFiles(parseUrdf(text), urdf)) {
+    if (ref.role === 'texture' || ref.path.includes('/')) continue;
+    try {
+      files.robotMeshes[ref.path] = await host.readRelated(opened.token, ref.path);
+    } catch (e) {
+      if (ref.role === 'collision') throw e;
+    }
+  }
+  return files;
+}
+
+
+async function gatherOpenedScenarioTerrain(host: Host, opened: OpenedFile): Promise<ScenarioFiles> {
   const scenario = parseJsonFile(opened.name, opened.bytes);
   const ref = stringField(scenario, 'terrain', opened.name);
   if (!ref.includes('/')) {

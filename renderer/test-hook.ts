@@ -57,6 +57,8 @@ export interface TestHookState {
   error: string | null;
   /** Loads completed (the default world counts as 1). */
   loads: number;
+  /** Bodies drawn from URDF visuals (renderer/view3d/robot-visuals.ts). */
+  visualBodies: number;
 }
 
 declare global {
@@ -70,7 +72,7 @@ export function installTestHook(get: () => TestHookState): void {
   const keys: (keyof TestHookState)[] = [
     'ready', 'host', 'scenarioName', 'bodies', 'bodyNames', 'terrainStride', 'glRenderer', 'paused',
     'framesReceived', 'framesRendered', 'lastFrame', 'shownFrame', 'contactsOnScreen', 'selection',
-    'selectedContact', 'highlightedContacts', 'warnings', 'error', 'loads',
+    'selectedContact', 'highlightedContacts', 'warnings', 'error', 'loads', 'visualBodies',
   ];
   for (const k of keys) Object.defineProperty(hook, k, { get: () => get()[k], enumerable: true });
   Object.freeze(hook);

@@ -13,12 +13,18 @@ import { parseTerrainSidecar } from './terrain/sidecar';
 import type { Heightfield } from './terrain/heightfield';
 import type { RobotSpec } from './dynamics/spec';
 import { placeOnTerrain } from './robot/place-robot';
+import type { VisualSpec } from './robot/urdf/urdf-to-robot';
 
 /**
  * The URDF robot a scenario names, from the files the caller gathered (`robotUrdf`, and
  * `robotMeshes` by the path the URDF gives), placed at the scenario's start just above the terrain.
  */
 export function loadScenarioUrdfRobot(parsed: ParsedScenario, files: ScenarioFiles, terrain: Heightfield): RobotSpec {
+  return loadScenarioUrdfRobotWithVisuals(parsed, files, terrain).robot;
+}
+
+/** loadScenarioUrdfRobot, with the URDF's visuals (body frames: placement moves bodies, not visuals). */
+export function loadScenarioUrdfRobotWithVisuals(parsed: ParsedScenario, files: ScenarioFiles, terrain: Heightfield): { robot: RobotSpec; visuals: VisualSpec[] } {
   const entry = parsed.robot;
   if (entry === undefined || !('urdf' in entry)) throw new ScenarioError('scenario: no URDF robot');
   if (typeof files.robotUrdf !== 'string') throw new ScenarioError(`scenario: the robot ${entry.urdf} was not supplied (ScenarioFiles.robotUrdf)`);
@@ -30,13 +36,13 @@ export function loadScenarioUrdfRobot(parsed: ParsedScenario, files: ScenarioFil
     meshes: (path) => meshes[path] ?? meshes[path.split('/').pop() ?? path],
     controller: entry.controller ?? 'infer',
   });
-  return placeOnTerrain(loaded.robot, terrain);
+  return { robot: placeOnTerrain(loaded.robot, terrain), visuals: loaded.visuals };
 }
 
 export { resolveMeshPath };
 
 export function createDefaultService(): SimServiceImpl {
-  return new SimServiceImpl({ decodeTerrain, loadUrdfRobot: loadScenarioUrdfRobot });
+  return new SimServiceImpl({ decodeTerrain, loadUrdfRobot: loadScenarioUrdfRobotWithVisuals });
 }
 
 /** File name of the terrain data a sidecar names (validates the sidecar). */

@@ -170,7 +170,7 @@ export type { SkidSteerBuildSpec, SkidSteerRoverOptions, RoverNames } from './ro
 export { parseRobotSpec, DEFAULT_ROBOT } from './robot/skid-steer';
 export type { RobotSpec } from './robot/skid-steer';
 export { SimServiceImpl } from './service';
-export { createDefaultService, terrainDataFileName, loadScenarioUrdfRobot } from './default-service';
+export { createDefaultService, terrainDataFileName, loadScenarioUrdfRobot, loadScenarioUrdfRobotWithVisuals } from './default-service';
 
 // --- dynamics (sim/dynamics/) -------------------------------------------------------------------
 export { createWorld } from './dynamics/create-world';

@@ -17,6 +17,10 @@
  *   joints       Float32Array, 3 per joint: coordinate [rad|m], rate [rad/s|m/s], motor effort [N·m|N]
  */
 
+import type { VisualSpec } from './robot/urdf/urdf-to-robot';
+
+export type { VisualSpec };
+
 /** Drive input: normalised stick values, mapped by the robot's drive model (differential or Ackermann). */
 export interface DriveCommand {
   /** Forward command in [−1, 1] (fraction of the robot's top speed). */
@@ -89,6 +93,11 @@ export interface WorldInfo {
   joints: JointInfo[];
   /** Index of the robot's base body (the camera follows it), −1 without a robot. */
   baseBody: number;
+  /**
+   * The URDF robot's visual geometry (poses in the frame of the body named `body`; mesh `file`
+   * is the path the scenario's ScenarioFiles.robotMeshes is keyed by). Absent without a URDF robot.
+   */
+  visuals?: VisualSpec[];
 }
 
 export interface Frame {

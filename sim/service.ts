@@ -12,6 +12,7 @@ import { SimWorld } from './sim-world';
 import type { DriveCommand, Frame, LoadProgress, ScenarioFiles, SimService, WorldInfo } from './protocol';
 import { Heightfield } from './terrain/heightfield';
 import type { RobotSpec } from './dynamics/spec';
+import type { VisualSpec } from './robot/urdf/urdf-to-robot';
 
 /** [ms] Wall-clock period of the stepping loop. */
 const TICK_MS = 8;
@@ -23,8 +24,11 @@ const MAX_MANUAL_STEPS = 1_000_000;
 
 export type TerrainDecoder = (sidecar: unknown, data: Uint8Array, onProgress?: (fraction: number) => void) => Heightfield;
 
-/** Loads the URDF robot a scenario names (text and meshes from ScenarioFiles), placed at its start. */
-export type UrdfRobotLoader = (parsed: ParsedScenario, files: ScenarioFiles, terrain: Heightfield) => RobotSpec;
+/**
+ * Loads the URDF robot a scenario names (text and meshes from ScenarioFiles), placed at its start;
+ * with its visuals when the loader has them (the renderer draws those instead of collision shapes).
+ */
+export type UrdfRobotLoader = (parsed: ParsedScenario, files: ScenarioFiles, terrain: Heightfield) => RobotSpec | { robot: RobotSpec; visuals: VisualSpec[] };
 
 export interface SimServiceDeps {
   decodeTerrain: TerrainDecoder;
@@ -73,13 +77,18 @@ export class SimServiceImpl implements SimService {
     }
     report('world', 0.9);
     let urdfRobot: RobotSpec | undefined;
+    let visuals: VisualSpec[] | undefined;
     if (parsed.robot !== undefined && 'urdf' in parsed.robot) {
       if (!this.deps.loadUrdfRobot) throw new Error('load: this build cannot load URDF robots');
-      urdfRobot = this.deps.loadUrdfRobot(parsed, files, terrain);
+      const loaded = this.deps.loadUrdfRobot(parsed, files, terrain);
+      if ('visuals' in loaded) {
+        urdfRobot = loaded.robot;
+        visuals = loaded.visuals;
+      } else urdfRobot = loaded;
     }
     // Build the new world completely before replacing the old one: a bad file leaves the
     // running world untouched.
-    const world = SimWorld.create(parsed, terrain, urdfRobot);
+    const world = SimWorld.create(parsed, terrain, urdfRobot, visuals);
     const wasRunning = this.running;
     this.setRunning(false);
     this.world = world;

@@ -16,6 +16,7 @@ import { scenarioWorldSpec } from './scenario-v2';
 import { ScenarioError } from './scenario-guard';
 import type { Heightfield } from './terrain/heightfield';
 import type { RobotSpec } from './dynamics/spec';
+import type { VisualSpec } from './robot/urdf/urdf-to-robot';
 
 /** Floats per joint in Frame.joints: coordinate, rate, motor effort [N·m or N]. */
 export const JOINT_FRAME_STRIDE = 3;
@@ -29,8 +30,11 @@ export class SimWorld {
   readonly spec: WorldSpec;
   private readonly bodyInfo: BodyInfo[];
   private readonly baseIndex: number;
+  /** The URDF robot's visuals (WorldInfo.visuals), or undefined. */
+  readonly visuals: VisualSpec[] | undefined;
 
-  private constructor(name: string, spec: WorldSpec, engine: DynamicsWorld, terrain: Heightfield) {
+  private constructor(name: string, spec: WorldSpec, engine: DynamicsWorld, terrain: Heightfield, visuals?: VisualSpec[]) {
+    this.visuals = visuals;
     this.name = name;
     this.spec = spec;
     this.engine = engine;
@@ -42,10 +46,10 @@ export class SimWorld {
 
   /**
    * Builds the world of a parsed scenario on a terrain (a URDF robot, if the scenario names one,
-   * loaded and placed by the caller). Throws ScenarioError naming what is wrong; a start
-   * outside the terrain is refused.
+   * loaded and placed by the caller, with its visuals for WorldInfo). Throws ScenarioError naming
+   * what is wrong; a start outside the terrain is refused.
    */
-  static create(parsed: ParsedScenario, terrain: Heightfield, urdfRobot?: RobotSpec): SimWorld {
+  static create(parsed: ParsedScenario, terrain: Heightfield, urdfRobot?: RobotSpec, visuals?: VisualSpec[]): SimWorld {
     const [x, y] = parsed.start.position;
     if (!terrain.contains(x, y)) {
       throw new ScenarioError(
@@ -60,7 +64,7 @@ export class SimWorld {
     } catch (e) {
       throw new ScenarioError(`scenario: ${(e as Error).message}`);
     }
-    return new SimWorld(parsed.name, spec, engine, terrain);
+    return new SimWorld(parsed.name, spec, engine, terrain, urdfRobot ? visuals : undefined);
   }
 
   get dt(): number {
@@ -125,7 +129,9 @@ export class SimWorld {
       bodyB: d.bodyB,
       motor: d.motor,
     }));
-    return { scenarioName: this.name, dt: this.dt, terrain, bodies: this.bodyInfo.map((b) => ({ ...b })), joints, baseBody: this.baseIndex };
+    const info: WorldInfo = { scenarioName: this.name, dt: this.dt, terrain, bodies: this.bodyInfo.map((b) => ({ ...b })), joints, baseBody: this.baseIndex };
+    if (this.visuals) info.visuals = this.visuals.map((v) => structuredCloneVisual(v));
+    return info;
   }
 
   /** A frame with fresh buffers (the worker transfers them). */
@@ -198,4 +204,14 @@ function describeBodies(spec: WorldSpec, engine: DynamicsWorld, base: number): B
     role: i === base ? 'chassis' : wheels.has(i) ? 'wheel' : engine.bodies.kind[i] === BodyKind.Static ? 'static' : 'obstacle',
     shape: shapeInfo(b.shape),
   }));
+}
+
+/** A copy the caller may keep or transfer (no aliasing of the world's own arrays). */
+function structuredCloneVisual(v: VisualSpec): VisualSpec {
+  const g = v.geometry;
+  const geometry: VisualSpec['geometry'] =
+    g.type === 'box' ? { type: 'box', size: [...g.size] } : g.type === 'mesh' ? { ...g, scale: [...g.scale] } : { ...g };
+  const out: VisualSpec = { ...v, geometry, position: [...v.position], orientation: [...v.orientation] };
+  if (v.color) out.color = [...v.color];
+  return out;
 }

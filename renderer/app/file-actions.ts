@@ -8,6 +8,8 @@ import type { LoadProgress, ScenarioFiles, WorldInfo } from '../../sim/protocol'
 import type { Host, OpenedFile } from '../host/host';
 import type { WebHost } from '../host/web-host';
 import { DEFAULT_SCENARIO_ASSET, gatherBundled, gatherOpenedScenario, gatherOpenedTerrain } from '../scenario-files';
+import type { OpenedRobotFile } from '../../electron/ipc-contract';
+import { gatherOpenedRobot, withRobot, type OpenedRobot } from '../robot-swap';
 import type { Banner } from './banner';
 import { el, h, messageOf } from './dom';
 
@@ -16,8 +18,8 @@ export interface FileActionsDeps {
   banner: Banner;
   /** Sends the files to the worker and resolves with the new world. */
   load(files: ScenarioFiles, onProgress: (p: LoadProgress) => void): Promise<WorldInfo>;
-  /** The new world is in place. */
-  loaded(info: WorldInfo): void;
+  /** The new world is in place (`files`: what was gathered for it; its terrain bytes were transferred). */
+  loaded(info: WorldInfo, files: ScenarioFiles): void;
   /**
    * Asked before the files go to the worker (large terrains: the estimate with Load / Cancel,
    * renderer/load-progress.ts); false keeps the running world. Optional.
@@ -34,6 +36,8 @@ export class FileActions {
   private currentScenario: unknown = null;
   /** How the running world was gathered (reset gathers it again). */
   private lastGather: { gather: () => Promise<ScenarioFiles>; what: string } | null = null;
+  /** The running world's URDF robot files (a terrain opened into the scenario keeps its robot). */
+  private currentRobot: Pick<ScenarioFiles, 'robotUrdf' | 'robotMeshes'> = {};
   private readonly progress = el<HTMLDivElement>('progress');
   private readonly progressBar = el<HTMLDivElement>('progress-bar');
   private readonly progressLabel = el<HTMLDivElement>('progress-label');
@@ -43,6 +47,7 @@ export class FileActions {
     const webHost = d.host.kind === 'web' ? (d.host as WebHost) : null;
     el('btn-open-scenario').addEventListener('click', () => (webHost ? webHost.dispatchMenuCommand({ type: 'open', kind: 'scenario' }) : this.openScenario()));
     el('btn-open-terrain').addEventListener('click', () => (webHost ? webHost.dispatchMenuCommand({ type: 'open', kind: 'terrain' }) : this.openTerrain()));
+    el('btn-open-robot').addEventListener('click', () => (webHost ? webHost.dispatchMenuCommand({ type: 'open', kind: 'robot' }) : this.openRobot()));
     el('btn-reset').addEventListener('click', () => this.reset());
     this.menu.addEventListener('change', () => {
       const path = this.menu.value;
@@ -52,6 +57,7 @@ export class FileActions {
       if (cmd.type === 'open') {
         if (cmd.kind === 'scenario') this.openScenario();
         else if (cmd.kind === 'terrain') this.openTerrain();
+        else if (cmd.kind === 'robot') this.openRobot();
         else d.banner.show(`Opening a ${cmd.kind} is not supported yet.`);
       } else if (cmd.type === 'open-recent') {
         if (!d.host.openRecent) {
@@ -87,10 +93,11 @@ export class FileActions {
       const scenario = files.scenario;
       const info = await this.d.load(files, (p) => this.showProgress(p));
       this.currentScenario = scenario;
+      this.currentRobot = files.robotUrdf !== undefined ? { robotUrdf: files.robotUrdf, robotMeshes: files.robotMeshes } : {};
       this.lastGather = { gather, what };
       this.loads++;
       this.d.banner.hide();
-      this.d.loaded(info);
+      this.d.loaded(info, files);
       return true;
     } catch (e) {
       this.d.banner.show(`Could not load ${what}: ${messageOf(e)}`);
@@ -122,8 +129,38 @@ export class FileActions {
       return;
     }
     this.d.host.openFile('terrain').then((f) => {
-      if (f) void this.loadFiles(() => gatherOpenedTerrain(this.d.host, f, scenario), f.name);
+      if (f) void this.loadFiles(this.terrainGather(f, scenario), f.name);
     }, (e: unknown) => this.d.banner.show(messageOf(e)));
+  }
+
+  /** A terrain opened under the running scenario, with the running robot's files. */
+  private terrainGather(f: OpenedFile, scenario: unknown): () => Promise<ScenarioFiles> {
+    const robot = this.currentRobot;
+    return async () => ({ ...(await gatherOpenedTerrain(this.d.host, f, scenario)), ...robot });
+  }
+
+  /** Open Robot…: a URDF (and its meshes) swapped into the running scenario (renderer/robot-swap.ts). */
+  openRobot(): void {
+    if (this.lastGather === null) {
+      this.d.banner.show('Load a scenario first: a robot is opened into the current scenario.');
+      return;
+    }
+    this.d.host.openFile('robot').then((f) => {
+      if (f) this.loadRobot(f);
+    }, (e: unknown) => this.d.banner.show(messageOf(e)));
+  }
+
+  private loadRobot(f: OpenedRobotFile): void {
+    const base = this.lastGather;
+    if (base === null) {
+      this.d.banner.show('Load a scenario first: a robot is opened into the current scenario.');
+      return;
+    }
+    let robot: OpenedRobot | null = null; // gathered once (a browser may ask for files), reused by reset
+    void this.loadFiles(async () => {
+      robot ??= await gatherOpenedRobot(this.d.host, f);
+      return withRobot(await base.gather(), robot);
+    }, f.name);
   }
 
   /** Loads a file the host handed us, by its kind (File ▸ Open Recent gives any kind). */
@@ -132,8 +169,9 @@ export class FileActions {
     else if (f.kind === 'terrain') {
       const scenario = this.currentScenario;
       if (scenario === null) this.d.banner.show('Load a scenario first: a terrain is opened into the current scenario.');
-      else void this.loadFiles(() => gatherOpenedTerrain(this.d.host, f, scenario), f.name);
-    } else this.d.banner.show(`Opening a ${f.kind} (${f.name}) is not supported yet.`);
+      else void this.loadFiles(this.terrainGather(f, scenario), f.name);
+    } else if (f.kind === 'robot') this.loadRobot(f);
+    else this.d.banner.show(`Opening a ${f.kind} (${f.name}) is not supported yet.`);
   }
 
   /** Lists the bundled scenarios in the menu and loads the default one (or the first). */

@@ -20,6 +20,8 @@ export interface UiSettings {
   /** Outlines of the terrain elements under contacts. */
   showElements: boolean;
   showAxes: boolean;
+  /** Collision shapes drawn over a URDF robot's visuals. */
+  showCollision: boolean;
   camera: CameraPreset;
   /** Plot series keys (renderer/panels/plot-series.ts). */
   plots: string[];
@@ -34,6 +36,7 @@ export const DEFAULT_UI_SETTINGS: UiSettings = {
   showAabbs: false,
   showElements: true,
   showAxes: false,
+  showCollision: false,
   camera: 'chase',
   plots: ['speed', 'contacts'],
   closedPanels: ['plots'],
@@ -54,7 +57,7 @@ export function parseUiSettings(raw: unknown): UiSettings {
   const s: UiSettings = { ...DEFAULT_UI_SETTINGS, plots: [...DEFAULT_UI_SETTINGS.plots], closedPanels: [...DEFAULT_UI_SETTINGS.closedPanels] };
   if (raw === null || typeof raw !== 'object') return s;
   const r = raw as Record<string, unknown>;
-  for (const k of ['showContacts', 'xray', 'showAabbs', 'showElements', 'showAxes'] as const) {
+  for (const k of ['showContacts', 'xray', 'showAabbs', 'showElements', 'showAxes', 'showCollision'] as const) {
     if (typeof r[k] === 'boolean') s[k] = r[k] as boolean;
   }
   if (r.normalScale === 'depth' || r.normalScale === 'force') s.normalScale = r.normalScale;

@@ -20,13 +20,17 @@ const SETTINGS_KEY = 'terrawheel.settings.v1';
 
 const ACCEPT: Record<FileKind, string> = {
   terrain: '.json,.png,.tif,.tiff,.raw,.bin,.asc',
-  robot: '.json,.urdf,.xml',
+  robot: '.urdf,.xml,.stl,.obj,.dae,.png,.jpg',
   scenario: '.json',
   recording: '.twrec,.mcap,.bin,*',
 };
 
-/** Preferred primary file when several are picked: the JSON sidecar/scenario/robot. */
+/** Preferred primary file when several are picked: the URDF of a robot, else the JSON sidecar/scenario. */
 function primaryOf(kind: FileKind, files: File[]): File {
+  if (kind === 'robot') {
+    const urdf = files.find((f) => /\.(urdf|xml)$/i.test(f.name));
+    if (urdf) return urdf;
+  }
   if (kind !== 'recording') {
     const json = files.find((f) => f.name.toLowerCase().endsWith('.json') || f.name.toLowerCase().endsWith('.urdf'));
     if (json) return json;
@@ -76,7 +80,7 @@ export function createWebHost(options: WebHostOptions = {}): WebHost {
   const host: WebHost = {
     kind: 'web',
     async openFile(kind) {
-      const files = await pickFiles(ACCEPT[kind], kind === 'terrain');
+      const files = await pickFiles(ACCEPT[kind], kind === 'terrain' || kind === 'robot');
       if (!files) return null;
       const token = `web-${nextToken++}`;
       selections.set(token, new Map(files.map((f) => [f.name, f])));

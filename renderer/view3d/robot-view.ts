@@ -2,10 +2,15 @@
  * Bodies of the world (WorldInfo.bodies) as three.js meshes, posed from frame poses (7 floats per
  * body, simulation frame). BodyShape's axis convention is local z; three's cylinder and capsule
  * geometries run along y, so they are rotated +90° about x once at build time (y → z).
+ *
+ * A body with URDF visuals (robot-visuals.ts) shows them instead of its collision shape: the
+ * collision mesh stays (it is what picking and the overlays use) with its material hidden, and
+ * setShowCollision draws it as a wireframe on top of the visuals.
  */
 import * as THREE from 'three';
 import { ConvexGeometry } from 'three/examples/jsm/geometries/ConvexGeometry.js';
 import type { BodyInfo, BodyShape, ConvexBodyShape } from '../../sim/protocol';
+import type { RobotVisuals } from './robot-visuals';
 
 const ROLE_COLORS: Record<BodyInfo['role'], number> = {
   chassis: 0xd9822b,
@@ -69,13 +74,21 @@ export interface RobotView {
   /** Index of the chassis body (camera target), or 0. */
   chassisIndex: number;
   setPoses(poses: Float32Array): void;
+  /** Collision shapes of bodies that have visuals: drawn (wireframe, on top) or hidden. */
+  setShowCollision(show: boolean): void;
+  /** Bodies drawn from their visuals. */
+  readonly visualBodies: number;
   dispose(): void;
 }
 
-export function createRobotView(bodies: readonly BodyInfo[]): RobotView {
+/** Colour of collision shapes drawn over visuals. */
+export const COLLISION_OVERLAY_COLOR = 0x33ddff;
+
+export function createRobotView(bodies: readonly BodyInfo[], visuals?: RobotVisuals): RobotView {
   const group = new THREE.Group();
   group.name = 'bodies';
   const meshes: THREE.Mesh[] = [];
+  const collisionOverlays: THREE.MeshLambertMaterial[] = [];
   const materials = new Map<BodyInfo['role'], THREE.MeshLambertMaterial>();
   for (const b of bodies) {
     let mat = materials.get(b.role);
@@ -83,10 +96,18 @@ export function createRobotView(bodies: readonly BodyInfo[]): RobotView {
       mat = new THREE.MeshLambertMaterial({ color: ROLE_COLORS[b.role] });
       materials.set(b.role, mat);
     }
+    const vis = visuals?.byBody.get(b.name);
+    if (vis) {
+      // Its own material, hidden until collision shapes are asked for.
+      mat = new THREE.MeshLambertMaterial({ color: COLLISION_OVERLAY_COLOR, wireframe: true, depthTest: false, transparent: true, opacity: 0.8 });
+      mat.visible = false;
+      collisionOverlays.push(mat);
+    }
     const mesh = new THREE.Mesh(geometryOf(b.shape), mat);
     mesh.name = b.name;
+    if (vis) mesh.add(vis);
     if (b.role === 'wheel') {
-      // A light stripe across the tread, so rolling is visible.
+      // A light stripe across the tread, so rolling is visible (over URDF visuals too).
       const r = b.shape.type === 'cylinder' ? b.shape.radius : 0.1;
       const h = b.shape.type === 'cylinder' ? b.shape.height : 0.05;
       const stripe = new THREE.Mesh(new THREE.BoxGeometry(r * 0.25, r * 2.02, h * 1.02), new THREE.MeshLambertMaterial({ color: 0xc8c8c8 }));
@@ -107,11 +128,16 @@ export function createRobotView(bodies: readonly BodyInfo[]): RobotView {
         meshes[k].quaternion.set(poses[o + 3], poses[o + 4], poses[o + 5], poses[o + 6]);
       }
     },
+    setShowCollision(show) {
+      for (const m of collisionOverlays) m.visible = show;
+    },
+    visualBodies: collisionOverlays.length,
     dispose() {
       group.traverse((o) => {
         if (o instanceof THREE.Mesh) {
           o.geometry.dispose();
-          (o.material as THREE.Material).dispose();
+          const m = o.material as THREE.Material | THREE.Material[];
+          for (const x of Array.isArray(m) ? m : [m]) x.dispose();
         }
       });
     },

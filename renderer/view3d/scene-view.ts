@@ -13,6 +13,7 @@ import { makeSimRoot } from './sim-root';
 import { yawOf } from './yaw';
 import { createContactsView, type ContactsView } from './contacts-view';
 import { createRobotView, type RobotView } from './robot-view';
+import { buildRobotVisuals, type MeshBytes } from './robot-visuals';
 import { isSoftwareRenderer, terrainVertexBudget } from './gl-info';
 import { createTerrainView, type TerrainView } from './terrain-view';
 import { OverlaysView } from './overlays-view';
@@ -72,19 +73,40 @@ export class SceneView {
     this.resize();
   }
 
-  /** Replaces the world's geometry; returns the terrain mesh stride (1 = exact). */
-  setWorld(info: WorldInfo): number {
+  /** Why some URDF visuals of the current world are not drawn. */
+  visualWarnings: string[] = [];
+  private showCollision = false;
+
+  /**
+   * Replaces the world's geometry; returns the terrain mesh stride (1 = exact). `meshBytes` gives
+   * the URDF visual mesh files (bodies with visuals show them instead of their collision shapes).
+   */
+  setWorld(info: WorldInfo, meshBytes: MeshBytes = () => undefined): number {
     this.clearWorld();
     this.world = info;
     this.terrain = createTerrainView(info.terrain, terrainVertexBudget(this.glRenderer));
     this.root.add(this.terrain.mesh);
-    this.robot = createRobotView(info.bodies);
+    const visuals = info.visuals && info.visuals.length > 0 ? buildRobotVisuals(info.visuals, meshBytes) : undefined;
+    this.visualWarnings = visuals?.warnings ?? [];
+    this.robot = createRobotView(info.bodies, visuals);
+    this.robot.setShowCollision(this.showCollision);
     this.root.add(this.robot.group);
     this.overlays.setTerrain(info.terrain);
     this.contacts.update(new Float32Array(0), new Int32Array(0));
     this.followBody = this.baseIndex();
     this.chase.snap();
     return this.terrain.stride;
+  }
+
+  /** Collision shapes drawn on top of the URDF visuals (bodies without visuals always show them). */
+  setShowCollision(show: boolean): void {
+    this.showCollision = show;
+    this.robot?.setShowCollision(show);
+  }
+
+  /** Bodies drawn from URDF visuals. */
+  get visualBodies(): number {
+    return this.robot?.visualBodies ?? 0;
   }
 
   baseIndex(): number {

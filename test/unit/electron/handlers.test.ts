@@ -206,6 +206,18 @@ describe('readRelated is limited to the files the opened file names (issue #18)'
     expect(Array.from(await handlers.readRelated(token, 'hills.png'))).toEqual([137, 80, 78, 71]);
   });
 
+  it('follows scenario → robot URDF → its plain-named meshes, nothing more', async () => {
+    const { handlers } = setup();
+    writeFileSync(path.join(dir, 'user', 'maps', 'run.json'), '{"terrain":"hills.json","robot":{"urdf":"bot.urdf"}}');
+    writeFileSync(path.join(dir, 'user', 'maps', 'bot.urdf'), '<robot name="b"><link name="l"><collision><geometry><mesh filename="./body.stl"/></geometry></collision></link></robot>');
+    writeFileSync(path.join(dir, 'user', 'maps', 'body.stl'), 'solid');
+    dialogs.openAnswers.push(path.join(dir, 'user', 'maps', 'run.json'));
+    const token = (await handlers.openFile('scenario'))?.token;
+    await expectValidationError(handlers.readRelated(token, 'body.stl'), 'readRelated.relativeName', /not a file the opened file names/);
+    expect(new TextDecoder().decode(await handlers.readRelated(token, 'bot.urdf'))).toContain('body.stl');
+    expect(new TextDecoder().decode(await handlers.readRelated(token, 'body.stl'))).toBe('solid');
+  });
+
   it('refuses a symbolic link even when the sidecar names it', async () => {
     const { handlers } = setup();
     writeFileSync(path.join(dir, 'user', 'maps', 'link.json'), '{"image":"link.png"}');

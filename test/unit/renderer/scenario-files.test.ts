@@ -69,6 +69,28 @@ describe('gathering scenario files', () => {
     await expect(gatherOpenedScenario(bundled, missing)).rejects.toThrow(/neither beside the scenario nor a bundled asset/);
   });
 
+  it('reads an opened scenario\'s URDF robot and its meshes beside it, or the bundled robot for a path', async () => {
+    const urdf = '<robot name="r"><link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>' +
+      '<collision><geometry><mesh filename="body.stl"/></geometry></collision><visual><geometry><mesh filename="shell.obj"/></geometry></visual>' +
+      '<visual><geometry><mesh filename="sub/skip.obj"/></geometry></visual></link></robot>';
+    const beside = fakeHost({}, { 't.json': '{"image":"t.png"}', 't.png': IMAGE, 'r.urdf': urdf, 'body.stl': 'solid', 'shell.obj': 'o' });
+    const a: OpenedFile = { kind: 'scenario', name: 's.json', bytes: enc.encode('{"terrain":"t.json","robot":{"urdf":"r.urdf"}}'), token: 't' };
+    const fa = await gatherOpenedScenario(beside, a);
+    expect(beside.reads).toEqual(['related:t.json', 'related:t.png', 'related:r.urdf', 'related:body.stl', 'related:shell.obj']);
+    expect(fa.robotUrdf).toBe(urdf);
+    expect(Object.keys(fa.robotMeshes ?? {})).toEqual(['body.stl', 'shell.obj']);
+
+    const bundled = fakeHost({ 'terrains/ramp.json': '{"image":"ramp.png"}', 'terrains/ramp.png': IMAGE, 'robots/r.urdf': urdf, 'robots/body.stl': 'solid' });
+    const b: OpenedFile = { kind: 'scenario', name: 'mine.json', bytes: enc.encode('{"terrain":"../terrains/ramp.json","robot":{"urdf":"../robots/r.urdf"}}'), token: 't' };
+    const fb = await gatherOpenedScenario(bundled, b);
+    expect(Object.keys(fb.robotMeshes ?? {})).toEqual(['../robots/body.stl']); // the visual meshes are not bundled: left out
+
+    const noRobot: OpenedFile = { kind: 'scenario', name: 'x.json', bytes: enc.encode('{"terrain":"../terrains/ramp.json","robot":{"urdf":"../robots/gone.urdf"}}'), token: 't' };
+    await expect(gatherOpenedScenario(bundled, noRobot)).rejects.toThrow(/robot "..\/robots\/gone.urdf" is neither beside the scenario nor a bundled asset/);
+    const noMesh = fakeHost({}, { 't.json': '{"image":"t.png"}', 't.png': IMAGE, 'r.urdf': urdf });
+    await expect(gatherOpenedScenario(noMesh, a)).rejects.toThrow(/body.stl not beside/);
+  });
+
   it('names the file and the field when JSON is broken or a reference is missing', async () => {
     expect(() => parseJsonFile('bad.json', enc.encode('{oops'))).toThrow(/^bad\.json: not valid JSON/);
     const host = fakeHost({ 'scenarios/a.json': '{"name":"no terrain"}' });

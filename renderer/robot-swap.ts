@@ -1,0 +1,83 @@
+/**
+ * Open Robot…: a URDF the user opened, swapped into the running scenario without a restart. The
+ * running scenario's JSON gets `"robot": { "urdf": <file name>, "position", "yaw" }` (the old
+ * robot's start pose; the controller inferred from the URDF) and goes through the same load path as
+ * any scenario, so a URDF that does not load leaves the running world as it is and the banner says
+ * why (UrdfError messages name the link or joint).
+ *
+ * Mesh files are keyed by the path urdfReferencedFiles gives against the URDF's file name
+ * ("meshes/base.stl"), which is how the worker's loader and the renderer's visuals look them up.
+ * Electron's main process has read them already (OpenedRobotFile.related); in a browser each is
+ * asked for through Host.readRelated by its base name (the user picks the URDF and its meshes
+ * together, or is asked for a missing one: "X is needed next to the file you opened").
+ */
+import type { ScenarioFiles } from '../sim/protocol';
+import type { OpenedRobotFile } from '../electron/ipc-contract';
+import type { Host } from './host/host';
+import { parseUrdf } from '../sim/robot/urdf/parse-urdf';
+import { urdfReferencedFiles } from '../sim/robot/urdf/load-urdf';
+
+export interface OpenedRobot {
+  /** The URDF's file name (the scenario's robot.urdf; mesh paths resolve against it). */
+  name: string;
+  urdf: string;
+  /** Collision and visual mesh files by resolved path; a file that could not be read is absent. */
+  meshes: Record<string, Uint8Array>;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/**
+ * The scenario JSON with its robot replaced by the URDF `urdf` at the old robot's start
+ * (position [x, y] and yaw, or the origin facing +x when it had none). Version 2 scenarios only.
+ */
+export function replaceRobot(scenario: unknown, urdf: string): Record<string, unknown> {
+  if (!isObject(scenario)) throw new Error('the running scenario is not a JSON object');
+  if (scenario.version !== 2) {
+    throw new Error(`a robot can be opened into a version 2 scenario only (the running one is version ${String(scenario.version)}): load a bundled scenario first`);
+  }
+  const old = scenario.robot;
+  let position: [number, number] = [0, 0];
+  let yaw = 0;
+  if (isObject(old)) {
+    const p = old.position;
+    if (Array.isArray(p) && p.length === 2 && finite(p[0]) && finite(p[1])) position = [p[0], p[1]];
+    if (finite(old.yaw)) yaw = old.yaw;
+  }
+  return { ...scenario, robot: { urdf, position, yaw } };
+}
+
+/** The world's files with the robot swapped in (the terrain as gathered for the running world). */
+export function withRobot(files: ScenarioFiles, robot: OpenedRobot): ScenarioFiles {
+  return { ...files, scenario: replaceRobot(files.scenario, robot.name), robotUrdf: robot.urdf, robotMeshes: { ...robot.meshes } };
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/**
+ * The URDF text and the mesh files it names. Throws the URDF's own error (UrdfError: link or joint,
+ * what to fix) when it does not parse; a mesh that cannot be read is left out (the worker names a
+ * missing collision mesh and its link; a missing visual is not drawn). Textures are not read.
+ */
+export async function gatherOpenedRobot(host: Host, opened: OpenedRobotFile): Promise<OpenedRobot> {
+  const urdf = new TextDecoder().decode(opened.bytes);
+  const refs = urdfReferencedFiles(parseUrdf(urdf), opened.name);
+  const meshes: Record<string, Uint8Array> = {};
+  for (const ref of refs) {
+    if (ref.role === 'texture' || Object.prototype.hasOwnProperty.call(meshes, ref.path)) continue;
+    if (opened.related) {
+      const bytes = opened.related[ref.path];
+      if (bytes) meshes[ref.path] = bytes;
+      continue;
+    }
+    try {
+      meshes[ref.path] = await host.readRelated(opened.token, baseName(ref.path));
+    } catch {
+      // left out: see above
+    }
+  }
+  return { name: opened.name, urdf, meshes };
+}
