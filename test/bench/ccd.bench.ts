@@ -16,10 +16,8 @@
  *    off the wall normal, starting so that the impact falls inside the first step; 4 steps per
  *    trial. A pass-through = the projectile's centre ends beyond the wall's back face (more
  *    than half of it through the wall).
- *      ours    no stepper yet (the rigid-body world is the lead's): a minimal integrator that
- *              moves the body by v·dt per step, or to the time of impact of castShape's engine
- *              form (linearCast) and stops it there (CCD on); CCD off = move, and stop when the
- *              end pose overlaps the wall (queryConvex's discrete test).
+ *      ours    the dynamics world (createDynamicsWorld): a dynamic body of density 2,000 and a
+ *              static box wall, the world's continuous pass on (ccd: true) or off.
  *      Rapier  dynamic body with setCcdEnabled(true) (and a row with CCD off), ball / cuboid
  *              collider, static cuboid wall; world.step().
  *      Jolt    dynamic body with mMotionQuality = LinearCast (and Discrete), mMaxLinearVelocity
@@ -28,6 +26,7 @@
  *    The same body is re-placed for every trial (position, orientation, velocity reset).
  */
 import { readFileSync } from 'node:fs';
+import { createDynamicsWorld } from '../../sim/dynamics/build';
 import { Session } from 'node:inspector/promises';
 import type { HeapProfiler } from 'node:inspector';
 import RAPIER from '@dimforge/rapier3d-compat';
@@ -252,36 +251,25 @@ function passed(x: number, _size: number): boolean {
   return x > WALL_HALF[0];
 }
 
-function oursTrials(ts: readonly Trial[], shape: ConvexShape, size: number, ccd: boolean): number {
-  const wall = new BoxShape(WALL_HALF);
-  const wallPose: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
-  const cast = new CastResult();
-  const pose: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
-  const motion: Vec3 = [0, 0, 0];
-  const zero: Vec3 = [0, 0, 0];
-  const shapeDesc = shape instanceof SphereShape
-    ? { type: 'sphere' as const, radius: shape.radius }
-    : { type: 'box' as const, halfExtents: [size, size, size] as [number, number, number] };
-  const wallDesc = { shape: { type: 'box' as const, halfExtents: WALL_HALF as [number, number, number] }, position: [0, 0, 0] as [number, number, number], orientation: [0, 0, 0, 1] as [number, number, number, number] };
+/** Our dynamics world (sim/dynamics/), the wall a static body, CCD on or off; a fresh world per trial. */
+function oursTrials(ts: readonly Trial[], sphere: boolean, size: number, ccd: boolean): number {
   let through = 0;
   for (const t of ts) {
-    for (let k = 0; k < 3; k++) pose.position[k] = t.start[k];
-    for (let k = 0; k < 4; k++) pose.orientation[k] = t.orientation[k];
-    let stopped = false;
-    for (let s = 0; s < STEPS_PER_TRIAL && !stopped; s++) {
-      for (let k = 0; k < 3; k++) motion[k] = t.velocity[k] * DT;
-      if (ccd) {
-        linearCast(cast, shape, pose, motion, wall, wallPose, zero);
-        const hit = cast.status !== CastStatus.Miss && cast.status !== CastStatus.Degenerate;
-        const f = hit ? cast.fraction : 1;
-        for (let k = 0; k < 3; k++) pose.position[k] += f * motion[k];
-        stopped = hit;
-      } else {
-        for (let k = 0; k < 3; k++) pose.position[k] += motion[k];
-        stopped = queryConvex({ shape: shapeDesc, position: [...pose.position], orientation: [...pose.orientation] }, wallDesc).intersecting;
-      }
-    }
-    if (passed(pose.position[0], size)) through++;
+    const world = createDynamicsWorld({
+      name: 'projectile', gravity: [0, 0, 0], dt: DT, substeps: 4, sleep: false, ccd,
+      materials: { default: {} }, terrainMaterials: {}, joints: [], script: [],
+      bodies: [
+        { name: 'wall', type: 'static', shape: { type: 'box', halfExtents: [WALL_HALF[0], WALL_HALF[1], WALL_HALF[2]] } },
+        {
+          name: 'projectile', density: 2000,
+          shape: sphere ? { type: 'sphere', radius: size } : { type: 'box', halfExtents: [size, size, size] },
+          position: [t.start[0], t.start[1], t.start[2]], orientation: t.orientation,
+          linearVelocity: [t.velocity[0], t.velocity[1], t.velocity[2]],
+        },
+      ],
+    }, null);
+    world.step(STEPS_PER_TRIAL);
+    if (passed(world.bodies.pos[3], size)) through++;
   }
   return through;
 }
@@ -355,7 +343,7 @@ async function projectileTrials(quick: boolean): Promise<void> {
   const J = await initJolt();
   const count = quick ? 200 : 1000;
   console.log(`\nProjectile trials: pass-throughs of ${count} seeded shots per row at a 0.01 m wall, dt = 1/240 s, each engine stepping its own world\n`);
-  console.log('| projectile | speed | ours, cast (CCD) | ours, end pose only | Rapier, CCD on | Rapier, CCD off | Jolt, LinearCast | Jolt, Discrete |');
+  console.log('| projectile | speed | ours, CCD on | ours, CCD off | Rapier, CCD on | Rapier, CCD off | Jolt, LinearCast | Jolt, Discrete |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const sphere of [true, false]) {
     const size = sphere ? 0.02 : 0.025;
@@ -363,8 +351,8 @@ async function projectileTrials(quick: boolean): Promise<void> {
     for (const speed of [200, 1000]) {
       const ts = trials(count, speed, speed + (sphere ? 1 : 2), size);
       const cells = [
-        oursTrials(ts, shape, size, true),
-        oursTrials(ts, shape, size, false),
+        oursTrials(ts, sphere, size, true),
+        oursTrials(ts, sphere, size, false),
         rapierTrials(ts, sphere, size, true),
         rapierTrials(ts, sphere, size, false),
         joltTrials(J, ts, sphere, size, true),
