@@ -33,20 +33,16 @@ import RAPIER from '@dimforge/rapier3d-compat';
 import initJolt from 'jolt-physics/wasm-compat';
 import { ContactBuffer } from '../../sim/collision/contact';
 import { CylinderTerrainWorkspace } from '../../sim/collision/cylinder-terrain/workspace';
-import { CastResult, CastStatus } from '../../sim/collision/gjk-raycast';
 import { castConvexHeightfield } from '../../sim/collision/heightfield-cast/convex-cast';
 import { gridWalkStats } from '../../sim/collision/heightfield-cast/grid-walk';
 import { castRayHeightfield, castSphereHeightfield } from '../../sim/collision/heightfield-cast/sphere-cast';
 import { TerrainCastResult } from '../../sim/collision/heightfield-cast/terrain-cast-result';
 import { castWheelHeightfield } from '../../sim/collision/heightfield-cast/wheel-cast';
-import { queryConvex } from '../../sim/collision/query-convex';
-import { linearCast } from '../../sim/collision/swept/time-of-impact';
 import { Rng } from '../../sim/math/random';
 import type { Vec3 } from '../../sim/math/vec3';
 import { BoxShape } from '../../sim/shapes/box';
 import { CylinderShape } from '../../sim/shapes/cylinder';
-import type { ConvexShape, Pose } from '../../sim/shapes/shape';
-import { SphereShape } from '../../sim/shapes/sphere';
+import type { Pose } from '../../sim/shapes/shape';
 import type { Heightfield } from '../../sim/terrain/heightfield';
 import { buildCylinderScene } from '../oracle/cylinder-poses';
 
@@ -347,7 +343,6 @@ async function projectileTrials(quick: boolean): Promise<void> {
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const sphere of [true, false]) {
     const size = sphere ? 0.02 : 0.025;
-    const shape: ConvexShape = sphere ? new SphereShape(size) : new BoxShape([size, size, size]);
     for (const speed of [200, 1000]) {
       const ts = trials(count, speed, speed + (sphere ? 1 : 2), size);
       const cells = [
