@@ -161,9 +161,17 @@ export async function recordingHeaderFor(world: SimWorld, files: ScenarioFiles |
 /** Uncompressed bytes the writer may hold before a producer should await `drain()`. */
 export const RECORDING_BACKLOG_BYTES = 32 << 20;
 
+/** What a session needs of the world: the dynamics world and its drive (SimWorld has it all). */
+export interface RecordableWorld {
+  readonly engine: DynamicsWorld;
+  readonly dt: number;
+  readonly stepCount: number;
+  readonly scriptActive: boolean;
+}
+
 export class RecordSession {
   readonly writer: RecordingWriter;
-  private readonly world: SimWorld;
+  private readonly world: RecordableWorld;
   private readonly frame: FrameData;
   private readonly parent: RecordingOptions['parent'] | null;
   private firstStep = -1;
@@ -171,7 +179,7 @@ export class RecordSession {
   private faultReported = false;
   private stopped = false;
 
-  private constructor(world: SimWorld, writer: RecordingWriter, parent: RecordingOptions['parent'] | null) {
+  private constructor(world: RecordableWorld, writer: RecordingWriter, parent: RecordingOptions['parent'] | null) {
     this.world = world;
     this.writer = writer;
     this.parent = parent;
@@ -180,11 +188,15 @@ export class RecordSession {
 
   /** Starts recording `world` into `sink`: header, then the current step (keyframe and frame). */
   static async start(world: SimWorld, files: ScenarioFiles | null, sink: RecordingSink, codecs: RecordingCodecs, options: RecordingOptions = {}): Promise<RecordSession> {
-    const header = await recordingHeaderFor(world, files, options);
+    return RecordSession.startWith(world, await recordingHeaderFor(world, files, options), sink, codecs, options);
+  }
+
+  /** As `start`, with a header made by the caller (a world without a scenario: benchmarks). */
+  static async startWith(world: RecordableWorld, header: RecordingHeader, sink: RecordingSink, codecs: RecordingCodecs, options: RecordingOptions = {}): Promise<RecordSession> {
     const writerOptions: RecordingWriterOptions = { codecs, keyframeInterval: options.keyframeInterval, foxgloveHz: options.foxgloveHz, chunkBytes: options.chunkBytes };
     const writer = await RecordingWriter.create(sink, header, writerOptions);
     const s = new RecordSession(world, writer, options.parent ?? null);
-    const d = world.getDrive();
+    const d = world.engine.drive;
     // The drive in effect at the first step, when the user set it (the script's is in the state).
     if (!world.scriptActive) writer.writeInput({ step: world.stepCount, throttle: d.throttle, steer: d.steer });
     s.afterStep();
