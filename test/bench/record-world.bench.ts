@@ -8,7 +8,7 @@
  *  - steps/s without and with recording (median of the timed runs after a warm-up) and the
  *    overhead in %;
  *  - bytes per simulated minute;
- *  - a 10-minute recording (full run only; `--quick`: 1 minute): time to open it to its first
+ *  - a 10-minute recording (`--quick`: 1 minute; RECORD_WORLD_MINUTES=n overrides): time to open it to its first
  *    frame, and exact seek (keyframe + re-simulation, seekWorld) to 50 seeded steps: median, p95.
  *
  * Run: `npm run bench -- record-world` (or `-- --quick record-world`).
@@ -123,7 +123,7 @@ export default async function run(ctx: BenchContext): Promise<void> {
   console.log(`| recording (RecordSession → memory) | ${Math.round(sr)} | ${((sp / sr - 1) * 100).toFixed(1)} % | ${((bytes * 60) / seconds / 1e6).toFixed(2)} MB |`);
 
   // Open and seek in a long recording.
-  const minutes = ctx.quick ? 1 : 10;
+  const minutes = Number(process.env.RECORD_WORLD_MINUTES ?? (ctx.quick ? 1 : 10));
   const long = await runOnce(scene, Math.round((minutes * 60) / DT), codecs);
   const file = long.bytes!;
   const opens: number[] = [];
