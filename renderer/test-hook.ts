@@ -57,6 +57,8 @@ export interface TestHookState {
   error: string | null;
   /** Loads completed (the default world counts as 1). */
   loads: number;
+  /** Recording and replay (app/recording-panel.ts hookState). */
+  recording?: ReturnType<import('./app/recording-panel').RecordingPanel['hookState']>;
 }
 
 declare global {

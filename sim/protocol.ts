@@ -176,5 +176,7 @@ export interface SimService {
   /** Takes the controls at the current step and records into a new file naming its parent. */
   branch(options: import('./record-session').RecordingOptions, onChunk: (bytes: Uint8Array) => unknown): Promise<import('./record-session').RecordingStatus>;
   verify(onProgress?: (step: number, lastStep: number) => void): Promise<import('./record/replay').VerifyResult>;
+  /** Per-wheel contact CSV of the open recording. */
+  exportCsv(): Promise<string>;
   closeRecording(): void;
 }

@@ -18,6 +18,7 @@ import { bytesSource, type RecordingSink, type RecordingSource } from './record/
 import { RecordingReader } from './record/reader';
 import { seekWorld, verifyRecording, type VerifyResult } from './record/replay';
 import { scanTimelineEvents, type TimelineEvent } from './record/events';
+import { exportWheelCsv } from './record/export-csv';
 import type { InputRecord } from './record/writer';
 
 /** [ms] Wall-clock period of the stepping loop. */
@@ -376,6 +377,11 @@ export class SimServiceImpl implements SimService {
           }
         : undefined,
     });
+  }
+
+  /** Per-wheel contact data of the open recording as CSV text (export-csv.ts). */
+  async exportCsv(): Promise<string> {
+    return exportWheelCsv(this.requireReplay('exportCsv').reader);
   }
 
   /** Closes the open recording; the world stays where it is, under the user's control. */

@@ -25,6 +25,10 @@ export interface FileActionsDeps {
   confirmLoad?(files: ScenarioFiles): Promise<boolean>;
   /** The load finished or failed (the estimate's line is removed). */
   loadEnded?(): void;
+  /** A recording to replay (File ▸ Open Recording…, Open Recent); app/recording-panel.ts. */
+  openRecording?(f: OpenedFile): void;
+  /** File ▸ Save Recording As…: start recording to a file chosen now. */
+  saveRecordingAs?(): void;
 }
 
 export class FileActions {
@@ -52,6 +56,10 @@ export class FileActions {
       if (cmd.type === 'open') {
         if (cmd.kind === 'scenario') this.openScenario();
         else if (cmd.kind === 'terrain') this.openTerrain();
+        else if (cmd.kind === 'recording' && d.openRecording) {
+          const open = d.openRecording;
+          d.host.openFile('recording').then((f) => f && open(f), (e: unknown) => d.banner.show(messageOf(e)));
+        }
         else d.banner.show(`Opening a ${cmd.kind} is not supported yet.`);
       } else if (cmd.type === 'open-recent') {
         if (!d.host.openRecent) {
@@ -59,9 +67,8 @@ export class FileActions {
           return;
         }
         d.host.openRecent(cmd.index).then((f) => this.loadOpened(f), (e: unknown) => d.banner.show(messageOf(e)));
-      } else {
-        d.banner.show('Saving a recording is not available yet: recording comes in a later milestone.');
-      }
+      } else if (d.saveRecordingAs) d.saveRecordingAs();
+      else d.banner.show('Recording is not available in this build.');
     });
   }
 
@@ -133,7 +140,8 @@ export class FileActions {
       const scenario = this.currentScenario;
       if (scenario === null) this.d.banner.show('Load a scenario first: a terrain is opened into the current scenario.');
       else void this.loadFiles(() => gatherOpenedTerrain(this.d.host, f, scenario), f.name);
-    } else this.d.banner.show(`Opening a ${f.kind} (${f.name}) is not supported yet.`);
+    } else if (f.kind === 'recording' && this.d.openRecording) this.d.openRecording(f);
+    else this.d.banner.show(`Opening a ${f.kind} (${f.name}) is not supported yet.`);
   }
 
   /** Lists the bundled scenarios in the menu and loads the default one (or the first). */

@@ -22,7 +22,7 @@ const ACCEPT: Record<FileKind, string> = {
   terrain: '.json,.png,.tif,.tiff,.raw,.bin,.asc',
   robot: '.json,.urdf,.xml',
   scenario: '.json',
-  recording: '.twrec,.mcap,.bin,*',
+  recording: '.mcap',
 };
 
 /** Preferred primary file when several are picked: the JSON sidecar/scenario/robot. */
