@@ -465,6 +465,7 @@ installTestHook((): TestHookState => {
     error: banner.error,
     loads: files.loads,
     recording: recordings.hookState(),
+    drawnChassis: world ? Array.from(interpolated.poses.subarray(7 * scene.baseIndex(), 7 * scene.baseIndex() + 7)) : [],
   };
 });
 

@@ -102,8 +102,8 @@ export class RecordingPanel {
     const toolbar = document.getElementById('toolbar');
     const workspace = document.getElementById('workspace');
     if (!toolbar || !workspace) throw new Error('index.html is missing #toolbar or #workspace');
-    this.btnRecord = h('button', '● Record', '', { id: 'btn-record', type: 'button', title: 'Record the run to an MCAP file', 'data-testid': 'btn-record' });
-    const btnOpen = h('button', 'Open recording…', '', { id: 'btn-open-recording', type: 'button', title: 'Open an MCAP recording (or drop one on the window)', 'data-testid': 'btn-open-recording' });
+    this.btnRecord = h('button', '● Rec', '', { id: 'btn-record', type: 'button', title: 'Record the run to an MCAP file', 'data-testid': 'btn-record' });
+    const btnOpen = h('button', 'Open rec…', '', { id: 'btn-open-recording', type: 'button', title: 'Open an MCAP recording (or drop one on the window)', 'data-testid': 'btn-open-recording' });
     this.btnReplay = h('button', 'Replay', '', { id: 'btn-replay', type: 'button', title: 'Open the recording just made', 'data-testid': 'btn-replay' });
     this.btnReplay.hidden = true;
     toolbar.insertBefore(this.btnRecord, document.getElementById('btn-help'));
@@ -405,7 +405,8 @@ export class RecordingPanel {
 
   private render(): void {
     const rec = this.active;
-    this.btnRecord.textContent = rec ? `■ Stop ${this.status ? recordingLabel({ simSeconds: this.status.simSeconds, bytes: Math.max(this.status.bytes, rec.bytes) }) : ''}` : '● Record';
+    this.btnRecord.textContent = rec ? `■ ${this.status ? recordingLabel({ simSeconds: this.status.simSeconds, bytes: Math.max(this.status.bytes, rec.bytes) }) : ''}` : '● Rec';
+    this.btnRecord.title = rec ? `Recording to ${rec.name}: click to stop` : 'Record the run to an MCAP file';
     this.btnRecord.classList.toggle('recording', rec !== null);
     this.btnReplay.hidden = this.last === null || rec !== null;
     const s = this.summary;
