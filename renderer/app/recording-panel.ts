@@ -252,7 +252,17 @@ export class RecordingPanel {
       this.verifyResult = null;
       this.running = false;
       this.step = summary.firstStep;
-      this.events = await this.d.remote.recordingEvents().catch(() => []);
+      this.events = [];
+      // Markers need every frame decoded: fill them in when ready (long files take a while).
+      this.d.remote.recordingEvents().then(
+        (ev) => {
+          if (this.summary === summary) {
+            this.events = ev;
+            this.refreshTimeline();
+          }
+        },
+        () => undefined,
+      );
       this.d.onJump();
       const notes = [summary.notice, summary.sameBuild ? null : `recorded by build ${summary.buildId}: a replay may differ`].filter((x): x is string => x !== null);
       if (notes.length > 0) this.d.banner.show(`${name}: ${notes.join('; ')}`);
