@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { classifyAsset } from './electron/asset-kind';
 import { RENDERER_CSP } from './electron/ipc-contract';
+import { foxgloveWasm } from './scripts/vite-foxglove-wasm';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const assetsDir = resolve(here, 'assets');
@@ -99,7 +100,8 @@ export default defineConfig({
   root: resolve(here, 'renderer'),
   base: './',
   publicDir: false,
-  plugins: [cspMeta(), bundledAssets()],
+  // foxgloveWasm: the zstd/lz4 WASM codecs of recordings (sim/record), in the page and the worker.
+  plugins: [cspMeta(), bundledAssets(), foxgloveWasm()],
   build: {
     outDir,
     emptyOutDir: true,
@@ -111,6 +113,7 @@ export default defineConfig({
   },
   worker: {
     format: 'es',
+    plugins: () => [foxgloveWasm()],
   },
   server: {
     host: '127.0.0.1',

@@ -18,7 +18,7 @@ export const DIALOG_FILTERS: Record<FileKind, DialogFilter[]> = {
   terrain: [{ name: 'Terrain (sidecar JSON or heightmap)', extensions: ['json', 'png', 'raw', 'r16', 'r32', 'tif', 'tiff', 'pgm'] }, ALL],
   robot: [{ name: 'Robot (URDF)', extensions: ['urdf', 'xml'] }, ALL],
   scenario: [{ name: 'Scenario (JSON)', extensions: ['json'] }, ALL],
-  recording: [{ name: 'TerraWheel recording', extensions: ['twrec'] }, ALL],
+  recording: [{ name: 'TerraWheel recording (MCAP)', extensions: ['mcap'] }, ALL],
 };
 
 export const DIALOG_TITLES: Record<FileKind, string> = {

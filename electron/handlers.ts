@@ -23,7 +23,12 @@ import { robotRelatedPaths } from './robot-files';
 import {
   IPC,
   IPC_OPEN_RECENT,
+  IPC_RECORDING,
   LIMITS,
+  MAX_OPEN_RECORDING_BYTES,
+  MAX_RECORDING_APPEND_BYTES,
+  type RecordingBegun,
+  type RecordingEnded,
   type AssetEntry,
   type FileKind,
   type OpenedFile,
@@ -61,6 +66,15 @@ export interface HostFiles {
   writeFile(path: string, bytes: Uint8Array): Promise<void>;
   /** Every regular file under `root`, paths relative to root with '/' separators. */
   listFiles(root: string): Promise<{ path: string; size: number }[]>;
+  /** Creates (truncates) `path` for a recording written piece by piece; absent: recordings cannot be streamed. */
+  openWriter?(path: string): Promise<FileWriter>;
+}
+
+/** A file being written in order (a recording). */
+export interface FileWriter {
+  /** Appends the bytes (all of them) and flushes them to disk. */
+  write(bytes: Uint8Array): Promise<void>;
+  close(): Promise<void>;
 }
 
 /** Native dialogs. Return the absolute path the user chose, or null when they cancelled. */
@@ -102,6 +116,12 @@ export interface Handlers {
   readAsset(path: unknown): Promise<Uint8Array>;
   getSettings(): Promise<Settings>;
   setSettings(patch: unknown): Promise<Settings>;
+  /** Save dialog for a new recording, the file created; null if cancelled. */
+  recordingBegin(suggestedName: unknown): Promise<RecordingBegun | null>;
+  /** Appends a chunk (≤ MAX_RECORDING_APPEND_BYTES) to recording `id`. */
+  recordingAppend(id: unknown, bytes: unknown): Promise<void>;
+  /** Closes recording `id` and adds it to the recent files. */
+  recordingEnd(id: unknown): Promise<RecordingEnded>;
   /** Channel → handler with an arity check; what main registers with ipcMain.handle. */
   dispatch(channel: string, args: readonly unknown[]): Promise<unknown>;
 }
@@ -147,8 +167,26 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     return readUserFile(p, displayName);
   }
 
+  /** Recordings being written: id → file, its path and size so far. Ids are never reused. */
+  const recordings = new Map<string, { writer: FileWriter; path: string; name: string; bytes: number; busy: boolean }>();
+  let nextRecording = 1;
+
+  function expectRecordingId(field: string, value: unknown) {
+    if (typeof value !== 'string' || !/^rec-[0-9]{1,9}$/.test(value)) throw new IpcValidationError(field, `expected a recording id ('rec-<n>'), got ${describeValue(value, 40)}`);
+    const r = recordings.get(value);
+    if (r === undefined) throw new IpcValidationError(field, `${value} is not a recording in progress (begin one first)`);
+    return r;
+  }
+
   async function openChosenPath(kind: FileKind, filePath: string): Promise<OpenedFile & OpenedRobotFile> {
     const name = path.basename(filePath);
+    if (kind === 'recording') {
+      // The renderer holds an opened recording in memory whole: a smaller cap than other files.
+      const st = await deps.files.stat(filePath).catch(() => null);
+      if (st !== null && st.size > MAX_OPEN_RECORDING_BYTES) {
+        throw new HostFileError(`'${name}' is ${st.size} bytes; recordings up to ${MAX_OPEN_RECORDING_BYTES} bytes (1 GiB) can be opened in the app (use the CLI for larger ones)`);
+      }
+    }
     const bytes = await readUserFile(filePath, name);
     const token = deps.tokens.issue(path.dirname(filePath), referencedFileNames(name, bytes));
     // A robot comes with the meshes its URDF names (sub-folders too): read here, since readRelated serves plain names only.
@@ -231,6 +269,50 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       return { name };
     },
 
+    async recordingBegin(nameArg) {
+      const suggested = expectPlainFileName('recordingBegin.suggestedName', nameArg);
+      if (deps.files.openWriter === undefined) throw new HostFileError('this build cannot stream recordings to disk');
+      const chosen = await deps.dialogs.showSave('recording', suggested);
+      if (chosen === null) return null;
+      let writer: FileWriter;
+      try {
+        writer = await deps.files.openWriter(chosen);
+      } catch (err) {
+        throw new HostFileError(`cannot create '${path.basename(chosen)}': ${(err as Error).message}`);
+      }
+      const id = `rec-${nextRecording++}`;
+      const name = path.basename(chosen);
+      recordings.set(id, { writer, path: chosen, name, bytes: 0, busy: false });
+      return { id, name };
+    },
+
+    async recordingAppend(idArg, bytesArg) {
+      const r = expectRecordingId('recordingAppend.id', idArg);
+      if (!(bytesArg instanceof Uint8Array)) throw new IpcValidationError('recordingAppend.bytes', `expected a Uint8Array, got ${describeValue(bytesArg, 40)}`);
+      if (bytesArg.byteLength > MAX_RECORDING_APPEND_BYTES) {
+        throw new IpcValidationError('recordingAppend.bytes', `${bytesArg.byteLength} bytes exceeds the limit of ${MAX_RECORDING_APPEND_BYTES} per call`);
+      }
+      if (r.bytes + bytesArg.byteLength > LIMITS.maxFileBytes) throw new HostFileError(`'${r.name}' would exceed ${LIMITS.maxFileBytes} bytes`);
+      // Chunks must land in order: the renderer awaits each append before the next.
+      if (r.busy) throw new IpcValidationError('recordingAppend.id', `${idArg as string} is still writing the previous chunk (await each append)`);
+      r.busy = true;
+      try {
+        await r.writer.write(bytesArg);
+        r.bytes += bytesArg.byteLength;
+      } finally {
+        r.busy = false;
+      }
+    },
+
+    async recordingEnd(idArg) {
+      const r = expectRecordingId('recordingEnd.id', idArg);
+      recordings.delete(idArg as string);
+      await r.writer.close();
+      const settings = await deps.settings.addRecent('recording', r.name, r.path);
+      deps.onRecentChanged?.(settings);
+      return { name: r.name, bytes: r.bytes };
+    },
+
     async listAssets() {
       const files = await deps.files.listFiles(deps.assetsRoot);
       return files
@@ -279,6 +361,9 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     [IPC.readAsset]: { arity: 1, call: (a) => handlers.readAsset(a[0]) },
     [IPC.getSettings]: { arity: 0, call: () => handlers.getSettings() },
     [IPC.setSettings]: { arity: 1, call: (a) => handlers.setSettings(a[0]) },
+    [IPC_RECORDING.begin]: { arity: 1, call: (a) => handlers.recordingBegin(a[0]) },
+    [IPC_RECORDING.append]: { arity: 2, call: (a) => handlers.recordingAppend(a[0], a[1]) },
+    [IPC_RECORDING.end]: { arity: 1, call: (a) => handlers.recordingEnd(a[0]) },
   };
 
   return {
@@ -304,4 +389,7 @@ export const HANDLED_CHANNELS: readonly string[] = [
   IPC.readAsset,
   IPC.getSettings,
   IPC.setSettings,
+  IPC_RECORDING.begin,
+  IPC_RECORDING.append,
+  IPC_RECORDING.end,
 ];

@@ -118,5 +118,43 @@ export interface OpenedRobotFile extends OpenedFile {
  * page; the web build uses the same string in a <meta http-equiv="Content-Security-Policy">.
  */
 export const RENDERER_CSP =
-  "default-src 'self'; script-src 'self'; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; " +
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; " +
   "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'";
+
+// ---- Recordings streamed to disk (sim/record-session.ts in the worker → renderer → main) ----
+
+/** Channels of a recording written by main while the run goes (validated in electron/handlers.ts). */
+export const IPC_RECORDING = {
+  begin: 'recording:begin',
+  append: 'recording:append',
+  end: 'recording:end',
+} as const;
+
+/** Largest chunk one recording:append call may carry (the writer's chunks are about 1 MiB). */
+export const MAX_RECORDING_APPEND_BYTES = 64 * 1024 * 1024;
+
+/** Largest recording File ▸ Open Recording… hands to the renderer (it is read whole). */
+export const MAX_OPEN_RECORDING_BYTES = 1024 * 1024 * 1024;
+
+export interface RecordingBegun {
+  /** Handle for append/end (issued by main, valid until end). */
+  id: string;
+  /** File name chosen (without directories). */
+  name: string;
+}
+
+export interface RecordingEnded {
+  name: string;
+  bytes: number;
+}
+
+/**
+ * Optional extension of HostBridge (the Electron preload implements it): main asks where to save
+ * (a save dialog) and writes each chunk as it arrives, so a crash loses at most the last chunk.
+ */
+export interface HostBridgeRecording {
+  /** Shows the save dialog; null if the user cancelled. */
+  recordingBegin(suggestedName: string): Promise<RecordingBegun | null>;
+  recordingAppend(id: string, bytes: Uint8Array): Promise<void>;
+  recordingEnd(id: string): Promise<RecordingEnded>;
+}

@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { isListedAssetName } from './asset-kind';
-import type { FileStat, HostFiles } from './handlers';
+import type { FileStat, FileWriter, HostFiles } from './handlers';
 import type { SettingsIo } from './settings-store';
 
 /** Most files listAssets reports; the bundled assets/ folder holds tens. */
@@ -32,6 +32,22 @@ export const nodeFiles: HostFiles = {
 
   async writeFile(p: string, bytes: Uint8Array): Promise<void> {
     await fs.writeFile(p, bytes);
+  },
+
+  /** A recording: every chunk written and fdatasync'd before the next (a crash loses at most one). */
+  async openWriter(p: string): Promise<FileWriter> {
+    const file = await fs.open(p, 'w');
+    return {
+      async write(bytes: Uint8Array): Promise<void> {
+        let done = 0;
+        while (done < bytes.length) done += (await file.write(bytes, done, bytes.length - done)).bytesWritten;
+        await file.datasync();
+      },
+      async close(): Promise<void> {
+        await file.sync();
+        await file.close();
+      },
+    };
   },
 
   async listFiles(root: string): Promise<{ path: string; size: number }[]> {

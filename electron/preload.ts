@@ -8,10 +8,10 @@
  */
 
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { IPC, IPC_OPEN_RECENT, type HostBridge, type HostBridgeRecent, type MenuCommand } from './ipc-contract';
+import { IPC, IPC_OPEN_RECENT, IPC_RECORDING, type HostBridge, type HostBridgeRecent, type HostBridgeRecording, type MenuCommand } from './ipc-contract';
 import { isMenuCommand } from './validate';
 
-const bridge: HostBridge & HostBridgeRecent = {
+const bridge: HostBridge & HostBridgeRecent & HostBridgeRecording = {
   openFile: (kind) => ipcRenderer.invoke(IPC.openFile, kind),
   openRecent: (index) => ipcRenderer.invoke(IPC_OPEN_RECENT, index),
   readRelated: (token, relativeName) => ipcRenderer.invoke(IPC.readRelated, token, relativeName),
@@ -20,6 +20,9 @@ const bridge: HostBridge & HostBridgeRecent = {
   readAsset: (path) => ipcRenderer.invoke(IPC.readAsset, path),
   getSettings: () => ipcRenderer.invoke(IPC.getSettings),
   setSettings: (patch) => ipcRenderer.invoke(IPC.setSettings, patch),
+  recordingBegin: (suggestedName) => ipcRenderer.invoke(IPC_RECORDING.begin, suggestedName),
+  recordingAppend: (id, bytes) => ipcRenderer.invoke(IPC_RECORDING.append, id, bytes),
+  recordingEnd: (id) => ipcRenderer.invoke(IPC_RECORDING.end, id),
   onMenuCommand(listener: (cmd: MenuCommand) => void): () => void {
     // Wrap so the page never receives the IpcRendererEvent (it carries a sender reference).
     const wrapped = (_event: IpcRendererEvent, cmd: unknown): void => {

@@ -25,6 +25,7 @@ import { el, messageOf } from './app/dom';
 import { EntityPanel } from './app/entity-panel';
 import { createLoadCostUi } from './load-progress';
 import { FileActions } from './app/file-actions';
+import { RecordingPanel } from './app/recording-panel';
 import { InspectorPanel } from './app/inspector-panel';
 import { bindPanels, cameraOptions, SettingsPanel } from './app/settings-panel';
 import { statusText } from './app/status-text';
@@ -229,14 +230,28 @@ const loadCost = createLoadCostUi<HTMLElement>(el<HTMLElement>('progress'), () =
   location.reload();
 });
 
+// Recording, replay, timeline (app/recording-panel.ts).
+const recordings = new RecordingPanel({
+  host,
+  banner,
+  remote: sim.remote,
+  scenarioName: () => world?.scenarioName ?? null,
+  onJump: () => pump.reset(),
+  onBranch: () => setPaused(false),
+  baseBody: () => scene.baseIndex(),
+});
+
 const files = new FileActions({
   host,
   banner,
+  openRecording: (f) => recordings.openOpened(f),
+  saveRecordingAs: () => recordings.saveRecordingAs(),
   load: (f, onProgress) => loadWorld(sim.remote, f, onProgress),
   confirmLoad: (f) => loadCost.confirm(f.terrainSidecar, f.terrainData),
   loadEnded: () => loadCost.clear(),
   loaded(info, f) {
     world = info;
+    recordings.worldChanged();
     pump.reset();
     shown = null;
     selection = NO_SELECTION;
@@ -401,6 +416,7 @@ function frameLoop(now: number): void {
       panel.draw();
     }
     manifoldView?.resize();
+    recordings.draw();
     updatePanels();
     updateWarnings();
     // The status bar's time and the plots' right edge come from the same frame at the same tick.
@@ -452,6 +468,8 @@ installTestHook((): TestHookState => {
     error: banner.error,
     loads: files.loads,
     visualBodies: scene.visualBodies,
+    recording: recordings.hookState(),
+    drawnChassis: world ? Array.from(interpolated.poses.subarray(7 * scene.baseIndex(), 7 * scene.baseIndex() + 7)) : [],
   };
 });
 

@@ -59,6 +59,10 @@ export interface TestHookState {
   loads: number;
   /** Bodies drawn from URDF visuals (renderer/view3d/robot-visuals.ts). */
   visualBodies: number;
+  /** Recording and replay (app/recording-panel.ts hookState). */
+  recording?: ReturnType<import('./app/recording-panel').RecordingPanel['hookState']>;
+  /** The robot base's pose as drawn (interpolated, float32), px py pz qx qy qz qw. */
+  drawnChassis?: number[];
 }
 
 declare global {
@@ -72,7 +76,7 @@ export function installTestHook(get: () => TestHookState): void {
   const keys: (keyof TestHookState)[] = [
     'ready', 'host', 'scenarioName', 'bodies', 'bodyNames', 'terrainStride', 'glRenderer', 'paused',
     'framesReceived', 'framesRendered', 'lastFrame', 'shownFrame', 'contactsOnScreen', 'selection',
-    'selectedContact', 'highlightedContacts', 'warnings', 'error', 'loads', 'visualBodies',
+    'selectedContact', 'highlightedContacts', 'warnings', 'error', 'loads', 'visualBodies', 'recording', 'drawnChassis',
   ];
   for (const k of keys) Object.defineProperty(hook, k, { get: () => get()[k], enumerable: true });
   Object.freeze(hook);

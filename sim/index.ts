@@ -202,3 +202,8 @@ export { TimelineEventDetector, scanTimelineEvents } from './record/events';
 export { seekWorld, verifyRecording } from './record/replay';
 export type { ReplayableWorld, SeekResult, VerifyOptions, VerifyResult } from './record/replay';
 export type { TimelineEvent, TimelineEventKind } from './record/events';
+
+// --- recording the world (sim/record-session.ts): the service's record/replay glue -------------
+export { RecordSession, replayable, recordingHeaderFor, assetHashes, BUILD_ID, SCENARIO_ASSET_PREFIX, stateBytes, stateFromBytes } from './record-session';
+export type { RecordingOptions, RecordingStatus, RecordableWorld } from './record-session';
+export type { RecordingSummary, ReplayStatus } from './protocol';

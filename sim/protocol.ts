@@ -124,6 +124,37 @@ export interface LoadProgress {
   fraction: number;
 }
 
+/** A recording opened for replay (SimService.openRecording). */
+export interface RecordingSummary {
+  name: string;
+  scenarioName: string;
+  buildId: string;
+  /** Recorded by this build (only then is a replay promised to be exact). */
+  sameBuild: boolean;
+  dt: number;
+  /** First replayable step (the first keyframe) and last step. */
+  firstStep: number;
+  lastStep: number;
+  keyframeSteps: number[];
+  parent: { recording: string; step: number; stateHash?: string } | null;
+  /** Set when the file was cut or damaged and only its prefix replays. */
+  notice: string | null;
+  fileBytes: number;
+}
+
+export interface ReplayStatus {
+  open: boolean;
+  /** The world follows the recording (seek/play); false after a branch. */
+  following: boolean;
+  step: number;
+  running: boolean;
+  summary: RecordingSummary | null;
+}
+
+export type { RecordingOptions, RecordingStatus } from './record-session';
+export type { VerifyResult } from './record/replay';
+export type { TimelineEvent } from './record/events';
+
 export interface SimService {
   /** Validates and loads a world; rejects with a message that says what is wrong. */
   load(files: ScenarioFiles, onProgress?: (p: LoadProgress) => void): Promise<WorldInfo>;
@@ -136,4 +167,25 @@ export interface SimService {
   step(n: number): Promise<number>;
   /** The newest frame (its buffers are transferred to the caller). */
   latestFrame(): Promise<Frame>;
+
+  // --- recordings (sim/record-session.ts) ---
+  /** Records every step from now on; the file's bytes go to `onChunk` in order. */
+  startRecording(options: import('./record-session').RecordingOptions, onChunk: (bytes: Uint8Array) => unknown): Promise<import('./record-session').RecordingStatus>;
+  /** Writes the footer (the last onChunk call) and stops. */
+  stopRecording(): Promise<import('./record-session').RecordingStatus>;
+  recordingStatus(): Promise<import('./record-session').RecordingStatus>;
+  /** Opens a recording of the loaded scenario for replay; the world goes to its first step. */
+  openRecording(bytes: Uint8Array, name?: string): Promise<RecordingSummary>;
+  replayStatus(): Promise<ReplayStatus>;
+  /** Exact seek (keyframe + re-simulation); pauses; returns the step's frame. Play with setRunning/setTimeScale. */
+  seek(step: number): Promise<Frame>;
+  /** The frame the file holds for `step`. */
+  recordedFrame(step: number): Promise<Frame | null>;
+  recordingEvents(): Promise<import('./record/events').TimelineEvent[]>;
+  /** Takes the controls at the current step and records into a new file naming its parent. */
+  branch(options: import('./record-session').RecordingOptions, onChunk: (bytes: Uint8Array) => unknown): Promise<import('./record-session').RecordingStatus>;
+  verify(onProgress?: (step: number, lastStep: number) => void): Promise<import('./record/replay').VerifyResult>;
+  /** Per-wheel contact CSV of the open recording. */
+  exportCsv(): Promise<string>;
+  closeRecording(): void;
 }

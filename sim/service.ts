@@ -9,10 +9,18 @@
  */
 import { parseScenarioFile, type ParsedScenario } from './scenario-v2';
 import { SimWorld } from './sim-world';
-import type { DriveCommand, Frame, LoadProgress, ScenarioFiles, SimService, WorldInfo } from './protocol';
+import type { DriveCommand, Frame, LoadProgress, RecordingSummary, ReplayStatus, ScenarioFiles, SimService, WorldInfo } from './protocol';
 import { Heightfield } from './terrain/heightfield';
 import type { RobotSpec } from './dynamics/spec';
 import type { VisualSpec } from './robot/urdf/urdf-to-robot';
+import { clampDrive, RecordSession, replayable, BUILD_ID, type RecordingOptions, type RecordingStatus } from './record-session';
+import { loadCodecs, type RecordingCodecs } from './record/codecs';
+import { bytesSource, type RecordingSink, type RecordingSource } from './record/io';
+import { RecordingReader } from './record/reader';
+import { seekWorld, verifyRecording, type VerifyResult } from './record/replay';
+import { scanTimelineEvents, type TimelineEvent } from './record/events';
+import { exportWheelCsv } from './record/export-csv';
+import type { InputRecord } from './record/writer';
 
 /** [ms] Wall-clock period of the stepping loop. */
 const TICK_MS = 8;
@@ -35,7 +43,23 @@ export interface SimServiceDeps {
   loadUrdfRobot?: UrdfRobotLoader;
   /** Wall clock in ms (injectable for tests). */
   now?: () => number;
+  /** Recording codecs (default: the zstd/lz4 WASM codecs, loaded on first use). */
+  codecs?: () => Promise<RecordingCodecs>;
 }
+
+/** A recording opened for replay: its reader, all its inputs (small), the replay cursor. */
+interface OpenReplay {
+  name: string;
+  reader: RecordingReader;
+  inputs: InputRecord[];
+  /** Index of the first input not yet applied by playback. */
+  next: number;
+  /** True while the world follows the recording (play/seek); false once branched. */
+  following: boolean;
+}
+
+/** Bytes of a recording held open for replay at most (the app reads files whole). */
+export const MAX_REPLAY_BYTES = 2 ** 31 - 1;
 
 export class SimServiceImpl implements SimService {
   private world: SimWorld | null = null;
@@ -49,6 +73,10 @@ export class SimServiceImpl implements SimService {
   private realtimeFactor = 0;
   private readonly deps: SimServiceDeps;
   private readonly now: () => number;
+  private files: ScenarioFiles | null = null;
+  private recording: RecordSession | null = null;
+  private lastRecording: RecordingStatus | null = null;
+  private replay: OpenReplay | null = null;
 
   constructor(deps: SimServiceDeps) {
     this.deps = deps;
@@ -56,6 +84,20 @@ export class SimServiceImpl implements SimService {
   }
 
   async load(files: ScenarioFiles, onProgress?: (p: LoadProgress) => void): Promise<WorldInfo> {
+    const world = this.buildWorld(files, onProgress);
+    if (this.recording) await this.stopRecording();
+    this.replay = null;
+    const wasRunning = this.running;
+    this.setRunning(false);
+    this.world = world;
+    this.files = files;
+    this.owed = 0;
+    if (wasRunning) this.setRunning(true);
+    return world.info();
+  }
+
+  /** Builds the world of `files` (the running one untouched); throws naming what is wrong. */
+  private buildWorld(files: ScenarioFiles, onProgress?: (p: LoadProgress) => void): SimWorld {
     const report = (stage: string, fraction: number) => {
       try {
         onProgress?.({ stage, fraction });
@@ -89,18 +131,25 @@ export class SimServiceImpl implements SimService {
     // Build the new world completely before replacing the old one: a bad file leaves the
     // running world untouched.
     const world = SimWorld.create(parsed, terrain, urdfRobot, visuals);
-    const wasRunning = this.running;
-    this.setRunning(false);
-    this.world = world;
-    this.owed = 0;
     report('ready', 1);
-    if (wasRunning) this.setRunning(true);
-    return world.info();
+    return world;
   }
 
+  /**
+   * A user drive command. It reaches the world (and the recording) only when it changes the
+   * drive, or takes over from the scenario's script: a repeated command would wake sleeping
+   * bodies without leaving a trace in the recording. Ignored while a replay is followed.
+   */
   setDrive(cmd: DriveCommand): void {
     if (cmd === null || typeof cmd !== 'object') return;
-    this.world?.setDrive({ throttle: Number(cmd.throttle), steer: Number(cmd.steer) });
+    const w = this.world;
+    if (!w || this.replay?.following) return;
+    const throttle = clampDrive(Number(cmd.throttle));
+    const steer = clampDrive(Number(cmd.steer));
+    const d = w.engine.drive;
+    if (!w.scriptActive && d.throttle === throttle && d.steer === steer) return;
+    w.setDrive({ throttle, steer });
+    this.recording?.input(throttle, steer);
   }
 
   setRunning(running: boolean): void {
@@ -127,8 +176,226 @@ export class SimServiceImpl implements SimService {
   async step(n: number): Promise<number> {
     const w = this.requireWorld();
     if (!Number.isInteger(n) || n < 0 || n > MAX_MANUAL_STEPS) throw new Error(`step: n must be an integer from 0 to ${MAX_MANUAL_STEPS}, got ${n}`);
-    if (n > 0) w.step(n);
+    if (n > 0) this.stepWorld(w, n);
+    if (this.recording?.backlogged) await this.recording.drain();
     return w.stepCount;
+  }
+
+  /** Steps the world n times; records every step, and applies a followed replay's inputs. */
+  private stepWorld(w: SimWorld, n: number): void {
+    const rec = this.recording;
+    const rp = this.replay?.following ? this.replay : null;
+    if (rec === null && rp === null) {
+      w.step(n);
+      return;
+    }
+    const e = w.engine;
+    const rw = rp ? replayable(e) : null;
+    for (let k = 0; k < n && e.fault === null; k++) {
+      if (rp && rw) {
+        const s = e.stepCount;
+        if (s >= rp.reader.info.lastStep) {
+          this.setRunning(false);
+          break;
+        }
+        while (rp.next < rp.inputs.length && rp.inputs[rp.next].step <= s) {
+          const i = rp.inputs[rp.next++];
+          if (i.step === s) rw.setDriveInput(i.throttle, i.steer);
+        }
+      }
+      e.step(1);
+      rec?.afterStep();
+    }
+  }
+
+  // --- recording ---------------------------------------------------------------------------
+
+  private codecs(): Promise<RecordingCodecs> {
+    return (this.deps.codecs ?? loadCodecs)();
+  }
+
+  /**
+   * Records from the current step on into `sink` (in-process callers: a FileSink in Node, a
+   * MemorySink in tests). Throws when already recording or no world is loaded.
+   */
+  async startRecordingTo(sink: RecordingSink, options: RecordingOptions = {}): Promise<RecordingStatus> {
+    const w = this.requireWorld();
+    if (this.recording) throw new Error('startRecording: already recording (stop it first)');
+    const session = await RecordSession.start(w, this.files, sink, await this.codecs(), options);
+    this.recording = session;
+    return session.status();
+  }
+
+  /**
+   * Records into chunks handed to `onChunk` (through Comlink: a proxied callback of the
+   * renderer, which passes them to its Host). Each call gets a copy it may keep.
+   */
+  async startRecording(options: RecordingOptions = {}, onChunk?: (bytes: Uint8Array) => unknown): Promise<RecordingStatus> {
+    if (typeof onChunk !== 'function') throw new Error('startRecording: onChunk must be a function receiving the file\'s bytes');
+    const sink: RecordingSink = { write: async (bytes) => void (await onChunk(bytes.slice())) };
+    return this.startRecordingTo(sink, { ...sanitizeOptions(options) });
+  }
+
+  async stopRecording(): Promise<RecordingStatus> {
+    const rec = this.recording;
+    if (!rec) return this.lastRecording ?? idleStatus();
+    this.recording = null;
+    this.lastRecording = await rec.stop();
+    return this.lastRecording;
+  }
+
+  async recordingStatus(): Promise<RecordingStatus> {
+    return this.recording?.status() ?? { ...(this.lastRecording ?? idleStatus()), active: false };
+  }
+
+  // --- replay, seek, branch, verify ----------------------------------------------------------
+
+  /**
+   * Opens a recording (its bytes, or a random-access source for in-process callers) for replay
+   * into the loaded world, which must be of the recording's scenario (load it first). Stops any
+   * recording and the clock; the world is put at the recording's first step.
+   */
+  async openRecording(data: Uint8Array | RecordingSource, name = 'recording.mcap'): Promise<RecordingSummary> {
+    const w = this.requireWorld();
+    const source = data instanceof Uint8Array ? bytesSource(data) : data;
+    if (data instanceof Uint8Array && data.length > MAX_REPLAY_BYTES) throw new Error(`openRecording: ${data.length} bytes is over the ${MAX_REPLAY_BYTES}-byte limit`);
+    const reader = await RecordingReader.open(source, { codecs: await this.codecs() });
+    const info = reader.info;
+    const names = w.info().bodies.map((b) => b.name);
+    const recorded = info.metadata.bodies.map((b) => b.name);
+    if (recorded.length !== names.length || recorded.some((n, i) => n !== names[i]) || Math.abs(info.dt - w.dt) > 0) {
+      throw new Error(`openRecording: the recording is of "${info.metadata.scenarioName}" (${recorded.length} bodies, dt ${info.dt} s), the loaded world is "${w.name}" (${names.length} bodies, dt ${w.dt} s): load its scenario first`);
+    }
+    if (info.keyframeSteps.length === 0) throw new Error('openRecording: the recording has no keyframe to replay from');
+    if (this.recording) await this.stopRecording();
+    this.setRunning(false);
+    this.replay = { name: String(name), reader, inputs: await reader.inputs(), next: 0, following: true };
+    await this.seek(info.keyframeSteps[0]);
+    return this.recordingSummary();
+  }
+
+  private requireReplay(what: string): OpenReplay {
+    if (!this.replay) throw new Error(`${what}: no recording is open (openRecording first)`);
+    return this.replay;
+  }
+
+  private recordingSummary(): RecordingSummary {
+    const r = this.requireReplay('recordingSummary');
+    const i = r.reader.info;
+    return {
+      name: r.name,
+      scenarioName: i.metadata.scenarioName,
+      buildId: i.buildId,
+      sameBuild: i.buildId === BUILD_ID,
+      dt: i.dt,
+      firstStep: i.keyframeSteps[0] ?? i.firstStep,
+      lastStep: i.lastStep,
+      keyframeSteps: [...i.keyframeSteps],
+      parent: i.parent,
+      notice: i.notice,
+      fileBytes: i.fileBytes,
+    };
+  }
+
+  async replayStatus(): Promise<ReplayStatus> {
+    const r = this.replay;
+    return { open: r !== null, following: r?.following ?? false, step: this.world?.stepCount ?? 0, running: this.running, summary: r ? this.recordingSummary() : null };
+  }
+
+  /**
+   * Puts the world exactly at `step` of the open recording (nearest keyframe at or before it,
+   * then re-simulation with the recorded inputs); the world then follows the recording again.
+   * Pauses the clock. Returns the frame of that step.
+   */
+  async seek(step: number): Promise<Frame> {
+    const r = this.requireReplay('seek');
+    const w = this.requireWorld();
+    if (!Number.isInteger(step)) throw new Error(`seek: step must be an integer, got ${step}`);
+    const info = r.reader.info;
+    const target = Math.max(info.keyframeSteps[0], Math.min(info.lastStep, step));
+    this.setRunning(false);
+    if (this.recording) await this.stopRecording();
+    await seekWorld(r.reader, replayable(w.engine), target);
+    r.following = true;
+    r.next = lowerBoundStep(r.inputs, target + 1);
+    this.owed = 0;
+    return w.frame(0);
+  }
+
+  /** The recorded frame of `step` (as the file holds it: f32 poses), or null. */
+  async recordedFrame(step: number): Promise<Frame | null> {
+    const r = this.requireReplay('recordedFrame');
+    const f = await r.reader.frameAt(step);
+    if (f === null) return null;
+    return {
+      step: f.step,
+      time: f.time,
+      poses: Float32Array.from(f.poses.subarray(0, f.bodyCount * 7)),
+      velocities: Float32Array.from(f.velocities.subarray(0, f.bodyCount * 6)),
+      contacts: Float32Array.from(f.contacts.subarray(0, f.contactCount * 10)),
+      contactInfo: Int32Array.from(f.contactInfo.subarray(0, f.contactCount * 5)),
+      joints: new Float32Array(0),
+      speed: 0,
+      fault: null,
+      realtimeFactor: 0,
+    };
+  }
+
+  /** Timeline markers of the open recording (lift-off, touch-down, collisions, faults). */
+  async recordingEvents(): Promise<TimelineEvent[]> {
+    const r = this.requireReplay('recordingEvents');
+    return scanTimelineEvents(r.reader);
+  }
+
+  /**
+   * Branch: take the controls at the current (seek) step and continue simulating into a new
+   * recording that names its parent and the branch step. The replay stops being followed.
+   */
+  async branchTo(sink: RecordingSink, options: RecordingOptions = {}): Promise<RecordingStatus> {
+    const r = this.requireReplay('branch');
+    const w = this.requireWorld();
+    this.setRunning(false);
+    r.following = false;
+    return this.startRecordingTo(sink, { ...options, parent: { recording: r.name, step: w.stepCount, stateHash: w.engine.stateHash() } });
+  }
+
+  /** branchTo for the worker: chunks go to `onChunk` (see startRecording). */
+  async branch(options: RecordingOptions = {}, onChunk?: (bytes: Uint8Array) => unknown): Promise<RecordingStatus> {
+    if (typeof onChunk !== 'function') throw new Error('branch: onChunk must be a function receiving the file\'s bytes');
+    const sink: RecordingSink = { write: async (bytes) => void (await onChunk(bytes.slice())) };
+    return this.branchTo(sink, sanitizeOptions(options));
+  }
+
+  /**
+   * Re-simulates the open recording in a fresh world of the loaded scenario (the shown world is
+   * left alone) and compares state hashes at every keyframe and poses at every frame.
+   */
+  async verify(onProgress?: (step: number, lastStep: number) => void): Promise<VerifyResult> {
+    const r = this.requireReplay('verify');
+    if (!this.files) throw new Error('verify: no scenario files loaded');
+    const fresh = this.buildWorld(this.files);
+    return verifyRecording(r.reader, replayable(fresh.engine), {
+      buildId: BUILD_ID,
+      onProgress: onProgress
+        ? (s, last) => {
+            try {
+              void onProgress(s, last);
+            } catch {
+              // a dead listener must not stop the verification
+            }
+          }
+        : undefined,
+    });
+  }
+
+  /** Per-wheel contact data of the open recording as CSV text (export-csv.ts). */
+  async exportCsv(): Promise<string> {
+    return exportWheelCsv(this.requireReplay('exportCsv').reader);
+  }
+
+  /** Closes the open recording; the world stays where it is, under the user's control. */
+  closeRecording(): void {
+    this.replay = null;
   }
 
   async latestFrame(): Promise<Frame> {
@@ -142,6 +409,9 @@ export class SimServiceImpl implements SimService {
 
   dispose(): void {
     this.setRunning(false);
+    void this.recording?.stop().catch(() => undefined);
+    this.recording = null;
+    this.replay = null;
     this.world = null;
   }
 
@@ -164,7 +434,7 @@ export class SimServiceImpl implements SimService {
     } else {
       this.owed -= n;
     }
-    if (n > 0) w.step(n);
+    if (n > 0) this.stepWorld(w, n);
     this.rtfWindowSteps += n;
     const window = (t - this.rtfWindowStart) / 1000;
     if (window >= 1) {
@@ -173,4 +443,31 @@ export class SimServiceImpl implements SimService {
       this.rtfWindowSteps = 0;
     }
   }
+}
+
+function idleStatus(): RecordingStatus {
+  return { active: false, firstStep: -1, lastStep: -1, steps: 0, simSeconds: 0, bytes: 0, keyframes: 0, inputs: 0, events: 0, parent: null };
+}
+
+/** The options a renderer may set (numbers checked by the writer; strings kept short). */
+function sanitizeOptions(o: RecordingOptions): RecordingOptions {
+  if (o === null || typeof o !== 'object') return {};
+  const out: RecordingOptions = {};
+  if (typeof o.keyframeInterval === 'number') out.keyframeInterval = o.keyframeInterval;
+  if (typeof o.foxgloveHz === 'number') out.foxgloveHz = o.foxgloveHz;
+  if (typeof o.chunkBytes === 'number') out.chunkBytes = o.chunkBytes;
+  if (typeof o.scenarioPath === 'string') out.scenarioPath = o.scenarioPath.slice(0, 4096);
+  return out;
+}
+
+/** Index of the first input with step ≥ `step`. */
+function lowerBoundStep(inputs: readonly InputRecord[], step: number): number {
+  let lo = 0;
+  let hi = inputs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (inputs[mid].step < step) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

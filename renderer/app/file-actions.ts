@@ -27,6 +27,10 @@ export interface FileActionsDeps {
   confirmLoad?(files: ScenarioFiles): Promise<boolean>;
   /** The load finished or failed (the estimate's line is removed). */
   loadEnded?(): void;
+  /** A recording to replay (File ▸ Open Recording…, Open Recent); app/recording-panel.ts. */
+  openRecording?(f: OpenedFile): void;
+  /** File ▸ Save Recording As…: start recording to a file chosen now. */
+  saveRecordingAs?(): void;
 }
 
 export class FileActions {
@@ -58,6 +62,10 @@ export class FileActions {
         if (cmd.kind === 'scenario') this.openScenario();
         else if (cmd.kind === 'terrain') this.openTerrain();
         else if (cmd.kind === 'robot') this.openRobot();
+        else if (cmd.kind === 'recording' && d.openRecording) {
+          const open = d.openRecording;
+          d.host.openFile('recording').then((f) => f && open(f), (e: unknown) => d.banner.show(messageOf(e)));
+        }
         else d.banner.show(`Opening a ${cmd.kind} is not supported yet.`);
       } else if (cmd.type === 'open-recent') {
         if (!d.host.openRecent) {
@@ -65,9 +73,8 @@ export class FileActions {
           return;
         }
         d.host.openRecent(cmd.index).then((f) => this.loadOpened(f), (e: unknown) => d.banner.show(messageOf(e)));
-      } else {
-        d.banner.show('Saving a recording is not available yet: recording comes in a later milestone.');
-      }
+      } else if (d.saveRecordingAs) d.saveRecordingAs();
+      else d.banner.show('Recording is not available in this build.');
     });
   }
 
@@ -171,6 +178,7 @@ export class FileActions {
       if (scenario === null) this.d.banner.show('Load a scenario first: a terrain is opened into the current scenario.');
       else void this.loadFiles(this.terrainGather(f, scenario), f.name);
     } else if (f.kind === 'robot') this.loadRobot(f);
+    else if (f.kind === 'recording' && this.d.openRecording) this.d.openRecording(f);
     else this.d.banner.show(`Opening a ${f.kind} (${f.name}) is not supported yet.`);
   }
 

@@ -2,11 +2,20 @@
  * Host over the Electron preload bridge (`window.terraWheel`, see electron/ipc-contract.ts).
  * A pass-through: main validates every payload; here we only keep the renderer-side types.
  */
-import type { HostBridge, HostBridgeRecent } from '../../electron/ipc-contract';
+import type { HostBridge, HostBridgeRecent, HostBridgeRecording } from '../../electron/ipc-contract';
 import type { Host } from './host';
 
-export function createElectronHost(bridge: HostBridge & Partial<HostBridgeRecent>): Host {
+export function createElectronHost(bridge: HostBridge & Partial<HostBridgeRecent> & Partial<HostBridgeRecording>): Host {
   const openRecent = bridge.openRecent;
+  const { recordingBegin, recordingAppend, recordingEnd } = bridge;
+  const recording: HostBridgeRecording | undefined =
+    typeof recordingBegin === 'function' && typeof recordingAppend === 'function' && typeof recordingEnd === 'function'
+      ? {
+          recordingBegin: (name) => recordingBegin.call(bridge, name),
+          recordingAppend: (id, bytes) => recordingAppend.call(bridge, id, bytes),
+          recordingEnd: (id) => recordingEnd.call(bridge, id),
+        }
+      : undefined;
   return {
     kind: 'electron',
     openFile: (kind) => bridge.openFile(kind),
@@ -18,5 +27,6 @@ export function createElectronHost(bridge: HostBridge & Partial<HostBridgeRecent
     setSettings: (patch) => bridge.setSettings(patch),
     onMenuCommand: (listener) => bridge.onMenuCommand(listener),
     ...(typeof openRecent === 'function' ? { openRecent: (index: number) => openRecent.call(bridge, index) } : {}),
+    ...(recording ? { recording } : {}),
   };
 }

@@ -6,7 +6,7 @@
  *
  * It mirrors electron/ipc-contract.ts HostBridge so the Electron host is a thin pass-through.
  */
-import type { AssetEntry, FileKind, MenuCommand, OpenedFile, SaveRequest, SaveResult, Settings } from '../../electron/ipc-contract';
+import type { AssetEntry, FileKind, HostBridgeRecording, MenuCommand, OpenedFile, SaveRequest, SaveResult, Settings } from '../../electron/ipc-contract';
 
 export type { AssetEntry, FileKind, MenuCommand, OpenedFile, SaveRequest, SaveResult, Settings };
 
@@ -26,6 +26,8 @@ export interface Host {
   setSettings(patch: Partial<Settings>): Promise<Settings>;
   /** File ▸ Open Recent (Electron only: electron/ipc-contract.ts HostBridgeRecent); absent on the web. */
   openRecent?(index: number): Promise<OpenedFile>;
+  /** Recordings streamed to a file main writes (Electron only); absent on the web (a download at the end). */
+  recording?: HostBridgeRecording;
   /** Registers a menu listener (the web host has no native menu: the toolbar calls it); returns the unregister function. */
   onMenuCommand(listener: (cmd: MenuCommand) => void): () => void;
 }

@@ -22,7 +22,7 @@ const ACCEPT: Record<FileKind, string> = {
   terrain: '.json,.png,.tif,.tiff,.raw,.bin,.asc',
   robot: '.urdf,.xml,.stl,.obj,.dae,.png,.jpg',
   scenario: '.json',
-  recording: '.twrec,.mcap,.bin,*',
+  recording: '.mcap',
 };
 
 /** Preferred primary file when several are picked: the URDF of a robot, else the JSON sidecar/scenario. */

@@ -1,12 +1,25 @@
 /**
- * Headless runner: `npm run sim -- <scenario.json> [--duration s] [--throttle t] [--steer s] [--json]`
+ * Headless runner:
+ *   npm run sim -- <scenario.json> [--duration s] [--throttle t] [--steer s] [--record out.mcap] [--json]
+ *   npm run sim -- verify <recording.mcap> [--scenario <scenario.json>] [--json]
+ *   npm run sim -- export-csv <recording.mcap> [--out <file.csv>] [--json]
  *
  * Loads the scenario and its terrain from disk, steps the world in this process (no worker, no
  * DOM), and prints a summary: what was simulated, how fast, where the robot ended, what the
- * wheels touched, and the state hash (same build + same inputs ⇒ same hash).
+ * wheels touched, and the state hash (same build + same inputs ⇒ same hash). With --record the
+ * run is written to an MCAP recording as it goes (a progress line on stderr).
+ *
+ * Exit codes: 0 ok (verify: deterministic), 1 failure (an unreadable file, a diverged or
+ * other-build recording, a fault while recording is not a failure), 2 usage. With --json the
+ * result, or `{ "error": message, "exitCode": n }`, is printed as JSON on stdout.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { FileSink, FileSource, exportWheelCsvFile } from './record-file';
+import { assetHashes, SCENARIO_ASSET_PREFIX, type RecordingStatus } from '../record-session';
+import { RecordingReader } from '../record/reader';
+import { loadCodecs } from '../record/codecs';
+import type { VerifyResult } from '../record/replay';
 import { contactKindName } from '../dynamics/plain-world';
 import type { ScenarioFiles } from '../protocol';
 import { parseUrdf } from '../robot/urdf/parse-urdf';
@@ -25,15 +38,60 @@ interface CliOptions {
   throttle: number | null;
   steer: number | null;
   json: boolean;
+  /** Path of the MCAP recording to write, or null. */
+  record?: string | null;
 }
 
-const USAGE = 'usage: npm run sim -- <scenario.json> [--duration <seconds>] [--throttle <-1..1>] [--steer <-1..1>] [--json]';
+const USAGE = [
+  'usage: npm run sim -- <scenario.json> [--duration <seconds>] [--throttle <-1..1>] [--steer <-1..1>] [--record <out.mcap>] [--json]',
+  '       npm run sim -- verify <recording.mcap> [--scenario <scenario.json>] [--json]',
+  '       npm run sim -- export-csv <recording.mcap> [--out <file.csv>] [--json]',
+].join('\n');
+
+/** A command-line mistake (exit code 2). */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(`${message}\n${USAGE}`);
+    this.name = 'UsageError';
+  }
+}
+
+export type CliCommand =
+  | { kind: 'run'; opts: CliOptions }
+  | { kind: 'verify'; file: string; scenario: string | null; json: boolean }
+  | { kind: 'export-csv'; file: string; out: string | null; json: boolean };
+
+/** Parses the command line (throws UsageError). */
+export function parseCommand(argv: string[]): CliCommand {
+  const sub = argv[0];
+  if (sub === 'verify' || sub === 'export-csv') {
+    let file = '';
+    let extra: string | null = null;
+    let json = false;
+    const flag = sub === 'verify' ? '--scenario' : '--out';
+    for (let k = 1; k < argv.length; k++) {
+      const a = argv[k];
+      if (a === '--json') json = true;
+      else if (a === flag) {
+        const v = argv[++k];
+        if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a path`);
+        extra = v;
+      } else if (a === '--help' || a === '-h') throw new UsageError(`${sub}:`);
+      else if (a.startsWith('--')) throw new UsageError(`unknown option ${a} for ${sub}`);
+      else if (file === '') file = a;
+      else throw new UsageError(`unexpected argument ${a}`);
+    }
+    if (file === '') throw new UsageError(`${sub}: no recording file given`);
+    return sub === 'verify' ? { kind: 'verify', file, scenario: extra, json } : { kind: 'export-csv', file, out: extra, json };
+  }
+  return { kind: 'run', opts: parseArgs(argv) };
+}
 
 export function parseArgs(argv: string[]): CliOptions {
-  const opts: CliOptions = { scenarioPath: '', duration: 5, throttle: null, steer: null, json: false };
+  const opts: CliOptions = { scenarioPath: '', duration: 5, throttle: null, steer: null, json: false, record: null };
   const num = (flag: string, v: string | undefined, lo: number, hi: number): number => {
     const x = Number(v);
-    if (v === undefined || !Number.isFinite(x) || x < lo || x > hi) throw new Error(`${flag} needs a number from ${lo} to ${hi}, got ${v ?? 'nothing'}\n${USAGE}`);
+    if (v === undefined || !Number.isFinite(x) || x < lo || x > hi) throw new UsageError(`${flag} needs a number from ${lo} to ${hi}, got ${v ?? 'nothing'}`);
     return x;
   };
   for (let k = 0; k < argv.length; k++) {
@@ -42,12 +100,16 @@ export function parseArgs(argv: string[]): CliOptions {
     else if (a === '--throttle') opts.throttle = num(a, argv[++k], -1, 1);
     else if (a === '--steer') opts.steer = num(a, argv[++k], -1, 1);
     else if (a === '--json') opts.json = true;
-    else if (a === '--help' || a === '-h') throw new Error(USAGE);
-    else if (a.startsWith('--')) throw new Error(`unknown option ${a}\n${USAGE}`);
+    else if (a === '--record') {
+      const v = argv[++k];
+      if (v === undefined || v.startsWith('--')) throw new UsageError('--record needs a file path (out.mcap)');
+      opts.record = v;
+    } else if (a === '--help' || a === '-h') throw new UsageError('');
+    else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
     else if (opts.scenarioPath === '') opts.scenarioPath = a;
-    else throw new Error(`unexpected argument ${a}\n${USAGE}`);
+    else throw new UsageError(`unexpected argument ${a}`);
   }
-  if (opts.scenarioPath === '') throw new Error(`no scenario file given\n${USAGE}`);
+  if (opts.scenarioPath === '') throw new UsageError('no scenario file given');
   return opts;
 }
 
@@ -87,6 +149,8 @@ export interface RunSummary {
   /** Terrain too coarse for a wheel, bodies moving more than their size per step, off the map. */
   warnings: string[];
   stateHash: string;
+  /** Set with --record. */
+  recording?: { path: string } & RecordingStatus;
 }
 
 /** Reads the files a scenario needs (terrain sidecar and data, URDF and its meshes) relative to it. */
@@ -113,12 +177,32 @@ export function readScenarioFiles(scenarioPath: string): ScenarioFiles {
   return files;
 }
 
-export async function runScenarioFile(opts: CliOptions): Promise<RunSummary> {
+/** Where progress lines go (stderr in the CLI); `done` ends the line. */
+export interface Progress {
+  update(line: string): void;
+  done(): void;
+}
+
+/** [ms] Wall time between progress updates. */
+const PROGRESS_MS = 250;
+
+export async function runScenarioFile(opts: CliOptions, progress?: Progress): Promise<RunSummary> {
   const scenarioPath = resolve(opts.scenarioPath);
   const service = createDefaultService();
   await service.load(readScenarioFiles(scenarioPath));
   const world = service.getWorld() as SimWorld;
-  if (opts.throttle !== null || opts.steer !== null) world.setDrive({ throttle: opts.throttle ?? 0, steer: opts.steer ?? 0 });
+  let recordPath: string | null = null;
+  if (opts.record) {
+    recordPath = resolve(opts.record);
+    let sink: FileSink;
+    try {
+      sink = await FileSink.create(recordPath);
+    } catch (e) {
+      throw new Error(`cannot create the recording ${recordPath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    await service.startRecordingTo(sink, { scenarioPath });
+  }
+  if (opts.throttle !== null || opts.steer !== null) service.setDrive({ throttle: opts.throttle ?? 0, steer: opts.steer ?? 0 });
   const engine = world.engine;
   const base = Math.max(0, engine.spec.robot ? engine.bodies.indexOf(engine.spec.robot.base) : 0);
   const steps = Math.round(opts.duration / world.dt);
@@ -133,9 +217,17 @@ export async function runScenarioFile(opts: CliOptions): Promise<RunSummary> {
   const warnings = new Set(worldWarnings(info));
   const sizes = info.bodies.map((b) => boundingRadius(b.shape));
   const t0 = performance.now();
+  let lastProgress = t0;
   let done = 0;
   for (; done < steps && engine.fault === null; done++) {
-    world.step(1);
+    if (recordPath !== null) {
+      await service.step(1);
+      if (progress && performance.now() - lastProgress > PROGRESS_MS) {
+        lastProgress = performance.now();
+        const st = await service.recordingStatus();
+        progress.update(progressLine(done / steps, `${(done * world.dt).toFixed(1)}/${(steps * world.dt).toFixed(1)} s, ${formatBytes(st.bytes)}`));
+      }
+    } else world.step(1);
     if (done % WARNING_CHECK_STEPS === 0) {
       const f = engine.frame();
       for (const w of frameWarnings(info, Float32Array.from(f.poses), Float32Array.from(f.velocities), sizes)) warnings.add(w.replace(/ moves [0-9.]+ m per step/, ' moves more than its size per step').replace(/left the terrain at .*/, 'left the terrain'));
@@ -173,8 +265,137 @@ export async function runScenarioFile(opts: CliOptions): Promise<RunSummary> {
     warnings: [...warnings],
     stateHash: engine.stateHash(),
   };
+  if (recordPath !== null) {
+    summary.recording = { path: recordPath, ...(await service.stopRecording()) };
+    progress?.done();
+  }
   service.dispose();
   return summary;
+}
+
+/** "[#####     ]  50%  text" */
+export function progressLine(fraction: number, text: string): string {
+  const width = 24;
+  const f = Math.max(0, Math.min(1, fraction));
+  const n = Math.round(f * width);
+  return `[${'#'.repeat(n)}${' '.repeat(width - n)}] ${String(Math.round(f * 100)).padStart(3)}%  ${text}`;
+}
+
+export function formatBytes(n: number): string {
+  return n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`;
+}
+
+export interface VerifySummary extends VerifyResult {
+  file: string;
+  scenarioPath: string;
+  /** Assets whose hash differs from the recording's (the re-simulation then cannot match). */
+  assetMismatches: string[];
+}
+
+/**
+ * `verify`: re-simulates a recording. The scenario's files are found relative to the scenario
+ * path the recording names (or `scenarioPath`); the recorded scenario JSON is used, and the
+ * files' hashes are compared with the recorded ones first.
+ */
+export async function verifyRecordingFile(file: string, scenarioPath: string | null, progress?: Progress): Promise<VerifySummary> {
+  const path = resolve(file);
+  let source: FileSource;
+  try {
+    source = await FileSource.open(path);
+  } catch (e) {
+    throw new Error(`cannot read recording ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const service = createDefaultService();
+  try {
+    const reader = await RecordingReader.open(source, { codecs: await loadCodecs(), cacheChunks: 4 });
+    const info = reader.info;
+    const recordedScenario = info.assets.find((a) => a.name.startsWith(SCENARIO_ASSET_PREFIX));
+    const scenario = scenarioPath !== null ? resolve(scenarioPath) : recordedScenario ? recordedScenario.name.slice(SCENARIO_ASSET_PREFIX.length) : '';
+    if (scenario === '') throw new UsageError(`${path} does not name its scenario file: pass --scenario <scenario.json>`);
+    const files = readScenarioFiles(scenario);
+    files.scenario = info.scenario;
+    const hashes = await assetHashes(files, scenario);
+    const mismatches: string[] = [];
+    for (const a of info.assets) {
+      const mine = a.name.startsWith(SCENARIO_ASSET_PREFIX) ? hashes[0] : hashes.find((h) => h.name === a.name);
+      if (mine === undefined) mismatches.push(`${a.name} (missing)`);
+      else if (mine.hash !== a.hash) mismatches.push(a.name);
+    }
+    await service.load(files);
+    await service.openRecording(source, path);
+    const result = await service.verify((s, last) => progress?.update(progressLine(last > 0 ? s / last : 1, `step ${s}/${last}`)));
+    progress?.done();
+    if (mismatches.length > 0 && result.verdict === 'deterministic') {
+      result.verdict = 'diverged';
+      result.message = `the scenario's files differ from the recording's (${mismatches.join(', ')}), though the re-simulation matched`;
+    } else if (mismatches.length > 0) result.message += ` (the scenario's files differ from the recording's: ${mismatches.join(', ')})`;
+    return { ...result, file: path, scenarioPath: scenario, assetMismatches: mismatches };
+  } finally {
+    service.dispose();
+    await source.close();
+  }
+}
+
+export function formatVerify(v: VerifySummary): string {
+  return [`recording     ${v.file}`, `scenario      ${v.scenarioPath}`, `result        ${v.message}`, `checked       ${v.keyframesChecked} keyframes, ${v.framesChecked} frames`].join('\n');
+}
+
+/** Output streams of runCli (process.stdout/stderr in the CLI; strings in tests). */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  /** True when stderr is a terminal (progress lines redraw in place). */
+  tty?: boolean;
+}
+
+/** Runs one command line; returns the exit code (0 ok, 1 failure or divergence, 2 usage). */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const json = argv.includes('--json');
+  const fail = (e: unknown, code: number): number => {
+    const message = (e as Error).message ?? String(e);
+    if (json) io.out(JSON.stringify({ error: message, exitCode: code }, null, 2));
+    else io.err(code === 2 ? message : `sim: ${message}`);
+    return code;
+  };
+  let cmd: CliCommand;
+  try {
+    cmd = parseCommand(argv);
+  } catch (e) {
+    return fail(e, 2);
+  }
+  let last = '';
+  const progress: Progress | undefined = json
+    ? undefined
+    : {
+        update: (line) => {
+          if (io.tty) io.err(`\r${line}`);
+          else if (line.slice(0, 32) !== last.slice(0, 32)) io.err(line + '\n');
+          last = line;
+        },
+        done: () => {
+          if (io.tty && last !== '') io.err('\n');
+          last = '';
+        },
+      };
+  try {
+    if (cmd.kind === 'run') {
+      const summary = await runScenarioFile(cmd.opts, progress);
+      io.out(cmd.opts.json ? JSON.stringify(summary, null, 2) : formatSummary(summary));
+      return 0;
+    }
+    if (cmd.kind === 'verify') {
+      const v = await verifyRecordingFile(cmd.file, cmd.scenario, progress);
+      io.out(cmd.json ? JSON.stringify(v, null, 2) : formatVerify(v));
+      return v.verdict === 'deterministic' ? 0 : 1;
+    }
+    const src = resolve(cmd.file);
+    const out = resolve(cmd.out ?? src.replace(/\.mcap$/i, '') + '.csv');
+    const rows = await exportWheelCsvFile(src, out);
+    io.out(cmd.json ? JSON.stringify({ file: src, out, rows }, null, 2) : `wrote ${rows} rows to ${out}`);
+    return 0;
+  } catch (e) {
+    return fail(e, e instanceof UsageError ? 2 : 1);
+  }
 }
 
 export function formatSummary(r: RunSummary): string {
@@ -191,24 +412,17 @@ export function formatSummary(r: RunSummary): string {
     ...(r.fault ? [`FAULT         ${r.fault}`] : []),
     ...r.warnings.map((w) => `warning       ${w}`),
     `state hash    ${r.stateHash}`,
+    ...(r.recording ? [`recording     ${r.recording.path}: ${r.recording.steps} steps, ${formatBytes(r.recording.bytes)}, ${r.recording.keyframes} keyframes`] : []),
   ].join('\n');
 }
 
 async function main(): Promise<void> {
-  let opts: CliOptions;
-  try {
-    opts = parseArgs(process.argv.slice(2));
-  } catch (e) {
-    console.error((e as Error).message);
-    process.exit(2);
-  }
-  try {
-    const summary = await runScenarioFile(opts);
-    console.log(opts.json ? JSON.stringify(summary, null, 2) : formatSummary(summary));
-  } catch (e) {
-    console.error(`sim: ${(e as Error).message}`);
-    process.exit(1);
-  }
+  const code = await runCli(process.argv.slice(2), {
+    out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
+    err: (t) => process.stderr.write(t.endsWith('\n') || t.startsWith('\r') ? t : t + '\n'),
+    tty: process.stderr.isTTY === true,
+  });
+  process.exitCode = code;
 }
 
 const invokedDirectly = typeof process !== 'undefined' && process.argv[1] !== undefined && /cli\.(ts|js|mjs)$/.test(process.argv[1]);

@@ -112,9 +112,14 @@ export async function verifyRecording(reader: RecordingReader, world: Replayable
   let framesChecked = 0;
   let diff: VerifyResult['firstDifference'] = null;
 
-  await seekWorld(reader, world, first);
+  // Restore the first keyframe without the inputs of its step: its hash is the state before
+  // them (the loop applies them after comparing).
+  const kf0 = await reader.keyframeAtOrBefore(first);
+  if (kf0 === null || kf0.step !== first) throw new RecordingError(`cannot read the first keyframe (step ${first})`);
+  world.restoreState(kf0.bytes);
+  world.setDriveInput(kf0.throttle, kf0.steer);
   const inputs = await reader.inputs(first, info.lastStep);
-  const current = { throttle: 0, steer: 0 };
+  const current = { throttle: kf0.throttle, steer: kf0.steer };
   let k = 0;
   const every = options.progressEvery ?? 240;
   for (let s = first; s <= info.lastStep && diff === null; s++) {

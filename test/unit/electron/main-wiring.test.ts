@@ -117,6 +117,9 @@ describe('bundled main process (fake electron)', () => {
       'host:read-related',
       'host:save-file',
       'host:set-settings',
+      'recording:append',
+      'recording:begin',
+      'recording:end',
     ]);
     expect(o.menuTop).toEqual(process.platform === 'darwin' ? ['TerraWheel', 'File', 'View', 'help'] : ['File', 'View', 'help']);
   });
@@ -171,9 +174,9 @@ describe('bundled preload (fake electron)', () => {
     o = runHarness<PreloadObs>('preload-harness.cjs', path.join(outDir, 'preload.cjs'));
   });
 
-  it('exposes exactly window.terraWheel with the HostBridge methods plus openRecent', () => {
+  it('exposes exactly window.terraWheel with the HostBridge methods plus openRecent and the recording stream', () => {
     expect(o.exposedNames).toEqual(['terraWheel']);
-    expect(o.methods).toEqual(['getSettings', 'listAssets', 'onMenuCommand', 'openFile', 'openRecent', 'readAsset', 'readRelated', 'saveFile', 'setSettings']);
+    expect(o.methods).toEqual(['getSettings', 'listAssets', 'onMenuCommand', 'openFile', 'openRecent', 'readAsset', 'readRelated', 'recordingAppend', 'recordingBegin', 'recordingEnd', 'saveFile', 'setSettings']);
   });
 
   it('maps each method to one invoke on its channel with positional arguments', () => {

@@ -1,0 +1,275 @@
+/**
+ * Recording a live world and replaying into it: the glue between the dynamics world
+ * (sim/sim-world.ts) and the file layer (sim/record/).
+ *
+ * - `RecordSession` records every step the world takes: the user's drive inputs with their step
+ *   (the service calls `input` only when the world's drive really changes), a keyframe (saveState
+ *   bytes and stateHash) at the writer's interval, the frame of every step, and fault events.
+ *   The first step recorded is the world's step when recording starts (a keyframe is written there).
+ * - `replayable(engine)` is the DynamicsWorld as a `ReplayableWorld` (seek, verify, replay).
+ * - `recordingHeaderFor` describes a world for the file: scenario JSON, asset hashes, build id,
+ *   bodies, wheels, terrain.
+ *
+ * Determinism: a replay calls the world's setDrive exactly where the live run did (same step,
+ * same values, same 'user' source), so the same build reproduces the same state hashes.
+ */
+import type { DynamicsWorld } from './dynamics/world';
+import type { ScenarioFiles } from './protocol';
+import type { RecordingCodecs } from './record/codecs';
+import type { FrameData } from './record/format';
+import type { RecordingSink } from './record/io';
+import type { ReplayableWorld } from './record/replay';
+import { RecordingWriter, type RecordingHeader, type RecordingWriterOptions } from './record/writer';
+import type { SimWorld } from './sim-world';
+
+/**
+ * Identifies this build's dynamics for recordings: determinism (equal state hashes) is only
+ * promised between runs of one build. Bump the suffix whenever stepping results may change.
+ */
+export const BUILD_ID = 'terrawheel-0.1.0+dynamics.1';
+
+/** Prefix of the asset entry that names the scenario file a recording was made from. */
+export const SCENARIO_ASSET_PREFIX = 'scenario:';
+
+export interface RecordingOptions {
+  /** Steps between keyframes (default: the writer's, 240). */
+  keyframeInterval?: number;
+  /** [Hz] Foxglove channel rate (default 30; 0 = none). */
+  foxgloveHz?: number;
+  /** Uncompressed bytes per chunk (default 1 MiB). */
+  chunkBytes?: number;
+  /** Where the scenario came from (a path or a bundled name), stored to find its files again. */
+  scenarioPath?: string;
+  /** Set for a branch: the parent recording's name, the branch step and the state hash there. */
+  parent?: { recording: string; step: number; stateHash?: string };
+  /** Build id to write (tests pretend to be another build); default BUILD_ID. */
+  buildId?: string;
+}
+
+export interface RecordingStatus {
+  active: boolean;
+  /** First and last step recorded (−1 before any). */
+  firstStep: number;
+  lastStep: number;
+  /** Steps recorded after the first. */
+  steps: number;
+  /** [s] Simulated time recorded. */
+  simSeconds: number;
+  /** Bytes handed to the sink. */
+  bytes: number;
+  keyframes: number;
+  inputs: number;
+  events: number;
+  parent: RecordingOptions['parent'] | null;
+}
+
+/** A Float64Array state as bytes (a view, no copy). */
+export function stateBytes(s: Float64Array): Uint8Array {
+  return new Uint8Array(s.buffer, s.byteOffset, s.byteLength);
+}
+
+/** Bytes of a saved state as a Float64Array (copied when not 8-byte aligned). */
+export function stateFromBytes(bytes: Uint8Array): Float64Array {
+  if (bytes.byteLength % 8 !== 0) throw new Error(`restoreState: ${bytes.byteLength} bytes is not a whole number of float64s`);
+  if (bytes.byteOffset % 8 === 0) return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8);
+  return new Float64Array(bytes.slice().buffer);
+}
+
+/**
+ * The dynamics world as a ReplayableWorld. `setDriveInput` is a user command (as the recorded
+ * ones were), with two exceptions that keep a replay identical to the live run:
+ *  - the call seekWorld makes right after `restoreState` (the restored state already holds the
+ *    drive, and the scenario's script may still be in charge) is skipped;
+ *  - a repeat of the drive already in effect is skipped once the script is overridden (the live
+ *    service never passes such a repeat to the world: see SimServiceImpl.setDrive).
+ */
+export function replayable(engine: DynamicsWorld): ReplayableWorld & { saveState(): Uint8Array } {
+  let justRestored = false;
+  const poses = () => engine.frame().poses;
+  return {
+    restoreState(bytes: Uint8Array): void {
+      engine.restoreState(stateFromBytes(bytes));
+      justRestored = true;
+    },
+    setDriveInput(throttle: number, steer: number): void {
+      if (justRestored) {
+        justRestored = false;
+        return;
+      }
+      if (!engine.scriptActive && engine.drive.throttle === throttle && engine.drive.steer === steer) return;
+      engine.setDrive(throttle, steer, 'user');
+    },
+    step(): void {
+      justRestored = false;
+      engine.step(1);
+    },
+    stateHash: () => engine.stateHash(),
+    saveState: () => stateBytes(engine.saveState()),
+    poses,
+  };
+}
+
+/** Clamps a drive value as DynamicsWorld.setDrive does (non-finite → 0). */
+export function clampDrive(v: number): number {
+  return Number.isFinite(v) ? Math.max(-1, Math.min(1, v)) : 0;
+}
+
+async function sha256(bytes: Uint8Array): Promise<string> {
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return `bytes:${bytes.length}`;
+  const d = new Uint8Array(await subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  let hex = '';
+  for (const b of d) hex += b.toString(16).padStart(2, '0');
+  return `sha256:${hex}`;
+}
+
+const utf8 = new TextEncoder();
+
+/** Content hashes of a scenario's inputs (scenario JSON, terrain sidecar and data, URDF, meshes). */
+export async function assetHashes(files: ScenarioFiles | null, scenarioPath?: string): Promise<{ name: string; hash: string }[]> {
+  const out: { name: string; hash: string }[] = [];
+  if (files === null) return out;
+  out.push({ name: `${SCENARIO_ASSET_PREFIX}${scenarioPath ?? ''}`, hash: await sha256(utf8.encode(JSON.stringify(files.scenario))) });
+  if (files.terrainSidecar !== null && files.terrainSidecar !== undefined) out.push({ name: 'terrain-sidecar', hash: await sha256(utf8.encode(JSON.stringify(files.terrainSidecar))) });
+  if (files.terrainData instanceof Uint8Array && files.terrainData.length > 0) out.push({ name: 'terrain-data', hash: await sha256(files.terrainData) });
+  if (typeof files.robotUrdf === 'string') out.push({ name: 'robot-urdf', hash: await sha256(utf8.encode(files.robotUrdf)) });
+  for (const [path, bytes] of Object.entries(files.robotMeshes ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) out.push({ name: `mesh:${path}`, hash: await sha256(bytes) });
+  return out;
+}
+
+/** The header of a recording of `world` (loaded from `files`). */
+export async function recordingHeaderFor(world: SimWorld, files: ScenarioFiles | null, options: RecordingOptions = {}): Promise<RecordingHeader> {
+  const info = world.info();
+  const wheels: number[] = [];
+  info.bodies.forEach((b, i) => {
+    if (b.role === 'wheel') wheels.push(i);
+  });
+  const t = world.terrain;
+  return {
+    scenario: files?.scenario ?? { name: world.name },
+    scenarioName: world.name,
+    assets: await assetHashes(files, options.scenarioPath),
+    buildId: options.buildId ?? BUILD_ID,
+    parent: options.parent,
+    dt: world.dt,
+    bodies: info.bodies.map((b) => ({ name: b.name, shape: b.shape })),
+    wheels,
+    terrain: { cols: t.cols, rows: t.rows, dx: t.dx, dy: t.dy, x0: t.x0, y0: t.y0, heights: t.heights },
+  };
+}
+
+/** Uncompressed bytes the writer may hold before a producer should await `drain()`. */
+export const RECORDING_BACKLOG_BYTES = 32 << 20;
+
+/** What a session needs of the world: the dynamics world and its drive (SimWorld has it all). */
+export interface RecordableWorld {
+  readonly engine: DynamicsWorld;
+  readonly dt: number;
+  readonly stepCount: number;
+  readonly scriptActive: boolean;
+}
+
+export class RecordSession {
+  readonly writer: RecordingWriter;
+  private readonly world: RecordableWorld;
+  private readonly frame: FrameData;
+  private readonly parent: RecordingOptions['parent'] | null;
+  private firstStep = -1;
+  private lastStep = -1;
+  private faultReported = false;
+  private stopped = false;
+
+  private constructor(world: RecordableWorld, writer: RecordingWriter, parent: RecordingOptions['parent'] | null) {
+    this.world = world;
+    this.writer = writer;
+    this.parent = parent;
+    this.frame = { step: 0, time: 0, bodyCount: 0, contactCount: 0, poses: new Float64Array(0), velocities: new Float64Array(0), contacts: new Float64Array(0), contactInfo: new Int32Array(0) };
+  }
+
+  /** Starts recording `world` into `sink`: header, then the current step (keyframe and frame). */
+  static async start(world: SimWorld, files: ScenarioFiles | null, sink: RecordingSink, codecs: RecordingCodecs, options: RecordingOptions = {}): Promise<RecordSession> {
+    return RecordSession.startWith(world, await recordingHeaderFor(world, files, options), sink, codecs, options);
+  }
+
+  /** As `start`, with a header made by the caller (a world without a scenario: benchmarks). */
+  static async startWith(world: RecordableWorld, header: RecordingHeader, sink: RecordingSink, codecs: RecordingCodecs, options: RecordingOptions = {}): Promise<RecordSession> {
+    const writerOptions: RecordingWriterOptions = { codecs, keyframeInterval: options.keyframeInterval, foxgloveHz: options.foxgloveHz, chunkBytes: options.chunkBytes };
+    const writer = await RecordingWriter.create(sink, header, writerOptions);
+    const s = new RecordSession(world, writer, options.parent ?? null);
+    const d = world.engine.drive;
+    // The drive in effect at the first step, when the user set it (the script's is in the state).
+    if (!world.scriptActive) writer.writeInput({ step: world.stepCount, throttle: d.throttle, steer: d.steer });
+    s.afterStep();
+    return s;
+  }
+
+  get active(): boolean {
+    return !this.stopped;
+  }
+
+  /** A user drive command the world was just given (before its next step). */
+  input(throttle: number, steer: number): void {
+    if (this.stopped) return;
+    this.writer.writeInput({ step: this.world.stepCount, throttle, steer });
+  }
+
+  /** Records the world's current step (call after every step; a step already recorded is skipped). */
+  afterStep(): void {
+    if (this.stopped) return;
+    const e = this.world.engine;
+    const step = e.stepCount;
+    if (step <= this.lastStep) return;
+    const fault = e.fault;
+    if (fault !== null && !this.faultReported) {
+      this.faultReported = true;
+      this.writer.writeEvent({ step, kind: 'fault', message: fault.reason });
+    }
+    const r = e.frame();
+    const f = this.frame;
+    f.step = step;
+    f.time = e.time;
+    f.bodyCount = e.bodies.count;
+    f.contactCount = r.contactCount;
+    f.poses = r.poses;
+    f.velocities = r.velocities;
+    f.contacts = r.contacts;
+    f.contactInfo = r.contactInfo;
+    this.writer.recordStep(f, { saveState: () => stateBytes(e.saveState()), stateHash: () => e.stateHash() });
+    if (this.firstStep < 0) this.firstStep = step;
+    this.lastStep = step;
+  }
+
+  /** True when the writer holds more than RECORDING_BACKLOG_BYTES: await `drain()`. */
+  get backlogged(): boolean {
+    return this.writer.pendingBytes > RECORDING_BACKLOG_BYTES;
+  }
+
+  drain(): Promise<void> {
+    return this.writer.drain();
+  }
+
+  status(): RecordingStatus {
+    const w = this.writer;
+    return {
+      active: !this.stopped,
+      firstStep: this.firstStep,
+      lastStep: this.lastStep,
+      steps: this.firstStep < 0 ? 0 : this.lastStep - this.firstStep,
+      simSeconds: this.firstStep < 0 ? 0 : (this.lastStep - this.firstStep) * this.world.dt,
+      bytes: w.bytesWritten,
+      keyframes: w.keyframesWritten,
+      inputs: w.inputsWritten,
+      events: w.eventsWritten,
+      parent: this.parent,
+    };
+  }
+
+  /** Writes the summary and footer and closes the sink. */
+  async stop(): Promise<RecordingStatus> {
+    if (!this.stopped) {
+      this.stopped = true;
+      await this.writer.close();
+    }
+    return this.status();
+  }
+}
