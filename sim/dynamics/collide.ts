@@ -6,16 +6,17 @@
  *   cylinder body vs terrain   the paper's analytic algorithm (collideCylinderTerrainInto) on
  *                              the cylinder with its radius grown by the speculative distance S
  *                              (the Minkowski sum with a disc of radius S across the axis v).
- *                              Every point the algorithm reports lies on the grown side or rim
- *                              or on a base, and moves by S·w (w ⟂ v, toward the plane) from the
- *                              real one, so the real depth along the contact normal n is exactly
- *                              depth_S − S·√(1 − (v·n)²): side points (lowest line, clipped
- *                              anywhere along it), rim points, radial edge contacts; base points
- *                              (n ∥ v) are unchanged. Growing the half-length too would add
- *                              S·|v·n| only at the line's ends, not at points clipped inside it:
- *                              on a cambered wheel that over-correction read 1 mm of sinkage as
- *                              a 4 mm gap. So bases get no speculative margin (resting bases
- *                              keep contact through their small steady penetration).
+ *                              A side, rim or radial edge point moves by S·w (w ⟂ v, toward the
+ *                              plane) from the real one, so the real depth along n is exactly
+ *                              depth_S − S·√(1 − (v·n)²), wherever along the lowest line the
+ *                              point was clipped. A base contact (n ∥ v) keeps its depth; if its
+ *                              point lies in the grown ring outside the real radius, a face
+ *                              contact moves in to the real rim and an edge contact is a gap of
+ *                              r_P − r. Growing the half-length too over-corrected
+ *                              points clipped inside the lowest line by S·|v·n| (a cambered
+ *                              wheel's 1 mm of sinkage read as a 4 mm gap); without the ring
+ *                              rule, edges crossing a wheel from base to base made base contacts
+ *                              pushing both ways along the axle (a wedged six-wheeled rover).
  *   small box or hull vs       collidePolytopeTerrain (polytope-terrain.ts: vertex–face,
  *   terrain (bounding radius   face–vertex and edge–edge feature pairs in closed form, grouped
  *   ≤ POLYTOPE_TERRAIN_MAX_    by normal and reduced), with a speculative distance from the
@@ -35,7 +36,7 @@ import type { JointStore } from './joints';
 import type { MaterialTable } from './materials';
 import { Polytope, PolytopeTerrainWorkspace, collidePolytopeTerrain } from './polytope-terrain';
 import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from './spec';
-import { ContactBuffer } from '../collision/contact';
+import { ContactBuffer, WheelContactKind } from '../collision/contact';
 import { collideCylinderTerrainInto, type CylinderSize } from '../collision/cylinder-terrain/collide';
 import { CylinderTerrainWorkspace } from '../collision/cylinder-terrain/workspace';
 import { collideShapeHeightfield, collideShapes } from '../collision/dispatcher';
@@ -49,6 +50,9 @@ import type { Heightfield } from '../terrain/heightfield';
 
 /** pairKey's multiplier (contacts.ts), for the keys computed inline here. */
 const PAIR_SHIFT = 2097152;
+
+/** A wheel contact whose normal is within acos(this) of the axis is a base contact (cos 18°). */
+const BASE_NORMAL_COS = 0.95;
 
 /** Contacts one narrow-phase call may produce (a compound against the terrain can make many). */
 const PAIR_BUFFER_CAPACITY = 256;
@@ -285,6 +289,27 @@ export class CollisionPass {
       for (let k = 0; k < buf.count; k++) {
         const c = ax[0] * buf.normal[3 * k] + ax[1] * buf.normal[3 * k + 1] + ax[2] * buf.normal[3 * k + 2];
         buf.depth[k] -= S * Math.sqrt(Math.max(0, 1 - c * c));
+        if (Math.abs(c) > BASE_NORMAL_COS) {
+          // A base contact (normal along the axis) whose point lies in the grown ring, outside
+          // the real radius: a face contact (flat patch, case A) is the real base's rim at the same
+          // depth, so its point moves in to the real radius; an edge poking there (the edge pass)
+          // touches nothing yet: a gap of r_P − r.
+          const px = buf.point[3 * k] - pose.position[0], py = buf.point[3 * k + 1] - pose.position[1], pz = buf.point[3 * k + 2] - pose.position[2];
+          const along = px * ax[0] + py * ax[1] + pz * ax[2];
+          const rx = px - along * ax[0], ry = py - along * ax[1], rz = pz - along * ax[2];
+          const radial = Math.sqrt(rx * rx + ry * ry + rz * rz);
+          const real = cyl.radius - S;
+          if (radial > real) {
+            if (buf.kind[k] === WheelContactKind.EdgeVertex) {
+              if (buf.depth[k] > real - radial) buf.depth[k] = real - radial;
+            } else {
+              const f = (radial - real) / radial;
+              buf.point[3 * k] -= f * rx;
+              buf.point[3 * k + 1] -= f * ry;
+              buf.point[3 * k + 2] -= f * rz;
+            }
+          }
+        }
       }
     } else if (this.polytopes[a] !== null && bodies.boundRadius[a] <= POLYTOPE_TERRAIN_MAX_CELLS * Math.min(hf.dx, hf.dy)) {
       // speculative distance by the body's motion: a contact farther than the body can travel
