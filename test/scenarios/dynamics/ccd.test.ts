@@ -166,3 +166,19 @@ describe('a wheel at speed into a curb', () => {
     expect(deepest(false)).toBeGreaterThan(0.015);
   });
 });
+
+describe('who gets continuous treatment', () => {
+  it('a slow body is cast only with its ccd flag; a fast one always; none with the world setting off', () => {
+    const stats = (ccdFlag: boolean, speed: number, worldCcd = true) => {
+      const world = makeWorld(null, [
+        { name: 'b', shape: { type: 'sphere', radius: 0.1 }, mass: 1, position: [0, 0, 0], linearVelocity: [speed, 0, 0], ccd: ccdFlag },
+      ], [], { gravity: [0, 0, 0], ccd: worldCcd });
+      world.step(1);
+      return (world as unknown as { ccd: { stats: { cast: number } } }).ccd.stats.cast;
+    };
+    expect(stats(false, 1)).toBe(0); // 4 mm per step < ¼ of 0.2 m
+    expect(stats(true, 1)).toBe(1);
+    expect(stats(false, 100)).toBe(1); // 0.42 m per step
+    expect(stats(true, 100, false)).toBe(0);
+  });
+});
