@@ -5,6 +5,8 @@
  * Narrow phase by pair:
  *   cylinder body vs terrain   the paper's analytic algorithm (collideCylinderTerrainInto) on
  *                              the cylinder with its radius grown by the speculative distance S
+ *                              (10 mm at rest, growing by two steps of the wheel's motion up to
+ *                              SPECULATIVE_DISTANCE; spin about the axle does not count)
  *                              (the Minkowski sum with a disc of radius S across the axis v).
  *                              A side, rim or radial edge point moves by S·w (w ⟂ v, toward the
  *                              plane) from the real one, so the real depth along n is exactly
@@ -31,13 +33,13 @@
 import type { BodyStore } from './bodies';
 import { BodyFlag, BodyKind } from './bodies';
 import type { ContactStore } from './contacts';
-import { BROADPHASE_FAT_MARGIN, CONTACTS_PER_BODY, POLYTOPE_SPECULATIVE_MIN, POLYTOPE_SPECULATIVE_STEPS, POLYTOPE_TERRAIN_MAX_CELLS, SPECULATIVE_DISTANCE, WARM_START_MATCH_COS, WARM_START_MATCH_DISTANCE } from './constants';
+import { BROADPHASE_FAT_MARGIN, LINEAR_SLOP, CONTACTS_PER_BODY, POLYTOPE_SPECULATIVE_MIN, POLYTOPE_SPECULATIVE_STEPS, POLYTOPE_TERRAIN_MAX_CELLS, SPECULATIVE_DISTANCE, WARM_START_MATCH_COS, WARM_START_MATCH_DISTANCE } from './constants';
 import type { JointStore } from './joints';
 import type { MaterialTable } from './materials';
 import { Polytope, PolytopeTerrainWorkspace, collidePolytopeTerrain } from './polytope-terrain';
 import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from './spec';
 import { ContactBuffer, WheelContactKind } from '../collision/contact';
-import { collideCylinderTerrainInto, type CylinderSize } from '../collision/cylinder-terrain/collide';
+import { collideCylinderTerrainInto } from '../collision/cylinder-terrain/collide';
 import { CylinderTerrainWorkspace } from '../collision/cylinder-terrain/workspace';
 import { collideShapeHeightfield, collideShapes } from '../collision/dispatcher';
 import { BroadPhase } from '../collision/broadphase/broad-phase';
@@ -50,6 +52,9 @@ import type { Heightfield } from '../terrain/heightfield';
 
 /** pairKey's multiplier (contacts.ts), for the keys computed inline here. */
 const PAIR_SHIFT = 2097152;
+
+/** [m] Smallest speculative distance of a wheel at rest (it grows with the wheel's motion). */
+const WHEEL_SPECULATIVE_MIN = 2 * LINEAR_SLOP;
 
 /** A wheel contact whose normal is within acos(this) of the axis is a base contact (cos 18°). */
 const BASE_NORMAL_COS = 0.95;
@@ -78,9 +83,11 @@ export class CollisionPass {
   private readonly buffer = new ContactBuffer(PAIR_BUFFER_CAPACITY);
   private readonly ws = new CylinderTerrainWorkspace();
   /** Per body: the analytic cylinder inflated by S (null when not a cylinder). */
-  private readonly inflated: (CylinderSize | null)[] = [];
+  private readonly inflated: ({ radius: number; halfHeight: number } | null)[] = [];
   /** Per body: its box or hull as a polytope (null for other shapes). */
   private readonly polytopes: (Polytope | null)[] = [];
+  /** [m] Real radius of each analytic wheel (its query cylinder is grown by this step's margin). */
+  private readonly wheelRadius: Float64Array;
   private readonly polyWs = new PolytopeTerrainWorkspace();
   private readonly box: Aabb = aabb();
   private readonly poseA: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
@@ -99,6 +106,7 @@ export class CollisionPass {
 
   constructor(bodies: BodyStore) {
     this.proxies = new Int32Array(bodies.count);
+    this.wheelRadius = new Float64Array(bodies.count);
     this.tight = new Float64Array(6 * bodies.count);
     for (let b = 0; b < bodies.count; b++) {
       const shape = bodies.shapes[b];
@@ -112,6 +120,7 @@ export class CollisionPass {
       if (bodies.flags[b] & BodyFlag.AnalyticCylinder) {
         const cyl = shape as unknown as { radius: number; height: number };
         this.inflated.push({ radius: cyl.radius + SPECULATIVE_DISTANCE, halfHeight: cyl.height / 2 });
+        this.wheelRadius[b] = cyl.radius;
       } else {
         this.inflated.push(null);
       }
@@ -276,7 +285,19 @@ export class CollisionPass {
     const pose = this.poseA;
     bodies.shapePose(pose.position, pose.orientation as Quat, a);
     const cyl = this.inflated[a];
-    const S = SPECULATIVE_DISTANCE;
+    let S = SPECULATIVE_DISTANCE;
+    if (cyl !== null) {
+      // speculative distance by the wheel's motion (as for rocks): its centre speed, and its
+      // rotation across the axle (spin about the axle moves no surface point toward the ground)
+      const v = bodies.linVel, w = bodies.angVel, q = pose.orientation;
+      const axx = 2 * (q[0] * q[2] + q[1] * q[3]), axy = 2 * (q[1] * q[2] - q[0] * q[3]), axz = 1 - 2 * (q[0] * q[0] + q[1] * q[1]);
+      const wx = w[3 * a], wy = w[3 * a + 1], wz = w[3 * a + 2];
+      const spin = wx * axx + wy * axy + wz * axz;
+      const tumble = Math.sqrt(Math.max(0, wx * wx + wy * wy + wz * wz - spin * spin));
+      const speed = Math.sqrt(v[3 * a] * v[3 * a] + v[3 * a + 1] * v[3 * a + 1] + v[3 * a + 2] * v[3 * a + 2]) + tumble * bodies.boundRadius[a];
+      S = Math.min(SPECULATIVE_DISTANCE, WHEEL_SPECULATIVE_MIN + POLYTOPE_SPECULATIVE_STEPS * speed * this.dt);
+      cyl.radius = this.wheelRadius[a] + S;
+    }
     if (cyl !== null) {
       const q = pose.orientation;
       // cylinder axis = local z rotated
