@@ -10,7 +10,7 @@ import { createController } from './drive';
 import type { JointDef } from './joints';
 import { JointKind, JointStore } from './joints';
 import { MaterialTable } from './materials';
-import type { BodySpec, JointSpec, QuatSpec, ShapeSpec, Vec3Spec, WorldSpec } from './spec';
+import type { BodySpec, JointSpec, QuatSpec, ShapeSpec, WorldSpec } from './spec';
 import { DynamicsWorld } from './world';
 import { CompoundShape } from '../shapes/compound';
 import type { ConvexShape, Shape } from '../shapes/shape';
@@ -71,10 +71,6 @@ function buildShape(s: ShapeSpec, field: string): Shape | null {
 /** A shape placed at an offset inside the mass frame; keeps a lone convex shape unwrapped. */
 function offsetShape(shape: Shape | null, com: Vec3): { shape: Shape | null; pos: Vec3; rot: Quat } {
   return { shape, pos: [-com[0], -com[1], -com[2]], rot: [0, 0, 0, 1] };
-}
-
-export interface BuildOptions {
-  terrain: Heightfield | null;
 }
 
 /** Builds the world; throws an Error naming the offending field. */

@@ -92,7 +92,6 @@ export class CollisionPass {
   private readonly box: Aabb = aabb();
   private readonly poseA: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
   private readonly poseB: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
-  private readonly center: Vec3 = [0, 0, 0];
   private readonly axis: Vec3 = [0, 0, 0];
   private pairKeys = new Float64Array(64);
   /** Matched flags of the previous step's contacts. */
