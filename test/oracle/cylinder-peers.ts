@@ -28,6 +28,7 @@ import initJolt from 'jolt-physics/wasm-compat';
 import loadMujocoModule from 'mujoco-js';
 import type { Heightfield } from '../../sim/terrain/heightfield';
 import type { CylinderPose } from './cylinder-oracle';
+import { joltTerrainMesh, terrainTriangles } from './peer-mesh';
 
 export interface PeerResult {
   contacts: number;
@@ -44,30 +45,6 @@ export interface Peer {
   /** Writes into and returns a reused result object. */
   query(pose: CylinderPose): PeerResult;
   dispose(): void;
-}
-
-/** Triangles of our surface: planar cells give two coplanar triangles (same surface). */
-function triangleMesh(hf: Heightfield): { vertices: Float32Array; indices: Uint32Array } {
-  const vertices = new Float32Array(hf.cols * hf.rows * 3);
-  for (let j = 0; j < hf.rows; j++) {
-    for (let i = 0; i < hf.cols; i++) {
-      const k = (j * hf.cols + i) * 3;
-      vertices[k] = hf.vertexX(i);
-      vertices[k + 1] = hf.vertexY(j);
-      vertices[k + 2] = hf.height(i, j);
-    }
-  }
-  const indices = new Uint32Array(hf.cellsX * hf.cellsY * 6);
-  let n = 0;
-  for (let j = 0; j < hf.cellsY; j++) {
-    for (let i = 0; i < hf.cellsX; i++) {
-      const v0 = j * hf.cols + i, v1 = v0 + 1, v2 = v0 + hf.cols, v3 = v2 + 1;
-      // V0 V1 V2 and V1 V3 V2, counter-clockwise seen from above (normals up).
-      indices[n++] = v0; indices[n++] = v1; indices[n++] = v2;
-      indices[n++] = v1; indices[n++] = v3; indices[n++] = v2;
-    }
-  }
-  return { vertices, indices };
 }
 
 /** Quaternion [x, y, z, w] rotating unit vector `from` onto unit vector `to`. */
@@ -93,26 +70,7 @@ const Z_AXIS = [0, 0, 1];
 export async function loadJolt(hf: Heightfield): Promise<Peer> {
   const J = await initJolt();
   const t0 = performance.now();
-  const { vertices, indices } = triangleMesh(hf);
-  const vl = new J.VertexList();
-  vl.reserve(vertices.length / 3);
-  const f3 = new J.Float3(0, 0, 0);
-  for (let k = 0; k < vertices.length; k += 3) {
-    f3.x = vertices[k]; f3.y = vertices[k + 1]; f3.z = vertices[k + 2];
-    vl.push_back(f3);
-  }
-  const tl = new J.IndexedTriangleList();
-  tl.reserve(indices.length / 3);
-  const tri = new J.IndexedTriangle();
-  for (let k = 0; k < indices.length; k += 3) {
-    tri.set_mIdx(0, indices[k]); tri.set_mIdx(1, indices[k + 1]); tri.set_mIdx(2, indices[k + 2]);
-    tl.push_back(tri);
-  }
-  const settings = new J.MeshShapeSettings(vl, tl, new J.PhysicsMaterialList());
-  const shapeResult = settings.Create();
-  if (shapeResult.HasError()) throw new Error(`Jolt MeshShape: ${shapeResult.GetError().c_str()}`);
-  const mesh = shapeResult.Get();
-  J.destroy(vl); J.destroy(tl); J.destroy(tri); J.destroy(f3);
+  const mesh = joltTerrainMesh(J, hf);
   // A static body in a one-layer physics system, queried through its NarrowPhaseQuery
   // (TransformedShape.CollideShape crashes in jolt-physics 1.1.0's wasm build).
   const js = new J.JoltSettings();
@@ -186,7 +144,7 @@ export async function loadJolt(hf: Heightfield): Promise<Peer> {
 export async function loadRapier(hf: Heightfield): Promise<Peer> {
   await RAPIER.init();
   const t0 = performance.now();
-  const { vertices, indices } = triangleMesh(hf);
+  const { vertices, indices } = terrainTriangles(hf);
   const world = new RAPIER.World({ x: 0, y: 0, z: 0 });
   const collider = world.createCollider(RAPIER.ColliderDesc.trimesh(vertices, indices));
   const buildMs = performance.now() - t0;

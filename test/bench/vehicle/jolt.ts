@@ -19,7 +19,8 @@
 import initJolt from 'jolt-physics/wasm-compat';
 import type { VehicleRunner } from './harness';
 import { BODY_POSE_STRIDE, WHEEL_POSE_STRIDE } from './harness';
-import { checkTerrain, terrainTriangles } from './peer-terrain';
+import { checkTerrain } from './peer-terrain';
+import { joltTerrainMesh } from '../../oracle/peer-mesh';
 import { wheelStarts, type VehicleScene, type WheelCount } from './scene';
 
 type JoltModule = Awaited<ReturnType<typeof initJolt>>;
@@ -51,27 +52,8 @@ export interface JoltRunnerOptions {
 function meshShape(J: JoltModule, scene: VehicleScene): JShape {
   const cached = meshCache.get(scene.terrain);
   if (cached) return cached;
-  const { vertices, indices } = terrainTriangles(scene.terrain);
-  const vl = new J.VertexList();
-  vl.reserve(vertices.length / 3);
-  const f3 = new J.Float3(0, 0, 0);
-  for (let k = 0; k < vertices.length; k += 3) {
-    f3.x = vertices[k]; f3.y = vertices[k + 1]; f3.z = vertices[k + 2];
-    vl.push_back(f3);
-  }
-  const tl = new J.IndexedTriangleList();
-  tl.reserve(indices.length / 3);
-  const tri = new J.IndexedTriangle();
-  for (let k = 0; k < indices.length; k += 3) {
-    tri.set_mIdx(0, indices[k]); tri.set_mIdx(1, indices[k + 1]); tri.set_mIdx(2, indices[k + 2]);
-    tl.push_back(tri);
-  }
-  const settings = new J.MeshShapeSettings(vl, tl, new J.PhysicsMaterialList());
-  const res = settings.Create();
-  if (res.HasError()) throw new Error(`Jolt MeshShape: ${res.GetError().c_str()}`);
-  const shape = res.Get();
+  const shape = joltTerrainMesh(J, scene.terrain);
   shape.AddRef(); // kept for the process: every run's terrain body shares it
-  J.destroy(vl); J.destroy(tl); J.destroy(tri); J.destroy(f3); J.destroy(settings);
   meshCache.set(scene.terrain, shape);
   return shape;
 }

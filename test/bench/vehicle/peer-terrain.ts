@@ -21,30 +21,6 @@
 import { Rng } from '../../../sim/math/random';
 import type { Heightfield } from '../../../sim/terrain/heightfield';
 
-/** Triangles of our surface (float32 vertices): planar cells as two coplanar triangles. */
-export function terrainTriangles(hf: Heightfield): { vertices: Float32Array; indices: Uint32Array } {
-  const vertices = new Float32Array(hf.cols * hf.rows * 3);
-  for (let j = 0; j < hf.rows; j++) {
-    for (let i = 0; i < hf.cols; i++) {
-      const k = (j * hf.cols + i) * 3;
-      vertices[k] = hf.vertexX(i);
-      vertices[k + 1] = hf.vertexY(j);
-      vertices[k + 2] = hf.height(i, j);
-    }
-  }
-  const indices = new Uint32Array(hf.cellsX * hf.cellsY * 6);
-  let n = 0;
-  for (let j = 0; j < hf.cellsY; j++) {
-    for (let i = 0; i < hf.cellsX; i++) {
-      const v0 = j * hf.cols + i, v1 = v0 + 1, v2 = v0 + hf.cols, v3 = v2 + 1;
-      // V0 V1 V2 and V1 V3 V2, counter-clockwise seen from above (normals up).
-      indices[n++] = v0; indices[n++] = v1; indices[n++] = v2;
-      indices[n++] = v1; indices[n++] = v3; indices[n++] = v2;
-    }
-  }
-  return { vertices, indices };
-}
-
 /** Rapier heightfield: heights (column-major, rows = our columns) and its placement. */
 export function rapierHeightfield(hf: Heightfield): {
   nrows: number; ncols: number; heights: Float32Array; scale: { x: number; y: number; z: number };
