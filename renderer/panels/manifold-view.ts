@@ -6,7 +6,8 @@
  * the metres. Resolves null when no pixi renderer works here (the caller shows a note).
  */
 import 'pixi.js/unsafe-eval';
-import { Application, Graphics, Text } from 'pixi.js';
+import { Graphics, Text, type Application } from 'pixi.js';
+import { createPanelApp } from './pixi-app';
 import { contactKindName } from '../../sim/dynamics/plain-world';
 import type { WorldInfo } from '../../sim/protocol';
 import type { ContactFrame } from '../inspect/contact-detail';
@@ -30,22 +31,8 @@ export class ManifoldView {
   private constructor(private readonly app: Application, private readonly g: Graphics, private readonly title: Text, private readonly scale: Text) {}
 
   static async create(canvas: HTMLCanvasElement): Promise<ManifoldView | null> {
-    const app = new Application();
-    try {
-      await app.init({
-        canvas,
-        width: Math.max(1, canvas.clientWidth),
-        height: Math.max(1, canvas.clientHeight),
-        background: 0x161b22,
-        antialias: false,
-        autoStart: false,
-        resolution: 1,
-        preference: ['webgl', 'canvas'],
-        sharedTicker: false,
-      });
-    } catch {
-      return null;
-    }
+    const app = await createPanelApp(canvas, 0x161b22);
+    if (app === null) return null;
     const g = new Graphics();
     const style = { fontFamily: 'monospace', fontSize: 10, fill: 0xd0d6de };
     const title = new Text({ text: '', style });

@@ -11,7 +11,8 @@
  * shader-sync functions for eval-free ones, as the app's CSP forbids eval.
  */
 import 'pixi.js/unsafe-eval';
-import { Application, Graphics, Text } from 'pixi.js';
+import { Graphics, Text, type Application } from 'pixi.js';
+import { createPanelApp } from './pixi-app';
 import { PLOT_CAPACITY, PLOT_WINDOW_S } from '../config';
 import type { TerrainInfo } from '../../sim/protocol';
 import { Minimap } from './minimap';
@@ -78,22 +79,8 @@ export class PlotPanel {
 
   /** Creates the panel on `canvas`, or resolves null when no pixi renderer works here. */
   static async create(canvas: HTMLCanvasElement): Promise<PlotPanel | null> {
-    const app = new Application();
-    try {
-      await app.init({
-        canvas,
-        width: Math.max(1, canvas.clientWidth),
-        height: Math.max(1, canvas.clientHeight),
-        background: 0x1c2129,
-        antialias: false,
-        autoStart: false,
-        resolution: 1,
-        preference: ['webgl', 'canvas'],
-        sharedTicker: false,
-      });
-    } catch {
-      return null;
-    }
+    const app = await createPanelApp(canvas, 0x1c2129);
+    if (app === null) return null;
     const plot = new Graphics();
     const timeline = new Graphics();
     const time = new Text({ text: 't = 0.00 s', style: { fontFamily: 'monospace', fontSize: 11, fill: 0xd0d6de } });

@@ -5,7 +5,8 @@
  * steps and pixels (`TimelineScale`) is plain logic, unit-tested.
  */
 import 'pixi.js/unsafe-eval';
-import { Application, Graphics, Text } from 'pixi.js';
+import { Graphics, Text, type Application } from 'pixi.js';
+import { createPanelApp } from './pixi-app';
 
 import { markerColor, TimelineScale, TIMELINE_PAD_PX } from './timeline-scale';
 
@@ -49,22 +50,8 @@ export class TimelineView {
   }
 
   static async create(canvas: HTMLCanvasElement): Promise<TimelineView | null> {
-    const app = new Application();
-    try {
-      await app.init({
-        canvas,
-        width: Math.max(1, canvas.clientWidth),
-        height: Math.max(1, canvas.clientHeight),
-        background: 0x161b22,
-        antialias: false,
-        autoStart: false,
-        resolution: 1,
-        preference: ['webgl', 'canvas'],
-        sharedTicker: false,
-      });
-    } catch {
-      return null;
-    }
+    const app = await createPanelApp(canvas, 0x161b22);
+    if (app === null) return null;
     const g = new Graphics();
     const label = new Text({ text: '', style: { fontFamily: 'monospace', fontSize: 10, fill: 0xd0d6de } });
     app.stage.addChild(g, label);
