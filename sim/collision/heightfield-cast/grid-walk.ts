@@ -3,8 +3,9 @@
  * footprint sweeps over, in the order the body reaches them, skipping stretches whose highest
  * vertex lies below the body, and stops as soon as no later cell can hold an earlier hit.
  *
- * The body's footprint is a box in xy, centred at (cx, cy) + t·(mx, my) with half sizes (ex, ey)
- * (the xy half extents of its AABB), and its lowest point is at z = zLow + t·mz, t ∈ [0, 1].
+ * The body's footprint (a Float64Array in the FP_* layout) is a box in xy, centred at
+ * (cx, cy) + t·(mx, my) with half sizes (ex, ey) (the xy half extents of a box holding the body),
+ * and its lowest point is at z = zLow + t·mz, t ∈ [0, 1].
  *
  *   1. A 2D DDA (Amanatides & Woo 1987) walks the cells the footprint CENTRE crosses; each step
  *      is the time interval [t0, t1] the centre spends in one cell.
@@ -32,7 +33,7 @@
  * neighbours), clamped to the grid. The walk is confined to the times the footprint overlaps
  * the grid's xy extent (slab clip), so a cast from far outside costs no steps out there.
  */
-import { HEIGHTFIELD_CAST_MAX_STEPS } from '../../constants';
+import { HEIGHTFIELD_CAST_DIRECT_SCAN_CELLS, HEIGHTFIELD_CAST_MAX_STEPS } from '../../constants';
 import type { Heightfield, MinMax } from '../../terrain/heightfield';
 
 /** Receives the cells of a walk (one reusable object per cast kind: no closures per call). */
@@ -55,8 +56,7 @@ export type GridWalkStatus = (typeof GridWalkStatus)[keyof typeof GridWalkStatus
 /** Statistics of the last walk (tests and benchmarks read them). */
 export const gridWalkStats = { steps: 0, rangesSkipped: 0, cellsVisited: 0 };
 
-/** Ranges up to this many cells get H_max from their corner heights; larger ones from the pyramid. */
-const DIRECT_SCAN_CELLS = 256;
+const DIRECT_SCAN_CELLS = HEIGHTFIELD_CAST_DIRECT_SCAN_CELLS;
 const MAX_STEPS = HEIGHTFIELD_CAST_MAX_STEPS;
 const range: MinMax = { min: 0, max: 0 };
 /**
