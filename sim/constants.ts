@@ -421,10 +421,11 @@ export const HEIGHTFIELD_ACTIVE_EDGE_COS = MANIFOLD_GROUP_COS;
 // ---------------------------------------------------------------------------------------------
 
 /**
- * [-] Swept sphere: a motion whose component toward a plane or across a line is below this
- * fraction of its length counts as parallel (sin² of the angle for the line case, sin for the
- * plane case: 1e-12 ≈ 1 µrad). The quadratic's leading coefficient is then round-off, and the
- * edge or face root is skipped; the vertices (or the start overlap) decide.
+ * [-] Swept sphere vs an edge: a motion whose angle with the edge has sin² below this (1e-12:
+ * about 1 µrad) counts as parallel to it. The line quadratic's leading coefficient
+ * |e|²|D|²·sin² is then round-off, so its root is skipped and the edge's end vertices decide.
+ * Also the zero-area test of a triangle (|n|² ≤ this · its longest side⁴). Planes need none:
+ * n·D = 0 is a miss, and a tiny approach gives a root beyond the step.
  */
 export const SWEPT_PARALLEL_EPSILON = 1e-12;
 
@@ -442,6 +443,13 @@ export const HEIGHTFIELD_CAST_PRISM_FLOOR = LINEAR_SLOP;
  * and reports status Truncated (the hit found so far, if any, is still the earliest before it).
  */
 export const HEIGHTFIELD_CAST_MAX_STEPS = 1 << 16;
+
+/**
+ * [-] Heightfield casts: a walk step's cell range up to this many cells gets its highest vertex
+ * by reading the corner heights (≤ ~290 loads); larger ones from the min/max pyramid, whose
+ * descent costs about as much node bookkeeping (as CYLINDER_TERRAIN_DIRECT_SCAN_CELLS).
+ */
+export const HEIGHTFIELD_CAST_DIRECT_SCAN_CELLS = 256;
 
 /**
  * [m] Wheel cast: the contacts at the time of impact are taken with the cylinder pushed this far

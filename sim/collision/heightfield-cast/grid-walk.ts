@@ -3,8 +3,9 @@
  * footprint sweeps over, in the order the body reaches them, skipping stretches whose highest
  * vertex lies below the body, and stops as soon as no later cell can hold an earlier hit.
  *
- * The body's footprint is a box in xy, centred at (cx, cy) + t·(mx, my) with half sizes (ex, ey)
- * (the xy half extents of its AABB), and its lowest point is at z = zLow + t·mz, t ∈ [0, 1].
+ * The body's footprint (a Float64Array in the FP_* layout) is a box in xy, centred at
+ * (cx, cy) + t·(mx, my) with half sizes (ex, ey) (the xy half extents of a box holding the body),
+ * and its lowest point is at z = zLow + t·mz, t ∈ [0, 1].
  *
  *   1. A 2D DDA (Amanatides & Woo 1987) walks the cells the footprint CENTRE crosses; each step
  *      is the time interval [t0, t1] the centre spends in one cell.
@@ -32,7 +33,7 @@
  * neighbours), clamped to the grid. The walk is confined to the times the footprint overlaps
  * the grid's xy extent (slab clip), so a cast from far outside costs no steps out there.
  */
-import { HEIGHTFIELD_CAST_MAX_STEPS } from '../../constants';
+import { HEIGHTFIELD_CAST_DIRECT_SCAN_CELLS, HEIGHTFIELD_CAST_MAX_STEPS } from '../../constants';
 import type { Heightfield, MinMax } from '../../terrain/heightfield';
 
 /** Receives the cells of a walk (one reusable object per cast kind: no closures per call). */
@@ -55,28 +56,9 @@ export type GridWalkStatus = (typeof GridWalkStatus)[keyof typeof GridWalkStatus
 /** Statistics of the last walk (tests and benchmarks read them). */
 export const gridWalkStats = { steps: 0, rangesSkipped: 0, cellsVisited: 0 };
 
-/** Ranges up to this many cells get H_max from their corner heights; larger ones from the pyramid. */
-const DIRECT_SCAN_CELLS = 256;
+const DIRECT_SCAN_CELLS = HEIGHTFIELD_CAST_DIRECT_SCAN_CELLS;
 const MAX_STEPS = HEIGHTFIELD_CAST_MAX_STEPS;
 const range: MinMax = { min: 0, max: 0 };
-/** rangeMax's result (a Float64Array slot: a returned double would be boxed on the heap). */
-const rangeTop = new Float64Array(1);
-
-/** Highest vertex of cells [i0, i1] × [j0, j1] into rangeTop[0]. */
-function rangeMax(hf: Heightfield, i0: number, j0: number, i1: number, j1: number): void {
-  if ((i1 - i0 + 1) * (j1 - j0 + 1) > DIRECT_SCAN_CELLS) {
-    rangeTop[0] = hf.cellRangeMinMax(range, i0, j0, i1, j1).max;
-    return;
-  }
-  const H = hf.heights, cols = hf.cols;
-  let hi = -Infinity;
-  for (let j = j0; j <= j1 + 1; j++) {
-    const row = j * cols;
-    for (let i = i0; i <= i1 + 1; i++) if (H[row + i] > hi) hi = H[row + i];
-  }
-  rangeTop[0] = hi;
-}
-
 /**
  * Layout of a footprint (a Float64Array(8), see the header): centre x, y and lowest z at t = 0,
  * their motion over [0, 1], and the xy half sizes. An array, not numbers: V8 boxes doubles
@@ -130,6 +112,7 @@ export function walkFootprint(hf: Heightfield, visitor: CellVisitor, fp: Float64
   let li0 = 1, li1 = 0, lj0 = 1, lj1 = 0;
   let t0 = ta;
   const lastI = hf.cellsX - 1, lastJ = hf.cellsY - 1;
+  const H = hf.heights, cols = hf.cols;
   for (let step = 0; step < MAX_STEPS; step++) {
     gridWalkStats.steps++;
     let t1 = tMaxX < tMaxY ? tMaxX : tMaxY;
@@ -147,8 +130,17 @@ export function walkFootprint(hf: Heightfield, visitor: CellVisitor, fp: Float64
     if (j1 > lastJ) j1 = lastJ;
     if (i0 <= i1 && j0 <= j1) {
       const za = zLow + t0 * mz, zb = zLow + t1 * mz;
-      rangeMax(hf, i0, j0, i1, j1);
-      if (rangeTop[0] < (za < zb ? za : zb)) {
+      // H_max of the range: its corner heights directly when small, else the pyramid.
+      let top = -Infinity;
+      if ((i1 - i0 + 1) * (j1 - j0 + 1) > DIRECT_SCAN_CELLS) {
+        top = hf.cellRangeMinMax(range, i0, j0, i1, j1).max;
+      } else {
+        for (let j = j0; j <= j1 + 1; j++) {
+          const row = j * cols;
+          for (let i = i0; i <= i1 + 1; i++) if (H[row + i] > top) top = H[row + i];
+        }
+      }
+      if (top < (za < zb ? za : zb)) {
         gridWalkStats.rangesSkipped++;
       } else {
         for (let j = j0; j <= j1; j++) {
