@@ -7,11 +7,12 @@
 import { contactKindName } from '../../sim/dynamics/plain-world';
 import { CONTACT_STRIDE } from '../../sim/dynamics/spec';
 import type { WorldInfo } from '../../sim/protocol';
-import { contactDetail, type ContactDetail, type ContactFrame } from '../inspect/contact-detail';
+import { contactDetail, type ContactFrame } from '../inspect/contact-detail';
+import { detailFields } from '../inspect/contact-fields';
 import { groupManifolds } from '../inspect/manifolds';
 import type { Selection } from '../inspect/selection';
 import { h } from './dom';
-import { DEFAULT_UNITS, formatNumber, formatVector, labelWithUnit, NO_VALUE, RESOLUTION, type DisplayUnits } from './units';
+import { DEFAULT_UNITS, formatNumber, labelWithUnit, NO_VALUE, type DisplayUnits } from './units';
 
 /** Manifold rows listed at most (the rest are counted in the caption). */
 export const INSPECTOR_MAX_MANIFOLDS = 40;
@@ -19,32 +20,6 @@ export const INSPECTOR_MAX_MANIFOLDS = 40;
 const ROW_DEPTH_RESOLUTION = 1e-5;
 /** [N] Force resolution in the manifold rows. */
 const ROW_FORCE_RESOLUTION = 0.1;
-
-/**
- * The selected contact's fields as [key, label, text, raw numbers], in display order, in the display
- * units `u`. The key and the raw numbers (SI, exactly the frame's) are written as data-field /
- * data-raw, so tests compare exact values.
- */
-export function detailFields(d: ContactDetail, w: WorldInfo, u: DisplayUnits = DEFAULT_UNITS): [string, string, string, number[]?][] {
-  const name = (b: number): string => (b < 0 ? 'terrain' : (w.bodies[b]?.name ?? `#${b}`));
-  const f: [string, string, string, number[]?][] = [
-    ['index', 'contact', `#${d.index} of step ${d.step}`],
-    ['bodies', 'bodies', `${name(d.bodyA)} on ${name(d.bodyB)}`],
-    ['case', 'case', `${d.kindName} (${d.kind})`, [d.kind]],
-    ['cell', 'terrain cell', d.cellI >= 0 ? `${d.cellI},${d.cellJ}` : NO_VALUE],
-    ['element', 'element', d.element ?? NO_VALUE],
-    ['point', labelWithUnit('point', u, 'length'), formatVector(u, 'length', d.point, RESOLUTION.position), d.point],
-    ['normal', 'normal', formatVector(u, 'count', d.normal, 1e-4), d.normal],
-    ['depth', labelWithUnit('depth', u, 'length'), formatNumber(u, 'length', d.depth, RESOLUTION.depth), [d.depth]],
-    ['normalImpulse', labelWithUnit('normal impulse', u, 'impulse'), formatNumber(u, 'impulse', d.normalImpulse, RESOLUTION.impulse), [d.normalImpulse]],
-    ['frictionImpulse', labelWithUnit('friction impulse', u, 'impulse'), formatVector(u, 'impulse', [d.t1Impulse, d.t2Impulse], RESOLUTION.impulse), [d.t1Impulse, d.t2Impulse]],
-    ['normalForce', labelWithUnit('normal force', u, 'force'), formatNumber(u, 'force', d.normalForce, RESOLUTION.force)],
-    ['frictionForce', labelWithUnit('friction force', u, 'force'), formatNumber(u, 'force', d.frictionForce, RESOLUTION.force)],
-    ['slip', labelWithUnit('slip', u, 'speed'), d.slip ? `${formatVector(u, 'speed', d.slip, RESOLUTION.speed)} (|${formatNumber(u, 'speed', d.slipSpeed ?? NaN, RESOLUTION.speed)}|)` : NO_VALUE],
-    ['normalSpeed', labelWithUnit('normal speed', u, 'speed'), d.normalSpeed !== null ? formatNumber(u, 'speed', d.normalSpeed, 1e-4) : NO_VALUE],
-  ];
-  return f;
-}
 
 export class InspectorPanel {
   private readonly expanded = new Set<string>();

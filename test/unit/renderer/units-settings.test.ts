@@ -20,7 +20,7 @@ import {
 } from '../../../renderer/app/units';
 import { DEFAULT_DISPLAY_SETTINGS, DEFAULT_UI_SETTINGS, loadUiSettings, parseUiSettings, saveUiSettings } from '../../../renderer/app/ui-settings';
 import { statusText } from '../../../renderer/app/status-text';
-import { detailFields } from '../../../renderer/app/inspector-panel';
+import { detailFields } from '../../../renderer/inspect/contact-fields';
 import { COLORBLIND_CONTACT_COLORS, contactColor, contactPalette, cssColor, STANDARD_CONTACT_COLORS } from '../../../renderer/view3d/contact-style';
 import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from '../../../sim/dynamics/spec';
 import type { ContactDetail } from '../../../renderer/inspect/contact-detail';
