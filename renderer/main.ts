@@ -26,6 +26,7 @@ import { el, messageOf } from './app/dom';
 import { EntityPanel } from './app/entity-panel';
 import { createLoadCostUi } from './load-progress';
 import { FileActions } from './app/file-actions';
+import { installDrop } from './app/drop-files';
 import { RecordingPanel } from './app/recording-panel';
 import { InspectorPanel } from './app/inspector-panel';
 import { bindPanels, cameraOptions, SettingsPanel } from './app/settings-panel';
@@ -295,6 +296,9 @@ const files = new FileActions({
     sim.remote.setRunning(!paused);
   },
 });
+
+// Files dropped on the window: one handler for every kind (app/drop-files.ts, app/drop-plan.ts).
+installDrop(window, { banner, zone: el<HTMLElement>('drop-zone'), open: (fs) => files.openDropped(fs) });
 
 // ---- controls --------------------------------------------------------------------------------
 function setPaused(p: boolean): void {
