@@ -105,6 +105,13 @@ export function classifyDropped(file: DroppedFile): ClassifiedFile {
   return { file, kind: 'unknown', why: e ? `.${e} is not a file TerraWheel opens` : 'not a file TerraWheel opens' };
 }
 
+/** Width and height from a PNG's IHDR chunk (bytes 16–23, big-endian); [1, 1] when too short (the loader reports it). */
+function pngSize(b: Uint8Array): [number, number] {
+  if (b.length < 24) return [1, 1];
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  return [Math.max(1, v.getUint32(16)), Math.max(1, v.getUint32(20))];
+}
+
 const names = (cs: readonly ClassifiedFile[]): string => cs.map((c) => c.file.name).join(', ');
 
 /** A plain file reference (no directory): read beside the dropped file, i.e. from the drop. */
@@ -233,8 +240,12 @@ export function planDrop(files: readonly DroppedFile[], token: string, hasWorld:
     sidecar = { image: name, format: 'geotiff' };
     note = `${name}: no sidecar dropped; spacing from the GeoTIFF, origin at 0, 0.`;
   } else {
-    sidecar = { image: name, format: 'png', metersPerPixel: DROP_PNG_DEFAULT_SPACING, heightRange: [...DROP_PNG_DEFAULT_HEIGHT_RANGE] };
-    note = `${name}: no sidecar dropped; loaded at ${DROP_PNG_DEFAULT_SPACING} m per pixel, black ${DROP_PNG_DEFAULT_HEIGHT_RANGE[0]} m to white ${DROP_PNG_DEFAULT_HEIGHT_RANGE[1]} m. Drop it with a sidecar JSON to set them.`;
+    // Centred on the world origin, where scenarios usually start their robot.
+    const [w, h] = pngSize(img.file.bytes);
+    const s = DROP_PNG_DEFAULT_SPACING;
+    const origin = [-((w - 1) * s) / 2, -((h - 1) * s) / 2];
+    sidecar = { image: name, format: 'png', metersPerPixel: s, heightRange: [...DROP_PNG_DEFAULT_HEIGHT_RANGE], origin };
+    note = `${name}: no sidecar dropped; loaded at ${s} m per pixel, black ${DROP_PNG_DEFAULT_HEIGHT_RANGE[0]} m to white ${DROP_PNG_DEFAULT_HEIGHT_RANGE[1]} m, centred on the origin. Drop it with a sidecar JSON to set them.`;
   }
   const bytes = new TextEncoder().encode(JSON.stringify(sidecar));
   return { action: 'terrain', file: { kind: 'terrain', name, bytes, token }, notes: [note, ...ignoredNotes(new Set([img]))] };

@@ -98,9 +98,16 @@ describe('planDrop: file sets → action', () => {
     expect(err(planDrop([png('hills.png'), json('hills.json', sidecar('hills.png'))], 'd', false))).toContain('Load a scenario first');
   });
   it('a PNG alone loads with a made-up sidecar and says so; a GeoTIFF alone uses its own georeferencing; a RAW alone is refused', () => {
-    const p = ok(planDrop([png('dem.png')], 'd', true));
+    // IHDR: 201 × 101 pixels → (200 × 0.1) m by (100 × 0.1) m, centred on the origin
+    const dem = png('dem.png');
+    new DataView(dem.bytes.buffer).setUint32(16, 201);
+    new DataView(dem.bytes.buffer).setUint32(20, 101);
+    const p = ok(planDrop([dem], 'd', true));
     expect(p.action).toBe('terrain');
-    expect(JSON.parse(new TextDecoder().decode(p.file.bytes))).toEqual({ image: 'dem.png', format: 'png', metersPerPixel: DROP_PNG_DEFAULT_SPACING, heightRange: [...DROP_PNG_DEFAULT_HEIGHT_RANGE] });
+    const made = JSON.parse(new TextDecoder().decode(p.file.bytes));
+    expect(made).toMatchObject({ image: 'dem.png', format: 'png', metersPerPixel: DROP_PNG_DEFAULT_SPACING, heightRange: [...DROP_PNG_DEFAULT_HEIGHT_RANGE] });
+    expect(made.origin[0]).toBeCloseTo(-10, 12);
+    expect(made.origin[1]).toBeCloseTo(-5, 12);
     expect(p.notes[0]).toContain('no sidecar dropped');
     const g = ok(planDrop([tiff('dem.tif')], 'd', true));
     expect(JSON.parse(new TextDecoder().decode(g.file.bytes))).toEqual({ image: 'dem.tif', format: 'geotiff' });
