@@ -19,12 +19,14 @@ import { createSimClient, FramePump, loadWorld, type ReceivedFrame } from './sim
 import { installTestHook, type TestHookState } from './test-hook';
 import { yawOf } from './view3d/yaw';
 import { SceneView } from './view3d/scene-view';
+import { contactColor, contactPalette, cssColor } from './view3d/contact-style';
 import { meshLookup } from './view3d/robot-visuals';
 import { Banner } from './app/banner';
 import { el, messageOf } from './app/dom';
 import { EntityPanel } from './app/entity-panel';
 import { createLoadCostUi } from './load-progress';
 import { FileActions } from './app/file-actions';
+import { installDrop } from './app/drop-files';
 import { RecordingPanel } from './app/recording-panel';
 import { InspectorPanel } from './app/inspector-panel';
 import { bindPanels, cameraOptions, SettingsPanel } from './app/settings-panel';
@@ -109,6 +111,7 @@ let panel: PlotPanel | null = null;
 PlotPanel.create(ui.panel).then(
   (p) => {
     panel = p;
+    p?.setUnits(settings.units);
     if (p && world) {
       p.setWorld(world.terrain, world.dt); // the world finished loading first
       applySeries();
@@ -130,6 +133,7 @@ let manifoldView: ManifoldView | null = null;
 ManifoldView.create(el<HTMLCanvasElement>('manifold')).then(
   (m) => {
     manifoldView = m;
+    m?.setPalette(contactPalette(settings.contactPalette));
     if (!m) el('manifold-note').textContent = 'Manifold view unavailable: no 2D renderer here.';
   },
   () => (el('manifold-note').textContent = 'Manifold view unavailable in this browser.'),
@@ -141,6 +145,9 @@ const inspector = new InspectorPanel(el('inspector'), ({ contact }) => {
 });
 const settingsPanel = new SettingsPanel(el('settings'), el('series'), settings, store, () => applySettings());
 bindPanels(document, settings, () => saveUiSettings(store, settings));
+/** Units the series chooser was last built with. */
+let seriesUnits = '';
+applyDisplaySettings();
 
 function applySeries(): void {
   if (!panel) return;
@@ -148,7 +155,27 @@ function applySeries(): void {
   panel.setSeries(chosen);
 }
 
+/** Units, colours and world axes (ui-settings.ts DisplaySettings) to every view and panel. */
+function applyDisplaySettings(): void {
+  const palette = contactPalette(settings.contactPalette);
+  scene.contacts.setPalette(palette);
+  manifoldView?.setPalette(palette);
+  for (const sw of document.querySelectorAll<HTMLElement>('[data-contact-kind]')) sw.style.color = cssColor(contactColor(Number(sw.dataset.contactKind), palette));
+  scene.setShowWorldAxes(settings.showWorldAxes);
+  scene.setTerrainColors(settings.terrainColors);
+  scene.setBackground(settings.background);
+  inspector.setUnits(settings.units);
+  entities.setUnits(settings.units);
+  panel?.setUnits(settings.units);
+  const unitsKey = `${settings.units.length}|${settings.units.angle}|${settings.units.force}`;
+  if (unitsKey !== seriesUnits) {
+    seriesUnits = unitsKey;
+    settingsPanel.setSeries(seriesDefs); // the series chooser shows units
+  }
+}
+
 function applySettings(): void {
+  applyDisplaySettings();
   scene.contacts.setXray(settings.xray);
   scene.contacts.setNormalScale(settings.normalScale);
   scene.overlays.setShowAabbs(settings.showAabbs);
@@ -270,6 +297,9 @@ const files = new FileActions({
   },
 });
 
+// Files dropped on the window: one handler for every kind (app/drop-files.ts, app/drop-plan.ts).
+installDrop(window, { banner, zone: el<HTMLElement>('drop-zone'), open: (fs) => files.openDropped(fs) });
+
 // ---- controls --------------------------------------------------------------------------------
 function setPaused(p: boolean): void {
   paused = p;
@@ -364,6 +394,7 @@ function updateStatus(): void {
     terrainStride,
     workerError: pump.lastError && world ? pump.lastError : null,
     selection: describeSelection(selection),
+    units: settings.units,
   });
 }
 

@@ -7,9 +7,7 @@ import type { WorldInfo } from '../../sim/protocol';
 import { bodyState, entityTree, jointState, type EntityNode } from '../inspect/entities';
 import type { Selection } from '../inspect/selection';
 import { h } from './dom';
-
-const deg = (r: number): string => ((r * 180) / Math.PI).toFixed(1);
-const v3 = (v: readonly number[] | null, d = 3): string => (v ? `${v[0].toFixed(d)} ${v[1].toFixed(d)} ${v[2].toFixed(d)}` : '–');
+import { DEFAULT_UNITS, formatNumber, formatVector, labelWithUnit, NO_VALUE, RESOLUTION, type DisplayUnits } from './units';
 
 export class EntityPanel {
   private world: WorldInfo | null = null;
@@ -17,6 +15,7 @@ export class EntityPanel {
   private readonly state = h('div', '', 'entity-state', { 'data-testid': 'entity-state' });
   private readonly nodes = new Map<string, HTMLElement>();
   private marked = '';
+  private units: DisplayUnits = { ...DEFAULT_UNITS };
 
   constructor(private readonly root: HTMLElement, private readonly select: (sel: Selection) => void) {
     root.replaceChildren(this.tree, this.state);
@@ -42,6 +41,11 @@ export class EntityPanel {
     this.tree.replaceChildren(...build(entityTree(w.bodies, w.joints, w.baseBody)).childNodes);
   }
 
+  /** Display units of the state table (applied at the next update). */
+  setUnits(u: DisplayUnits): void {
+    this.units = { ...u };
+  }
+
   /** Marks the selection in the tree and shows its state from the frame on screen. */
   update(sel: Selection, poses: Float32Array | null, velocities: Float32Array | undefined, joints: Float32Array | null): void {
     const w = this.world;
@@ -57,16 +61,30 @@ export class EntityPanel {
       return;
     }
     const rows: [string, string][] = [];
+    const u = this.units;
     if (sel.type === 'body') {
       const b = bodyState(w.bodies, poses, velocities, sel.body);
       if (b) {
-        rows.push(['body', `${b.name} (${b.role}, #${b.index})`], ['position m', v3(b.position)], ['roll pitch yaw °', `${deg(b.rpy[0])} ${deg(b.rpy[1])} ${deg(b.rpy[2])}`], ['velocity m/s', v3(b.velocity)], ['speed m/s', b.speed !== null ? b.speed.toFixed(3) : '–'], ['angular velocity rad/s', v3(b.angularVelocity)]);
+        rows.push(
+          ['body', `${b.name} (${b.role}, #${b.index})`],
+          [labelWithUnit('position', u, 'length'), formatVector(u, 'length', b.position, RESOLUTION.position)],
+          [labelWithUnit('roll pitch yaw', u, 'angle'), formatVector(u, 'angle', b.rpy, RESOLUTION.angle)],
+          [labelWithUnit('velocity', u, 'speed'), formatVector(u, 'speed', b.velocity, RESOLUTION.speed)],
+          [labelWithUnit('speed', u, 'speed'), b.speed !== null ? formatNumber(u, 'speed', b.speed, RESOLUTION.speed) : NO_VALUE],
+          [labelWithUnit('angular velocity', u, 'angularSpeed'), formatVector(u, 'angularSpeed', b.angularVelocity, RESOLUTION.angularSpeed)],
+        );
       }
     } else if (sel.type === 'joint' && joints) {
       const j = jointState(w.bodies, w.joints, joints, sel.joint);
       if (j) {
         const ang = j.type === 'revolute';
-        rows.push(['joint', `${j.name} (${j.type}${j.motor ? ', motor' : ''})`], ['bodies', `${j.parent} → ${j.child}`], [ang ? 'angle °' : 'position m', ang ? deg(j.coordinate) : j.coordinate.toFixed(4)], [ang ? 'speed rad/s' : 'speed m/s', j.rate.toFixed(3)], [ang ? 'torque N·m' : 'force N', j.effort.toFixed(2)]);
+        rows.push(
+          ['joint', `${j.name} (${j.type}${j.motor ? ', motor' : ''})`],
+          ['bodies', `${j.parent} → ${j.child}`],
+          ang ? [labelWithUnit('angle', u, 'angle'), formatNumber(u, 'angle', j.coordinate, RESOLUTION.angle)] : [labelWithUnit('position', u, 'length'), formatNumber(u, 'length', j.coordinate, RESOLUTION.position)],
+          ang ? [labelWithUnit('speed', u, 'angularSpeed'), formatNumber(u, 'angularSpeed', j.rate, RESOLUTION.angularSpeed)] : [labelWithUnit('speed', u, 'speed'), formatNumber(u, 'speed', j.rate, RESOLUTION.speed)],
+          ang ? [labelWithUnit('torque', u, 'torque'), formatNumber(u, 'torque', j.effort, RESOLUTION.torque)] : [labelWithUnit('force', u, 'force'), formatNumber(u, 'force', j.effort, RESOLUTION.force)],
+        );
       }
     } else {
       rows.push(['', 'click a body or joint here or in the 3D view']);

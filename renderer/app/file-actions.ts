@@ -1,6 +1,6 @@
 /**
- * Loading worlds: from the bundled scenario menu, from files the user opens (toolbar or the
- * desktop menu), and again from the start (reset). Each load gathers its files afresh through
+ * Loading worlds: from the bundled scenario menu, from files the user opens (toolbar, the
+ * desktop menu, or dropped on the window), and again from the start (reset). Each load gathers its files afresh through
  * the Host (the terrain bytes are transferred to the worker, so nothing is reused), and a failed
  * load leaves the running world untouched: the banner says why.
  */
@@ -12,6 +12,7 @@ import type { OpenedRobotFile } from '../../electron/ipc-contract';
 import { gatherOpenedRobot, withRobot, type OpenedRobot } from '../robot-swap';
 import type { Banner } from './banner';
 import { el, h, messageOf } from './dom';
+import { droppedFilesHost, planDrop, type DroppedFile } from './drop-plan';
 
 export interface FileActionsDeps {
   host: Host;
@@ -36,6 +37,7 @@ export interface FileActionsDeps {
 export class FileActions {
   loading = false;
   loads = 0;
+  private drops = 0;
   /** The scenario JSON of the running world (reused when the user opens only a terrain). */
   private currentScenario: unknown = null;
   /** How the running world was gathered (reset gathers it again). */
@@ -72,7 +74,7 @@ export class FileActions {
           d.banner.show('Recent files are not available in this host.');
           return;
         }
-        d.host.openRecent(cmd.index).then((f) => this.loadOpened(f), (e: unknown) => d.banner.show(messageOf(e)));
+        d.host.openRecent(cmd.index).then((f) => void this.loadOpened(f), (e: unknown) => d.banner.show(messageOf(e)));
       } else if (d.saveRecordingAs) d.saveRecordingAs();
       else d.banner.show('Recording is not available in this build.');
     });
@@ -141,9 +143,9 @@ export class FileActions {
   }
 
   /** A terrain opened under the running scenario, with the running robot's files. */
-  private terrainGather(f: OpenedFile, scenario: unknown): () => Promise<ScenarioFiles> {
+  private terrainGather(f: OpenedFile, scenario: unknown, host: Host = this.d.host): () => Promise<ScenarioFiles> {
     const robot = this.currentRobot;
-    return async () => ({ ...(await gatherOpenedTerrain(this.d.host, f, scenario)), ...robot });
+    return async () => ({ ...(await gatherOpenedTerrain(host, f, scenario)), ...robot });
   }
 
   /** Open Robot…: a URDF (and its meshes) swapped into the running scenario (renderer/robot-swap.ts). */
@@ -153,33 +155,61 @@ export class FileActions {
       return;
     }
     this.d.host.openFile('robot').then((f) => {
-      if (f) this.loadRobot(f);
+      if (f) void this.loadRobot(f);
     }, (e: unknown) => this.d.banner.show(messageOf(e)));
   }
 
-  private loadRobot(f: OpenedRobotFile): void {
+  private loadRobot(f: OpenedRobotFile, host: Host = this.d.host): Promise<boolean> {
     const base = this.lastGather;
     if (base === null) {
       this.d.banner.show('Load a scenario first: a robot is opened into the current scenario.');
-      return;
+      return Promise.resolve(false);
     }
     let robot: OpenedRobot | null = null; // gathered once (a browser may ask for files), reused by reset
-    void this.loadFiles(async () => {
-      robot ??= await gatherOpenedRobot(this.d.host, f);
+    return this.loadFiles(async () => {
+      robot ??= await gatherOpenedRobot(host, f);
       return withRobot(await base.gather(), robot);
     }, f.name);
   }
 
-  /** Loads a file the host handed us, by its kind (File ▸ Open Recent gives any kind). */
-  loadOpened(f: OpenedFile): void {
-    if (f.kind === 'scenario') void this.loadFiles(() => gatherOpenedScenario(this.d.host, f), f.name);
-    else if (f.kind === 'terrain') {
+  /**
+   * Loads a file the host handed us, by its kind (File ▸ Open Recent gives any kind; a drop gives
+   * any kind with `host` serving the files dropped with it). Resolves true when it loaded.
+   */
+  loadOpened(f: OpenedFile, host: Host = this.d.host): Promise<boolean> {
+    if (f.kind === 'scenario') return this.loadFiles(() => gatherOpenedScenario(host, f), f.name);
+    if (f.kind === 'terrain') {
       const scenario = this.currentScenario;
-      if (scenario === null) this.d.banner.show('Load a scenario first: a terrain is opened into the current scenario.');
-      else void this.loadFiles(this.terrainGather(f, scenario), f.name);
-    } else if (f.kind === 'robot') this.loadRobot(f);
-    else if (f.kind === 'recording' && this.d.openRecording) this.d.openRecording(f);
-    else this.d.banner.show(`Opening a ${f.kind} (${f.name}) is not supported yet.`);
+      if (scenario !== null) return this.loadFiles(this.terrainGather(f, scenario, host), f.name);
+      this.d.banner.show('Load a scenario first: a terrain is opened into the current scenario.');
+    } else if (f.kind === 'robot') return this.loadRobot(f, host);
+    else if (f.kind === 'recording' && this.d.openRecording) {
+      this.d.openRecording(f);
+      return Promise.resolve(true);
+    } else this.d.banner.show(`Opening a ${f.kind} (${f.name}) is not supported yet.`);
+    return Promise.resolve(false);
+  }
+
+  /** A world is running (a terrain or robot can be opened into it). */
+  get hasWorld(): boolean {
+    return this.currentScenario !== null;
+  }
+
+  /**
+   * Files dropped on the window (app/drop-plan.ts decides what they open); loads through
+   * loadOpened like the menu. A set that cannot load says why in the banner, and notes (defaults
+   * used, files ignored) follow a successful load.
+   */
+  async openDropped(files: readonly DroppedFile[]): Promise<boolean> {
+    const token = `drop-${++this.drops}`;
+    const plan = planDrop(files, token, this.hasWorld);
+    if (plan.action === 'error') {
+      this.d.banner.show(plan.message);
+      return false;
+    }
+    const ok = await this.loadOpened(plan.file, droppedFilesHost(this.d.host, token, files, plan.file.name));
+    if (ok && plan.notes.length > 0) this.d.banner.show(plan.notes.join(' '));
+    return ok;
   }
 
   /** Lists the bundled scenarios in the menu and loads the default one (or the first). */

@@ -7,49 +7,35 @@
 import { contactKindName } from '../../sim/dynamics/plain-world';
 import { CONTACT_STRIDE } from '../../sim/dynamics/spec';
 import type { WorldInfo } from '../../sim/protocol';
-import { contactDetail, type ContactDetail, type ContactFrame } from '../inspect/contact-detail';
+import { contactDetail, type ContactFrame } from '../inspect/contact-detail';
+import { detailFields } from '../inspect/contact-fields';
 import { groupManifolds } from '../inspect/manifolds';
 import type { Selection } from '../inspect/selection';
 import { h } from './dom';
+import { DEFAULT_UNITS, formatNumber, labelWithUnit, NO_VALUE, type DisplayUnits } from './units';
 
 /** Manifold rows listed at most (the rest are counted in the caption). */
 export const INSPECTOR_MAX_MANIFOLDS = 40;
-
-const v3 = (v: readonly number[], d = 3): string => `${v[0].toFixed(d)} ${v[1].toFixed(d)} ${v[2].toFixed(d)}`;
-
-/**
- * The selected contact's fields as [key, label, text, raw numbers], in display order. The key and
- * the raw numbers are written as data-field / data-raw, so tests compare exact values.
- */
-export function detailFields(d: ContactDetail, w: WorldInfo): [string, string, string, number[]?][] {
-  const name = (b: number): string => (b < 0 ? 'terrain' : (w.bodies[b]?.name ?? `#${b}`));
-  const f: [string, string, string, number[]?][] = [
-    ['index', 'contact', `#${d.index} of step ${d.step}`],
-    ['bodies', 'bodies', `${name(d.bodyA)} on ${name(d.bodyB)}`],
-    ['case', 'case', `${d.kindName} (${d.kind})`, [d.kind]],
-    ['cell', 'terrain cell', d.cellI >= 0 ? `${d.cellI},${d.cellJ}` : '–'],
-    ['element', 'element', d.element ?? '–'],
-    ['point', 'point m', v3(d.point, 4), d.point],
-    ['normal', 'normal', v3(d.normal, 4), d.normal],
-    ['depth', 'depth mm', (d.depth * 1000).toFixed(3), [d.depth]],
-    ['normalImpulse', 'normal impulse N·s', d.normalImpulse.toExponential(4), [d.normalImpulse]],
-    ['frictionImpulse', 'friction impulse N·s', `${d.t1Impulse.toExponential(3)} ${d.t2Impulse.toExponential(3)}`, [d.t1Impulse, d.t2Impulse]],
-    ['normalForce', 'normal force N', d.normalForce.toFixed(2)],
-    ['frictionForce', 'friction force N', d.frictionForce.toFixed(2)],
-    ['slip', 'slip m/s', d.slip ? `${v3(d.slip)} (|${d.slipSpeed!.toFixed(3)}|)` : '–'],
-    ['normalSpeed', 'normal speed m/s', d.normalSpeed !== null ? d.normalSpeed.toFixed(4) : '–'],
-  ];
-  return f;
-}
+/** [m] Depth resolution in the manifold rows (10 µm). */
+const ROW_DEPTH_RESOLUTION = 1e-5;
+/** [N] Force resolution in the manifold rows. */
+const ROW_FORCE_RESOLUTION = 0.1;
 
 export class InspectorPanel {
   private readonly expanded = new Set<string>();
   private key = '';
+  private units: DisplayUnits = { ...DEFAULT_UNITS };
 
   constructor(private readonly root: HTMLElement, private readonly select: (sel: { contact: number }) => void) {}
 
   get visible(): boolean {
     return !this.root.hidden && !(this.root.closest('details') && !(this.root.closest('details') as HTMLDetailsElement).open);
+  }
+
+  /** Display units; the next update redraws. */
+  setUnits(u: DisplayUnits): void {
+    this.units = { ...u };
+    this.key = '';
   }
 
   /** Redraws from the frame on screen (cheap when nothing changed). */
@@ -69,7 +55,8 @@ export class InspectorPanel {
     const caption = h('div', `step ${f.step}, t ${f.time.toFixed(3)} s: ${n} contacts in ${groups.length} manifolds` + (groups.length > INSPECTOR_MAX_MANIFOLDS ? ` (${groups.length - INSPECTOR_MAX_MANIFOLDS} more not listed)` : ''), 'caption');
     const table = h('table', '', 'manifolds');
     const head = table.insertRow();
-    for (const t of ['body', 'on', 'case', 'n', 'cells', 'depth mm', 'force N', '']) head.appendChild(h('th', t));
+    const u = this.units;
+    for (const t of ['body', 'on', 'case', 'n', 'cells', labelWithUnit('depth', u, 'length'), labelWithUnit('force', u, 'force'), '']) head.appendChild(h('th', t));
     const inv = w.dt > 0 ? 1 / w.dt : 0;
     groups.slice(0, INSPECTOR_MAX_MANIFOLDS).forEach((g) => {
       const gkey = `${g.bodyA}|${g.bodyB}|${g.contacts[0]}`;
@@ -78,7 +65,7 @@ export class InspectorPanel {
       tr.className = 'manifold';
       if (sel.type === 'contact' && g.contacts.includes(sel.index)) tr.classList.add('selected');
       if (sel.type === 'body' && (g.bodyA === sel.body || g.bodyB === sel.body)) tr.classList.add('selected');
-      const cells = [name(g.bodyA), name(g.bodyB), g.kinds.map(contactKindName).join('+'), String(g.contacts.length), g.cells.length === 0 ? '–' : g.cells[0] + (g.cells.length > 1 ? ` +${g.cells.length - 1}` : ''), (g.maxDepth * 1000).toFixed(2), (g.normalImpulse * inv).toFixed(1)];
+      const cells = [name(g.bodyA), name(g.bodyB), g.kinds.map(contactKindName).join('+'), String(g.contacts.length), g.cells.length === 0 ? NO_VALUE : g.cells[0] + (g.cells.length > 1 ? ` +${g.cells.length - 1}` : ''), formatNumber(u, 'length', g.maxDepth, ROW_DEPTH_RESOLUTION), formatNumber(u, 'force', g.normalImpulse * inv, ROW_FORCE_RESOLUTION)];
       for (const c of cells) tr.insertCell().textContent = c;
       const btn = h('button', open ? '▾' : '▸', 'expand', { type: 'button', title: 'show the contacts of this manifold' });
       btn.addEventListener('click', (e) => {
@@ -96,7 +83,7 @@ export class InspectorPanel {
         const r = table.insertRow();
         r.className = 'contact-row';
         if (k === selIndex) r.classList.add('selected');
-        for (const c of [`  #${k}`, '', d.kindName, '1', d.cellI >= 0 ? `${d.cellI},${d.cellJ}` : '–', (d.depth * 1000).toFixed(2), d.normalForce.toFixed(1), '']) r.insertCell().textContent = c;
+        for (const c of [`  #${k}`, '', d.kindName, '1', d.cellI >= 0 ? `${d.cellI},${d.cellJ}` : NO_VALUE, formatNumber(u, 'length', d.depth, ROW_DEPTH_RESOLUTION), formatNumber(u, 'force', d.normalForce, ROW_FORCE_RESOLUTION), '']) r.insertCell().textContent = c;
         r.addEventListener('click', () => this.select({ contact: k }));
       }
     });
@@ -108,7 +95,7 @@ export class InspectorPanel {
       else {
         box.appendChild(h('div', 'selected contact', 'detail-title'));
         const dt = h('table');
-        for (const [fieldKey, label, text, raw] of detailFields(d, w)) {
+        for (const [fieldKey, label, text, raw] of detailFields(d, w, u)) {
           const r = dt.insertRow();
           r.insertCell().textContent = label;
           const c = r.insertCell();

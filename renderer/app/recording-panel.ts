@@ -1,6 +1,6 @@
 /**
  * Recording in the app: the toolbar's record button (elapsed simulated time and size while
- * recording), Open recording… (toolbar, File menu, drag and drop of a .mcap), and, while a
+ * recording), Open recording… (toolbar, File menu, a .mcap dropped on the window: app/drop-files.ts), and, while a
  * recording is open, the timeline bar under the 3D view: play/pause, speed, scrubbing (exact
  * seek in the worker), Branch from here, Verify, Export CSV, Close.
  *
@@ -125,21 +125,7 @@ export class RecordingPanel {
     btnClose.addEventListener('click', () => this.close());
     for (const b of [this.btnRecord, this.btnReplay, btnOpen]) b.addEventListener('click', () => b.blur());
     for (const b of bar.querySelectorAll<HTMLElement>('button, select')) b.addEventListener(b.tagName === 'SELECT' ? 'change' : 'click', () => b.blur());
-
-    // Drag and drop of a .mcap anywhere on the window.
-    window.addEventListener('dragover', (e) => {
-      if (e.dataTransfer?.types.includes('Files')) e.preventDefault();
-    });
-    window.addEventListener('drop', (e) => {
-      const f = e.dataTransfer?.files?.[0];
-      if (!f) return;
-      e.preventDefault();
-      if (!/\.mcap$/i.test(f.name)) {
-        d.banner.show(`"${f.name}" is not an MCAP recording (.mcap).`);
-        return;
-      }
-      f.arrayBuffer().then((b) => this.openBytes(new Uint8Array(b), f.name), (err: unknown) => d.banner.show(messageOf(err)));
-    });
+    // Dropped .mcap files arrive through the window's one drop handler (app/drop-files.ts → openOpened).
   }
 
   // --- recording ---------------------------------------------------------------------------

@@ -1,11 +1,12 @@
 /**
- * The settings panel (what the 3D view shows, how normals scale, the camera preset) and the plot
- * series chooser, both bound to UiSettings and saved on every change; the sidebar's sections
- * remember whether they are open.
+ * The settings panel (what the 3D view shows, how normals scale, the camera preset; world axes,
+ * display units and colours) and the plot series chooser, both bound to UiSettings and saved on
+ * every change; the sidebar's sections remember whether they are open.
  */
 import type { SeriesDef } from '../panels/plot-series';
 import { h } from './dom';
-import { CAMERA_PRESETS, type CameraPreset, type KeyValueStore, type UiSettings, saveUiSettings } from './ui-settings';
+import { CAMERA_PRESETS, DEFAULT_BACKGROUND, isHexColor, type CameraPreset, type ContactPalette, type KeyValueStore, type TerrainColors, type UiSettings, saveUiSettings } from './ui-settings';
+import { ANGLE_UNITS, FORCE_UNITS, LENGTH_UNITS, unitSymbol, type DisplayUnits } from './units';
 
 const CAMERA_LABELS: Record<CameraPreset, string> = { chase: 'chase', orbit: 'orbit', top: 'top-down', wheel: 'follow wheel' };
 
@@ -45,6 +46,71 @@ export class SettingsPanel {
       check('showCollision', 'collision shapes', 'draw the collision shapes over a URDF robot\'s visuals'),
       normal,
     );
+    root.appendChild(this.displayControls());
+  }
+
+  // ---- display settings: world axes, units, colours (ui-settings.ts DisplaySettings) ----------
+
+  private displayControls(): HTMLElement {
+    const s = this.settings;
+    const box = h('div', '', 'display-settings', { 'data-testid': 'display-settings' });
+    const axes = h('input', '', '', { type: 'checkbox', id: 'set-showWorldAxes' });
+    axes.checked = s.showWorldAxes;
+    axes.addEventListener('change', () => {
+      s.showWorldAxes = axes.checked;
+      this.commit();
+    });
+    axes.addEventListener('click', () => axes.blur());
+    const axesLabel = h('label', '', '', { title: 'x (red), y (green), z (blue) at the world origin, 1 m long' });
+    axesLabel.append(axes, ' world axes');
+
+    const select = <T extends string>(id: string, title: string, options: readonly (readonly [T, string])[], value: T, set: (v: T) => void): HTMLSelectElement => {
+      const sel = h('select', '', '', { id, title });
+      for (const [v, label] of options) sel.appendChild(h('option', label, '', { value: v }));
+      sel.value = value;
+      sel.addEventListener('change', () => {
+        const v = options.find(([x]) => x === sel.value);
+        if (v) set(v[0]);
+        this.commit();
+        sel.blur();
+      });
+      return sel;
+    };
+    const unit = <K extends keyof DisplayUnits>(key: K, all: readonly DisplayUnits[K][], names: Record<string, string>, title: string): HTMLSelectElement =>
+      select(`set-units-${key}`, title, all.map((u) => [u, names[u] ?? u] as const), s.units[key], (v) => {
+        s.units[key] = v;
+      });
+    const units = h('div', '', 'units-row');
+    units.append(
+      'units ',
+      unit('length', LENGTH_UNITS, {}, 'length unit of positions and depths'),
+      unit('angle', ANGLE_UNITS, { deg: '°', rad: 'rad' }, 'angle unit of attitudes and joint angles'),
+      unit('force', FORCE_UNITS, {}, 'force unit of contact and joint forces'),
+    );
+    const palette = select<ContactPalette>('set-contactPalette', 'colours of the contact cases', [['standard', 'case colours: standard'], ['colorblind', 'case colours: colour-blind safe']], s.contactPalette, (v) => {
+      s.contactPalette = v;
+    });
+    const terrain = select<TerrainColors>('set-terrainColors', 'terrain colour map', [['height', 'terrain: height colours'], ['plain', 'terrain: plain']], s.terrainColors, (v) => {
+      s.terrainColors = v;
+    });
+    const bg = h('input', '', '', { type: 'color', id: 'set-background', title: '3D view background' });
+    bg.value = s.background;
+    bg.addEventListener('input', () => {
+      if (!isHexColor(bg.value)) return;
+      s.background = bg.value.toLowerCase();
+      this.commit();
+    });
+    const bgReset = h('button', 'reset', '', { type: 'button', id: 'set-background-reset', title: 'default background' });
+    bgReset.addEventListener('click', () => {
+      bg.value = DEFAULT_BACKGROUND;
+      s.background = DEFAULT_BACKGROUND;
+      this.commit();
+      bgReset.blur();
+    });
+    const bgLabel = h('label', '', '', { title: '3D view background' });
+    bgLabel.append('background ', bg, ' ', bgReset);
+    box.append(axesLabel, units, palette, terrain, bgLabel);
+    return box;
   }
 
   /** Applies a change made elsewhere (a key) to the controls and saves it. */
@@ -60,7 +126,7 @@ export class SettingsPanel {
     this.changed(this.settings);
   }
 
-  /** The series a world offers, as checkboxes (checked: the remembered choice). */
+  /** The series a world offers, as checkboxes (checked: the remembered choice), units as set. */
   setSeries(defs: readonly SeriesDef[]): void {
     const boxes = defs.map((d) => {
       const input = h('input', '', '', { type: 'checkbox', 'data-series': d.key });
@@ -75,7 +141,8 @@ export class SettingsPanel {
       });
       input.addEventListener('click', () => input.blur());
       const l = h('label', '', 'series');
-      l.append(input, ` ${d.label}${d.unit ? ` [${d.unit}]` : ''}`);
+      const unit = unitSymbol(this.settings.units, d.quantity);
+      l.append(input, ` ${d.label}${unit ? ` [${unit}]` : ''}`);
       return l;
     });
     this.seriesRoot.replaceChildren(...boxes);

@@ -4,6 +4,10 @@
  */
 import { contactKindName } from '../../sim/dynamics/plain-world';
 import { CONTACT_INFO_STRIDE } from '../../sim/dynamics/spec';
+import { DEFAULT_UNITS, formatQuantity, type DisplayUnits } from './units';
+
+/** [m/s] Speed resolution in the status bar (1 cm/s). */
+const STATUS_SPEED_RESOLUTION = 0.01;
 
 /** "13 (side 8, base 4, edge 1)": count per algorithm case, body–body contacts as "body". */
 export function contactSummary(info: Int32Array): string {
@@ -27,6 +31,8 @@ export interface StatusInput {
   terrainStride: number;
   workerError: string | null;
   selection: string | null;
+  /** Display units of the speed (default m). */
+  units?: DisplayUnits;
 }
 
 export function statusText(s: StatusInput): string {
@@ -35,7 +41,7 @@ export function statusText(s: StatusInput): string {
     f ? `t ${f.time.toFixed(2)} s` : 't –',
     f ? `step ${f.step}` : 'step –',
     f ? `rtf ${f.realtimeFactor.toFixed(2)}×` : 'rtf –',
-    f ? `speed ${f.speed.toFixed(2)} m/s` : 'speed –',
+    f ? `speed ${formatQuantity(s.units ?? DEFAULT_UNITS, 'speed', f.speed, STATUS_SPEED_RESOLUTION)}` : 'speed –',
     f ? `contacts ${contactSummary(f.contactInfo)}` : 'contacts –',
     `${s.fps.toFixed(0)} fps`,
     s.paused ? 'PAUSED' : s.timeScale === 1 ? 'running' : `running ×${s.timeScale}`,

@@ -6,12 +6,70 @@
  * with an in-memory Storage.
  */
 
+import { ANGLE_UNITS, DEFAULT_UNITS, FORCE_UNITS, LENGTH_UNITS, type DisplayUnits } from './units';
+
+// ---- display settings: units, colours, world axes (issue #17 "everyday comforts") -------------
+// Kept in one block (its own interface, defaults and parser) so other settings merge around it.
+
+/** Contact-case colours: the original palette, or Okabe–Ito colours told apart with colour-blindness. */
+export type ContactPalette = 'standard' | 'colorblind';
+/** Terrain: coloured by height (low green → high white), or one plain colour (relief by shading). */
+export type TerrainColors = 'height' | 'plain';
+
+export const CONTACT_PALETTES: readonly ContactPalette[] = ['standard', 'colorblind'];
+export const TERRAIN_COLOR_MODES: readonly TerrainColors[] = ['height', 'plain'];
+
+export interface DisplaySettings {
+  /** x (red), y (green), z (blue) at the world origin. */
+  showWorldAxes: boolean;
+  /** Units of the inspector, entity panel, status bar and plot legends (renderer/app/units.ts). */
+  units: DisplayUnits;
+  contactPalette: ContactPalette;
+  terrainColors: TerrainColors;
+  /** 3D view background, "#rrggbb". */
+  background: string;
+}
+
+export const DEFAULT_BACKGROUND = '#9fc4e8';
+
+export const DEFAULT_DISPLAY_SETTINGS: DisplaySettings = {
+  showWorldAxes: true,
+  units: { ...DEFAULT_UNITS },
+  contactPalette: 'standard',
+  terrainColors: 'height',
+  background: DEFAULT_BACKGROUND,
+};
+
+const oneOf = <T extends string>(v: unknown, allowed: readonly T[]): v is T => typeof v === 'string' && (allowed as readonly string[]).includes(v);
+
+/** "#rrggbb" (six hex digits), the only colour form stored. */
+export function isHexColor(v: unknown): v is string {
+  return typeof v === 'string' && /^#[0-9a-fA-F]{6}$/.test(v);
+}
+
+/** Copies the valid display fields of `r` into `s` (each unit separately: one bad unit keeps the others). */
+function parseDisplaySettings(s: DisplaySettings, r: Record<string, unknown>): void {
+  if (typeof r.showWorldAxes === 'boolean') s.showWorldAxes = r.showWorldAxes;
+  const u = r.units;
+  if (u !== null && typeof u === 'object' && !Array.isArray(u)) {
+    const o = u as Record<string, unknown>;
+    if (oneOf(o.length, LENGTH_UNITS)) s.units.length = o.length;
+    if (oneOf(o.angle, ANGLE_UNITS)) s.units.angle = o.angle;
+    if (oneOf(o.force, FORCE_UNITS)) s.units.force = o.force;
+  }
+  if (oneOf(r.contactPalette, CONTACT_PALETTES)) s.contactPalette = r.contactPalette;
+  if (oneOf(r.terrainColors, TERRAIN_COLOR_MODES)) s.terrainColors = r.terrainColors;
+  if (isHexColor(r.background)) s.background = r.background.toLowerCase();
+}
+
+// ---- view settings -----------------------------------------------------------------------------
+
 export type NormalScale = 'depth' | 'force';
 export type CameraPreset = 'chase' | 'orbit' | 'top' | 'wheel';
 
 export const CAMERA_PRESETS: readonly CameraPreset[] = ['chase', 'orbit', 'top', 'wheel'];
 
-export interface UiSettings {
+export interface UiSettings extends DisplaySettings {
   showContacts: boolean;
   /** Contacts drawn through bodies and terrain. */
   xray: boolean;
@@ -30,6 +88,7 @@ export interface UiSettings {
 }
 
 export const DEFAULT_UI_SETTINGS: UiSettings = {
+  ...DEFAULT_DISPLAY_SETTINGS,
   showContacts: true,
   xray: false,
   normalScale: 'depth',
@@ -54,7 +113,7 @@ const stringList = (v: unknown): string[] | undefined =>
   Array.isArray(v) && v.every((x) => typeof x === 'string') && v.length <= 64 ? (v as string[]).slice() : undefined;
 
 export function parseUiSettings(raw: unknown): UiSettings {
-  const s: UiSettings = { ...DEFAULT_UI_SETTINGS, plots: [...DEFAULT_UI_SETTINGS.plots], closedPanels: [...DEFAULT_UI_SETTINGS.closedPanels] };
+  const s: UiSettings = { ...DEFAULT_UI_SETTINGS, plots: [...DEFAULT_UI_SETTINGS.plots], closedPanels: [...DEFAULT_UI_SETTINGS.closedPanels], units: { ...DEFAULT_UI_SETTINGS.units } };
   if (raw === null || typeof raw !== 'object') return s;
   const r = raw as Record<string, unknown>;
   for (const k of ['showContacts', 'xray', 'showAabbs', 'showElements', 'showAxes', 'showCollision'] as const) {
@@ -64,6 +123,7 @@ export function parseUiSettings(raw: unknown): UiSettings {
   if (typeof r.camera === 'string' && (CAMERA_PRESETS as readonly string[]).includes(r.camera)) s.camera = r.camera as CameraPreset;
   s.plots = stringList(r.plots) ?? s.plots;
   s.closedPanels = stringList(r.closedPanels) ?? s.closedPanels;
+  parseDisplaySettings(s, r);
   return s;
 }
 
@@ -84,3 +144,4 @@ export function saveUiSettings(store: KeyValueStore | null, s: UiSettings): void
     // storage full or disabled: settings last for this run only
   }
 }
+

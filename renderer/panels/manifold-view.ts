@@ -13,7 +13,7 @@ import type { WorldInfo } from '../../sim/protocol';
 import type { ContactFrame } from '../inspect/contact-detail';
 import { manifoldPicture, wheelOfSelection, type ManifoldPicture } from '../inspect/manifold-geometry';
 import type { Selection } from '../inspect/selection';
-import { contactColor } from '../view3d/contact-style';
+import { contactColor, STANDARD_CONTACT_COLORS, type ContactColors } from '../view3d/contact-style';
 
 const PAD = 10;
 /** [m] Smallest extent shown (a touching wheel's footprint is a sliver). */
@@ -27,6 +27,7 @@ export class ManifoldView {
   /** The last picture drawn (tests and the inspector read it), or null. */
   picture: ManifoldPicture | null = null;
   private key = '';
+  private palette: ContactColors = STANDARD_CONTACT_COLORS;
 
   private constructor(private readonly app: Application, private readonly g: Graphics, private readonly title: Text, private readonly scale: Text) {}
 
@@ -48,6 +49,13 @@ export class ManifoldView {
       this.app.renderer.resize(w, h);
       this.key = '';
     }
+  }
+
+  /** Case colours (the settings' palette); redraws at the next update. */
+  setPalette(p: ContactColors): void {
+    if (p === this.palette) return;
+    this.palette = p;
+    this.key = '';
   }
 
   update(f: (ContactFrame & { contacts: Float32Array }) | null, w: WorldInfo, sel: Selection): void {
@@ -98,7 +106,7 @@ export class ManifoldView {
     }
     for (const p of pic.points) {
       const r = Math.min(12, 3 + Math.max(0, p.depth) * 1000 * DISC_PX_PER_MM);
-      g.circle(X(p.u), Y(p.v), r).fill({ color: rgbHex(contactColor(p.kind)) });
+      g.circle(X(p.u), Y(p.v), r).fill({ color: rgbHex(contactColor(p.kind, this.palette)) });
       if (p.index === selIndex) g.circle(X(p.u), Y(p.v), r + 3).stroke({ color: 0xffff00, width: 2 });
     }
     // scale bar: a round length near a quarter of the width

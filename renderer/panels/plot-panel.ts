@@ -19,12 +19,17 @@ import { Minimap } from './minimap';
 import type { SeriesDef, SeriesFrame } from './plot-series';
 import { TimeSeries } from './time-series';
 import { TimeWindow } from './time-window';
+import { DEFAULT_UNITS, formatAxisValue, unitOf, type DisplayUnits } from '../app/units';
 
 const SERIES_COLORS = [0x4fc3f7, 0xffb74d, 0x81c784, 0xe57373, 0xba68c8, 0xfff176, 0x4db6ac, 0xf06292];
 const GRID_COLOR = 0x3a4250;
 const TIMELINE_H = 22;
 const LEGEND_LINE_H = 14;
 const PAD = 6;
+/** [-] Half band around a flat series, relative to its value. */
+const FLAT_SERIES_PAD = 0.05;
+/** [SI unit of the series] Smallest half band around a flat series. */
+const FLAT_SERIES_MIN_PAD = 1e-3;
 /** Most series plotted at once (legend lines and colours). */
 export const PLOT_MAX_SERIES = 6;
 
@@ -47,6 +52,7 @@ export class PlotPanel {
   private minimapSize = 0;
   private plotWidth = 1;
   private oldest = 0;
+  private units: DisplayUnits = { ...DEFAULT_UNITS };
 
   private constructor(
     private readonly app: Application,
@@ -118,6 +124,11 @@ export class PlotPanel {
     });
   }
 
+  /** Display units of the legend (the data stay SI; each curve is scaled to its own range anyway). */
+  setUnits(u: DisplayUnits): void {
+    this.units = { ...u };
+  }
+
   get seriesKeys(): string[] {
     return this.plotted.map((p) => p.def.key);
   }
@@ -184,14 +195,17 @@ export class PlotPanel {
     this.plotted.forEach((p, k) => {
       let [lo, hi] = p.data.range(this.range, t0);
       if (hi - lo < 1e-9) {
-        lo -= 0.5;
-        hi += 0.5;
+        // A flat series: centre it in a band of ±5 % of its value (at least ±1e-3 SI: 1 mm, 1 mN…).
+        const pad = Math.max(Math.abs(lo) * FLAT_SERIES_PAD, FLAT_SERIES_MIN_PAD);
+        lo -= pad;
+        hi += pad;
       }
       const sy = (v: number): number => y1 - 4 - ((v - lo) / (hi - lo)) * (plotH - 8);
       this.drawSeries(g, p.data, t0, t1, sx, sy, p.color);
       const last = this.lastValue(p.data, t1);
-      const unit = p.def.unit ? ` ${p.def.unit}` : '';
-      p.label.text = `${p.def.label}: ${fmt(last)}${unit}   [${fmt(lo)} … ${fmt(hi)}]`;
+      const { factor, symbol } = unitOf(this.units, p.def.quantity);
+      const unit = symbol ? ` ${symbol}` : '';
+      p.label.text = `${p.def.label}: ${formatAxisValue(last * factor)}${unit}   [${formatAxisValue(lo * factor)} … ${formatAxisValue(hi * factor)}]`;
       p.label.position.set(x0 + 4, PAD + k * LEGEND_LINE_H - 2);
     });
 
@@ -240,8 +254,3 @@ export class PlotPanel {
   }
 }
 
-function fmt(v: number): string {
-  if (!Number.isFinite(v)) return '–';
-  const a = Math.abs(v);
-  return a >= 100 ? v.toFixed(0) : a >= 10 ? v.toFixed(1) : v.toFixed(2);
-}

@@ -2,11 +2,13 @@
  * What the plots can show: per wheel (deepest contact, total normal force, contact count, slip
  * is in the inspector), per body (speed, pitch, roll) and the world's totals, each a sampler over
  * a frame. Keys are stable strings ("wheel:3:force") so the choice is remembered across runs.
- * Pure; unit-tested.
+ * Samples are SI (m, rad, N, m/s); the legend converts them to the chosen display units
+ * (renderer/app/units.ts) by the series' quantity. Pure; unit-tested.
  */
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../../sim/dynamics/spec';
 import type { WorldInfo } from '../../sim/protocol';
 import { rollPitchYaw } from '../inspect/entities';
+import type { Quantity } from '../app/units';
 
 export interface SeriesFrame {
   time: number;
@@ -20,7 +22,8 @@ export interface SeriesFrame {
 export interface SeriesDef {
   key: string;
   label: string;
-  unit: string;
+  /** What the SI sample measures (its display unit follows the settings). */
+  quantity: Quantity;
   sample(f: SeriesFrame, dt: number): number;
 }
 
@@ -39,15 +42,15 @@ function contactsOf(f: SeriesFrame, body: number, fold: (acc: number, o: number)
 /** Every series the world offers, in menu order. */
 export function availableSeries(w: WorldInfo): SeriesDef[] {
   const out: SeriesDef[] = [
-    { key: 'speed', label: 'robot speed', unit: 'm/s', sample: (f) => f.speed },
-    { key: 'contacts', label: 'contacts', unit: '', sample: (f) => Math.floor(f.contactInfo.length / CONTACT_INFO_STRIDE) },
+    { key: 'speed', label: 'robot speed', quantity: 'speed', sample: (f) => f.speed },
+    { key: 'contacts', label: 'contacts', quantity: 'count', sample: (f) => Math.floor(f.contactInfo.length / CONTACT_INFO_STRIDE) },
   ];
   w.bodies.forEach((b, i) => {
     if (b.role === 'wheel') {
       out.push(
-        { key: `wheel:${i}:depth`, label: `${b.name} depth`, unit: 'mm', sample: (f) => 1000 * Math.max(0, contactsOf(f, i, (a, o) => Math.max(a, f.contacts[o + 6]), 0)) },
-        { key: `wheel:${i}:force`, label: `${b.name} normal force`, unit: 'N', sample: (f, dt) => (dt > 0 ? contactsOf(f, i, (a, o) => a + f.contacts[o + 7], 0) / dt : 0) },
-        { key: `wheel:${i}:count`, label: `${b.name} contacts`, unit: '', sample: (f) => contactsOf(f, i, (a) => a + 1, 0) },
+        { key: `wheel:${i}:depth`, label: `${b.name} depth`, quantity: 'length', sample: (f) => Math.max(0, contactsOf(f, i, (a, o) => Math.max(a, f.contacts[o + 6]), 0)) },
+        { key: `wheel:${i}:force`, label: `${b.name} normal force`, quantity: 'force', sample: (f, dt) => (dt > 0 ? contactsOf(f, i, (a, o) => a + f.contacts[o + 7], 0) / dt : 0) },
+        { key: `wheel:${i}:count`, label: `${b.name} contacts`, quantity: 'count', sample: (f) => contactsOf(f, i, (a) => a + 1, 0) },
       );
     }
   });
@@ -55,9 +58,9 @@ export function availableSeries(w: WorldInfo): SeriesDef[] {
     if (b.role === 'static') return;
     const o = POSE_STRIDE * i, q = VELOCITY_STRIDE * i;
     out.push(
-      { key: `body:${i}:speed`, label: `${b.name} speed`, unit: 'm/s', sample: (f) => (f.velocities && q + 2 < f.velocities.length ? Math.hypot(f.velocities[q], f.velocities[q + 1], f.velocities[q + 2]) : NaN) },
-      { key: `body:${i}:pitch`, label: `${b.name} pitch`, unit: '°', sample: (f) => (o + 6 < f.poses.length ? (rollPitchYaw(rpy, f.poses[o + 3], f.poses[o + 4], f.poses[o + 5], f.poses[o + 6])[1] * 180) / Math.PI : NaN) },
-      { key: `body:${i}:roll`, label: `${b.name} roll`, unit: '°', sample: (f) => (o + 6 < f.poses.length ? (rollPitchYaw(rpy, f.poses[o + 3], f.poses[o + 4], f.poses[o + 5], f.poses[o + 6])[0] * 180) / Math.PI : NaN) },
+      { key: `body:${i}:speed`, label: `${b.name} speed`, quantity: 'speed', sample: (f) => (f.velocities && q + 2 < f.velocities.length ? Math.hypot(f.velocities[q], f.velocities[q + 1], f.velocities[q + 2]) : NaN) },
+      { key: `body:${i}:pitch`, label: `${b.name} pitch`, quantity: 'angle', sample: (f) => (o + 6 < f.poses.length ? rollPitchYaw(rpy, f.poses[o + 3], f.poses[o + 4], f.poses[o + 5], f.poses[o + 6])[1] : NaN) },
+      { key: `body:${i}:roll`, label: `${b.name} roll`, quantity: 'angle', sample: (f) => (o + 6 < f.poses.length ? rollPitchYaw(rpy, f.poses[o + 3], f.poses[o + 4], f.poses[o + 5], f.poses[o + 6])[0] : NaN) },
     );
   });
   return out;

@@ -19,10 +19,45 @@ export const OTHER_CONTACT_COLOR: readonly [number, number, number] = [0.1, 0.95
 /** A non-cylinder shape on the terrain (GJK/EPA per element). */
 export const CONVEX_TERRAIN_COLOR: readonly [number, number, number] = [0.95, 0.6, 0.2];
 
+/** The colours of the contact cases: one per WheelContactKind, shape on terrain, and the rest. */
+export interface ContactColors {
+  wheel: readonly (readonly [number, number, number])[];
+  convexTerrain: readonly [number, number, number];
+  other: readonly [number, number, number];
+}
+
+/** The original palette (green, blue, yellow, red, violet; orange; cyan). */
+export const STANDARD_CONTACT_COLORS: ContactColors = { wheel: WHEEL_KIND_COLORS, convexTerrain: CONVEX_TERRAIN_COLOR, other: OTHER_CONTACT_COLOR };
+
+/** sRGB byte → 0..1. */
+const b = (r: number, g: number, bl: number): readonly [number, number, number] => [r / 255, g / 255, bl / 255];
+
+/**
+ * Okabe & Ito's colour-blind-safe set ("Color Universal Design", 2008): the seven hues stay
+ * distinct under protanopia, deuteranopia and tritanopia. Flat bluish green, base (A) blue, side
+ * (B) yellow, point (C) vermillion, edge/vertex reddish purple, shape on terrain orange, body–body
+ * sky blue. White stays the highlight.
+ */
+export const COLORBLIND_CONTACT_COLORS: ContactColors = {
+  wheel: [b(0, 158, 115), b(0, 114, 178), b(240, 228, 66), b(213, 94, 0), b(204, 121, 167)],
+  convexTerrain: b(230, 159, 0),
+  other: b(86, 180, 233),
+};
+
+/** The palette a setting names (renderer/app/ui-settings.ts ContactPalette). */
+export function contactPalette(name: 'standard' | 'colorblind'): ContactColors {
+  return name === 'colorblind' ? COLORBLIND_CONTACT_COLORS : STANDARD_CONTACT_COLORS;
+}
+
 /** Colour of a contact by its frame kind (WheelContactKind 0–4, 8 other shape–terrain, 9 body–body). */
-export function contactColor(kind: number): readonly [number, number, number] {
-  if (kind === CONTACT_KIND_CONVEX_TERRAIN) return CONVEX_TERRAIN_COLOR;
-  return WHEEL_KIND_COLORS[kind] ?? OTHER_CONTACT_COLOR;
+export function contactColor(kind: number, palette: ContactColors = STANDARD_CONTACT_COLORS): readonly [number, number, number] {
+  if (kind === CONTACT_KIND_CONVEX_TERRAIN) return palette.convexTerrain;
+  return palette.wheel[kind] ?? palette.other;
+}
+
+/** "#rrggbb" of an rgb in 0..1 (the help legend's swatches). */
+export function cssColor(rgb: readonly [number, number, number]): string {
+  return `#${rgb.map((c) => Math.round(Math.max(0, Math.min(1, c)) * 255).toString(16).padStart(2, '0')).join('')}`;
 }
 
 /** [m] Drawn normal length for a penetration depth (clamped; NaN → minimum). */

@@ -8,7 +8,7 @@
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE } from '../../sim/dynamics/spec';
 import * as THREE from 'three';
 import { CONTACT_MARKER_CAPACITY, CONTACT_MARKER_RADIUS } from '../config';
-import { contactColor, normalLength, normalLengthForForce } from './contact-style';
+import { contactColor, normalLength, normalLengthForForce, STANDARD_CONTACT_COLORS, type ContactColors } from './contact-style';
 
 /** [-] Marker scale of a highlighted contact. */
 const HIGHLIGHT_SCALE = 2;
@@ -30,6 +30,8 @@ export interface ContactsView {
   /** X-ray: draw contacts through bodies and terrain. */
   setXray(v: boolean): void;
   setNormalScale(mode: 'depth' | 'force'): void;
+  /** Case colours (standard or colour-blind-safe); applied at the next update. */
+  setPalette(p: ContactColors): void;
   dispose(): void;
 }
 
@@ -67,6 +69,7 @@ export function createContactsView(): ContactsView {
   const m = new THREE.Matrix4();
   const c = new THREE.Color();
   let byForce = false;
+  let palette = STANDARD_CONTACT_COLORS;
   const view: ContactsView = {
     group,
     spheres,
@@ -80,7 +83,7 @@ export function createContactsView(): ContactsView {
         const px = contacts[o], py = contacts[o + 1], pz = contacts[o + 2];
         const nx = contacts[o + 3], ny = contacts[o + 4], nz = contacts[o + 5];
         if (!Number.isFinite(px + py + pz + nx + ny + nz)) continue; // never draw NaN
-        const rgb = contactColor(info[CONTACT_INFO_STRIDE * k]);
+        const rgb = contactColor(info[CONTACT_INFO_STRIDE * k], palette);
         const hi = highlight ? highlight(k) : false;
         const s = hi ? HIGHLIGHT_SCALE : 1;
         m.makeScale(s, s, s).setPosition(px, py, pz);
@@ -119,6 +122,9 @@ export function createContactsView(): ContactsView {
     },
     setNormalScale(mode) {
       byForce = mode === 'force';
+    },
+    setPalette(p) {
+      palette = p;
     },
     dispose() {
       sphereGeom.dispose();

@@ -19,6 +19,11 @@ import { createTerrainView, type TerrainView } from './terrain-view';
 import { OverlaysView } from './overlays-view';
 import type { Selection } from '../inspect/selection';
 
+/** Terrain colour when the height gradient is off (a neutral grey-brown: relief reads from the shading). */
+export const TERRAIN_PLAIN_COLOR = 0x8f8a7d;
+/** [m] Length of the world-origin axes. */
+export const WORLD_AXES_LENGTH = 1;
+
 /** [px] A click this close to a contact marker's centre picks the contact. */
 export const CONTACT_PICK_RADIUS_PX = 10;
 
@@ -38,6 +43,9 @@ export class SceneView {
   private world: WorldInfo | null = null;
   readonly contacts: ContactsView;
   readonly overlays = new OverlaysView();
+  /** x (red), y (green), z (blue) at the world origin, in the simulation frame (under root). */
+  readonly worldAxes = new THREE.AxesHelper(WORLD_AXES_LENGTH);
+  private terrainColors: 'height' | 'plain' = 'height';
   private readonly canvas: HTMLCanvasElement;
   private readonly sun: THREE.DirectionalLight;
   private readonly raycaster = new THREE.Raycaster();
@@ -69,6 +77,11 @@ export class SceneView {
     this.contacts = createContactsView();
     this.root.add(this.contacts.group);
     this.root.add(this.overlays.group);
+    this.worldAxes.name = 'world-axes';
+    // Drawn over the terrain, so the origin shows even where the ground lies above z = 0.
+    (this.worldAxes.material as THREE.Material).depthTest = false;
+    this.worldAxes.renderOrder = 12;
+    this.root.add(this.worldAxes);
     this.chase = new ChaseCamera(1, canvas);
     this.resize();
   }
@@ -86,6 +99,7 @@ export class SceneView {
     this.world = info;
     this.terrain = createTerrainView(info.terrain, terrainVertexBudget(this.glRenderer));
     this.root.add(this.terrain.mesh);
+    this.applyTerrainColors();
     const visuals = info.visuals && info.visuals.length > 0 ? buildRobotVisuals(info.visuals, meshBytes) : undefined;
     this.visualWarnings = visuals?.warnings ?? [];
     this.robot = createRobotView(info.bodies, visuals);
@@ -96,6 +110,41 @@ export class SceneView {
     this.followBody = this.baseIndex();
     this.chase.snap();
     return this.terrain.stride;
+  }
+
+  setShowWorldAxes(show: boolean): void {
+    this.worldAxes.visible = show;
+  }
+
+  /** 3D view background ("#rrggbb"). */
+  setBackground(css: string): void {
+    (this.scene.background as THREE.Color).set(css);
+  }
+
+  /** Terrain coloured by height (vertex colours) or plain; kept for the next world too. */
+  setTerrainColors(mode: 'height' | 'plain'): void {
+    if (mode === this.terrainColors) return;
+    this.terrainColors = mode;
+    this.applyTerrainColors();
+  }
+
+  /**
+   * Switches every terrain mesh's material between its per-vertex height colours and one plain
+   * colour. Works on whatever object terrain-view.ts builds (one mesh or chunks under a group).
+   */
+  private applyTerrainColors(): void {
+    const plain = this.terrainColors === 'plain';
+    this.terrain?.mesh.traverse((o) => {
+      const mesh = o as THREE.Mesh;
+      if (!mesh.isMesh) return;
+      for (const m of Array.isArray(mesh.material) ? mesh.material : [mesh.material]) {
+        const mat = m as THREE.MeshLambertMaterial;
+        if (!mat.color) continue;
+        mat.vertexColors = !plain;
+        mat.color.set(plain ? TERRAIN_PLAIN_COLOR : 0xffffff);
+        mat.needsUpdate = true;
+      }
+    });
   }
 
   /** Collision shapes drawn on top of the URDF visuals (bodies without visuals always show them). */
@@ -229,6 +278,7 @@ export class SceneView {
     this.clearWorld();
     this.contacts.dispose();
     this.overlays.dispose();
+    this.worldAxes.dispose();
     this.chase.dispose();
     this.renderer.dispose();
   }

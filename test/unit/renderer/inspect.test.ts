@@ -237,7 +237,10 @@ describe('plot series', () => {
     expect(keys).toEqual(expect.arrayContaining(['speed', 'contacts', 'wheel:1:depth', 'wheel:1:force', 'wheel:1:count', 'body:0:pitch', 'body:2:speed']));
     const f = { ...frame([[0, 0.3, 0, 0, 0, 1, 0.002, 0.5, 0, 0], [0, 0.35, 0, 0, 0, 1, 0.004, 0.25, 0, 0]], [[2, 1, -1, 0, 0], [2, 1, -1, 0, 0]]), speed: 0.7 };
     const at = (k: string): number => defs.find((d) => d.key === k)!.sample(f, 0.01);
-    expect(at('wheel:1:depth')).toBeCloseTo(4, 4);
+    // samples are SI (the legend converts them): the deepest of 2 mm and 4 mm, in metres
+    expect(at('wheel:1:depth')).toBeCloseTo(0.004, 7);
+    expect(defs.find((d) => d.key === 'wheel:1:depth')!.quantity).toBe('length');
+    expect(defs.find((d) => d.key === 'body:0:pitch')!.quantity).toBe('angle');
     expect(at('wheel:1:force')).toBeCloseTo(75, 3);
     expect(at('wheel:1:count')).toBe(2);
     expect(at('speed')).toBeCloseTo(0.7, 6);
