@@ -47,7 +47,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { buildRendererBenchFiles, type RendererBenchFiles } from './renderer/scenario';
-import { framesInWindow, quantile, TABLE_HEADER, tableRow, type CaseResult, type FrameTimingSnapshot } from './renderer/measure';
+import { framesInWindow, quantile, scriptMsPerFrameFromTrace, TABLE_HEADER, tableRow, type CaseResult, type FrameTimingSnapshot, type TraceEvent } from './renderer/measure';
 
 export interface BenchContext {
   quick: boolean;
@@ -84,6 +84,9 @@ interface Settings {
 
 const FULL: Settings = { sizes: [1025, 4097], warmup: 60, window: 300, windowMaxS: 120, loadTimeoutS: 180 };
 const QUICK: Settings = { sizes: [1025], warmup: 20, window: 60, windowMaxS: 30, loadTimeoutS: 90 };
+
+/** Trace categories of the second window: the timeline's script events and V8's execution spans. */
+const TRACE_CATEGORIES = ['devtools.timeline', 'v8.execute', 'v8'];
 
 /** [ms] Poll period of the test hook while loading and measuring (each poll runs a little script on the page). */
 const POLL_MS = 500;
@@ -345,7 +348,24 @@ async function runCase(browser: Browser, url: string, c: RendererBenchFiles, s: 
     result.terrainBytesFromWorker = end.terrainBytesFromWorker;
     result.realtimeFactor = end.realtimeFactor ?? undefined;
 
-    // Memory held, after a full collection (outside the measured window).
+    // A second window under tracing: main-thread script time of each frame (median / p95).
+    await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+    const tw0 = (await page.evaluate(WINDOW_MARK)) as WindowMark;
+    const traceStart = performance.now();
+    let tw1 = tw0;
+    while (tw1.frames < tw0.frames + s.window && performance.now() - traceStart < s.windowMaxS * 1000) {
+      await sleep(POLL_MS);
+      if (crashed) throw new CaseFailure('page crashed while tracing');
+      tw1 = (await page.evaluate(WINDOW_MARK)) as WindowMark;
+    }
+    const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] };
+    if (process.env.RENDERER_BENCH_TRACE_DUMP) writeFileSync(process.env.RENDERER_BENCH_TRACE_DUMP, JSON.stringify(trace));
+    const perFrame = scriptMsPerFrameFromTrace(trace.traceEvents);
+    result.tracedFrames = perFrame.length;
+    result.tracedScriptMs = [quantile(perFrame, 0.5), quantile(perFrame, 0.95)];
+    result.tracedScriptMeanMs = perFrame.reduce((a, b) => a + b, 0) / Math.max(1, perFrame.length);
+
+    // Memory held, after a full collection (outside the measured windows).
     await cdp.send('HeapProfiler.collectGarbage');
     const heap = await cdp.send('Runtime.getHeapUsage');
     result.jsHeapBytes = heap.usedSize;

@@ -55,6 +55,10 @@ export interface CaseResult {
   scriptMsPerFrame?: number;
   /** [ms] Main-thread busy time per frame (TaskDuration delta / frames: script, style, layout, GL command encoding). */
   taskMsPerFrame?: number;
+  /** [ms] Main-thread script time per frame from a trace of a second window: median / p95, mean; frames traced. */
+  tracedScriptMs?: [number, number];
+  tracedScriptMeanMs?: number;
+  tracedFrames?: number;
   /** [ms] In-app frame callback time, median and p95. */
   callbackMs?: [number, number];
   /** [ms] Frame interval, median and p95. */
@@ -80,12 +84,12 @@ const f2 = (x: number | undefined): string => (x === undefined || !Number.isFini
 const mib = (x: number | undefined): string => (x === undefined ? '–' : (x / MiB).toFixed(1));
 
 export const TABLE_HEADER = [
-  '| case | load [s] | frames / window [s] | script ms/frame (CDP) | main-thread busy ms/frame | frame callback ms median / p95 | frame interval ms median / p95 | JS heap / ArrayBuffers [MiB] | terrain GPU [MiB] (vertices, stride) | from worker: terrain / load / per frame |',
-  '|---|---:|---:|---:|---:|---|---|---|---|---|',
+  '| case | load [s] | frames / window [s] | script ms/frame, CDP mean | script ms/frame, traced median / p95 (mean) | main-thread busy ms/frame | frame callback ms median / p95 | frame interval ms median / p95 | JS heap / ArrayBuffers [MiB] | terrain GPU [MiB] (vertices, stride) | from worker: terrain / load / per frame |',
+  '|---|---:|---:|---:|---|---:|---|---|---|---|---|',
 ];
 
 export function tableRow(r: CaseResult): string {
-  if (r.failure !== null) return `| ${r.label} | ${r.loadS === undefined ? '–' : f1(r.loadS)} | **${r.failure}** | | | | | | | |`;
+  if (r.failure !== null) return `| ${r.label} | ${r.loadS === undefined ? '–' : f1(r.loadS)} | **${r.failure}** | | | | | | | | |`;
   const pair = (p: [number, number] | undefined, f: (x: number) => string): string => (p ? `${f(p[0])} / ${f(p[1])}` : '–');
   return [
     '',
@@ -93,6 +97,7 @@ export function tableRow(r: CaseResult): string {
     ` ${f1(r.loadS)} `,
     ` ${r.frames ?? '–'} / ${f1(r.windowS)} `,
     ` **${f2(r.scriptMsPerFrame)}** `,
+    ` ${pair(r.tracedScriptMs, f2)} (${f2(r.tracedScriptMeanMs)}) `,
     ` ${f2(r.taskMsPerFrame)} `,
     ` ${pair(r.callbackMs, f2)} `,
     ` ${pair(r.intervalMs, f1)} `,
@@ -101,4 +106,88 @@ export function tableRow(r: CaseResult): string {
     ` ${mib(r.terrainBytesFromWorker)} MiB / ${mib(r.workerBytesAtLoad)} MiB / ${r.workerBytesPerFrame === undefined ? '–' : (r.workerBytesPerFrame / 1024).toFixed(1)} KiB `,
     '',
   ].join('|');
+}
+
+/** One Chrome trace event (the fields used here; times in µs). */
+export interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+}
+
+/**
+ * Top-level JavaScript on a renderer's main thread, as DevTools' "Scripting" counts it: running
+ * a function (event listeners, message handlers, promise reactions), a script or module, an
+ * animation-frame callback or a timer, and compiling. Nested events overlap their parents; the
+ * union of their intervals is what is counted.
+ */
+export const SCRIPT_TRACE_EVENTS: ReadonlySet<string> = new Set([
+  'FunctionCall', 'EvaluateScript', 'RunMicrotasks', 'FireAnimationFrame', 'TimerFire', 'V8.Execute',
+  'v8.compile', 'v8.compileModule', 'v8.evaluateModule', 'v8.callFunction', 'v8.run',
+]);
+
+/**
+ * Main-thread script time per drawn frame [ms] from a trace. The thread is the one with the most
+ * FireAnimationFrame events. A frame may run several animation-frame callbacks (ours and the pixi
+ * panels' tickers), so frame k starts at the first FireAnimationFrame after the previous frame's
+ * PrePaint (the paint step every drawn frame ends with) and runs to the next frame's start; the
+ * last, open-ended frame is dropped. Its script time is the union of the SCRIPT_TRACE_EVENTS
+ * intervals on that thread clipped to the frame (script after one frame's paint and before the
+ * next frame's first callback, e.g. worker message handlers, counts in the earlier frame).
+ */
+export function scriptMsPerFrameFromTrace(events: readonly TraceEvent[]): number[] {
+  const perThread = new Map<string, number>();
+  for (const e of events) {
+    if (e.name === 'FireAnimationFrame' && e.ph === 'X') {
+      const key = `${e.pid}:${e.tid}`;
+      perThread.set(key, (perThread.get(key) ?? 0) + 1);
+    }
+  }
+  let main = '';
+  let most = 0;
+  for (const [k, n] of perThread) if (n > most) [main, most] = [k, n];
+  if (most < 2) return [];
+  const callbacks: number[] = [];
+  const paints: number[] = [];
+  const spans: [number, number][] = [];
+  for (const e of events) {
+    if (e.ph !== 'X' || e.dur === undefined || `${e.pid}:${e.tid}` !== main) continue;
+    if (e.name === 'PrePaint') paints.push(e.ts);
+    if (!SCRIPT_TRACE_EVENTS.has(e.name)) continue;
+    if (e.name === 'FireAnimationFrame') callbacks.push(e.ts);
+    spans.push([e.ts, e.ts + e.dur]);
+  }
+  callbacks.sort((a, b) => a - b);
+  paints.sort((a, b) => a - b);
+  spans.sort((a, b) => a[0] - b[0]);
+  const frameStarts: number[] = [];
+  let p = 0;
+  for (const t of callbacks) {
+    let painted = false;
+    while (p < paints.length && paints[p] < t) {
+      painted = true;
+      p++;
+    }
+    if (painted || frameStarts.length === 0) frameStarts.push(t);
+  }
+  // Union of the spans (sorted by start, merged when they overlap).
+  const merged: [number, number][] = [];
+  for (const [a, b] of spans) {
+    const last = merged[merged.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else merged.push([a, b]);
+  }
+  const out: number[] = [];
+  let m = 0;
+  for (let k = 0; k + 1 < frameStarts.length; k++) {
+    const f0 = frameStarts[k], f1 = frameStarts[k + 1];
+    while (m < merged.length && merged[m][1] <= f0) m++;
+    let sum = 0;
+    for (let q = m; q < merged.length && merged[q][0] < f1; q++) sum += Math.min(f1, merged[q][1]) - Math.max(f0, merged[q][0]);
+    out.push(sum / 1000);
+  }
+  return out;
 }

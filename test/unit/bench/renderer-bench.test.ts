@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseScenarioFile } from '../../../sim/scenario-v2';
 import { decodeTerrain } from '../../../sim/terrain/load-terrain';
 import { fractalTerrain } from '../../../sim/terrain/generate';
-import { framesInWindow, quantile, tableRow } from '../../bench/renderer/measure';
+import { framesInWindow, quantile, scriptMsPerFrameFromTrace, tableRow, type TraceEvent } from '../../bench/renderer/measure';
 import { buildRendererBenchFiles, RENDERER_BENCH_AMPLITUDE, RENDERER_BENCH_DX, RENDERER_BENCH_SEED } from '../../bench/renderer/scenario';
 
 const json = (b: Uint8Array): unknown => JSON.parse(new TextDecoder().decode(b));
@@ -51,5 +51,26 @@ describe('renderer bench', () => {
     expect(quantile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20], 0.95)).toBe(19);
     expect(quantile([], 0.5)).toBeNaN();
     expect(tableRow({ label: '4097²', failure: 'load: not done within 180 s' })).toContain('**load: not done within 180 s**');
+  });
+});
+
+describe('scriptMsPerFrameFromTrace', () => {
+  const X = (name: string, ts: number, dur: number, tid = 1): TraceEvent => ({ name, ph: 'X', pid: 7, tid, ts, dur });
+  it('splits frames at the first animation-frame callback after a paint and unions nested script spans', () => {
+    // Times in µs. Frame A: our rAF callback 0–3000 (a FunctionCall nested in it) and a second
+    // callback (the panels' ticker) 3500–4000, then paint; a message handler 6000–7000 before
+    // frame B; frame B: callback 10000–12000, paint; frame C starts at 20000 (open-ended, dropped).
+    const events: TraceEvent[] = [
+      X('FireAnimationFrame', 0, 3000), X('FunctionCall', 100, 2000), X('FireAnimationFrame', 3500, 500), X('PrePaint', 4500, 300),
+      X('FunctionCall', 6000, 1000), X('RunMicrotasks', 6500, 1000),
+      X('FireAnimationFrame', 10000, 2000), X('Layout', 12000, 5000), X('PrePaint', 17000, 100),
+      X('FireAnimationFrame', 20000, 1000), X('PrePaint', 21500, 100),
+      // Another thread (a worker) with more script but only one callback: ignored.
+      X('FireAnimationFrame', 0, 1, 2), X('FunctionCall', 0, 90000, 2),
+    ];
+    // Frame A [0, 10000): 3 + 0.5 ms of callbacks (the nested call not twice) + the handler and
+    // its microtasks, 6000–7500 as a union (1.5 ms); frame B [10000, 20000): 2 ms.
+    expect(scriptMsPerFrameFromTrace(events)).toEqual([5, 2]);
+    expect(scriptMsPerFrameFromTrace([X('FunctionCall', 0, 10)])).toEqual([]);
   });
 });
