@@ -55,7 +55,8 @@ describe('renderer bench', () => {
 });
 
 describe('scriptMsPerFrameFromTrace', () => {
-  const X = (name: string, ts: number, dur: number, tid = 1): TraceEvent => ({ name, ph: 'X', pid: 7, tid, ts, dur });
+  // Thread clock: half the wall clock's times (a thread running at half speed, as if preempted).
+  const X = (name: string, ts: number, dur: number, tid = 1): TraceEvent => ({ name, ph: 'X', pid: 7, tid, ts, dur, tts: ts / 2, tdur: dur / 2 });
   it('splits frames at the first animation-frame callback after a paint and unions nested script spans', () => {
     // Times in µs. Frame A: our rAF callback 0–3000 (a FunctionCall nested in it) and a second
     // callback (the panels' ticker) 3500–4000, then paint; a message handler 6000–7000 before
@@ -71,6 +72,7 @@ describe('scriptMsPerFrameFromTrace', () => {
     // Frame A [0, 10000): 3 + 0.5 ms of callbacks (the nested call not twice) + the handler and
     // its microtasks, 6000–7500 as a union (1.5 ms); frame B [10000, 20000): 2 ms.
     expect(scriptMsPerFrameFromTrace(events)).toEqual([5, 2]);
+    expect(scriptMsPerFrameFromTrace(events, 'thread')).toEqual([2.5, 1]);
     expect(scriptMsPerFrameFromTrace([X('FunctionCall', 0, 10)])).toEqual([]);
   });
 });
