@@ -17,6 +17,7 @@ import { availableSeries, type SeriesDef } from './panels/plot-series';
 import { ManifoldView } from './panels/manifold-view';
 import { createSimClient, FramePump, loadWorld, type ReceivedFrame } from './sim-client';
 import { installTestHook, type TestHookState } from './test-hook';
+import { FrameTiming, terrainGpuMemory, typedArrayBytes } from './render-stats';
 import { yawOf } from './view3d/yaw';
 import { SceneView } from './view3d/scene-view';
 import { contactColor, contactPalette, cssColor } from './view3d/contact-style';
@@ -70,6 +71,9 @@ let timeScale = 1;
 let selection: Selection = NO_SELECTION;
 let seriesDefs: SeriesDef[] = [];
 let warningsShown: string[] = [];
+/** Render loop timing and the terrain's bytes from the worker, for the test hook (renderer benchmark). */
+const frameTiming = new FrameTiming();
+let terrainBytesFromWorker = 0;
 
 const banner = new Banner();
 const store: KeyValueStore | null = (() => {
@@ -278,6 +282,7 @@ const files = new FileActions({
   loadEnded: () => loadCost.clear(),
   loaded(info, f) {
     world = info;
+    terrainBytesFromWorker = typedArrayBytes(info.terrain);
     recordings.worldChanged();
     pump.reset();
     shown = null;
@@ -399,6 +404,7 @@ function updateStatus(): void {
 }
 
 function frameLoop(now: number): void {
+  const entered = performance.now();
   const dt = (now - lastT) / 1000;
   lastT = now;
   if (world && !files.loading) pump.poll();
@@ -454,6 +460,7 @@ function frameLoop(now: number): void {
     updateStatus();
     lastPanel = now;
   }
+  frameTiming.record(now, performance.now() - entered);
   requestAnimationFrame(frameLoop);
 }
 requestAnimationFrame(frameLoop);
@@ -501,6 +508,9 @@ installTestHook((): TestHookState => {
     visualBodies: scene.visualBodies,
     recording: recordings.hookState(),
     drawnChassis: world ? Array.from(interpolated.poses.subarray(7 * scene.baseIndex(), 7 * scene.baseIndex() + 7)) : [],
+    frameTiming: frameTiming.snapshot(),
+    terrainGpu: terrainGpuMemory(scene.scene),
+    terrainBytesFromWorker,
   };
 });
 

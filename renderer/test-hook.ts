@@ -5,6 +5,7 @@
  * ignored (the object is frozen).
  */
 import type { ContactDetail } from './inspect/contact-detail';
+import type { FrameTimingSnapshot, TerrainGpuMemory } from './render-stats';
 
 export interface FrameSummary {
   step: number;
@@ -63,6 +64,12 @@ export interface TestHookState {
   recording?: ReturnType<import('./app/recording-panel').RecordingPanel['hookState']>;
   /** The robot base's pose as drawn (interpolated, float32), px py pz qx qy qz qw. */
   drawnChassis?: number[];
+  /** The render loop's recent frames: start times and callback durations (render-stats.ts). */
+  frameTiming?: FrameTimingSnapshot;
+  /** Geometry and texture bytes held under the scene's 'terrain' object(s) (render-stats.ts). */
+  terrainGpu?: TerrainGpuMemory;
+  /** Bytes of typed arrays in the WorldInfo.terrain the worker sent for the current world. */
+  terrainBytesFromWorker?: number;
 }
 
 declare global {
@@ -77,6 +84,7 @@ export function installTestHook(get: () => TestHookState): void {
     'ready', 'host', 'scenarioName', 'bodies', 'bodyNames', 'terrainStride', 'glRenderer', 'paused',
     'framesReceived', 'framesRendered', 'lastFrame', 'shownFrame', 'contactsOnScreen', 'selection',
     'selectedContact', 'highlightedContacts', 'warnings', 'error', 'loads', 'visualBodies', 'recording', 'drawnChassis',
+    'frameTiming', 'terrainGpu', 'terrainBytesFromWorker',
   ];
   for (const k of keys) Object.defineProperty(hook, k, { get: () => get()[k], enumerable: true });
   Object.freeze(hook);
