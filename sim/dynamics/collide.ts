@@ -36,7 +36,7 @@ import type { ContactStore } from './contacts';
 import { BROADPHASE_FAT_MARGIN, LINEAR_SLOP, CONTACTS_PER_BODY, POLYTOPE_SPECULATIVE_MIN, POLYTOPE_SPECULATIVE_STEPS, POLYTOPE_TERRAIN_MAX_CELLS, SPECULATIVE_DISTANCE, WARM_START_MATCH_COS, WARM_START_MATCH_DISTANCE } from './constants';
 import type { JointStore } from './joints';
 import type { MaterialTable } from './materials';
-import { Polytope, PolytopeTerrainWorkspace, collidePolytopeTerrain } from './polytope-terrain';
+import { Polytope, PolytopeTerrainWorkspace, collidePolytopeTerrain, polytopeTerrainClear } from './polytope-terrain';
 import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from './spec';
 import { ContactBuffer, WheelContactKind } from '../collision/contact';
 import { collideCylinderTerrainInto } from '../collision/cylinder-terrain/collide';
@@ -66,6 +66,8 @@ const PAIR_BUFFER_CAPACITY = 256;
 export interface CollideStats {
   pairs: number;
   terrainQueries: number;
+  /** Terrain queries of large boxes and hulls skipped as provably clear (polytopeTerrainClear). */
+  terrainSkipped: number;
   /** Calls whose output was cut (buffer full) or whose algorithm reported a degraded result. */
   degraded: number;
 }
@@ -96,7 +98,7 @@ export class CollisionPass {
   private pairKeys = new Float64Array(64);
   /** Matched flags of the previous step's contacts. */
   private taken = new Uint8Array(64);
-  readonly stats: CollideStats = { pairs: 0, terrainQueries: 0, degraded: 0 };
+  readonly stats: CollideStats = { pairs: 0, terrainQueries: 0, terrainSkipped: 0, degraded: 0 };
   /** [s] The step of the current run. */
   private dt = 0;
   /** Measure the broad phase's time (broadMs, [ms] of the last run). */
@@ -160,6 +162,7 @@ export class CollisionPass {
     const tb0 = this.timeStages ? performance.now() : 0;
     stats.pairs = 0;
     stats.terrainQueries = 0;
+    stats.terrainSkipped = 0;
     stats.degraded = 0;
     for (let b = 0; b < bodies.count; b++) {
       if (bodies.kind[b] === BodyKind.Static || !bodies.awake[b] || this.proxies[b] < 0) continue;
@@ -341,10 +344,14 @@ export class CollisionPass {
       const status = collidePolytopeTerrain(buf, this.polytopes[a]!, pose.position, pose.orientation, hf, margin, this.polyWs);
       if (status !== 0) this.stats.degraded++;
       for (let k = 0; k < buf.count; k++) buf.kind[k] = CONTACT_KIND_CONVEX_TERRAIN;
-    } else {
+    } else if (this.polytopes[a] === null || !polytopeTerrainClear(this.polytopes[a]!, pose.position, pose.orientation, hf, S, this.polyWs)) {
+      // (a large box or hull provably farther than S from the terrain, e.g. a chassis over
+      // its wheels, skips the general routine: it would return nothing)
       const status = collideShapeHeightfield(buf, bodies.shapes[a] as Shape, pose, hf, S);
       if (status !== 0) this.stats.degraded++;
       for (let k = 0; k < buf.count; k++) buf.kind[k] = CONTACT_KIND_CONVEX_TERRAIN;
+    } else {
+      this.stats.terrainSkipped++;
     }
     this.emit(bodies, materials, a, -1, prev, out, true);
   }

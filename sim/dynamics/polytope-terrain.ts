@@ -454,3 +454,97 @@ function vertexSupports(hf: Heightfield, i: number, j: number, WP: Float64Array,
   return true;
 }
 
+
+/** Cells per side of the tiles of polytopeTerrainClear (0.2 m on a 5 cm grid). */
+const CLEAR_TILE_CELLS = 4;
+/** Faces with n_z above −this (near-vertical or facing up) give no useful bound on the underside. */
+const CLEAR_MIN_DOWN_NZ = 0.1;
+/** [m] Added to the margin of polytopeTerrainClear (rounding in the routines it stands in for). */
+const CLEAR_SLACK = 1e-6;
+
+/**
+ * True when no terrain point lies within `margin` of polytope `poly` at pose (p, q): then no
+ * contact routine can report a contact at depth ≥ −margin, and the caller skips it (a chassis
+ * riding 0.15 m above the ground over hundreds of cells). False means "maybe" (not a contact).
+ *
+ * Proof, per tile C of CLEAR_TILE_CELLS² cells covering the body's footprint grown by the
+ * margin: a terrain point T over C lies at most H_C high (the highest vertex of C's cells; each
+ * element is planar between its vertices). A body point P within `margin` of T has P.xy in C's
+ * rectangle grown by the margin, R; the body lies above each of its downward faces' planes
+ * (n·X ≤ d with n_z < 0 gives z ≥ (d − n_x x − n_y y)/n_z, linear in x, y: its least value over
+ * R is at a corner of R) and above its lowest vertex, so P.z ≥ L_C, the largest of these bounds;
+ * then |T − P| ≥ P.z − T.z ≥ L_C − H_C. L_C − H_C > margin on every tile leaves no such pair.
+ */
+export function polytopeTerrainClear(
+  poly: Polytope, p: Readonly<Vec3>, q: Readonly<Quat>, hf: Heightfield, margin: number, ws: PolytopeTerrainWorkspace,
+): boolean {
+  const nv = poly.vertexCount, nf = poly.faceCount;
+  ws.ensure(nv, nf);
+  const WP = ws.planes;
+  const qx = q[0], qy = q[1], qz = q[2], qw = q[3];
+  const px = p[0], py = p[1], pz = p[2];
+  const r00 = 1 - 2 * (qy * qy + qz * qz), r01 = 2 * (qx * qy - qz * qw), r02 = 2 * (qx * qz + qy * qw);
+  const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
+  const r20 = 2 * (qx * qz - qy * qw), r21 = 2 * (qy * qz + qx * qw), r22 = 1 - 2 * (qx * qx + qy * qy);
+  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity;
+  const V = poly.vertices;
+  for (let k = 0; k < nv; k++) {
+    const x = V[3 * k], y = V[3 * k + 1], z = V[3 * k + 2];
+    const wx = px + r00 * x + r01 * y + r02 * z;
+    const wy = py + r10 * x + r11 * y + r12 * z;
+    const wz = pz + r20 * x + r21 * y + r22 * z;
+    if (wx < minX) minX = wx;
+    if (wx > maxX) maxX = wx;
+    if (wy < minY) minY = wy;
+    if (wy > maxY) maxY = wy;
+    if (wz < minZ) minZ = wz;
+  }
+  if (!Number.isFinite(minX + minY + minZ + maxX + maxY)) return false;
+  const m = margin + CLEAR_SLACK;
+  const x0 = hf.x0, y0 = hf.y0, dx = hf.dx, dy = hf.dy, cols = hf.cols, H = hf.heights;
+  let i0 = Math.floor((minX - m - x0) / dx), i1 = Math.floor((maxX + m - x0) / dx);
+  let j0 = Math.floor((minY - m - y0) / dy), j1 = Math.floor((maxY + m - y0) / dy);
+  if (i0 < 0) i0 = 0;
+  if (j0 < 0) j0 = 0;
+  if (i1 > hf.cellsX - 1) i1 = hf.cellsX - 1;
+  if (j1 > hf.cellsY - 1) j1 = hf.cellsY - 1;
+  if (i0 > i1 || j0 > j1) return true; // off the grid: no terrain there
+  // downward faces, world planes n·x = d (packed at the front of ws.planes)
+  const P = poly.planes;
+  let nd = 0;
+  for (let f = 0; f < nf; f++) {
+    const x = P[4 * f], y = P[4 * f + 1], z = P[4 * f + 2];
+    const nz = r20 * x + r21 * y + r22 * z;
+    if (nz > -CLEAR_MIN_DOWN_NZ) continue;
+    const nx = r00 * x + r01 * y + r02 * z, ny = r10 * x + r11 * y + r12 * z;
+    WP[4 * nd] = nx; WP[4 * nd + 1] = ny; WP[4 * nd + 2] = nz;
+    WP[4 * nd + 3] = P[4 * f + 3] + nx * px + ny * py + nz * pz;
+    nd++;
+  }
+  for (let tj = j0; tj <= j1; tj += CLEAR_TILE_CELLS) {
+    const tj1 = Math.min(tj + CLEAR_TILE_CELLS - 1, j1);
+    const ya = y0 + tj * dy - m, yb = y0 + (tj1 + 1) * dy + m;
+    for (let ti = i0; ti <= i1; ti += CLEAR_TILE_CELLS) {
+      const ti1 = Math.min(ti + CLEAR_TILE_CELLS - 1, i1);
+      // highest terrain vertex of the tile's cells
+      let hMax = -Infinity;
+      for (let j = tj; j <= tj1 + 1; j++) {
+        const row = j * cols;
+        for (let i = ti; i <= ti1 + 1; i++) if (H[row + i] > hMax) hMax = H[row + i];
+      }
+      if (minZ - hMax > m) continue;
+      // lowest the body can be over the tile's rectangle grown by the margin
+      const xa = x0 + ti * dx - m, xb = x0 + (ti1 + 1) * dx + m;
+      let low = minZ;
+      for (let f = 0; f < nd; f++) {
+        const nx = WP[4 * f], ny = WP[4 * f + 1], inz = 1 / WP[4 * f + 2], d = WP[4 * f + 3];
+        // z = (d − nx·x − ny·y)/nz is least at the corner that maximises (d − nx·x − ny·y)·(1/nz) (1/nz < 0)
+        const x = nx > 0 ? xa : xb, y = ny > 0 ? ya : yb;
+        const z = (d - nx * x - ny * y) * inz;
+        if (z > low) low = z;
+      }
+      if (low - hMax <= m) return false;
+    }
+  }
+  return true;
+}
