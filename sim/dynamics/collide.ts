@@ -250,34 +250,46 @@ export class CollisionPass {
   /** Copies the previous step's contacts of pair (a, b) (starting at or after index `from`); returns the index past them. */
   private carry(prev: ContactStore, out: ContactStore, a: number, b: number, from: number): number {
     const key = a * PAIR_SHIFT + (b + 1); // pairKey(a, b)
-    let j = from;
-    while (j < prev.count && prev.key[j] < key) j++;
-    for (; j < prev.count && prev.key[j] === key; j++) {
-      if (out.count >= out.capacity) out.resize(2 * out.capacity);
-      const i = out.count++;
-      out.bodyA[i] = prev.bodyA[j];
-      out.bodyB[i] = prev.bodyB[j];
-      out.slotB[i] = prev.slotB[j];
-      out.key[i] = key;
-      out.kind[i] = prev.kind[j];
-      out.cellI[i] = prev.cellI[j];
-      out.cellJ[i] = prev.cellJ[j];
-      out.feature[i] = prev.feature[j];
-      for (let k = 0; k < 3; k++) {
-        out.point[3 * i + k] = prev.point[3 * j + k];
-        out.normal[3 * i + k] = prev.normal[3 * j + k];
-      }
-      out.depth[i] = prev.depth[j];
-      out.friction[i] = prev.friction[j];
-      out.restitution[i] = prev.restitution[j];
-      out.rolling[i] = prev.rolling[j];
-      out.normalImpulse[i] = prev.normalImpulse[j];
-      out.t1Impulse[i] = prev.t1Impulse[j];
-      out.t2Impulse[i] = prev.t2Impulse[j];
-      out.r1Impulse[i] = prev.r1Impulse[j];
-      out.r2Impulse[i] = prev.r2Impulse[j];
+    let j0 = from;
+    while (j0 < prev.count && prev.key[j0] < key) j0++;
+    let j1 = j0;
+    while (j1 < prev.count && prev.key[j1] === key) j1++;
+    const n = j1 - j0;
+    if (n === 0) return j1;
+    if (out.count + n > out.capacity) out.resize(Math.max(2 * out.capacity, out.count + n));
+    // field by field over the run (a sleeping pile carries hundreds of contacts every step)
+    const i0 = out.count, d = i0 - j0;
+    for (let j = j0; j < j1; j++) {
+      out.bodyA[j + d] = prev.bodyA[j];
+      out.bodyB[j + d] = prev.bodyB[j];
+      out.slotB[j + d] = prev.slotB[j];
+      out.key[j + d] = key;
+      out.kind[j + d] = prev.kind[j];
     }
-    return j;
+    for (let j = j0; j < j1; j++) {
+      out.cellI[j + d] = prev.cellI[j];
+      out.cellJ[j + d] = prev.cellJ[j];
+      out.feature[j + d] = prev.feature[j];
+    }
+    for (let j = 3 * j0, d3 = 3 * d; j < 3 * j1; j++) {
+      out.point[j + d3] = prev.point[j];
+      out.normal[j + d3] = prev.normal[j];
+    }
+    for (let j = j0; j < j1; j++) {
+      out.depth[j + d] = prev.depth[j];
+      out.friction[j + d] = prev.friction[j];
+      out.restitution[j + d] = prev.restitution[j];
+      out.rolling[j + d] = prev.rolling[j];
+    }
+    for (let j = j0; j < j1; j++) {
+      out.normalImpulse[j + d] = prev.normalImpulse[j];
+      out.t1Impulse[j + d] = prev.t1Impulse[j];
+      out.t2Impulse[j + d] = prev.t2Impulse[j];
+      out.r1Impulse[j + d] = prev.r1Impulse[j];
+      out.r2Impulse[j + d] = prev.r2Impulse[j];
+    }
+    out.count = i0 + n;
+    return j1;
   }
 
   private terrainContacts(bodies: BodyStore, materials: MaterialTable, hf: Heightfield, a: number, prev: ContactStore, out: ContactStore): void {
