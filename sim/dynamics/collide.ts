@@ -257,36 +257,55 @@ export class CollisionPass {
     const n = j1 - j0;
     if (n === 0) return j1;
     if (out.count + n > out.capacity) out.resize(Math.max(2 * out.capacity, out.count + n));
-    // field by field over the run (a sleeping pile carries hundreds of contacts every step)
+    // field by field over the run (a sleeping pile carries hundreds of contacts every step),
+    // arrays in locals (no reload of the store's fields between the typed-array stores)
     const i0 = out.count, d = i0 - j0;
-    for (let j = j0; j < j1; j++) {
-      out.bodyA[j + d] = prev.bodyA[j];
-      out.bodyB[j + d] = prev.bodyB[j];
-      out.slotB[j + d] = prev.slotB[j];
-      out.key[j + d] = key;
-      out.kind[j + d] = prev.kind[j];
+    {
+      const oA = out.bodyA, oB = out.bodyB, oS = out.slotB, oK = out.key, oKind = out.kind;
+      const pA = prev.bodyA, pB = prev.bodyB, pS = prev.slotB, pKind = prev.kind;
+      for (let j = j0; j < j1; j++) {
+        oA[j + d] = pA[j];
+        oB[j + d] = pB[j];
+        oS[j + d] = pS[j];
+        oK[j + d] = key;
+        oKind[j + d] = pKind[j];
+      }
     }
-    for (let j = j0; j < j1; j++) {
-      out.cellI[j + d] = prev.cellI[j];
-      out.cellJ[j + d] = prev.cellJ[j];
-      out.feature[j + d] = prev.feature[j];
+    {
+      const oI = out.cellI, oJ = out.cellJ, oF = out.feature, pI = prev.cellI, pJ = prev.cellJ, pF = prev.feature;
+      for (let j = j0; j < j1; j++) {
+        oI[j + d] = pI[j];
+        oJ[j + d] = pJ[j];
+        oF[j + d] = pF[j];
+      }
     }
-    for (let j = 3 * j0, d3 = 3 * d; j < 3 * j1; j++) {
-      out.point[j + d3] = prev.point[j];
-      out.normal[j + d3] = prev.normal[j];
+    {
+      const oP = out.point, oN = out.normal, pP = prev.point, pN = prev.normal;
+      for (let j = 3 * j0, d3 = 3 * d; j < 3 * j1; j++) {
+        oP[j + d3] = pP[j];
+        oN[j + d3] = pN[j];
+      }
     }
-    for (let j = j0; j < j1; j++) {
-      out.depth[j + d] = prev.depth[j];
-      out.friction[j + d] = prev.friction[j];
-      out.restitution[j + d] = prev.restitution[j];
-      out.rolling[j + d] = prev.rolling[j];
+    {
+      const oD = out.depth, oF = out.friction, oR = out.restitution, oL = out.rolling;
+      const pD = prev.depth, pF = prev.friction, pR = prev.restitution, pL = prev.rolling;
+      for (let j = j0; j < j1; j++) {
+        oD[j + d] = pD[j];
+        oF[j + d] = pF[j];
+        oR[j + d] = pR[j];
+        oL[j + d] = pL[j];
+      }
     }
-    for (let j = j0; j < j1; j++) {
-      out.normalImpulse[j + d] = prev.normalImpulse[j];
-      out.t1Impulse[j + d] = prev.t1Impulse[j];
-      out.t2Impulse[j + d] = prev.t2Impulse[j];
-      out.r1Impulse[j + d] = prev.r1Impulse[j];
-      out.r2Impulse[j + d] = prev.r2Impulse[j];
+    {
+      const o0 = out.normalImpulse, o1 = out.t1Impulse, o2 = out.t2Impulse, o3 = out.r1Impulse, o4 = out.r2Impulse;
+      const p0 = prev.normalImpulse, p1 = prev.t1Impulse, p2 = prev.t2Impulse, p3 = prev.r1Impulse, p4 = prev.r2Impulse;
+      for (let j = j0; j < j1; j++) {
+        o0[j + d] = p0[j];
+        o1[j + d] = p1[j];
+        o2[j + d] = p2[j];
+        o3[j + d] = p3[j];
+        o4[j + d] = p4[j];
+      }
     }
     out.count = i0 + n;
     return j1;

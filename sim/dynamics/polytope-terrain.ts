@@ -234,12 +234,14 @@ export function collidePolytopeTerrain(
   }
   const gi0 = Math.max(0, Math.ceil((minX - margin - x0) / dx)), gi1 = Math.min(cellsX, Math.floor((maxX + margin - x0) / dx));
   const gj0 = Math.max(0, Math.ceil((minY - margin - y0) / dy)), gj1 = Math.min(cellsY, Math.floor((maxY + margin - y0) / dy));
+  let hint = 0; // the face that put the last grid vertex outside (neighbours usually share it)
   for (let j = gj0; j <= gj1; j++) {
     const gy = y0 + j * dy;
     for (let i = gi0; i <= gi1; i++) {
       const gz = H[j * cols + i];
       if (gz < minZ - margin || gz > maxZ + margin) continue;
       const gx = x0 + i * dx;
+      if (WP[4 * hint] * gx + WP[4 * hint + 1] * gy + WP[4 * hint + 2] * gz - WP[4 * hint + 3] >= margin) continue;
       // the nearest face whose (negated) normal the terrain vertex supports: the terrain lies
       // below the plane through G with normal −n_f (no ghost contact from a vertex under a
       // bottom face against the side face it is about to slide under)
@@ -250,7 +252,10 @@ export function collidePolytopeTerrain(
         const d = WP[4 * f] * gx + WP[4 * f + 1] * gy + WP[4 * f + 2] * gz - WP[4 * f + 3];
         if (d > dmax) {
           dmax = d;
-          if (d >= margin) break;
+          if (d >= margin) {
+            hint = f;
+            break;
+          }
         }
       }
       if (dmax >= margin) continue;
