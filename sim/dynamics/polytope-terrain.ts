@@ -296,12 +296,16 @@ export function collidePolytopeTerrain(
         const fy = (y - y0) / dy;
         if (!(fy >= 0 && fy < cellsY)) continue;
         const j = Math.floor(fy);
+        // the rock edge passing higher than the margin above the terrain edge: no candidate
+        // (edgeCandidate's first test, done before the edge-class lookup)
+        const h0 = H[j * cols + i], h1 = H[(j + 1) * cols + i];
+        const z = az + t * ez, h = h0 + (fy - j) * (h1 - h0);
+        if (z - h >= margin) continue;
         const cls = i < cellsX ? hf.edgeClass(i, j, CellEdge.Left) : hf.edgeClass(i - 1, j, CellEdge.Right);
         if (cls !== EdgeClass.Convex && cls !== EdgeClass.Active) continue;
-        const h0 = H[j * cols + i], h1 = H[(j + 1) * cols + i];
         const S = ws.s;
-        S[8] = ax + t * ex; S[9] = y; S[10] = az + t * ez; S[11] = ex; S[12] = ey; S[13] = ez;
-        S[14] = 0; S[15] = dy; S[16] = h1 - h0; S[17] = h0 + (fy - j) * (h1 - h0); S[18] = margin;
+        S[8] = ax + t * ex; S[9] = y; S[10] = z; S[11] = ex; S[12] = ey; S[13] = ez;
+        S[14] = 0; S[15] = dy; S[16] = h1 - h0; S[17] = h; S[18] = margin;
         if (!edgeCandidate(cand, ws, nv, hf, i + 1, j, i - 1, j + 1, i < cellsX ? i : i - 1, j, TAG_EDGE_EDGE | (e << 2))) break;
       }
     }
@@ -315,12 +319,14 @@ export function collidePolytopeTerrain(
         const fx = (x - x0) / dx;
         if (!(fx >= 0 && fx < cellsX)) continue;
         const i = Math.floor(fx);
+        const h0 = H[j * cols + i], h1 = H[j * cols + i + 1];
+        const z = az + t * ez, h = h0 + (fx - i) * (h1 - h0);
+        if (z - h >= margin) continue;
         const cls = j < cellsY ? hf.edgeClass(i, j, CellEdge.Bottom) : hf.edgeClass(i, j - 1, CellEdge.Top);
         if (cls !== EdgeClass.Convex && cls !== EdgeClass.Active) continue;
-        const h0 = H[j * cols + i], h1 = H[j * cols + i + 1];
         const S = ws.s;
-        S[8] = x; S[9] = ay + t * ey; S[10] = az + t * ez; S[11] = ex; S[12] = ey; S[13] = ez;
-        S[14] = dx; S[15] = 0; S[16] = h1 - h0; S[17] = h0 + (fx - i) * (h1 - h0); S[18] = margin;
+        S[8] = x; S[9] = ay + t * ey; S[10] = z; S[11] = ex; S[12] = ey; S[13] = ez;
+        S[14] = dx; S[15] = 0; S[16] = h1 - h0; S[17] = h; S[18] = margin;
         if (!edgeCandidate(cand, ws, nv, hf, i, j + 1, i + 1, j - 1, i, j < cellsY ? j : j - 1, TAG_EDGE_EDGE | (e << 2) | 1)) break;
       }
     }
@@ -335,15 +341,17 @@ export function collidePolytopeTerrain(
         const fx = (x - x0) / dx, fy = (y - y0) / dy;
         if (!(fx >= 0 && fy >= 0 && fx < cellsX && fy < cellsY)) continue;
         const i = Math.floor(fx), j = m - 1 - i;
-        if (j < 0 || j >= cellsY || hf.cellIsRectangle(i, j)) continue;
-        const cls = hf.edgeClass(i, j, CellEdge.Diagonal);
-        if (cls !== EdgeClass.Convex && cls !== EdgeClass.Active) continue;
+        if (j < 0 || j >= cellsY) continue;
         // diagonal from V1 (i+1, j) to V2 (i, j+1); position along it: w = fy − j
         const h1 = H[j * cols + i + 1], h2 = H[(j + 1) * cols + i];
         const w = fy - j;
+        const z = az + t * ez, h = h1 + w * (h2 - h1);
+        if (z - h >= margin || hf.cellIsRectangle(i, j)) continue;
+        const cls = hf.edgeClass(i, j, CellEdge.Diagonal);
+        if (cls !== EdgeClass.Convex && cls !== EdgeClass.Active) continue;
         const S = ws.s;
-        S[8] = x; S[9] = y; S[10] = az + t * ez; S[11] = ex; S[12] = ey; S[13] = ez;
-        S[14] = -dx; S[15] = dy; S[16] = h2 - h1; S[17] = h1 + w * (h2 - h1); S[18] = margin;
+        S[8] = x; S[9] = y; S[10] = z; S[11] = ex; S[12] = ey; S[13] = ez;
+        S[14] = -dx; S[15] = dy; S[16] = h2 - h1; S[17] = h; S[18] = margin;
         if (!edgeCandidate(cand, ws, nv, hf, i, j, i + 1, j + 1, i, j, TAG_EDGE_EDGE | (e << 2) | 2)) break;
       }
     }
