@@ -36,7 +36,7 @@ import type { ContactStore } from './contacts';
 import { BROADPHASE_FAT_MARGIN, LINEAR_SLOP, CONTACTS_PER_BODY, POLYTOPE_SPECULATIVE_MIN, POLYTOPE_SPECULATIVE_STEPS, POLYTOPE_TERRAIN_MAX_CELLS, SPECULATIVE_DISTANCE, WARM_START_MATCH_COS, WARM_START_MATCH_DISTANCE } from './constants';
 import type { JointStore } from './joints';
 import type { MaterialTable } from './materials';
-import { Polytope, PolytopeTerrainWorkspace, collidePolytopeTerrain } from './polytope-terrain';
+import { Polytope, PolytopeTerrainWorkspace, collidePolytopeTerrain, polytopeTerrainClear } from './polytope-terrain';
 import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from './spec';
 import { ContactBuffer, WheelContactKind } from '../collision/contact';
 import { collideCylinderTerrainInto } from '../collision/cylinder-terrain/collide';
@@ -66,6 +66,8 @@ const PAIR_BUFFER_CAPACITY = 256;
 export interface CollideStats {
   pairs: number;
   terrainQueries: number;
+  /** Terrain queries of large boxes and hulls skipped as provably clear (polytopeTerrainClear). */
+  terrainSkipped: number;
   /** Calls whose output was cut (buffer full) or whose algorithm reported a degraded result. */
   degraded: number;
 }
@@ -96,7 +98,7 @@ export class CollisionPass {
   private pairKeys = new Float64Array(64);
   /** Matched flags of the previous step's contacts. */
   private taken = new Uint8Array(64);
-  readonly stats: CollideStats = { pairs: 0, terrainQueries: 0, degraded: 0 };
+  readonly stats: CollideStats = { pairs: 0, terrainQueries: 0, terrainSkipped: 0, degraded: 0 };
   /** [s] The step of the current run. */
   private dt = 0;
   /** Measure the broad phase's time (broadMs, [ms] of the last run). */
@@ -160,6 +162,7 @@ export class CollisionPass {
     const tb0 = this.timeStages ? performance.now() : 0;
     stats.pairs = 0;
     stats.terrainQueries = 0;
+    stats.terrainSkipped = 0;
     stats.degraded = 0;
     for (let b = 0; b < bodies.count; b++) {
       if (bodies.kind[b] === BodyKind.Static || !bodies.awake[b] || this.proxies[b] < 0) continue;
@@ -247,34 +250,65 @@ export class CollisionPass {
   /** Copies the previous step's contacts of pair (a, b) (starting at or after index `from`); returns the index past them. */
   private carry(prev: ContactStore, out: ContactStore, a: number, b: number, from: number): number {
     const key = a * PAIR_SHIFT + (b + 1); // pairKey(a, b)
-    let j = from;
-    while (j < prev.count && prev.key[j] < key) j++;
-    for (; j < prev.count && prev.key[j] === key; j++) {
-      if (out.count >= out.capacity) out.resize(2 * out.capacity);
-      const i = out.count++;
-      out.bodyA[i] = prev.bodyA[j];
-      out.bodyB[i] = prev.bodyB[j];
-      out.slotB[i] = prev.slotB[j];
-      out.key[i] = key;
-      out.kind[i] = prev.kind[j];
-      out.cellI[i] = prev.cellI[j];
-      out.cellJ[i] = prev.cellJ[j];
-      out.feature[i] = prev.feature[j];
-      for (let k = 0; k < 3; k++) {
-        out.point[3 * i + k] = prev.point[3 * j + k];
-        out.normal[3 * i + k] = prev.normal[3 * j + k];
+    let j0 = from;
+    while (j0 < prev.count && prev.key[j0] < key) j0++;
+    let j1 = j0;
+    while (j1 < prev.count && prev.key[j1] === key) j1++;
+    const n = j1 - j0;
+    if (n === 0) return j1;
+    if (out.count + n > out.capacity) out.resize(Math.max(2 * out.capacity, out.count + n));
+    // field by field over the run (a sleeping pile carries hundreds of contacts every step),
+    // arrays in locals (no reload of the store's fields between the typed-array stores)
+    const i0 = out.count, d = i0 - j0;
+    {
+      const oA = out.bodyA, oB = out.bodyB, oS = out.slotB, oK = out.key, oKind = out.kind;
+      const pA = prev.bodyA, pB = prev.bodyB, pS = prev.slotB, pKind = prev.kind;
+      for (let j = j0; j < j1; j++) {
+        oA[j + d] = pA[j];
+        oB[j + d] = pB[j];
+        oS[j + d] = pS[j];
+        oK[j + d] = key;
+        oKind[j + d] = pKind[j];
       }
-      out.depth[i] = prev.depth[j];
-      out.friction[i] = prev.friction[j];
-      out.restitution[i] = prev.restitution[j];
-      out.rolling[i] = prev.rolling[j];
-      out.normalImpulse[i] = prev.normalImpulse[j];
-      out.t1Impulse[i] = prev.t1Impulse[j];
-      out.t2Impulse[i] = prev.t2Impulse[j];
-      out.r1Impulse[i] = prev.r1Impulse[j];
-      out.r2Impulse[i] = prev.r2Impulse[j];
     }
-    return j;
+    {
+      const oI = out.cellI, oJ = out.cellJ, oF = out.feature, pI = prev.cellI, pJ = prev.cellJ, pF = prev.feature;
+      for (let j = j0; j < j1; j++) {
+        oI[j + d] = pI[j];
+        oJ[j + d] = pJ[j];
+        oF[j + d] = pF[j];
+      }
+    }
+    {
+      const oP = out.point, oN = out.normal, pP = prev.point, pN = prev.normal;
+      for (let j = 3 * j0, d3 = 3 * d; j < 3 * j1; j++) {
+        oP[j + d3] = pP[j];
+        oN[j + d3] = pN[j];
+      }
+    }
+    {
+      const oD = out.depth, oF = out.friction, oR = out.restitution, oL = out.rolling;
+      const pD = prev.depth, pF = prev.friction, pR = prev.restitution, pL = prev.rolling;
+      for (let j = j0; j < j1; j++) {
+        oD[j + d] = pD[j];
+        oF[j + d] = pF[j];
+        oR[j + d] = pR[j];
+        oL[j + d] = pL[j];
+      }
+    }
+    {
+      const o0 = out.normalImpulse, o1 = out.t1Impulse, o2 = out.t2Impulse, o3 = out.r1Impulse, o4 = out.r2Impulse;
+      const p0 = prev.normalImpulse, p1 = prev.t1Impulse, p2 = prev.t2Impulse, p3 = prev.r1Impulse, p4 = prev.r2Impulse;
+      for (let j = j0; j < j1; j++) {
+        o0[j + d] = p0[j];
+        o1[j + d] = p1[j];
+        o2[j + d] = p2[j];
+        o3[j + d] = p3[j];
+        o4[j + d] = p4[j];
+      }
+    }
+    out.count = i0 + n;
+    return j1;
   }
 
   private terrainContacts(bodies: BodyStore, materials: MaterialTable, hf: Heightfield, a: number, prev: ContactStore, out: ContactStore): void {
@@ -341,10 +375,14 @@ export class CollisionPass {
       const status = collidePolytopeTerrain(buf, this.polytopes[a]!, pose.position, pose.orientation, hf, margin, this.polyWs);
       if (status !== 0) this.stats.degraded++;
       for (let k = 0; k < buf.count; k++) buf.kind[k] = CONTACT_KIND_CONVEX_TERRAIN;
-    } else {
+    } else if (this.polytopes[a] === null || !polytopeTerrainClear(this.polytopes[a]!, pose.position, pose.orientation, hf, S, this.polyWs)) {
+      // (a large box or hull provably farther than S from the terrain, e.g. a chassis over
+      // its wheels, skips the general routine: it would return nothing)
       const status = collideShapeHeightfield(buf, bodies.shapes[a] as Shape, pose, hf, S);
       if (status !== 0) this.stats.degraded++;
       for (let k = 0; k < buf.count; k++) buf.kind[k] = CONTACT_KIND_CONVEX_TERRAIN;
+    } else {
+      this.stats.terrainSkipped++;
     }
     this.emit(bodies, materials, a, -1, prev, out, true);
   }

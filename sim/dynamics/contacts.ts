@@ -296,6 +296,7 @@ export function solveContacts(c: ContactStore, bodies: BodyStore, soft: Softness
   const pos = bodies.pos, pos0 = bodies.pos0, rot = bodies.rot, v = bodies.linVel, w = bodies.angVel, I = bodies.invInertiaWorld;
   const biasRate = soft.biasRate, softMassScale = soft.massScale, softImpulseScale = soft.impulseScale;
   const act = c.active, na = c.activeCount;
+  const terrainSlot = bodies.count; // never moves: its separation terms and velocities are 0
   for (let k = 0; k < na; k++) {
     const i = act[k];
     const a = c.bodyA[i], b = c.slotB[i], mA = c.invMassA[i], mB = c.invMassB[i];
@@ -316,7 +317,7 @@ export function solveContacts(c: ContactStore, bodies: BodyStore, soft: Softness
       dy = pos[3 * a + 1] - pos0[3 * a + 1] + (y + qw * ty + (qz * tx - qx * tz)) - ay;
       dz = pos[3 * a + 2] - pos0[3 * a + 2] + (z + qw * tz + (qx * ty - qy * tx)) - az;
     }
-    {
+    if (b !== terrainSlot) {
       // B moves too when it is dynamic or kinematic (the terrain slot never moves: its terms are 0)
       const q = 4 * b;
       const qx = rot[q], qy = rot[q + 1], qz = rot[q + 2], qw = rot[q + 3];
@@ -341,7 +342,7 @@ export function solveContacts(c: ContactStore, bodies: BodyStore, soft: Softness
     let wbx = w[3 * b], wby = w[3 * b + 1], wbz = w[3 * b + 2];
     const oa = 9 * a, ob = 9 * b;
     const a0 = I[oa], a1 = I[oa + 1], a2 = I[oa + 2], a3 = I[oa + 3], a4 = I[oa + 4], a5 = I[oa + 5], a6 = I[oa + 6], a7 = I[oa + 7], a8 = I[oa + 8];
-    const b0 = I[ob], b1 = I[ob + 1], b2 = I[ob + 2], b3 = I[ob + 3], b4 = I[ob + 4], b5 = I[ob + 5], b6 = I[ob + 6], b7 = I[ob + 7], b8 = I[ob + 8];
+    // (B's inverse inertia is read where mB > 0 only: most contacts are on the terrain)
     // relative velocity of A's anchor with respect to B's
     let rvx = vax + way * az - waz * ay - (vbx + wby * bz - wbz * by);
     let rvy = vay + waz * ax - wax * az - (vby + wbz * bx - wbx * bz);
@@ -365,9 +366,9 @@ export function solveContacts(c: ContactStore, bodies: BodyStore, soft: Softness
       if (mB > 0) {
         const tx = by * pz - bz * py, ty = bz * px - bx * pz, tz = bx * py - by * px;
         vbx -= mB * px; vby -= mB * py; vbz -= mB * pz;
-        wbx -= b0 * tx + b3 * ty + b6 * tz;
-        wby -= b1 * tx + b4 * ty + b7 * tz;
-        wbz -= b2 * tx + b5 * ty + b8 * tz;
+        wbx -= I[ob] * tx + I[ob + 3] * ty + I[ob + 6] * tz;
+        wby -= I[ob + 1] * tx + I[ob + 4] * ty + I[ob + 7] * tz;
+        wbz -= I[ob + 2] * tx + I[ob + 5] * ty + I[ob + 8] * tz;
       }
     }
 
@@ -404,9 +405,9 @@ export function solveContacts(c: ContactStore, bodies: BodyStore, soft: Softness
       if (mB > 0) {
         const tx = by * pz - bz * py, ty = bz * px - bx * pz, tz = bx * py - by * px;
         vbx -= mB * px; vby -= mB * py; vbz -= mB * pz;
-        wbx -= b0 * tx + b3 * ty + b6 * tz;
-        wby -= b1 * tx + b4 * ty + b7 * tz;
-        wbz -= b2 * tx + b5 * ty + b8 * tz;
+        wbx -= I[ob] * tx + I[ob + 3] * ty + I[ob + 6] * tz;
+        wby -= I[ob + 1] * tx + I[ob + 4] * ty + I[ob + 7] * tz;
+        wbz -= I[ob + 2] * tx + I[ob + 5] * ty + I[ob + 8] * tz;
       }
     }
 
@@ -436,9 +437,9 @@ export function solveContacts(c: ContactStore, bodies: BodyStore, soft: Softness
           waz += a2 * lx + a5 * ly + a8 * lz;
         }
         if (mB > 0) {
-          wbx -= b0 * lx + b3 * ly + b6 * lz;
-          wby -= b1 * lx + b4 * ly + b7 * lz;
-          wbz -= b2 * lx + b5 * ly + b8 * lz;
+          wbx -= I[ob] * lx + I[ob + 3] * ly + I[ob + 6] * lz;
+          wby -= I[ob + 1] * lx + I[ob + 4] * ly + I[ob + 7] * lz;
+          wbz -= I[ob + 2] * lx + I[ob + 5] * ly + I[ob + 8] * lz;
         }
       }
     }

@@ -234,12 +234,14 @@ export function collidePolytopeTerrain(
   }
   const gi0 = Math.max(0, Math.ceil((minX - margin - x0) / dx)), gi1 = Math.min(cellsX, Math.floor((maxX + margin - x0) / dx));
   const gj0 = Math.max(0, Math.ceil((minY - margin - y0) / dy)), gj1 = Math.min(cellsY, Math.floor((maxY + margin - y0) / dy));
+  let hint = 0; // the face that put the last grid vertex outside (neighbours usually share it)
   for (let j = gj0; j <= gj1; j++) {
     const gy = y0 + j * dy;
     for (let i = gi0; i <= gi1; i++) {
       const gz = H[j * cols + i];
       if (gz < minZ - margin || gz > maxZ + margin) continue;
       const gx = x0 + i * dx;
+      if (WP[4 * hint] * gx + WP[4 * hint + 1] * gy + WP[4 * hint + 2] * gz - WP[4 * hint + 3] >= margin) continue;
       // the nearest face whose (negated) normal the terrain vertex supports: the terrain lies
       // below the plane through G with normal −n_f (no ghost contact from a vertex under a
       // bottom face against the side face it is about to slide under)
@@ -250,7 +252,10 @@ export function collidePolytopeTerrain(
         const d = WP[4 * f] * gx + WP[4 * f + 1] * gy + WP[4 * f + 2] * gz - WP[4 * f + 3];
         if (d > dmax) {
           dmax = d;
-          if (d >= margin) break;
+          if (d >= margin) {
+            hint = f;
+            break;
+          }
         }
       }
       if (dmax >= margin) continue;
@@ -291,12 +296,16 @@ export function collidePolytopeTerrain(
         const fy = (y - y0) / dy;
         if (!(fy >= 0 && fy < cellsY)) continue;
         const j = Math.floor(fy);
+        // the rock edge passing higher than the margin above the terrain edge: no candidate
+        // (edgeCandidate's first test, done before the edge-class lookup)
+        const h0 = H[j * cols + i], h1 = H[(j + 1) * cols + i];
+        const z = az + t * ez, h = h0 + (fy - j) * (h1 - h0);
+        if (z - h >= margin) continue;
         const cls = i < cellsX ? hf.edgeClass(i, j, CellEdge.Left) : hf.edgeClass(i - 1, j, CellEdge.Right);
         if (cls !== EdgeClass.Convex && cls !== EdgeClass.Active) continue;
-        const h0 = H[j * cols + i], h1 = H[(j + 1) * cols + i];
         const S = ws.s;
-        S[8] = ax + t * ex; S[9] = y; S[10] = az + t * ez; S[11] = ex; S[12] = ey; S[13] = ez;
-        S[14] = 0; S[15] = dy; S[16] = h1 - h0; S[17] = h0 + (fy - j) * (h1 - h0); S[18] = margin;
+        S[8] = ax + t * ex; S[9] = y; S[10] = z; S[11] = ex; S[12] = ey; S[13] = ez;
+        S[14] = 0; S[15] = dy; S[16] = h1 - h0; S[17] = h; S[18] = margin;
         if (!edgeCandidate(cand, ws, nv, hf, i + 1, j, i - 1, j + 1, i < cellsX ? i : i - 1, j, TAG_EDGE_EDGE | (e << 2))) break;
       }
     }
@@ -310,12 +319,14 @@ export function collidePolytopeTerrain(
         const fx = (x - x0) / dx;
         if (!(fx >= 0 && fx < cellsX)) continue;
         const i = Math.floor(fx);
+        const h0 = H[j * cols + i], h1 = H[j * cols + i + 1];
+        const z = az + t * ez, h = h0 + (fx - i) * (h1 - h0);
+        if (z - h >= margin) continue;
         const cls = j < cellsY ? hf.edgeClass(i, j, CellEdge.Bottom) : hf.edgeClass(i, j - 1, CellEdge.Top);
         if (cls !== EdgeClass.Convex && cls !== EdgeClass.Active) continue;
-        const h0 = H[j * cols + i], h1 = H[j * cols + i + 1];
         const S = ws.s;
-        S[8] = x; S[9] = ay + t * ey; S[10] = az + t * ez; S[11] = ex; S[12] = ey; S[13] = ez;
-        S[14] = dx; S[15] = 0; S[16] = h1 - h0; S[17] = h0 + (fx - i) * (h1 - h0); S[18] = margin;
+        S[8] = x; S[9] = ay + t * ey; S[10] = z; S[11] = ex; S[12] = ey; S[13] = ez;
+        S[14] = dx; S[15] = 0; S[16] = h1 - h0; S[17] = h; S[18] = margin;
         if (!edgeCandidate(cand, ws, nv, hf, i, j + 1, i + 1, j - 1, i, j < cellsY ? j : j - 1, TAG_EDGE_EDGE | (e << 2) | 1)) break;
       }
     }
@@ -330,15 +341,17 @@ export function collidePolytopeTerrain(
         const fx = (x - x0) / dx, fy = (y - y0) / dy;
         if (!(fx >= 0 && fy >= 0 && fx < cellsX && fy < cellsY)) continue;
         const i = Math.floor(fx), j = m - 1 - i;
-        if (j < 0 || j >= cellsY || hf.cellIsRectangle(i, j)) continue;
-        const cls = hf.edgeClass(i, j, CellEdge.Diagonal);
-        if (cls !== EdgeClass.Convex && cls !== EdgeClass.Active) continue;
+        if (j < 0 || j >= cellsY) continue;
         // diagonal from V1 (i+1, j) to V2 (i, j+1); position along it: w = fy − j
         const h1 = H[j * cols + i + 1], h2 = H[(j + 1) * cols + i];
         const w = fy - j;
+        const z = az + t * ez, h = h1 + w * (h2 - h1);
+        if (z - h >= margin || hf.cellIsRectangle(i, j)) continue;
+        const cls = hf.edgeClass(i, j, CellEdge.Diagonal);
+        if (cls !== EdgeClass.Convex && cls !== EdgeClass.Active) continue;
         const S = ws.s;
-        S[8] = x; S[9] = y; S[10] = az + t * ez; S[11] = ex; S[12] = ey; S[13] = ez;
-        S[14] = -dx; S[15] = dy; S[16] = h2 - h1; S[17] = h1 + w * (h2 - h1); S[18] = margin;
+        S[8] = x; S[9] = y; S[10] = z; S[11] = ex; S[12] = ey; S[13] = ez;
+        S[14] = -dx; S[15] = dy; S[16] = h2 - h1; S[17] = h; S[18] = margin;
         if (!edgeCandidate(cand, ws, nv, hf, i, j, i + 1, j + 1, i, j, TAG_EDGE_EDGE | (e << 2) | 2)) break;
       }
     }
@@ -454,3 +467,97 @@ function vertexSupports(hf: Heightfield, i: number, j: number, WP: Float64Array,
   return true;
 }
 
+
+/** Cells per side of the tiles of polytopeTerrainClear (0.2 m on a 5 cm grid). */
+const CLEAR_TILE_CELLS = 4;
+/** Faces with n_z above −this (near-vertical or facing up) give no useful bound on the underside. */
+const CLEAR_MIN_DOWN_NZ = 0.1;
+/** [m] Added to the margin of polytopeTerrainClear (rounding in the routines it stands in for). */
+const CLEAR_SLACK = 1e-6;
+
+/**
+ * True when no terrain point lies within `margin` of polytope `poly` at pose (p, q): then no
+ * contact routine can report a contact at depth ≥ −margin, and the caller skips it (a chassis
+ * riding 0.15 m above the ground over hundreds of cells). False means "maybe" (not a contact).
+ *
+ * Proof, per tile C of CLEAR_TILE_CELLS² cells covering the body's footprint grown by the
+ * margin: a terrain point T over C lies at most H_C high (the highest vertex of C's cells; each
+ * element is planar between its vertices). A body point P within `margin` of T has P.xy in C's
+ * rectangle grown by the margin, R; the body lies above each of its downward faces' planes
+ * (n·X ≤ d with n_z < 0 gives z ≥ (d − n_x x − n_y y)/n_z, linear in x, y: its least value over
+ * R is at a corner of R) and above its lowest vertex, so P.z ≥ L_C, the largest of these bounds;
+ * then |T − P| ≥ P.z − T.z ≥ L_C − H_C. L_C − H_C > margin on every tile leaves no such pair.
+ */
+export function polytopeTerrainClear(
+  poly: Polytope, p: Readonly<Vec3>, q: Readonly<Quat>, hf: Heightfield, margin: number, ws: PolytopeTerrainWorkspace,
+): boolean {
+  const nv = poly.vertexCount, nf = poly.faceCount;
+  ws.ensure(nv, nf);
+  const WP = ws.planes;
+  const qx = q[0], qy = q[1], qz = q[2], qw = q[3];
+  const px = p[0], py = p[1], pz = p[2];
+  const r00 = 1 - 2 * (qy * qy + qz * qz), r01 = 2 * (qx * qy - qz * qw), r02 = 2 * (qx * qz + qy * qw);
+  const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
+  const r20 = 2 * (qx * qz - qy * qw), r21 = 2 * (qy * qz + qx * qw), r22 = 1 - 2 * (qx * qx + qy * qy);
+  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity;
+  const V = poly.vertices;
+  for (let k = 0; k < nv; k++) {
+    const x = V[3 * k], y = V[3 * k + 1], z = V[3 * k + 2];
+    const wx = px + r00 * x + r01 * y + r02 * z;
+    const wy = py + r10 * x + r11 * y + r12 * z;
+    const wz = pz + r20 * x + r21 * y + r22 * z;
+    if (wx < minX) minX = wx;
+    if (wx > maxX) maxX = wx;
+    if (wy < minY) minY = wy;
+    if (wy > maxY) maxY = wy;
+    if (wz < minZ) minZ = wz;
+  }
+  if (!Number.isFinite(minX + minY + minZ + maxX + maxY)) return false;
+  const m = margin + CLEAR_SLACK;
+  const x0 = hf.x0, y0 = hf.y0, dx = hf.dx, dy = hf.dy, cols = hf.cols, H = hf.heights;
+  let i0 = Math.floor((minX - m - x0) / dx), i1 = Math.floor((maxX + m - x0) / dx);
+  let j0 = Math.floor((minY - m - y0) / dy), j1 = Math.floor((maxY + m - y0) / dy);
+  if (i0 < 0) i0 = 0;
+  if (j0 < 0) j0 = 0;
+  if (i1 > hf.cellsX - 1) i1 = hf.cellsX - 1;
+  if (j1 > hf.cellsY - 1) j1 = hf.cellsY - 1;
+  if (i0 > i1 || j0 > j1) return true; // off the grid: no terrain there
+  // downward faces, world planes n·x = d (packed at the front of ws.planes)
+  const P = poly.planes;
+  let nd = 0;
+  for (let f = 0; f < nf; f++) {
+    const x = P[4 * f], y = P[4 * f + 1], z = P[4 * f + 2];
+    const nz = r20 * x + r21 * y + r22 * z;
+    if (nz > -CLEAR_MIN_DOWN_NZ) continue;
+    const nx = r00 * x + r01 * y + r02 * z, ny = r10 * x + r11 * y + r12 * z;
+    WP[4 * nd] = nx; WP[4 * nd + 1] = ny; WP[4 * nd + 2] = nz;
+    WP[4 * nd + 3] = P[4 * f + 3] + nx * px + ny * py + nz * pz;
+    nd++;
+  }
+  for (let tj = j0; tj <= j1; tj += CLEAR_TILE_CELLS) {
+    const tj1 = Math.min(tj + CLEAR_TILE_CELLS - 1, j1);
+    const ya = y0 + tj * dy - m, yb = y0 + (tj1 + 1) * dy + m;
+    for (let ti = i0; ti <= i1; ti += CLEAR_TILE_CELLS) {
+      const ti1 = Math.min(ti + CLEAR_TILE_CELLS - 1, i1);
+      // highest terrain vertex of the tile's cells
+      let hMax = -Infinity;
+      for (let j = tj; j <= tj1 + 1; j++) {
+        const row = j * cols;
+        for (let i = ti; i <= ti1 + 1; i++) if (H[row + i] > hMax) hMax = H[row + i];
+      }
+      if (minZ - hMax > m) continue;
+      // lowest the body can be over the tile's rectangle grown by the margin
+      const xa = x0 + ti * dx - m, xb = x0 + (ti1 + 1) * dx + m;
+      let low = minZ;
+      for (let f = 0; f < nd; f++) {
+        const nx = WP[4 * f], ny = WP[4 * f + 1], inz = 1 / WP[4 * f + 2], d = WP[4 * f + 3];
+        // z = (d − nx·x − ny·y)/nz is least at the corner that maximises (d − nx·x − ny·y)·(1/nz) (1/nz < 0)
+        const x = nx > 0 ? xa : xb, y = ny > 0 ? ya : yb;
+        const z = (d - nx * x - ny * y) * inz;
+        if (z > low) low = z;
+      }
+      if (low - hMax <= m) return false;
+    }
+  }
+  return true;
+}

@@ -242,8 +242,10 @@ export class DynamicsWorld {
     const sm = this.solverMass;
     for (let b = 0; b < count; b++) sm[b] = bodies.kind[b] === BodyKind.Dynamic && bodies.awake[b] ? bodies.invMass[b] : 0;
     sm[count] = 0;
-    bodies.pos0.set(bodies.pos.subarray(0, 3 * count));
-    bodies.rot0.set(bodies.rot.subarray(0, 4 * count));
+    // (plain loops: no subarray view per step)
+    const pos = bodies.pos, rot = bodies.rot, pos0 = bodies.pos0, rot0 = bodies.rot0;
+    for (let k = 0; k < 3 * count; k++) pos0[k] = pos[k];
+    for (let k = 0; k < 4 * count; k++) rot0[k] = rot[k];
     const c = this.contacts;
     prepareContacts(c, bodies, sm);
 
