@@ -189,6 +189,9 @@ async function oursBundledEngine(hf: Heightfield): Promise<(p: CylinderPose) => 
       loader: 'ts',
     },
     bundle: true, format: 'esm', platform: 'node', outfile, logLevel: 'error',
+    // The recording codecs load these wasm packages on demand (sim/record/codecs.ts); the query
+    // never does, and esbuild has no loader for their .wasm files.
+    external: ['@foxglove/wasm-zstd', '@foxglove/wasm-lz4'],
   });
   const m = (await import(pathToFileURL(outfile).href)) as typeof import('../../sim/index');
   const bhf = m.Heightfield.fromArray({ cols: hf.cols, rows: hf.rows, dx: hf.dx, dy: hf.dy, x0: hf.x0, y0: hf.y0, heights: hf.heights });

@@ -183,7 +183,6 @@ export function scanRowsMinMax(out: MinMax, ws: CylinderTerrainWorkspace, hf: He
 export function cullCells(c: CellCull, hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspace, j0: number, j1: number): number {
   const cellBits = hf.cellBits, cellsX = hf.cellsX;
   let visits = 0;
-  ws.pendingCount = 0;
   for (let j = j0; j <= j1; j++) {
     for (let i = ws.rowLo[j - j0]; i <= ws.rowHi[j - j0]; i++) {
       if (!cellWithinReach(c, hf, i, j)) continue;
@@ -309,14 +308,19 @@ function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf: Heigh
     let bound = sALm / L;
     if (cosL > 0) bound = Math.min(bound, (zMax * L) / cosL);
     bound = Math.min(bound, ((Math.sqrt(Math.max(0, r * r - yAbs * yAbs)) - xMin) * L) / sinL);
-    const m = ws.pendingCount++;
-    ws.pendingI[m] = i;
-    ws.pendingJ[m] = j;
-    ws.pendingKind[m] = kind;
-    ws.pendingNormal[3 * m] = mx / L;
-    ws.pendingNormal[3 * m + 1] = my / L;
-    ws.pendingNormal[3 * m + 2] = 1 / L;
-    ws.pendingBound[m] = bound + margin;
+    // The normal exactly as setElementFrame computes it (−slope/√(1 + slope²), frame.ts), so
+    // element-walls.ts compares the same normal whichever stage queued the element.
+    const invL = 1 / L;
+    const w = ws.walls;
+    const m = w.count++;
+    w.i[m] = i;
+    w.j[m] = j;
+    w.kind[m] = kind;
+    w.normal[3 * m] = mx * invL;
+    w.normal[3 * m + 1] = my * invL;
+    w.normal[3 * m + 2] = invL;
+    w.bound[m] = bound + margin;
+    w.done[m] = 0;
   }
   return SCREEN_NO_FACE;
 }

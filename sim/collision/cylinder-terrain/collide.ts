@@ -32,7 +32,6 @@
  */
 import {
   CYLINDER_TERRAIN_AXIS_UNIT_TOLERANCE,
-  CYLINDER_TERRAIN_DEPTH_RESOLUTION,
   CYLINDER_TERRAIN_DIRECT_SCAN_CELLS,
   CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE,
   CYLINDER_TERRAIN_MAX_CELLS,
@@ -45,7 +44,7 @@ import type { Vec3 } from '../../math/vec3';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield, MinMax } from '../../terrain/heightfield';
 import { CELL_BOTTOM_SHIFT, CELL_DIAGONAL_SHIFT, CELL_LEFT_SHIFT, CELL_RECTANGLE_BIT } from '../../terrain/edge-class';
-import { type ContactBuffer, WheelContactKind } from '../contact';
+import type { ContactBuffer } from '../contact';
 import { ReduceManifoldStatus, reduceManifoldInto } from '../reduce-manifold';
 import { baseEllipseContacts, footInElement } from './case-a-base-ellipse';
 import { sideTrapezoidContacts } from './case-b-side-trapezoid';
@@ -53,7 +52,7 @@ import { singlePointContact } from './case-c-single-point';
 import { cullCells, footprintRows, scanRowsMinMax, setupCull, VISIT_BELOW0, VISIT_BELOW1, VISIT_FRAME0, VISIT_FRAME1 } from './cell-cull';
 import { CellEdge, EdgeClass } from './edge-bend';
 import { edgePoke, emitEdgeContact, resetEdgePass } from './edge-pass';
-import { elementWallContact, resolvedInPatch, SAME_PATCH_COS, wallIsResolved } from './element-walls';
+import { addUnresolvedWalls, queueFrameWall } from './element-walls';
 import { flatPatchContacts } from './flat-patch';
 import { elementNormalInto, ElementTest, setElementFrame } from './frame';
 import type { CylinderTerrainWorkspace } from './workspace';
@@ -89,6 +88,7 @@ export function collideCylinderTerrainInto(
   ws.elementsTested = 0;
   ws.candidateCount = 0;
   ws.flatPatch = false;
+  ws.walls.count = 0;
   const cx = center[0], cy = center[1], cz = center[2];
   const radius = cylinder.radius, halfHeight = cylinder.halfHeight;
   const vx = axisUnit[0], vy = axisUnit[1], vz = axisUnit[2];
@@ -102,7 +102,7 @@ export function collideCylinderTerrainInto(
     return CylinderTerrainStatus.InvalidInput;
   }
   const q = ws.query;
-  q.set(cx, cy, cz, vx, vy, vz, radius, halfHeight, hf);
+  q.set(center, axisUnit, cylinder, hf);
   let status: number = CylinderTerrainStatus.Ok;
 
   // 1. Broad phase: AABB (paper §III; the √ clamp is the paper's numerical guard).
@@ -153,30 +153,17 @@ export function collideCylinderTerrainInto(
   // 5. Manifold. Then the element walls (element-walls.ts): the deepest point of each element
   // whose own deepest point is not among the contacts, unless a reported contact resolves it; if
   // any is added, the manifold is reduced again — and checked again, since the new reduction may
-  // drop a contact that resolved another element (at most CYLINDER_TERRAIN_WALL_PASSES times).
+  // drop a contact that resolved another element (at most CYLINDER_TERRAIN_WALL_PASSES rounds).
   const outStart = out.count, outOverflow = out.overflow;
-  let rs = reduceManifoldInto(out, cand, ws.groups, MANIFOLD_GROUP_COS, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TIE_TOLERANCE);
-  if (ws.pendingCount > 0) ws.pendingDone.fill(0, 0, ws.pendingCount);
-  for (let pass = 0; pass < CYLINDER_TERRAIN_WALL_PASSES && ws.pendingCount > 0; pass++) {
-    const before = cand.count;
-    let lost = 0;
-    // The deepest reported contact settles most of them with one dot product (resolvedInPatch).
-    let deepest = outStart;
-    for (let k = outStart + 1; k < out.count; k++) if (out.depth[k] > out.depth[deepest]) deepest = k;
-    const N = out.normal, PN = ws.pendingNormal;
-    for (let m = 0; m < ws.pendingCount; m++) {
-      if (ws.pendingDone[m] !== 0) continue;
-      if (out.count > outStart && out.depth[deepest] + CYLINDER_TERRAIN_DEPTH_RESOLUTION >= ws.pendingBound[m] &&
-        N[3 * deepest] * PN[3 * m] + N[3 * deepest + 1] * PN[3 * m + 1] + N[3 * deepest + 2] * PN[3 * m + 2] >= SAME_PATCH_COS) continue;
-      const count = cand.count;
-      lost += pendingWallContact(cand, hf, ws, m, out, outStart);
-      if (cand.count > count) ws.pendingDone[m] = 1;
-    }
-    if (lost > 0) status |= CylinderTerrainStatus.CandidateOverflow;
-    if (cand.count === before) break;
+  let rs = 0;
+  for (let pass = 0; ; pass++) {
     out.count = outStart;
     out.overflow = outOverflow;
     rs = reduceManifoldInto(out, cand, ws.groups, MANIFOLD_GROUP_COS, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TIE_TOLERANCE);
+    if (pass === CYLINDER_TERRAIN_WALL_PASSES || ws.walls.count === 0) break;
+    const before = cand.count;
+    if (addUnresolvedWalls(cand, hf, q, ws.frame, ws.walls, out, outStart) > 0) status |= CylinderTerrainStatus.CandidateOverflow;
+    if (cand.count === before) break;
   }
   ws.candidateCount = cand.count;
   if (rs & ReduceManifoldStatus.GroupOverflow) status |= CylinderTerrainStatus.GroupOverflow;
@@ -279,30 +266,6 @@ function elementContacts(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerra
   }
   // The cylinder's deepest point w.r.t. this plane is over another element: this element's own
   // deepest point is on its sides (element-walls.ts), looked at once every other contact is in.
-  if (!footInElement(hf, f, f.footU, f.footV) && f.sCL - f.hh * f.cos < 0) {
-    const m = ws.pendingCount++;
-    ws.pendingI[m] = i;
-    ws.pendingJ[m] = j;
-    ws.pendingKind[m] = kind;
-    ws.pendingNormal[3 * m] = f.nx;
-    ws.pendingNormal[3 * m + 1] = f.ny;
-    ws.pendingNormal[3 * m + 2] = f.nz;
-    ws.pendingBound[m] = f.sAL; // the element's depth along n is at most s(A_L)
-  }
+  if (!footInElement(hf, f, f.footU, f.footV) && f.sCL - f.hh * f.cos < 0) queueFrameWall(ws.walls, hf, f);
   return lost;
-}
-
-/**
- * The wall contact of pending element m (elementContacts), appended to the candidates unless a
- * reported contact (out[outStart..]) resolves the element (wallIsResolved). Returns the number of
- * contacts that did not fit.
- */
-function pendingWallContact(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWorkspace, m: number, out: ContactBuffer, outStart: number): number {
-  // The same patch first, from what elementContacts kept (no frame needed).
-  if (resolvedInPatch(out, outStart, ws.pendingNormal[3 * m], ws.pendingNormal[3 * m + 1], ws.pendingNormal[3 * m + 2], ws.pendingBound[m])) return 0;
-  const f = ws.frame;
-  if (setElementFrame(f, ws.query, hf, ws.pendingI[m], ws.pendingJ[m], ws.pendingKind[m] as ElementKind) !== ElementTest.Frame) return 0;
-  if (wallIsResolved(out, outStart, hf, f)) return 0; // again with a tighter bound, and other patches
-  const caseKind = f.sAU > 0 ? WheelContactKind.SideB : f.sBL > 0 ? WheelContactKind.BaseA : WheelContactKind.PointC;
-  return elementWallContact(cand, hf, f, caseKind, ws.wallBest, out, outStart);
 }

@@ -26,6 +26,7 @@
 import { CYLINDER_TERRAIN_PARALLEL_SIN } from '../../constants';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield } from '../../terrain/heightfield';
+import type { Vec3 } from '../../math/vec3';
 const ELEMENT_ABOVE = 0, ELEMENT_FRAME = 2;
 
 /** The cylinder of the current query (world frame). */
@@ -44,10 +45,14 @@ export class CylinderQuery {
   invDx = NaN;
   invDy = NaN;
 
-  set(cx: number, cy: number, cz: number, vx: number, vy: number, vz: number, r: number, hh: number, hf: Heightfield): void {
-    this.cx = cx; this.cy = cy; this.cz = cz;
-    this.vx = vx; this.vy = vy; this.vz = vz;
-    this.r = r; this.hh = hh;
+  /**
+   * Reads the query from the caller's arrays (object arguments: the doubles are not boxed when
+   * this call is not inlined).
+   */
+  set(center: Readonly<Vec3>, axis: Readonly<Vec3>, size: { readonly radius: number; readonly halfHeight: number }, hf: Heightfield): void {
+    this.cx = center[0]; this.cy = center[1]; this.cz = center[2];
+    this.vx = axis[0]; this.vy = axis[1]; this.vz = axis[2];
+    this.r = size.radius; this.hh = size.halfHeight;
     this.x0 = hf.x0; this.y0 = hf.y0; this.dx = hf.dx; this.dy = hf.dy;
     this.invDx = 1 / hf.dx;
     this.invDy = 1 / hf.dy;

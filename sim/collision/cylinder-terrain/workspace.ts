@@ -16,6 +16,7 @@ import type { MinMax } from '../../terrain/heightfield';
 import { ManifoldGroups } from '../reduce-manifold';
 import { LineClip } from './case-b-side-trapezoid';
 import { CellCull } from './cell-cull';
+import { PendingWalls } from './element-walls';
 import { EdgePass } from './edge-pass';
 import { CylinderQuery, ElementFrame } from './frame';
 
@@ -37,6 +38,12 @@ export const CylinderTerrainStatus = {
   GroupOverflow: 16,
 } as const;
 export type CylinderTerrainStatus = number;
+
+/** [m] Lowest and highest terrain height over the cells a query visits (a class with NaN-initialised fields: see frame.ts, CylinderQuery). */
+class FootprintRange implements MinMax {
+  min = NaN;
+  max = NaN;
+}
 
 export class CylinderTerrainWorkspace {
   /** Candidate contacts of the current query (before reduction). */
@@ -63,21 +70,11 @@ export class CylinderTerrainWorkspace {
   readonly horizontalFrame = new ElementFrame();
   readonly cull = new CellCull();
   readonly lineClip = new LineClip();
-  /** Elements whose wall contact is still to be decided (collide.ts, elementContacts), in cell order. */
-  readonly pendingI: Int32Array;
-  readonly pendingJ: Int32Array;
-  readonly pendingKind: Uint8Array;
-  /** … their normals and a bound of their depth along it (element-walls.ts, wallDepthBound). */
-  readonly pendingNormal: Float64Array;
-  readonly pendingBound: Float64Array;
-  /** 1 once the element's wall contact is among the candidates. */
-  readonly pendingDone: Uint8Array;
-  pendingCount = 0;
-  /** Best point of the last element-walls side (its parameter along the side). */
-  readonly wallBest = { alpha: 0 };
+  /** Elements whose own deepest point is still to be decided, and that decision's scratch (element-walls.ts). */
+  readonly walls: PendingWalls;
   readonly edgePass = new EdgePass();
   /** H_min/H_max of the footprint. */
-  readonly range: MinMax = { min: 0, max: 0 };
+  readonly range = new FootprintRange();
 
   constructor(candidateCapacity = CYLINDER_TERRAIN_MAX_CANDIDATES, maxGroups = CYLINDER_TERRAIN_MAX_NORMAL_GROUPS) {
     this.candidates = new ContactBuffer(candidateCapacity);
@@ -88,11 +85,6 @@ export class CylinderTerrainWorkspace {
     this.visitI = new Int32Array(CYLINDER_TERRAIN_MAX_CELLS);
     this.visitJ = new Int32Array(CYLINDER_TERRAIN_MAX_CELLS);
     this.visitFlags = new Uint8Array(CYLINDER_TERRAIN_MAX_CELLS);
-    this.pendingI = new Int32Array(2 * CYLINDER_TERRAIN_MAX_CELLS);
-    this.pendingJ = new Int32Array(2 * CYLINDER_TERRAIN_MAX_CELLS);
-    this.pendingKind = new Uint8Array(2 * CYLINDER_TERRAIN_MAX_CELLS);
-    this.pendingNormal = new Float64Array(6 * CYLINDER_TERRAIN_MAX_CELLS);
-    this.pendingBound = new Float64Array(2 * CYLINDER_TERRAIN_MAX_CELLS);
-    this.pendingDone = new Uint8Array(2 * CYLINDER_TERRAIN_MAX_CELLS);
+    this.walls = new PendingWalls(candidateCapacity);
   }
 }
