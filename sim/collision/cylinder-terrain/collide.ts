@@ -46,13 +46,13 @@ import type { Heightfield, MinMax } from '../../terrain/heightfield';
 import { CELL_BOTTOM_SHIFT, CELL_DIAGONAL_SHIFT, CELL_LEFT_SHIFT, CELL_RECTANGLE_BIT } from '../../terrain/edge-class';
 import type { ContactBuffer } from '../contact';
 import { ReduceManifoldStatus, reduceManifoldInto } from '../reduce-manifold';
-import { baseEllipseContacts, footInElement } from './case-a-base-ellipse';
+import { baseEllipseContacts, lowestFootInElement } from './case-a-base-ellipse';
 import { sideTrapezoidContacts } from './case-b-side-trapezoid';
 import { singlePointContact } from './case-c-single-point';
-import { cullCells, footprintRows, scanRowsMinMax, setupCull, VISIT_BELOW0, VISIT_BELOW1, VISIT_FRAME0, VISIT_FRAME1 } from './cell-cull';
+import { cellWithinReach, footprintRows, scanRowsMinMax, SCREEN_ABOVE, SCREEN_FACE, screenElement, setupCull } from './cell-cull';
 import { CellEdge, EdgeClass } from './edge-bend';
 import { edgePoke, emitEdgeContact, resetEdgePass } from './edge-pass';
-import { addUnresolvedWalls, queueFrameWall } from './element-walls';
+import { addUnresolvedWalls, prepareReported, queueFrameWall } from './element-walls';
 import { flatPatchContacts } from './flat-patch';
 import { elementNormalInto, ElementTest, setElementFrame } from './frame';
 import type { CylinderTerrainWorkspace } from './workspace';
@@ -89,6 +89,7 @@ export function collideCylinderTerrainInto(
   ws.candidateCount = 0;
   ws.flatPatch = false;
   ws.walls.count = 0;
+  ws.faceWalls.count = 0;
   const cx = center[0], cy = center[1], cz = center[2];
   const radius = cylinder.radius, halfHeight = cylinder.halfHeight;
   const vx = axisUnit[0], vy = axisUnit[1], vz = axisUnit[2];
@@ -160,9 +161,13 @@ export function collideCylinderTerrainInto(
     out.count = outStart;
     out.overflow = outOverflow;
     rs = reduceManifoldInto(out, cand, ws.groups, MANIFOLD_GROUP_COS, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TIE_TOLERANCE);
-    if (pass === CYLINDER_TERRAIN_WALL_PASSES || ws.walls.count === 0) break;
+    if (pass === CYLINDER_TERRAIN_WALL_PASSES || ws.walls.count + ws.faceWalls.count === 0) break;
     const before = cand.count;
-    if (addUnresolvedWalls(cand, hf, q, ws.frame, ws.walls, out, outStart) > 0) status |= CylinderTerrainStatus.CandidateOverflow;
+    // The elements the screen found without a face contact first, then the others.
+    prepareReported(ws.reported, q, out, outStart);
+    addUnresolvedWalls(cand, hf, q, ws.frame, ws.walls, ws.reported, out, outStart);
+    addUnresolvedWalls(cand, hf, q, ws.frame, ws.faceWalls, ws.reported, out, outStart);
+    if (cand.overflow > 0) status |= CylinderTerrainStatus.CandidateOverflow;
     if (cand.count === before) break;
   }
   ws.candidateCount = cand.count;
@@ -171,38 +176,40 @@ export function collideCylinderTerrainInto(
   return status;
 }
 
-/** Steps 2–4 over the footprint rows j0..j1 (ws.rowLo/rowHi). Returns status bits. */
+/**
+ * Steps 2–4 over the footprint rows j0..j1 (ws.rowLo/rowHi), cell by cell: the per-cell bound,
+ * then each element's frame, contacts and walls, then the edges the cell owns. Returns status bits.
+ */
 function narrowPhase(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWorkspace, j0: number, j1: number): number {
-  const q = ws.query;
-  const visits = cullCells(ws.cull, hf, q, ws, j0, j1);
-  ws.cellsVisited = visits;
-  let lost = 0;
   const lastRow = hf.cellsY - 1, lastCol = hf.cellsX - 1;
-  for (let k = 0; k < visits; k++) {
-    const i = ws.visitI[k], j = ws.visitJ[k], flags = ws.visitFlags[k];
-    const bits = hf.cellBits[j * hf.cellsX + i];
-    const rect = (bits & CELL_RECTANGLE_BIT) !== 0;
-    ws.elementsTested += rect ? 1 : 2;
-    const below0 = (flags & VISIT_BELOW0) !== 0, below1 = (flags & VISIT_BELOW1) !== 0;
-    // 3. Exact frames and cases for the elements that can have a case A/B/C contact (the others
-    // below their plane were queued for element-walls.ts by the screen, cell-cull.ts).
-    if (flags & VISIT_FRAME0) lost += elementContacts(cand, hf, ws, i, j, rect ? ElementKind.Rectangle : ElementKind.LowerTriangle);
-    if (flags & VISIT_FRAME1) lost += elementContacts(cand, hf, ws, i, j, ElementKind.UpperTriangle);
-    // 4. Second pass over the edges this cell owns (bottom, left, diagonal; on the grid's top
-    // row and right column also its top and right edges). Only bent edges that poke (Convex or
-    // Active) are tested: a flat or concave edge is never deeper than the faces next to it, whose
-    // own contacts (cases A–C, element walls) cover it. An edge is tested only if the cylinder
-    // dips below the plane of an element it bounds: an edge point inside the cylinder lies on
-    // both adjacent planes, so the cylinder reaches below each of them (s(A_L) ≥ 0 for both).
-    const upperBelow = rect ? below0 : below1;
-    if (below0 && pokes(bits, CELL_BOTTOM_SHIFT)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Bottom, bits);
-    if (below0 && pokes(bits, CELL_LEFT_SHIFT)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Left, bits);
-    if (!rect && below0 && below1 && pokes(bits, CELL_DIAGONAL_SHIFT)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Diagonal, bits);
-    // Grid-border edges (no neighbour to own them; they are active).
-    if (upperBelow && j === lastRow) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Top, bits);
-    if (upperBelow && i === lastCol) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Right, bits);
+  let lost = 0;
+  for (let j = j0; j <= j1; j++) {
+    for (let i = ws.rowLo[j - j0]; i <= ws.rowHi[j - j0]; i++) {
+      if (!cellWithinReach(ws.cull, hf, i, j)) continue;
+      ws.cellsVisited++;
+      const bits = hf.cellBits[j * hf.cellsX + i];
+      const rect = (bits & CELL_RECTANGLE_BIT) !== 0;
+      ws.elementsTested += rect ? 1 : 2;
+      // 3. Element 0 (rectangle or lower triangle, plane through V0), element 1 (upper triangle,
+      // plane through V3): exact frames, contacts, walls.
+      const below0 = elementContacts(cand, hf, ws, i, j, rect ? ElementKind.Rectangle : ElementKind.LowerTriangle);
+      const below1 = !rect && elementContacts(cand, hf, ws, i, j, ElementKind.UpperTriangle);
+      // 4. Second pass over the edges this cell owns (bottom, left, diagonal; on the grid's top
+      // row and right column also its top and right edges). Only bent edges that poke (Convex or
+      // Active) are tested: a flat or concave edge is never deeper than the faces next to it,
+      // whose own contacts (cases A–C, element walls) cover it. An edge is tested only if the
+      // cylinder dips below the plane of an element it bounds: an edge point inside the cylinder
+      // lies on both adjacent planes, so the cylinder reaches below each of them (s(A_L) ≥ 0 for both).
+      const upperBelow = rect ? below0 : below1;
+      if (below0 && pokes(bits, CELL_BOTTOM_SHIFT)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Bottom, bits);
+      if (below0 && pokes(bits, CELL_LEFT_SHIFT)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Left, bits);
+      if (!rect && below0 && below1 && pokes(bits, CELL_DIAGONAL_SHIFT)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Diagonal, bits);
+      // Grid-border edges (no neighbour to own them; they are active).
+      if (upperBelow && j === lastRow) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Top, bits);
+      if (upperBelow && i === lastCol) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Right, bits);
+    }
   }
-  return lost > 0 ? CylinderTerrainStatus.CandidateOverflow : 0;
+  return lost > 0 || cand.overflow > 0 ? CylinderTerrainStatus.CandidateOverflow : 0;
 }
 
 /** True if the edge class at `shift` in the cell bits can poke into the cylinder (Convex or Active). */
@@ -248,24 +255,21 @@ function edgeContact(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWo
 }
 
 /**
- * Exact frame of element `kind` of cell (i, j) and its contacts: the case A/B/C ones and, when
- * the cylinder's deepest point w.r.t. the plane is over another element, the element's own
- * deepest point (element-walls.ts). None when the exact test finds the cylinder above the plane.
- * Returns the number of contacts that did not fit.
+ * Element `kind` of cell (i, j): the screen (cell-cull.ts, screenElement; it queues the elements
+ * it rules a face contact out for) and, when a case A/B/C contact is possible, the exact frame
+ * (frame.ts) and the case's contacts. When the cylinder's deepest point w.r.t. the plane is then
+ * over another element, the element's own deepest point is on its sides: it is queued for
+ * element-walls.ts, looked at once every other contact is in. Returns whether the cylinder dips
+ * below the plane (the screen's verdict, with its margin: the edge pass's gate stays conservative).
  */
-function elementContacts(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWorkspace, i: number, j: number, kind: ElementKind): number {
+function elementContacts(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWorkspace, i: number, j: number, kind: ElementKind): boolean {
+  const verdict = screenElement(ws, ws.query, hf, i, j, kind);
+  if (verdict !== SCREEN_FACE) return verdict !== SCREEN_ABOVE;
   const f = ws.frame;
-  if (setElementFrame(f, ws.query, hf, i, j, kind) !== ElementTest.Frame) return 0;
-  let lost: number;
-  if (f.sAU > 0) {
-    lost = sideTrapezoidContacts(cand, hf, f, ws.lineClip);
-  } else if (f.sBL > 0) {
-    lost = baseEllipseContacts(cand, hf, f);
-  } else {
-    lost = singlePointContact(cand, hf, f, ws.lineClip);
-  }
-  // The cylinder's deepest point w.r.t. this plane is over another element: this element's own
-  // deepest point is on its sides (element-walls.ts), looked at once every other contact is in.
-  if (!footInElement(hf, f, f.footU, f.footV) && f.sCL - f.hh * f.cos < 0) queueFrameWall(ws.walls, hf, f);
-  return lost;
+  if (setElementFrame(f, ws.query, hf, i, j, kind) !== ElementTest.Frame) return true;
+  if (f.sAU > 0) sideTrapezoidContacts(cand, hf, f, ws.lineClip);
+  else if (f.sBL > 0) baseEllipseContacts(cand, hf, f);
+  else singlePointContact(cand, hf, f, ws.lineClip);
+  if (!lowestFootInElement(hf, f) && f.sCL - f.hh * f.cos < 0) queueFrameWall(ws.faceWalls, hf, f);
+  return true;
 }

@@ -54,7 +54,7 @@
  *         │ lower ╲     │
  *      V0 ●──────────── ● V1
  */
-import { CYLINDER_TERRAIN_DEPTH_RESOLUTION, CYLINDER_TERRAIN_MAX_CELLS, MANIFOLD_GROUP_COS, CYLINDER_TERRAIN_PARALLEL_SIN } from '../../constants';
+import { CYLINDER_TERRAIN_DEPTH_RESOLUTION, CYLINDER_TERRAIN_MAX_CELLS, CYLINDER_TERRAIN_PARALLEL_SIN, CYLINDER_TERRAIN_REJECT_MARGIN, MANIFOLD_GROUP_COS } from '../../constants';
 import type { ContactBuffer } from '../contact';
 import { WheelContactKind } from '../contact';
 import type { Heightfield } from '../../terrain/heightfield';
@@ -92,21 +92,41 @@ export class WallSide {
 }
 
 /**
- * The element walls of one query: the elements whose own deepest point is still to be decided,
- * in queue order (the screen's, cell-cull.ts, then the narrow phase's, queueFrameWall), and the
- * scratch of the decision. One per workspace; the doubles pass through here, not through call
- * arguments (a double passed to a call that is not inlined is boxed on the heap).
+ * Elements whose own deepest point is still to be decided, in queue order (cell order), with what
+ * the decision needs. One list per kind of origin (collide.ts, elementContacts); each workspace
+ * holds its lists.
  */
 export class PendingWalls {
   count = 0;
   readonly i: Int32Array;
   readonly j: Int32Array;
   readonly kind: Uint8Array;
-  /** Unit normal of each element (bit-identical to its frame's, frame.ts) and [m] an upper bound of its depth along it. */
+  /** Unit normal of each element (its frame's, frame.ts) and [m] an upper bound of its depth along it. */
   readonly normal: Float64Array;
   readonly bound: Float64Array;
   /** 1 once the element's wall contact is among the candidates. */
   readonly done: Uint8Array;
+
+  constructor() {
+    // At most two elements per visited cell, at most CYLINDER_TERRAIN_MAX_CELLS cells.
+    const n = 2 * CYLINDER_TERRAIN_MAX_CELLS;
+    this.i = new Int32Array(n);
+    this.j = new Int32Array(n);
+    this.kind = new Uint8Array(n);
+    this.normal = new Float64Array(3 * n);
+    this.bound = new Float64Array(n);
+    this.done = new Uint8Array(n);
+  }
+}
+
+/**
+ * The reported contacts one round of wall decisions is made against (prepareReported), and the
+ * round's scratch. One per workspace; the doubles pass through here, not through call arguments
+ * (a double passed to a call that is not inlined is boxed on the heap).
+ */
+export class WallRound {
+  /** Index of the deepest reported contact (the first of equals), −1 if none. */
+  deepest = -1;
   /**
    * Per reported contact (index from the query's first, outStart), for resolvedByReported: with
    * d its normal, reach = (h/2)|v·d| + r√(1 − (v·d)²) the cylinder's half extent along d and C
@@ -120,14 +140,6 @@ export class PendingWalls {
   readonly side = new WallSide();
 
   constructor(candidateCapacity: number) {
-    // At most two elements per visited cell, at most CYLINDER_TERRAIN_MAX_CELLS cells.
-    const n = 2 * CYLINDER_TERRAIN_MAX_CELLS;
-    this.i = new Int32Array(n);
-    this.j = new Int32Array(n);
-    this.kind = new Uint8Array(n);
-    this.normal = new Float64Array(3 * n);
-    this.bound = new Float64Array(n);
-    this.done = new Uint8Array(n);
     this.offset = new Float64Array(candidateCapacity);
     this.cap = new Float64Array(candidateCapacity);
   }
@@ -145,31 +157,42 @@ function sideValue(e: CellEdge, upper: boolean, u: number, v: number): number {
 }
 
 /**
- * Queues element f (its frame just built by the narrow phase, whose foot of A_L is not on it) with
- * an upper bound of its depth along its own normal, from its vertices in the frame's coordinates
- * (header): F = min(ζ/cosθ, (√(r² − η²) − ξ)/sinθ) is at most its two terms with ζ at its
- * largest, |η| and ξ at their smallest over the element (each is extreme at a vertex; |η| is 0 if
- * the element straddles η = 0), and at most s(A_L).
+ * Queues element f (its frame just built by the narrow phase; the foot of A_L is not on it) in
+ * list w with an upper bound of its depth along its own normal, from its vertices in the frame's
+ * coordinates (header): F = min(ζ/cosθ, (√(r² − η²) − ξ)/sinθ) is at most its two terms with ζ
+ * at its largest, |η| and ξ at their smallest over the element (each is extreme at a vertex; |η|
+ * is 0 if the element straddles η = 0), and at most s(A_L). On the plane ξ follows from ζ: a
+ * vertex V has (V − C_L)·n = s(C_L) and n = cosθ·a − sinθ·w, so ξ = (ζ·cosθ − s(C_L))/sinθ,
+ * smallest where ζ is; only ζ and η are taken per vertex.
  */
 export function queueFrameWall(w: PendingWalls, hf: Heightfield, f: ElementFrame): void {
   const H = hf.heights, c = hf.cols, kv = f.j * c + f.i;
-  let zMax = -Infinity, xMin = Infinity, yMin = Infinity, yMax = -Infinity;
-  for (let m = 0; m < 4; m++) {
-    const du = m & 1, dv = m >> 1;
-    if ((m === 0 && f.kind === ElementKind.UpperTriangle) || (m === 3 && f.kind === ElementKind.LowerTriangle)) continue; // V0 not in the upper triangle, V3 not in the lower
-    const px = f.ox + du * f.dx - f.clx, py = f.oy + dv * f.dy - f.cly, pz = H[kv + dv * c + du] - f.clz;
-    const z = px * f.ax + py * f.ay + pz * f.az;
-    const x = px * f.wx + py * f.wy + pz * f.wz;
-    const y = px * f.ux + py * f.uy + pz * f.uz;
-    if (z > zMax) zMax = z;
-    if (x < xMin) xMin = x;
-    if (y < yMin) yMin = y;
-    if (y > yMax) yMax = y;
+  // ζ and η at V0 without its height, and their steps along the cell's x and y edges.
+  const px = f.ox - f.clx, py = f.oy - f.cly;
+  const z00 = px * f.ax + py * f.ay - f.clz * f.az, y00 = px * f.ux + py * f.uy - f.clz * f.uz;
+  const zX = f.dx * f.ax, zY = f.dy * f.ay, yX = f.dx * f.ux, yY = f.dy * f.uy;
+  // V1 and V2 are in every element kind; V0 not in the upper triangle, V3 not in the lower.
+  const h1 = H[kv + 1], h2 = H[kv + c];
+  const z1 = z00 + zX + h1 * f.az, y1 = y00 + yX + h1 * f.uz;
+  const z2 = z00 + zY + h2 * f.az, y2 = y00 + yY + h2 * f.uz;
+  let zMax = Math.max(z1, z2), zMin = Math.min(z1, z2), yMin = Math.min(y1, y2), yMax = Math.max(y1, y2);
+  if (f.kind !== ElementKind.UpperTriangle) {
+    const h0 = H[kv];
+    const z = z00 + h0 * f.az, y = y00 + h0 * f.uz;
+    zMax = Math.max(zMax, z); zMin = Math.min(zMin, z); yMin = Math.min(yMin, y); yMax = Math.max(yMax, y);
+  }
+  if (f.kind !== ElementKind.LowerTriangle) {
+    const h3 = H[kv + c + 1];
+    const z = z00 + zX + zY + h3 * f.az, y = y00 + yX + yY + h3 * f.uz;
+    zMax = Math.max(zMax, z); zMin = Math.min(zMin, z); yMin = Math.min(yMin, y); yMax = Math.max(yMax, y);
   }
   const yAbs = yMin > 0 ? yMin : yMax < 0 ? -yMax : 0;
   let bound = f.sAL;
   if (f.cos > 0) bound = Math.min(bound, zMax / f.cos);
-  if (f.sin > CYLINDER_TERRAIN_PARALLEL_SIN) bound = Math.min(bound, (Math.sqrt(Math.max(0, f.r * f.r - yAbs * yAbs)) - xMin) / f.sin);
+  if (f.sin > CYLINDER_TERRAIN_PARALLEL_SIN) {
+    const xMin = (zMin * f.cos - f.sCL) / f.sin;
+    bound = Math.min(bound, (Math.sqrt(Math.max(0, f.r * f.r - yAbs * yAbs)) - xMin) / f.sin);
+  }
   const m = w.count++;
   w.i[m] = f.i;
   w.j[m] = f.j;
@@ -177,40 +200,29 @@ export function queueFrameWall(w: PendingWalls, hf: Heightfield, f: ElementFrame
   w.normal[3 * m] = f.nx;
   w.normal[3 * m + 1] = f.ny;
   w.normal[3 * m + 2] = f.nz;
-  w.bound[m] = bound;
+  w.bound[m] = bound + CYLINDER_TERRAIN_REJECT_MARGIN;
   w.done[m] = 0;
 }
 
 /**
- * One round of the element walls after a manifold reduction (collide.ts): for each queued element
- * not yet added, its deepest point joins the candidates unless a reported contact
- * (out[outStart..]) resolves it. `f` is scratch for the element frames. Returns the number of
- * contacts that did not fit in `cand`.
+ * One round of the element walls after a manifold reduction (collide.ts), over list `w`: for each
+ * queued element not yet added, its deepest point joins the candidates unless a reported contact
+ * (out[outStart..], prepared in `round` by prepareReported) resolves it. `f` is scratch for the
+ * element frames. Contacts that do not fit in `cand` are counted in cand.overflow.
  */
-export function addUnresolvedWalls(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, f: ElementFrame, w: PendingWalls, out: ContactBuffer, outStart: number): number {
-  prepareReported(w, q, out, outStart);
-  const deepest = deepestReported(out, outStart);
-  let lost = 0;
+export function addUnresolvedWalls(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, f: ElementFrame, w: PendingWalls, round: WallRound, out: ContactBuffer, outStart: number): void {
+  const deepest = round.deepest;
   for (let m = 0; m < w.count; m++) {
     if (w.done[m] !== 0) continue;
     // The deepest reported contact settles most of them with one dot product.
     if (deepest >= 0 && inDeepestPatch(w, m, out, deepest)) continue;
-    w.ownDepth = w.bound[m];
-    if (resolvedByReported(w, m, hf, out, outStart)) continue;
+    round.ownDepth = w.bound[m];
+    if (resolvedByReported(w, m, round, hf, out, outStart)) continue;
     if (setElementFrame(f, q, hf, w.i[m], w.j[m], w.kind[m] as ElementKind) !== ElementTest.Frame) continue;
     const count = cand.count;
-    lost += measureWall(cand, hf, f, w, m, out, outStart);
+    measureWall(cand, hf, f, w, m, round, out, outStart);
     if (cand.count > count) w.done[m] = 1;
   }
-  return lost;
-}
-
-/** Index of the deepest of contacts[start..] (the first of equals), −1 if there are none. */
-function deepestReported(contacts: ContactBuffer, start: number): number {
-  if (contacts.count <= start) return -1;
-  let deepest = start;
-  for (let k = start + 1; k < contacts.count; k++) if (contacts.depth[k] > contacts.depth[deepest]) deepest = k;
-  return deepest;
 }
 
 /** True if the deepest reported contact is in element m's patch (normals within SAME_PATCH_COS) and at least its bound deep. */
@@ -220,32 +232,38 @@ function inDeepestPatch(w: PendingWalls, m: number, contacts: ContactBuffer, dee
     N[3 * deepest] * n[3 * m] + N[3 * deepest + 1] * n[3 * m + 1] + N[3 * deepest + 2] * n[3 * m + 2] >= SAME_PATCH_COS;
 }
 
-/** Fills w.offset/w.cap for contacts[start..] (see PendingWalls): once per reduction, not per element. */
-function prepareReported(w: PendingWalls, q: CylinderQuery, contacts: ContactBuffer, start: number): void {
+/**
+ * Readies `round` for the reported contacts[start..]: the deepest, and per contact its support
+ * terms (WallRound): once per reduction, not per element.
+ */
+export function prepareReported(round: WallRound, q: CylinderQuery, contacts: ContactBuffer, start: number): void {
   const N = contacts.normal;
+  let deepest = contacts.count > start ? start : -1;
   for (let k = start; k < contacts.count; k++) {
+    if (contacts.depth[k] > contacts.depth[deepest]) deepest = k;
     const dx = N[3 * k], dy = N[3 * k + 1], dz = N[3 * k + 2];
     const va = dx * q.vx + dy * q.vy + dz * q.vz;
     const reach = q.hh * Math.abs(va) + q.r * Math.sqrt(Math.max(0, 1 - va * va));
     const dc = dx * q.cx + dy * q.cy + dz * q.cz;
-    w.offset[k - start] = reach - dc;
-    w.cap[k - start] = dc + reach;
+    round.offset[k - start] = reach - dc;
+    round.cap[k - start] = dc + reach;
   }
+  round.deepest = deepest;
 }
 
 /**
  * True if one of contacts[start..] {normal d, depth} provably resolves element m at depth
- * w.ownDepth (an upper bound of, or exactly, its depth along its own normal): moving the wheel by
+ * round.ownDepth (an upper bound of, or exactly, its depth along its own normal): moving the wheel by
  * that depth along d takes every point of the element out of it, i.e. depth ≥ p_E(d), the longest
  * chord of the cylinder along d from a point of element ∩ cylinder. A contact whose normal is
  * within twice the grouping angle of the element's (the same contact patch) must also reach
- * w.ownDepth, so that the patch's reported depth is never shallower than any of its elements'.
+ * round.ownDepth, so that the patch's reported depth is never shallower than any of its elements'.
  *
  * p_E(d) is bounded: the chord from X back along −d is at most support(−d) + d·X
  * (support(u) = max over the cylinder of u·P = C·u + (h/2)|v·u| + r√(1 − (v·u)²)), and X ranges
  * over the element, so p_E(d) ≤ support(−d) + min(max_V d·V, support(d)) = offset + min(max_V d·V, cap).
  */
-function resolvedByReported(w: PendingWalls, m: number, hf: Heightfield, contacts: ContactBuffer, start: number): boolean {
+function resolvedByReported(w: PendingWalls, m: number, round: WallRound, hf: Heightfield, contacts: ContactBuffer, start: number): boolean {
   const i = w.i[m], j = w.j[m], kind = w.kind[m];
   const H = hf.heights, c = hf.cols, kv = j * c + i;
   const x0 = hf.x0 + i * hf.dx, y0 = hf.y0 + j * hf.dy, x1 = x0 + hf.dx, y1 = y0 + hf.dy;
@@ -257,13 +275,13 @@ function resolvedByReported(w: PendingWalls, m: number, hf: Heightfield, contact
     const dx = N[3 * k], dy = N[3 * k + 1], dz = N[3 * k + 2];
     const depth = contacts.depth[k] + CYLINDER_TERRAIN_DEPTH_RESOLUTION;
     if (dx * nx + dy * ny + dz * nz >= SAME_PATCH_COS) {
-      if (depth >= w.ownDepth) return true;
+      if (depth >= round.ownDepth) return true;
       continue;
     }
     let top = Math.max(dx * x1 + dy * y0 + dz * h1, dx * x0 + dy * y1 + dz * h2);
     if (hasV0) top = Math.max(top, dx * x0 + dy * y0 + dz * h0);
     if (hasV3) top = Math.max(top, dx * x1 + dy * y1 + dz * h3);
-    if (depth >= w.offset[k - start] + Math.min(top, w.cap[k - start])) return true;
+    if (depth >= round.offset[k - start] + Math.min(top, round.cap[k - start])) return true;
   }
   return false;
 }
@@ -271,14 +289,14 @@ function resolvedByReported(w: PendingWalls, m: number, hf: Heightfield, contact
 /**
  * The deepest point of element m (frame f; the foot of A_L is not on it, see the header), added to
  * `out` as {point on the side, depth F, the element normal} unless one of
- * reported[reportedFrom..] resolves the element at that depth. Returns the number of contacts
- * that did not fit in `out` (0 or 1).
+ * reported[reportedFrom..] resolves the element at that depth (a contact that does not fit in
+ * `out` is counted in out.overflow).
  */
-function measureWall(out: ContactBuffer, hf: Heightfield, f: ElementFrame, w: PendingWalls, m: number, reported: ContactBuffer, reportedFrom: number): number {
+function measureWall(out: ContactBuffer, hf: Heightfield, f: ElementFrame, w: PendingWalls, m: number, round: WallRound, reported: ContactBuffer, reportedFrom: number): void {
   const upper = f.kind === ElementKind.UpperTriangle;
   const sides = elementSides(f.kind);
   const H = hf.heights, c = hf.cols, kv = f.j * c + f.i;
-  const side = w.side;
+  const side = round.side;
   let bestDepth = 0, bestX = 0, bestY = 0, bestZ = 0;
   for (let k = 0; k < sides.length; k++) {
     const e = sides[k];
@@ -296,11 +314,11 @@ function measureWall(out: ContactBuffer, hf: Heightfield, f: ElementFrame, w: Pe
       bestZ = za + side.alpha * side.ez;
     }
   }
-  if (!(bestDepth > 0)) return 0;
-  w.ownDepth = bestDepth;
-  if (resolvedByReported(w, m, hf, reported, reportedFrom)) return 0;
+  if (!(bestDepth > 0)) return;
+  round.ownDepth = bestDepth;
+  if (resolvedByReported(w, m, round, hf, reported, reportedFrom)) return;
   const k = out.reserve();
-  if (k < 0) return 1;
+  if (k < 0) return;
   const P = out.point, N = out.normal;
   P[3 * k] = bestX; P[3 * k + 1] = bestY; P[3 * k + 2] = bestZ;
   N[3 * k] = f.nx; N[3 * k + 1] = f.ny; N[3 * k + 2] = f.nz;
@@ -309,7 +327,6 @@ function measureWall(out: ContactBuffer, hf: Heightfield, f: ElementFrame, w: Pe
   out.cellI[k] = f.i;
   out.cellJ[k] = f.j;
   out.feature[k] = f.kind;
-  return 0;
 }
 
 /**

@@ -16,7 +16,7 @@ import type { MinMax } from '../../terrain/heightfield';
 import { ManifoldGroups } from '../reduce-manifold';
 import { LineClip } from './case-b-side-trapezoid';
 import { CellCull } from './cell-cull';
-import { PendingWalls } from './element-walls';
+import { PendingWalls, WallRound } from './element-walls';
 import { EdgePass } from './edge-pass';
 import { CylinderQuery, ElementFrame } from './frame';
 
@@ -60,18 +60,19 @@ export class CylinderTerrainWorkspace {
   /** Per footprint row (from the first row of the cell range): first and last column to visit. */
   readonly rowLo: Int32Array;
   readonly rowHi: Int32Array;
-  /** Cells that pass the per-cell bound, in cell order, with the element test's VISIT_* flags (cell-cull.ts). */
-  readonly visitI: Int32Array;
-  readonly visitJ: Int32Array;
-  readonly visitFlags: Uint8Array;
   /** The cylinder of the current query, the current element's frame, and one for the horizontal plane. */
   readonly query = new CylinderQuery();
   readonly frame = new ElementFrame();
   readonly horizontalFrame = new ElementFrame();
   readonly cull = new CellCull();
   readonly lineClip = new LineClip();
-  /** Elements whose own deepest point is still to be decided, and that decision's scratch (element-walls.ts). */
-  readonly walls: PendingWalls;
+  /**
+   * Elements whose own deepest point is still to be decided (element-walls.ts): those the face
+   * screen ruled out, then those with a face contact elsewhere; and the decision's scratch.
+   */
+  readonly walls = new PendingWalls();
+  readonly faceWalls = new PendingWalls();
+  readonly reported: WallRound;
   readonly edgePass = new EdgePass();
   /** H_min/H_max of the footprint. */
   readonly range = new FootprintRange();
@@ -82,9 +83,6 @@ export class CylinderTerrainWorkspace {
     // A truncated range has at most CYLINDER_TERRAIN_MAX_CELLS cells, so at most that many rows.
     this.rowLo = new Int32Array(CYLINDER_TERRAIN_MAX_CELLS);
     this.rowHi = new Int32Array(CYLINDER_TERRAIN_MAX_CELLS);
-    this.visitI = new Int32Array(CYLINDER_TERRAIN_MAX_CELLS);
-    this.visitJ = new Int32Array(CYLINDER_TERRAIN_MAX_CELLS);
-    this.visitFlags = new Uint8Array(CYLINDER_TERRAIN_MAX_CELLS);
-    this.walls = new PendingWalls(candidateCapacity);
+    this.reported = new WallRound(candidateCapacity);
   }
 }
