@@ -37,6 +37,7 @@ import type { Heightfield, MinMax } from '../../terrain/heightfield';
 import type { CylinderQuery, ElementFrame } from './frame';
 import { setHorizontalFrame } from './frame';
 import type { CylinderTerrainWorkspace } from './workspace';
+import { WALL_OPEN } from './element-walls';
 
 /**
  * The lowest side line w.r.t. the horizontal, in xy, and the reach of the sections around it
@@ -274,12 +275,11 @@ export function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf
   }
   const yAbs = yMin > 0 ? yMin : yMax < 0 ? -yMax : 0;
   const xMin = (zMin * cosL - sCLm) * invSinL;
-  let bound = sALm / L;
-  if (cosL > 0) bound = Math.min(bound, (zMax * L) / cosL);
-  bound = Math.min(bound, (Math.sqrt(Math.max(0, r * r - yAbs * yAbs)) - xMin) * L * invSinL);
   // The normal exactly as setElementFrame computes it (−slope/√(1 + slope²), frame.ts), so
   // element-walls.ts compares the same normal whichever stage queued the element.
   const invL = 1 / L;
+  let bound = Math.min(sALm * invL, (Math.sqrt(Math.max(0, r * r - yAbs * yAbs)) - xMin) * L * invSinL);
+  if (zMax * L < bound * cosL) bound = (zMax * L) / cosL; // ζ/cosθ, divided only where it binds (rarely for a wheel: cosθ is small)
   const w = ws.walls;
   const m = w.count++;
   w.i[m] = i;
@@ -289,6 +289,6 @@ export function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf
   w.normal[3 * m + 1] = my * invL;
   w.normal[3 * m + 2] = invL;
   w.bound[m] = bound + margin;
-  w.done[m] = 0;
+  w.state[m] = WALL_OPEN;
   return SCREEN_NO_FACE;
 }

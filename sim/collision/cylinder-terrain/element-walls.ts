@@ -91,6 +91,13 @@ export class WallSide {
   readonly candidates = new Float64Array(SIDE_CANDIDATES);
 }
 
+/** PendingWalls.state: only a bound of the element's depth is known. */
+export const WALL_OPEN = 0;
+/** Its deepest point is measured (bound = its exact depth): a later round needs no frame. */
+const WALL_MEASURED = 1;
+/** Its wall is among the candidates, or it has none (no point below its plane): nothing more to decide. */
+const WALL_SETTLED = 2;
+
 /**
  * Elements whose own deepest point is still to be decided, in queue order (cell order), with what
  * the decision needs. One list per kind of origin (collide.ts, elementContacts); each workspace
@@ -104,8 +111,11 @@ export class PendingWalls {
   /** Unit normal of each element (its frame's, frame.ts) and [m] an upper bound of its depth along it. */
   readonly normal: Float64Array;
   readonly bound: Float64Array;
-  /** 1 once the element's wall contact is among the candidates. */
-  readonly done: Uint8Array;
+  /** WALL_OPEN, WALL_MEASURED or WALL_SETTLED. */
+  readonly state: Uint8Array;
+  /** Once measured: [m] the element's deepest point (its depth is then the bound) and its contact kind. */
+  readonly point: Float64Array;
+  readonly contactKind: Uint8Array;
 
   constructor() {
     // At most two elements per visited cell, at most CYLINDER_TERRAIN_MAX_CELLS cells.
@@ -115,7 +125,9 @@ export class PendingWalls {
     this.kind = new Uint8Array(n);
     this.normal = new Float64Array(3 * n);
     this.bound = new Float64Array(n);
-    this.done = new Uint8Array(n);
+    this.state = new Uint8Array(n);
+    this.point = new Float64Array(3 * n);
+    this.contactKind = new Uint8Array(n);
   }
 }
 
@@ -201,7 +213,7 @@ export function queueFrameWall(w: PendingWalls, hf: Heightfield, f: ElementFrame
   w.normal[3 * m + 1] = f.ny;
   w.normal[3 * m + 2] = f.nz;
   w.bound[m] = bound + CYLINDER_TERRAIN_REJECT_MARGIN;
-  w.done[m] = 0;
+  w.state[m] = WALL_OPEN;
 }
 
 /**
@@ -213,15 +225,22 @@ export function queueFrameWall(w: PendingWalls, hf: Heightfield, f: ElementFrame
 export function addUnresolvedWalls(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, f: ElementFrame, w: PendingWalls, round: WallRound, out: ContactBuffer, outStart: number): void {
   const deepest = round.deepest;
   for (let m = 0; m < w.count; m++) {
-    if (w.done[m] !== 0) continue;
+    if (w.state[m] === WALL_SETTLED) continue;
     // The deepest reported contact settles most of them with one dot product.
     if (deepest >= 0 && inDeepestPatch(w, m, out, deepest)) continue;
     round.ownDepth = w.bound[m];
     if (resolvedByReported(w, m, round, hf, out, outStart)) continue;
-    if (setElementFrame(f, q, hf, w.i[m], w.j[m], w.kind[m] as ElementKind) !== ElementTest.Frame) continue;
-    const count = cand.count;
-    measureWall(cand, hf, f, w, m, round, out, outStart);
-    if (cand.count > count) w.done[m] = 1;
+    if (w.state[m] === WALL_OPEN) {
+      // Measured once per query; a contact that resolves the element at its bound resolves it
+      // at its exact depth too, so measuring before the check above would change nothing.
+      if (setElementFrame(f, q, hf, w.i[m], w.j[m], w.kind[m] as ElementKind) !== ElementTest.Frame || !measureWall(hf, f, w, m, round)) {
+        w.state[m] = WALL_SETTLED;
+        continue;
+      }
+      round.ownDepth = w.bound[m];
+      if (resolvedByReported(w, m, round, hf, out, outStart)) continue;
+    }
+    if (pushWall(cand, w, m)) w.state[m] = WALL_SETTLED;
   }
 }
 
@@ -287,12 +306,11 @@ function resolvedByReported(w: PendingWalls, m: number, round: WallRound, hf: He
 }
 
 /**
- * The deepest point of element m (frame f; the foot of A_L is not on it, see the header), added to
- * `out` as {point on the side, depth F, the element normal} unless one of
- * reported[reportedFrom..] resolves the element at that depth (a contact that does not fit in
- * `out` is counted in out.overflow).
+ * Measures the deepest point of element m (frame f; the foot of A_L is not on it, see the header):
+ * {point on a side, depth F} into w (point, contactKind; bound becomes the exact depth, state
+ * WALL_MEASURED). Returns false when no point of the element is below its plane in the cylinder.
  */
-function measureWall(out: ContactBuffer, hf: Heightfield, f: ElementFrame, w: PendingWalls, m: number, round: WallRound, reported: ContactBuffer, reportedFrom: number): void {
+function measureWall(hf: Heightfield, f: ElementFrame, w: PendingWalls, m: number, round: WallRound): boolean {
   const upper = f.kind === ElementKind.UpperTriangle;
   const sides = elementSides(f.kind);
   const H = hf.heights, c = hf.cols, kv = f.j * c + f.i;
@@ -314,19 +332,29 @@ function measureWall(out: ContactBuffer, hf: Heightfield, f: ElementFrame, w: Pe
       bestZ = za + side.alpha * side.ez;
     }
   }
-  if (!(bestDepth > 0)) return;
-  round.ownDepth = bestDepth;
-  if (resolvedByReported(w, m, round, hf, reported, reportedFrom)) return;
+  if (!(bestDepth > 0)) return false;
+  w.bound[m] = bestDepth;
+  w.point[3 * m] = bestX;
+  w.point[3 * m + 1] = bestY;
+  w.point[3 * m + 2] = bestZ;
+  w.contactKind[m] = f.sAU > 0 ? WheelContactKind.SideB : f.sBL > 0 ? WheelContactKind.BaseA : WheelContactKind.PointC;
+  w.state[m] = WALL_MEASURED;
+  return true;
+}
+
+/** Appends measured element m's wall contact {point, its normal, depth} to `out`; false if it did not fit (counted in out.overflow). */
+function pushWall(out: ContactBuffer, w: PendingWalls, m: number): boolean {
   const k = out.reserve();
-  if (k < 0) return;
+  if (k < 0) return false;
   const P = out.point, N = out.normal;
-  P[3 * k] = bestX; P[3 * k + 1] = bestY; P[3 * k + 2] = bestZ;
-  N[3 * k] = f.nx; N[3 * k + 1] = f.ny; N[3 * k + 2] = f.nz;
-  out.depth[k] = bestDepth;
-  out.kind[k] = f.sAU > 0 ? WheelContactKind.SideB : f.sBL > 0 ? WheelContactKind.BaseA : WheelContactKind.PointC;
-  out.cellI[k] = f.i;
-  out.cellJ[k] = f.j;
-  out.feature[k] = f.kind;
+  P[3 * k] = w.point[3 * m]; P[3 * k + 1] = w.point[3 * m + 1]; P[3 * k + 2] = w.point[3 * m + 2];
+  N[3 * k] = w.normal[3 * m]; N[3 * k + 1] = w.normal[3 * m + 1]; N[3 * k + 2] = w.normal[3 * m + 2];
+  out.depth[k] = w.bound[m];
+  out.kind[k] = w.contactKind[m];
+  out.cellI[k] = w.i[m];
+  out.cellJ[k] = w.j[m];
+  out.feature[k] = w.kind[m];
+  return true;
 }
 
 /**
