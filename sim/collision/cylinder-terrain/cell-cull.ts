@@ -59,10 +59,31 @@ export class CellCull {
   discReach2 = NaN;
   /** sinθ₀ (0 when the axis is vertical). */
   sin = NaN;
+  /** Reciprocals for the per-cell bound: 1/segZ, 1/sinθ₀ (when not 0) and the line's rise per projected metre, segZ/segLen (0 for an upright axis). */
+  invSegZ = NaN; invSin = NaN; riseRate = NaN;
   /** [m] Depth below A_L's height that footprintRows considers (Infinity: all). */
   rowDepth = NaN;
   /** False for an (almost) upright axis: the disc bound replaces the rectangle. */
   box = true;
+  /**
+   * The unnormalised normal of the current cell's elements that the cylinder dips below, as the
+   * screen computed it: (mx, my, |m|) of element 0, then element 1 (cellPlaneNormalInto).
+   */
+  readonly planes = new Float64Array(6);
+}
+
+/**
+ * Unit normal of element `slot` (0: rectangle or lower triangle, 1: upper triangle) of the cell
+ * the screen just looked at, into dst[at..at + 2] — valid once screenElement found the cylinder
+ * below that element's plane; bit-identical to frame.ts elementNormalInto (m/|m| with
+ * m = (−σx, −σy, 1) and the same |m|).
+ */
+export function cellPlaneNormalInto(dst: Float64Array, at: number, c: CellCull, slot: number): void {
+  const p = c.planes, b = 3 * slot;
+  const inv = 1 / p[b + 2];
+  dst[at] = p[b] * inv;
+  dst[at + 1] = p[b + 1] * inv;
+  dst[at + 2] = inv;
 }
 
 /** Fills `c` for the query; `scratch` is a frame to use for the horizontal plane. */
@@ -84,6 +105,9 @@ export function setupCull(c: CellCull, q: CylinderQuery, hf: Heightfield, scratc
   c.radE = 0.5 * (Math.abs(c.ex) * dx + Math.abs(c.ey) * dy);
   c.radP = 0.5 * (Math.abs(c.ey) * dx + Math.abs(c.ex) * dy);
   c.capAlong = 2 * r * scratch.cos;
+  c.invSegZ = 1 / c.segZ;
+  c.invSin = c.sin > 0 ? 1 / c.sin : 0;
+  c.riseRate = segLen > 0 ? c.segZ / segLen : 0;
   const halfDiag = 0.5 * Math.sqrt(dx * dx + dy * dy);
   c.discReach2 = (r + c.capAlong + halfDiag) ** 2;
   c.rowDepth = Infinity;
@@ -184,16 +208,16 @@ export function cellWithinReach(c: CellCull, hf: Heightfield, i: number, j: numb
   const margin = CYLINDER_TERRAIN_REJECT_MARGIN;
   // Along the line: only its part below the corner, t ∈ [0, min(depth/segZ, 1)], can be under
   // the cell; the base discs reach capAlong past it.
-  const tEnd = c.segZ > depth ? depth / c.segZ : 1;
+  const tEnd = c.segZ > depth ? depth * c.invSegZ : 1;
   if (along < -c.capAlong - c.radE - margin) return false;
   if (along > tEnd * c.segLen + c.capAlong + c.radE + margin) return false;
   if (across > c.r + c.radP + margin) return false;
   if (c.sin > 0) {
     // Across: the section's half-width W at the line's deepest point that can be under the cell.
     const reach0 = Math.max(0, along - c.radE - c.capAlong);
-    const local = depth - (c.segLen > 0 ? (c.segZ * reach0) / c.segLen : 0);
+    const local = depth - c.riseRate * reach0;
     if (!(local > 0)) return false;
-    const rho = local / c.sin;
+    const rho = local * c.invSin;
     if (rho < c.r) {
       const gap = across - c.radP - margin;
       if (gap > 0 && gap * gap > rho * (2 * c.r - rho)) return false;
@@ -239,6 +263,8 @@ export function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf
   const sCLm = sCm + hh * cosL, sALm = sCLm + r * sinL;
   if (sALm < -margin) return SCREEN_ABOVE;
   const L2 = mx * mx + my * my + 1, L = Math.sqrt(L2);
+  const planes = ws.cull.planes, slot = upper ? 3 : 0; // for the edge pass (cellPlaneNormalInto)
+  planes[slot] = mx; planes[slot + 1] = my; planes[slot + 2] = L;
   if (sALm - 2 * r * sinL > -margin * L || !(sinL > margin * L)) return SCREEN_FACE;
   // Feet of A_L and A_U (a = sign(v·m)·v points from the lower base up), cell-normalised.
   const sg = dm < 0 ? -1 : 1;

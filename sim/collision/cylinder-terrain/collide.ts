@@ -49,7 +49,7 @@ import { ReduceManifoldStatus, reduceManifoldInto } from '../reduce-manifold';
 import { baseEllipseContacts, lowestFootInElement } from './case-a-base-ellipse';
 import { sideTrapezoidContacts } from './case-b-side-trapezoid';
 import { singlePointContact } from './case-c-single-point';
-import { cellWithinReach, footprintRows, scanRowsMinMax, SCREEN_ABOVE, SCREEN_FACE, screenElement, setupCull } from './cell-cull';
+import { cellPlaneNormalInto, cellWithinReach, footprintRows, scanRowsMinMax, SCREEN_ABOVE, SCREEN_FACE, screenElement, setupCull } from './cell-cull';
 import { CellEdge, EdgeClass } from './edge-bend';
 import { edgePoke, emitEdgeContact, resetEdgePass } from './edge-pass';
 import { addUnresolvedWalls, prepareReported, queueFrameWall } from './element-walls';
@@ -232,21 +232,23 @@ function edgeContact(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWo
   const n = ep.normals;
   const rect = (bits & CELL_RECTANGLE_BIT) !== 0;
   let active: boolean;
+  // This cell's element normals as its screen computed them (the cylinder dips below each
+  // element an edge is tested for); the neighbour's from the heights.
   if (edge === CellEdge.Bottom) {
-    elementNormalInto(n, 0, hf, i, j, false);
+    cellPlaneNormalInto(n, 0, ws.cull, 0);
     if (j > 0) elementNormalInto(n, 3, hf, i, j - 1, !hf.cellIsRectangle(i, j - 1));
     active = ((bits >> CELL_BOTTOM_SHIFT) & 3) === EdgeClass.Active;
   } else if (edge === CellEdge.Left) {
-    elementNormalInto(n, 0, hf, i, j, false);
+    cellPlaneNormalInto(n, 0, ws.cull, 0);
     if (i > 0) elementNormalInto(n, 3, hf, i - 1, j, !hf.cellIsRectangle(i - 1, j));
     active = ((bits >> CELL_LEFT_SHIFT) & 3) === EdgeClass.Active;
   } else if (edge === CellEdge.Diagonal) {
-    elementNormalInto(n, 0, hf, i, j, false);
-    elementNormalInto(n, 3, hf, i, j, true);
+    cellPlaneNormalInto(n, 0, ws.cull, 0);
+    cellPlaneNormalInto(n, 3, ws.cull, 1);
     active = ((bits >> CELL_DIAGONAL_SHIFT) & 3) === EdgeClass.Active;
   } else {
     // Grid border: the element it bounds on both sides.
-    elementNormalInto(n, 0, hf, i, j, !rect);
+    cellPlaneNormalInto(n, 0, ws.cull, rect ? 0 : 1);
     n[3] = n[0]; n[4] = n[1]; n[5] = n[2];
     active = true;
   }
