@@ -7,9 +7,11 @@
  *      its cell range; H_min/H_max over the range from the heightfield's min/max pyramid;
  *      H_max ≤ z_min → no contact; H_max − H_min < ε_H → flat-patch.ts (exact cylinder–plane).
  *   2. cell-cull.ts: a per-cell bound (a cell is skipped unless some point of the cylinder below
- *      the cell's highest corner can lie over it) and, per element, whether the cylinder dips
- *      below its plane at all. Both only drop elements that cannot meet the cylinder (proofs
- *      there).
+ *      the cell's highest corner can lie over it) and, per element, the screen: whether the
+ *      cylinder dips below its plane at all, and whether a case A/B/C contact is possible (if
+ *      not, the element goes straight to the element walls). Neither drops an element that can
+ *      meet the cylinder (proofs there). Cells are visited once, in cell order: bound, elements
+ *      (steps 2–3), edges (step 4).
  *   3. narrow phase per element (§IV): the exact frame (frame.ts) and a case by the signs of
  *      s(A_L), s(A_U), s(B_L):
  *        s(A_L) ≤ 0          cylinder above the plane: nothing, and the element's edges are out;
@@ -22,13 +24,15 @@
  *      below is tested for poking into the base or side. Ownership, so each edge is visited once:
  *      cell (i, j) owns its bottom and left edges and its diagonal; the top row and right column
  *      of the grid also own their top/right border edges.
- *   5. manifold (§V), ../reduce-manifold.ts: normal groups within MANIFOLD_GROUP_ANGLE, ≤ 4 points each.
+ *   5. manifold (§V), ../reduce-manifold.ts: normal groups within MANIFOLD_GROUP_ANGLE, ≤ 4 points
+ *      each; then the element walls still unresolved are added and the manifold reduced again.
  *
  * Every contact records its cell (cellI, cellJ) and, in `feature`, the element or edge of that
  * cell it came from (edge-bend.ts, edgeFeature): stable ids for warm starting and the GUI.
  *
- * Nothing here allocates: all state lives in the caller's workspace (workspace.ts) and output buffer.
-
+ * Nothing here allocates: all state lives in the caller's workspace (workspace.ts) and output
+ * buffer, and no double is passed to or returned from a call that V8 might not inline (it would
+ * be boxed on the heap): hot helpers take objects and integers and write their results to records.
  */
 import {
   CYLINDER_TERRAIN_AXIS_UNIT_TOLERANCE,

@@ -1,6 +1,6 @@
 /**
  * Reusable state of one cylinder–terrain query (engine API): the query and element frames, the
- * cell cull's record and visit list, the edge pass's state, the candidate contact buffer that
+ * cell cull's record, the edge pass's state, the candidate contact buffer that
  * the cases A/B/C, the element walls and the edge pass fill before the manifold reduction, the
  * normal-group scratch of the reduction, and the per-query statistics. Every stage reads and
  * writes its state here (nothing passes through module variables). Allocate one per wheel (or
