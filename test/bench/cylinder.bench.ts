@@ -299,7 +299,9 @@ export default async function run(ctx: BenchContext): Promise<void> {
   const engineQps = throughput(poses, engine, runs, warmup);
   const allocated = await bytesPerQuery(poses, engine);
   const bundled = await oursBundledEngine(hf);
-  rows.push({ name: 'ours (collideCylinderTerrainInto, ESM bundle)', qps: throughput(poses, bundled, runs, warmup), contactsPerQuery: acc.cpq, err: acc.err, missed: acc.missed, note: `all ${n} poses timed; esbuild bundle of sim/index.ts (production form)` });
+  const bundledQps = throughput(poses, bundled, runs, warmup);
+  const bundledAllocated = await bytesPerQuery(poses, bundled);
+  rows.push({ name: 'ours (collideCylinderTerrainInto, ESM bundle)', qps: bundledQps, contactsPerQuery: acc.cpq, err: acc.err, missed: acc.missed, note: `all ${n} poses timed; esbuild bundle of sim/index.ts (production form); allocates ${bundledAllocated.toFixed(1)} B/query` });
   rows.push({ name: 'ours (collideCylinderTerrainInto, tsx)', qps: engineQps, contactsPerQuery: acc.cpq, err: acc.err, missed: acc.missed, note: `all ${n} poses timed; allocates ${allocated.toFixed(1)} B/query` });
   const plain = (p: CylinderPose): void => {
     collideCylinderTerrain(p, hf);
