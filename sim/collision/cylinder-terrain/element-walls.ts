@@ -147,14 +147,6 @@ export class WallRound {
    */
   readonly offset: Float64Array;
   readonly cap: Float64Array;
-  /** Per reported contact, the cylinder's frame w.r.t. its normal d (14 values, prepareReported; chordBound). */
-  readonly dFrame: Float64Array;
-  /** [m²] r². */
-  r2 = NaN;
-  /** The element resolvedByReported looks at: x, y of V0, dx, dy, heights of V0..V3 (for chordBound). */
-  readonly vertices = new Float64Array(8);
-  /** [m] chordBound's result. */
-  chord = NaN;
   /** [m] The depth resolvedByReported tests the current element at (its bound, then its exact depth). */
   ownDepth = NaN;
   readonly side = new WallSide();
@@ -162,7 +154,6 @@ export class WallRound {
   constructor(candidateCapacity: number) {
     this.offset = new Float64Array(candidateCapacity);
     this.cap = new Float64Array(candidateCapacity);
-    this.dFrame = new Float64Array(14 * candidateCapacity);
   }
 }
 
@@ -275,18 +266,7 @@ export function prepareReported(round: WallRound, q: CylinderQuery, contacts: Co
     const dc = dx * q.cx + dy * q.cy + dz * q.cz;
     round.offset[k - start] = reach - dc;
     round.cap[k - start] = dc + reach;
-    // The frame of d (frame.ts with d for n): axis a with a·d ≥ 0, w, u = a × w, C_L; cosθ_d, sinθ_d.
-    const F = round.dFrame, b = 14 * (k - start);
-    const sg = va < 0 ? -1 : 1, ax = sg * q.vx, ay = sg * q.vy, az = sg * q.vz;
-    const pmx = va * q.vx - dx, pmy = va * q.vy - dy, pmz = va * q.vz - dz;
-    const sin = Math.sqrt(pmx * pmx + pmy * pmy + pmz * pmz), iw = sin > CYLINDER_TERRAIN_PARALLEL_SIN ? 1 / sin : 0;
-    const wx = pmx * iw, wy = pmy * iw, wz = pmz * iw;
-    F[b] = ax; F[b + 1] = ay; F[b + 2] = az; F[b + 3] = wx; F[b + 4] = wy; F[b + 5] = wz;
-    F[b + 6] = ay * wz - az * wy; F[b + 7] = az * wx - ax * wz; F[b + 8] = ax * wy - ay * wx;
-    F[b + 9] = q.cx - q.hh * ax; F[b + 10] = q.cy - q.hh * ay; F[b + 11] = q.cz - q.hh * az;
-    F[b + 12] = Math.abs(va); F[b + 13] = sin;
   }
-  round.r2 = q.r * q.r;
   round.deepest = deepest;
 }
 
@@ -300,11 +280,7 @@ export function prepareReported(round: WallRound, q: CylinderQuery, contacts: Co
  *
  * p_E(d) is bounded: the chord from X back along −d is at most support(−d) + d·X
  * (support(u) = max over the cylinder of u·P = C·u + (h/2)|v·u| + r√(1 − (v·u)²)), and X ranges
- * over the element, so p_E(d) ≤ support(−d) + min(max_V d·V, support(d)) = offset + min(max_V d·V, cap);
- * and (chordBound) by the header's F taken along d, bounded at the element's vertices. The second
- * is the tighter one at a curb's top corner poking into the wheel's side: without it the corner's
- * elements were added with their own-normal depth, a chord through the wheel (up to 105 mm on the
- * benchmark where the wheel is 5 cm deep), though the corner's edge contact already resolves them.
+ * over the element, so p_E(d) ≤ support(−d) + min(max_V d·V, support(d)) = offset + min(max_V d·V, cap).
  */
 function resolvedByReported(w: PendingWalls, m: number, round: WallRound, hf: Heightfield, contacts: ContactBuffer, start: number): boolean {
   const i = w.i[m], j = w.j[m], kind = w.kind[m];
@@ -313,8 +289,6 @@ function resolvedByReported(w: PendingWalls, m: number, round: WallRound, hf: He
   const h0 = H[kv], h1 = H[kv + 1], h2 = H[kv + c], h3 = H[kv + c + 1];
   const hasV0 = kind !== ElementKind.UpperTriangle, hasV3 = kind !== ElementKind.LowerTriangle;
   const nx = w.normal[3 * m], ny = w.normal[3 * m + 1], nz = w.normal[3 * m + 2];
-  const V = round.vertices; // for chordBound
-  V[0] = x0; V[1] = y0; V[2] = hf.dx; V[3] = hf.dy; V[4] = h0; V[5] = h1; V[6] = h2; V[7] = h3;
   const N = contacts.normal;
   for (let k = start; k < contacts.count; k++) {
     const dx = N[3 * k], dy = N[3 * k + 1], dz = N[3 * k + 2];
@@ -327,43 +301,8 @@ function resolvedByReported(w: PendingWalls, m: number, round: WallRound, hf: He
     if (hasV0) top = Math.max(top, dx * x0 + dy * y0 + dz * h0);
     if (hasV3) top = Math.max(top, dx * x1 + dy * y1 + dz * h3);
     if (depth >= round.offset[k - start] + Math.min(top, round.cap[k - start])) return true;
-    chordBound(round, k - start, kind);
-    if (depth >= round.chord) return true;
   }
   return false;
-}
-
-/**
- * A tighter bound of p_E(d) for reported contact kk (normal d): F_d, the chord along −d below a
- * point X of element ∩ cylinder, is min(ζ/cosθ_d, (√(r² − η²) − ξ)/sinθ_d) in the frame of d
- * (the header's F with d for n), so it is at most its terms with ζ largest, ξ and |η| smallest
- * over the element's vertices — queueFrameWall's bound, taken along d.
- */
-function chordBound(round: WallRound, kk: number, kind: number): void {
-  const V = round.vertices, x0 = V[0], y0 = V[1], dx = V[2], dy = V[3];
-  const F = round.dFrame, b = 14 * kk;
-  const ax = F[b], ay = F[b + 1], az = F[b + 2], wx = F[b + 3], wy = F[b + 4], wz = F[b + 5];
-  const ux = F[b + 6], uy = F[b + 7], uz = F[b + 8], clx = F[b + 9], cly = F[b + 10], clz = F[b + 11];
-  const cos = F[b + 12], sin = F[b + 13];
-  // V1 is in every element kind: start there; V0 is not in the upper triangle, V3 not in the lower.
-  let zMax = 0, xMin = 0, yMin = 0, yMax = 0;
-  for (let v = 1; v < 5; v++) {
-    const c = v & 3; // 1, 2, 3, 0
-    if ((c === 0 && kind === ElementKind.UpperTriangle) || (c === 3 && kind === ElementKind.LowerTriangle)) continue;
-    const px = x0 + (c & 1) * dx - clx, py = y0 + (c >> 1) * dy - cly, pz = V[4 + c] - clz;
-    const z = px * ax + py * ay + pz * az, x = px * wx + py * wy + pz * wz, y = px * ux + py * uy + pz * uz;
-    if (v === 1 || z > zMax) zMax = z;
-    if (v === 1 || x < xMin) xMin = x;
-    if (v === 1 || y < yMin) yMin = y;
-    if (v === 1 || y > yMax) yMax = y;
-  }
-  const yAbs = yMin > 0 ? yMin : yMax < 0 ? -yMax : 0;
-  if (!(sin > CYLINDER_TERRAIN_PARALLEL_SIN)) {
-    round.chord = zMax / cos; // d along the axis: only the base term (cosθ_d ≈ 1)
-    return;
-  }
-  const side = (Math.sqrt(Math.max(0, round.r2 - yAbs * yAbs)) - xMin) / sin;
-  round.chord = cos > 0 ? Math.min(side, zMax / cos) : side;
 }
 
 /**
