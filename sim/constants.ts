@@ -87,8 +87,8 @@ export const CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE = TERRAIN_PLANARITY_TOLERANCE
 export const CYLINDER_TERRAIN_PARALLEL_SIN = ROUND_OFF_RATIO;
 
 /**
- * [m] Margin of the narrow phase's quick element rejection (collide.ts, cullCells): an
- * element is skipped before its frame is built only when the cylinder is above its plane, or the
+ * [m] Margin of the narrow phase's quick tests (cell-cull.ts: the per-cell bound and the element
+ * screen): an element is skipped before its frame is built only when the cylinder is above its plane, or the
  * foot of the lowest line is outside the element, by more than this. The quick test works on
  * unnormalised quantities, so its round-off differs from the exact path's; with the margin it
  * never rejects an element the exact path would keep. 0.1 µm: far above float64 round-off of

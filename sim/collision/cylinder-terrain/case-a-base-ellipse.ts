@@ -67,6 +67,19 @@ export function footInElement(hf: Heightfield, f: ElementFrame, fx: number, fy: 
   return true;
 }
 
+/**
+ * footInElement for the foot of A_L (f.footU, f.footV), the same test written again so that no
+ * double crosses a call (a double passed to a call that is not inlined is boxed on the heap).
+ */
+export function lowestFootInElement(hf: Heightfield, f: ElementFrame): boolean {
+  const fx = f.footU, fy = f.footV;
+  if (fx < 0 || fy < 0 || fx > 1 || fy > 1) return false;
+  if ((fx === 1 && f.i !== hf.cellsX - 1) || (fy === 1 && f.j !== hf.cellsY - 1)) return false;
+  if (f.kind === ElementKind.LowerTriangle) return fx + fy < 1;
+  if (f.kind === ElementKind.UpperTriangle) return fx + fy >= 1;
+  return true;
+}
+
 /** Loads the element polygon (CCW from above; see heightfield.ts) into vx/vy/vz; returns its vertex count. */
 function loadPolygon(hf: Heightfield, f: ElementFrame): number {
   const H = hf.heights, c = hf.cols, kv = f.j * c + f.i;

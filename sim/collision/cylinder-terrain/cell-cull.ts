@@ -34,17 +34,10 @@
 import { CYLINDER_TERRAIN_PARALLEL_SIN, CYLINDER_TERRAIN_REJECT_MARGIN, GEOMETRIC_EPSILON, UNIT_EPSILON } from '../../constants';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield, MinMax } from '../../terrain/heightfield';
-import { CELL_RECTANGLE_BIT } from '../../terrain/edge-class';
 import type { CylinderQuery, ElementFrame } from './frame';
 import { setHorizontalFrame } from './frame';
 import type { CylinderTerrainWorkspace } from './workspace';
-
-/** Visit flags (CylinderTerrainWorkspace.visitFlags): the cylinder dips below element 0's plane (rectangle or lower triangle) / element 1's (upper triangle). */
-export const VISIT_BELOW0 = 1;
-export const VISIT_BELOW1 = 2;
-/** … and a case A/B/C contact is possible: the narrow phase builds the exact frame (screenElement). */
-export const VISIT_FRAME0 = 4;
-export const VISIT_FRAME1 = 8;
+import { WALL_OPEN } from './element-walls';
 
 /**
  * The lowest side line w.r.t. the horizontal, in xy, and the reach of the sections around it
@@ -66,10 +59,31 @@ export class CellCull {
   discReach2 = NaN;
   /** sinθ₀ (0 when the axis is vertical). */
   sin = NaN;
+  /** Reciprocals for the per-cell bound: 1/segZ, 1/sinθ₀ (when not 0) and the line's rise per projected metre, segZ/segLen (0 for an upright axis). */
+  invSegZ = NaN; invSin = NaN; riseRate = NaN;
   /** [m] Depth below A_L's height that footprintRows considers (Infinity: all). */
   rowDepth = NaN;
   /** False for an (almost) upright axis: the disc bound replaces the rectangle. */
   box = true;
+  /**
+   * The unnormalised normal of the current cell's elements that the cylinder dips below, as the
+   * screen computed it: (mx, my, |m|) of element 0, then element 1 (cellPlaneNormalInto).
+   */
+  readonly planes = new Float64Array(6);
+}
+
+/**
+ * Unit normal of element `slot` (0: rectangle or lower triangle, 1: upper triangle) of the cell
+ * the screen just looked at, into dst[at..at + 2] — valid once screenElement found the cylinder
+ * below that element's plane; bit-identical to frame.ts elementNormalInto (m/|m| with
+ * m = (−σx, −σy, 1) and the same |m|).
+ */
+export function cellPlaneNormalInto(dst: Float64Array, at: number, c: CellCull, slot: number): void {
+  const p = c.planes, b = 3 * slot;
+  const inv = 1 / p[b + 2];
+  dst[at] = p[b] * inv;
+  dst[at + 1] = p[b + 1] * inv;
+  dst[at + 2] = inv;
 }
 
 /** Fills `c` for the query; `scratch` is a frame to use for the horizontal plane. */
@@ -91,6 +105,9 @@ export function setupCull(c: CellCull, q: CylinderQuery, hf: Heightfield, scratc
   c.radE = 0.5 * (Math.abs(c.ex) * dx + Math.abs(c.ey) * dy);
   c.radP = 0.5 * (Math.abs(c.ey) * dx + Math.abs(c.ex) * dy);
   c.capAlong = 2 * r * scratch.cos;
+  c.invSegZ = 1 / c.segZ;
+  c.invSin = c.sin > 0 ? 1 / c.sin : 0;
+  c.riseRate = segLen > 0 ? c.segZ / segLen : 0;
   const halfDiag = 0.5 * Math.sqrt(dx * dx + dy * dy);
   c.discReach2 = (r + c.capAlong + halfDiag) ** 2;
   c.rowDepth = Infinity;
@@ -176,41 +193,10 @@ export function scanRowsMinMax(out: MinMax, ws: CylinderTerrainWorkspace, hf: He
 }
 
 /**
- * The cells of footprint rows j0..j1 (ws.rowLo/rowHi) that pass the per-cell bound, with the
- * element test's verdicts: written to ws.visitI/visitJ/visitFlags in cell order. Returns their
- * number.
- */
-export function cullCells(c: CellCull, hf: Heightfield, q: CylinderQuery, ws: CylinderTerrainWorkspace, j0: number, j1: number): number {
-  const cellBits = hf.cellBits, cellsX = hf.cellsX;
-  let visits = 0;
-  ws.pendingCount = 0;
-  for (let j = j0; j <= j1; j++) {
-    for (let i = ws.rowLo[j - j0]; i <= ws.rowHi[j - j0]; i++) {
-      if (!cellWithinReach(c, hf, i, j)) continue;
-      // Element test: element 0 (rectangle or lower triangle, plane through V0), element 1
-      // (upper triangle, plane through V3).
-      const rect = (cellBits[j * cellsX + i] & CELL_RECTANGLE_BIT) !== 0;
-      const s0 = screenElement(ws, q, hf, i, j, rect ? ElementKind.Rectangle : ElementKind.LowerTriangle);
-      const s1 = rect ? SCREEN_ABOVE : screenElement(ws, q, hf, i, j, ElementKind.UpperTriangle);
-      let flags = 0;
-      if (s0 !== SCREEN_ABOVE) flags |= VISIT_BELOW0;
-      if (s0 === SCREEN_FRAME) flags |= VISIT_FRAME0;
-      if (s1 !== SCREEN_ABOVE) flags |= VISIT_BELOW1;
-      if (s1 === SCREEN_FRAME) flags |= VISIT_FRAME1;
-      ws.visitI[visits] = i;
-      ws.visitJ[visits] = j;
-      ws.visitFlags[visits] = flags;
-      visits++;
-    }
-  }
-  return visits;
-}
-
-/**
  * The per-cell bound (header) for cell (i, j). (Integer arguments: doubles passed to a call that
  * is not inlined are boxed on the heap.)
  */
-function cellWithinReach(c: CellCull, hf: Heightfield, i: number, j: number): boolean {
+export function cellWithinReach(c: CellCull, hf: Heightfield, i: number, j: number): boolean {
   const H = hf.heights, cols = hf.cols, kv = j * cols + i;
   // How far the cell's highest corner is above A_L (+ the margin: the bound's round-off).
   const depth = Math.max(H[kv], H[kv + 1], H[kv + cols], H[kv + cols + 1]) - c.lowZ + CYLINDER_TERRAIN_REJECT_MARGIN;
@@ -222,16 +208,16 @@ function cellWithinReach(c: CellCull, hf: Heightfield, i: number, j: number): bo
   const margin = CYLINDER_TERRAIN_REJECT_MARGIN;
   // Along the line: only its part below the corner, t ∈ [0, min(depth/segZ, 1)], can be under
   // the cell; the base discs reach capAlong past it.
-  const tEnd = c.segZ > depth ? depth / c.segZ : 1;
+  const tEnd = c.segZ > depth ? depth * c.invSegZ : 1;
   if (along < -c.capAlong - c.radE - margin) return false;
   if (along > tEnd * c.segLen + c.capAlong + c.radE + margin) return false;
   if (across > c.r + c.radP + margin) return false;
   if (c.sin > 0) {
     // Across: the section's half-width W at the line's deepest point that can be under the cell.
     const reach0 = Math.max(0, along - c.radE - c.capAlong);
-    const local = depth - (c.segLen > 0 ? (c.segZ * reach0) / c.segLen : 0);
+    const local = depth - c.riseRate * reach0;
     if (!(local > 0)) return false;
-    const rho = local / c.sin;
+    const rho = local * c.invSin;
     if (rho < c.r) {
       const gap = across - c.radP - margin;
       if (gap > 0 && gap * gap > rho * (2 * c.r - rho)) return false;
@@ -240,30 +226,32 @@ function cellWithinReach(c: CellCull, hf: Heightfield, i: number, j: number): bo
   return true;
 }
 
-/** screenElement's verdicts. */
-const SCREEN_ABOVE = 0, SCREEN_NO_FACE = 1, SCREEN_FRAME = 2;
+/** screenElement's verdicts: the cylinder is above the element's plane; below it with no case A/B/C contact possible; a case contact is possible. */
+export const SCREEN_ABOVE = 0, SCREEN_NO_FACE = 1, SCREEN_FACE = 2;
 
 /**
- * The element test (header) for element `kind` of cell (i, j): SCREEN_ABOVE when the whole
- * cylinder is above its plane (by more than the margin); SCREEN_FRAME when a case A/B/C contact
- * is possible (the narrow phase then builds the exact frame); else SCREEN_NO_FACE — the cylinder
- * dips below the plane but s(B_L) < 0 (no case A) and the foot segment of the lowest line lies
- * beyond one of the element's sides (its case B/C clip is empty). Such an element's own deepest
- * point is on its sides: it is queued here for element-walls.ts with its normal and a bound of
- * its depth (element-walls.ts, wallDepthBound, computed the same way), unless the cylinder's
- * centre is on or below its plane (see collide.ts, elementContacts).
+ * The element screen (header) for element `kind` of cell (i, j): SCREEN_ABOVE when the whole
+ * cylinder is above its plane (by more than the margin); SCREEN_FACE when a case A/B/C contact
+ * is possible (the narrow phase then builds the exact frame): s(B_L) > 0 (case A), an (almost)
+ * upright axis, or the lowest line's foot segment, from the foot of A_L to that of A_U, not
+ * wholly beyond one of the element's sides; else SCREEN_NO_FACE — the element's own deepest
+ * point is on its sides, and it is queued here for element-walls.ts (ws.walls) with its normal
+ * and a bound of that depth (queueFrameWall's, from these values), unless the cylinder's centre
+ * is on or below its plane (see collide.ts, elementContacts).
  *
  * On the unnormalised normal m = (−σx, −σy, 1), |m| = √(1 + σ²): s·|m| = m·(P − C) + (h/2)|v·m|
- * + r·|(v·m)v − m|; the lowest line's foot is A + (s(A)/|m|)·(m/|m|) with
- * A_L = C_L + r·w, w = ((v·m)v − m)/|(v·m)v − m|.
+ * + r·|(v·m)v − m|; the lowest line's foot is A + (s(A)/|m|)·(m/|m|) with A_L = C_L + r·w,
+ * w = ((v·m)v − m)/|(v·m)v − m|. The margin absorbs the round-off (the exact frame decides the
+ * contacts).
  */
-function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf: Heightfield, i: number, j: number, kind: ElementKind): number {
+export function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf: Heightfield, i: number, j: number, kind: ElementKind): number {
   const margin = CYLINDER_TERRAIN_REJECT_MARGIN;
   const H = hf.heights, cols = hf.cols, kv = j * cols + i, dx = hf.dx, dy = hf.dy;
   const upper = kind === ElementKind.UpperTriangle;
   const ox = hf.x0 + i * dx, oy = hf.y0 + j * dy;
   const h0 = H[kv], h1 = H[kv + 1], h2 = H[kv + cols], h3 = H[kv + cols + 1];
-  // The plane through V0 (rectangle, lower triangle) or V3 (upper triangle).
+  // The plane through V0 (rectangle, lower triangle) or V3 (upper triangle); its slopes divided
+  // as setElementFrame divides them, so the queued normal is bit-identical to the frame's.
   const px = upper ? ox + dx : ox, py = upper ? oy + dy : oy, pz = upper ? h3 : h0;
   const mx = upper ? -(h3 - h2) / dx : -(h1 - h0) / dx, my = upper ? -(h3 - h1) / dy : -(h2 - h0) / dy;
   const vx = q.vx, vy = q.vy, vz = q.vz, r = q.r, hh = q.hh;
@@ -272,51 +260,61 @@ function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf: Heigh
   const sinL = Math.sqrt(pmx * pmx + pmy * pmy + pmz * pmz);
   const sCm = mx * (px - q.cx) + my * (py - q.cy) + (pz - q.cz);
   const cosL = Math.abs(dm);
-  const sALm = sCm + hh * cosL + r * sinL;
+  const sCLm = sCm + hh * cosL, sALm = sCLm + r * sinL;
   if (sALm < -margin) return SCREEN_ABOVE;
   const L2 = mx * mx + my * my + 1, L = Math.sqrt(L2);
-  // Case A possible (s(B_L) = s(A_L) − 2r·sinθ), or an (almost) upright axis: frame.
-  if (sALm - 2 * r * sinL > -margin * L || !(sinL > margin * L)) return SCREEN_FRAME;
+  const planes = ws.cull.planes, slot = upper ? 3 : 0; // for the edge pass (cellPlaneNormalInto)
+  planes[slot] = mx; planes[slot + 1] = my; planes[slot + 2] = L;
+  if (sALm - 2 * r * sinL > -margin * L || !(sinL > margin * L)) return SCREEN_FACE;
   // Feet of A_L and A_U (a = sign(v·m)·v points from the lower base up), cell-normalised.
   const sg = dm < 0 ? -1 : 1;
   const ax = sg * vx, ay = sg * vy, az = sg * vz;
-  const wx = pmx / sinL, wy = pmy / sinL, wz = pmz / sinL;
+  const invSinL = 1 / sinL, invL2 = 1 / L2;
+  const wx = pmx * invSinL, wy = pmy * invSinL, wz = pmz * invSinL;
   const clx = q.cx - hh * ax, cly = q.cy - hh * ay, clz = q.cz - hh * az;
   const alx = clx + r * wx, aly = cly + r * wy;
-  const sAUm = sALm - 2 * hh * cosL;
-  const u0 = (alx + (sALm / L2) * mx - ox) / dx, v0 = (aly + (sALm / L2) * my - oy) / dy;
-  const u1 = (alx + 2 * hh * ax + (sAUm / L2) * mx - ox) / dx, v1 = (aly + 2 * hh * ay + (sAUm / L2) * my - oy) / dy;
-  const mu = margin / dx, mv = margin / dy;
+  const k0 = sALm * invL2, k1 = (sALm - 2 * hh * cosL) * invL2; // s(A_L)/|m| and s(A_U)/|m|, over |m| again
+  const u0 = (alx + k0 * mx - ox) * q.invDx, v0 = (aly + k0 * my - oy) * q.invDy;
+  const u1 = (alx + 2 * hh * ax + k1 * mx - ox) * q.invDx, v1 = (aly + 2 * hh * ay + k1 * my - oy) * q.invDy;
+  const mu = margin * q.invDx, mv = margin * q.invDy;
   let beyond = (u0 < -mu && u1 < -mu) || (v0 < -mv && v1 < -mv) || (u0 > 1 + mu && u1 > 1 + mu) || (v0 > 1 + mv && v1 > 1 + mv);
   if (kind === ElementKind.LowerTriangle) beyond ||= u0 + v0 > 1 + mu + mv && u1 + v1 > 1 + mu + mv;
   if (upper) beyond ||= u0 + v0 < 1 - mu - mv && u1 + v1 < 1 - mu - mv;
-  if (!beyond) return SCREEN_FRAME;
-  if (sCm < 0) {
-    // Queue for element-walls.ts, with wallDepthBound's bound (min over the element's vertices).
-    const ux = ay * wz - az * wy, uy = az * wx - ax * wz, uz = ax * wy - ay * wx;
-    let zMax = -Infinity, xMin = Infinity, yMin = Infinity, yMax = -Infinity;
-    for (let c = 0; c < 4; c++) {
-      if ((c === 0 && upper) || (c === 3 && kind === ElementKind.LowerTriangle)) continue;
-      const du = c & 1, dv = c >> 1;
-      const qx = ox + du * dx - clx, qy = oy + dv * dy - cly, qz = (c === 0 ? h0 : c === 1 ? h1 : c === 2 ? h2 : h3) - clz;
-      const z = qx * ax + qy * ay + qz * az, x = qx * wx + qy * wy + qz * wz, y = qx * ux + qy * uy + qz * uz;
-      if (z > zMax) zMax = z;
-      if (x < xMin) xMin = x;
-      if (y < yMin) yMin = y;
-      if (y > yMax) yMax = y;
-    }
-    const yAbs = yMin > 0 ? yMin : yMax < 0 ? -yMax : 0;
-    let bound = sALm / L;
-    if (cosL > 0) bound = Math.min(bound, (zMax * L) / cosL);
-    bound = Math.min(bound, ((Math.sqrt(Math.max(0, r * r - yAbs * yAbs)) - xMin) * L) / sinL);
-    const m = ws.pendingCount++;
-    ws.pendingI[m] = i;
-    ws.pendingJ[m] = j;
-    ws.pendingKind[m] = kind;
-    ws.pendingNormal[3 * m] = mx / L;
-    ws.pendingNormal[3 * m + 1] = my / L;
-    ws.pendingNormal[3 * m + 2] = 1 / L;
-    ws.pendingBound[m] = bound + margin;
+  if (!beyond) return SCREEN_FACE;
+  if (!(sCm < 0)) return SCREEN_NO_FACE;
+  // Queue with queueFrameWall's bound (element-walls.ts): ζ = (V − C_L)·a and η = (V − C_L)·u at
+  // the vertices, linear from V0's x, y (u = a × w); ξ = (ζ·cosθ − s(C_L))/sinθ.
+  const ux = ay * wz - az * wy, uy = az * wx - ax * wz, uz = ax * wy - ay * wx;
+  const bx = ox - clx, by = oy - cly;
+  const z00 = bx * ax + by * ay - clz * az, y00 = bx * ux + by * uy - clz * uz;
+  const zX = dx * ax, zY = dy * ay, yX = dx * ux, yY = dy * uy;
+  const z1 = z00 + zX + h1 * az, y1 = y00 + yX + h1 * uz;
+  const z2 = z00 + zY + h2 * az, y2 = y00 + yY + h2 * uz;
+  let zMax = Math.max(z1, z2), zMin = Math.min(z1, z2), yMin = Math.min(y1, y2), yMax = Math.max(y1, y2);
+  if (!upper) {
+    const z = z00 + h0 * az, y = y00 + h0 * uz;
+    zMax = Math.max(zMax, z); zMin = Math.min(zMin, z); yMin = Math.min(yMin, y); yMax = Math.max(yMax, y);
   }
+  if (kind !== ElementKind.LowerTriangle) {
+    const z = z00 + zX + zY + h3 * az, y = y00 + yX + yY + h3 * uz;
+    zMax = Math.max(zMax, z); zMin = Math.min(zMin, z); yMin = Math.min(yMin, y); yMax = Math.max(yMax, y);
+  }
+  const yAbs = yMin > 0 ? yMin : yMax < 0 ? -yMax : 0;
+  const xMin = (zMin * cosL - sCLm) * invSinL;
+  // The normal exactly as setElementFrame computes it (−slope/√(1 + slope²), frame.ts), so
+  // element-walls.ts compares the same normal whichever stage queued the element.
+  const invL = 1 / L;
+  let bound = Math.min(sALm * invL, (Math.sqrt(Math.max(0, r * r - yAbs * yAbs)) - xMin) * L * invSinL);
+  if (zMax * L < bound * cosL) bound = (zMax * L) / cosL; // ζ/cosθ, divided only where it binds (rarely for a wheel: cosθ is small)
+  const w = ws.walls;
+  const m = w.count++;
+  w.i[m] = i;
+  w.j[m] = j;
+  w.kind[m] = kind;
+  w.normal[3 * m] = mx * invL;
+  w.normal[3 * m + 1] = my * invL;
+  w.normal[3 * m + 2] = invL;
+  w.bound[m] = bound + margin;
+  w.state[m] = WALL_OPEN;
   return SCREEN_NO_FACE;
 }

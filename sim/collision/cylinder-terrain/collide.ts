@@ -7,9 +7,11 @@
  *      its cell range; H_min/H_max over the range from the heightfield's min/max pyramid;
  *      H_max ≤ z_min → no contact; H_max − H_min < ε_H → flat-patch.ts (exact cylinder–plane).
  *   2. cell-cull.ts: a per-cell bound (a cell is skipped unless some point of the cylinder below
- *      the cell's highest corner can lie over it) and, per element, whether the cylinder dips
- *      below its plane at all. Both only drop elements that cannot meet the cylinder (proofs
- *      there).
+ *      the cell's highest corner can lie over it) and, per element, the screen: whether the
+ *      cylinder dips below its plane at all, and whether a case A/B/C contact is possible (if
+ *      not, the element goes straight to the element walls). Neither drops an element that can
+ *      meet the cylinder (proofs there). Cells are visited once, in cell order: bound, elements
+ *      (steps 2–3), edges (step 4).
  *   3. narrow phase per element (§IV): the exact frame (frame.ts) and a case by the signs of
  *      s(A_L), s(A_U), s(B_L):
  *        s(A_L) ≤ 0          cylinder above the plane: nothing, and the element's edges are out;
@@ -22,17 +24,18 @@
  *      below is tested for poking into the base or side. Ownership, so each edge is visited once:
  *      cell (i, j) owns its bottom and left edges and its diagonal; the top row and right column
  *      of the grid also own their top/right border edges.
- *   5. manifold (§V), ../reduce-manifold.ts: normal groups within MANIFOLD_GROUP_ANGLE, ≤ 4 points each.
+ *   5. manifold (§V), ../reduce-manifold.ts: normal groups within MANIFOLD_GROUP_ANGLE, ≤ 4 points
+ *      each; then the element walls still unresolved are added and the manifold reduced again.
  *
  * Every contact records its cell (cellI, cellJ) and, in `feature`, the element or edge of that
  * cell it came from (edge-bend.ts, edgeFeature): stable ids for warm starting and the GUI.
  *
- * Nothing here allocates: all state lives in the caller's workspace (workspace.ts) and output buffer.
-
+ * Nothing here allocates: all state lives in the caller's workspace (workspace.ts) and output
+ * buffer, and no double is passed to or returned from a call that V8 might not inline (it would
+ * be boxed on the heap): hot helpers take objects and integers and write their results to records.
  */
 import {
   CYLINDER_TERRAIN_AXIS_UNIT_TOLERANCE,
-  CYLINDER_TERRAIN_DEPTH_RESOLUTION,
   CYLINDER_TERRAIN_DIRECT_SCAN_CELLS,
   CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE,
   CYLINDER_TERRAIN_MAX_CELLS,
@@ -45,15 +48,15 @@ import type { Vec3 } from '../../math/vec3';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield, MinMax } from '../../terrain/heightfield';
 import { CELL_BOTTOM_SHIFT, CELL_DIAGONAL_SHIFT, CELL_LEFT_SHIFT, CELL_RECTANGLE_BIT } from '../../terrain/edge-class';
-import { type ContactBuffer, WheelContactKind } from '../contact';
+import type { ContactBuffer } from '../contact';
 import { ReduceManifoldStatus, reduceManifoldInto } from '../reduce-manifold';
-import { baseEllipseContacts, footInElement } from './case-a-base-ellipse';
+import { baseEllipseContacts, lowestFootInElement } from './case-a-base-ellipse';
 import { sideTrapezoidContacts } from './case-b-side-trapezoid';
 import { singlePointContact } from './case-c-single-point';
-import { cullCells, footprintRows, scanRowsMinMax, setupCull, VISIT_BELOW0, VISIT_BELOW1, VISIT_FRAME0, VISIT_FRAME1 } from './cell-cull';
+import { cellPlaneNormalInto, cellWithinReach, footprintRows, scanRowsMinMax, SCREEN_ABOVE, SCREEN_FACE, screenElement, setupCull } from './cell-cull';
 import { CellEdge, EdgeClass } from './edge-bend';
 import { edgePoke, emitEdgeContact, resetEdgePass } from './edge-pass';
-import { elementWallContact, resolvedInPatch, SAME_PATCH_COS, wallIsResolved } from './element-walls';
+import { addUnresolvedWalls, prepareReported, queueFrameWall } from './element-walls';
 import { flatPatchContacts } from './flat-patch';
 import { elementNormalInto, ElementTest, setElementFrame } from './frame';
 import type { CylinderTerrainWorkspace } from './workspace';
@@ -89,6 +92,8 @@ export function collideCylinderTerrainInto(
   ws.elementsTested = 0;
   ws.candidateCount = 0;
   ws.flatPatch = false;
+  ws.walls.count = 0;
+  ws.faceWalls.count = 0;
   const cx = center[0], cy = center[1], cz = center[2];
   const radius = cylinder.radius, halfHeight = cylinder.halfHeight;
   const vx = axisUnit[0], vy = axisUnit[1], vz = axisUnit[2];
@@ -102,7 +107,7 @@ export function collideCylinderTerrainInto(
     return CylinderTerrainStatus.InvalidInput;
   }
   const q = ws.query;
-  q.set(cx, cy, cz, vx, vy, vz, radius, halfHeight, hf);
+  q.set(center, axisUnit, cylinder, hf);
   let status: number = CylinderTerrainStatus.Ok;
 
   // 1. Broad phase: AABB (paper §III; the √ clamp is the paper's numerical guard).
@@ -153,30 +158,21 @@ export function collideCylinderTerrainInto(
   // 5. Manifold. Then the element walls (element-walls.ts): the deepest point of each element
   // whose own deepest point is not among the contacts, unless a reported contact resolves it; if
   // any is added, the manifold is reduced again — and checked again, since the new reduction may
-  // drop a contact that resolved another element (at most CYLINDER_TERRAIN_WALL_PASSES times).
+  // drop a contact that resolved another element (at most CYLINDER_TERRAIN_WALL_PASSES rounds).
   const outStart = out.count, outOverflow = out.overflow;
-  let rs = reduceManifoldInto(out, cand, ws.groups, MANIFOLD_GROUP_COS, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TIE_TOLERANCE);
-  if (ws.pendingCount > 0) ws.pendingDone.fill(0, 0, ws.pendingCount);
-  for (let pass = 0; pass < CYLINDER_TERRAIN_WALL_PASSES && ws.pendingCount > 0; pass++) {
-    const before = cand.count;
-    let lost = 0;
-    // The deepest reported contact settles most of them with one dot product (resolvedInPatch).
-    let deepest = outStart;
-    for (let k = outStart + 1; k < out.count; k++) if (out.depth[k] > out.depth[deepest]) deepest = k;
-    const N = out.normal, PN = ws.pendingNormal;
-    for (let m = 0; m < ws.pendingCount; m++) {
-      if (ws.pendingDone[m] !== 0) continue;
-      if (out.count > outStart && out.depth[deepest] + CYLINDER_TERRAIN_DEPTH_RESOLUTION >= ws.pendingBound[m] &&
-        N[3 * deepest] * PN[3 * m] + N[3 * deepest + 1] * PN[3 * m + 1] + N[3 * deepest + 2] * PN[3 * m + 2] >= SAME_PATCH_COS) continue;
-      const count = cand.count;
-      lost += pendingWallContact(cand, hf, ws, m, out, outStart);
-      if (cand.count > count) ws.pendingDone[m] = 1;
-    }
-    if (lost > 0) status |= CylinderTerrainStatus.CandidateOverflow;
-    if (cand.count === before) break;
+  let rs = 0;
+  for (let pass = 0; ; pass++) {
     out.count = outStart;
     out.overflow = outOverflow;
     rs = reduceManifoldInto(out, cand, ws.groups, MANIFOLD_GROUP_COS, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TIE_TOLERANCE);
+    if (pass === CYLINDER_TERRAIN_WALL_PASSES || ws.walls.count + ws.faceWalls.count === 0) break;
+    const before = cand.count;
+    // The elements the screen found without a face contact first, then the others.
+    prepareReported(ws.reported, q, out, outStart);
+    addUnresolvedWalls(cand, hf, q, ws.frame, ws.walls, ws.reported, out, outStart);
+    addUnresolvedWalls(cand, hf, q, ws.frame, ws.faceWalls, ws.reported, out, outStart);
+    if (cand.overflow > 0) status |= CylinderTerrainStatus.CandidateOverflow;
+    if (cand.count === before) break;
   }
   ws.candidateCount = cand.count;
   if (rs & ReduceManifoldStatus.GroupOverflow) status |= CylinderTerrainStatus.GroupOverflow;
@@ -184,38 +180,40 @@ export function collideCylinderTerrainInto(
   return status;
 }
 
-/** Steps 2–4 over the footprint rows j0..j1 (ws.rowLo/rowHi). Returns status bits. */
+/**
+ * Steps 2–4 over the footprint rows j0..j1 (ws.rowLo/rowHi), cell by cell: the per-cell bound,
+ * then each element's frame, contacts and walls, then the edges the cell owns. Returns status bits.
+ */
 function narrowPhase(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWorkspace, j0: number, j1: number): number {
-  const q = ws.query;
-  const visits = cullCells(ws.cull, hf, q, ws, j0, j1);
-  ws.cellsVisited = visits;
-  let lost = 0;
   const lastRow = hf.cellsY - 1, lastCol = hf.cellsX - 1;
-  for (let k = 0; k < visits; k++) {
-    const i = ws.visitI[k], j = ws.visitJ[k], flags = ws.visitFlags[k];
-    const bits = hf.cellBits[j * hf.cellsX + i];
-    const rect = (bits & CELL_RECTANGLE_BIT) !== 0;
-    ws.elementsTested += rect ? 1 : 2;
-    const below0 = (flags & VISIT_BELOW0) !== 0, below1 = (flags & VISIT_BELOW1) !== 0;
-    // 3. Exact frames and cases for the elements that can have a case A/B/C contact (the others
-    // below their plane were queued for element-walls.ts by the screen, cell-cull.ts).
-    if (flags & VISIT_FRAME0) lost += elementContacts(cand, hf, ws, i, j, rect ? ElementKind.Rectangle : ElementKind.LowerTriangle);
-    if (flags & VISIT_FRAME1) lost += elementContacts(cand, hf, ws, i, j, ElementKind.UpperTriangle);
-    // 4. Second pass over the edges this cell owns (bottom, left, diagonal; on the grid's top
-    // row and right column also its top and right edges). Only bent edges that poke (Convex or
-    // Active) are tested: a flat or concave edge is never deeper than the faces next to it, whose
-    // own contacts (cases A–C, element walls) cover it. An edge is tested only if the cylinder
-    // dips below the plane of an element it bounds: an edge point inside the cylinder lies on
-    // both adjacent planes, so the cylinder reaches below each of them (s(A_L) ≥ 0 for both).
-    const upperBelow = rect ? below0 : below1;
-    if (below0 && pokes(bits, CELL_BOTTOM_SHIFT)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Bottom, bits);
-    if (below0 && pokes(bits, CELL_LEFT_SHIFT)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Left, bits);
-    if (!rect && below0 && below1 && pokes(bits, CELL_DIAGONAL_SHIFT)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Diagonal, bits);
-    // Grid-border edges (no neighbour to own them; they are active).
-    if (upperBelow && j === lastRow) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Top, bits);
-    if (upperBelow && i === lastCol) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Right, bits);
+  let lost = 0;
+  for (let j = j0; j <= j1; j++) {
+    for (let i = ws.rowLo[j - j0]; i <= ws.rowHi[j - j0]; i++) {
+      if (!cellWithinReach(ws.cull, hf, i, j)) continue;
+      ws.cellsVisited++;
+      const bits = hf.cellBits[j * hf.cellsX + i];
+      const rect = (bits & CELL_RECTANGLE_BIT) !== 0;
+      ws.elementsTested += rect ? 1 : 2;
+      // 3. Element 0 (rectangle or lower triangle, plane through V0), element 1 (upper triangle,
+      // plane through V3): exact frames, contacts, walls.
+      const below0 = elementContacts(cand, hf, ws, i, j, rect ? ElementKind.Rectangle : ElementKind.LowerTriangle);
+      const below1 = !rect && elementContacts(cand, hf, ws, i, j, ElementKind.UpperTriangle);
+      // 4. Second pass over the edges this cell owns (bottom, left, diagonal; on the grid's top
+      // row and right column also its top and right edges). Only bent edges that poke (Convex or
+      // Active) are tested: a flat or concave edge is never deeper than the faces next to it,
+      // whose own contacts (cases A–C, element walls) cover it. An edge is tested only if the
+      // cylinder dips below the plane of an element it bounds: an edge point inside the cylinder
+      // lies on both adjacent planes, so the cylinder reaches below each of them (s(A_L) ≥ 0 for both).
+      const upperBelow = rect ? below0 : below1;
+      if (below0 && pokes(bits, CELL_BOTTOM_SHIFT)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Bottom, bits);
+      if (below0 && pokes(bits, CELL_LEFT_SHIFT)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Left, bits);
+      if (!rect && below0 && below1 && pokes(bits, CELL_DIAGONAL_SHIFT)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Diagonal, bits);
+      // Grid-border edges (no neighbour to own them; they are active).
+      if (upperBelow && j === lastRow) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Top, bits);
+      if (upperBelow && i === lastCol) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Right, bits);
+    }
   }
-  return lost > 0 ? CylinderTerrainStatus.CandidateOverflow : 0;
+  return lost > 0 || cand.overflow > 0 ? CylinderTerrainStatus.CandidateOverflow : 0;
 }
 
 /** True if the edge class at `shift` in the cell bits can poke into the cylinder (Convex or Active). */
@@ -238,21 +236,23 @@ function edgeContact(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWo
   const n = ep.normals;
   const rect = (bits & CELL_RECTANGLE_BIT) !== 0;
   let active: boolean;
+  // This cell's element normals as its screen computed them (the cylinder dips below each
+  // element an edge is tested for); the neighbour's from the heights.
   if (edge === CellEdge.Bottom) {
-    elementNormalInto(n, 0, hf, i, j, false);
+    cellPlaneNormalInto(n, 0, ws.cull, 0);
     if (j > 0) elementNormalInto(n, 3, hf, i, j - 1, !hf.cellIsRectangle(i, j - 1));
     active = ((bits >> CELL_BOTTOM_SHIFT) & 3) === EdgeClass.Active;
   } else if (edge === CellEdge.Left) {
-    elementNormalInto(n, 0, hf, i, j, false);
+    cellPlaneNormalInto(n, 0, ws.cull, 0);
     if (i > 0) elementNormalInto(n, 3, hf, i - 1, j, !hf.cellIsRectangle(i - 1, j));
     active = ((bits >> CELL_LEFT_SHIFT) & 3) === EdgeClass.Active;
   } else if (edge === CellEdge.Diagonal) {
-    elementNormalInto(n, 0, hf, i, j, false);
-    elementNormalInto(n, 3, hf, i, j, true);
+    cellPlaneNormalInto(n, 0, ws.cull, 0);
+    cellPlaneNormalInto(n, 3, ws.cull, 1);
     active = ((bits >> CELL_DIAGONAL_SHIFT) & 3) === EdgeClass.Active;
   } else {
     // Grid border: the element it bounds on both sides.
-    elementNormalInto(n, 0, hf, i, j, !rect);
+    cellPlaneNormalInto(n, 0, ws.cull, rect ? 0 : 1);
     n[3] = n[0]; n[4] = n[1]; n[5] = n[2];
     active = true;
   }
@@ -261,48 +261,21 @@ function edgeContact(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWo
 }
 
 /**
- * Exact frame of element `kind` of cell (i, j) and its contacts: the case A/B/C ones and, when
- * the cylinder's deepest point w.r.t. the plane is over another element, the element's own
- * deepest point (element-walls.ts). None when the exact test finds the cylinder above the plane.
- * Returns the number of contacts that did not fit.
+ * Element `kind` of cell (i, j): the screen (cell-cull.ts, screenElement; it queues the elements
+ * it rules a face contact out for) and, when a case A/B/C contact is possible, the exact frame
+ * (frame.ts) and the case's contacts. When the cylinder's deepest point w.r.t. the plane is then
+ * over another element, the element's own deepest point is on its sides: it is queued for
+ * element-walls.ts, looked at once every other contact is in. Returns whether the cylinder dips
+ * below the plane (the screen's verdict, with its margin: the edge pass's gate stays conservative).
  */
-function elementContacts(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWorkspace, i: number, j: number, kind: ElementKind): number {
+function elementContacts(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWorkspace, i: number, j: number, kind: ElementKind): boolean {
+  const verdict = screenElement(ws, ws.query, hf, i, j, kind);
+  if (verdict !== SCREEN_FACE) return verdict !== SCREEN_ABOVE;
   const f = ws.frame;
-  if (setElementFrame(f, ws.query, hf, i, j, kind) !== ElementTest.Frame) return 0;
-  let lost: number;
-  if (f.sAU > 0) {
-    lost = sideTrapezoidContacts(cand, hf, f, ws.lineClip);
-  } else if (f.sBL > 0) {
-    lost = baseEllipseContacts(cand, hf, f);
-  } else {
-    lost = singlePointContact(cand, hf, f, ws.lineClip);
-  }
-  // The cylinder's deepest point w.r.t. this plane is over another element: this element's own
-  // deepest point is on its sides (element-walls.ts), looked at once every other contact is in.
-  if (!footInElement(hf, f, f.footU, f.footV) && f.sCL - f.hh * f.cos < 0) {
-    const m = ws.pendingCount++;
-    ws.pendingI[m] = i;
-    ws.pendingJ[m] = j;
-    ws.pendingKind[m] = kind;
-    ws.pendingNormal[3 * m] = f.nx;
-    ws.pendingNormal[3 * m + 1] = f.ny;
-    ws.pendingNormal[3 * m + 2] = f.nz;
-    ws.pendingBound[m] = f.sAL; // the element's depth along n is at most s(A_L)
-  }
-  return lost;
-}
-
-/**
- * The wall contact of pending element m (elementContacts), appended to the candidates unless a
- * reported contact (out[outStart..]) resolves the element (wallIsResolved). Returns the number of
- * contacts that did not fit.
- */
-function pendingWallContact(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWorkspace, m: number, out: ContactBuffer, outStart: number): number {
-  // The same patch first, from what elementContacts kept (no frame needed).
-  if (resolvedInPatch(out, outStart, ws.pendingNormal[3 * m], ws.pendingNormal[3 * m + 1], ws.pendingNormal[3 * m + 2], ws.pendingBound[m])) return 0;
-  const f = ws.frame;
-  if (setElementFrame(f, ws.query, hf, ws.pendingI[m], ws.pendingJ[m], ws.pendingKind[m] as ElementKind) !== ElementTest.Frame) return 0;
-  if (wallIsResolved(out, outStart, hf, f)) return 0; // again with a tighter bound, and other patches
-  const caseKind = f.sAU > 0 ? WheelContactKind.SideB : f.sBL > 0 ? WheelContactKind.BaseA : WheelContactKind.PointC;
-  return elementWallContact(cand, hf, f, caseKind, ws.wallBest, out, outStart);
+  if (setElementFrame(f, ws.query, hf, i, j, kind) !== ElementTest.Frame) return true;
+  if (f.sAU > 0) sideTrapezoidContacts(cand, hf, f, ws.lineClip);
+  else if (f.sBL > 0) baseEllipseContacts(cand, hf, f);
+  else singlePointContact(cand, hf, f, ws.lineClip);
+  if (!lowestFootInElement(hf, f) && f.sCL - f.hh * f.cos < 0) queueFrameWall(ws.faceWalls, hf, f);
+  return true;
 }

@@ -26,6 +26,7 @@
 import { CYLINDER_TERRAIN_PARALLEL_SIN } from '../../constants';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield } from '../../terrain/heightfield';
+import type { Vec3 } from '../../math/vec3';
 const ELEMENT_ABOVE = 0, ELEMENT_FRAME = 2;
 
 /** The cylinder of the current query (world frame). */
@@ -44,10 +45,14 @@ export class CylinderQuery {
   invDx = NaN;
   invDy = NaN;
 
-  set(cx: number, cy: number, cz: number, vx: number, vy: number, vz: number, r: number, hh: number, hf: Heightfield): void {
-    this.cx = cx; this.cy = cy; this.cz = cz;
-    this.vx = vx; this.vy = vy; this.vz = vz;
-    this.r = r; this.hh = hh;
+  /**
+   * Reads the query from the caller's arrays (object arguments: the doubles are not boxed when
+   * this call is not inlined).
+   */
+  set(center: Readonly<Vec3>, axis: Readonly<Vec3>, size: { readonly radius: number; readonly halfHeight: number }, hf: Heightfield): void {
+    this.cx = center[0]; this.cy = center[1]; this.cz = center[2];
+    this.vx = axis[0]; this.vy = axis[1]; this.vz = axis[2];
+    this.r = size.radius; this.hh = size.halfHeight;
     this.x0 = hf.x0; this.y0 = hf.y0; this.dx = hf.dx; this.dy = hf.dy;
     this.invDx = 1 / hf.dx;
     this.invDy = 1 / hf.dy;
@@ -59,10 +64,13 @@ export class ElementFrame {
   /** Cell and element. */
   i = 0; j = 0;
   kind: ElementKind = ElementKind.Rectangle;
-  /** [m] World x, y of the cell's V0 and the grid spacing. (Doubles start as NaN: see CylinderQuery.) */
+  /** [m] World x, y of the cell's V0 and the grid spacing, [1/m] its inverse. (Doubles start as NaN: see CylinderQuery.) */
   ox = NaN; oy = NaN; dx = NaN; dy = NaN;
+  invDx = NaN; invDy = NaN;
   /** Upward unit normal n and plane constant k (s(P) = k − P·n). */
   nx = NaN; ny = NaN; nz = NaN; k = NaN;
+  /** The plane's height slope along x (for the down radial of an axis along n, setDownRadial). */
+  slopeX = NaN;
   /** Axis from the lower base to the upper, cosθ = a·n ≥ 0, sinθ = √(1 − cos²θ). */
   ax = NaN; ay = NaN; az = NaN; cos = NaN; sin = NaN;
   /** Down radial w and u = a × w. */
@@ -95,13 +103,26 @@ export type ElementTest = (typeof ElementTest)[keyof typeof ElementTest];
 
 /**
  * Exact frame of element `kind` of cell (i, j): fills `f` and returns ElementTest.Frame, or
- * ElementTest.Above (the frame's fields are then not to be read). The narrow phase calls it for
- * the elements the cell screen (cell-cull.ts) marks for a frame, and for queued wall elements.
+ * ElementTest.Above (the frame's fields are then not to be read). The narrow phase builds it in
+ * two steps (setElementPlane, then completeElementFrame once the cylinder is known to dip below
+ * the plane); element-walls.ts calls this for the elements it measures.
+ */
+export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfield, i: number, j: number, kind: ElementKind): ElementTest {
+  setElementPlane(f, q, hf, i, j, kind);
+  if (!(f.sAL > 0)) return ELEMENT_ABOVE;
+  completeElementFrame(f);
+  return ELEMENT_FRAME;
+}
+
+/**
+ * The first part of the frame of element `kind` of cell (i, j): the cell, its plane (n, k), the
+ * axis a from the lower base up, cosθ, sinθ, C_L and the s-values. s(A_L) ≤ 0 means the whole
+ * cylinder is above the plane (completeElementFrame is then not needed).
  *
  * The plane is computed from the heights exactly as Heightfield.elementPlane (same slopes, same
  * vertex), so every routine that uses the terrain sees bit-identical planes.
  */
-export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfield, i: number, j: number, kind: ElementKind): ElementTest {
+export function setElementPlane(f: ElementFrame, q: CylinderQuery, hf: Heightfield, i: number, j: number, kind: ElementKind): void {
   const H = hf.heights;
   const c = hf.cols;
   const kv = j * c + i;
@@ -126,6 +147,7 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
   const inv = 1 / Math.sqrt(sx * sx + sy * sy + 1);
   const nx = -sx * inv, ny = -sy * inv, nz = inv;
   f.nx = nx; f.ny = ny; f.nz = nz;
+  f.slopeX = sx;
   const k = nx * px + ny * py + nz * pz;
   const dot = vx * nx + vy * ny + vz * nz;
   const cos = dot < 0 ? -dot : dot;
@@ -136,11 +158,11 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
   const sC = k - (q.cx * nx + q.cy * ny + q.cz * nz);
   const sCL = sC + hh * cos;
   const sAL = sCL + r * sin;
-  if (!(sAL > 0)) return ELEMENT_ABOVE;
   const sg = dot < 0 ? -1 : 1;
   const ax = sg * vx, ay = sg * vy, az = sg * vz;
   f.i = i; f.j = j; f.kind = kind;
   f.dx = dx; f.dy = dy;
+  f.invDx = q.invDx; f.invDy = q.invDy;
   f.hh = hh; f.r = r;
   f.ox = ox; f.oy = oy;
   f.k = k;
@@ -151,19 +173,22 @@ export function setElementFrame(f: ElementFrame, q: CylinderQuery, hf: Heightfie
   f.sAU = sAL - 2 * hh * cos;
   f.sBL = sCL - r * sin;
   f.clx = q.cx - hh * ax; f.cly = q.cy - hh * ay; f.clz = q.cz - hh * az;
-  if (sin > CYLINDER_TERRAIN_PARALLEL_SIN) {
-    // w = (cosθ·a − n)/sinθ = ((v·n)v − n)/sinθ, already at hand; u = a × w.
-    const iw = 1 / sin;
-    const wx = px0 * iw, wy = py0 * iw, wz = pz0 * iw;
+}
+
+/** The rest of the frame set by setElementPlane: the down radial w, u = a × w and the foot of A_L. */
+export function completeElementFrame(f: ElementFrame): void {
+  if (f.sin > CYLINDER_TERRAIN_PARALLEL_SIN) {
+    // w = (cosθ·a − n)/sinθ = ((v·n)v − n)/sinθ (a = ±v, cosθ = |v·n|); u = a × w.
+    const iw = 1 / f.sin;
+    const wx = (f.cos * f.ax - f.nx) * iw, wy = (f.cos * f.ay - f.ny) * iw, wz = (f.cos * f.az - f.nz) * iw;
     f.wx = wx; f.wy = wy; f.wz = wz;
-    f.ux = ay * wz - az * wy;
-    f.uy = az * wx - ax * wz;
-    f.uz = ax * wy - ay * wx;
+    f.ux = f.ay * wz - f.az * wy;
+    f.uy = f.az * wx - f.ax * wz;
+    f.uz = f.ax * wy - f.ay * wx;
   } else {
-    setDownRadial(f, sx);
+    setDownRadial(f, f.slopeX);
   }
   setLowestFoot(f);
-  return ELEMENT_FRAME;
 }
 
 /** footU, footV of the frame (its w, C_L and s(A_L) set). */

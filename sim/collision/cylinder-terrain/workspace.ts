@@ -1,6 +1,6 @@
 /**
  * Reusable state of one cylinder–terrain query (engine API): the query and element frames, the
- * cell cull's record and visit list, the edge pass's state, the candidate contact buffer that
+ * cell cull's record, the edge pass's state, the candidate contact buffer that
  * the cases A/B/C, the element walls and the edge pass fill before the manifold reduction, the
  * normal-group scratch of the reduction, and the per-query statistics. Every stage reads and
  * writes its state here (nothing passes through module variables). Allocate one per wheel (or
@@ -16,6 +16,7 @@ import type { MinMax } from '../../terrain/heightfield';
 import { ManifoldGroups } from '../reduce-manifold';
 import { LineClip } from './case-b-side-trapezoid';
 import { CellCull } from './cell-cull';
+import { PendingWalls, WallRound } from './element-walls';
 import { EdgePass } from './edge-pass';
 import { CylinderQuery, ElementFrame } from './frame';
 
@@ -38,6 +39,12 @@ export const CylinderTerrainStatus = {
 } as const;
 export type CylinderTerrainStatus = number;
 
+/** [m] Lowest and highest terrain height over the cells a query visits (a class with NaN-initialised fields: see frame.ts, CylinderQuery). */
+class FootprintRange implements MinMax {
+  min = NaN;
+  max = NaN;
+}
+
 export class CylinderTerrainWorkspace {
   /** Candidate contacts of the current query (before reduction). */
   readonly candidates: ContactBuffer;
@@ -53,31 +60,22 @@ export class CylinderTerrainWorkspace {
   /** Per footprint row (from the first row of the cell range): first and last column to visit. */
   readonly rowLo: Int32Array;
   readonly rowHi: Int32Array;
-  /** Cells that pass the per-cell bound, in cell order, with the element test's VISIT_* flags (cell-cull.ts). */
-  readonly visitI: Int32Array;
-  readonly visitJ: Int32Array;
-  readonly visitFlags: Uint8Array;
   /** The cylinder of the current query, the current element's frame, and one for the horizontal plane. */
   readonly query = new CylinderQuery();
   readonly frame = new ElementFrame();
   readonly horizontalFrame = new ElementFrame();
   readonly cull = new CellCull();
   readonly lineClip = new LineClip();
-  /** Elements whose wall contact is still to be decided (collide.ts, elementContacts), in cell order. */
-  readonly pendingI: Int32Array;
-  readonly pendingJ: Int32Array;
-  readonly pendingKind: Uint8Array;
-  /** … their normals and a bound of their depth along it (element-walls.ts, wallDepthBound). */
-  readonly pendingNormal: Float64Array;
-  readonly pendingBound: Float64Array;
-  /** 1 once the element's wall contact is among the candidates. */
-  readonly pendingDone: Uint8Array;
-  pendingCount = 0;
-  /** Best point of the last element-walls side (its parameter along the side). */
-  readonly wallBest = { alpha: 0 };
+  /**
+   * Elements whose own deepest point is still to be decided (element-walls.ts): those the face
+   * screen ruled out, then those with a face contact elsewhere; and the decision's scratch.
+   */
+  readonly walls = new PendingWalls();
+  readonly faceWalls = new PendingWalls();
+  readonly reported: WallRound;
   readonly edgePass = new EdgePass();
   /** H_min/H_max of the footprint. */
-  readonly range: MinMax = { min: 0, max: 0 };
+  readonly range = new FootprintRange();
 
   constructor(candidateCapacity = CYLINDER_TERRAIN_MAX_CANDIDATES, maxGroups = CYLINDER_TERRAIN_MAX_NORMAL_GROUPS) {
     this.candidates = new ContactBuffer(candidateCapacity);
@@ -85,14 +83,6 @@ export class CylinderTerrainWorkspace {
     // A truncated range has at most CYLINDER_TERRAIN_MAX_CELLS cells, so at most that many rows.
     this.rowLo = new Int32Array(CYLINDER_TERRAIN_MAX_CELLS);
     this.rowHi = new Int32Array(CYLINDER_TERRAIN_MAX_CELLS);
-    this.visitI = new Int32Array(CYLINDER_TERRAIN_MAX_CELLS);
-    this.visitJ = new Int32Array(CYLINDER_TERRAIN_MAX_CELLS);
-    this.visitFlags = new Uint8Array(CYLINDER_TERRAIN_MAX_CELLS);
-    this.pendingI = new Int32Array(2 * CYLINDER_TERRAIN_MAX_CELLS);
-    this.pendingJ = new Int32Array(2 * CYLINDER_TERRAIN_MAX_CELLS);
-    this.pendingKind = new Uint8Array(2 * CYLINDER_TERRAIN_MAX_CELLS);
-    this.pendingNormal = new Float64Array(6 * CYLINDER_TERRAIN_MAX_CELLS);
-    this.pendingBound = new Float64Array(2 * CYLINDER_TERRAIN_MAX_CELLS);
-    this.pendingDone = new Uint8Array(2 * CYLINDER_TERRAIN_MAX_CELLS);
+    this.reported = new WallRound(candidateCapacity);
   }
 }

@@ -75,7 +75,7 @@ function referenceFaceContacts(p: Pose, terrain: Heightfield): ContactBuffer {
   const out = new ContactBuffer(4096);
   const q = new CylinderQuery();
   const [vx, vy, vz] = p.axis;
-  q.set(p.center[0], p.center[1], p.center[2], vx, vy, vz, p.radius, p.halfHeight, terrain);
+  q.set(p.center, p.axis, { radius: p.radius, halfHeight: p.halfHeight }, terrain);
   const reach = (v: number): number => p.halfHeight * Math.abs(v) + p.radius * Math.sqrt(Math.max(0, 1 - v * v));
   const i0 = Math.max(0, Math.floor((p.center[0] - reach(vx) - terrain.x0) / terrain.dx));
   const i1 = Math.min(terrain.cellsX - 1, Math.ceil((p.center[0] + reach(vx) - terrain.x0) / terrain.dx) - 1);

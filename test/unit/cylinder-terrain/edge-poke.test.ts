@@ -94,7 +94,7 @@ describe('edgePoke: the deepest point of a terrain edge inside the cylinder', ()
       const side = perpendicular(v, rng);
       const c = add(add(p, v, -z), side, rng.range(-1, 1) * r);
       const s: Pose = { c, v, r, hh };
-      q.set(c[0], c[1], c[2], v[0], v[1], v[2], r, hh, hf);
+      q.set(c, v, { radius: r, halfHeight: hh }, hf);
       resetEdgePass(ep, 0, 0, 0);
       const hit = edgePoke(ep, q, hf, ia, ja, ib, jb);
       const ref = bruteMax(s, a, b);
