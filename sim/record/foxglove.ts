@@ -110,10 +110,14 @@ function emptyEntity(id: string, frameId: string, t: FoxgloveTime, frameLocked: 
   };
 }
 
-/** foxglove.FrameTransforms: parent "world", child = body name, for every body. */
-export function frameTransforms(frame: FrameData, bodies: readonly RecordedBody[], t: FoxgloveTime) {
+/**
+ * foxglove.FrameTransforms: parent "world", child = body name, for every body, or (with `mask`)
+ * for the bodies b with mask[b] === want.
+ */
+export function frameTransforms(frame: FrameData, bodies: readonly RecordedBody[], t: FoxgloveTime, mask: Uint8Array | null = null, want = 1) {
   const transforms = [];
   for (let b = 0; b < frame.bodyCount; b++) {
+    if (mask !== null && mask[b] !== want) continue;
     const o = b * POSE_STRIDE;
     const p = frame.poses;
     transforms.push({
@@ -224,15 +228,35 @@ function terrainEntity(tr: InlineTerrainSpec, t: FoxgloveTime) {
   return e;
 }
 
+/** A subset of a frame's contacts: the blocks (contacts with bodyA = b) of the bodies b with mask[b] === want. */
+export interface ContactSelection {
+  /** Block starts (frame-delta.ts contactBlocks). */
+  start: Int32Array;
+  mask: Uint8Array;
+  want: number;
+}
+
 /**
- * Contact arrows (`/terrawheel/contacts`): one entity "contacts" in the world frame, replaced by
- * every message. Each arrow starts at the contact point and points along the normal (Foxglove's
- * arrow points along its pose's +x: the orientation is the shortest rotation from +x to n).
+ * Contact arrows: one entity `id` in the world frame, replaced by every message on its topic
+ * (`/terrawheel/contacts`: entity "contacts"; `/terrawheel/contacts_resting`: "contacts_resting").
+ * Each arrow starts at the contact point and points along the normal (Foxglove's arrow points
+ * along its pose's +x: the orientation is the shortest rotation from +x to n).
  */
-export function contactScene(frame: FrameData, t: FoxgloveTime) {
-  const e = emptyEntity('contacts', 'world', t, false);
+export function contactScene(frame: FrameData, t: FoxgloveTime, select: ContactSelection | null = null, id = 'contacts') {
+  const e = emptyEntity(id, 'world', t, false);
+  const bodies = select === null ? 1 : frame.bodyCount;
+  for (let b = 0; b < bodies; b++) {
+    if (select !== null && select.mask[b] !== select.want) continue;
+    const from = select === null ? 0 : select.start[b];
+    const to = select === null ? frame.contactCount : select.start[b + 1];
+    addArrows(e, frame, from, to);
+  }
+  return { deletions: [], entities: [e] };
+}
+
+function addArrows(e: ReturnType<typeof emptyEntity>, frame: FrameData, from: number, to: number): void {
   const c = frame.contacts;
-  for (let k = 0; k < frame.contactCount; k++) {
+  for (let k = from; k < to; k++) {
     const o = k * CONTACT_STRIDE;
     const nx = c[o + 3];
     const ny = c[o + 4];
@@ -265,7 +289,6 @@ export function contactScene(frame: FrameData, t: FoxgloveTime) {
       color: kindColor(kind),
     });
   }
-  return { deletions: [], entities: [e] };
 }
 
 /** Per-wheel numbers of one frame (also the CSV export's columns). */
