@@ -194,6 +194,12 @@ export class FrameScratch {
   private i32 = new Int32Array(64);
   private u8 = new Uint8Array(2048);
   private starts = new Int32Array(64);
+  private second: FrameScratch | null = null;
+  /** A second set of staging arrays (delta frames stage the base's values beside the new ones). */
+  get other(): FrameScratch {
+    if (this.second === null) this.second = new FrameScratch();
+    return this.second;
+  }
   blockStarts(n: number): Int32Array {
     if (this.starts.length < n) this.starts = new Int32Array(Math.max(n, 2 * this.starts.length));
     return this.starts;

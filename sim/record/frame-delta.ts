@@ -29,6 +29,13 @@
  *           i32[nk]   contacts in each changed block (0: the body lost all its contacts)
  *           i32[5·nc] the changed blocks' contactInfo
  *
+ * XOR-coded (flag bit 2, always set by this writer): every float and every contactInfo number is
+ * stored as the bitwise XOR with the same number of the base frame: a changed body's with the
+ * body's in the base, the k-th contact of a changed block with the k-th contact of that body's
+ * block in the base (0 when the base block is shorter). Values that change a little from step to
+ * step keep their sign, exponent and high mantissa bits, which XOR to zero bytes that zstd
+ * removes (lossless: the reader XORs with the base again). The index lists are stored plain.
+ *
  * Shuffled (flag bit 1), each float array is field-major (px of every changed body, then py, …)
  * and the float and i32 blocks are stored as byte planes, as in layout 1.
  *
@@ -44,7 +51,9 @@ import { FRAME_FLAG_F32, FRAME_FLAG_SHUFFLED, RecordingError, shuffleInto, unshu
 
 export const FRAME_LAYOUT_DELTA = 2;
 export const DELTA_HEADER_BYTES = 40;
-const KNOWN_FLAGS = FRAME_FLAG_F32 | FRAME_FLAG_SHUFFLED;
+/** Delta flag: numbers are XOR-coded against the base frame's. */
+export const FRAME_FLAG_XOR = 4;
+const KNOWN_FLAGS = FRAME_FLAG_F32 | FRAME_FLAG_SHUFFLED | FRAME_FLAG_XOR;
 /** Numbers per changed body: pose then velocity. */
 const BODY_NUMBERS = POSE_STRIDE + VELOCITY_STRIDE;
 
@@ -63,9 +72,23 @@ export function contactBlocks(start: Int32Array, info: ArrayLike<number>, contac
   return k === contactCount;
 }
 
-/** a and b hold the same bits (so −0 ≠ 0; NaN always counts as changed, which only costs bytes). */
-function same(a: number, b: number): boolean {
-  return a === b && (a !== 0 || 1 / a === 1 / b);
+/**
+ * An Int32Array over a Float64Array's bytes, kept while the Float64Array is a view of the same
+ * memory (the world hands out a new subarray of one buffer every step): comparing the 32-bit
+ * words compares the floats bit for bit (−0 differs from 0, a NaN equals its own bits).
+ */
+class BitView {
+  private buffer: ArrayBufferLike | null = null;
+  private offset = -1;
+  private view: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  of(a: Float64Array): Int32Array<ArrayBufferLike> {
+    if (a.buffer !== this.buffer || a.byteOffset !== this.offset || this.view.length < 2 * a.length) {
+      this.buffer = a.buffer;
+      this.offset = a.byteOffset;
+      this.view = new Int32Array(a.buffer, a.byteOffset, 2 * a.length);
+    }
+    return this.view;
+  }
 }
 
 /**
@@ -94,11 +117,18 @@ export class FrameChanges {
   private prevBlocked = false;
   /** The block layout (every block's size) is the committed frame's. */
   private sameLayout = false;
-  private prevStart = new Int32Array(17);
-  private prevPoses = new Float64Array(0);
-  private prevVel = new Float64Array(0);
-  private prevContacts = new Float64Array(0);
-  private prevInfo = new Int32Array(0);
+  /** The committed frame (the base of the next delta) and its block starts. */
+  prevPoses = new Float64Array(0);
+  prevVel = new Float64Array(0);
+  prevContacts = new Float64Array(0);
+  prevInfo = new Int32Array(0);
+  prevStart = new Int32Array(17);
+  private readonly poseBits = new BitView();
+  private readonly velBits = new BitView();
+  private readonly contactBits = new BitView();
+  private readonly prevPoseBits = new BitView();
+  private readonly prevVelBits = new BitView();
+  private readonly prevContactBits = new BitView();
 
   /** Forget the committed frame (the next one is compared with nothing: everything changed). */
   reset(): void {
@@ -126,16 +156,19 @@ export class FrameChanges {
       this.changedContacts = C;
       return;
     }
-    const p = f.poses, v = f.velocities, pp = this.prevPoses, pv = this.prevVel;
+    // bit-for-bit comparison on 32-bit words (two per float64)
+    const p = this.poseBits.of(f.poses), v = this.velBits.of(f.velocities);
+    const pp = this.prevPoseBits.of(this.prevPoses), pv = this.prevVelBits.of(this.prevVel);
     let nb = 0;
     for (let b = 0; b < B; b++) {
       let eq = true;
-      for (let j = b * POSE_STRIDE, e = j + POSE_STRIDE; j < e && eq; j++) eq = same(p[j], pp[j]);
-      for (let j = b * VELOCITY_STRIDE, e = j + VELOCITY_STRIDE; j < e && eq; j++) eq = same(v[j], pv[j]);
+      for (let j = 2 * b * POSE_STRIDE, e = j + 2 * POSE_STRIDE; j < e && eq; j++) eq = p[j] === pp[j];
+      for (let j = 2 * b * VELOCITY_STRIDE, e = j + 2 * VELOCITY_STRIDE; j < e && eq; j++) eq = v[j] === pv[j];
       if (!eq) this.bodies[nb++] = b;
     }
     this.changedBodies = nb;
-    const c = f.contacts, info = f.contactInfo, pc = this.prevContacts, pi = this.prevInfo, ps = this.prevStart;
+    const c = this.contactBits.of(f.contacts), pc = this.prevContactBits.of(this.prevContacts);
+    const info = f.contactInfo, pi = this.prevInfo, ps = this.prevStart;
     let nk = 0;
     let nc = 0;
     let layout = C === this.prevContactCount;
@@ -144,7 +177,7 @@ export class FrameChanges {
       let eq = n === ps[b + 1] - t;
       if (s !== t) layout = false;
       if (eq) {
-        for (let j = 0, m = n * CONTACT_STRIDE, x = s * CONTACT_STRIDE, y = t * CONTACT_STRIDE; j < m && eq; j++) eq = same(c[x + j], pc[y + j]);
+        for (let j = 0, m = 2 * n * CONTACT_STRIDE, x = 2 * s * CONTACT_STRIDE, y = 2 * t * CONTACT_STRIDE; j < m && eq; j++) eq = c[x + j] === pc[y + j];
         for (let j = 0, m = n * CONTACT_INFO_STRIDE, x = s * CONTACT_INFO_STRIDE, y = t * CONTACT_INFO_STRIDE; j < m && eq; j++) eq = info[x + j] === pi[y + j];
       }
       if (!eq) {
@@ -202,6 +235,64 @@ export function encodedDeltaBytes(nb: number, nk: number, nc: number, f32: boole
 }
 
 /**
+ * Stages the floats of a delta in message order: the changed bodies' poses and velocities, then
+ * the changed blocks' contacts, field-major when `shuffle` (else item after item). Block q has
+ * counts[q] contacts; its k-th contact is read from contact from[b] + k of `contacts` when that is
+ * still inside block b of that array (from[b] .. from[b + 1] − 1), else it is 0. With the new
+ * frame's own block starts this copies the new values; with the base's, the values to XOR with.
+ */
+function gatherFloats(
+  out: Float64Array | Float32Array, poses: ArrayLike<number>, vel: ArrayLike<number>, contacts: ArrayLike<number>,
+  bodies: Int32Array, nb: number, blocks: Int32Array, counts: Int32Array, countAt: number, nk: number, from: Int32Array, shuffle: boolean,
+): void {
+  let k = 0;
+  if (shuffle) {
+    for (let j = 0; j < POSE_STRIDE; j++) for (let q = 0; q < nb; q++) out[k++] = poses[bodies[q] * POSE_STRIDE + j];
+    for (let j = 0; j < VELOCITY_STRIDE; j++) for (let q = 0; q < nb; q++) out[k++] = vel[bodies[q] * VELOCITY_STRIDE + j];
+    for (let j = 0; j < CONTACT_STRIDE; j++) {
+      for (let q = 0; q < nk; q++) {
+        const b = blocks[q], s = from[b], m = from[b + 1] - s, n = counts[countAt + q];
+        for (let x = 0; x < n; x++) out[k++] = x < m ? contacts[(s + x) * CONTACT_STRIDE + j] : 0;
+      }
+    }
+    return;
+  }
+  for (let q = 0; q < nb; q++) {
+    for (let j = 0; j < POSE_STRIDE; j++) out[k++] = poses[bodies[q] * POSE_STRIDE + j];
+    for (let j = 0; j < VELOCITY_STRIDE; j++) out[k++] = vel[bodies[q] * VELOCITY_STRIDE + j];
+  }
+  for (let q = 0; q < nk; q++) {
+    const b = blocks[q], s = from[b], m = from[b + 1] - s, n = counts[countAt + q];
+    for (let x = 0; x < n; x++) for (let j = 0; j < CONTACT_STRIDE; j++) out[k++] = x < m ? contacts[(s + x) * CONTACT_STRIDE + j] : 0;
+  }
+}
+
+/** As gatherFloats, for the contactInfo numbers, written from out[at] on. */
+function gatherInfo(out: Int32Array, at: number, info: ArrayLike<number>, blocks: Int32Array, counts: Int32Array, countAt: number, nk: number, from: Int32Array, shuffle: boolean): void {
+  let k = at;
+  if (shuffle) {
+    for (let j = 0; j < CONTACT_INFO_STRIDE; j++) {
+      for (let q = 0; q < nk; q++) {
+        const b = blocks[q], s = from[b], m = from[b + 1] - s, n = counts[countAt + q];
+        for (let x = 0; x < n; x++) out[k++] = x < m ? info[(s + x) * CONTACT_INFO_STRIDE + j] : 0;
+      }
+    }
+    return;
+  }
+  for (let q = 0; q < nk; q++) {
+    const b = blocks[q], s = from[b], m = from[b + 1] - s, n = counts[countAt + q];
+    for (let x = 0; x < n; x++) for (let j = 0; j < CONTACT_INFO_STRIDE; j++) out[k++] = x < m ? info[(s + x) * CONTACT_INFO_STRIDE + j] : 0;
+  }
+}
+
+/** a[i] ^= b[i] over the first n 32-bit words of two typed arrays' buffers. */
+function xorWords(a: ArrayBufferView, b: ArrayBufferView, n: number): void {
+  const x = new Int32Array(a.buffer, a.byteOffset, n);
+  const y = new Int32Array(b.buffer, b.byteOffset, n);
+  for (let i = 0; i < n; i++) x[i] ^= y[i];
+}
+
+/**
  * Encodes `f` as a delta against the frame at `baseStep` (the one `ch` was committed with).
  * `ch.compare(f)` must have run and `ch.deltaPossible` be true.
  */
@@ -214,7 +305,7 @@ export function encodeDeltaFrame(f: FrameData, ch: FrameChanges, baseStep: numbe
   const out = new Uint8Array(encodedDeltaBytes(nb, nk, nc, enc.f32));
   const dv = new DataView(out.buffer);
   dv.setUint16(0, FRAME_LAYOUT_DELTA, true);
-  dv.setUint16(2, (enc.f32 ? FRAME_FLAG_F32 : 0) | (enc.shuffle ? FRAME_FLAG_SHUFFLED : 0), true);
+  dv.setUint16(2, (enc.f32 ? FRAME_FLAG_F32 : 0) | (enc.shuffle ? FRAME_FLAG_SHUFFLED : 0) | FRAME_FLAG_XOR, true);
   dv.setUint32(4, f.step, true);
   dv.setFloat64(8, f.time, true);
   dv.setUint32(16, f.bodyCount, true);
@@ -225,35 +316,21 @@ export function encodeDeltaFrame(f: FrameData, ch: FrameChanges, baseStep: numbe
   dv.setUint32(36, nc, true);
   const fl = scratch.floats(nf, enc.f32);
   const ints = scratch.ints(ni);
+  const baseFl = scratch.other.floats(nf, enc.f32);
+  const baseInts = scratch.other.ints(ni);
   const bodies = ch.bodies, blocks = ch.blocks, start = ch.blockStart;
-  const p = f.poses, v = f.velocities, c = f.contacts, info = f.contactInfo;
-  let k = 0;
   let i = 0;
   for (let q = 0; q < nb; q++) ints[i++] = bodies[q];
   for (let q = 0; q < nk; q++) ints[i++] = blocks[q];
   for (let q = 0; q < nk; q++) ints[i++] = start[blocks[q] + 1] - start[blocks[q]];
-  if (enc.shuffle) {
-    // field-major
-    for (let j = 0; j < POSE_STRIDE; j++) for (let q = 0; q < nb; q++) fl[k++] = p[bodies[q] * POSE_STRIDE + j];
-    for (let j = 0; j < VELOCITY_STRIDE; j++) for (let q = 0; q < nb; q++) fl[k++] = v[bodies[q] * VELOCITY_STRIDE + j];
-    for (let j = 0; j < CONTACT_STRIDE; j++) {
-      for (let q = 0; q < nk; q++) for (let x = start[blocks[q]], e = start[blocks[q] + 1]; x < e; x++) fl[k++] = c[x * CONTACT_STRIDE + j];
-    }
-    for (let j = 0; j < CONTACT_INFO_STRIDE; j++) {
-      for (let q = 0; q < nk; q++) for (let x = start[blocks[q]], e = start[blocks[q] + 1]; x < e; x++) ints[i++] = info[x * CONTACT_INFO_STRIDE + j];
-    }
-  } else {
-    for (let q = 0; q < nb; q++) {
-      for (let j = 0; j < POSE_STRIDE; j++) fl[k++] = p[bodies[q] * POSE_STRIDE + j];
-      for (let j = 0; j < VELOCITY_STRIDE; j++) fl[k++] = v[bodies[q] * VELOCITY_STRIDE + j];
-    }
-    for (let q = 0; q < nk; q++) {
-      for (let x = start[blocks[q]] * CONTACT_STRIDE, e = start[blocks[q] + 1] * CONTACT_STRIDE; x < e; x++) fl[k++] = c[x];
-    }
-    for (let q = 0; q < nk; q++) {
-      for (let x = start[blocks[q]] * CONTACT_INFO_STRIDE, e = start[blocks[q] + 1] * CONTACT_INFO_STRIDE; x < e; x++) ints[i++] = info[x];
-    }
-  }
+  const countAt = nb + nk, infoAt = nb + 2 * nk;
+  gatherFloats(fl, f.poses, f.velocities, f.contacts, bodies, nb, blocks, ints, countAt, nk, start, enc.shuffle);
+  gatherFloats(baseFl, ch.prevPoses, ch.prevVel, ch.prevContacts, bodies, nb, blocks, ints, countAt, nk, ch.prevStart, enc.shuffle);
+  xorWords(fl, baseFl, (nf * fsz) / 4);
+  gatherInfo(ints, infoAt, f.contactInfo, blocks, ints, countAt, nk, start, enc.shuffle);
+  gatherInfo(baseInts, infoAt, ch.prevInfo, blocks, ints, countAt, nk, ch.prevStart, enc.shuffle);
+  const xi = new Int32Array(ints.buffer, infoAt * 4, ni - infoAt);
+  for (let k = 0; k < ni - infoAt; k++) xi[k] ^= baseInts[infoAt + k];
   const fBytes = new Uint8Array(fl.buffer, 0, nf * fsz);
   const iBytes = new Uint8Array(ints.buffer, 0, ni * 4);
   const o = DELTA_HEADER_BYTES;
@@ -290,6 +367,7 @@ export function applyDeltaFrame(data: Uint8Array, base: FrameData, out: FrameDat
   if ((flags & ~KNOWN_FLAGS) !== 0) throw new RecordingError(`${where}: unknown frame flags 0x${flags.toString(16)}`);
   const f32 = (flags & FRAME_FLAG_F32) !== 0;
   const shuffled = (flags & FRAME_FLAG_SHUFFLED) !== 0;
+  const xored = (flags & FRAME_FLAG_XOR) !== 0;
   const step = dv.getUint32(4, true);
   const time = dv.getFloat64(8, true);
   const B = dv.getUint32(16, true);
@@ -336,6 +414,17 @@ export function applyDeltaFrame(data: Uint8Array, base: FrameData, out: FrameDat
     sum += n;
   }
   if (sum !== nc) throw bad(`blocks hold ${sum} contacts, the header says ${nc}`);
+  if (xored) {
+    // undo the XOR with the base's numbers, staged the way the writer staged them
+    const bodies = ints.subarray(bodyAt, bodyAt + nb);
+    const blocks = ints.subarray(blockAt, blockAt + nk);
+    const baseFl = scratch.other.floats(nf, f32);
+    const baseInts = scratch.other.ints(ni);
+    gatherFloats(baseFl, base.poses, base.velocities, base.contacts, bodies, nb, blocks, ints, countAt, nk, bStart, shuffled);
+    xorWords(fl, baseFl, (nf * fsz) / 4);
+    gatherInfo(baseInts, infoAt, base.contactInfo, blocks, ints, countAt, nk, bStart, shuffled);
+    for (let k = infoAt; k < ni; k++) ints[k] ^= baseInts[k];
+  }
 
   if (out.poses.length < B * POSE_STRIDE) out.poses = new Float64Array(B * POSE_STRIDE);
   if (out.velocities.length < B * VELOCITY_STRIDE) out.velocities = new Float64Array(B * VELOCITY_STRIDE);

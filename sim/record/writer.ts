@@ -40,9 +40,10 @@ import {
   type Topic,
 } from './format';
 import {
-  contactScene,
+  contactSceneJson,
   EVENT_JSON_SCHEMA,
-  frameTransforms,
+  frameTransformsJson,
+  quotedNames,
   INPUT_JSON_SCHEMA,
   makeWheelStats,
   staticScene,
@@ -177,6 +178,8 @@ export class RecordingWriter {
   private restingBlocks = new Uint8Array(0);
   private readonly wheelScratch = makeWheelStats();
   private readonly radii: number[];
+  /** Body names as JSON strings (Foxglove transforms). */
+  private readonly names: string[];
   private readonly terrain: InlineTerrainSpec | undefined;
   private readonly queue: { channelId: number; sequence: number; logTime: bigint; publishTime: bigint; data: Uint8Array }[] = [];
   private queueHead = 0;
@@ -204,6 +207,7 @@ export class RecordingWriter {
     this.channelIds = channelIds;
     this.terrain = terrain;
     this.radii = metadata.wheels.map((w) => wheelRadius(metadata.bodies[w].shape));
+    this.names = quotedNames(metadata.bodies);
   }
 
   /** Starts a recording: writes the header, the metadata and the scenario to `sink`. */
@@ -338,6 +342,10 @@ export class RecordingWriter {
     this.enqueue(topic, step, json.encode(JSON.stringify(value)));
   }
 
+  private enqueueText(topic: Topic, step: number, text: string): void {
+    this.enqueue(topic, step, json.encode(text));
+  }
+
   /** A drive command, in effect from `step` on (before the world steps from `step` to `step + 1`). */
   writeInput(input: InputRecord): void {
     this.checkOpen('input', input.step);
@@ -435,34 +443,34 @@ export class RecordingWriter {
     const m = this.metadata;
     const moved = this.movedSince;
     const blockMoved = this.blockMovedSince;
-    this.enqueueJson(TOPIC.transforms, f.step, frameTransforms(f, m.bodies, t, moved, 1));
+    this.enqueueText(TOPIC.transforms, f.step, frameTransformsJson(f, this.names, t, moved, 1));
     let restingChanged = false;
     for (let b = 0; b < B; b++) {
       const r = moved[b] === 0 ? 1 : 0;
       if (r !== this.restingBodies[b]) restingChanged = true;
       this.restingBodies[b] = r;
     }
-    if (restingChanged) this.enqueueJson(TOPIC.transformsResting, f.step, frameTransforms(f, m.bodies, t, moved, 0));
+    if (restingChanged) this.enqueueText(TOPIC.transformsResting, f.step, frameTransformsJson(f, this.names, t, moved, 0));
 
     const ch = this.changes;
     const start = ch.blockStart;
     restingChanged = false;
     if (!ch.blocked || this.unblockedSince) {
       // no blocks to tell resting contacts from moving ones: all are moving
-      this.enqueueJson(TOPIC.contacts, f.step, contactScene(f, t));
+      this.enqueueText(TOPIC.contacts, f.step, contactSceneJson(f, t));
       for (let b = 0; b < B; b++) {
         if (this.restingBlocks[b] !== 0) restingChanged = true;
         this.restingBlocks[b] = 0;
       }
-      if (restingChanged) this.enqueueJson(TOPIC.contactsResting, f.step, contactScene(f, t, { start, mask: this.restingBlocks, want: 1 }, 'contacts_resting'));
+      if (restingChanged) this.enqueueText(TOPIC.contactsResting, f.step, contactSceneJson(f, t, { start, mask: this.restingBlocks, want: 1 }, 'contacts_resting'));
     } else {
-      this.enqueueJson(TOPIC.contacts, f.step, contactScene(f, t, { start, mask: blockMoved, want: 1 }));
+      this.enqueueText(TOPIC.contacts, f.step, contactSceneJson(f, t, { start, mask: blockMoved, want: 1 }));
       for (let b = 0; b < B; b++) {
         const r = blockMoved[b] === 0 && start[b + 1] > start[b] ? 1 : 0;
         if (r !== this.restingBlocks[b]) restingChanged = true;
         this.restingBlocks[b] = r;
       }
-      if (restingChanged) this.enqueueJson(TOPIC.contactsResting, f.step, contactScene(f, t, { start, mask: this.restingBlocks, want: 1 }, 'contacts_resting'));
+      if (restingChanged) this.enqueueText(TOPIC.contactsResting, f.step, contactSceneJson(f, t, { start, mask: this.restingBlocks, want: 1 }, 'contacts_resting'));
     }
     moved.fill(0);
     blockMoved.fill(0);

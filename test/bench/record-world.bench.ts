@@ -1,15 +1,21 @@
 /**
- * Recording overhead on the standard vehicle scene (test/bench/vehicle/: the six-wheeled rover on
- * the seeded rough terrain with 100 rocks, dt = 1/240 s), through RecordSession exactly as the
+ * Recording on the standard vehicle scene (test/bench/vehicle/: the six-wheeled rover on the
+ * seeded rough terrain with 100 rocks, dt = 1/240 s), through RecordSession exactly as the
  * service records (every step: keyframe when due, frame, Foxglove channels at 30 Hz; zstd; 1 MiB
  * chunks) into memory.
  *
  * Reports:
- *  - steps/s without and with recording (median of the timed runs after a warm-up) and the
- *    overhead in %;
- *  - bytes per simulated minute;
- *  - a 10-minute recording (`--quick`: 1 minute; RECORD_WORLD_MINUTES=n overrides): time to open it to its first
- *    frame, and exact seek (keyframe + re-simulation, seekWorld) to 50 seeded steps: median, p95.
+ *  1. the standard scene as the vehicle bench runs it (every motor at 5 rad/s from the start: the
+ *     rover ploughs straight through the rock strip): steps/s without and with recording over
+ *     20 s runs (median of 5, taken in turns) and bytes per simulated minute;
+ *  2. a 10-minute run of the driven scene (drive-loop.ts: the rover as a skid-steer robot that a
+ *     circle follower keeps on a 5 m circle inside the map through setDrive inputs, recorded):
+ *     steps/s without and with recording over the whole run, file size, MB per simulated minute,
+ *     how far the rover got from the origin;
+ *  3. that file: time to open it to its first frame, and exact seek (keyframe + re-simulation,
+ *     seekWorld, then the frame) to 50 seeded steps: median, p95.
+ * `--quick`: 5 s runs, 1 minute; RECORD_WORLD_MINUTES=n sets the long run's length;
+ * RECORD_WORLD_PARTS=1 or 2 runs one part only (3 always follows 2).
  *
  * Run: `npm run bench -- record-world` (or `-- --quick record-world`).
  */
@@ -23,6 +29,7 @@ import { RecordingReader } from '../../sim/record/reader';
 import { seekWorld } from '../../sim/record/replay';
 import type { RecordingHeader } from '../../sim/record/writer';
 import { BUILD_ID, RecordSession, replayable } from '../../sim/record-session';
+import { CircleDriver, vehicleSceneDrivenSpec } from './vehicle/drive-loop';
 import { buildVehicleScene, vehicleSceneWorldSpec, wheelLayout, type VehicleScene } from './vehicle/scene';
 
 export interface BenchContext {
@@ -42,10 +49,14 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor(p * s.length))];
 }
 
-function makeWorld(scene: VehicleScene): DynamicsWorld {
-  return createDynamicsWorld(vehicleSceneWorldSpec(scene, WHEELS, { dt: DT }), scene.terrain);
-}
+/** The circle the driven rover follows (drive-loop.ts): centre at the origin, 5 m radius. */
+const CIRCLE_CENTRE: [number, number] = [0, 0];
+const CIRCLE_RADIUS = 5;
 
+function makeWorld(scene: VehicleScene, driven: boolean): DynamicsWorld {
+  const spec = driven ? vehicleSceneDrivenSpec(scene, WHEELS, { dt: DT }) : vehicleSceneWorldSpec(scene, WHEELS, { dt: DT });
+  return createDynamicsWorld(spec, scene.terrain);
+}
 function header(world: DynamicsWorld, scene: VehicleScene): RecordingHeader {
   const spec = world.spec;
   const bodies = [...spec.bodies, ...(spec.robot?.bodies ?? [])].map((b) => ({ name: b.name, shape: b.shape }));
@@ -75,57 +86,98 @@ function recordable(world: DynamicsWorld) {
   };
 }
 
-/** Steps a fresh world `steps` times, recording when `codecs` is given; returns ms and bytes. */
-async function runOnce(scene: VehicleScene, steps: number, codecs: RecordingCodecs | null): Promise<{ ms: number; bytes: Uint8Array | null }> {
-  const world = makeWorld(scene);
+interface RunResult {
+  ms: number;
+  bytes: Uint8Array | null;
+  steps: number;
+  /** [m] farthest the chassis got from the origin in x or y. */
+  reach: number;
+  fault: string | null;
+}
+
+/** Steps a fresh world `steps` times (driven: the circle follower's inputs), recording when `codecs` is given. */
+async function runOnce(scene: VehicleScene, steps: number, codecs: RecordingCodecs | null, driven: boolean): Promise<RunResult> {
+  const world = makeWorld(scene, driven);
+  const driver = driven ? new CircleDriver(world, CIRCLE_RADIUS, CIRCLE_CENTRE) : null;
+  const chassis = world.bodies.names.indexOf('chassis');
   let session: RecordSession | null = null;
   let sink: MemorySink | null = null;
+  let reach = 0;
+  const send = (throttle: number, steer: number): void => {
+    world.setDrive(throttle, steer, 'user');
+    session?.input(throttle, steer);
+  };
   const t0 = performance.now();
   if (codecs) {
     sink = new MemorySink();
     session = await RecordSession.startWith(recordable(world), header(world, scene), sink, codecs);
   }
-  for (let s = 0; s < steps; s++) {
+  for (let s = 0; s < steps && world.fault === null; s++) {
+    driver?.update(world, send);
     world.step(1);
     if (session) {
       session.afterStep();
       if (session.backlogged) await session.drain();
     }
+    if ((s & 255) === 0) reach = Math.max(reach, Math.abs(world.bodies.pos[3 * chassis]), Math.abs(world.bodies.pos[3 * chassis + 1]));
   }
   if (session) await session.stop();
-  return { ms: performance.now() - t0, bytes: sink ? sink.bytes() : null };
+  return { ms: performance.now() - t0, bytes: sink ? sink.bytes() : null, steps: world.stepCount, reach, fault: world.fault?.reason ?? null };
 }
 
 export default async function run(ctx: BenchContext): Promise<void> {
   const codecs = await loadCodecs();
   const scene = buildVehicleScene();
+  const load0 = loadavg()[0];
+  console.log(`\nRecording on the vehicle scene (${WHEELS} wheels, ${scene.rocks.length} rocks, dt 1/240 s); load average ${load0.toFixed(2)} on ${cpus().length} cores\n`);
+  // RECORD_WORLD_PARTS=1 (or 2, or 1,2): run only those parts (part 3 needs part 2's file).
+  const parts = (process.env.RECORD_WORLD_PARTS ?? '1,2').split(',');
+  if (parts.includes('1')) await standardScene(scene, codecs, ctx);
+  if (parts.includes('2')) await drivenRun(scene, codecs, ctx);
+}
+
+async function standardScene(scene: VehicleScene, codecs: RecordingCodecs, ctx: BenchContext): Promise<void> {
   const seconds = ctx.quick ? 5 : 20;
   const steps = Math.round(seconds / DT);
   const runs = ctx.quick ? 1 : 5;
-  console.log(`\nRecording overhead, vehicle scene (${WHEELS} wheels, ${scene.rocks.length} rocks, dt 1/240 s), ${seconds} s simulated per run, median of ${runs}; load average ${loadavg()[0].toFixed(2)} on ${cpus().length} cores\n`);
-  await runOnce(scene, Math.round(2 / DT), null); // warm-up
-  await runOnce(scene, Math.round(2 / DT), codecs);
+  await runOnce(scene, Math.round(2 / DT), null, false); // warm-up
+  await runOnce(scene, Math.round(2 / DT), codecs, false);
   const plain: number[] = [];
   const rec: number[] = [];
   let bytes = 0;
   for (let k = 0; k < runs; k++) {
     // alternate, so a change in machine load hits both alike
-    plain.push((await runOnce(scene, steps, null)).ms);
-    const r = await runOnce(scene, steps, codecs);
+    plain.push((await runOnce(scene, steps, null, false)).ms);
+    const r = await runOnce(scene, steps, codecs, false);
     rec.push(r.ms);
     bytes = r.bytes!.length;
   }
   const sp = steps / (median(plain) / 1000);
   const sr = steps / (median(rec) / 1000);
+  console.log(`1. Standard scene, rover straight through the rocks, ${seconds} s simulated per run, median of ${runs} (load average ${loadavg()[0].toFixed(2)})\n`);
   console.log('| run | steps/s (median) | overhead | bytes per simulated minute |');
   console.log('|---|---:|---:|---:|');
   console.log(`| without recording | ${Math.round(sp)} | | |`);
   console.log(`| recording (RecordSession → memory) | ${Math.round(sr)} | ${((sp / sr - 1) * 100).toFixed(1)} % | ${((bytes * 60) / seconds / 1e6).toFixed(2)} MB |`);
+}
 
-  // Open and seek in a long recording.
+async function drivenRun(scene: VehicleScene, codecs: RecordingCodecs, ctx: BenchContext): Promise<void> {
+
+  // The long driven run, without and with recording.
   const minutes = Number(process.env.RECORD_WORLD_MINUTES ?? (ctx.quick ? 1 : 10));
-  const long = await runOnce(scene, Math.round((minutes * 60) / DT), codecs);
+  const longSteps = Math.round((minutes * 60) / DT);
+  const bare = await runOnce(scene, longSteps, null, true);
+  const long = await runOnce(scene, longSteps, codecs, true);
   const file = long.bytes!;
+  const lsp = bare.steps / (bare.ms / 1000);
+  const lsr = long.steps / (long.ms / 1000);
+  console.log(`\n2. Driven scene (circle of ${CIRCLE_RADIUS} m), ${minutes} simulated minutes, one run each (load average ${loadavg()[0].toFixed(2)})\n`);
+  console.log('| run | steps | steps/s | overhead | file | MB per simulated minute | farthest |x| or |y| of the chassis |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  console.log(`| without recording | ${bare.steps} | ${Math.round(lsp)} | | | | ${bare.reach.toFixed(1)} m${bare.fault ? ` (fault: ${bare.fault})` : ''} |`);
+  console.log(`| recording | ${long.steps} | ${Math.round(lsr)} | ${((lsp / lsr - 1) * 100).toFixed(1)} % | ${(file.length / 1e6).toFixed(1)} MB | ${((file.length * 60) / (long.steps * DT) / 1e6).toFixed(2)} | ${long.reach.toFixed(1)} m${long.fault ? ` (fault: ${long.fault})` : ''} |`);
+
+  // Open and seek in the long recording.
   const opens: number[] = [];
   for (let k = 0; k < 5; k++) {
     const t0 = performance.now();
@@ -134,7 +186,7 @@ export default async function run(ctx: BenchContext): Promise<void> {
     opens.push(performance.now() - t0);
   }
   const reader = await RecordingReader.open(bytesSource(file), { codecs });
-  const world = makeWorld(scene);
+  const world = makeWorld(scene, true);
   const rw = replayable(world);
   const rng = new Rng(16);
   const seeks: number[] = [];
@@ -145,5 +197,5 @@ export default async function run(ctx: BenchContext): Promise<void> {
     await reader.frameAt(target);
     seeks.push(performance.now() - t0);
   }
-  console.log(`\n${minutes}-minute recording: ${(file.length / 1e6).toFixed(1)} MB (${reader.info.keyframeSteps.length} keyframes); open to first frame ${median(opens).toFixed(0)} ms (median of 5); exact seek (keyframe + re-simulation + frame) median ${median(seeks).toFixed(0)} ms, p95 ${pct(seeks, 0.95).toFixed(0)} ms, max ${Math.max(...seeks).toFixed(0)} ms (50 seeded steps)\n`);
+  console.log(`\n3. The ${minutes}-minute file: ${(file.length / 1e6).toFixed(1)} MB, ${reader.info.keyframeSteps.length} keyframes, ${reader.info.chunkCount} chunks; open to first frame ${median(opens).toFixed(0)} ms (median of 5); exact seek (keyframe + re-simulation + frame) median ${median(seeks).toFixed(0)} ms, p95 ${pct(seeks, 0.95).toFixed(0)} ms, max ${Math.max(...seeks).toFixed(0)} ms (50 seeded steps); load average ${loadavg()[0].toFixed(2)}\n`);
 }
