@@ -86,43 +86,88 @@ function recordable(world: DynamicsWorld) {
   };
 }
 
-interface RunResult {
-  ms: number;
-  bytes: Uint8Array | null;
-  steps: number;
-  /** [m] farthest the chassis got from the origin in x or y. */
-  reach: number;
-  fault: string | null;
+/** A fresh world being stepped (driven: the circle follower's inputs), recording when `codecs` is given. */
+class Run {
+  readonly world: DynamicsWorld;
+  private readonly driver: CircleDriver | null;
+  private readonly chassis: number;
+  private session: RecordSession | null = null;
+  private sink: MemorySink | null = null;
+  private readonly codecs: RecordingCodecs | null;
+  private readonly scene: VehicleScene;
+  ms = 0;
+  reach = 0;
+  private readonly send = (throttle: number, steer: number): void => {
+    this.world.setDrive(throttle, steer, 'user');
+    this.session?.input(throttle, steer);
+  };
+
+  constructor(scene: VehicleScene, codecs: RecordingCodecs | null, driven: boolean) {
+    this.scene = scene;
+    this.codecs = codecs;
+    this.world = makeWorld(scene, driven);
+    this.driver = driven ? new CircleDriver(this.world, CIRCLE_RADIUS, CIRCLE_CENTRE) : null;
+    this.chassis = this.world.bodies.names.indexOf('chassis');
+  }
+
+  /** Steps `n` times (the first call also starts the recording); the time adds to `ms`. */
+  async advance(n: number): Promise<void> {
+    const t0 = performance.now();
+    const world = this.world;
+    if (this.codecs && this.session === null) {
+      this.sink = new MemorySink();
+      this.session = await RecordSession.startWith(recordable(world), header(world, this.scene), this.sink, this.codecs);
+    }
+    const session = this.session;
+    for (let s = 0; s < n && world.fault === null; s++) {
+      this.driver?.update(world, this.send);
+      world.step(1);
+      if (session) {
+        session.afterStep();
+        if (session.backlogged) await session.drain();
+      }
+    }
+    this.reach = Math.max(this.reach, Math.abs(world.bodies.pos[3 * this.chassis]), Math.abs(world.bodies.pos[3 * this.chassis + 1]));
+    this.ms += performance.now() - t0;
+  }
+
+  /** Stops the recording (timed); the file, or null without recording. */
+  async finish(): Promise<Uint8Array | null> {
+    const t0 = performance.now();
+    if (this.session) await this.session.stop();
+    this.ms += performance.now() - t0;
+    return this.sink ? this.sink.bytes() : null;
+  }
 }
 
-/** Steps a fresh world `steps` times (driven: the circle follower's inputs), recording when `codecs` is given. */
-async function runOnce(scene: VehicleScene, steps: number, codecs: RecordingCodecs | null, driven: boolean): Promise<RunResult> {
-  const world = makeWorld(scene, driven);
-  const driver = driven ? new CircleDriver(world, CIRCLE_RADIUS, CIRCLE_CENTRE) : null;
-  const chassis = world.bodies.names.indexOf('chassis');
-  let session: RecordSession | null = null;
-  let sink: MemorySink | null = null;
-  let reach = 0;
-  const send = (throttle: number, steer: number): void => {
-    world.setDrive(throttle, steer, 'user');
-    session?.input(throttle, steer);
-  };
-  const t0 = performance.now();
-  if (codecs) {
-    sink = new MemorySink();
-    session = await RecordSession.startWith(recordable(world), header(world, scene), sink, codecs);
-  }
-  for (let s = 0; s < steps && world.fault === null; s++) {
-    driver?.update(world, send);
-    world.step(1);
-    if (session) {
-      session.afterStep();
-      if (session.backlogged) await session.drain();
+/** Steps in turns of this many steps (1 s), so a change in machine load hits both runs alike. */
+const TURN_STEPS = 240;
+
+/**
+ * A run without and a run with recording of the same world, stepped in turns of TURN_STEPS in
+ * one process: each run's time is the sum of its turns (the recording's includes starting and
+ * closing the file).
+ */
+async function pair(scene: VehicleScene, steps: number, codecs: RecordingCodecs, driven: boolean): Promise<{ plain: Run; rec: Run; bytes: Uint8Array }> {
+  const plain = new Run(scene, null, driven);
+  const rec = new Run(scene, codecs, driven);
+  for (let s = 0; s < steps; s += TURN_STEPS) {
+    const n = Math.min(TURN_STEPS, steps - s);
+    if ((s / TURN_STEPS) % 2 === 0) {
+      await plain.advance(n);
+      await rec.advance(n);
+    } else {
+      await rec.advance(n);
+      await plain.advance(n);
     }
-    if ((s & 255) === 0) reach = Math.max(reach, Math.abs(world.bodies.pos[3 * chassis]), Math.abs(world.bodies.pos[3 * chassis + 1]));
   }
-  if (session) await session.stop();
-  return { ms: performance.now() - t0, bytes: sink ? sink.bytes() : null, steps: world.stepCount, reach, fault: world.fault?.reason ?? null };
+  await plain.finish();
+  const bytes = (await rec.finish())!;
+  return { plain, rec, bytes };
+}
+
+function faultNote(r: Run): string {
+  return r.world.fault ? ` (fault: ${r.world.fault.reason})` : '';
 }
 
 export default async function run(ctx: BenchContext): Promise<void> {
@@ -140,21 +185,19 @@ async function standardScene(scene: VehicleScene, codecs: RecordingCodecs, ctx: 
   const seconds = ctx.quick ? 5 : 20;
   const steps = Math.round(seconds / DT);
   const runs = ctx.quick ? 1 : 5;
-  await runOnce(scene, Math.round(2 / DT), null, false); // warm-up
-  await runOnce(scene, Math.round(2 / DT), codecs, false);
+  await pair(scene, Math.round(2 / DT), codecs, false); // warm-up
   const plain: number[] = [];
   const rec: number[] = [];
   let bytes = 0;
   for (let k = 0; k < runs; k++) {
-    // alternate, so a change in machine load hits both alike
-    plain.push((await runOnce(scene, steps, null, false)).ms);
-    const r = await runOnce(scene, steps, codecs, false);
-    rec.push(r.ms);
-    bytes = r.bytes!.length;
+    const p = await pair(scene, steps, codecs, false);
+    plain.push(p.plain.ms);
+    rec.push(p.rec.ms);
+    bytes = p.bytes.length;
   }
   const sp = steps / (median(plain) / 1000);
   const sr = steps / (median(rec) / 1000);
-  console.log(`1. Standard scene, rover straight through the rocks, ${seconds} s simulated per run, median of ${runs} (load average ${loadavg()[0].toFixed(2)})\n`);
+  console.log(`1. Standard scene, rover straight through the rocks, ${seconds} s simulated per run, median of ${runs}, the two runs in turns of 1 s (load average ${loadavg()[0].toFixed(2)})\n`);
   console.log('| run | steps/s (median) | overhead | bytes per simulated minute |');
   console.log('|---|---:|---:|---:|');
   console.log(`| without recording | ${Math.round(sp)} | | |`);
@@ -162,20 +205,16 @@ async function standardScene(scene: VehicleScene, codecs: RecordingCodecs, ctx: 
 }
 
 async function drivenRun(scene: VehicleScene, codecs: RecordingCodecs, ctx: BenchContext): Promise<void> {
-
-  // The long driven run, without and with recording.
   const minutes = Number(process.env.RECORD_WORLD_MINUTES ?? (ctx.quick ? 1 : 10));
   const longSteps = Math.round((minutes * 60) / DT);
-  const bare = await runOnce(scene, longSteps, null, true);
-  const long = await runOnce(scene, longSteps, codecs, true);
-  const file = long.bytes!;
-  const lsp = bare.steps / (bare.ms / 1000);
-  const lsr = long.steps / (long.ms / 1000);
-  console.log(`\n2. Driven scene (circle of ${CIRCLE_RADIUS} m), ${minutes} simulated minutes, one run each (load average ${loadavg()[0].toFixed(2)})\n`);
-  console.log('| run | steps | steps/s | overhead | file | MB per simulated minute | farthest |x| or |y| of the chassis |');
+  const { plain, rec, bytes: file } = await pair(scene, longSteps, codecs, true);
+  const lsp = plain.world.stepCount / (plain.ms / 1000);
+  const lsr = rec.world.stepCount / (rec.ms / 1000);
+  console.log(`\n2. Driven scene (circle of ${CIRCLE_RADIUS} m), ${minutes} simulated minutes, the two runs in turns of 1 s (load average ${loadavg()[0].toFixed(2)})\n`);
+  console.log('| run | steps | steps/s | overhead | file | MB per simulated minute | farthest abs(x) or abs(y) of the chassis |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
-  console.log(`| without recording | ${bare.steps} | ${Math.round(lsp)} | | | | ${bare.reach.toFixed(1)} m${bare.fault ? ` (fault: ${bare.fault})` : ''} |`);
-  console.log(`| recording | ${long.steps} | ${Math.round(lsr)} | ${((lsp / lsr - 1) * 100).toFixed(1)} % | ${(file.length / 1e6).toFixed(1)} MB | ${((file.length * 60) / (long.steps * DT) / 1e6).toFixed(2)} | ${long.reach.toFixed(1)} m${long.fault ? ` (fault: ${long.fault})` : ''} |`);
+  console.log(`| without recording | ${plain.world.stepCount} | ${Math.round(lsp)} | | | | ${plain.reach.toFixed(1)} m${faultNote(plain)} |`);
+  console.log(`| recording | ${rec.world.stepCount} | ${Math.round(lsr)} | ${((lsp / lsr - 1) * 100).toFixed(1)} % | ${(file.length / 1e6).toFixed(1)} MB | ${((file.length * 60) / (rec.world.stepCount * DT) / 1e6).toFixed(2)} | ${rec.reach.toFixed(1)} m${faultNote(rec)} |`);
 
   // Open and seek in the long recording.
   const opens: number[] = [];
