@@ -29,7 +29,7 @@ import { RecordingReader } from '../../sim/record/reader';
 import { seekWorld } from '../../sim/record/replay';
 import type { RecordingHeader } from '../../sim/record/writer';
 import { BUILD_ID, RecordSession, replayable } from '../../sim/record-session';
-import { CircleDriver, vehicleSceneDrivenSpec } from './vehicle/drive-loop';
+import { CIRCLE_RADIUS, CircleDriver, vehicleSceneDrivenSpec } from './vehicle/drive-loop';
 import { buildVehicleScene, vehicleSceneWorldSpec, wheelLayout, type VehicleScene } from './vehicle/scene';
 
 export interface BenchContext {
@@ -48,10 +48,6 @@ function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(p * s.length))];
 }
-
-/** The circle the driven rover follows (drive-loop.ts): centre at the origin, 5 m radius. */
-const CIRCLE_CENTRE: [number, number] = [0, 0];
-const CIRCLE_RADIUS = 5;
 
 function makeWorld(scene: VehicleScene, driven: boolean): DynamicsWorld {
   const spec = driven ? vehicleSceneDrivenSpec(scene, WHEELS, { dt: DT }) : vehicleSceneWorldSpec(scene, WHEELS, { dt: DT });
@@ -106,7 +102,7 @@ class Run {
     this.scene = scene;
     this.codecs = codecs;
     this.world = makeWorld(scene, driven);
-    this.driver = driven ? new CircleDriver(this.world, CIRCLE_RADIUS, CIRCLE_CENTRE) : null;
+    this.driver = driven ? new CircleDriver(this.world) : null;
     this.chassis = this.world.bodies.names.indexOf('chassis');
   }
 

@@ -16,19 +16,22 @@
  * updated every DRIVE_UPDATE_STEPS steps and quantised to 1/STEER_LEVELS, so the recording holds
  * a few inputs per second at most (only changes are sent).
  *
- *        y ^          start (−4, 0) heading +x is the circle's lowest point:
- *          |     .-'''-.
- *          |    /   C   \     C = START + (0, R), R = CIRCLE_RADIUS
- *          |    \       /
- *          |     '-._.-'  <- start, driving toward +x, turning left
- *          +-------------> x
+ *        y ^            default circle: centre C = origin, R = CIRCLE_RADIUS (5 m), inside the
+ *          |   .-'''-.  ±12.8 m map with 7 m to spare; the rover starts 1 m inside it at
+ *          |  /       \  (−4, 0) heading +x, joins it and drives it counter-clockwise.
+ *      ----|-(----C----)----> x
+ *          |  \       /
+ *          |   '-._.-'
+ *
+ * Radius and centre were chosen by trial on this seeded map: smaller circles and circles round
+ * other centres run the rover onto a curb or plateau edge it cannot turn on.
  */
 import type { ControllerSpec, WorldSpec } from '../../../sim/dynamics/spec';
 import type { DynamicsWorld } from '../../../sim/dynamics/world';
-import { START_XY, vehicleSceneWorldSpec, wheelLayout, type VehicleScene, type VehicleWorldOptions, type WheelCount } from './scene';
+import { vehicleSceneWorldSpec, wheelLayout, type VehicleScene, type VehicleWorldOptions, type WheelCount } from './scene';
 
-/** [m] Radius of the driven circle: x ∈ [−8, 0], y ∈ [0, 8], well inside the ±12.8 m map. */
-export const CIRCLE_RADIUS = 4;
+/** [m] Radius of the driven circle round the origin. */
+export const CIRCLE_RADIUS = 5;
 /** [m/s] Rover speed at throttle 1: the plain scene's motor target (5 rad/s) × wheel radius (0.15 m). */
 export const DRIVE_MAX_SPEED = 0.75;
 /** [N·m] Wheel motor torque limit (the plain scene's). */
@@ -41,8 +44,6 @@ export const DRIVE_MAX_YAW_RATE = 1;
 export const K_RADIAL = 0.5;
 /** [1/s] Yaw-rate gain on the heading error. */
 export const K_HEADING = 1.5;
-/** Throttle = 1 − THROTTLE_CUT_PER_STEER · |steer|. */
-export const THROTTLE_CUT_PER_STEER = 0;
 /** Steps between driver updates (1/16 s at 240 Hz). */
 export const DRIVE_UPDATE_STEPS = 15;
 /** Steer is quantised to 1/STEER_LEVELS. */
@@ -96,7 +97,7 @@ export class CircleDriver {
   private steer = NaN;
   private readonly o: [number, number, number] = [0, 0, 0];
 
-  constructor(world: DynamicsWorld, readonly radius = CIRCLE_RADIUS, centre: [number, number] = [START_XY[0], START_XY[1] + radius]) {
+  constructor(world: DynamicsWorld, readonly radius = CIRCLE_RADIUS, centre: [number, number] = [0, 0]) {
     this.cx = centre[0];
     this.cy = centre[1];
     this.chassis = world.bodies.names.indexOf('chassis');
@@ -119,9 +120,7 @@ export class CircleDriver {
     const desired = phi + Math.PI / 2 + Math.atan(K_RADIAL * e);
     const omega = DRIVE_MAX_SPEED / this.radius + K_HEADING * wrapAngle(desired - yaw);
     const steer = Math.max(-1, Math.min(1, Math.round((omega / DRIVE_MAX_YAW_RATE) * STEER_LEVELS) / STEER_LEVELS));
-    // Slower while turning hard: a skid-steered rover turns by scrubbing its wheels sideways,
-    // and at full speed the motors' torque limit leaves too little difference between the sides.
-    const throttle = 1 - THROTTLE_CUT_PER_STEER * Math.abs(steer);
+    const throttle = 1;
     if (steer === this.steer && throttle === this.throttle) return;
     this.steer = steer;
     this.throttle = throttle;
