@@ -190,6 +190,8 @@ export { RecordingReader, DEFAULT_CACHE_CHUNKS } from './record/reader';
 export type { RecordingInfo, RecordingReaderOptions } from './record/reader';
 export { RecordingError, TOPIC as RECORDING_TOPICS, RECORDING_FORMAT_VERSION, RECORDING_PROFILE, makeFrame, encodeFrame, decodeFrame, FrameScratch } from './record/format';
 export type { FrameData, FrameEncoding, KeyframeData } from './record/format';
+// sim/record/frame-delta: delta frames (format 2: only the bodies and contact blocks that changed).
+export { FrameChanges, encodeDeltaFrame, applyDeltaFrame, contactBlocks, FRAME_LAYOUT_DELTA } from './record/frame-delta';
 export { loadCodecs, NO_COMPRESSION, ZSTD_LEVEL } from './record/codecs';
 export type { RecordingCodecs } from './record/codecs';
 export { MemorySink, bytesSource, blobSource } from './record/io';

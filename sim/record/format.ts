@@ -1,12 +1,15 @@
 /**
- * The TerraWheel recording format (MCAP profile "terrawheel", format version 1): topics, schema
+ * The TerraWheel recording format (MCAP profile "terrawheel", format version 2): topics, schema
  * names and the binary layouts of our own messages. The README's "Recordings (MCAP)" section is
  * the prose form of this file; keep both in step.
  *
  * Every message's MCAP log time is `step · stepNs` (stepNs = round(dt · 1e9)), so a step number
  * maps to a log time exactly and the MCAP chunk index doubles as the step index.
  *
- * All multi-byte numbers are little-endian. Frame layout (`/terrawheel/frame`, one per step):
+ * All multi-byte numbers are little-endian. A frame message (`/terrawheel/frame`, one per step)
+ * is a full frame (layout 1, below) or a delta frame (layout 2, frame-delta.ts: only the bodies
+ * and contact blocks that changed since the frame before). Format version 1 files hold full
+ * frames only and still read. Full frame layout:
  *
  *   offset  type   field
  *   0       u16    layout version (1)
@@ -32,7 +35,7 @@ import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } fro
 /** MCAP header profile of our files. */
 export const RECORDING_PROFILE = 'terrawheel';
 /** Format version written in the `terrawheel.recording` metadata; readers refuse newer ones. */
-export const RECORDING_FORMAT_VERSION = 1;
+export const RECORDING_FORMAT_VERSION = 2;
 /** Name of the metadata record that describes the recording. */
 export const RECORDING_METADATA_NAME = 'terrawheel.recording';
 /** Attachment that holds the scenario JSON. */
@@ -47,11 +50,15 @@ export const TOPIC = {
   transforms: '/terrawheel/tf',
   scene: '/terrawheel/scene',
   contacts: '/terrawheel/contacts',
+  /** Bodies that did not move since the last `/terrawheel/tf` message (written when that set changes). */
+  transformsResting: '/terrawheel/tf_resting',
+  /** Contacts of bodies whose contact block did not change (written when that set changes). */
+  contactsResting: '/terrawheel/contacts_resting',
 } as const;
 export type Topic = (typeof TOPIC)[keyof typeof TOPIC];
 
 export const FRAME_SCHEMA_NAME = 'terrawheel.Frame';
-export const FRAME_ENCODING = 'terrawheel.frame.v1';
+export const FRAME_ENCODING = 'terrawheel.frame.v2';
 export const KEYFRAME_SCHEMA_NAME = 'terrawheel.Keyframe';
 export const KEYFRAME_ENCODING = 'terrawheel.keyframe.v1';
 
@@ -92,6 +99,17 @@ export interface FrameEncoding {
   f32: boolean;
   /** Byte-plane shuffle (helps zstd; see the header comment). */
   shuffle: boolean;
+  /**
+   * Delta frames between full ones (frame-delta.ts): a frame stores only the bodies and contact
+   * blocks that changed. Default true.
+   */
+  delta?: boolean;
+}
+
+/** Layout version of a frame message (1 full, 2 delta); throws on a message too short to say. */
+export function frameLayoutOf(data: Uint8Array, where: string): number {
+  if (data.length < 2) throw new RecordingError(`${where}: frame message has ${data.length} bytes`);
+  return data[0] | (data[1] << 8);
 }
 
 export function frameFloatCount(bodyCount: number, contactCount: number): number {
@@ -102,7 +120,7 @@ export function encodedFrameBytes(bodyCount: number, contactCount: number, f32: 
   return FRAME_HEADER_BYTES + frameFloatCount(bodyCount, contactCount) * (f32 ? 4 : 8) + contactCount * CONTACT_INFO_STRIDE * 4;
 }
 
-function checkFrameCounts(f: FrameData): void {
+export function checkFrameCounts(f: FrameData): void {
   const b = f.bodyCount;
   const c = f.contactCount;
   if (!Number.isInteger(f.step) || f.step < 0 || f.step > 0xffffffff) throw new Error(`frame.step must be an integer 0..2^32−1, got ${f.step}`);
@@ -175,6 +193,17 @@ export class FrameScratch {
   private f32 = new Float32Array(256);
   private i32 = new Int32Array(64);
   private u8 = new Uint8Array(2048);
+  private starts = new Int32Array(64);
+  private second: FrameScratch | null = null;
+  /** A second set of staging arrays (delta frames stage the base's values beside the new ones). */
+  get other(): FrameScratch {
+    if (this.second === null) this.second = new FrameScratch();
+    return this.second;
+  }
+  blockStarts(n: number): Int32Array {
+    if (this.starts.length < n) this.starts = new Int32Array(Math.max(n, 2 * this.starts.length));
+    return this.starts;
+  }
   floats(n: number, f32: boolean): Float64Array | Float32Array {
     if (f32) {
       if (this.f32.length < n) this.f32 = new Float32Array(Math.max(n, 2 * this.f32.length));
@@ -206,7 +235,7 @@ function fieldMajorOut(dst: Float64Array | Int32Array, src: Float64Array | Float
 }
 
 /** out[o + p·n + i] = src[i·w + p] for every element i and byte plane p (n = src.length / w). */
-function shuffleInto(out: Uint8Array, o: number, src: Uint8Array, w: number): void {
+export function shuffleInto(out: Uint8Array, o: number, src: Uint8Array, w: number): void {
   const n = src.length / w;
   for (let p = 0; p < w; p++) {
     const base = o + p * n;
@@ -215,7 +244,7 @@ function shuffleInto(out: Uint8Array, o: number, src: Uint8Array, w: number): vo
 }
 
 /** Inverse of shuffleInto: dst[i·w + p] = src[o + p·n + i]. */
-function unshuffleFrom(dst: Uint8Array, src: Uint8Array, o: number, w: number): void {
+export function unshuffleFrom(dst: Uint8Array, src: Uint8Array, o: number, w: number): void {
   const n = dst.length / w;
   for (let p = 0; p < w; p++) {
     const base = o + p * n;

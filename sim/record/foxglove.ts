@@ -110,21 +110,56 @@ function emptyEntity(id: string, frameId: string, t: FoxgloveTime, frameLocked: 
   };
 }
 
-/** foxglove.FrameTransforms: parent "world", child = body name, for every body. */
-export function frameTransforms(frame: FrameData, bodies: readonly RecordedBody[], t: FoxgloveTime) {
-  const transforms = [];
+const POWERS_OF_TEN = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
+
+/**
+ * x rounded to `decimals` places (≤ 9) as JSON text, the same number `round(x, decimals)` gives
+ * (the decimal n/10^d parses to the double nearest it, as the division rounds to). Built from two
+ * integers: a float's shortest decimal form costs several times more, and these messages carry
+ * hundreds of numbers 30 times a second. Non-finite: null, as JSON.stringify writes it.
+ */
+function fixed(x: number, decimals: number): string {
+  const s = POWERS_OF_TEN[decimals];
+  const n = Math.round(x * s);
+  if (!Number.isFinite(n)) return 'null';
+  if (n === 0) return '0';
+  const a = n < 0 ? -n : n;
+  if (a > Number.MAX_SAFE_INTEGER) return String(round(x, decimals));
+  const ip = Math.floor(a / s);
+  let frac = String(a - ip * s);
+  while (frac.length < decimals) frac = '0' + frac;
+  return `${n < 0 ? '-' : ''}${ip}.${frac}`;
+}
+const fp = (x: number): string => fixed(x, FOXGLOVE_POSITION_DECIMALS);
+const fu = (x: number): string => fixed(x, FOXGLOVE_UNIT_DECIMALS);
+
+function timeJson(t: FoxgloveTime): string {
+  return `{"sec":${t.sec},"nsec":${t.nsec}}`;
+}
+
+/**
+ * foxglove.FrameTransforms as JSON text: parent "world", child = body name, for every body, or
+ * (with `mask`) for the bodies b with mask[b] === want. `names` are the bodies' names as JSON
+ * strings (quoted once per recording). Written as text, not objects: at 30 Hz with a hundred
+ * bodies the object graph and its garbage cost more than the rest of the message.
+ */
+export function frameTransformsJson(frame: FrameData, names: readonly string[], t: FoxgloveTime, mask: Uint8Array | null = null, want = 1): string {
+  const ts = timeJson(t);
+  const p = frame.poses;
+  let out = '{"transforms":[';
+  let first = true;
   for (let b = 0; b < frame.bodyCount; b++) {
+    if (mask !== null && mask[b] !== want) continue;
     const o = b * POSE_STRIDE;
-    const p = frame.poses;
-    transforms.push({
-      timestamp: t,
-      parent_frame_id: 'world',
-      child_frame_id: bodies[b]?.name ?? `body${b}`,
-      translation: { x: rp(p[o]), y: rp(p[o + 1]), z: rp(p[o + 2]) },
-      rotation: { x: ru(p[o + 3]), y: ru(p[o + 4]), z: ru(p[o + 5]), w: ru(p[o + 6]) },
-    });
+    out += `${first ? '' : ','}{"timestamp":${ts},"parent_frame_id":"world","child_frame_id":${names[b] ?? `"body${b}"`},"translation":{"x":${fp(p[o])},"y":${fp(p[o + 1])},"z":${fp(p[o + 2])}},"rotation":{"x":${fu(p[o + 3])},"y":${fu(p[o + 4])},"z":${fu(p[o + 5])},"w":${fu(p[o + 6])}}}`;
+    first = false;
   }
-  return { transforms };
+  return out + ']}';
+}
+
+/** Body names as JSON strings, for frameTransformsJson. */
+export function quotedNames(bodies: readonly RecordedBody[]): string[] {
+  return bodies.map((b) => JSON.stringify(b.name));
 }
 
 type Pose = { position: { x: number; y: number; z: number }; orientation: { x: number; y: number; z: number; w: number } };
@@ -224,15 +259,49 @@ function terrainEntity(tr: InlineTerrainSpec, t: FoxgloveTime) {
   return e;
 }
 
+/** A subset of a frame's contacts: the blocks (contacts with bodyA = b) of the bodies b with mask[b] === want. */
+export interface ContactSelection {
+  /** Block starts (frame-delta.ts contactBlocks). */
+  start: Int32Array;
+  mask: Uint8Array;
+  want: number;
+}
+
+/** The fixed part of an arrow after its shaft length, by contactInfo kind (sizes and colour). */
+const arrowTails = new Map<number, string>();
+function arrowTail(kind: number): string {
+  let tail = arrowTails.get(kind);
+  if (tail === undefined) {
+    const c = kindColor(kind);
+    tail = `,"shaft_diameter":${CONTACT_ARROW_SHAFT_DIAMETER},"head_length":${CONTACT_ARROW_HEAD_LENGTH},"head_diameter":${CONTACT_ARROW_HEAD_DIAMETER},"color":{"r":${c.r},"g":${c.g},"b":${c.b},"a":${c.a}}}`;
+    arrowTails.set(kind, tail);
+  }
+  return tail;
+}
+
 /**
- * Contact arrows (`/terrawheel/contacts`): one entity "contacts" in the world frame, replaced by
- * every message. Each arrow starts at the contact point and points along the normal (Foxglove's
- * arrow points along its pose's +x: the orientation is the shortest rotation from +x to n).
+ * Contact arrows as foxglove.SceneUpdate JSON text: one entity `id` in the world frame, replaced
+ * by every message on its topic (`/terrawheel/contacts`: entity "contacts";
+ * `/terrawheel/contacts_resting`: "contacts_resting"), holding all contacts or (with `select`)
+ * the selected blocks. Each arrow starts at the contact point and points along the normal
+ * (Foxglove's arrow points along its pose's +x: the orientation is the shortest rotation from +x
+ * to n).
  */
-export function contactScene(frame: FrameData, t: FoxgloveTime) {
-  const e = emptyEntity('contacts', 'world', t, false);
+export function contactSceneJson(frame: FrameData, t: FoxgloveTime, select: ContactSelection | null = null, id = 'contacts'): string {
+  let arrows = '';
+  const bodies = select === null ? 1 : frame.bodyCount;
+  for (let b = 0; b < bodies; b++) {
+    if (select !== null && select.mask[b] !== select.want) continue;
+    const from = select === null ? 0 : select.start[b];
+    const to = select === null ? frame.contactCount : select.start[b + 1];
+    arrows = addArrows(arrows, frame, from, to);
+  }
+  return `{"deletions":[],"entities":[{"timestamp":${timeJson(t)},"frame_id":"world","id":${JSON.stringify(id)},"lifetime":{"sec":0,"nsec":0},"frame_locked":false,"metadata":[],"arrows":[${arrows}],"cubes":[],"spheres":[],"cylinders":[],"lines":[],"triangles":[],"texts":[],"models":[]}]}`;
+}
+
+function addArrows(out: string, frame: FrameData, from: number, to: number): string {
   const c = frame.contacts;
-  for (let k = 0; k < frame.contactCount; k++) {
+  for (let k = from; k < to; k++) {
     const o = k * CONTACT_STRIDE;
     const nx = c[o + 3];
     const ny = c[o + 4];
@@ -253,19 +322,9 @@ export function contactScene(frame: FrameData, t: FoxgloveTime) {
     }
     const depth = c[o + 6];
     const kind = frame.contactInfo[k * CONTACT_INFO_STRIDE];
-    e.arrows.push({
-      pose: {
-        position: { x: rp(c[o]), y: rp(c[o + 1]), z: rp(c[o + 2]) },
-        orientation: { x: ru(qx / len), y: ru(qy / len), z: ru(qz / len), w: ru(qw / len) },
-      },
-      shaft_length: rp(CONTACT_ARROW_LENGTH + CONTACT_ARROW_DEPTH_GAIN * depth),
-      shaft_diameter: CONTACT_ARROW_SHAFT_DIAMETER,
-      head_length: CONTACT_ARROW_HEAD_LENGTH,
-      head_diameter: CONTACT_ARROW_HEAD_DIAMETER,
-      color: kindColor(kind),
-    });
+    out += `${out.length > 0 ? ',' : ''}{"pose":{"position":{"x":${fp(c[o])},"y":${fp(c[o + 1])},"z":${fp(c[o + 2])}},"orientation":{"x":${fu(qx / len)},"y":${fu(qy / len)},"z":${fu(qz / len)},"w":${fu(qw / len)}}},"shaft_length":${fp(CONTACT_ARROW_LENGTH + CONTACT_ARROW_DEPTH_GAIN * depth)}${arrowTail(kind)}`;
   }
-  return { deletions: [], entities: [e] };
+  return out;
 }
 
 /** Per-wheel numbers of one frame (also the CSV export's columns). */

@@ -19,11 +19,14 @@
  * says what is wrong and at which byte.
  */
 import { McapIndexedReader } from '@mcap/core';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/spec';
 import { crc32 } from '../terrain/crc32';
 import type { RecordingCodecs } from './codecs';
+import { applyDeltaFrame, deltaBaseStep, FRAME_LAYOUT_DELTA } from './frame-delta';
 import {
   decodeFrame,
   decodeKeyframe,
+  frameLayoutOf,
   FrameScratch,
   makeFrame,
   RECORDING_FORMAT_VERSION,
@@ -127,6 +130,12 @@ export class RecordingReader {
   private readonly ids: { frame: number; keyframe: number; input: number; event: number };
   private readonly scratch = new FrameScratch();
   private readonly stepNs: bigint;
+  /**
+   * The last frame reconstructed (delta frames build on it: sequential reads apply one delta
+   * each) and a second buffer to apply the next delta into; swapped after each apply.
+   */
+  private current: FrameData | null = null;
+  private spare: FrameData = makeFrame();
 
   /** Internal: use `RecordingReader.open`. */
   constructor(source: RecordingSource, codecs: RecordingCodecs, info: RecordingInfo, chunks: ChunkEntry[], cacheChunks: number) {
@@ -250,14 +259,54 @@ export class RecordingReader {
    */
   async frameAt(step: number, out?: FrameData): Promise<FrameData | null> {
     try {
-      const m = await this.findMessage(step, this.ids.frame);
-      if (m === null) return null;
-      const f = decodeFrame(m.chunk.data.subarray(m.offset, m.offset + m.length), out ?? makeFrame(), this.scratch, m.where);
-      if (f.step !== step) throw new RecordingError(`${m.where}: the frame indexed at step ${step} says step ${f.step} (damaged)`);
-      return f;
+      const f = await this.reconstruct(step);
+      if (f === null) return null;
+      return copyFrame(out ?? makeFrame(), f);
     } catch (e) {
+      if (e instanceof RecordingError) this.current = null; // a damaged chain: rebuild from scratch next time
       throw asRecordingError(e, `cannot read the frame at step ${step}`);
     }
+  }
+
+  /**
+   * The frame at `step` in the reader's own buffer (valid until the next read). A delta frame
+   * needs its base: walk back through the base steps to the frame held from the last read or to
+   * a full frame (the writer puts one at least every keyframe interval), then apply the deltas
+   * forward.
+   */
+  private async reconstruct(step: number): Promise<FrameData | null> {
+    if (this.current !== null && this.current.step === step) return this.current;
+    const chain: Uint8Array[] = [];
+    const wheres: string[] = [];
+    let s = step;
+    for (;;) {
+      if (this.current !== null && this.current.step === s && chain.length > 0) break;
+      const m = await this.findMessage(s, this.ids.frame);
+      if (m === null) {
+        if (chain.length === 0) return null;
+        throw new RecordingError(`${wheres[wheres.length - 1]}: the delta frame's base step ${s} has no frame (damaged)`);
+      }
+      const data = m.chunk.data.subarray(m.offset, m.offset + m.length);
+      if (frameLayoutOf(data, m.where) !== FRAME_LAYOUT_DELTA) {
+        const f = decodeFrame(data, this.spare, this.scratch, m.where);
+        if (f.step !== s) throw new RecordingError(`${m.where}: the frame indexed at step ${s} says step ${f.step} (damaged)`);
+        this.spare = this.current ?? makeFrame();
+        this.current = f;
+        break;
+      }
+      chain.push(data);
+      wheres.push(m.where);
+      const base = deltaBaseStep(data, m.where);
+      if (base >= s) throw new RecordingError(`${m.where}: delta frame at step ${s} names base step ${base}, not an earlier one (damaged)`);
+      s = base;
+    }
+    for (let k = chain.length - 1; k >= 0; k--) {
+      const next = applyDeltaFrame(chain[k], this.current!, this.spare, this.scratch, wheres[k]);
+      this.spare = this.current!;
+      this.current = next;
+    }
+    if (this.current!.step !== step) throw new RecordingError(`the frame indexed at step ${step} says step ${this.current!.step} (damaged)`);
+    return this.current;
   }
 
   /** Frames of steps from..to (inclusive), in order; each a new object. */
@@ -343,6 +392,25 @@ export class RecordingReader {
       return e;
     });
   }
+}
+
+/** Copies the used part of `src` into `out` (its arrays grow as needed); returns `out`. */
+function copyFrame(out: FrameData, src: FrameData): FrameData {
+  const np = src.bodyCount * POSE_STRIDE, nv = src.bodyCount * VELOCITY_STRIDE;
+  const nc = src.contactCount * CONTACT_STRIDE, ni = src.contactCount * CONTACT_INFO_STRIDE;
+  if (out.poses.length < np) out.poses = new Float64Array(np);
+  if (out.velocities.length < nv) out.velocities = new Float64Array(nv);
+  if (out.contacts.length < nc) out.contacts = new Float64Array(nc);
+  if (out.contactInfo.length < ni) out.contactInfo = new Int32Array(ni);
+  out.step = src.step;
+  out.time = src.time;
+  out.bodyCount = src.bodyCount;
+  out.contactCount = src.contactCount;
+  out.poses.set(src.poses.subarray(0, np));
+  out.velocities.set(src.velocities.subarray(0, nv));
+  out.contacts.set(src.contacts.subarray(0, nc));
+  out.contactInfo.set(src.contactInfo.subarray(0, ni));
+  return out;
 }
 
 function lowerBound(a: readonly number[], x: number): number {

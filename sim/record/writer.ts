@@ -19,8 +19,10 @@ import { McapWriter, type IWritable } from '@mcap/core';
 import type { InlineTerrainSpec } from '../dynamics/spec';
 import { crc32 } from '../terrain/crc32';
 import type { RecordingCodecs } from './codecs';
+import { encodeDeltaFrame, FrameChanges } from './frame-delta';
 import {
   assertLittleEndian,
+  checkFrameCounts,
   encodeFrame,
   encodeKeyframe,
   FRAME_ENCODING,
@@ -38,9 +40,10 @@ import {
   type Topic,
 } from './format';
 import {
-  contactScene,
+  contactSceneJson,
   EVENT_JSON_SCHEMA,
-  frameTransforms,
+  frameTransformsJson,
+  quotedNames,
   INPUT_JSON_SCHEMA,
   makeWheelStats,
   staticScene,
@@ -84,14 +87,14 @@ export interface RecordingWriterOptions {
   foxgloveHz?: number;
   /** Uncompressed bytes per chunk before it is compressed and written. Default 1 MiB. */
   chunkBytes?: number;
-  /** Frame float width and byte shuffle (format.ts). Default f32, shuffled. */
+  /** Frame float width, byte shuffle and delta frames (format.ts). Default f32, shuffled, deltas. */
   frameEncoding?: FrameEncoding;
 }
 
 export const DEFAULT_KEYFRAME_INTERVAL = 240;
 export const DEFAULT_FOXGLOVE_HZ = 30;
 export const DEFAULT_CHUNK_BYTES = 1 << 20;
-export const DEFAULT_FRAME_ENCODING: FrameEncoding = { f32: true, shuffle: true };
+export const DEFAULT_FRAME_ENCODING: FrameEncoding = { f32: true, shuffle: true, delta: true };
 
 /** The recording's description as stored in the `terrawheel.recording` metadata record. */
 export interface RecordingMetadata {
@@ -162,8 +165,21 @@ export class RecordingWriter {
   private readonly channelIds: Record<Topic, number>;
   private readonly sequence = new Map<number, number>();
   private readonly scratch = new FrameScratch();
+  /** What changed since the last frame (delta frames, and which bodies Foxglove sees as moving). */
+  private readonly changes = new FrameChanges();
+  private lastFullFrameStep = -1;
+  /** Per body: its pose / its contact block changed since the last Foxglove message (1). */
+  private movedSince = new Uint8Array(0);
+  private blockMovedSince = new Uint8Array(0);
+  /** Some frame since the last Foxglove message had no contact blocks (contacts not in bodyA order). */
+  private unblockedSince = false;
+  /** Per body: in the last `/terrawheel/tf_resting` / `/terrawheel/contacts_resting` message (1). */
+  private restingBodies = new Uint8Array(0);
+  private restingBlocks = new Uint8Array(0);
   private readonly wheelScratch = makeWheelStats();
   private readonly radii: number[];
+  /** Body names as JSON strings (Foxglove transforms). */
+  private readonly names: string[];
   private readonly terrain: InlineTerrainSpec | undefined;
   private readonly queue: { channelId: number; sequence: number; logTime: bigint; publishTime: bigint; data: Uint8Array }[] = [];
   private queueHead = 0;
@@ -191,6 +207,7 @@ export class RecordingWriter {
     this.channelIds = channelIds;
     this.terrain = terrain;
     this.radii = metadata.wheels.map((w) => wheelRadius(metadata.bodies[w].shape));
+    this.names = quotedNames(metadata.bodies);
   }
 
   /** Starts a recording: writes the header, the metadata and the scenario to `sink`. */
@@ -246,6 +263,8 @@ export class RecordingWriter {
       [TOPIC.transforms]: await channel(TOPIC.transforms, tfSchema, 'json'),
       [TOPIC.scene]: await channel(TOPIC.scene, sceneSchema, 'json'),
       [TOPIC.contacts]: await channel(TOPIC.contacts, sceneSchema, 'json'),
+      [TOPIC.transformsResting]: await channel(TOPIC.transformsResting, tfSchema, 'json'),
+      [TOPIC.contactsResting]: await channel(TOPIC.contactsResting, sceneSchema, 'json'),
     } as Record<Topic, number>;
 
     const metadata: RecordingMetadata = {
@@ -259,7 +278,7 @@ export class RecordingWriter {
       stepNs,
       keyframeInterval,
       foxgloveEvery: foxgloveHz > 0 ? Math.max(1, Math.round(1 / (header.dt * foxgloveHz))) : 0,
-      frameEncoding: { ...(options.frameEncoding ?? DEFAULT_FRAME_ENCODING) },
+      frameEncoding: { delta: true, ...(options.frameEncoding ?? DEFAULT_FRAME_ENCODING) },
       bodies: header.bodies.map((b) => ({ name: b.name, shape: b.shape })),
       wheels: [...wheels],
       channels: { ...channelIds },
@@ -323,6 +342,10 @@ export class RecordingWriter {
     this.enqueue(topic, step, json.encode(JSON.stringify(value)));
   }
 
+  private enqueueText(topic: Topic, step: number, text: string): void {
+    this.enqueue(topic, step, json.encode(text));
+  }
+
   /** A drive command, in effect from `step` on (before the world steps from `step` to `step + 1`). */
   writeInput(input: InputRecord): void {
     this.checkOpen('input', input.step);
@@ -355,28 +378,103 @@ export class RecordingWriter {
     this.enqueueJson(TOPIC.event, e.step, value);
   }
 
-  /** One step's report (spec.ts layout). The arrays are copied: the caller may reuse them at once. */
+  /**
+   * One step's report (spec.ts layout). The arrays are read now: the caller may reuse them at once.
+   * Written as a delta against the frame before (frame-delta.ts) unless it is the first frame,
+   * a keyframe's step, a keyframe interval after the last full frame, or its contacts are not in
+   * bodyA order.
+   */
   writeFrame(f: FrameData): void {
     this.checkOpen('frame', f.step);
     if (f.step <= this.lastFrameStep) throw new Error(`frame.step ${f.step} must be after the last frame's step ${this.lastFrameStep}`);
-    const data = encodeFrame(f, this.metadata.frameEncoding, this.scratch);
+    checkFrameCounts(f);
+    const m = this.metadata;
+    const enc = m.frameEncoding;
+    const ch = this.changes;
+    ch.compare(f);
+    const full = !ch.deltaPossible || enc.delta === false || this.lastKeyframeStep === f.step || f.step - this.lastFullFrameStep >= m.keyframeInterval;
+    const data = full ? encodeFrame(f, enc, this.scratch) : encodeDeltaFrame(f, ch, this.lastFrameStep, enc, this.scratch);
+    if (full) this.lastFullFrameStep = f.step;
     const first = this.lastFrameStep < 0;
     this.lastStep = f.step;
     this.lastFrameStep = f.step;
     this.framesWritten++;
     this.enqueue(TOPIC.frame, f.step, data);
-    const every = this.metadata.foxgloveEvery;
+    const every = m.foxgloveEvery;
+    if (every !== 0) this.noteChanges(f);
+    ch.commit(f);
     if (every === 0) return;
-    const t = timeFromNs(BigInt(f.step) * BigInt(this.metadata.stepNs));
+    const t = timeFromNs(BigInt(f.step) * BigInt(m.stepNs));
     if (!this.sceneSent) {
       this.sceneSent = true;
-      this.enqueueJson(TOPIC.scene, f.step, staticScene(this.metadata.bodies, this.metadata.wheels, this.terrain, t));
+      this.enqueueJson(TOPIC.scene, f.step, staticScene(m.bodies, m.wheels, this.terrain, t));
     }
     if (!first && f.step % every !== 0) return;
-    const m = this.metadata;
-    this.enqueueJson(TOPIC.transforms, f.step, frameTransforms(f, m.bodies, t));
-    this.enqueueJson(TOPIC.contacts, f.step, contactScene(f, t));
+    this.writeFoxglove(f, t);
     if (m.wheels.length > 0) this.enqueueJson(TOPIC.wheels, f.step, wheelsMessage(f, m.bodies, m.wheels, this.radii, m.dt, t, this.wheelScratch));
+  }
+
+  /** Marks the bodies and contact blocks that changed in this frame (for the next Foxglove message). */
+  private noteChanges(f: FrameData): void {
+    const B = f.bodyCount;
+    const ch = this.changes;
+    if (this.movedSince.length !== B) {
+      // a new body count: everything is new, nothing is resting
+      this.movedSince = new Uint8Array(B).fill(1);
+      this.blockMovedSince = new Uint8Array(B).fill(1);
+      this.restingBodies = new Uint8Array(B);
+      this.restingBlocks = new Uint8Array(B);
+    }
+    for (let k = 0; k < ch.changedBodies; k++) this.movedSince[ch.bodies[k]] = 1;
+    if (!ch.blocked) this.unblockedSince = true;
+    else for (let k = 0; k < ch.changedBlocks; k++) this.blockMovedSince[ch.blocks[k]] = 1;
+  }
+
+  /**
+   * The Foxglove view of this frame. Moving things go out at every message: `/terrawheel/tf` (bodies
+   * whose pose changed since the last message) and `/terrawheel/contacts` (contact blocks that
+   * changed). Resting things go out only when the resting set changes: `/terrawheel/tf_resting`
+   * and `/terrawheel/contacts_resting` each hold the whole resting set and replace the previous
+   * message, so the last message of each topic before any time (what Foxglove loads after a seek)
+   * shows everything.
+   */
+  private writeFoxglove(f: FrameData, t: ReturnType<typeof timeFromNs>): void {
+    const B = f.bodyCount;
+    const m = this.metadata;
+    const moved = this.movedSince;
+    const blockMoved = this.blockMovedSince;
+    this.enqueueText(TOPIC.transforms, f.step, frameTransformsJson(f, this.names, t, moved, 1));
+    let restingChanged = false;
+    for (let b = 0; b < B; b++) {
+      const r = moved[b] === 0 ? 1 : 0;
+      if (r !== this.restingBodies[b]) restingChanged = true;
+      this.restingBodies[b] = r;
+    }
+    if (restingChanged) this.enqueueText(TOPIC.transformsResting, f.step, frameTransformsJson(f, this.names, t, moved, 0));
+
+    const ch = this.changes;
+    const start = ch.blockStart;
+    restingChanged = false;
+    if (!ch.blocked || this.unblockedSince) {
+      // no blocks to tell resting contacts from moving ones: all are moving
+      this.enqueueText(TOPIC.contacts, f.step, contactSceneJson(f, t));
+      for (let b = 0; b < B; b++) {
+        if (this.restingBlocks[b] !== 0) restingChanged = true;
+        this.restingBlocks[b] = 0;
+      }
+      if (restingChanged) this.enqueueText(TOPIC.contactsResting, f.step, contactSceneJson(f, t, { start, mask: this.restingBlocks, want: 1 }, 'contacts_resting'));
+    } else {
+      this.enqueueText(TOPIC.contacts, f.step, contactSceneJson(f, t, { start, mask: blockMoved, want: 1 }));
+      for (let b = 0; b < B; b++) {
+        const r = blockMoved[b] === 0 && start[b + 1] > start[b] ? 1 : 0;
+        if (r !== this.restingBlocks[b]) restingChanged = true;
+        this.restingBlocks[b] = r;
+      }
+      if (restingChanged) this.enqueueText(TOPIC.contactsResting, f.step, contactSceneJson(f, t, { start, mask: this.restingBlocks, want: 1 }, 'contacts_resting'));
+    }
+    moved.fill(0);
+    blockMoved.fill(0);
+    this.unblockedSince = false;
   }
 
   /**

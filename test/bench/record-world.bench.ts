@@ -1,15 +1,21 @@
 /**
- * Recording overhead on the standard vehicle scene (test/bench/vehicle/: the six-wheeled rover on
- * the seeded rough terrain with 100 rocks, dt = 1/240 s), through RecordSession exactly as the
+ * Recording on the standard vehicle scene (test/bench/vehicle/: the six-wheeled rover on the
+ * seeded rough terrain with 100 rocks, dt = 1/240 s), through RecordSession exactly as the
  * service records (every step: keyframe when due, frame, Foxglove channels at 30 Hz; zstd; 1 MiB
  * chunks) into memory.
  *
  * Reports:
- *  - steps/s without and with recording (median of the timed runs after a warm-up) and the
- *    overhead in %;
- *  - bytes per simulated minute;
- *  - a 10-minute recording (`--quick`: 1 minute; RECORD_WORLD_MINUTES=n overrides): time to open it to its first
- *    frame, and exact seek (keyframe + re-simulation, seekWorld) to 50 seeded steps: median, p95.
+ *  1. the standard scene as the vehicle bench runs it (every motor at 5 rad/s from the start: the
+ *     rover ploughs straight through the rock strip): steps/s without and with recording over
+ *     20 s runs (median of 5, taken in turns) and bytes per simulated minute;
+ *  2. a 10-minute run of the driven scene (drive-loop.ts: the rover as a skid-steer robot that a
+ *     circle follower keeps on a 5 m circle inside the map through setDrive inputs, recorded):
+ *     steps/s without and with recording over the whole run, file size, MB per simulated minute,
+ *     how far the rover got from the origin;
+ *  3. that file: time to open it to its first frame, and exact seek (keyframe + re-simulation,
+ *     seekWorld, then the frame) to 50 seeded steps: median, p95.
+ * `--quick`: 5 s runs, 1 minute; RECORD_WORLD_MINUTES=n sets the long run's length;
+ * RECORD_WORLD_PARTS=1 or 2 runs one part only (3 always follows 2).
  *
  * Run: `npm run bench -- record-world` (or `-- --quick record-world`).
  */
@@ -23,6 +29,7 @@ import { RecordingReader } from '../../sim/record/reader';
 import { seekWorld } from '../../sim/record/replay';
 import type { RecordingHeader } from '../../sim/record/writer';
 import { BUILD_ID, RecordSession, replayable } from '../../sim/record-session';
+import { CIRCLE_RADIUS, CircleDriver, vehicleSceneDrivenSpec } from './vehicle/drive-loop';
 import { buildVehicleScene, vehicleSceneWorldSpec, wheelLayout, type VehicleScene } from './vehicle/scene';
 
 export interface BenchContext {
@@ -42,10 +49,10 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor(p * s.length))];
 }
 
-function makeWorld(scene: VehicleScene): DynamicsWorld {
-  return createDynamicsWorld(vehicleSceneWorldSpec(scene, WHEELS, { dt: DT }), scene.terrain);
+function makeWorld(scene: VehicleScene, driven: boolean): DynamicsWorld {
+  const spec = driven ? vehicleSceneDrivenSpec(scene, WHEELS, { dt: DT }) : vehicleSceneWorldSpec(scene, WHEELS, { dt: DT });
+  return createDynamicsWorld(spec, scene.terrain);
 }
-
 function header(world: DynamicsWorld, scene: VehicleScene): RecordingHeader {
   const spec = world.spec;
   const bodies = [...spec.bodies, ...(spec.robot?.bodies ?? [])].map((b) => ({ name: b.name, shape: b.shape }));
@@ -75,57 +82,137 @@ function recordable(world: DynamicsWorld) {
   };
 }
 
-/** Steps a fresh world `steps` times, recording when `codecs` is given; returns ms and bytes. */
-async function runOnce(scene: VehicleScene, steps: number, codecs: RecordingCodecs | null): Promise<{ ms: number; bytes: Uint8Array | null }> {
-  const world = makeWorld(scene);
-  let session: RecordSession | null = null;
-  let sink: MemorySink | null = null;
-  const t0 = performance.now();
-  if (codecs) {
-    sink = new MemorySink();
-    session = await RecordSession.startWith(recordable(world), header(world, scene), sink, codecs);
+/** A fresh world being stepped (driven: the circle follower's inputs), recording when `codecs` is given. */
+class Run {
+  readonly world: DynamicsWorld;
+  private readonly driver: CircleDriver | null;
+  private readonly chassis: number;
+  private session: RecordSession | null = null;
+  private sink: MemorySink | null = null;
+  private readonly codecs: RecordingCodecs | null;
+  private readonly scene: VehicleScene;
+  ms = 0;
+  reach = 0;
+  private readonly send = (throttle: number, steer: number): void => {
+    this.world.setDrive(throttle, steer, 'user');
+    this.session?.input(throttle, steer);
+  };
+
+  constructor(scene: VehicleScene, codecs: RecordingCodecs | null, driven: boolean) {
+    this.scene = scene;
+    this.codecs = codecs;
+    this.world = makeWorld(scene, driven);
+    this.driver = driven ? new CircleDriver(this.world) : null;
+    this.chassis = this.world.bodies.names.indexOf('chassis');
   }
-  for (let s = 0; s < steps; s++) {
-    world.step(1);
-    if (session) {
-      session.afterStep();
-      if (session.backlogged) await session.drain();
+
+  /** Steps `n` times (the first call also starts the recording); the time adds to `ms`. */
+  async advance(n: number): Promise<void> {
+    const t0 = performance.now();
+    const world = this.world;
+    if (this.codecs && this.session === null) {
+      this.sink = new MemorySink();
+      this.session = await RecordSession.startWith(recordable(world), header(world, this.scene), this.sink, this.codecs);
+    }
+    const session = this.session;
+    for (let s = 0; s < n && world.fault === null; s++) {
+      this.driver?.update(world, this.send);
+      world.step(1);
+      if (session) {
+        session.afterStep();
+        if (session.backlogged) await session.drain();
+      }
+    }
+    this.reach = Math.max(this.reach, Math.abs(world.bodies.pos[3 * this.chassis]), Math.abs(world.bodies.pos[3 * this.chassis + 1]));
+    this.ms += performance.now() - t0;
+  }
+
+  /** Stops the recording (timed); the file, or null without recording. */
+  async finish(): Promise<Uint8Array | null> {
+    const t0 = performance.now();
+    if (this.session) await this.session.stop();
+    this.ms += performance.now() - t0;
+    return this.sink ? this.sink.bytes() : null;
+  }
+}
+
+/** Steps in turns of this many steps (1 s), so a change in machine load hits both runs alike. */
+const TURN_STEPS = 240;
+
+/**
+ * A run without and a run with recording of the same world, stepped in turns of TURN_STEPS in
+ * one process: each run's time is the sum of its turns (the recording's includes starting and
+ * closing the file).
+ */
+async function pair(scene: VehicleScene, steps: number, codecs: RecordingCodecs, driven: boolean): Promise<{ plain: Run; rec: Run; bytes: Uint8Array }> {
+  const plain = new Run(scene, null, driven);
+  const rec = new Run(scene, codecs, driven);
+  for (let s = 0; s < steps; s += TURN_STEPS) {
+    const n = Math.min(TURN_STEPS, steps - s);
+    if ((s / TURN_STEPS) % 2 === 0) {
+      await plain.advance(n);
+      await rec.advance(n);
+    } else {
+      await rec.advance(n);
+      await plain.advance(n);
     }
   }
-  if (session) await session.stop();
-  return { ms: performance.now() - t0, bytes: sink ? sink.bytes() : null };
+  await plain.finish();
+  const bytes = (await rec.finish())!;
+  return { plain, rec, bytes };
+}
+
+function faultNote(r: Run): string {
+  return r.world.fault ? ` (fault: ${r.world.fault.reason})` : '';
 }
 
 export default async function run(ctx: BenchContext): Promise<void> {
   const codecs = await loadCodecs();
   const scene = buildVehicleScene();
+  const load0 = loadavg()[0];
+  console.log(`\nRecording on the vehicle scene (${WHEELS} wheels, ${scene.rocks.length} rocks, dt 1/240 s); load average ${load0.toFixed(2)} on ${cpus().length} cores\n`);
+  // RECORD_WORLD_PARTS=1 (or 2, or 1,2): run only those parts (part 3 needs part 2's file).
+  const parts = (process.env.RECORD_WORLD_PARTS ?? '1,2').split(',');
+  if (parts.includes('1')) await standardScene(scene, codecs, ctx);
+  if (parts.includes('2')) await drivenRun(scene, codecs, ctx);
+}
+
+async function standardScene(scene: VehicleScene, codecs: RecordingCodecs, ctx: BenchContext): Promise<void> {
   const seconds = ctx.quick ? 5 : 20;
   const steps = Math.round(seconds / DT);
   const runs = ctx.quick ? 1 : 5;
-  console.log(`\nRecording overhead, vehicle scene (${WHEELS} wheels, ${scene.rocks.length} rocks, dt 1/240 s), ${seconds} s simulated per run, median of ${runs}; load average ${loadavg()[0].toFixed(2)} on ${cpus().length} cores\n`);
-  await runOnce(scene, Math.round(2 / DT), null); // warm-up
-  await runOnce(scene, Math.round(2 / DT), codecs);
+  await pair(scene, Math.round(2 / DT), codecs, false); // warm-up
   const plain: number[] = [];
   const rec: number[] = [];
   let bytes = 0;
   for (let k = 0; k < runs; k++) {
-    // alternate, so a change in machine load hits both alike
-    plain.push((await runOnce(scene, steps, null)).ms);
-    const r = await runOnce(scene, steps, codecs);
-    rec.push(r.ms);
-    bytes = r.bytes!.length;
+    const p = await pair(scene, steps, codecs, false);
+    plain.push(p.plain.ms);
+    rec.push(p.rec.ms);
+    bytes = p.bytes.length;
   }
   const sp = steps / (median(plain) / 1000);
   const sr = steps / (median(rec) / 1000);
+  console.log(`1. Standard scene, rover straight through the rocks, ${seconds} s simulated per run, median of ${runs}, the two runs in turns of 1 s (load average ${loadavg()[0].toFixed(2)})\n`);
   console.log('| run | steps/s (median) | overhead | bytes per simulated minute |');
   console.log('|---|---:|---:|---:|');
   console.log(`| without recording | ${Math.round(sp)} | | |`);
   console.log(`| recording (RecordSession → memory) | ${Math.round(sr)} | ${((sp / sr - 1) * 100).toFixed(1)} % | ${((bytes * 60) / seconds / 1e6).toFixed(2)} MB |`);
+}
 
-  // Open and seek in a long recording.
+async function drivenRun(scene: VehicleScene, codecs: RecordingCodecs, ctx: BenchContext): Promise<void> {
   const minutes = Number(process.env.RECORD_WORLD_MINUTES ?? (ctx.quick ? 1 : 10));
-  const long = await runOnce(scene, Math.round((minutes * 60) / DT), codecs);
-  const file = long.bytes!;
+  const longSteps = Math.round((minutes * 60) / DT);
+  const { plain, rec, bytes: file } = await pair(scene, longSteps, codecs, true);
+  const lsp = plain.world.stepCount / (plain.ms / 1000);
+  const lsr = rec.world.stepCount / (rec.ms / 1000);
+  console.log(`\n2. Driven scene (circle of ${CIRCLE_RADIUS} m), ${minutes} simulated minutes, the two runs in turns of 1 s (load average ${loadavg()[0].toFixed(2)})\n`);
+  console.log('| run | steps | steps/s | overhead | file | MB per simulated minute | farthest abs(x) or abs(y) of the chassis |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  console.log(`| without recording | ${plain.world.stepCount} | ${Math.round(lsp)} | | | | ${plain.reach.toFixed(1)} m${faultNote(plain)} |`);
+  console.log(`| recording | ${rec.world.stepCount} | ${Math.round(lsr)} | ${((lsp / lsr - 1) * 100).toFixed(1)} % | ${(file.length / 1e6).toFixed(1)} MB | ${((file.length * 60) / (rec.world.stepCount * DT) / 1e6).toFixed(2)} | ${rec.reach.toFixed(1)} m${faultNote(rec)} |`);
+
+  // Open and seek in the long recording.
   const opens: number[] = [];
   for (let k = 0; k < 5; k++) {
     const t0 = performance.now();
@@ -134,7 +221,7 @@ export default async function run(ctx: BenchContext): Promise<void> {
     opens.push(performance.now() - t0);
   }
   const reader = await RecordingReader.open(bytesSource(file), { codecs });
-  const world = makeWorld(scene);
+  const world = makeWorld(scene, true);
   const rw = replayable(world);
   const rng = new Rng(16);
   const seeks: number[] = [];
@@ -145,5 +232,5 @@ export default async function run(ctx: BenchContext): Promise<void> {
     await reader.frameAt(target);
     seeks.push(performance.now() - t0);
   }
-  console.log(`\n${minutes}-minute recording: ${(file.length / 1e6).toFixed(1)} MB (${reader.info.keyframeSteps.length} keyframes); open to first frame ${median(opens).toFixed(0)} ms (median of 5); exact seek (keyframe + re-simulation + frame) median ${median(seeks).toFixed(0)} ms, p95 ${pct(seeks, 0.95).toFixed(0)} ms, max ${Math.max(...seeks).toFixed(0)} ms (50 seeded steps)\n`);
+  console.log(`\n3. The ${minutes}-minute file: ${(file.length / 1e6).toFixed(1)} MB, ${reader.info.keyframeSteps.length} keyframes, ${reader.info.chunkCount} chunks; open to first frame ${median(opens).toFixed(0)} ms (median of 5); exact seek (keyframe + re-simulation + frame) median ${median(seeks).toFixed(0)} ms, p95 ${pct(seeks, 0.95).toFixed(0)} ms, max ${Math.max(...seeks).toFixed(0)} ms (50 seeded steps); load average ${loadavg()[0].toFixed(2)}\n`);
 }

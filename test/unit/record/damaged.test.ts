@@ -88,6 +88,31 @@ describe('damaged recordings', () => {
     expect(prefixes + errors).toBe(CUTS);
   });
 
+  it('delta frames (resting bodies): 60 cuts and 60 bit flips give a clear error or exactly what was written', async () => {
+    const dx = await makeFixture({ seed: 22, steps: 360, evolving: true });
+    const rng = new Rng(2025);
+    let prefixes = 0;
+    let caught = 0;
+    for (let k = 0; k < 60; k++) {
+      const cut = rng.int(1, dx.bytes.length - 1);
+      const res = await readAll(dx, dx.bytes.subarray(0, cut));
+      if (res.kind === 'error') continue;
+      prefixes++;
+      expect(res.problems, `cut at ${cut}`).toEqual([]);
+      expect(res.frames, `cut at ${cut}`).toBe(res.reader.info.lastStep + 1);
+    }
+    for (let k = 0; k < 60; k++) {
+      const bytes = dx.bytes.slice();
+      const at = rng.int(0, bytes.length - 1);
+      bytes[at] ^= 1 << rng.int(0, 7);
+      const res = await readAll(dx, bytes);
+      if (res.kind === 'error') caught++;
+      else expect(res.problems, `bit flip at byte ${at}`).toEqual([]);
+    }
+    expect(prefixes).toBeGreaterThan(30);
+    expect(caught).toBeGreaterThan(20);
+  });
+
   it('a cut file says where it ends: "recording ends at step N: the file was cut after byte B"', async () => {
     const cut = Math.floor(fx.bytes.length * 0.5);
     const res = await readAll(fx, fx.bytes.subarray(0, cut));
@@ -147,8 +172,8 @@ describe('damaged recordings', () => {
       return sink.bytes();
     };
     await expect(RecordingReader.open(bytesSource(await other('ros2', null)), { codecs: fx.codecs })).rejects.toThrow(/not a TerraWheel recording: MCAP profile "ros2"/);
-    await expect(RecordingReader.open(bytesSource(await other('terrawheel', new Map([['formatVersion', '2'], ['json', '{}'], ['crc32', '0']]))), { codecs: fx.codecs })).rejects.toThrow(
-      /format version 2, newer than this build reads \(1\)/,
+    await expect(RecordingReader.open(bytesSource(await other('terrawheel', new Map([['formatVersion', '3'], ['json', '{}'], ['crc32', '0']]))), { codecs: fx.codecs })).rejects.toThrow(
+      /format version 3, newer than this build reads \(2\)/,
     );
     await expect(RecordingReader.open(bytesSource(await other('terrawheel', null)), { codecs: fx.codecs })).rejects.toThrow(/no "terrawheel.recording" metadata/);
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array(64).fill(0)]);

@@ -1,6 +1,7 @@
 /**
  * A small seeded recording for the tests: random frames (0–12 contacts, 5 bodies, two of them
- * wheels), inputs at random steps, keyframes every 60 steps, two events; small chunks (16 KiB)
+ * wheels; or, with `evolving`, frames where bodies rest, written as delta frames), inputs at
+ * random steps, keyframes every 60 steps, two events; small chunks (16 KiB)
  * so that cuts and bit flips land in many different records.
  */
 import { Rng } from '../../../sim/math/random';
@@ -9,7 +10,7 @@ import type { FrameData, FrameEncoding, KeyframeData } from '../../../sim/record
 import { MemorySink } from '../../../sim/record/io';
 import { RecordingWriter, type EventRecord, type InputRecord, type RecordingHeader } from '../../../sim/record/writer';
 import type { RecordedBody } from '../../../sim/record/foxglove';
-import { randomFrame } from './synthetic';
+import { evolvingFrames, randomFrame } from './synthetic';
 
 export const DT = 1 / 240;
 
@@ -32,7 +33,9 @@ export const FIXTURE_BODIES: RecordedBody[] = [
   { name: 'mast', shape: { type: 'compound', children: [{ shape: { type: 'capsule', radius: 0.05, height: 0.5 }, position: [0, 0, 0.3], orientation: [0, 0, 0, 1] }, { shape: { type: 'sphere', radius: 0.1 } }] } },
 ];
 
-export async function makeFixture(opts: { seed?: number; steps?: number; encoding?: FrameEncoding; firstStep?: number; foxgloveHz?: number; chunkBytes?: number } = {}): Promise<Fixture> {
+export async function makeFixture(
+  opts: { seed?: number; steps?: number; encoding?: FrameEncoding; firstStep?: number; foxgloveHz?: number; chunkBytes?: number; evolving?: boolean } = {},
+): Promise<Fixture> {
   const codecs = await loadCodecs();
   const rng = new Rng(opts.seed ?? 1);
   const steps = opts.steps ?? 600;
@@ -66,6 +69,8 @@ export async function makeFixture(opts: { seed?: number; steps?: number; encodin
   const events: EventRecord[] = [];
   let throttle = 0;
   let steer = 0;
+  // evolving: frames where bodies rest (contacts in bodyA order): the writer writes delta frames.
+  const evolving = opts.evolving ? evolvingFrames(new Rng((opts.seed ?? 1) + 1000), steps, DT, FIXTURE_BODIES.length, 2, first) : null;
   for (let s = first; s < first + steps; s++) {
     if (s === first || rng.next() < 0.05) {
       throttle = rng.range(-1, 1);
@@ -85,7 +90,7 @@ export async function makeFixture(opts: { seed?: number; steps?: number; encodin
       writer.writeEvent(e);
       events.push(e);
     }
-    const f = randomFrame(rng, s, DT, FIXTURE_BODIES.length, rng.int(0, 12));
+    const f = evolving ? evolving[s - first] : randomFrame(rng, s, DT, FIXTURE_BODIES.length, rng.int(0, 12));
     writer.writeFrame(f);
     frames.push(f);
   }

@@ -100,6 +100,10 @@ describe('recording round trip', () => {
       [TOPIC.contacts]: foxCount,
       [TOPIC.wheels]: foxCount,
     };
+    // Random frames: every body moves at every step and the contacts are not in bodyA order, so
+    // nothing is ever resting (test/unit/record/delta.test.ts covers the resting channels).
+    expect(schemaOf(TOPIC.transformsResting).name).toBe('foxglove.FrameTransforms');
+    expect(schemaOf(TOPIC.contactsResting).name).toBe('foxglove.SceneUpdate');
     const counted: Record<string, number> = {};
     for await (const msg of m.readMessages()) {
       const topic = m.channelsById.get(msg.channelId)!.topic;
@@ -107,6 +111,7 @@ describe('recording round trip', () => {
     }
     expect(counted).toEqual(expected);
     for (const [topic, n] of Object.entries(expected)) expect(m.statistics!.channelMessageCounts.get(topics.get(topic)!.id)).toBe(BigInt(n));
+    expect(m.statistics!.channelMessageCounts.get(topics.get(TOPIC.transformsResting)!.id) ?? 0n).toBe(0n);
     expect(m.chunkIndexes.every((c) => c.compression === 'zstd')).toBe(true);
     expect(m.metadataIndexes.map((x) => x.name)).toEqual(['terrawheel.recording']);
     expect(m.attachmentIndexes.map((x) => x.name)).toEqual(['scenario.json']);

@@ -204,3 +204,67 @@ export class RoverRun {
 function mul(ax: number, ay: number, az: number, aw: number, bx: number, by: number, bz: number, bw: number): [number, number, number, number] {
   return [aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx, aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz];
 }
+
+/**
+ * Frames of a world where some bodies rest: contacts in bodyA order (as the dynamics world
+ * reports them), bodies [0, moving) change at every step, the others rest for seeded stretches
+ * (pose, velocity and contact block bit-identical to the step before) and then move again; a
+ * moving body's block may grow, shrink or empty. Some numbers alternate between 0 and −0 (equal
+ * as numbers, different bits: a delta must keep them); the last body never moves except for such
+ * a flip in its first velocity number every 7 steps, and the one before it keeps still while its
+ * contact block swaps between two of the same size. Returns fresh objects per step.
+ */
+export function evolvingFrames(rng: Rng, steps: number, dt: number, bodies: number, moving: number, firstStep = 0): FrameData[] {
+  const poses = new Float64Array(bodies * POSE_STRIDE).map(() => rng.range(-5, 5));
+  const vel = new Float64Array(bodies * VELOCITY_STRIDE).map(() => rng.gaussian());
+  const blocks: { c: number[]; i: number[] }[] = [];
+  const restUntil = new Int32Array(bodies);
+  const newBlock = (a: number) => {
+    const n = rng.int(0, 4);
+    const c: number[] = [];
+    const i: number[] = [];
+    for (let k = 0; k < n; k++) {
+      for (let j = 0; j < CONTACT_STRIDE; j++) c.push(rng.next() < 0.1 ? (rng.next() < 0.5 ? 0 : -0) : rng.range(-3, 3));
+      i.push(rng.int(0, 4), a, rng.int(-1, bodies - 1), rng.int(0, 500), rng.int(0, 500));
+    }
+    return { c, i };
+  };
+  for (let a = 0; a < bodies; a++) blocks.push(newBlock(a));
+  let swapA = newBlock(bodies - 2);
+  while (swapA.i.length === 0) swapA = newBlock(bodies - 2);
+  const swapB = { c: swapA.c.map((x) => x + 1), i: [...swapA.i] };
+  const out: FrameData[] = [];
+  for (let s = firstStep; s < firstStep + steps; s++) {
+    // The last body stays put; only its first velocity number flips between 0 and −0 now and then.
+    const last = (bodies - 1) * VELOCITY_STRIDE;
+    if (s === firstStep) vel.fill(0, last, last + VELOCITY_STRIDE);
+    else if (s % 7 === 0) vel[last] = Object.is(vel[last], 0) ? -0 : 0;
+    // The body before it stays put too; its contact block swaps between two blocks of one size
+    // every 5 steps (A, B, A, …: a delta must compare with the frame before, not an older one).
+    if (s % 5 === 0) blocks[bodies - 2] = (s / 5) % 2 === 0 ? swapA : swapB;
+    for (let b = 0; b < bodies - 2; b++) {
+      const rests = b >= moving && s < restUntil[b];
+      if (rests) continue;
+      if (b >= moving && rng.next() < 0.05) restUntil[b] = s + rng.int(5, 80);
+      for (let j = 0; j < POSE_STRIDE; j++) poses[b * POSE_STRIDE + j] += rng.range(-0.01, 0.01);
+      for (let j = 0; j < VELOCITY_STRIDE; j++) vel[b * VELOCITY_STRIDE + j] = rng.next() < 0.05 ? (Object.is(vel[b * VELOCITY_STRIDE + j], 0) ? -0 : 0) : rng.gaussian();
+      if (rng.next() < 0.7) blocks[b] = newBlock(b);
+    }
+    const C = blocks.reduce((n, x) => n + x.i.length / CONTACT_INFO_STRIDE, 0);
+    const f = makeFrame(bodies, C);
+    f.step = s;
+    f.time = s * dt;
+    f.bodyCount = bodies;
+    f.contactCount = C;
+    f.poses.set(poses);
+    f.velocities.set(vel);
+    let k = 0;
+    for (const x of blocks) {
+      f.contacts.set(x.c, k * CONTACT_STRIDE);
+      f.contactInfo.set(x.i, k * CONTACT_INFO_STRIDE);
+      k += x.i.length / CONTACT_INFO_STRIDE;
+    }
+    out.push(f);
+  }
+  return out;
+}
