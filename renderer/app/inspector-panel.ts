@@ -9,6 +9,7 @@ import { CONTACT_STRIDE } from '../../sim/dynamics/spec';
 import type { WorldInfo } from '../../sim/protocol';
 import { contactDetail, type ContactDetail, type ContactFrame } from '../inspect/contact-detail';
 import { groupManifolds } from '../inspect/manifolds';
+import type { TerrainHeights } from '../inspect/terrain-heights';
 import type { Selection } from '../inspect/selection';
 import { h } from './dom';
 
@@ -45,6 +46,8 @@ export function detailFields(d: ContactDetail, w: WorldInfo): [string, string, s
 export class InspectorPanel {
   private readonly expanded = new Set<string>();
   private key = '';
+  /** Exact terrain heights for the terrain element (set per world; null: no element shown). */
+  terrain: (TerrainHeights & { version?: number }) | null = null;
 
   constructor(private readonly root: HTMLElement, private readonly select: (sel: { contact: number }) => void) {}
 
@@ -60,7 +63,7 @@ export class InspectorPanel {
       return;
     }
     const selIndex = sel.type === 'contact' ? sel.index : -2;
-    const key = `${f.step}|${f.contacts.length}|${selIndex}|${[...this.expanded].join(',')}|${sel.type}`;
+    const key = `${f.step}|${f.contacts.length}|${selIndex}|${[...this.expanded].join(',')}|${sel.type}|${this.terrain?.version ?? 0}`;
     if (key === this.key && !force) return;
     this.key = key;
     const name = (b: number): string => (b < 0 ? 'terrain' : (w.bodies[b]?.name ?? `#${b}`));
@@ -91,7 +94,7 @@ export class InspectorPanel {
       tr.addEventListener('click', () => this.select({ contact: g.contacts[0] }));
       if (!open) return;
       for (const k of g.contacts) {
-        const d = contactDetail(f, k, w.dt, w.terrain);
+        const d = contactDetail(f, k, w.dt, this.terrain);
         if (!d) continue;
         const r = table.insertRow();
         r.className = 'contact-row';
@@ -102,7 +105,7 @@ export class InspectorPanel {
     });
     const parts: HTMLElement[] = [caption, table];
     if (sel.type === 'contact') {
-      const d = contactDetail(f, sel.index, w.dt, w.terrain);
+      const d = contactDetail(f, sel.index, w.dt, this.terrain);
       const box = h('div', '', 'detail', { 'data-testid': 'contact-detail' });
       if (!d) box.textContent = 'the selected contact is gone (no contact of that body pair near it in this step)';
       else {

@@ -1,19 +1,25 @@
 /**
- * The terrain as a three.js mesh, from the worker's TerrainInfo through sim/terrain/mesh.ts (the
- * same V1–V2 diagonal as collision). Built in the simulation frame; the scene's root transform
- * makes it y-up.
+ * The terrain in the 3D view: a quadtree of chunks with level of detail (terrain-lod.ts). Every
+ * frame the chunks for the camera are chosen (a cheap walk of a few hundred nodes, redone only
+ * when the camera moved or a chunk arrived); a chunk at least as coarse as the overview is cut
+ * from it at once, a finer one is asked of the worker (SimService.terrainPatch, its heights
+ * transferred), at most TERRAIN_PATCH_REQUESTS_IN_FLIGHT at a time, nearest first. Until a chunk
+ * is here its nearest ancestor that is stands in for it, so the render loop never waits.
+ * Chunk meshes live in an LRU cache of TERRAIN_CHUNK_CACHE (GPU buffers freed on eviction).
+ * Level 0 is drawn at stride 1 with the collision surface's V1–V2 diagonal (sim/terrain/mesh.ts).
+ * Built in the simulation frame; the scene's root transform makes it y-up.
  */
 import * as THREE from 'three';
-import type { TerrainInfo } from '../../sim/protocol';
-import { buildTerrainMesh, chooseTerrainStride } from '../../sim/terrain/mesh';
-import { heightColors } from './height-colors';
+import type { TerrainInfo, TerrainPatch } from '../../sim/protocol';
+import {
+  LOD_CHUNK_CELLS, LOD_RESELECT_FRACTION, LOD_SPLIT_FACTOR, TERRAIN_CHUNK_CACHE, TERRAIN_PATCH_REQUESTS_IN_FLIGHT,
+} from '../config';
+import {
+  chunkDistance, chunkMesh, chunkRequest, lodChunk, parentChunk, patchFromOverview, rootLevel, selectChunks,
+  type LodChunk, type LodGrid, type SampledHeights,
+} from './terrain-lod';
 
-export interface TerrainView {
-  mesh: THREE.Mesh;
-  /** Mesh sampling stride (1 = exact collision surface). */
-  stride: number;
-  dispose(): void;
-}
+export type PatchFetcher = (i0: number, j0: number, cols: number, rows: number, stride: number) => Promise<TerrainPatch>;
 
 /**
  * Darkens thin lines at every whole metre of x and y (simulation frame), so motion over flat
@@ -39,26 +45,236 @@ function addMetreGrid(mat: THREE.MeshLambertMaterial): void {
   };
 }
 
-/** `maxVertices`: the mesh budget (gl-info.ts terrainVertexBudget); bigger maps get an integer stride. */
-export function createTerrainView(info: TerrainInfo, maxVertices: number): TerrainView {
-  const stride = chooseTerrainStride(info.cols, info.rows, maxVertices);
-  const m = buildTerrainMesh(info, stride);
-  const geom = new THREE.BufferGeometry();
-  geom.setAttribute('position', new THREE.BufferAttribute(m.positions, 3));
-  geom.setAttribute('normal', new THREE.BufferAttribute(m.normals, 3));
-  geom.setAttribute('color', new THREE.BufferAttribute(heightColors(m.positions, info.minHeight, info.maxHeight), 3));
-  geom.setIndex(new THREE.BufferAttribute(m.indices, 1));
-  geom.computeBoundingSphere();
-  const mat = new THREE.MeshLambertMaterial({ vertexColors: true });
-  addMetreGrid(mat);
-  const mesh = new THREE.Mesh(geom, mat);
-  mesh.name = 'terrain';
-  return {
-    mesh,
-    stride,
-    dispose() {
-      geom.dispose();
-      mat.dispose();
-    },
-  };
+interface CachedChunk {
+  chunk: LodChunk;
+  mesh: THREE.Mesh;
+  /** GPU/CPU bytes of its buffers. */
+  bytes: number;
+}
+
+/** What the terrain holds and draws now (test hook, status, README measurements). */
+export interface TerrainStats {
+  drawnChunks: number;
+  drawnVertices: number;
+  cachedChunks: number;
+  /** Bytes of the cached chunk meshes (positions, normals, colours, indices). */
+  meshBytes: number;
+  /** Float32 bytes of the overview. */
+  overviewBytes: number;
+  requests: number;
+  inFlight: number;
+  /** Float32 bytes received in patches. */
+  bytesReceived: number;
+  /** Finest and coarsest stride drawn. */
+  minStride: number;
+  maxStride: number;
+  lastError: string | null;
+}
+
+export class TerrainView {
+  readonly group = new THREE.Group();
+  private readonly grid: LodGrid;
+  private readonly info: TerrainInfo;
+  private readonly material = new THREE.MeshLambertMaterial({ vertexColors: true });
+  /** Map order = LRU order (oldest first). */
+  private readonly cache = new Map<string, CachedChunk>();
+  private readonly pending = new Set<string>();
+  private readonly failed = new Set<string>();
+  private readonly root: number;
+  private readonly drawn = new Set<string>();
+  private readonly lastEye = [Number.NaN, Number.NaN, Number.NaN];
+  private dirty = true;
+  private disposed = false;
+  private wanted: LodChunk[] = [];
+  private inFlight = 0;
+  private requests = 0;
+  private bytesReceived = 0;
+  private lastError: string | null = null;
+  /** A level-0 patch arrived (the exact-heights cache keeps it too). */
+  onExactPatch: ((p: TerrainPatch) => void) | null = null;
+
+  /** `maxVertices`: the budget (gl-info.ts terrainVertexBudget). */
+  constructor(info: TerrainInfo, private readonly fetch: PatchFetcher, private readonly maxVertices: number) {
+    this.info = info;
+    this.grid = { cols: info.cols, rows: info.rows, dx: info.dx, dy: info.dy, x0: info.x0, y0: info.y0, minHeight: info.minHeight, maxHeight: info.maxHeight };
+    this.root = rootLevel(this.grid, LOD_CHUNK_CELLS);
+    this.group.name = 'terrain';
+    addMetreGrid(this.material);
+  }
+
+  /**
+   * Chooses and draws the chunks for a camera at `eye` (simulation frame). Cheap when the camera
+   * has not moved by LOD_RESELECT_FRACTION of a level-0 chunk and nothing arrived.
+   */
+  update(ex: number, ey: number, ez: number): void {
+    if (this.disposed) return;
+    const step = LOD_RESELECT_FRACTION * LOD_CHUNK_CELLS * Math.max(this.grid.dx, this.grid.dy);
+    const moved = Math.hypot(ex - this.lastEye[0], ey - this.lastEye[1], ez - this.lastEye[2]);
+    if (!this.dirty && moved < step) return;
+    this.dirty = false;
+    this.lastEye[0] = ex; this.lastEye[1] = ey; this.lastEye[2] = ez;
+    this.wanted = selectChunks(this.grid, this.lastEye, { chunkCells: LOD_CHUNK_CELLS, splitFactor: LOD_SPLIT_FACTOR, maxVertices: this.maxVertices }).chunks;
+    // Each wanted chunk, or its nearest ancestor that is ready; a chunk under a drawn ancestor is not drawn.
+    const draw = new Map<string, LodChunk>();
+    const missing: LodChunk[] = [];
+    for (const c of this.wanted) {
+      let a: LodChunk | null = c;
+      while (a && !this.ready(a)) {
+        if (a === c) missing.push(c);
+        a = parentChunk(this.grid, LOD_CHUNK_CELLS, a, this.root);
+      }
+      if (a) draw.set(a.key, a);
+    }
+    for (const [key, c] of draw) {
+      for (let p = parentChunk(this.grid, LOD_CHUNK_CELLS, c, this.root); p; p = parentChunk(this.grid, LOD_CHUNK_CELLS, p, this.root)) {
+        if (draw.has(p.key)) {
+          draw.delete(key);
+          break;
+        }
+      }
+    }
+    for (const key of this.drawn) {
+      if (!draw.has(key)) {
+        const cc = this.cache.get(key);
+        if (cc) this.group.remove(cc.mesh);
+        this.drawn.delete(key);
+      }
+    }
+    for (const [key] of draw) {
+      const cc = this.cache.get(key)!;
+      this.cache.delete(key); // most recently used goes last
+      this.cache.set(key, cc);
+      if (!this.drawn.has(key)) {
+        this.group.add(cc.mesh);
+        this.drawn.add(key);
+      }
+    }
+    this.evict();
+    missing.sort((a, b) => chunkDistance(this.grid, a, ex, ey, ez) - chunkDistance(this.grid, b, ex, ey, ez));
+    for (const c of missing) {
+      if (this.inFlight >= TERRAIN_PATCH_REQUESTS_IN_FLIGHT) break;
+      this.request(c);
+    }
+  }
+
+  /** True when the chunk's mesh is cached, building it from the overview when it is coarse enough. */
+  private ready(c: LodChunk): boolean {
+    if (this.cache.has(c.key)) return true;
+    const p = patchFromOverview(this.grid, this.info.overview, c);
+    if (!p) return false;
+    this.store(c, p);
+    return true;
+  }
+
+  private store(c: LodChunk, p: SampledHeights): void {
+    const m = chunkMesh(this.grid, c, p);
+    const geom = new THREE.BufferGeometry();
+    geom.setAttribute('position', new THREE.BufferAttribute(m.positions, 3));
+    geom.setAttribute('normal', new THREE.BufferAttribute(m.normals, 3));
+    geom.setAttribute('color', new THREE.BufferAttribute(m.colors, 3));
+    geom.setIndex(new THREE.BufferAttribute(m.indices, 1));
+    geom.computeBoundingSphere();
+    const mesh = new THREE.Mesh(geom, this.material);
+    mesh.name = `terrain-chunk ${c.key}`;
+    mesh.userData.stride = c.stride;
+    const bytes = m.positions.byteLength + m.normals.byteLength + m.colors.byteLength + m.indices.byteLength;
+    this.cache.set(c.key, { chunk: c, mesh, bytes });
+  }
+
+  private evict(): void {
+    for (const [key, cc] of this.cache) {
+      if (this.cache.size <= TERRAIN_CHUNK_CACHE) break;
+      if (this.drawn.has(key)) continue;
+      cc.mesh.geometry.dispose();
+      this.cache.delete(key);
+    }
+  }
+
+  private request(c: LodChunk): void {
+    if (this.pending.has(c.key) || this.failed.has(c.key)) return;
+    this.pending.add(c.key);
+    this.inFlight++;
+    this.requests++;
+    this.fetch(...chunkRequest(c)).then(
+      (p) => {
+        this.inFlight--;
+        this.pending.delete(c.key);
+        if (this.disposed) return;
+        this.bytesReceived += p.heights.byteLength;
+        try {
+          this.store(c, p);
+          if (c.level === 0 && this.onExactPatch) this.onExactPatch(corePatch(c, p));
+        } catch (e) {
+          this.failed.add(c.key);
+          this.lastError = e instanceof Error ? e.message : String(e);
+        }
+        this.dirty = true;
+      },
+      (e: unknown) => {
+        this.inFlight--;
+        this.pending.delete(c.key);
+        this.failed.add(c.key);
+        this.lastError = e instanceof Error ? e.message : String(e);
+        this.dirty = true;
+      },
+    );
+  }
+
+  /** Stride of the drawn chunk over (x, y) (1 = the exact collision surface), or 0 off the map. */
+  strideAt(x: number, y: number): number {
+    const g = this.grid;
+    const i = (x - g.x0) / g.dx, j = (y - g.y0) / g.dy;
+    for (const key of this.drawn) {
+      const c = this.cache.get(key)?.chunk;
+      if (c && i >= c.i0 && i <= c.i0 + c.cols - 1 && j >= c.j0 && j <= c.j0 + c.rows - 1) return c.stride;
+    }
+    return 0;
+  }
+
+  get stats(): TerrainStats {
+    let meshBytes = 0, drawnVertices = 0, minStride = Infinity, maxStride = 0;
+    for (const cc of this.cache.values()) meshBytes += cc.bytes;
+    for (const key of this.drawn) {
+      const cc = this.cache.get(key);
+      if (!cc) continue;
+      drawnVertices += cc.mesh.geometry.getAttribute('position').count;
+      minStride = Math.min(minStride, cc.chunk.stride);
+      maxStride = Math.max(maxStride, cc.chunk.stride);
+    }
+    return {
+      drawnChunks: this.drawn.size,
+      drawnVertices,
+      cachedChunks: this.cache.size,
+      meshBytes,
+      overviewBytes: this.info.overview.heights.byteLength,
+      requests: this.requests,
+      inFlight: this.inFlight,
+      bytesReceived: this.bytesReceived,
+      minStride: Number.isFinite(minStride) ? minStride : 0,
+      maxStride,
+      lastError: this.lastError,
+    };
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const cc of this.cache.values()) cc.mesh.geometry.dispose();
+    this.cache.clear();
+    this.drawn.clear();
+    this.group.clear();
+    this.material.dispose();
+  }
+}
+
+/** The chunk's own samples of a level-0 patch (which has a ring around them). */
+function corePatch(c: LodChunk, p: TerrainPatch): TerrainPatch {
+  const ci = c.i0 - p.i0, cj = c.j0 - p.j0;
+  const heights = new Float32Array(c.cols * c.rows);
+  for (let r = 0; r < c.rows; r++) heights.set(p.heights.subarray((r + cj) * p.sampleCols + ci, (r + cj) * p.sampleCols + ci + c.cols), r * c.cols);
+  let lo = Infinity, hi = -Infinity;
+  for (const h of heights) {
+    if (h < lo) lo = h;
+    if (h > hi) hi = h;
+  }
+  return { i0: c.i0, j0: c.j0, cols: c.cols, rows: c.rows, stride: 1, sampleCols: c.cols, sampleRows: c.rows, heights, minHeight: lo, maxHeight: hi };
 }
