@@ -25,6 +25,12 @@ export const LOD_CHUNK_CELLS = 32;
  */
 export const LOD_SPLIT_FACTOR = 1.5;
 
+/**
+ * [m] Around the followed body the terrain is always drawn at stride 1 (the collision surface)
+ * within this horizontal distance, whatever the camera distance and the vertex budget.
+ */
+export const LOD_FOCUS_RADIUS = 2;
+
 /** [-] The LOD is chosen again when the camera has moved this fraction of a level-0 chunk's side (or a chunk arrived). */
 export const LOD_RESELECT_FRACTION = 0.05;
 

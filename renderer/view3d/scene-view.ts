@@ -238,7 +238,8 @@ export class SceneView {
     if (this.terrain) {
       // the camera in the simulation frame: three (x, y, z) → sim (x, −z, y), the root's inverse
       const c = this.chase.camera.position;
-      this.terrain.update(c.x, -c.z, c.y);
+      const f = this.bodyMeshes[this.followBody]?.position; // bodies sit in the sim frame
+      this.terrain.update(c.x, -c.z, c.y, f ? f.x : Number.NaN, f ? f.y : Number.NaN);
     }
     this.renderer.render(this.scene, this.chase.camera);
   }

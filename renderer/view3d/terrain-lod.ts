@@ -45,6 +45,13 @@ export interface LodOptions {
   splitFactor: number;
   /** Most vertices drawn (skirts included); the split factor is lowered until the selection fits. */
   maxVertices: number;
+  /**
+   * A point (x, y) whose surroundings are drawn at stride 1 whatever the camera's distance and
+   * the budget (the followed robot: what it rolls on is the collision surface), and the radius
+   * [m] around it: every chunk nearer than that in xy splits down to level 0.
+   */
+  focus?: readonly number[];
+  focusRadius?: number;
 }
 
 /** One chunk of the quadtree: its place, its stride and the grid vertices it spans (clipped). */
@@ -114,11 +121,18 @@ function chunkSide(grid: LodGrid, chunkCells: number, level: number): number {
   return chunkCells * 2 ** level * Math.max(grid.dx, grid.dy);
 }
 
-function refine(grid: LodGrid, C: number, factor: number, c: LodChunk, e: readonly number[], out: LodChunk[]): void {
-  if (c.level > 0 && chunkDistance(grid, c, e[0], e[1], e[2]) < factor * chunkSide(grid, C, c.level)) {
+/** Whether chunk `c` splits: the camera nearer than factor × its side, or the focus within the focus radius. */
+export function chunkSplits(grid: LodGrid, C: number, factor: number, c: LodChunk, e: readonly number[], focus: readonly number[] | null, focusRadius: number): boolean {
+  if (c.level === 0) return false;
+  if (chunkDistance(grid, c, e[0], e[1], e[2]) < factor * chunkSide(grid, C, c.level)) return true;
+  return focus !== null && chunkDistance(grid, c, focus[0], focus[1], (grid.minHeight + grid.maxHeight) / 2) < focusRadius;
+}
+
+function refine(grid: LodGrid, C: number, factor: number, c: LodChunk, e: readonly number[], focus: readonly number[] | null, focusRadius: number, out: LodChunk[]): void {
+  if (chunkSplits(grid, C, factor, c, e, focus, focusRadius)) {
     for (let q = 0; q < 4; q++) {
       const child = lodChunk(grid, C, c.level - 1, 2 * c.ci + (q & 1), 2 * c.cj + (q >> 1));
-      if (child) refine(grid, C, factor, child, e, out);
+      if (child) refine(grid, C, factor, child, e, focus, focusRadius, out);
     }
   } else out.push(c);
 }
@@ -129,9 +143,9 @@ const BUDGET_TRIES = 24;
 
 /**
  * The chunks to draw for a camera at `eye` (simulation frame, m): the leaves of the quadtree
- * refined by distance. They tile the grid's cells exactly once. If they exceed
- * `maxVertices`, the split factor shrinks by BUDGET_SHRINK until they fit (the root alone always
- * fits a sane budget: at most (C + 1)² vertices plus skirts).
+ * refined by distance (and around the focus). They tile the grid's cells exactly once. If they
+ * exceed `maxVertices`, the split factor shrinks by BUDGET_SHRINK until they fit; the focus's
+ * level-0 chunks stay (a few: the focus radius is metres), so a budget below them is exceeded.
  */
 export function selectChunks(grid: LodGrid, eye: readonly number[], opts: LodOptions): { chunks: LodChunk[]; splitFactor: number; vertices: number } {
   const C = opts.chunkCells;
@@ -140,12 +154,14 @@ export function selectChunks(grid: LodGrid, eye: readonly number[], opts: LodOpt
   const root = lodChunk(grid, C, rootLevel(grid, C), 0, 0);
   if (!root) throw new RangeError(`selectChunks: a ${grid.cols} × ${grid.rows} grid has no cell`);
   const e = [Number.isFinite(eye[0]) ? eye[0] : 0, Number.isFinite(eye[1]) ? eye[1] : 0, Number.isFinite(eye[2]) ? eye[2] : 0];
+  const focus = opts.focus && Number.isFinite(opts.focus[0]) && Number.isFinite(opts.focus[1]) ? opts.focus : null;
+  const focusRadius = opts.focusRadius ?? 0;
   let factor = opts.splitFactor;
   let chunks: LodChunk[] = [];
   let vertices = 0;
   for (let t = 0; t < BUDGET_TRIES; t++) {
     chunks = [];
-    refine(grid, C, factor, root, e, chunks);
+    refine(grid, C, factor, root, e, focus, focusRadius, chunks);
     vertices = 0;
     for (const c of chunks) vertices += chunkVertexCount(grid, c);
     if (vertices <= opts.maxVertices) break;

@@ -12,7 +12,7 @@
 import * as THREE from 'three';
 import type { TerrainInfo, TerrainPatch } from '../../sim/protocol';
 import {
-  LOD_CHUNK_CELLS, LOD_RESELECT_FRACTION, LOD_SPLIT_FACTOR, TERRAIN_CHUNK_CACHE, TERRAIN_PATCH_REQUESTS_IN_FLIGHT,
+  LOD_CHUNK_CELLS, LOD_FOCUS_RADIUS, LOD_RESELECT_FRACTION, LOD_SPLIT_FACTOR, TERRAIN_CHUNK_CACHE, TERRAIN_PATCH_REQUESTS_IN_FLIGHT,
 } from '../config';
 import {
   chunkDistance, chunkMesh, chunkRequest, lodChunk, parentChunk, patchFromOverview, rootLevel, selectChunks,
@@ -83,6 +83,7 @@ export class TerrainView {
   private readonly root: number;
   private readonly drawn = new Set<string>();
   private readonly lastEye = [Number.NaN, Number.NaN, Number.NaN];
+  private readonly lastFocus = [Number.NaN, Number.NaN];
   private dirty = true;
   private disposed = false;
   private wanted: LodChunk[] = [];
@@ -103,17 +104,22 @@ export class TerrainView {
   }
 
   /**
-   * Chooses and draws the chunks for a camera at `eye` (simulation frame). Cheap when the camera
-   * has not moved by LOD_RESELECT_FRACTION of a level-0 chunk and nothing arrived.
+   * Chooses and draws the chunks for a camera at (ex, ey, ez) with the followed body at (fx, fy)
+   * (simulation frame; NaN: no focus). Cheap when neither moved by LOD_RESELECT_FRACTION of a
+   * level-0 chunk and nothing arrived.
    */
-  update(ex: number, ey: number, ez: number): void {
+  update(ex: number, ey: number, ez: number, fx = Number.NaN, fy = Number.NaN): void {
     if (this.disposed) return;
     const step = LOD_RESELECT_FRACTION * LOD_CHUNK_CELLS * Math.max(this.grid.dx, this.grid.dy);
     const moved = Math.hypot(ex - this.lastEye[0], ey - this.lastEye[1], ez - this.lastEye[2]);
-    if (!this.dirty && moved < step) return;
+    const focusSame = Number.isNaN(fx + fy) ? Number.isNaN(this.lastFocus[0]) : Math.hypot(fx - this.lastFocus[0], fy - this.lastFocus[1]) < step;
+    if (!this.dirty && moved < step && focusSame) return;
     this.dirty = false;
     this.lastEye[0] = ex; this.lastEye[1] = ey; this.lastEye[2] = ez;
-    this.wanted = selectChunks(this.grid, this.lastEye, { chunkCells: LOD_CHUNK_CELLS, splitFactor: LOD_SPLIT_FACTOR, maxVertices: this.maxVertices }).chunks;
+    this.lastFocus[0] = fx; this.lastFocus[1] = fy;
+    this.wanted = selectChunks(this.grid, this.lastEye, {
+      chunkCells: LOD_CHUNK_CELLS, splitFactor: LOD_SPLIT_FACTOR, maxVertices: this.maxVertices, focus: this.lastFocus, focusRadius: LOD_FOCUS_RADIUS,
+    }).chunks;
     // Each wanted chunk, or its nearest ancestor that is ready; a chunk under a drawn ancestor is not drawn.
     const draw = new Map<string, LodChunk>();
     const missing: LodChunk[] = [];

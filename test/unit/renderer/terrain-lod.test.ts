@@ -36,7 +36,10 @@ describe('chunk selection', () => {
     for (let trial = 0; trial < 40; trial++) {
       const eye = [rng.range(-10, 40), rng.range(-5, 30), rng.range(-2, 30)];
       const F = rng.range(0.3, 2);
-      const { chunks } = selectChunks(g, eye, { chunkCells: C, splitFactor: F, maxVertices: Infinity });
+      const focus = trial % 2 === 0 ? [rng.range(-3, 27), rng.range(1, 21)] : undefined;
+      const R = 1.5;
+      const { chunks } = selectChunks(g, eye, { chunkCells: C, splitFactor: F, maxVertices: Infinity, focus, focusRadius: R });
+      const focusD = (c: LodChunk): number => (focus ? chunkDistance(g, c, focus[0], focus[1], (g.minHeight + g.maxHeight) / 2) : Infinity);
       const owner = new Int32Array((g.cols - 1) * (g.rows - 1)).fill(-1);
       let overlaps = 0;
       chunks.forEach((c, n) => {
@@ -45,9 +48,12 @@ describe('chunk selection', () => {
           owner[j * (g.cols - 1) + i] = n;
         }
         const d = chunkDistance(g, c, eye[0], eye[1], eye[2]);
-        if (c.level > 0) expect(d).toBeGreaterThanOrEqual(F * side(g, C, c.level));
+        if (c.level > 0) {
+          expect(d).toBeGreaterThanOrEqual(F * side(g, C, c.level));
+          expect(focusD(c)).toBeGreaterThanOrEqual(R);
+        }
         const parent = parentChunk(g, C, c, root);
-        if (parent) expect(chunkDistance(g, parent, eye[0], eye[1], eye[2])).toBeLessThan(F * side(g, C, parent.level));
+        if (parent) expect(chunkDistance(g, parent, eye[0], eye[1], eye[2]) < F * side(g, C, parent.level) || focusD(parent) < R).toBe(true);
         expect(c.stride).toBe(2 ** c.level);
       });
       expect(overlaps).toBe(0);
@@ -63,6 +69,15 @@ describe('chunk selection', () => {
     expect(at(12.5, 8.5).stride).toBe(1);
     expect(at(g.x0 + 0.05, g.y0 + 20).stride).toBeGreaterThanOrEqual(4);
     expect(at(g.x0 + 29.9, g.y0 + 0.05).stride).toBeGreaterThanOrEqual(4);
+  });
+
+  it('the ground around the focus (the followed robot) is at stride 1 with the camera far away and a tight budget', () => {
+    const eye = [12, 8, 150];
+    const focus = [4, 12];
+    const { chunks } = selectChunks(g, eye, { chunkCells: C, splitFactor: 1.5, maxVertices: 2000, focus, focusRadius: 1.5 });
+    for (const c of chunks) if (chunkDistance(g, c, focus[0], focus[1], 0) < 1.5) expect(c.stride).toBe(1);
+    expect(chunks.filter((c) => c.stride === 1).length).toBeGreaterThanOrEqual(4);
+    expect(Math.max(...chunks.map((c) => c.stride))).toBeGreaterThanOrEqual(8);
   });
 
   it('keeps to the vertex budget by lowering the split factor', () => {
