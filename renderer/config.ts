@@ -29,13 +29,16 @@ export const LOD_SPLIT_FACTOR = 1.5;
  * [m] Around the followed body the terrain is always drawn at stride 1 (the collision surface)
  * within this horizontal distance, whatever the camera distance and the vertex budget.
  */
-export const LOD_FOCUS_RADIUS = 2;
+export const LOD_FOCUS_RADIUS = 1;
 
 /** [-] The LOD is chosen again when the camera has moved this fraction of a level-0 chunk's side (or a chunk arrived). */
 export const LOD_RESELECT_FRACTION = 0.05;
 
 /** [chunks] Terrain chunk meshes kept (≈ 58 KB each: 33² + skirt vertices × 36 B + indices): ≤ 30 MB. */
 export const TERRAIN_CHUNK_CACHE = 512;
+
+/** [-] Chunk meshes built from arrived patches per animation frame at most (≈ 1 ms each on a loaded 2-core machine). */
+export const LOD_BUILDS_PER_FRAME = 2;
 
 /** [-] Terrain patch requests waiting for the worker at most (the render loop never waits for one). */
 export const TERRAIN_PATCH_REQUESTS_IN_FLIGHT = 4;

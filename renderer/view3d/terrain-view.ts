@@ -3,7 +3,8 @@
  * frame the chunks for the camera are chosen (a cheap walk of a few hundred nodes, redone only
  * when the camera moved or a chunk arrived); a chunk at least as coarse as the overview is cut
  * from it at once, a finer one is asked of the worker (SimService.terrainPatch, its heights
- * transferred), at most TERRAIN_PATCH_REQUESTS_IN_FLIGHT at a time, nearest first. Until a chunk
+ * transferred), at most TERRAIN_PATCH_REQUESTS_IN_FLIGHT at a time, nearest first, and at most
+ * LOD_BUILDS_PER_FRAME of the arrived patches become meshes per frame. Until a chunk
  * is here its nearest ancestor that is stands in for it, so the render loop never waits.
  * Chunk meshes live in an LRU cache of TERRAIN_CHUNK_CACHE (GPU buffers freed on eviction).
  * Level 0 is drawn at stride 1 with the collision surface's V1–V2 diagonal (sim/terrain/mesh.ts).
@@ -12,7 +13,7 @@
 import * as THREE from 'three';
 import type { TerrainInfo, TerrainPatch } from '../../sim/protocol';
 import {
-  LOD_CHUNK_CELLS, LOD_FOCUS_RADIUS, LOD_RESELECT_FRACTION, LOD_SPLIT_FACTOR, TERRAIN_CHUNK_CACHE, TERRAIN_PATCH_REQUESTS_IN_FLIGHT,
+  LOD_BUILDS_PER_FRAME, LOD_CHUNK_CELLS, LOD_FOCUS_RADIUS, LOD_RESELECT_FRACTION, LOD_SPLIT_FACTOR, TERRAIN_CHUNK_CACHE, TERRAIN_PATCH_REQUESTS_IN_FLIGHT,
 } from '../config';
 import {
   chunkDistance, chunkMesh, chunkRequest, lodChunk, parentChunk, patchFromOverview, rootLevel, selectChunks,
@@ -87,6 +88,8 @@ export class TerrainView {
   private dirty = true;
   private disposed = false;
   private wanted: LodChunk[] = [];
+  /** Patches that arrived, waiting for their mesh (at most LOD_BUILDS_PER_FRAME built per update). */
+  private readonly arrived: { c: LodChunk; p: TerrainPatch }[] = [];
   private inFlight = 0;
   private requests = 0;
   private bytesReceived = 0;
@@ -110,6 +113,18 @@ export class TerrainView {
    */
   update(ex: number, ey: number, ez: number, fx = Number.NaN, fy = Number.NaN): void {
     if (this.disposed) return;
+    for (let k = 0; k < LOD_BUILDS_PER_FRAME && this.arrived.length > 0; k++) {
+      const { c, p } = this.arrived.shift()!;
+      this.pending.delete(c.key);
+      try {
+        this.store(c, p);
+        if (c.level === 0 && this.onExactPatch) this.onExactPatch(corePatch(c, p));
+      } catch (e) {
+        this.failed.add(c.key);
+        this.lastError = e instanceof Error ? e.message : String(e);
+      }
+      this.dirty = true;
+    }
     const step = LOD_RESELECT_FRACTION * LOD_CHUNK_CELLS * Math.max(this.grid.dx, this.grid.dy);
     const moved = Math.hypot(ex - this.lastEye[0], ey - this.lastEye[1], ez - this.lastEye[2]);
     const focusSame = Number.isNaN(fx + fy) ? Number.isNaN(this.lastFocus[0]) : Math.hypot(fx - this.lastFocus[0], fy - this.lastFocus[1]) < step;
@@ -158,7 +173,8 @@ export class TerrainView {
     this.evict();
     missing.sort((a, b) => chunkDistance(this.grid, a, ex, ey, ez) - chunkDistance(this.grid, b, ex, ey, ez));
     for (const c of missing) {
-      if (this.inFlight >= TERRAIN_PATCH_REQUESTS_IN_FLIGHT) break;
+      // patches waiting for their mesh count too: requests never outrun the builds
+      if (this.inFlight + this.arrived.length >= TERRAIN_PATCH_REQUESTS_IN_FLIGHT) break;
       this.request(c);
     }
   }
@@ -204,16 +220,9 @@ export class TerrainView {
     this.fetch(...chunkRequest(c)).then(
       (p) => {
         this.inFlight--;
-        this.pending.delete(c.key);
         if (this.disposed) return;
         this.bytesReceived += p.heights.byteLength;
-        try {
-          this.store(c, p);
-          if (c.level === 0 && this.onExactPatch) this.onExactPatch(corePatch(c, p));
-        } catch (e) {
-          this.failed.add(c.key);
-          this.lastError = e instanceof Error ? e.message : String(e);
-        }
+        this.arrived.push({ c, p }); // still pending until its mesh is built
         this.dirty = true;
       },
       (e: unknown) => {
@@ -267,6 +276,7 @@ export class TerrainView {
     for (const cc of this.cache.values()) cc.mesh.geometry.dispose();
     this.cache.clear();
     this.drawn.clear();
+    this.arrived.length = 0;
     this.group.clear();
     this.material.dispose();
   }

@@ -7,7 +7,7 @@
  *   WorldInfo bytes   v8 structured-clone size (what postMessage copies): before = the old
  *                     TerrainInfo with Float32Array heights; after = the real SimWorld.info().
  *   chunks            LOD chunks drawn for the chase camera (4 m behind, 2.5 m above the map's
- *                     centre), on a GPU budget (1025² vertices) and a software-GL budget (257²).
+ *                     centre, focus on the robot there), on a GPU budget (1025² vertices) and a software-GL budget (257²).
  *   patch bytes       float32 bytes of the chunks that need a request (finer than the overview).
  *   mesh MB           renderer memory of the drawn chunk meshes (positions, normals, colours,
  *                     indices); before: the single decimated mesh plus the heights copy.
@@ -23,7 +23,7 @@ import { terrainPatch } from '../../sim/terrain/patch';
 import { SimWorld } from '../../sim/sim-world';
 import { parseScenarioFile } from '../../sim/scenario-v2';
 import { chunkMesh, chunkRequest, patchFromOverview, selectChunks, type LodGrid } from '../../renderer/view3d/terrain-lod';
-import { LOD_CHUNK_CELLS, LOD_SPLIT_FACTOR, TERRAIN_MESH_MAX_VERTICES, TERRAIN_MESH_MAX_VERTICES_SOFTWARE } from '../../renderer/config';
+import { LOD_CHUNK_CELLS, LOD_FOCUS_RADIUS, LOD_SPLIT_FACTOR, TERRAIN_MESH_MAX_VERTICES, TERRAIN_MESH_MAX_VERTICES_SOFTWARE } from '../../renderer/config';
 import { EXACT_TILE_CACHE, TILE_CELLS } from '../../renderer/inspect/terrain-heights';
 
 export interface BenchContext {
@@ -55,7 +55,7 @@ export default async function run(ctx: BenchContext): Promise<void> {
     const eye = [cx - 4, cy, hf.heightAt(cx, cy) + 2.5];
     for (const [label, budget] of [['GPU', TERRAIN_MESH_MAX_VERTICES], ['software', TERRAIN_MESH_MAX_VERTICES_SOFTWARE]] as const) {
       const build = () => {
-        const sel = selectChunks(grid, eye, { chunkCells: LOD_CHUNK_CELLS, splitFactor: LOD_SPLIT_FACTOR, maxVertices: budget });
+        const sel = selectChunks(grid, eye, { chunkCells: LOD_CHUNK_CELLS, splitFactor: LOD_SPLIT_FACTOR, maxVertices: budget, focus: [cx, cy], focusRadius: LOD_FOCUS_RADIUS });
         let bytes = 0, patchBytes = 0, requests = 0;
         for (const c of sel.chunks) {
           let p = patchFromOverview(grid, info.terrain.overview, c);
