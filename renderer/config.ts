@@ -37,11 +37,11 @@ export const LOD_RESELECT_FRACTION = 0.05;
 /** [chunks] Terrain chunk meshes kept (≈ 58 KB each: 33² + skirt vertices × 36 B + indices): ≤ 30 MB. */
 export const TERRAIN_CHUNK_CACHE = 512;
 
-/** [-] Chunk meshes built from arrived patches per animation frame at most (≈ 1 ms each on a loaded 2-core machine). */
-export const LOD_BUILDS_PER_FRAME = 2;
+/** [ms] Main-thread time per animation frame spent turning arrived patches into chunk meshes (≈ 1 ms each; at least one per frame). */
+export const LOD_BUILD_MS_PER_FRAME = 4;
 
 /** [-] Terrain patch requests waiting for the worker at most (the render loop never waits for one). */
-export const TERRAIN_PATCH_REQUESTS_IN_FLIGHT = 4;
+export const TERRAIN_PATCH_REQUESTS_IN_FLIGHT = 8;
 
 /** [-] Contact markers drawn at most (the worker sends at most WORLD_MAX_CONTACTS; this is the GPU buffer size). */
 export const CONTACT_MARKER_CAPACITY = 256;

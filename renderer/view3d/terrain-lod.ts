@@ -205,6 +205,54 @@ export function patchFromOverview(grid: LodGrid, overview: { stride: number; col
   return { i0: a0, j0: b0, cols: spanCols, rows: spanRows, stride: s, sampleCols: sc, sampleRows: sr, heights };
 }
 
+/** The overview's shape and samples (protocol TerrainOverview). */
+export interface OverviewGrid {
+  stride: number;
+  cols: number;
+  rows: number;
+  heights: Float32Array;
+}
+
+/** Bilinear height of grid vertex (gi, gj) from the overview (exact at its own samples). */
+function overviewHeight(grid: LodGrid, o: OverviewGrid, gi: number, gj: number): number {
+  const axis = (g: number, n: number, m: number): [number, number] => {
+    if (m < 2) return [0, 0];
+    const k = Math.min(Math.floor(g / o.stride), m - 2);
+    const g0 = k * o.stride, g1 = Math.min((k + 1) * o.stride, n - 1);
+    return [k, g1 > g0 ? Math.min(1, Math.max(0, (g - g0) / (g1 - g0))) : 0];
+  };
+  const [ki, ti] = axis(gi, grid.cols, o.cols), [kj, tj] = axis(gj, grid.rows, o.rows);
+  const ki1 = Math.min(ki + 1, o.cols - 1), kj1 = Math.min(kj + 1, o.rows - 1);
+  const h = o.heights, w = o.cols;
+  const a = h[kj * w + ki] + (h[kj * w + ki1] - h[kj * w + ki]) * ti;
+  const b = h[kj1 * w + ki] + (h[kj1 * w + ki1] - h[kj1 * w + ki]) * ti;
+  return a + (b - a) * tj;
+}
+
+/**
+ * A stand-in for a chunk finer than the overview, drawn until its patch arrives: the chunk's
+ * footprint at stride min(max(its stride, the overview's), its side), heights interpolated
+ * bilinearly from the overview (its own samples where the lattices meet). Returns the chunk as
+ * drawn (its stride replaced) and its heights, ready for chunkMesh. Skirts hide the seams with
+ * exact neighbours like any other level difference.
+ */
+export function placeholderChunk(grid: LodGrid, o: OverviewGrid, c: LodChunk, chunkCells: number): { chunk: LodChunk; patch: SampledHeights } {
+  const s = Math.min(Math.max(c.stride, o.stride), c.stride * chunkCells);
+  const chunk: LodChunk = { ...c, stride: s };
+  const [ri0, rj0, rc, rr] = chunkRequest(chunk);
+  const lattice = (a: number) => (a >= 0 ? a : a + Math.ceil(-a / s) * s);
+  const a1 = Math.min(ri0 + rc - 1, grid.cols - 1), b1 = Math.min(rj0 + rr - 1, grid.rows - 1);
+  const a0 = Math.min(lattice(ri0), a1), b0 = Math.min(lattice(rj0), b1);
+  const spanCols = a1 - a0 + 1, spanRows = b1 - b0 + 1;
+  const sc = sampleCount(spanCols, s), sr = sampleCount(spanRows, s);
+  const heights = new Float32Array(sc * sr);
+  for (let r = 0; r < sr; r++) {
+    const gj = Math.min(b0 + r * s, b1);
+    for (let k = 0; k < sc; k++) heights[r * sc + k] = overviewHeight(grid, o, Math.min(a0 + k * s, a1), gj);
+  }
+  return { chunk, patch: { i0: a0, j0: b0, cols: spanCols, rows: spanRows, stride: s, sampleCols: sc, sampleRows: sr, heights } };
+}
+
 export interface ChunkMesh {
   /** xyz per vertex, simulation frame: the chunk's samples row-major, then the skirt vertices. */
   positions: Float32Array;

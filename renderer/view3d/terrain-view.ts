@@ -3,9 +3,11 @@
  * frame the chunks for the camera are chosen (a cheap walk of a few hundred nodes, redone only
  * when the camera moved or a chunk arrived); a chunk at least as coarse as the overview is cut
  * from it at once, a finer one is asked of the worker (SimService.terrainPatch, its heights
- * transferred), at most TERRAIN_PATCH_REQUESTS_IN_FLIGHT at a time, nearest first, and at most
- * LOD_BUILDS_PER_FRAME of the arrived patches become meshes per frame. Until a chunk
- * is here its nearest ancestor that is stands in for it, so the render loop never waits.
+ * transferred), at most TERRAIN_PATCH_REQUESTS_IN_FLIGHT at a time, the followed body's ground
+ * first, then nearest the camera; arrived patches become meshes for LOD_BUILD_MS_PER_FRAME of
+ * each frame (at least one). Until a chunk's patch is here a stand-in interpolated from the
+ * overview is drawn in its place (terrain-lod.ts placeholderChunk), so the render loop never
+ * waits and the finished parts of the view never wait for the rest.
  * Chunk meshes live in an LRU cache of TERRAIN_CHUNK_CACHE (GPU buffers freed on eviction).
  * Level 0 is drawn at stride 1 with the collision surface's V1–V2 diagonal (sim/terrain/mesh.ts).
  * Built in the simulation frame; the scene's root transform makes it y-up.
@@ -13,10 +15,10 @@
 import * as THREE from 'three';
 import type { TerrainInfo, TerrainPatch } from '../../sim/protocol';
 import {
-  LOD_BUILDS_PER_FRAME, LOD_CHUNK_CELLS, LOD_FOCUS_RADIUS, LOD_RESELECT_FRACTION, LOD_SPLIT_FACTOR, TERRAIN_CHUNK_CACHE, TERRAIN_PATCH_REQUESTS_IN_FLIGHT,
+  LOD_BUILD_MS_PER_FRAME, LOD_CHUNK_CELLS, LOD_FOCUS_RADIUS, LOD_RESELECT_FRACTION, LOD_SPLIT_FACTOR, TERRAIN_CHUNK_CACHE, TERRAIN_PATCH_REQUESTS_IN_FLIGHT,
 } from '../config';
 import {
-  chunkDistance, chunkMesh, chunkRequest, lodChunk, parentChunk, patchFromOverview, rootLevel, selectChunks,
+  chunkDistance, chunkMesh, chunkRequest, patchFromOverview, placeholderChunk, selectChunks,
   type LodChunk, type LodGrid, type SampledHeights,
 } from './terrain-lod';
 
@@ -51,6 +53,8 @@ interface CachedChunk {
   mesh: THREE.Mesh;
   /** GPU/CPU bytes of its buffers. */
   bytes: number;
+  /** A stand-in interpolated from the overview, waiting for its patch. */
+  placeholder: boolean;
 }
 
 /** What the terrain holds and draws now (test hook, status, README measurements). */
@@ -81,14 +85,13 @@ export class TerrainView {
   private readonly cache = new Map<string, CachedChunk>();
   private readonly pending = new Set<string>();
   private readonly failed = new Set<string>();
-  private readonly root: number;
   private readonly drawn = new Set<string>();
   private readonly lastEye = [Number.NaN, Number.NaN, Number.NaN];
   private readonly lastFocus = [Number.NaN, Number.NaN];
   private dirty = true;
   private disposed = false;
   private wanted: LodChunk[] = [];
-  /** Patches that arrived, waiting for their mesh (at most LOD_BUILDS_PER_FRAME built per update). */
+  /** Patches that arrived, waiting for their mesh (built for LOD_BUILD_MS_PER_FRAME per update, at least one). */
   private readonly arrived: { c: LodChunk; p: TerrainPatch }[] = [];
   private inFlight = 0;
   private requests = 0;
@@ -101,7 +104,6 @@ export class TerrainView {
   constructor(info: TerrainInfo, private readonly fetch: PatchFetcher, private readonly maxVertices: number) {
     this.info = info;
     this.grid = { cols: info.cols, rows: info.rows, dx: info.dx, dy: info.dy, x0: info.x0, y0: info.y0, minHeight: info.minHeight, maxHeight: info.maxHeight };
-    this.root = rootLevel(this.grid, LOD_CHUNK_CELLS);
     this.group.name = 'terrain';
     addMetreGrid(this.material);
   }
@@ -113,7 +115,8 @@ export class TerrainView {
    */
   update(ex: number, ey: number, ez: number, fx = Number.NaN, fy = Number.NaN): void {
     if (this.disposed) return;
-    for (let k = 0; k < LOD_BUILDS_PER_FRAME && this.arrived.length > 0; k++) {
+    const t0 = performance.now();
+    for (let built = 0; this.arrived.length > 0 && (built === 0 || performance.now() - t0 < LOD_BUILD_MS_PER_FRAME); built++) {
       const { c, p } = this.arrived.shift()!;
       this.pending.delete(c.key);
       try {
@@ -135,24 +138,17 @@ export class TerrainView {
     this.wanted = selectChunks(this.grid, this.lastEye, {
       chunkCells: LOD_CHUNK_CELLS, splitFactor: LOD_SPLIT_FACTOR, maxVertices: this.maxVertices, focus: this.lastFocus, focusRadius: LOD_FOCUS_RADIUS,
     }).chunks;
-    // Each wanted chunk, or its nearest ancestor that is ready; a chunk under a drawn ancestor is not drawn.
-    const draw = new Map<string, LodChunk>();
+    // Every wanted chunk is drawn: its mesh, else one cut from the overview (exact samples when
+    // its stride allows, else a bilinear stand-in, replaced in place when its patch arrives).
     const missing: LodChunk[] = [];
+    const draw = new Set<string>();
     for (const c of this.wanted) {
-      let a: LodChunk | null = c;
-      while (a && !this.ready(a)) {
-        if (a === c) missing.push(c);
-        a = parentChunk(this.grid, LOD_CHUNK_CELLS, a, this.root);
+      if (!this.ready(c)) {
+        const ph = placeholderChunk(this.grid, this.info.overview, c, LOD_CHUNK_CELLS);
+        this.store(c, ph.patch, ph.chunk);
       }
-      if (a) draw.set(a.key, a);
-    }
-    for (const [key, c] of draw) {
-      for (let p = parentChunk(this.grid, LOD_CHUNK_CELLS, c, this.root); p; p = parentChunk(this.grid, LOD_CHUNK_CELLS, p, this.root)) {
-        if (draw.has(p.key)) {
-          draw.delete(key);
-          break;
-        }
-      }
+      if (this.cache.get(c.key)!.placeholder) missing.push(c);
+      draw.add(c.key);
     }
     for (const key of this.drawn) {
       if (!draw.has(key)) {
@@ -161,7 +157,7 @@ export class TerrainView {
         this.drawn.delete(key);
       }
     }
-    for (const [key] of draw) {
+    for (const key of draw) {
       const cc = this.cache.get(key)!;
       this.cache.delete(key); // most recently used goes last
       this.cache.set(key, cc);
@@ -171,7 +167,11 @@ export class TerrainView {
       }
     }
     this.evict();
-    missing.sort((a, b) => chunkDistance(this.grid, a, ex, ey, ez) - chunkDistance(this.grid, b, ex, ey, ez));
+    // The followed body's ground first (it should be the collision surface at once), then by camera distance.
+    const zMid = (this.grid.minHeight + this.grid.maxHeight) / 2;
+    const rank = (c: LodChunk): number =>
+      (c.level === 0 && chunkDistance(this.grid, c, fx, fy, zMid) < LOD_FOCUS_RADIUS ? 0 : 1e12) + chunkDistance(this.grid, c, ex, ey, ez);
+    missing.sort((a, b) => rank(a) - rank(b));
     for (const c of missing) {
       // patches waiting for their mesh count too: requests never outrun the builds
       if (this.inFlight + this.arrived.length >= TERRAIN_PATCH_REQUESTS_IN_FLIGHT) break;
@@ -188,8 +188,12 @@ export class TerrainView {
     return true;
   }
 
-  private store(c: LodChunk, p: SampledHeights): void {
-    const m = chunkMesh(this.grid, c, p);
+  /**
+   * Caches the mesh of chunk `c` from `p`; `drawnAs` (a placeholder: the chunk at a coarser
+   * stride) marks it as a stand-in. A mesh already drawn under that key is swapped in place.
+   */
+  private store(c: LodChunk, p: SampledHeights, drawnAs?: LodChunk): void {
+    const m = chunkMesh(this.grid, drawnAs ?? c, p);
     const geom = new THREE.BufferGeometry();
     geom.setAttribute('position', new THREE.BufferAttribute(m.positions, 3));
     geom.setAttribute('normal', new THREE.BufferAttribute(m.normals, 3));
@@ -200,7 +204,15 @@ export class TerrainView {
     mesh.name = `terrain-chunk ${c.key}`;
     mesh.userData.stride = c.stride;
     const bytes = m.positions.byteLength + m.normals.byteLength + m.colors.byteLength + m.indices.byteLength;
-    this.cache.set(c.key, { chunk: c, mesh, bytes });
+    const old = this.cache.get(c.key);
+    if (old) {
+      if (this.drawn.has(c.key)) {
+        this.group.remove(old.mesh);
+        this.group.add(mesh);
+      }
+      old.mesh.geometry.dispose();
+    }
+    this.cache.set(c.key, { chunk: drawnAs ?? c, mesh, bytes, placeholder: drawnAs !== undefined });
   }
 
   private evict(): void {

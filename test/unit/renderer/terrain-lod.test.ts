@@ -11,7 +11,7 @@ import { Heightfield } from '../../../sim/terrain/heightfield';
 import { terrainOverview, terrainPatch } from '../../../sim/terrain/patch';
 import { sampleCount } from '../../../sim/terrain/mesh';
 import {
-  chunkDistance, chunkMesh, chunkRequest, chunkVertexCount, lodChunk, parentChunk, patchFromOverview, rootLevel, selectChunks,
+  chunkDistance, chunkMesh, chunkRequest, chunkVertexCount, lodChunk, parentChunk, patchFromOverview, placeholderChunk, rootLevel, selectChunks,
   SKIRT_MARGIN, type LodChunk, type LodGrid,
 } from '../../../renderer/view3d/terrain-lod';
 
@@ -144,6 +144,28 @@ describe('chunk meshes', () => {
       expect({ ...a, heights: Array.from(a.heights) }).toEqual({ i0: b.i0, j0: b.j0, cols: b.cols, rows: b.rows, stride: b.stride, sampleCols: b.sampleCols, sampleRows: b.sampleRows, heights: Array.from(b.heights) });
     }
     expect(patchFromOverview(bg, o, lodChunk(bg, C, 2, 0, 0)!)).toBeNull(); // stride 4 is finer than the overview
+  });
+
+  it('a stand-in for a chunk finer than the overview: the overview\'s own samples, bilinear between them', () => {
+    const o4 = terrainOverview(hf, 40); // 150 × 140 vertices → stride 4
+    expect(o4.stride).toBe(4);
+    const c = lodChunk(g, C, 0, 5, 3)!;
+    const a = placeholderChunk(g, o4, c, C);
+    expect(a.chunk.stride).toBe(4);
+    const b = terrainPatch(hf, ...chunkRequest(a.chunk));
+    expect(Array.from(a.patch.heights)).toEqual(Array.from(b.heights));
+    expect(() => chunkMesh(g, a.chunk, a.patch)).not.toThrow();
+    // an overview coarser than the chunk (stride 64 > 8 cells): corners only, bilinear in the overview
+    const o64 = terrainOverview(hf, 4);
+    expect(o64.stride).toBe(64);
+    const p = placeholderChunk(g, o64, c, C);
+    expect(p.chunk.stride).toBe(8);
+    expect([p.patch.sampleCols, p.patch.sampleRows]).toEqual([4, 4]); // the chunk's 2 × 2 corners and a ring
+    // vertex (40, 24) lies in the overview cell 0..64 × 0..64: u = 40/64, v = 24/64
+    const h = (i: number, j: number) => Math.fround(hf.height(i, j));
+    const u = 40 / 64, v = 24 / 64;
+    const want = (h(0, 0) * (1 - u) + h(64, 0) * u) * (1 - v) + (h(0, 64) * (1 - u) + h(64, 64) * u) * v;
+    expect(p.patch.heights[1 * 4 + 1]).toBeCloseTo(want, 5);
   });
 
   it('no crack along a border shared by a stride-1 and a stride-4 chunk: the gap lies on one of the skirts', () => {
