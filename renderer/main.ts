@@ -485,6 +485,7 @@ installTestHook((): TestHookState => {
     loads: files.loads,
     visualBodies: scene.visualBodies,
     recording: recordings.hookState(),
+    overlaySegments: scene.overlays.segmentCounts,
     terrain: ts && exactHeights ? { ...ts, exactTiles: exactHeights.tileCount, exactBytes: exactHeights.bytes, exactRequests: exactHeights.requests, exactBytesReceived: exactHeights.bytesReceived } : null,
     drawnChassis: world ? Array.from(interpolated.poses.subarray(7 * scene.baseIndex(), 7 * scene.baseIndex() + 7)) : [],
   };

@@ -109,6 +109,11 @@ export class OverlaysView {
     this.cellRanges.obj.visible = v;
   }
 
+  /** Line segments drawn now: element outlines and wheel cell ranges (test hook). */
+  get segmentCounts(): { elements: number; cellRanges: number } {
+    return { elements: this.elements.n, cellRanges: this.cellRanges.n };
+  }
+
   setShowElements(v: boolean): void {
     this.elements.obj.visible = v;
   }

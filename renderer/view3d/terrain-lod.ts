@@ -275,7 +275,8 @@ export const SKIRT_MARGIN = 0.05;
  * one more sample on any side is used for the normals, then dropped).
  *
  * Skirts hang from every side not on the map's edge down to SKIRT_MARGIN below the terrain's
- * lowest point (grid.minHeight). Walking the border counter-clockwise seen from above (south
+ * lowest point (grid.minHeight), closing to the surface where they meet the map's edge (seen
+ * from outside the map they would show). Walking the border counter-clockwise seen from above (south
  * left→right, east upwards, north right→left, west downwards) with border samples a → b and their
  * skirt copies a' b', the quad's triangles a a' b' and a b' b face outward, toward the neighbour
  * whose crack they fill.
@@ -332,7 +333,12 @@ export function chunkMesh(grid: LodGrid, c: LodChunk, p: SampledHeights): ChunkM
       const o = 3 * next++;
       positions[o] = positions[3 * v];
       positions[o + 1] = positions[3 * v + 1];
-      positions[o + 2] = skirtBottom;
+      // At the map's edge nothing hides a skirt: it closes to the surface there (no gap to fill
+      // at that point either: both neighbours end on the same boundary vertex).
+      const k = v % sc, r = (v - k) / sc;
+      const gi = Math.min(c.i0 + k * s, c.i0 + c.cols - 1), gj = Math.min(c.j0 + r * s, c.j0 + c.rows - 1);
+      const onEdge = gi === 0 || gj === 0 || gi === grid.cols - 1 || gj === grid.rows - 1;
+      positions[o + 2] = onEdge ? positions[3 * v + 2] : skirtBottom;
       normals[o] = normals[3 * v];
       normals[o + 1] = normals[3 * v + 1];
       normals[o + 2] = normals[3 * v + 2];

@@ -215,7 +215,7 @@ describe('chunk meshes', () => {
     expect(worstGap).toBeGreaterThan(0.1); // the two edges really differ: there is a gap to fill
   });
 
-  it('skirts face away from their chunk, and none hang on the map\'s edge', () => {
+  it('skirts face away from their chunk, none hang on the map\'s edge, and they close where they meet it', () => {
     const corner = lodChunk(g, C, 0, 0, 0)!;
     const m = chunkMesh(g, corner, patchOf(corner));
     expect(m.positions.length / 3).toBe(81 + 9 + 9); // east and north skirts only
@@ -225,7 +225,12 @@ describe('chunk meshes', () => {
       const ux = m.positions[b] - m.positions[a], uy = m.positions[b + 1] - m.positions[a + 1], uz = m.positions[b + 2] - m.positions[a + 2];
       const vx = m.positions[c] - m.positions[a], vy = m.positions[c + 1] - m.positions[a + 1], vz = m.positions[c + 2] - m.positions[a + 2];
       const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz;
-      expect(nx * (m.positions[a] - cx) + ny * (m.positions[a + 1] - cy)).toBeGreaterThan(0);
+      const area = Math.hypot(nx, ny);
+      if (area > 1e-9) expect(nx * (m.positions[a] - cx) + ny * (m.positions[a + 1] - cy)).toBeGreaterThan(0); // (a quad closing at the map's edge has one empty triangle)
     }
+    // where a skirt meets the map's edge it closes to the surface (nothing hides it from outside)
+    const last = 81; // first skirt vertex: east side, bottom (j = 0 on the map's south edge)
+    expect(m.positions[3 * last + 2]).toBe(m.positions[3 * 8 + 2]);
+    expect(m.positions[3 * (last + 1) + 2]).toBeCloseTo(m.skirtBottom, 6);
   });
 });
