@@ -20,6 +20,14 @@ export const TERRAIN_MESH_MAX_VERTICES_SOFTWARE = 257 * 257;
 export const LOD_CHUNK_CELLS = 32;
 
 /**
+ * [cells] The same on software GL: 17² samples a chunk. Every level of the quadtree down to the
+ * followed body costs a few whole chunks, which with 33² samples alone exceeds the 257² budget
+ * on big maps (4097² at 5 cm: 100k vertices); smaller chunks keep it in budget (48k) at the
+ * price of more draw calls (≈ 150).
+ */
+export const LOD_CHUNK_CELLS_SOFTWARE = 16;
+
+/**
  * [m/m] A terrain chunk splits into four finer ones while the camera is nearer than this × its
  * side: with 10 cm cells, stride 1 within about 5 m of the camera, stride 2 within 10 m, …
  */

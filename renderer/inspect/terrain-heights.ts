@@ -6,7 +6,7 @@
  * `height(i, j)` answers at once: the vertex's float32 height when its tile is here, else NaN
  * after asking for the tile (async, at most EXACT_TILE_REQUESTS_IN_FLIGHT at once). When a tile
  * arrives, `onLoaded` runs so the caller redraws. Tiles are TILE_CELLS × TILE_CELLS cells
- * (aligned to the 3D view's level-0 chunks, which hand theirs over through `offer`); the
+ * (aligned to the 3D view's 32-cell level-0 chunks, which hand theirs over through `offer`); the
  * least recently used are dropped beyond EXACT_TILE_CACHE tiles. No DOM, no three: unit-tested.
  */
 import type { TerrainPatch } from '../../sim/protocol';

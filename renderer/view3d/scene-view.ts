@@ -16,6 +16,7 @@ import { createRobotView, type RobotView } from './robot-view';
 import { buildRobotVisuals, type MeshBytes } from './robot-visuals';
 import { isSoftwareRenderer, terrainVertexBudget } from './gl-info';
 import { TerrainView, type PatchFetcher, type TerrainStats } from './terrain-view';
+import { LOD_CHUNK_CELLS, LOD_CHUNK_CELLS_SOFTWARE } from '../config';
 import type { ExactHeights } from '../inspect/terrain-heights';
 import { OverlaysView } from './overlays-view';
 import type { Selection } from '../inspect/selection';
@@ -86,7 +87,7 @@ export class SceneView {
   setWorld(info: WorldInfo, fetchPatch: PatchFetcher, heights: ExactHeights, meshBytes: MeshBytes = () => undefined): void {
     this.clearWorld();
     this.world = info;
-    this.terrain = new TerrainView(info.terrain, fetchPatch, terrainVertexBudget(this.glRenderer));
+    this.terrain = new TerrainView(info.terrain, fetchPatch, terrainVertexBudget(this.glRenderer), this.softwareGL ? LOD_CHUNK_CELLS_SOFTWARE : LOD_CHUNK_CELLS);
     this.terrain.onExactPatch = (p) => heights.offer(p);
     this.root.add(this.terrain.group);
     const visuals = info.visuals && info.visuals.length > 0 ? buildRobotVisuals(info.visuals, meshBytes) : undefined;

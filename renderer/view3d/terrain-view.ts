@@ -15,7 +15,7 @@
 import * as THREE from 'three';
 import type { TerrainInfo, TerrainPatch } from '../../sim/protocol';
 import {
-  LOD_BUILD_MS_PER_FRAME, LOD_CHUNK_CELLS, LOD_FOCUS_RADIUS, LOD_RESELECT_FRACTION, LOD_SPLIT_FACTOR, TERRAIN_CHUNK_CACHE, TERRAIN_PATCH_REQUESTS_IN_FLIGHT,
+  LOD_BUILD_MS_PER_FRAME, LOD_FOCUS_RADIUS, LOD_RESELECT_FRACTION, LOD_SPLIT_FACTOR, TERRAIN_CHUNK_CACHE, TERRAIN_PATCH_REQUESTS_IN_FLIGHT,
 } from '../config';
 import {
   chunkDistance, chunkMesh, chunkRequest, patchFromOverview, placeholderChunk, selectChunks,
@@ -100,8 +100,11 @@ export class TerrainView {
   /** A level-0 patch arrived (the exact-heights cache keeps it too). */
   onExactPatch: ((p: TerrainPatch) => void) | null = null;
 
-  /** `maxVertices`: the budget (gl-info.ts terrainVertexBudget). */
-  constructor(info: TerrainInfo, private readonly fetch: PatchFetcher, private readonly maxVertices: number) {
+  /**
+   * `maxVertices`: the budget (gl-info.ts terrainVertexBudget); `chunkCells`: cells along a chunk's
+   * side (config.ts LOD_CHUNK_CELLS, LOD_CHUNK_CELLS_SOFTWARE).
+   */
+  constructor(info: TerrainInfo, private readonly fetch: PatchFetcher, private readonly maxVertices: number, private readonly chunkCells: number) {
     this.info = info;
     this.grid = { cols: info.cols, rows: info.rows, dx: info.dx, dy: info.dy, x0: info.x0, y0: info.y0, minHeight: info.minHeight, maxHeight: info.maxHeight };
     this.group.name = 'terrain';
@@ -128,7 +131,7 @@ export class TerrainView {
       }
       this.dirty = true;
     }
-    const step = LOD_RESELECT_FRACTION * LOD_CHUNK_CELLS * Math.max(this.grid.dx, this.grid.dy);
+    const step = LOD_RESELECT_FRACTION * this.chunkCells * Math.max(this.grid.dx, this.grid.dy);
     const moved = Math.hypot(ex - this.lastEye[0], ey - this.lastEye[1], ez - this.lastEye[2]);
     const focusSame = Number.isNaN(fx + fy) ? Number.isNaN(this.lastFocus[0]) : Math.hypot(fx - this.lastFocus[0], fy - this.lastFocus[1]) < step;
     if (!this.dirty && moved < step && focusSame) return;
@@ -136,7 +139,7 @@ export class TerrainView {
     this.lastEye[0] = ex; this.lastEye[1] = ey; this.lastEye[2] = ez;
     this.lastFocus[0] = fx; this.lastFocus[1] = fy;
     this.wanted = selectChunks(this.grid, this.lastEye, {
-      chunkCells: LOD_CHUNK_CELLS, splitFactor: LOD_SPLIT_FACTOR, maxVertices: this.maxVertices, focus: this.lastFocus, focusRadius: LOD_FOCUS_RADIUS,
+      chunkCells: this.chunkCells, splitFactor: LOD_SPLIT_FACTOR, maxVertices: this.maxVertices, focus: this.lastFocus, focusRadius: LOD_FOCUS_RADIUS,
     }).chunks;
     // Every wanted chunk is drawn: its mesh, else one cut from the overview (exact samples when
     // its stride allows, else a bilinear stand-in, replaced in place when its patch arrives).
@@ -144,7 +147,7 @@ export class TerrainView {
     const draw = new Set<string>();
     for (const c of this.wanted) {
       if (!this.ready(c)) {
-        const ph = placeholderChunk(this.grid, this.info.overview, c, LOD_CHUNK_CELLS);
+        const ph = placeholderChunk(this.grid, this.info.overview, c, this.chunkCells);
         this.store(c, ph.patch, ph.chunk);
       }
       if (this.cache.get(c.key)!.placeholder) missing.push(c);

@@ -7,7 +7,8 @@
  *   WorldInfo bytes   v8 structured-clone size (what postMessage copies): before = the old
  *                     TerrainInfo with Float32Array heights; after = the real SimWorld.info().
  *   chunks            LOD chunks drawn for the chase camera (4 m behind, 2.5 m above the map's
- *                     centre, focus on the robot there), on a GPU budget (1025² vertices) and a software-GL budget (257²).
+ *                     centre, focus on the robot there), on a GPU budget (1025² vertices, 32-cell
+ *                     chunks) and a software-GL budget (257², 16-cell chunks).
  *   patch bytes       float32 bytes of the chunks that need a request (finer than the overview).
  *   mesh MB           renderer memory of the drawn chunk meshes (positions, normals, colours,
  *                     indices); before: the single decimated mesh plus the heights copy.
@@ -23,7 +24,7 @@ import { terrainPatch } from '../../sim/terrain/patch';
 import { SimWorld } from '../../sim/sim-world';
 import { parseScenarioFile } from '../../sim/scenario-v2';
 import { chunkMesh, chunkRequest, patchFromOverview, selectChunks, type LodGrid } from '../../renderer/view3d/terrain-lod';
-import { LOD_CHUNK_CELLS, LOD_FOCUS_RADIUS, LOD_SPLIT_FACTOR, TERRAIN_MESH_MAX_VERTICES, TERRAIN_MESH_MAX_VERTICES_SOFTWARE } from '../../renderer/config';
+import { LOD_CHUNK_CELLS, LOD_CHUNK_CELLS_SOFTWARE, LOD_FOCUS_RADIUS, LOD_SPLIT_FACTOR, TERRAIN_MESH_MAX_VERTICES, TERRAIN_MESH_MAX_VERTICES_SOFTWARE } from '../../renderer/config';
 import { EXACT_TILE_CACHE, TILE_CELLS } from '../../renderer/inspect/terrain-heights';
 
 export interface BenchContext {
@@ -53,9 +54,9 @@ export default async function run(ctx: BenchContext): Promise<void> {
     const grid: LodGrid = { cols: hf.cols, rows: hf.rows, dx: hf.dx, dy: hf.dy, x0: hf.x0, y0: hf.y0, minHeight: hf.minHeight, maxHeight: hf.maxHeight };
     const cx = hf.x0 + (hf.cols - 1) * hf.dx / 2, cy = hf.y0 + (hf.rows - 1) * hf.dy / 2;
     const eye = [cx - 4, cy, hf.heightAt(cx, cy) + 2.5];
-    for (const [label, budget] of [['GPU', TERRAIN_MESH_MAX_VERTICES], ['software', TERRAIN_MESH_MAX_VERTICES_SOFTWARE]] as const) {
+    for (const [label, budget, cells] of [['GPU', TERRAIN_MESH_MAX_VERTICES, LOD_CHUNK_CELLS], ['software', TERRAIN_MESH_MAX_VERTICES_SOFTWARE, LOD_CHUNK_CELLS_SOFTWARE]] as const) {
       const build = () => {
-        const sel = selectChunks(grid, eye, { chunkCells: LOD_CHUNK_CELLS, splitFactor: LOD_SPLIT_FACTOR, maxVertices: budget, focus: [cx, cy], focusRadius: LOD_FOCUS_RADIUS });
+        const sel = selectChunks(grid, eye, { chunkCells: cells, splitFactor: LOD_SPLIT_FACTOR, maxVertices: budget, focus: [cx, cy], focusRadius: LOD_FOCUS_RADIUS });
         let bytes = 0, patchBytes = 0, requests = 0;
         for (const c of sel.chunks) {
           let p = patchFromOverview(grid, info.terrain.overview, c);
