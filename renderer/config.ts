@@ -4,8 +4,9 @@
  */
 
 /**
- * [-] Most terrain mesh vertices drawn on a GPU; bigger maps are decimated by an integer stride.
- * 1025² (≈1M vertices, 2M triangles) is easy for any desktop GPU and keeps maps up to 1025² exact.
+ * [-] Most terrain vertices drawn on a GPU (all LOD chunks with their skirts, view3d/terrain-lod.ts);
+ * the chunks' split factor is lowered until the selection fits. 1025² (≈1M vertices, 2M
+ * triangles) is easy for any desktop GPU.
  */
 export const TERRAIN_MESH_MAX_VERTICES = 1025 * 1025;
 
@@ -14,6 +15,41 @@ export const TERRAIN_MESH_MAX_VERTICES = 1025 * 1025;
  * SwiftShader at 960×640 with a loaded 2-core machine: 181k vertices ≈ 8.5 fps, 40k ≈ 13 fps.
  */
 export const TERRAIN_MESH_MAX_VERTICES_SOFTWARE = 257 * 257;
+
+/** [cells] Cells along a terrain chunk's side: a chunk has at most 33² samples at any level (4.3 KB of heights). */
+export const LOD_CHUNK_CELLS = 32;
+
+/**
+ * [cells] The same on software GL: 17² samples a chunk. Every level of the quadtree down to the
+ * followed body costs a few whole chunks, which with 33² samples alone exceeds the 257² budget
+ * on big maps (4097² at 5 cm: 100k vertices); smaller chunks keep it in budget (48k) at the
+ * price of more draw calls (≈ 150).
+ */
+export const LOD_CHUNK_CELLS_SOFTWARE = 16;
+
+/**
+ * [m/m] A terrain chunk splits into four finer ones while the camera is nearer than this × its
+ * side: with 10 cm cells, stride 1 within about 5 m of the camera, stride 2 within 10 m, …
+ */
+export const LOD_SPLIT_FACTOR = 1.5;
+
+/**
+ * [m] Around the followed body the terrain is always drawn at stride 1 (the collision surface)
+ * within this horizontal distance, whatever the camera distance and the vertex budget.
+ */
+export const LOD_FOCUS_RADIUS = 1;
+
+/** [-] The LOD is chosen again when the camera has moved this fraction of a level-0 chunk's side (or a chunk arrived). */
+export const LOD_RESELECT_FRACTION = 0.05;
+
+/** [chunks] Terrain chunk meshes kept (≈ 58 KB each: 33² + skirt vertices × 36 B + indices): ≤ 30 MB. */
+export const TERRAIN_CHUNK_CACHE = 512;
+
+/** [ms] Main-thread time per animation frame spent turning arrived patches into chunk meshes (≈ 1 ms each; at least one per frame). */
+export const LOD_BUILD_MS_PER_FRAME = 4;
+
+/** [-] Terrain patch requests waiting for the worker at most (the render loop never waits for one). */
+export const TERRAIN_PATCH_REQUESTS_IN_FLIGHT = 8;
 
 /** [-] Contact markers drawn at most (the worker sends at most WORLD_MAX_CONTACTS; this is the GPU buffer size). */
 export const CONTACT_MARKER_CAPACITY = 256;

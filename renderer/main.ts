@@ -34,6 +34,7 @@ import { bindPanels, cameraOptions, SettingsPanel } from './app/settings-panel';
 import { statusText } from './app/status-text';
 import { CAMERA_PRESETS, loadUiSettings, saveUiSettings, type KeyValueStore, type UiSettings } from './app/ui-settings';
 import { contactDetail } from './inspect/contact-detail';
+import { ExactHeights } from './inspect/terrain-heights';
 import { contactHighlighted, followSelection, NO_SELECTION, sameSelection, selectContact, type Selection } from './inspect/selection';
 import { boundingRadius, frameWarnings, worldWarnings } from '../sim/warnings';
 
@@ -60,6 +61,8 @@ const ui = {
 
 // ---- state -----------------------------------------------------------------------------------
 let world: WorldInfo | null = null;
+/** Exact terrain heights around what the inspectors and overlays look at (fetched from the worker). */
+let exactHeights: ExactHeights | null = null;
 let bodySizes: number[] = [];
 let staticWarnings: string[] = [];
 let terrainStride = 1;
@@ -184,6 +187,7 @@ function applySettings(): void {
   scene.contacts.setNormalScale(settings.normalScale);
   scene.overlays.setShowAabbs(settings.showAabbs);
   scene.overlays.setShowElements(settings.showElements);
+  scene.overlays.setShowCellRange(settings.showCellRange);
   scene.overlays.setShowAxes(settings.showAxes);
   scene.setShowCollision(settings.showCollision);
   scene.setCamera(settings.camera, selection.type === 'body' ? selection.body : -1);
@@ -293,11 +297,21 @@ const files = new FileActions({
     settingsPanel.setSeries(seriesDefs);
     panel?.setWorld(info.terrain, info.dt);
     applySeries();
-    terrainStride = scene.setWorld(info, meshLookup(f.robotMeshes));
+    exactHeights?.dispose();
+    const fetchPatch = (i0: number, j0: number, cols: number, rows: number, stride: number) => sim.remote.terrainPatch(i0, j0, cols, rows, stride);
+    const heights = new ExactHeights(info.terrain, fetchPatch, () => {
+      // a tile arrived: outlines and panels that waited for it redraw
+      if (exactHeights !== heights) return;
+      redrawContacts();
+      updatePanels(true);
+    });
+    exactHeights = heights;
+    inspector.terrain = heights;
+    scene.setWorld(info, fetchPatch, heights, meshLookup(f.robotMeshes));
     staticWarnings.push(...scene.visualWarnings);
     entities.setWorld(info);
     applySettings();
-    ui.worldName.textContent = `${info.scenarioName} — ${info.terrain.cols}×${info.terrain.rows} @ ${info.terrain.dx} m` + (terrainStride > 1 ? ` (mesh decimated, stride ${terrainStride})` : '');
+    ui.worldName.textContent = `${info.scenarioName} — ${info.terrain.cols}×${info.terrain.rows} @ ${info.terrain.dx} m`;
     sim.remote.setRunning(!paused);
   },
 });
@@ -378,7 +392,7 @@ function updatePanels(force = false): void {
   const f = shown;
   inspector.update(f, world, selection, force);
   entities.update(selection, f?.poses ?? null, f?.velocities, f?.joints ?? null);
-  if (manifoldView && world) manifoldView.update(f, world, selection);
+  if (manifoldView && world && exactHeights) manifoldView.update(f, world, exactHeights, selection);
 }
 
 // ---- render loop -----------------------------------------------------------------------------
@@ -456,6 +470,7 @@ function frameLoop(now: number): void {
     recordings.draw();
     updatePanels();
     updateWarnings();
+    terrainStride = scene.terrainStride;
     // The status bar's time and the plots' right edge come from the same frame at the same tick.
     updateStatus();
     lastPanel = now;
@@ -482,7 +497,8 @@ installTestHook((): TestHookState => {
       if (idx >= 0 && scene.toScreen(p, s.contacts[10 * idx], s.contacts[10 * idx + 1], s.contacts[10 * idx + 2])) screen.push({ index: idx, x: p[0], y: p[1] });
     }
   }
-  const detail = s && world && selection.type === 'contact' ? contactDetail(s, selection.index, world.dt, world.terrain) : null;
+  const detail = s && world && selection.type === 'contact' ? contactDetail(s, selection.index, world.dt, exactHeights) : null;
+  const ts = scene.terrainStats;
   return {
     ready: world !== null && f !== undefined,
     host: host.kind,
@@ -507,6 +523,8 @@ installTestHook((): TestHookState => {
     loads: files.loads,
     visualBodies: scene.visualBodies,
     recording: recordings.hookState(),
+    overlaySegments: scene.overlays.segmentCounts,
+    terrain: ts && exactHeights ? { ...ts, exactTiles: exactHeights.tileCount, exactBytes: exactHeights.bytes, exactRequests: exactHeights.requests, exactBytesReceived: exactHeights.bytesReceived } : null,
     drawnChassis: world ? Array.from(interpolated.poses.subarray(7 * scene.baseIndex(), 7 * scene.baseIndex() + 7)) : [],
     frameTiming: frameTiming.snapshot(),
     terrainGpu: terrainGpuMemory(scene.scene),

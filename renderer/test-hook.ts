@@ -62,6 +62,10 @@ export interface TestHookState {
   visualBodies: number;
   /** Recording and replay (app/recording-panel.ts hookState). */
   recording?: ReturnType<import('./app/recording-panel').RecordingPanel['hookState']>;
+  /** Overlay line segments drawn: element outlines, wheel cell ranges. */
+  overlaySegments?: { elements: number; cellRanges: number };
+  /** Terrain chunks drawn and held, patch traffic, and the exact-height tiles (view3d/terrain-view.ts). */
+  terrain?: (import('./view3d/terrain-view').TerrainStats & { exactTiles: number; exactBytes: number; exactRequests: number; exactBytesReceived: number }) | null;
   /** The robot base's pose as drawn (interpolated, float32), px py pz qx qy qz qw. */
   drawnChassis?: number[];
   /** The render loop's recent frames: start times and callback durations (render-stats.ts). */
@@ -83,7 +87,7 @@ export function installTestHook(get: () => TestHookState): void {
   const keys: (keyof TestHookState)[] = [
     'ready', 'host', 'scenarioName', 'bodies', 'bodyNames', 'terrainStride', 'glRenderer', 'paused',
     'framesReceived', 'framesRendered', 'lastFrame', 'shownFrame', 'contactsOnScreen', 'selection',
-    'selectedContact', 'highlightedContacts', 'warnings', 'error', 'loads', 'visualBodies', 'recording', 'drawnChassis',
+    'selectedContact', 'highlightedContacts', 'warnings', 'error', 'loads', 'visualBodies', 'recording', 'overlaySegments', 'terrain', 'drawnChassis',
     'frameTiming', 'terrainGpu', 'terrainBytesFromWorker',
   ];
   for (const k of keys) Object.defineProperty(hook, k, { get: () => get()[k], enumerable: true });

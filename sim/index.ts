@@ -28,6 +28,8 @@ export type { TerrainProgress } from './terrain/progress';
 export { estimateTerrainLoad, describeTerrainLoadEstimate, TERRAIN_LARGE_LOAD_BYTES } from './terrain/load-estimate';
 export type { TerrainLoadEstimate } from './terrain/load-estimate';
 export type { TerrainLoadOptions } from './terrain/load-terrain';
+// (terrain LOD: what crosses to the renderer, a bounded overview and strided patches)
+export { terrainPatch, terrainOverview, overviewStride, TERRAIN_OVERVIEW_MAX_SIDE, TERRAIN_PATCH_MAX_SAMPLES } from './terrain/patch';
 export { TerrainLoadCancelled } from './terrain/progress';
 export { TERRAIN_MIN_SPACING, TERRAIN_MAX_SPACING, TERRAIN_MAX_ABS_HEIGHT, TERRAIN_MAX_ABS_ORIGIN } from './terrain/plausibility';
 export { describeValue } from './util/describe-value';
@@ -46,6 +48,9 @@ export type {
 } from './collision/cylinder-terrain/plain-api';
 export { collideCylinderTerrainInto } from './collision/cylinder-terrain/collide';
 export { CylinderTerrainWorkspace, CylinderTerrainStatus } from './collision/cylinder-terrain/workspace';
+// (the wheel query's cell range, also drawn by the GUI)
+export { cylinderCellRange } from './collision/cylinder-terrain/cell-range';
+export type { CellRange, CellGrid } from './collision/cylinder-terrain/cell-range';
 export { reduceManifoldInto, ManifoldGroups, ReduceManifoldStatus } from './collision/reduce-manifold';
 
 // --- convex shapes and queries ----------------------------------------------------------------

@@ -71,15 +71,61 @@ export interface JointInfo {
   motor: boolean;
 }
 
+/**
+ * A coarse picture of the whole terrain (bounded size, sim/terrain/patch.ts
+ * TERRAIN_OVERVIEW_MAX_SIDE samples per side): for the minimap and the far chunks of the 3D view.
+ * Sample (c, r) is grid vertex (min(c·stride, cols − 1), min(r·stride, rows − 1)) of the terrain:
+ * every stride-th vertex plus always the last row and column.
+ */
+export interface TerrainOverview {
+  /** Grid vertices between samples, a power of two (1 when the whole grid fits). */
+  stride: number;
+  /** Samples along x and y. */
+  cols: number;
+  rows: number;
+  /** Row-major float32 heights of the samples [m]. */
+  heights: Float32Array;
+}
+
+/**
+ * The terrain as the renderer learns it at load: the grid's shape and an overview, never every
+ * height (a 16385² map would be 1 GiB). Exact heights come in small patches
+ * (SimService.terrainPatch).
+ */
 export interface TerrainInfo {
+  /** Grid vertices along x and y. */
   cols: number;
   rows: number;
   dx: number;
   dy: number;
   x0: number;
   y0: number;
-  /** Row-major heights (float32 for the renderer's mesh). */
+  minHeight: number;
+  maxHeight: number;
+  overview: TerrainOverview;
+}
+
+/**
+ * Heights of a rectangle of grid vertices sampled at an integer stride (SimService.terrainPatch):
+ * the span [i0, i0 + cols − 1] × [j0, j0 + rows − 1] after clamping to the grid, sampled at
+ * i0 + c·stride for c < sampleCols, the last sample always the span's last vertex (as
+ * sim/terrain/mesh.ts samples a decimated mesh). At stride 1 the heights are the collision
+ * surface's vertices (float32).
+ */
+export interface TerrainPatch {
+  /** First grid vertex of the span (column, row), after clamping. */
+  i0: number;
+  j0: number;
+  /** Grid vertices the span covers along x and y, after clamping. */
+  cols: number;
+  rows: number;
+  stride: number;
+  /** Samples along x and y: ceil((cols − 1) / stride) + 1. */
+  sampleCols: number;
+  sampleRows: number;
+  /** Row-major float32 heights [m], sampleCols × sampleRows; its buffer is transferred. */
   heights: Float32Array;
+  /** [m] Exact lowest and highest vertex of the whole span (every vertex, not only the samples). */
   minHeight: number;
   maxHeight: number;
 }
@@ -167,6 +213,12 @@ export interface SimService {
   step(n: number): Promise<number>;
   /** The newest frame (its buffers are transferred to the caller). */
   latestFrame(): Promise<Frame>;
+  /**
+   * Heights of grid vertices [i0, i0 + cols − 1] × [j0, j0 + rows − 1] (clamped to the grid; the
+   * stride lattice is kept) at an integer stride; the heights' buffer is transferred, not copied.
+   * Rejects naming the bad argument, an empty span or a result over TERRAIN_PATCH_MAX_SAMPLES.
+   */
+  terrainPatch(i0: number, j0: number, cols: number, rows: number, stride: number): Promise<TerrainPatch>;
 
   // --- recordings (sim/record-session.ts) ---
   /** Records every step from now on; the file's bytes go to `onChunk` in order. */

@@ -9,7 +9,9 @@
  */
 import { parseScenarioFile, type ParsedScenario } from './scenario-v2';
 import { SimWorld } from './sim-world';
-import type { DriveCommand, Frame, LoadProgress, RecordingSummary, ReplayStatus, ScenarioFiles, SimService, WorldInfo } from './protocol';
+import { transfer } from 'comlink';
+import type { DriveCommand, Frame, LoadProgress, RecordingSummary, ReplayStatus, ScenarioFiles, SimService, TerrainPatch, WorldInfo } from './protocol';
+import { terrainPatch } from './terrain/patch';
 import { Heightfield } from './terrain/heightfield';
 import type { RobotSpec } from './dynamics/spec';
 import type { VisualSpec } from './robot/urdf/urdf-to-robot';
@@ -93,7 +95,8 @@ export class SimServiceImpl implements SimService {
     this.files = files;
     this.owed = 0;
     if (wasRunning) this.setRunning(true);
-    return world.info();
+    const info = world.info();
+    return transfer(info, [info.terrain.overview.heights.buffer]);
   }
 
   /** Builds the world of `files` (the running one untouched); throws naming what is wrong. */
@@ -400,6 +403,16 @@ export class SimServiceImpl implements SimService {
 
   async latestFrame(): Promise<Frame> {
     return this.requireWorld().frame(this.realtimeFactor);
+  }
+
+  /**
+   * Heights of a vertex span of the loaded terrain (sim/terrain/patch.ts): the renderer's chunks
+   * and the exact heights under a contact. The heights' buffer is marked for transfer (Comlink
+   * moves it to the renderer instead of copying; in-process callers just get the object).
+   */
+  async terrainPatch(i0: number, j0: number, cols: number, rows: number, stride: number): Promise<TerrainPatch> {
+    const p = terrainPatch(this.requireWorld().terrain, i0, j0, cols, rows, stride);
+    return transfer(p, [p.heights.buffer]);
   }
 
   /** The world, for in-process callers (CLI, tests). */

@@ -15,6 +15,7 @@ import type { ParsedScenario } from './scenario-v2';
 import { scenarioWorldSpec } from './scenario-v2';
 import { ScenarioError } from './scenario-guard';
 import type { Heightfield } from './terrain/heightfield';
+import { terrainOverview } from './terrain/patch';
 import type { RobotSpec } from './dynamics/spec';
 import type { VisualSpec } from './robot/urdf/urdf-to-robot';
 
@@ -118,9 +119,9 @@ export class SimWorld {
       dy: hf.dy,
       x0: hf.x0,
       y0: hf.y0,
-      heights: Float32Array.from(hf.heights),
       minHeight: hf.minHeight,
       maxHeight: hf.maxHeight,
+      overview: terrainOverview(hf),
     };
     const joints: JointInfo[] = this.engine.joints.defs.map((d) => ({
       name: d.name,

@@ -10,6 +10,7 @@ import type { WorldInfo } from '../../sim/protocol';
 import { contactDetail, type ContactFrame } from '../inspect/contact-detail';
 import { detailFields } from '../inspect/contact-fields';
 import { groupManifolds } from '../inspect/manifolds';
+import type { TerrainHeights } from '../inspect/terrain-heights';
 import type { Selection } from '../inspect/selection';
 import { h } from './dom';
 import { DEFAULT_UNITS, formatNumber, labelWithUnit, NO_VALUE, type DisplayUnits } from './units';
@@ -25,6 +26,8 @@ export class InspectorPanel {
   private readonly expanded = new Set<string>();
   private key = '';
   private units: DisplayUnits = { ...DEFAULT_UNITS };
+  /** Exact terrain heights for the terrain element (set per world; null: no element shown). */
+  terrain: (TerrainHeights & { version?: number }) | null = null;
 
   constructor(private readonly root: HTMLElement, private readonly select: (sel: { contact: number }) => void) {}
 
@@ -46,7 +49,7 @@ export class InspectorPanel {
       return;
     }
     const selIndex = sel.type === 'contact' ? sel.index : -2;
-    const key = `${f.step}|${f.contacts.length}|${selIndex}|${[...this.expanded].join(',')}|${sel.type}`;
+    const key = `${f.step}|${f.contacts.length}|${selIndex}|${[...this.expanded].join(',')}|${sel.type}|${this.terrain?.version ?? 0}`;
     if (key === this.key && !force) return;
     this.key = key;
     const name = (b: number): string => (b < 0 ? 'terrain' : (w.bodies[b]?.name ?? `#${b}`));
@@ -78,7 +81,7 @@ export class InspectorPanel {
       tr.addEventListener('click', () => this.select({ contact: g.contacts[0] }));
       if (!open) return;
       for (const k of g.contacts) {
-        const d = contactDetail(f, k, w.dt, w.terrain);
+        const d = contactDetail(f, k, w.dt, this.terrain);
         if (!d) continue;
         const r = table.insertRow();
         r.className = 'contact-row';
@@ -89,7 +92,7 @@ export class InspectorPanel {
     });
     const parts: HTMLElement[] = [caption, table];
     if (sel.type === 'contact') {
-      const d = contactDetail(f, sel.index, w.dt, w.terrain);
+      const d = contactDetail(f, sel.index, w.dt, this.terrain);
       const box = h('div', '', 'detail', { 'data-testid': 'contact-detail' });
       if (!d) box.textContent = 'the selected contact is gone (no contact of that body pair near it in this step)';
       else {

@@ -18,7 +18,7 @@ export class SettingsPanel {
     private readonly store: KeyValueStore | null,
     private readonly changed: (s: UiSettings) => void,
   ) {
-    const check = (key: 'showContacts' | 'xray' | 'showAabbs' | 'showElements' | 'showAxes' | 'showCollision', label: string, title: string): HTMLElement => {
+    const check = (key: 'showContacts' | 'xray' | 'showAabbs' | 'showCellRange' | 'showElements' | 'showAxes' | 'showCollision', label: string, title: string): HTMLElement => {
       const input = h('input', '', '', { type: 'checkbox', id: `set-${key}` });
       input.checked = settings[key];
       input.addEventListener('change', () => {
@@ -42,6 +42,7 @@ export class SettingsPanel {
       check('xray', 'x-ray contacts', 'draw contacts through bodies and terrain'),
       check('showElements', 'element outlines', 'outline the terrain elements under contacts (rectangle or the two V1–V2 triangles)'),
       check('showAabbs', 'AABBs', 'axis-aligned bounding boxes of the bodies'),
+      check('showCellRange', 'wheel cell ranges', 'the terrain cells each wheel\'s query considers (its AABB over the grid)'),
       check('showAxes', 'axes', 'x (red), y (green), z (blue) at the robot base'),
       check('showCollision', 'collision shapes', 'draw the collision shapes over a URDF robot\'s visuals'),
       normal,

@@ -75,6 +75,8 @@ export interface UiSettings extends DisplaySettings {
   xray: boolean;
   normalScale: NormalScale;
   showAabbs: boolean;
+  /** Each wheel's terrain cell range (the cells its query considers). */
+  showCellRange: boolean;
   /** Outlines of the terrain elements under contacts. */
   showElements: boolean;
   showAxes: boolean;
@@ -93,6 +95,7 @@ export const DEFAULT_UI_SETTINGS: UiSettings = {
   xray: false,
   normalScale: 'depth',
   showAabbs: false,
+  showCellRange: false,
   showElements: true,
   showAxes: false,
   showCollision: false,
@@ -116,7 +119,7 @@ export function parseUiSettings(raw: unknown): UiSettings {
   const s: UiSettings = { ...DEFAULT_UI_SETTINGS, plots: [...DEFAULT_UI_SETTINGS.plots], closedPanels: [...DEFAULT_UI_SETTINGS.closedPanels], units: { ...DEFAULT_UI_SETTINGS.units } };
   if (raw === null || typeof raw !== 'object') return s;
   const r = raw as Record<string, unknown>;
-  for (const k of ['showContacts', 'xray', 'showAabbs', 'showElements', 'showAxes', 'showCollision'] as const) {
+  for (const k of ['showContacts', 'xray', 'showAabbs', 'showCellRange', 'showElements', 'showAxes', 'showCollision'] as const) {
     if (typeof r[k] === 'boolean') s[k] = r[k] as boolean;
   }
   if (r.normalScale === 'depth' || r.normalScale === 'force') s.normalScale = r.normalScale;

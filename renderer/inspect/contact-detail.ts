@@ -11,7 +11,7 @@
 import { contactKindName } from '../../sim/dynamics/plain-world';
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../../sim/dynamics/spec';
 import { TERRAIN_PLANARITY_TOLERANCE } from '../../sim/constants';
-import type { TerrainInfo } from '../../sim/protocol';
+import type { TerrainHeights } from './terrain-heights';
 
 /** The slice of a Frame the inspector reads (a Frame fits; tests build it by hand). */
 export interface ContactFrame {
@@ -38,7 +38,7 @@ export interface ContactDetail {
   /** Terrain cell, −1 for body–body contacts. */
   cellI: number;
   cellJ: number;
-  /** null for body–body contacts or a cell outside the grid. */
+  /** null for body–body contacts, a cell outside the grid, or while the cell's heights are on their way. */
   element: TerrainElement | null;
   point: [number, number, number];
   normal: [number, number, number];
@@ -65,14 +65,14 @@ export function contactCount(f: ContactFrame): number {
 /**
  * The element of cell (i, j) under (x, y), by the paper's rule: a planar cell (the four corners
  * coplanar with a right angle at V0) is one rectangle, otherwise two triangles on the V1–V2
- * diagonal, lower when fx + fy ≤ 1. Heights are the float32 copy the renderer holds, so a cell
+ * diagonal, lower when fx + fy ≤ 1. Heights are the float32 copy the worker sends, so a cell
  * planar only within float64 rounding may read as two triangles here (the tolerance is 1 nm).
+ * Null outside the grid or while the cell's heights are on their way (terrain-heights.ts).
  */
-export function terrainElement(t: TerrainInfo, i: number, j: number, x: number, y: number): TerrainElement | null {
+export function terrainElement(t: TerrainHeights, i: number, j: number, x: number, y: number): TerrainElement | null {
   if (i < 0 || j < 0 || i >= t.cols - 1 || j >= t.rows - 1) return null;
-  const k = j * t.cols + i, h = t.heights;
-  if (h.length < t.cols * t.rows) return null;
-  const h0 = h[k], h1 = h[k + 1], h2 = h[k + t.cols], h3 = h[k + t.cols + 1];
+  const h0 = t.height(i, j), h1 = t.height(i + 1, j), h2 = t.height(i, j + 1), h3 = t.height(i + 1, j + 1);
+  if (Number.isNaN(h0 + h1 + h2 + h3)) return null;
   const tol = TERRAIN_PLANARITY_TOLERANCE;
   const rect = (Math.abs(h1 - h0) <= tol && Math.abs(h3 - h2) <= tol) || (Math.abs(h2 - h0) <= tol && Math.abs(h3 - h1) <= tol);
   if (rect) return 'rectangle';
@@ -98,7 +98,7 @@ function pointVelocity(out: number[], f: ContactFrame, body: number, px: number,
 const va = [0, 0, 0], vb = [0, 0, 0];
 
 /** Detail of contact k of frame f; null when k is out of range. */
-export function contactDetail(f: ContactFrame, k: number, dt: number, terrain: TerrainInfo | null): ContactDetail | null {
+export function contactDetail(f: ContactFrame, k: number, dt: number, terrain: TerrainHeights | null): ContactDetail | null {
   if (!Number.isInteger(k) || k < 0 || k >= contactCount(f)) return null;
   const o = CONTACT_STRIDE * k, q = CONTACT_INFO_STRIDE * k;
   const c = f.contacts, info = f.contactInfo;

@@ -12,6 +12,7 @@
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE } from '../../sim/dynamics/spec';
 import type { WorldInfo } from '../../sim/protocol';
 import { terrainElement } from './contact-detail';
+import type { TerrainHeights } from './terrain-heights';
 import { groupManifolds, type ManifoldGroup } from './manifolds';
 import type { Selection } from './selection';
 
@@ -116,8 +117,12 @@ export function cylinderSection(c: readonly number[], a: readonly number[], r: n
   return convexHull2(out);
 }
 
-/** The picture for wheel `wheel` in a frame, or null when it has no contact. `prefer`: a contact index whose manifold to show. */
-export function manifoldPicture(w: WorldInfo, poses: Float32Array, contacts: Float32Array, info: Int32Array, wheel: number, prefer = -1): ManifoldPicture | null {
+/**
+ * The picture for wheel `wheel` in a frame, or null when it has no contact. `prefer`: a contact
+ * index whose manifold to show. Element outlines need the exact heights of their cells
+ * (`terrain`); a cell whose heights are not here yet is left out (they are asked for).
+ */
+export function manifoldPicture(w: WorldInfo, terrain: TerrainHeights, poses: Float32Array, contacts: Float32Array, info: Int32Array, wheel: number, prefer = -1): ManifoldPicture | null {
   const b = w.bodies[wheel];
   if (!b || b.shape.type !== 'cylinder') return null;
   const groups = groupManifolds(contacts, info).filter((g) => g.bodyA === wheel || g.bodyB === wheel);
@@ -142,14 +147,15 @@ export function manifoldPicture(w: WorldInfo, poses: Float32Array, contacts: Flo
     return { index: k, u: pu, v: pv, depth: contacts[c + 6], kind: info[CONTACT_INFO_STRIDE * k] };
   });
   const elements: number[][] = [];
-  const t = w.terrain;
+  const t = terrain;
   for (const cell of group.cells) {
     const [i, j] = cell.split(',').map(Number);
     if (i < 0 || j < 0 || i >= t.cols - 1 || j >= t.rows - 1) continue;
-    const k = j * t.cols + i;
+    const h0 = t.height(i, j), h1 = t.height(i + 1, j), h2 = t.height(i, j + 1), h3 = t.height(i + 1, j + 1);
+    if (Number.isNaN(h0 + h1 + h2 + h3)) continue;
     const x0 = t.x0 + i * t.dx, y0 = t.y0 + j * t.dy;
-    const V0 = proj(x0, y0, t.heights[k]), V1 = proj(x0 + t.dx, y0, t.heights[k + 1]);
-    const V2 = proj(x0, y0 + t.dy, t.heights[k + t.cols]), V3 = proj(x0 + t.dx, y0 + t.dy, t.heights[k + t.cols + 1]);
+    const V0 = proj(x0, y0, h0), V1 = proj(x0 + t.dx, y0, h1);
+    const V2 = proj(x0, y0 + t.dy, h2), V3 = proj(x0 + t.dx, y0 + t.dy, h3);
     if (terrainElement(t, i, j, x0, y0) === 'rectangle') elements.push([...V0, ...V1, ...V3, ...V2]);
     else elements.push([...V0, ...V1, ...V2], [...V1, ...V3, ...V2]);
   }

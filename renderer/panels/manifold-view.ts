@@ -12,6 +12,7 @@ import { contactKindName } from '../../sim/dynamics/plain-world';
 import type { WorldInfo } from '../../sim/protocol';
 import type { ContactFrame } from '../inspect/contact-detail';
 import { manifoldPicture, wheelOfSelection, type ManifoldPicture } from '../inspect/manifold-geometry';
+import type { TerrainHeights } from '../inspect/terrain-heights';
 import type { Selection } from '../inspect/selection';
 import { contactColor, STANDARD_CONTACT_COLORS, type ContactColors } from '../view3d/contact-style';
 
@@ -58,16 +59,17 @@ export class ManifoldView {
     this.key = '';
   }
 
-  update(f: (ContactFrame & { contacts: Float32Array }) | null, w: WorldInfo, sel: Selection): void {
+  /** `terrain`: exact heights (fetched around the patch); a new tile (its version) redraws. */
+  update(f: (ContactFrame & { contacts: Float32Array }) | null, w: WorldInfo, terrain: TerrainHeights & { version?: number }, sel: Selection): void {
     const selIndex = sel.type === 'contact' ? sel.index : -1;
-    const key = f ? `${f.step}|${f.contacts.length}|${sel.type}|${selIndex}|${sel.type === 'body' ? sel.body : ''}` : 'none';
+    const key = f ? `${f.step}|${f.contacts.length}|${sel.type}|${selIndex}|${sel.type === 'body' ? sel.body : ''}|${terrain.version ?? 0}` : 'none';
     if (key === this.key) return;
     this.key = key;
     const W = this.app.renderer.width, H = this.app.renderer.height;
     const g = this.g;
     g.clear();
     const wheel = f ? wheelOfSelection(w, sel, f.contactInfo) : -1;
-    const pic = f && wheel >= 0 ? manifoldPicture(w, f.poses, f.contacts, f.contactInfo, wheel, selIndex) : null;
+    const pic = f && wheel >= 0 ? manifoldPicture(w, terrain, f.poses, f.contacts, f.contactInfo, wheel, selIndex) : null;
     this.picture = pic;
     if (!pic) {
       this.title.text = wheel >= 0 ? `${w.bodies[wheel].name}: no contact` : 'select a wheel or one of its contacts';

@@ -1,6 +1,7 @@
 /**
  * Minimap for the 2D panel: the terrain seen from above (north up, +x right), coloured by height,
- * with the robot as an arrow along its heading. The terrain is sampled once per world into at most
+ * with the robot as an arrow along its heading. The terrain's overview (TerrainInfo.overview, at
+ * most 257² samples) is sampled once per world into at most
  * MINIMAP_CELLS × MINIMAP_CELLS rectangles in one Graphics (pixi keeps its geometry on the GPU);
  * only the small robot marker is redrawn per panel refresh.
  */
@@ -36,12 +37,13 @@ export class Minimap {
     const ch = (h * scale) / ny;
     const g = this.ground;
     g.clear();
+    const o = t.overview;
     for (let b = 0; b < ny; b++) {
-      // Sample the vertex nearest the cell centre (a picture, not a measurement).
-      const j = Math.min(t.rows - 1, Math.round((((b + 0.5) / ny) * h) / t.dy));
+      // Sample the overview vertex nearest the cell centre (a picture, not a measurement).
+      const j = Math.min(o.rows - 1, Math.round((((b + 0.5) / ny) * h) / (t.dy * o.stride)));
       for (let a = 0; a < nx; a++) {
-        const i = Math.min(t.cols - 1, Math.round((((a + 0.5) / nx) * w) / t.dx));
-        heightColor(this.rgb, 0, t.heights[j * t.cols + i], t.minHeight, t.maxHeight);
+        const i = Math.min(o.cols - 1, Math.round((((a + 0.5) / nx) * w) / (t.dx * o.stride)));
+        heightColor(this.rgb, 0, o.heights[j * o.cols + i], t.minHeight, t.maxHeight);
         const color = (Math.round(this.rgb[0] * 255) << 16) | (Math.round(this.rgb[1] * 255) << 8) | Math.round(this.rgb[2] * 255);
         // north up: row b = 0 (southmost) is drawn at the bottom
         g.rect(a * cw, (ny - 1 - b) * ch, cw + 0.5, ch + 0.5).fill({ color });

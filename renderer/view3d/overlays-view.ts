@@ -2,13 +2,19 @@
  * Inspection overlays in the simulation frame: the selection (a ring marker on the selected
  * contact, the bounding box of the selected body, the outline of the selected terrain cell),
  * the outlines of the terrain elements under the contacts (rectangle, or the two triangles on
- * the V1–V2 diagonal as sim/terrain/heightfield.ts classifies them), every body's AABB and the
- * axes at the robot's base. Line buffers of fixed capacity; updating allocates nothing.
+ * the V1–V2 diagonal as sim/terrain/heightfield.ts classifies them), every body's AABB, each
+ * wheel's cell range (the cells its terrain query considers) and the axes at the robot's base.
+ * Terrain lines follow the exact heights (inspect/terrain-heights.ts, fetched around what is
+ * drawn); a side whose heights are still on their way is left out until they arrive. Line
+ * buffers of fixed capacity; updating allocates nothing.
  */
 import * as THREE from 'three';
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE } from '../../sim/dynamics/spec';
-import type { TerrainInfo } from '../../sim/protocol';
+import type { BodyInfo } from '../../sim/protocol';
+import { cylinderCellRange, type CellRange } from '../../sim/collision/cylinder-terrain/cell-range';
+import { SPECULATIVE_DISTANCE } from '../../sim/dynamics/constants';
 import { terrainElement } from '../inspect/contact-detail';
+import type { TerrainHeights } from '../inspect/terrain-heights';
 import type { Selection } from '../inspect/selection';
 import { CONTACT_MARKER_RADIUS } from '../config';
 
@@ -19,6 +25,8 @@ const SEGS_PER_ELEMENT = 5;
 /** [m] Lift of outlines above the surface so they are not hidden in it. */
 const OUTLINE_LIFT = 0.004;
 const MAX_BODIES = 512;
+/** Segments of the cell-range outlines at most (all wheels together; a 0.15 m wheel on 5 cm cells needs 32). */
+const CELL_RANGE_SEGMENTS = 4096;
 
 class Lines {
   readonly pos: Float32Array;
@@ -59,9 +67,13 @@ export class OverlaysView {
   private readonly cell = new Lines(SEGS_PER_ELEMENT, 0xff40ff, false);
   private readonly aabbs = new Lines(MAX_BODIES * 12, 0x80ff80);
   private readonly selBox = new Lines(12, 0xffff00, false);
+  private readonly cellRanges = new Lines(CELL_RANGE_SEGMENTS, 0xff9020);
+  /** Wheels whose cell range is drawn: body index, radius the query uses [m], half-height [m]. */
+  private wheels: { body: number; radius: number; halfHeight: number }[] = [];
+  private readonly range: CellRange = { i0: 0, j0: 0, i1: -1, j1: -1 };
   private readonly ring: THREE.Mesh;
   readonly axes = new THREE.AxesHelper(0.6);
-  private terrain: TerrainInfo | null = null;
+  private terrain: TerrainHeights | null = null;
   private readonly box = new THREE.Box3();
   private readonly seen = new Set<number>();
 
@@ -77,11 +89,29 @@ export class OverlaysView {
     (this.axes.material as THREE.Material).depthTest = false;
     this.axes.renderOrder = 12;
     this.aabbs.obj.visible = false;
-    this.group.add(this.elements.obj, this.cell.obj, this.aabbs.obj, this.selBox.obj, this.ring, this.axes);
+    this.cellRanges.obj.visible = false;
+    this.group.add(this.elements.obj, this.cell.obj, this.aabbs.obj, this.cellRanges.obj, this.selBox.obj, this.ring, this.axes);
   }
 
-  setTerrain(t: TerrainInfo | null): void {
+  /**
+   * Exact heights for the terrain lines, and the bodies (wheels get a cell range: cylinders with
+   * the wheel role, at their radius plus the largest speculative margin the wheel query adds).
+   */
+  setTerrain(t: TerrainHeights | null, bodies: readonly BodyInfo[] = []): void {
     this.terrain = t;
+    this.wheels = [];
+    bodies.forEach((b, k) => {
+      if (b.role === 'wheel' && b.shape.type === 'cylinder') this.wheels.push({ body: k, radius: b.shape.radius + SPECULATIVE_DISTANCE, halfHeight: b.shape.height / 2 });
+    });
+  }
+
+  setShowCellRange(v: boolean): void {
+    this.cellRanges.obj.visible = v;
+  }
+
+  /** Line segments drawn now: element outlines and wheel cell ranges (test hook). */
+  get segmentCounts(): { elements: number; cellRanges: number } {
+    return { elements: this.elements.n, cellRanges: this.cellRanges.n };
   }
 
   setShowElements(v: boolean): void {
@@ -100,14 +130,52 @@ export class OverlaysView {
   private outline(l: Lines, i: number, j: number): void {
     const t = this.terrain;
     if (!t || i < 0 || j < 0 || i >= t.cols - 1 || j >= t.rows - 1) return;
-    const k = j * t.cols + i, h = t.heights, z = OUTLINE_LIFT;
+    const z = OUTLINE_LIFT;
     const x0 = t.x0 + i * t.dx, y0 = t.y0 + j * t.dy, x1 = x0 + t.dx, y1 = y0 + t.dy;
-    const h0 = h[k] + z, h1 = h[k + 1] + z, h2 = h[k + t.cols] + z, h3 = h[k + t.cols + 1] + z;
+    const h0 = t.height(i, j) + z, h1 = t.height(i + 1, j) + z, h2 = t.height(i, j + 1) + z, h3 = t.height(i + 1, j + 1) + z;
+    if (Number.isNaN(h0 + h1 + h2 + h3)) return; // heights on their way
     l.seg(x0, y0, h0, x1, y0, h1);
     l.seg(x1, y0, h1, x1, y1, h3);
     l.seg(x1, y1, h3, x0, y1, h2);
     l.seg(x0, y1, h2, x0, y0, h0);
     if (terrainElement(t, i, j, x0, y0) !== 'rectangle') l.seg(x1, y0, h1, x0, y1, h2);
+  }
+
+  /** Grid line from vertex (ia, ja) to (ib, jb) (one step along x or y), lifted over the exact surface. */
+  private gridSeg(l: Lines, t: TerrainHeights, ia: number, ja: number, ib: number, jb: number): void {
+    const ha = t.height(ia, ja), hb = t.height(ib, jb);
+    if (Number.isNaN(ha + hb)) return;
+    l.seg(t.x0 + ia * t.dx, t.y0 + ja * t.dy, ha + OUTLINE_LIFT, t.x0 + ib * t.dx, t.y0 + jb * t.dy, hb + OUTLINE_LIFT);
+  }
+
+  /**
+   * Each wheel's cell range (sim/collision/cylinder-terrain/cell-range.ts, the query's broad
+   * phase) from its drawn pose: the outline of the cell rectangle along the grid lines.
+   */
+  private updateCellRanges(meshes: readonly THREE.Mesh[]): void {
+    const l = this.cellRanges, t = this.terrain, r = this.range;
+    l.begin();
+    if (t && l.obj.visible) {
+      const grid = { x0: t.x0, y0: t.y0, dx: t.dx, dy: t.dy, cellsX: t.cols - 1, cellsY: t.rows - 1 };
+      for (const w of this.wheels) {
+        const m = meshes[w.body];
+        if (!m) continue;
+        const q = m.quaternion;
+        // the wheel's axis: its local z rotated by the pose
+        const ax = 2 * (q.x * q.z + q.y * q.w), ay = 2 * (q.y * q.z - q.x * q.w);
+        if (!cylinderCellRange(r, grid, m.position.x, m.position.y, ax, ay, w.radius, w.halfHeight)) continue;
+        const ia = r.i0, ib = r.i1 + 1, ja = r.j0, jb = r.j1 + 1;
+        for (let i = ia; i < ib; i++) {
+          this.gridSeg(l, t, i, ja, i + 1, ja);
+          this.gridSeg(l, t, i, jb, i + 1, jb);
+        }
+        for (let j = ja; j < jb; j++) {
+          this.gridSeg(l, t, ia, j, ia, j + 1);
+          this.gridSeg(l, t, ib, j, ib, j + 1);
+        }
+      }
+    }
+    l.end();
   }
 
   /** Element outlines under the terrain contacts of a frame. */
@@ -167,6 +235,7 @@ export class OverlaysView {
     this.cell.begin();
     if (sel.type === 'cell') this.outline(this.cell, sel.i, sel.j);
     this.cell.end();
+    this.updateCellRanges(meshes);
     // all AABBs
     this.aabbs.begin();
     if (this.aabbs.obj.visible) for (const m of meshes) this.boxLines(this.aabbs, this.bodyBox(m));
@@ -179,7 +248,7 @@ export class OverlaysView {
   }
 
   dispose(): void {
-    for (const l of [this.elements, this.cell, this.aabbs, this.selBox]) l.dispose();
+    for (const l of [this.elements, this.cell, this.aabbs, this.cellRanges, this.selBox]) l.dispose();
     this.ring.geometry.dispose();
     (this.ring.material as THREE.Material).dispose();
     this.axes.dispose();

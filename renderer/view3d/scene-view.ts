@@ -15,7 +15,9 @@ import { createContactsView, type ContactsView } from './contacts-view';
 import { createRobotView, type RobotView } from './robot-view';
 import { buildRobotVisuals, type MeshBytes } from './robot-visuals';
 import { isSoftwareRenderer, terrainVertexBudget } from './gl-info';
-import { createTerrainView, type TerrainView } from './terrain-view';
+import { TerrainView, type PatchFetcher, type TerrainStats } from './terrain-view';
+import { LOD_CHUNK_CELLS, LOD_CHUNK_CELLS_SOFTWARE } from '../config';
+import type { ExactHeights } from '../inspect/terrain-heights';
 import { OverlaysView } from './overlays-view';
 import type { Selection } from '../inspect/selection';
 
@@ -91,25 +93,37 @@ export class SceneView {
   private showCollision = false;
 
   /**
-   * Replaces the world's geometry; returns the terrain mesh stride (1 = exact). `meshBytes` gives
-   * the URDF visual mesh files (bodies with visuals show them instead of their collision shapes).
+   * Replaces the world's geometry. The terrain's chunks come from `fetchPatch` (the worker) as the
+   * camera needs them; `heights` gives the overlays exact heights. `meshBytes` gives the URDF
+   * visual mesh files (bodies with visuals show them instead of their collision shapes).
    */
-  setWorld(info: WorldInfo, meshBytes: MeshBytes = () => undefined): number {
+  setWorld(info: WorldInfo, fetchPatch: PatchFetcher, heights: ExactHeights, meshBytes: MeshBytes = () => undefined): void {
     this.clearWorld();
     this.world = info;
-    this.terrain = createTerrainView(info.terrain, terrainVertexBudget(this.glRenderer));
-    this.root.add(this.terrain.mesh);
+    this.terrain = new TerrainView(info.terrain, fetchPatch, terrainVertexBudget(this.glRenderer), this.softwareGL ? LOD_CHUNK_CELLS_SOFTWARE : LOD_CHUNK_CELLS);
+    this.terrain.onExactPatch = (p) => heights.offer(p);
+    this.root.add(this.terrain.group);
     this.applyTerrainColors();
     const visuals = info.visuals && info.visuals.length > 0 ? buildRobotVisuals(info.visuals, meshBytes) : undefined;
     this.visualWarnings = visuals?.warnings ?? [];
     this.robot = createRobotView(info.bodies, visuals);
     this.robot.setShowCollision(this.showCollision);
     this.root.add(this.robot.group);
-    this.overlays.setTerrain(info.terrain);
+    this.overlays.setTerrain(heights, info.bodies);
     this.contacts.update(new Float32Array(0), new Int32Array(0));
     this.followBody = this.baseIndex();
     this.chase.snap();
-    return this.terrain.stride;
+  }
+
+  /** The terrain's chunks and memory (null before a world). */
+  get terrainStats(): TerrainStats | null {
+    return this.terrain?.stats ?? null;
+  }
+
+  /** Stride the terrain is drawn at under the followed body (1 = the exact collision surface). */
+  get terrainStride(): number {
+    const m = this.bodyMeshes[this.followBody];
+    return m && this.terrain ? Math.max(1, this.terrain.strideAt(m.position.x, m.position.y)) : 1;
   }
 
   setShowWorldAxes(show: boolean): void {
@@ -129,22 +143,16 @@ export class SceneView {
   }
 
   /**
-   * Switches every terrain mesh's material between its per-vertex height colours and one plain
-   * colour. Works on whatever object terrain-view.ts builds (one mesh or chunks under a group).
+   * Switches the terrain's material (shared by every chunk, also those built later) between its
+   * per-vertex height colours and one plain colour.
    */
   private applyTerrainColors(): void {
+    const mat = this.terrain?.material;
+    if (!mat) return;
     const plain = this.terrainColors === 'plain';
-    this.terrain?.mesh.traverse((o) => {
-      const mesh = o as THREE.Mesh;
-      if (!mesh.isMesh) return;
-      for (const m of Array.isArray(mesh.material) ? mesh.material : [mesh.material]) {
-        const mat = m as THREE.MeshLambertMaterial;
-        if (!mat.color) continue;
-        mat.vertexColors = !plain;
-        mat.color.set(plain ? TERRAIN_PLAIN_COLOR : 0xffffff);
-        mat.needsUpdate = true;
-      }
-    });
+    mat.vertexColors = !plain;
+    mat.color.set(plain ? TERRAIN_PLAIN_COLOR : 0xffffff);
+    mat.needsUpdate = true;
   }
 
   /** Collision shapes drawn on top of the URDF visuals (bodies without visuals always show them). */
@@ -170,7 +178,7 @@ export class SceneView {
 
   clearWorld(): void {
     if (this.terrain) {
-      this.root.remove(this.terrain.mesh);
+      this.root.remove(this.terrain.group);
       this.terrain.dispose();
       this.terrain = null;
     }
@@ -248,7 +256,7 @@ export class SceneView {
     const ndc = new THREE.Vector2((px / Math.max(1, this.canvas.clientWidth)) * 2 - 1, 1 - (py / Math.max(1, this.canvas.clientHeight)) * 2);
     this.raycaster.setFromCamera(ndc, this.chase.camera);
     const targets: THREE.Object3D[] = [...this.bodyMeshes];
-    if (this.terrain) targets.push(this.terrain.mesh);
+    if (this.terrain) targets.push(...this.terrain.group.children);
     const hits = this.raycaster.intersectObjects(targets, false);
     if (hits.length === 0) return { type: 'none' };
     const h = hits[0];
@@ -271,6 +279,12 @@ export class SceneView {
   }
 
   render(): void {
+    if (this.terrain) {
+      // the camera in the simulation frame: three (x, y, z) → sim (x, −z, y), the root's inverse
+      const c = this.chase.camera.position;
+      const f = this.bodyMeshes[this.followBody]?.position; // bodies sit in the sim frame
+      this.terrain.update(c.x, -c.z, c.y, f ? f.x : Number.NaN, f ? f.y : Number.NaN);
+    }
     this.renderer.render(this.scene, this.chase.camera);
   }
 

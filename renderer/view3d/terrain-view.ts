@@ -1,19 +1,28 @@
 /**
- * The terrain as a three.js mesh, from the worker's TerrainInfo through sim/terrain/mesh.ts (the
- * same V1–V2 diagonal as collision). Built in the simulation frame; the scene's root transform
- * makes it y-up.
+ * The terrain in the 3D view: a quadtree of chunks with level of detail (terrain-lod.ts). Every
+ * frame the chunks for the camera are chosen (a cheap walk of a few hundred nodes, redone only
+ * when the camera moved or a chunk arrived); a chunk at least as coarse as the overview is cut
+ * from it at once, a finer one is asked of the worker (SimService.terrainPatch, its heights
+ * transferred), at most TERRAIN_PATCH_REQUESTS_IN_FLIGHT at a time, the followed body's ground
+ * first, then nearest the camera; arrived patches become meshes for LOD_BUILD_MS_PER_FRAME of
+ * each frame (at least one). Until a chunk's patch is here a stand-in interpolated from the
+ * overview is drawn in its place (terrain-lod.ts placeholderChunk), so the render loop never
+ * waits and the finished parts of the view never wait for the rest.
+ * Chunk meshes live in an LRU cache of TERRAIN_CHUNK_CACHE (GPU buffers freed on eviction).
+ * Level 0 is drawn at stride 1 with the collision surface's V1–V2 diagonal (sim/terrain/mesh.ts).
+ * Built in the simulation frame; the scene's root transform makes it y-up.
  */
 import * as THREE from 'three';
-import type { TerrainInfo } from '../../sim/protocol';
-import { buildTerrainMesh, chooseTerrainStride } from '../../sim/terrain/mesh';
-import { heightColors } from './height-colors';
+import type { TerrainInfo, TerrainPatch } from '../../sim/protocol';
+import {
+  LOD_BUILD_MS_PER_FRAME, LOD_FOCUS_RADIUS, LOD_RESELECT_FRACTION, LOD_SPLIT_FACTOR, TERRAIN_CHUNK_CACHE, TERRAIN_PATCH_REQUESTS_IN_FLIGHT,
+} from '../config';
+import {
+  chunkDistance, chunkMesh, chunkRequest, patchFromOverview, placeholderChunk, selectChunks,
+  type LodChunk, type LodGrid, type SampledHeights,
+} from './terrain-lod';
 
-export interface TerrainView {
-  mesh: THREE.Mesh;
-  /** Mesh sampling stride (1 = exact collision surface). */
-  stride: number;
-  dispose(): void;
-}
+export type PatchFetcher = (i0: number, j0: number, cols: number, rows: number, stride: number) => Promise<TerrainPatch>;
 
 /**
  * Darkens thin lines at every whole metre of x and y (simulation frame), so motion over flat
@@ -39,26 +48,265 @@ function addMetreGrid(mat: THREE.MeshLambertMaterial): void {
   };
 }
 
-/** `maxVertices`: the mesh budget (gl-info.ts terrainVertexBudget); bigger maps get an integer stride. */
-export function createTerrainView(info: TerrainInfo, maxVertices: number): TerrainView {
-  const stride = chooseTerrainStride(info.cols, info.rows, maxVertices);
-  const m = buildTerrainMesh(info, stride);
-  const geom = new THREE.BufferGeometry();
-  geom.setAttribute('position', new THREE.BufferAttribute(m.positions, 3));
-  geom.setAttribute('normal', new THREE.BufferAttribute(m.normals, 3));
-  geom.setAttribute('color', new THREE.BufferAttribute(heightColors(m.positions, info.minHeight, info.maxHeight), 3));
-  geom.setIndex(new THREE.BufferAttribute(m.indices, 1));
-  geom.computeBoundingSphere();
-  const mat = new THREE.MeshLambertMaterial({ vertexColors: true });
-  addMetreGrid(mat);
-  const mesh = new THREE.Mesh(geom, mat);
-  mesh.name = 'terrain';
-  return {
-    mesh,
-    stride,
-    dispose() {
-      geom.dispose();
-      mat.dispose();
-    },
-  };
+interface CachedChunk {
+  chunk: LodChunk;
+  mesh: THREE.Mesh;
+  /** GPU/CPU bytes of its buffers. */
+  bytes: number;
+  /** A stand-in interpolated from the overview, waiting for its patch. */
+  placeholder: boolean;
+}
+
+/** What the terrain holds and draws now (test hook, status, README measurements). */
+export interface TerrainStats {
+  drawnChunks: number;
+  drawnVertices: number;
+  cachedChunks: number;
+  /** Bytes of the cached chunk meshes (positions, normals, colours, indices). */
+  meshBytes: number;
+  /** Float32 bytes of the overview. */
+  overviewBytes: number;
+  requests: number;
+  inFlight: number;
+  /** Float32 bytes received in patches. */
+  bytesReceived: number;
+  /** Finest and coarsest stride drawn. */
+  minStride: number;
+  maxStride: number;
+  lastError: string | null;
+}
+
+export class TerrainView {
+  readonly group = new THREE.Group();
+  private readonly grid: LodGrid;
+  private readonly info: TerrainInfo;
+  /** Shared by every chunk (the settings switch its colours). */
+  readonly material = new THREE.MeshLambertMaterial({ vertexColors: true });
+  /** Map order = LRU order (oldest first). */
+  private readonly cache = new Map<string, CachedChunk>();
+  private readonly pending = new Set<string>();
+  private readonly failed = new Set<string>();
+  private readonly drawn = new Set<string>();
+  private readonly lastEye = [Number.NaN, Number.NaN, Number.NaN];
+  private readonly lastFocus = [Number.NaN, Number.NaN];
+  private dirty = true;
+  private disposed = false;
+  private wanted: LodChunk[] = [];
+  /** Patches that arrived, waiting for their mesh (built for LOD_BUILD_MS_PER_FRAME per update, at least one). */
+  private readonly arrived: { c: LodChunk; p: TerrainPatch }[] = [];
+  private inFlight = 0;
+  private requests = 0;
+  private bytesReceived = 0;
+  private lastError: string | null = null;
+  /** A level-0 patch arrived (the exact-heights cache keeps it too). */
+  onExactPatch: ((p: TerrainPatch) => void) | null = null;
+
+  /**
+   * `maxVertices`: the budget (gl-info.ts terrainVertexBudget); `chunkCells`: cells along a chunk's
+   * side (config.ts LOD_CHUNK_CELLS, LOD_CHUNK_CELLS_SOFTWARE).
+   */
+  constructor(info: TerrainInfo, private readonly fetch: PatchFetcher, private readonly maxVertices: number, private readonly chunkCells: number) {
+    this.info = info;
+    this.grid = { cols: info.cols, rows: info.rows, dx: info.dx, dy: info.dy, x0: info.x0, y0: info.y0, minHeight: info.minHeight, maxHeight: info.maxHeight };
+    this.group.name = 'terrain';
+    addMetreGrid(this.material);
+  }
+
+  /**
+   * Chooses and draws the chunks for a camera at (ex, ey, ez) with the followed body at (fx, fy)
+   * (simulation frame; NaN: no focus). Cheap when neither moved by LOD_RESELECT_FRACTION of a
+   * level-0 chunk and nothing arrived.
+   */
+  update(ex: number, ey: number, ez: number, fx = Number.NaN, fy = Number.NaN): void {
+    if (this.disposed) return;
+    const t0 = performance.now();
+    for (let built = 0; this.arrived.length > 0 && (built === 0 || performance.now() - t0 < LOD_BUILD_MS_PER_FRAME); built++) {
+      const { c, p } = this.arrived.shift()!;
+      this.pending.delete(c.key);
+      try {
+        this.store(c, p);
+        if (c.level === 0 && this.onExactPatch) this.onExactPatch(corePatch(c, p));
+      } catch (e) {
+        this.failed.add(c.key);
+        this.lastError = e instanceof Error ? e.message : String(e);
+      }
+      this.dirty = true;
+    }
+    const step = LOD_RESELECT_FRACTION * this.chunkCells * Math.max(this.grid.dx, this.grid.dy);
+    const moved = Math.hypot(ex - this.lastEye[0], ey - this.lastEye[1], ez - this.lastEye[2]);
+    const focusSame = Number.isNaN(fx + fy) ? Number.isNaN(this.lastFocus[0]) : Math.hypot(fx - this.lastFocus[0], fy - this.lastFocus[1]) < step;
+    if (!this.dirty && moved < step && focusSame) return;
+    this.dirty = false;
+    this.lastEye[0] = ex; this.lastEye[1] = ey; this.lastEye[2] = ez;
+    this.lastFocus[0] = fx; this.lastFocus[1] = fy;
+    this.wanted = selectChunks(this.grid, this.lastEye, {
+      chunkCells: this.chunkCells, splitFactor: LOD_SPLIT_FACTOR, maxVertices: this.maxVertices, focus: this.lastFocus, focusRadius: LOD_FOCUS_RADIUS,
+    }).chunks;
+    // Every wanted chunk is drawn: its mesh, else one cut from the overview (exact samples when
+    // its stride allows, else a bilinear stand-in, replaced in place when its patch arrives).
+    const missing: LodChunk[] = [];
+    const draw = new Set<string>();
+    for (const c of this.wanted) {
+      if (!this.ready(c)) {
+        const ph = placeholderChunk(this.grid, this.info.overview, c, this.chunkCells);
+        this.store(c, ph.patch, ph.chunk);
+      }
+      if (this.cache.get(c.key)!.placeholder) missing.push(c);
+      draw.add(c.key);
+    }
+    for (const key of this.drawn) {
+      if (!draw.has(key)) {
+        const cc = this.cache.get(key);
+        if (cc) this.group.remove(cc.mesh);
+        this.drawn.delete(key);
+      }
+    }
+    for (const key of draw) {
+      const cc = this.cache.get(key)!;
+      this.cache.delete(key); // most recently used goes last
+      this.cache.set(key, cc);
+      if (!this.drawn.has(key)) {
+        this.group.add(cc.mesh);
+        this.drawn.add(key);
+      }
+    }
+    this.evict();
+    // The followed body's ground first (it should be the collision surface at once), then by camera distance.
+    const zMid = (this.grid.minHeight + this.grid.maxHeight) / 2;
+    const rank = (c: LodChunk): number =>
+      (c.level === 0 && chunkDistance(this.grid, c, fx, fy, zMid) < LOD_FOCUS_RADIUS ? 0 : 1e12) + chunkDistance(this.grid, c, ex, ey, ez);
+    missing.sort((a, b) => rank(a) - rank(b));
+    for (const c of missing) {
+      // patches waiting for their mesh count too: requests never outrun the builds
+      if (this.inFlight + this.arrived.length >= TERRAIN_PATCH_REQUESTS_IN_FLIGHT) break;
+      this.request(c);
+    }
+  }
+
+  /** True when the chunk's mesh is cached, building it from the overview when it is coarse enough. */
+  private ready(c: LodChunk): boolean {
+    if (this.cache.has(c.key)) return true;
+    const p = patchFromOverview(this.grid, this.info.overview, c);
+    if (!p) return false;
+    this.store(c, p);
+    return true;
+  }
+
+  /**
+   * Caches the mesh of chunk `c` from `p`; `drawnAs` (a placeholder: the chunk at a coarser
+   * stride) marks it as a stand-in. A mesh already drawn under that key is swapped in place.
+   */
+  private store(c: LodChunk, p: SampledHeights, drawnAs?: LodChunk): void {
+    const m = chunkMesh(this.grid, drawnAs ?? c, p);
+    const geom = new THREE.BufferGeometry();
+    geom.setAttribute('position', new THREE.BufferAttribute(m.positions, 3));
+    geom.setAttribute('normal', new THREE.BufferAttribute(m.normals, 3));
+    geom.setAttribute('color', new THREE.BufferAttribute(m.colors, 3));
+    geom.setIndex(new THREE.BufferAttribute(m.indices, 1));
+    geom.computeBoundingSphere();
+    const mesh = new THREE.Mesh(geom, this.material);
+    mesh.name = `terrain-chunk ${c.key}`;
+    mesh.userData.stride = c.stride;
+    const bytes = m.positions.byteLength + m.normals.byteLength + m.colors.byteLength + m.indices.byteLength;
+    const old = this.cache.get(c.key);
+    if (old) {
+      if (this.drawn.has(c.key)) {
+        this.group.remove(old.mesh);
+        this.group.add(mesh);
+      }
+      old.mesh.geometry.dispose();
+    }
+    this.cache.set(c.key, { chunk: drawnAs ?? c, mesh, bytes, placeholder: drawnAs !== undefined });
+  }
+
+  private evict(): void {
+    for (const [key, cc] of this.cache) {
+      if (this.cache.size <= TERRAIN_CHUNK_CACHE) break;
+      if (this.drawn.has(key)) continue;
+      cc.mesh.geometry.dispose();
+      this.cache.delete(key);
+    }
+  }
+
+  private request(c: LodChunk): void {
+    if (this.pending.has(c.key) || this.failed.has(c.key)) return;
+    this.pending.add(c.key);
+    this.inFlight++;
+    this.requests++;
+    this.fetch(...chunkRequest(c)).then(
+      (p) => {
+        this.inFlight--;
+        if (this.disposed) return;
+        this.bytesReceived += p.heights.byteLength;
+        this.arrived.push({ c, p }); // still pending until its mesh is built
+        this.dirty = true;
+      },
+      (e: unknown) => {
+        this.inFlight--;
+        this.pending.delete(c.key);
+        this.failed.add(c.key);
+        this.lastError = e instanceof Error ? e.message : String(e);
+        this.dirty = true;
+      },
+    );
+  }
+
+  /** Stride of the drawn chunk over (x, y) (1 = the exact collision surface), or 0 off the map. */
+  strideAt(x: number, y: number): number {
+    const g = this.grid;
+    const i = (x - g.x0) / g.dx, j = (y - g.y0) / g.dy;
+    for (const key of this.drawn) {
+      const c = this.cache.get(key)?.chunk;
+      if (c && i >= c.i0 && i <= c.i0 + c.cols - 1 && j >= c.j0 && j <= c.j0 + c.rows - 1) return c.stride;
+    }
+    return 0;
+  }
+
+  get stats(): TerrainStats {
+    let meshBytes = 0, drawnVertices = 0, minStride = Infinity, maxStride = 0;
+    for (const cc of this.cache.values()) meshBytes += cc.bytes;
+    for (const key of this.drawn) {
+      const cc = this.cache.get(key);
+      if (!cc) continue;
+      drawnVertices += cc.mesh.geometry.getAttribute('position').count;
+      minStride = Math.min(minStride, cc.chunk.stride);
+      maxStride = Math.max(maxStride, cc.chunk.stride);
+    }
+    return {
+      drawnChunks: this.drawn.size,
+      drawnVertices,
+      cachedChunks: this.cache.size,
+      meshBytes,
+      overviewBytes: this.info.overview.heights.byteLength,
+      requests: this.requests,
+      inFlight: this.inFlight,
+      bytesReceived: this.bytesReceived,
+      minStride: Number.isFinite(minStride) ? minStride : 0,
+      maxStride,
+      lastError: this.lastError,
+    };
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const cc of this.cache.values()) cc.mesh.geometry.dispose();
+    this.cache.clear();
+    this.drawn.clear();
+    this.arrived.length = 0;
+    this.group.clear();
+    this.material.dispose();
+  }
+}
+
+/** The chunk's own samples of a level-0 patch (which has a ring around them). */
+function corePatch(c: LodChunk, p: TerrainPatch): TerrainPatch {
+  const ci = c.i0 - p.i0, cj = c.j0 - p.j0;
+  const heights = new Float32Array(c.cols * c.rows);
+  for (let r = 0; r < c.rows; r++) heights.set(p.heights.subarray((r + cj) * p.sampleCols + ci, (r + cj) * p.sampleCols + ci + c.cols), r * c.cols);
+  let lo = Infinity, hi = -Infinity;
+  for (const h of heights) {
+    if (h < lo) lo = h;
+    if (h > hi) hi = h;
+  }
+  return { i0: c.i0, j0: c.j0, cols: c.cols, rows: c.rows, stride: 1, sampleCols: c.cols, sampleRows: c.rows, heights, minHeight: lo, maxHeight: hi };
 }

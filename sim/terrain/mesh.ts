@@ -105,7 +105,16 @@ export function buildTerrainMesh(grid: TerrainGrid, stride = 1): TerrainMesh {
     }
   }
 
-  const indices = new Uint32Array((mc - 1) * (mr - 1) * 6);
+  const indices = gridTriangles(mc, mr);
+  return { cols: mc, rows: mr, stride, positions, normals: gridNormals(positions, indices, nv), indices };
+}
+
+/**
+ * Triangles of an mc × mr vertex grid (row-major), two per cell split on the V1–V2 diagonal as
+ * in the diagram above: lower a b c, upper b d c, counter-clockwise seen from +z.
+ */
+export function gridTriangles(mc: number, mr: number): Uint32Array {
+  const indices = new Uint32Array(Math.max(0, mc - 1) * Math.max(0, mr - 1) * 6);
   let t = 0;
   for (let r = 0; r < mr - 1; r++) {
     for (let c = 0; c < mc - 1; c++) {
@@ -121,10 +130,16 @@ export function buildTerrainMesh(grid: TerrainGrid, stride = 1): TerrainMesh {
       indices[t++] = cc;
     }
   }
+  return indices;
+}
 
-  // Area-weighted vertex normals: the unnormalised cross product of two edges is twice the
-  // triangle's area times its unit normal, so summing raw cross products weights by area.
-  // Accumulate in float64 so big flat maps do not lose the small slopes.
+/**
+ * Area-weighted unit normals of `nv` vertices from triangles `indices` over `positions` (xyz).
+ * The unnormalised cross product of two edges is twice the triangle's area times its unit
+ * normal, so summing raw cross products weights by area. Accumulated in float64 so big flat maps
+ * do not lose the small slopes. A vertex of no triangle (or only degenerate ones) points up.
+ */
+export function gridNormals(positions: Float32Array, indices: ArrayLike<number>, nv: number): Float32Array {
   const acc = new Float64Array(nv * 3);
   for (let k = 0; k < indices.length; k += 3) {
     const ia = indices[k] * 3, ib = indices[k + 1] * 3, ic = indices[k + 2] * 3;
@@ -145,9 +160,9 @@ export function buildTerrainMesh(grid: TerrainGrid, stride = 1): TerrainMesh {
       normals[v + 1] = acc[v + 1] / len;
       normals[v + 2] = acc[v + 2] / len;
     } else {
-      // Only reachable for zero spacing, which the heightfield rejects: fall back to straight up.
+      // Zero spacing (which the heightfield rejects) or a vertex of no triangle: straight up.
       normals[v + 2] = 1;
     }
   }
-  return { cols: mc, rows: mr, stride, positions, normals, indices };
+  return normals;
 }

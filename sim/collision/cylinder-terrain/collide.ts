@@ -51,6 +51,7 @@ import { CELL_BOTTOM_SHIFT, CELL_DIAGONAL_SHIFT, CELL_LEFT_SHIFT, CELL_RECTANGLE
 import type { ContactBuffer } from '../contact';
 import { ReduceManifoldStatus, reduceManifoldInto } from '../reduce-manifold';
 import { baseEllipseContacts, lowestFootInElement } from './case-a-base-ellipse';
+import { cylinderCellRange } from './cell-range';
 import { sideTrapezoidContacts } from './case-b-side-trapezoid';
 import { singlePointContact } from './case-c-single-point';
 import { cellPlaneNormalInto, cellWithinReach, footprintRows, scanRowsMinMax, SCREEN_ABOVE, SCREEN_FACE, screenElement, setupCull } from './cell-cull';
@@ -110,20 +111,12 @@ export function collideCylinderTerrainInto(
   q.set(center, axisUnit, cylinder, hf);
   let status: number = CylinderTerrainStatus.Ok;
 
-  // 1. Broad phase: AABB (paper §III; the √ clamp is the paper's numerical guard).
-  const ex = halfHeight * Math.abs(vx) + radius * Math.sqrt(Math.max(0, 1 - vx * vx));
-  const ey = halfHeight * Math.abs(vy) + radius * Math.sqrt(Math.max(0, 1 - vy * vy));
+  // 1. Broad phase: AABB (paper §III; the √ clamp is the paper's numerical guard), cell-range.ts.
   const ez = halfHeight * Math.abs(vz) + radius * Math.sqrt(Math.max(0, 1 - vz * vz));
   const zMin = cz - ez;
-  let i0 = Math.floor((cx - ex - hf.x0) / hf.dx);
-  let i1 = Math.ceil((cx + ex - hf.x0) / hf.dx) - 1;
-  let j0 = Math.floor((cy - ey - hf.y0) / hf.dy);
-  let j1 = Math.ceil((cy + ey - hf.y0) / hf.dy) - 1;
-  if (i0 < 0) i0 = 0;
-  if (j0 < 0) j0 = 0;
-  if (i1 > hf.cellsX - 1) i1 = hf.cellsX - 1;
-  if (j1 > hf.cellsY - 1) j1 = hf.cellsY - 1;
-  if (i0 > i1 || j0 > j1) return status;
+  const cr = ws.cellRange;
+  if (!cylinderCellRange(cr, hf, cx, cy, vx, vy, radius, halfHeight)) return status;
+  let i0 = cr.i0, i1 = cr.i1, j0 = cr.j0, j1 = cr.j1;
   if ((i1 - i0 + 1) * (j1 - j0 + 1) > CYLINDER_TERRAIN_MAX_CELLS) {
     // Visit a centred window of the footprint; report the truncation.
     status |= CylinderTerrainStatus.CellRangeTruncated;

@@ -6,6 +6,7 @@
  * writes its state here (nothing passes through module variables). Allocate one per wheel (or
  * per thread) and pass it to every call; nothing inside grows.
  */
+import type { CellRange } from './cell-range';
 import {
   CYLINDER_TERRAIN_MAX_CANDIDATES,
   CYLINDER_TERRAIN_MAX_CELLS,
@@ -76,6 +77,8 @@ export class CylinderTerrainWorkspace {
   readonly edgePass = new EdgePass();
   /** H_min/H_max of the footprint. */
   readonly range = new FootprintRange();
+  /** The query's cell range (cell-range.ts), before any truncation to CYLINDER_TERRAIN_MAX_CELLS. */
+  readonly cellRange: CellRange = { i0: 0, j0: 0, i1: -1, j1: -1 };
 
   constructor(candidateCapacity = CYLINDER_TERRAIN_MAX_CANDIDATES, maxGroups = CYLINDER_TERRAIN_MAX_NORMAL_GROUPS) {
     this.candidates = new ContactBuffer(candidateCapacity);

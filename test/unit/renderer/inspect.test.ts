@@ -16,12 +16,16 @@ import { TimeWindow, WINDOW_MAX_S, WINDOW_MIN_S } from '../../../renderer/panels
 import { availableSeries } from '../../../renderer/panels/plot-series';
 import { convexHull2, cylinderSection, manifoldPicture, wheelOfSelection } from '../../../renderer/inspect/manifold-geometry';
 import type { BodyInfo, JointInfo, TerrainInfo, WorldInfo } from '../../../sim/protocol';
+import { heightsOfArray, type TerrainHeights } from '../../../renderer/inspect/terrain-heights';
 
 /** A 3×3-vertex terrain: cell (0,0) flat at 0 (a rectangle), cell (1,0) twisted (two triangles). */
+const HEIGHTS = [0, 0, 0, 0, 0, 0.3, 0, 0, 0];
 function terrain(): TerrainInfo {
-  const heights = Float32Array.from([0, 0, 0, 0, 0, 0.3, 0, 0, 0]);
-  return { cols: 3, rows: 3, dx: 1, dy: 1, x0: 0, y0: 0, heights, minHeight: 0, maxHeight: 0.3 };
+  const heights = Float32Array.from(HEIGHTS);
+  return { cols: 3, rows: 3, dx: 1, dy: 1, x0: 0, y0: 0, minHeight: 0, maxHeight: 0.3, overview: { stride: 1, cols: 3, rows: 3, heights } };
 }
+/** The exact heights of terrain() (the app fetches them from the worker). */
+const exact = (t: TerrainInfo = terrain()): TerrainHeights => heightsOfArray(t, HEIGHTS);
 
 const bodies: BodyInfo[] = [
   { name: 'chassis', role: 'chassis', shape: { type: 'box', halfExtents: [0.3, 0.2, 0.1] } },
@@ -49,7 +53,7 @@ describe('contactDetail', () => {
     // the bottom point (r = (0, 0, −0.15)) moves at vx + ωy·rz = 1 − 0.75 = 0.25 m/s forward.
     const vel = [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0];
     const f = frame([[0, 0.3, 0, 0, 0, 1, 0.002, 0.5, 0.03, -0.04]], [[2, 1, -1, 0, 0]], undefined, vel);
-    const d = contactDetail(f, 0, 0.01, terrain())!;
+    const d = contactDetail(f, 0, 0.01, exact())!;
     expect(d.kindName).toBe('side');
     expect([d.bodyA, d.bodyB, d.cellI, d.cellJ]).toEqual([1, -1, 0, 0]);
     expect(d.element).toBe('rectangle');
@@ -72,7 +76,7 @@ describe('contactDetail', () => {
   it('body–body: relative velocity of A against B', () => {
     const vel = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0];
     const f = frame([[2, 2, 0.4, 0, 0, 1, 0, 0, 0, 0]], [[9, 0, 2, -1, -1]], undefined, vel);
-    const d = contactDetail(f, 0, 0.01, terrain())!;
+    const d = contactDetail(f, 0, 0.01, exact())!;
     expect(d.kindName).toBe('body');
     expect(d.element).toBeNull();
     expect(d.slip![0]).toBeCloseTo(-2, 6); // A at rest, B moving +x
@@ -81,7 +85,7 @@ describe('contactDetail', () => {
 
 describe('terrainElement', () => {
   it('classifies like the heightfield: planar rectangle, else lower/upper triangle on V1–V2', () => {
-    const t = terrain();
+    const t = exact();
     expect(terrainElement(t, 0, 0, 0.9, 0.9)).toBe('rectangle');
     expect(terrainElement(t, 1, 0, 1.2, 0.2)).toBe('lower triangle');
     expect(terrainElement(t, 1, 0, 1.8, 0.8)).toBe('upper triangle');
@@ -275,7 +279,7 @@ describe('manifold geometry', () => {
     const f = frame([[0.5, 0.47, 0, 0, 0, 1, 0.004, 0.5, 0, 0], [0.5, 0.53, 0, 0, 0, 1, 0.004, 0.5, 0, 0]], [[0, 1, -1, 0, 0], [0, 1, -1, 0, 0]], poses);
     const w = world();
     expect(wheelOfSelection(w, { type: 'none' }, f.contactInfo)).toBe(1);
-    const pic = manifoldPicture(w, f.poses, f.contacts, f.contactInfo, 1)!;
+    const pic = manifoldPicture(w, exact(), f.poses, f.contacts, f.contactInfo, 1)!;
     expect(pic.points.map((p) => Math.abs(p.u) < 1e-6)).toEqual([true, true]); // both on the axle's line
     expect(Math.abs(pic.points[0].v - pic.points[1].v)).toBeCloseTo(0.06, 5);
     expect(pic.elements).toHaveLength(1); // cell (0,0) is one rectangle
