@@ -189,6 +189,8 @@ async function oursBundledEngine(hf: Heightfield): Promise<(p: CylinderPose) => 
       loader: 'ts',
     },
     bundle: true, format: 'esm', platform: 'node', outfile, logLevel: 'error',
+    // sim/index.ts reaches the MCAP codecs' .wasm files (recording): emitted beside the bundle.
+    loader: { '.wasm': 'file' },
   });
   const m = (await import(pathToFileURL(outfile).href)) as typeof import('../../sim/index');
   const bhf = m.Heightfield.fromArray({ cols: hf.cols, rows: hf.rows, dx: hf.dx, dy: hf.dy, x0: hf.x0, y0: hf.y0, heights: hf.heights });
