@@ -74,7 +74,7 @@ export * from './math/mat3';
 export { queryConvex } from './collision/query-convex';
 export type { ConvexBodyDesc, ConvexQueryResult } from './collision/query-convex';
 export { collideShapes, collideConvexPair, collideShapeHeightfield, CollideStatus, COLLIDE_STATUS_NAMES } from './collision/dispatcher';
-export { collideConvexHeightfield, HeightfieldCollideStatus } from './collision/convex-heightfield';
+export { collideConvexHeightfield, HeightfieldCollideStatus } from './collision/convex-heightfield/collide';
 export { satBoxBox, collideBoxBox, createBoxBoxSat, SatAxisKind } from './collision/sat-box-box';
 export type { BoxBoxSat } from './collision/sat-box-box';
 export { PersistentManifold } from './collision/manifold/persistent-manifold';

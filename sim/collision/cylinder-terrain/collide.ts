@@ -37,9 +37,6 @@ import {
   CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE,
   CYLINDER_TERRAIN_MAX_CELLS,
   CYLINDER_TERRAIN_WALL_PASSES,
-  MANIFOLD_GROUP_COS,
-  MANIFOLD_LINE_CONTACT_DISTANCE,
-  MANIFOLD_TIE_TOLERANCE,
 } from '../../constants';
 import type { Vec3 } from '../../math/vec3';
 import { ElementKind } from '../../terrain/heightfield';
@@ -155,7 +152,7 @@ export function collideCylinderTerrainInto(
   // any is added, the manifold is reduced again — and checked again, since the new reduction may
   // drop a contact that resolved another element (at most CYLINDER_TERRAIN_WALL_PASSES times).
   const outStart = out.count, outOverflow = out.overflow;
-  let rs = reduceManifoldInto(out, cand, ws.groups, MANIFOLD_GROUP_COS, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TIE_TOLERANCE);
+  let rs = reduceManifoldInto(out, cand, ws.groups);
   if (ws.pendingCount > 0) ws.pendingDone.fill(0, 0, ws.pendingCount);
   for (let pass = 0; pass < CYLINDER_TERRAIN_WALL_PASSES && ws.pendingCount > 0; pass++) {
     const before = cand.count;
@@ -176,7 +173,7 @@ export function collideCylinderTerrainInto(
     if (cand.count === before) break;
     out.count = outStart;
     out.overflow = outOverflow;
-    rs = reduceManifoldInto(out, cand, ws.groups, MANIFOLD_GROUP_COS, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TIE_TOLERANCE);
+    rs = reduceManifoldInto(out, cand, ws.groups);
   }
   ws.candidateCount = cand.count;
   if (rs & ReduceManifoldStatus.GroupOverflow) status |= CylinderTerrainStatus.GroupOverflow;

@@ -24,16 +24,20 @@
  * either way (side planes are oriented toward its centroid).
  */
 import {
+  CLIP_MAX_POLYGON_VERTICES,
   GEOMETRIC_EPSILON,
 } from '../../constants';
-import type { ContactBuffer } from '../contact';
+import { ContactBuffer } from '../contact';
 import type { Vec3 } from '../../math/vec3';
 import { CLIP_SIDE_TAG, packFeature } from './feature-id';
 import { FacePolygon } from './face-polygon';
-import { reduceContacts } from './reduce-contacts';
+import { ManifoldGroups, reduceManifoldInto } from '../reduce-manifold';
 
 const polyA = new FacePolygon();
 const polyB = new FacePolygon();
+/** The clipped points before reduction (one normal: one group) and the reduction's scratch. */
+const clipped = new ContactBuffer(CLIP_MAX_POLYGON_VERTICES);
+const clippedGroups = new ManifoldGroups(CLIP_MAX_POLYGON_VERTICES, 1);
 
 /**
  * Clips `src` by the half-space m·(p − o) ≤ 0 into `dst` (Sutherland–Hodgman), keeping feature
@@ -175,7 +179,7 @@ export function clipIncidentByReference(ref: FacePolygon, refNormal: Readonly<Ve
 
 /**
  * Clips `inc` against the side planes of `ref` and writes the surviving points as contacts.
- * Returns the number of contacts added (after reduction to MANIFOLD_MAX_POINTS), 0 if the faces
+ * Returns the number of contacts added (after reduction to MANIFOLD_MAX_POINTS, reduce-manifold.ts), 0 if the faces
  * do not overlap in projection or nothing lies within `margin` of the reference plane (the
  * caller then falls back to its single-point contact).
  *
@@ -208,6 +212,7 @@ export function manifoldBetweenFaces(
   const line = ref.count === 2;
   const ux = r[3] - ox, uy = r[4] - oy, uz = r[5] - oz;
   const uu = ux * ux + uy * uy + uz * uz;
+  clipped.clear();
   for (let k = 0; k < cur.count; k++) {
     const px = c[3 * k], py = c[3 * k + 1], pz = c[3 * k + 2];
     let bx = ox, by = oy, bz = oz; // base point of the reference (nearest on the line)
@@ -223,11 +228,14 @@ export function manifoldBetweenFaces(
     const feature = packFeature(refIsB, refFace, incFace, cur.tagX[k], cur.tagY[k]);
     if (refIsB) {
       // Incident point is on A: B's point is on its reference line, or the plane projection.
-      if (line) out.push(bx, by, bz, enx, eny, enz, -sep, kind, -1, -1, feature);
-      else out.push(px - sep * nx, py - sep * ny, pz - sep * nz, enx, eny, enz, -sep, kind, -1, -1, feature);
+      if (line) clipped.push(bx, by, bz, enx, eny, enz, -sep, kind, -1, -1, feature);
+      else clipped.push(px - sep * nx, py - sep * ny, pz - sep * nz, enx, eny, enz, -sep, kind, -1, -1, feature);
     } else {
-      out.push(px, py, pz, enx, eny, enz, -sep, kind, -1, -1, feature);
+      clipped.push(px, py, pz, enx, eny, enz, -sep, kind, -1, -1, feature);
     }
   }
-  return reduceContacts(out, start);
+  // One normal, so one group: ≤ MANIFOLD_MAX_POINTS points (reduce-manifold.ts). A full `out`
+  // is counted in out.overflow, as a push would.
+  reduceManifoldInto(out, clipped, clippedGroups);
+  return out.count - start;
 }
