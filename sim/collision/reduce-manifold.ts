@@ -35,15 +35,15 @@
  * |P1P2|), so round-off never reorders equal points: ties go to the first candidate, which keeps
  * the choice stable while a body moves and when the terrain array is shifted.
  *
- * Output: appended to `out` (the source is not modified), groups in order of their
- * representative, the kept points of a group in candidate order.
+ * Output: reduceManifoldInto appends to `out` (the source is not modified), groups in order of
+ * their representative, the kept points of a group in candidate order; reduceManifoldInPlace
+ * (face clipping, whose points already sit in the output) keeps them in place, in candidate order.
  * Nothing allocates: the caller owns a ManifoldGroups scratch sized for its candidate buffer.
  */
 import {
   MANIFOLD_GROUP_COS,
   MANIFOLD_LINE_CONTACT_DISTANCE,
   MANIFOLD_MAX_NORMAL_GROUPS,
-  MANIFOLD_MAX_POINTS,
   MANIFOLD_TIE_TOLERANCE,
   ROUND_OFF_RATIO,
 } from '../constants';
@@ -65,8 +65,8 @@ export class ManifoldGroups {
   readonly normal: Float64Array;
   /** Groups of the last call. */
   count = 0;
-  /** Candidate indices kept for the group being reduced (≤ MANIFOLD_MAX_POINTS). */
-  readonly kept = new Int32Array(MANIFOLD_MAX_POINTS);
+  /** Candidate indices kept by the last call, group after group (≤ MANIFOLD_MAX_POINTS each). */
+  readonly kept: Int32Array;
 
   constructor(capacity: number, maxGroups = MANIFOLD_MAX_NORMAL_GROUPS) {
     if (!(capacity >= 1 && maxGroups >= 1)) throw new Error(`ManifoldGroups: capacity ${capacity} and maxGroups ${maxGroups} must be ≥ 1`);
@@ -76,6 +76,7 @@ export class ManifoldGroups {
     this.members = new Int32Array(capacity);
     this.end = new Int32Array(maxGroups);
     this.normal = new Float64Array(maxGroups * 3);
+    this.kept = new Int32Array(capacity);
   }
 }
 
@@ -101,25 +102,57 @@ export function reduceManifoldInto(out: ContactBuffer, src: ContactBuffer, group
     status |= ReduceManifoldStatus.CandidateOverflow;
     n = groups.capacity;
   }
-  status |= groupByNormal(groups, src, n);
+  status |= groupByNormal(groups, src, 0, n);
+  const kept = groups.kept;
+  let k0 = 0;
   for (let q = 0; q < groups.count; q++) {
-    const a = q === 0 ? 0 : groups.end[q - 1];
-    status |= reduceGroup(out, src, groups, q, a, groups.end[q]);
+    const k1 = selectGroup(src, groups, q, q === 0 ? 0 : groups.end[q - 1], groups.end[q], k0);
+    for (let k = k0; k < k1; k++) status |= emit(out, src, kept[k]);
+    k0 = k1;
   }
   return status;
 }
 
-/** Step 1: fills groups.groupOf, members, end, normal and count for src's first n contacts. */
-function groupByNormal(groups: ManifoldGroups, src: ContactBuffer, n: number): number {
+/**
+ * The same reduction in place: the contacts [start, buf.count) are reduced and the kept ones
+ * moved down to start.., in candidate order (all groups together). Saves the copy when the
+ * candidates already sit in the output (face clipping). Returns ReduceManifoldStatus bits.
+ */
+export function reduceManifoldInPlace(buf: ContactBuffer, start: number, groups: ManifoldGroups): number {
+  let status = 0;
+  let n = buf.count - start;
+  if (n > groups.capacity) {
+    status |= ReduceManifoldStatus.CandidateOverflow;
+    n = groups.capacity;
+  }
+  // Groups of one or two points keep them all: with two candidates or fewer nothing moves.
+  if (n <= 2) return status;
+  status |= groupByNormal(groups, buf, start, n);
+  let kn = 0;
+  for (let q = 0; q < groups.count; q++) kn = selectGroup(buf, groups, q, q === 0 ? 0 : groups.end[q - 1], groups.end[q], kn);
+  // In ascending order, a kept contact never moves up, so no move overwrites one still to move.
+  const kept = groups.kept;
+  sortAscending(kept, 0, kn);
+  for (let k = 0; k < kn; k++) buf.move(start + k, kept[k]);
+  buf.count = start + kn;
+  return status;
+}
+
+/**
+ * Step 1: fills groups.groupOf, members (contact indices first..first+n−1), end, normal and
+ * count for those n contacts of src.
+ */
+function groupByNormal(groups: ManifoldGroups, src: ContactBuffer, first: number, n: number): number {
   let status = 0;
   const N = src.normal, gn = groups.normal, groupOf = groups.groupOf;
+  const groupCos = MANIFOLD_GROUP_COS, dotTie = ROUND_OFF_RATIO;
   // 1a. Representatives: a candidate not within the grouping angle of any representative so far
   //     starts a new group (greedy, in candidate order).
   let g = 0;
-  for (let k = 0; k < n; k++) {
+  for (let k = first; k < first + n; k++) {
     const nx = N[3 * k], ny = N[3 * k + 1], nz = N[3 * k + 2];
     let covered = false;
-    for (let q = 0; q < g && !covered; q++) covered = nx * gn[3 * q] + ny * gn[3 * q + 1] + nz * gn[3 * q + 2] >= MANIFOLD_GROUP_COS;
+    for (let q = 0; q < g && !covered; q++) covered = nx * gn[3 * q] + ny * gn[3 * q + 1] + nz * gn[3 * q + 2] >= groupCos;
     if (covered) continue;
     if (g === groups.maxGroups) {
       status |= ReduceManifoldStatus.GroupOverflow;
@@ -131,15 +164,25 @@ function groupByNormal(groups: ManifoldGroups, src: ContactBuffer, n: number): n
     g++;
   }
   groups.count = g;
+  const mem = groups.members, end = groups.end;
+  if (g === 1) {
+    // One group (every manifold of face clipping): all candidates, in order.
+    for (let k = 0; k < n; k++) {
+      groupOf[k] = 0;
+      mem[k] = first + k;
+    }
+    end[0] = n;
+    return status;
+  }
   // 1b. Membership: every candidate joins its NEAREST representative (a one-pass greedy split
   //     equal normals when a later representative came closer). Ties go to the first.
   for (let k = 0; k < n; k++) {
-    const nx = N[3 * k], ny = N[3 * k + 1], nz = N[3 * k + 2];
+    const nx = N[3 * (first + k)], ny = N[3 * (first + k) + 1], nz = N[3 * (first + k) + 2];
     let best = 0;
     let bestDot = nx * gn[0] + ny * gn[1] + nz * gn[2];
     for (let q = 1; q < g; q++) {
       const d = nx * gn[3 * q] + ny * gn[3 * q + 1] + nz * gn[3 * q + 2];
-      if (d > bestDot + ROUND_OFF_RATIO) {
+      if (d > bestDot + dotTie) {
         bestDot = d;
         best = q;
       }
@@ -147,49 +190,63 @@ function groupByNormal(groups: ManifoldGroups, src: ContactBuffer, n: number): n
     groupOf[k] = best;
   }
   // 1c. Candidates by group, in candidate order inside a group (g is small: one pass per group).
-  const mem = groups.members, end = groups.end;
   let pos = 0;
   for (let q = 0; q < g; q++) {
-    for (let k = 0; k < n; k++) if (groupOf[k] === q) mem[pos++] = k;
+    for (let k = 0; k < n; k++) if (groupOf[k] === q) mem[pos++] = first + k;
     end[q] = pos;
   }
   return status;
 }
 
-/** Step 2 for group q (members[a..b)): appends its kept points to `out`. Returns status bits. */
-function reduceGroup(out: ContactBuffer, src: ContactBuffer, groups: ManifoldGroups, q: number, a: number, b: number): number {
-  const mem = groups.members;
-  let status = 0;
+/**
+ * Step 2 for group q (members[a..b)): appends the indices of its kept points to groups.kept
+ * from slot k0, in candidate order. Returns the slot after them.
+ */
+function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: number, b: number, k0: number): number {
+  const mem = groups.members, kept = groups.kept;
   if (b - a <= 2) {
-    for (let m = a; m < b; m++) status |= emit(out, src, mem[m]);
-    return status;
+    for (let m = a; m < b; m++) kept[k0++] = mem[m];
+    return k0;
   }
   // Groups of 3 or 4 go through the selection too: a line contact keeps only its ends, and a
   // point inside the triangle of the other three adds no area.
   const P = src.point, D = src.depth;
-  const tie = MANIFOLD_TIE_TOLERANCE;
+  const tie = MANIFOLD_TIE_TOLERANCE, lineDistance = MANIFOLD_LINE_CONTACT_DISTANCE;
 
-  // P1: deepest; among the equally deep, the farthest from the centroid.
-  let maxDepth = -Infinity, gx = 0, gy = 0, gz = 0;
+  // P1: deepest; among the equally deep (within the tie), the farthest from the centroid.
+  // `ties` counts the points within the tie of the running maximum: never fewer than those
+  // within the tie of the final one (a new maximum more than the tie above the old one has no
+  // earlier point within the tie of it).
+  let maxDepth = -Infinity, i1 = -1, ties = 0;
   for (let m = a; m < b; m++) {
-    const k = mem[m];
-    if (D[k] > maxDepth) maxDepth = D[k];
-    gx += P[3 * k];
-    gy += P[3 * k + 1];
-    gz += P[3 * k + 2];
-  }
-  gx /= b - a;
-  gy /= b - a;
-  gz /= b - a;
-  let i1 = -1, far = -1, farBar = -1;
-  for (let m = a; m < b; m++) {
-    const k = mem[m];
-    if (D[k] < maxDepth - tie) continue;
-    const d2 = sq(P[3 * k] - gx) + sq(P[3 * k + 1] - gy) + sq(P[3 * k + 2] - gz);
-    if (d2 > farBar) {
+    const k = mem[m], d = D[k];
+    if (d > maxDepth + tie) ties = 1;
+    else if (d >= maxDepth - tie) ties++;
+    if (d > maxDepth) {
+      maxDepth = d;
       i1 = k;
-      far = Math.sqrt(d2);
-      farBar = sq(far + tie);
+    }
+  }
+  if (ties > 1) {
+    let gx = 0, gy = 0, gz = 0;
+    for (let m = a; m < b; m++) {
+      const k = mem[m];
+      gx += P[3 * k];
+      gy += P[3 * k + 1];
+      gz += P[3 * k + 2];
+    }
+    gx /= b - a;
+    gy /= b - a;
+    gz /= b - a;
+    let farBar = -1;
+    for (let m = a; m < b; m++) {
+      const k = mem[m];
+      if (D[k] < maxDepth - tie) continue;
+      const d2 = sq(P[3 * k] - gx) + sq(P[3 * k + 1] - gy) + sq(P[3 * k + 2] - gz);
+      if (d2 > farBar) {
+        i1 = k;
+        farBar = sq(Math.sqrt(d2) + tie);
+      }
     }
   }
   const x1 = P[3 * i1], y1 = P[3 * i1 + 1], z1 = P[3 * i1 + 2];
@@ -222,7 +279,11 @@ function reduceGroup(out: ContactBuffer, src: ContactBuffer, groups: ManifoldGro
       }
     }
   }
-  if (!(width > MANIFOLD_LINE_CONTACT_DISTANCE)) return status | lineContact(out, src, groups, a, b, i1, ex, ey, ez, eLen);
+  if (!(width > lineDistance)) return lineContact(src, groups, a, b, i1, ex, ey, ez, eLen, k0);
+  kept[k0] = i1;
+  kept[k0 + 1] = i2;
+  kept[k0 + 2] = i3;
+  if (b - a === 3) return sortAscending(kept, k0, k0 + 3); // a triangle: no fourth point to choose
 
   // P4: the point that adds the most area, signed areas seen along the group normal.
   const nx = groups.normal[3 * q], ny = groups.normal[3 * q + 1], nz = groups.normal[3 * q + 2];
@@ -248,18 +309,16 @@ function reduceGroup(out: ContactBuffer, src: ContactBuffer, groups: ManifoldGro
     const s12 = (px - x1) * w12x + (py - y1) * w12y + (pz - z1) * w12z;
     const s23 = (px - x2) * w23x + (py - y2) * w23y + (pz - z2) * w23z;
     const s31 = (px - x3) * w31x + (py - y3) * w31y + (pz - z3) * w31z;
-    const added = -Math.min(s12, s23, s31); // twice the area the point adds outside its worst edge
+    let worst = s12 < s23 ? s12 : s23;
+    if (s31 < worst) worst = s31;
+    const added = -worst; // twice the area the point adds outside its worst edge
     if (added > most + areaTie) {
       most = added;
       i4 = k;
     }
   }
-  const kept = groups.kept;
-  kept[0] = i1;
-  kept[1] = i2;
-  kept[2] = i3;
-  kept[3] = i4;
-  return status | emitKept(out, src, kept, i4 >= 0 ? 4 : 3);
+  kept[k0 + 3] = i4;
+  return sortAscending(kept, k0, i4 >= 0 ? k0 + 4 : k0 + 3);
 }
 
 /**
@@ -268,8 +327,8 @@ function reduceGroup(out: ContactBuffer, src: ContactBuffer, groups: ManifoldGro
  * than both ends (a curved line).
  */
 function lineContact(
-  out: ContactBuffer, src: ContactBuffer, groups: ManifoldGroups, a: number, b: number,
-  i1: number, ex: number, ey: number, ez: number, eLen: number,
+  src: ContactBuffer, groups: ManifoldGroups, a: number, b: number,
+  i1: number, ex: number, ey: number, ez: number, eLen: number, k0: number,
 ): number {
   const P = src.point, D = src.depth, mem = groups.members;
   const tie = MANIFOLD_TIE_TOLERANCE;
@@ -288,30 +347,29 @@ function lineContact(
     }
   }
   const kept = groups.kept;
-  let n = 0;
-  kept[n++] = lo;
-  if (hi !== lo) kept[n++] = hi;
-  if (i1 !== lo && i1 !== hi && D[i1] > D[lo] + tie && D[i1] > D[hi] + tie) kept[n++] = i1;
-  return emitKept(out, src, kept, n);
+  let k1 = k0;
+  kept[k1++] = lo;
+  if (hi !== lo) kept[k1++] = hi;
+  if (i1 !== lo && i1 !== hi && D[i1] > D[lo] + tie && D[i1] > D[hi] + tie) kept[k1++] = i1;
+  return sortAscending(kept, k0, k1);
 }
 
 /**
- * Emits kept[0..n) in candidate order (ascending index): the solver sees a group's points in
- * the order their routine produced them (cell order for terrain), whichever rule picked them.
+ * Sorts a[from..to) ascending (insertion sort: a group keeps ≤ 4) and returns `to`. Kept points
+ * go out in candidate order: the solver sees them in the order their routine produced them
+ * (cell order for terrain), whichever rule picked them.
  */
-function emitKept(out: ContactBuffer, src: ContactBuffer, kept: Int32Array, n: number): number {
-  for (let a = 1; a < n; a++) {
-    const v = kept[a];
-    let b = a - 1;
-    while (b >= 0 && kept[b] > v) {
-      kept[b + 1] = kept[b];
-      b--;
+function sortAscending(a: Int32Array, from: number, to: number): number {
+  for (let i = from + 1; i < to; i++) {
+    const v = a[i];
+    let j = i - 1;
+    while (j >= from && a[j] > v) {
+      a[j + 1] = a[j];
+      j--;
     }
-    kept[b + 1] = v;
+    a[j + 1] = v;
   }
-  let status = 0;
-  for (let a = 0; a < n; a++) status |= emit(out, src, kept[a]);
-  return status;
+  return to;
 }
 
 /**
@@ -319,8 +377,11 @@ function emitKept(out: ContactBuffer, src: ContactBuffer, kept: Int32Array, n: n
  * out.overflow, as ContactBuffer.push does).
  */
 function emit(out: ContactBuffer, src: ContactBuffer, k: number): number {
-  const o = out.reserve();
-  if (o < 0) return ReduceManifoldStatus.OutputOverflow;
+  if (out.count >= out.capacity) {
+    out.overflow++;
+    return ReduceManifoldStatus.OutputOverflow;
+  }
+  const o = out.count++;
   const o3 = 3 * o, k3 = 3 * k;
   out.point[o3] = src.point[k3];
   out.point[o3 + 1] = src.point[k3 + 1];

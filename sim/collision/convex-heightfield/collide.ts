@@ -258,11 +258,14 @@ function reduceCandidates(dst: ContactBuffer, ws: ConvexHeightfieldWorkspace): b
   const cand = ws.cand, P = cand.point, N = cand.normal, D = cand.depth;
   const eps2 = GEOMETRIC_EPSILON * GEOMETRIC_EPSILON;
   let kept = 0;
+  const groupCos = MANIFOLD_GROUP_COS;
   for (let k = 0; k < cand.count; k++) {
+    const x = P[3 * k], y = P[3 * k + 1], z = P[3 * k + 2];
     let dup = -1;
     for (let m = 0; m < kept && dup < 0; m++) {
-      const d2 = (P[3 * m] - P[3 * k]) ** 2 + (P[3 * m + 1] - P[3 * k + 1]) ** 2 + (P[3 * m + 2] - P[3 * k + 2]) ** 2;
-      if (d2 <= eps2 && N[3 * m] * N[3 * k] + N[3 * m + 1] * N[3 * k + 1] + N[3 * m + 2] * N[3 * k + 2] >= MANIFOLD_GROUP_COS) dup = m;
+      const dx = P[3 * m] - x, dy = P[3 * m + 1] - y, dz = P[3 * m + 2] - z;
+      if (dx * dx + dy * dy + dz * dz > eps2) continue;
+      if (N[3 * m] * N[3 * k] + N[3 * m + 1] * N[3 * k + 1] + N[3 * m + 2] * N[3 * k + 2] >= groupCos) dup = m;
     }
     if (dup >= 0) {
       if (D[k] > D[dup]) D[dup] = D[k];

@@ -27,16 +27,15 @@ import {
   CLIP_MAX_POLYGON_VERTICES,
   GEOMETRIC_EPSILON,
 } from '../../constants';
-import { ContactBuffer } from '../contact';
+import type { ContactBuffer } from '../contact';
 import type { Vec3 } from '../../math/vec3';
 import { CLIP_SIDE_TAG, packFeature } from './feature-id';
 import { FacePolygon } from './face-polygon';
-import { ManifoldGroups, reduceManifoldInto } from '../reduce-manifold';
+import { ManifoldGroups, reduceManifoldInPlace } from '../reduce-manifold';
 
 const polyA = new FacePolygon();
 const polyB = new FacePolygon();
-/** The clipped points before reduction (one normal: one group) and the reduction's scratch. */
-const clipped = new ContactBuffer(CLIP_MAX_POLYGON_VERTICES);
+/** Scratch of the reduction of the clipped points (one normal: one group). */
 const clippedGroups = new ManifoldGroups(CLIP_MAX_POLYGON_VERTICES, 1);
 
 /**
@@ -212,7 +211,6 @@ export function manifoldBetweenFaces(
   const line = ref.count === 2;
   const ux = r[3] - ox, uy = r[4] - oy, uz = r[5] - oz;
   const uu = ux * ux + uy * uy + uz * uz;
-  clipped.clear();
   for (let k = 0; k < cur.count; k++) {
     const px = c[3 * k], py = c[3 * k + 1], pz = c[3 * k + 2];
     let bx = ox, by = oy, bz = oz; // base point of the reference (nearest on the line)
@@ -228,14 +226,13 @@ export function manifoldBetweenFaces(
     const feature = packFeature(refIsB, refFace, incFace, cur.tagX[k], cur.tagY[k]);
     if (refIsB) {
       // Incident point is on A: B's point is on its reference line, or the plane projection.
-      if (line) clipped.push(bx, by, bz, enx, eny, enz, -sep, kind, -1, -1, feature);
-      else clipped.push(px - sep * nx, py - sep * ny, pz - sep * nz, enx, eny, enz, -sep, kind, -1, -1, feature);
+      if (line) out.push(bx, by, bz, enx, eny, enz, -sep, kind, -1, -1, feature);
+      else out.push(px - sep * nx, py - sep * ny, pz - sep * nz, enx, eny, enz, -sep, kind, -1, -1, feature);
     } else {
-      clipped.push(px, py, pz, enx, eny, enz, -sep, kind, -1, -1, feature);
+      out.push(px, py, pz, enx, eny, enz, -sep, kind, -1, -1, feature);
     }
   }
-  // One normal, so one group: ≤ MANIFOLD_MAX_POINTS points (reduce-manifold.ts). A full `out`
-  // is counted in out.overflow, as a push would.
-  reduceManifoldInto(out, clipped, clippedGroups);
+  // One normal, so one group: ≤ MANIFOLD_MAX_POINTS points (reduce-manifold.ts), in place.
+  reduceManifoldInPlace(out, start, clippedGroups);
   return out.count - start;
 }

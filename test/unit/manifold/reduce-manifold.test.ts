@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ContactBuffer } from '../../../sim/collision/contact';
-import { ManifoldGroups, ReduceManifoldStatus, reduceManifoldInto } from '../../../sim/collision/reduce-manifold';
+import { ManifoldGroups, ReduceManifoldStatus, reduceManifoldInPlace, reduceManifoldInto } from '../../../sim/collision/reduce-manifold';
 import { MANIFOLD_GROUP_ANGLE, MANIFOLD_LINE_CONTACT_DISTANCE } from '../../../sim/constants';
 
 type P3 = readonly [number, number, number];
@@ -84,6 +84,10 @@ describe('reduceManifoldInto: point selection', () => {
     const line: P3[] = [[0, 0, 0], [0.2, 0, 0], [0.4, 0, 0], [0.4, 0, 0]];
     const { out } = reduce(buffer(line, [0.01, 0.03, 0.01, 0.015]));
     expect(Array.from(out.depth.subarray(0, out.count)).sort()).toEqual([0.01, 0.015, 0.03]);
+    // The same at the far end of the line from the deepest point (the other extreme).
+    const far: P3[] = [[0, 0, 0], [0.2, 0, 0], [0.45, 0, 0], [0.45, 0, 0]];
+    const other = reduce(buffer(far, [0.01, 0.03, 0.01, 0.015])).out;
+    expect(Array.from(other.depth.subarray(0, other.count)).sort()).toEqual([0.01, 0.015, 0.03]);
   });
 
   it('the fourth point adds the most AREA, not the most distance', () => {
@@ -172,5 +176,42 @@ describe('reduceManifoldInto: status', () => {
     expect(status).toBe(ReduceManifoldStatus.GroupOverflow);
     expect(groups.count).toBe(2);
     expect(out.count).toBe(3);
+  });
+});
+
+describe('reduceManifoldInPlace', () => {
+  it('keeps the same points as reduceManifoldInto, in candidate order, after the untouched contacts before start', () => {
+    const grid: P3[] = [];
+    const depths: number[] = [];
+    for (let j = 0; j < 5; j++) for (let i = 0; i < 5; i++) {
+      grid.push([i * 0.1, j * 0.1, 0]);
+      depths.push(i === 2 && j === 2 ? 0.05 : 0.01);
+    }
+    const into = reduce(buffer(grid, depths)).out;
+    const buf = new ContactBuffer(64);
+    buf.push(9, 9, 9, 1, 0, 0, 0.5, 1, 99, 0); // before start: must stay
+    grid.forEach((p, k) => buf.push(p[0], p[1], p[2], 0, 0, 1, depths[k], 1, k, 0));
+    const status = reduceManifoldInPlace(buf, 1, new ManifoldGroups(64));
+    expect(status).toBe(ReduceManifoldStatus.Ok);
+    expect(buf.count).toBe(1 + into.count);
+    expect(buf.cellI[0]).toBe(99);
+    expect(Array.from(buf.cellI.subarray(1, buf.count))).toEqual(Array.from(into.cellI.subarray(0, into.count)));
+    expect(Array.from(buf.depth.subarray(1, buf.count))).toEqual(Array.from(into.depth.subarray(0, into.count)));
+  });
+
+  it('with several groups, moves the kept points of all groups down in candidate order', () => {
+    const n30: P3 = [Math.sin(Math.PI / 6), 0, Math.cos(Math.PI / 6)];
+    const src = new ContactBuffer(64), buf = new ContactBuffer(64);
+    for (let k = 0; k < 12; k++) {
+      const n = k % 2 === 0 ? [0, 0, 1] : n30;
+      const y = k % 2 === 0 ? 0 : 1;
+      src.push(k * 0.1, y, 0, n[0], n[1], n[2], 0.01, 1, k, 0);
+      buf.push(k * 0.1, y, 0, n[0], n[1], n[2], 0.01, 1, k, 0);
+    }
+    reduce(src); // reduceManifoldInto: group by group
+    reduceManifoldInPlace(buf, 0, new ManifoldGroups(64));
+    // Each line keeps its ends: k = 0 and 10 (up), 1 and 11 (30°).
+    expect(Array.from(buf.cellI.subarray(0, buf.count))).toEqual([0, 1, 10, 11]);
+    expect(buf.normal[3 * 1 + 2]).toBeCloseTo(n30[2], 12);
   });
 });
