@@ -46,7 +46,7 @@ export type {
 } from './collision/cylinder-terrain/plain-api';
 export { collideCylinderTerrainInto } from './collision/cylinder-terrain/collide';
 export { CylinderTerrainWorkspace, CylinderTerrainStatus } from './collision/cylinder-terrain/workspace';
-export { reduceManifoldInto, ManifoldGroups, ReduceManifoldStatus } from './collision/reduce-manifold';
+export { reduceManifoldInto, reduceManifoldInPlace, ManifoldGroups, ReduceManifoldStatus } from './collision/reduce-manifold';
 
 // --- convex shapes and queries ----------------------------------------------------------------
 export { ShapeKind, SHAPE_KIND_NAMES, SupportFace, aabb, massProperties } from './shapes/shape';
