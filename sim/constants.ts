@@ -31,17 +31,49 @@ export const ROUND_OFF_LENGTH = 1e-9;
 /** [-] Round-off of unit-scale ratios (sines, cosines, slopes, relative sizes): 1e-9, the same idea as ROUND_OFF_LENGTH for dimensionless quantities. */
 export const ROUND_OFF_RATIO = 1e-9;
 
+// ---------------------------------------------------------------------------------------------
+// Manifold reduction (sim/collision/reduce-manifold.ts): the one reducer of every manifold
+// ---------------------------------------------------------------------------------------------
+
 /**
  * [rad] The one normal-grouping angle: contacts whose normals are within it form one patch for
- * manifold reduction (cylinder–terrain and convex–heightfield), and a terrain crease bent by
- * more than it is "active" (gets its own edge normal; Jolt's ActiveEdges idea). 10°: adjacent
- * facets of smooth ground (a 5 cm grid on a 1 m-radius bump: 2.9°) share a patch; a curb (63° on
- * a 5 cm grid) or a ridge does not.
+ * manifold reduction (every manifold: wheels, face clipping, convex bodies and rocks on terrain),
+ * persistent manifolds match old points within it, and a terrain crease bent by more than it is
+ * "active" (gets its own edge normal; Jolt's ActiveEdges idea). 10°: adjacent facets of smooth
+ * ground (a 5 cm grid on a 1 m-radius bump: 2.9°) share a patch, so a wheel or a box on it gets
+ * one manifold of ≤ 4 points, not one per facet; a curb (63° on a 5 cm grid) or a ridge does not,
+ * so the solver keeps a separate normal for each side of a real corner.
  */
 export const MANIFOLD_GROUP_ANGLE = (10 * Math.PI) / 180;
 
 /** [-] cos MANIFOLD_GROUP_ANGLE: two unit normals with a dot product at least this share a group. */
 export const MANIFOLD_GROUP_COS = Math.cos(MANIFOLD_GROUP_ANGLE);
+
+/** [-] Most points kept per normal group (one manifold): 4 span any planar support polygon. */
+export const MANIFOLD_MAX_POINTS = 4;
+
+/**
+ * [-] Default capacity of a reduction's normal groups (ManifoldGroups). A wheel or a body on
+ * rough ground makes a handful; beyond it the extra normals join their nearest group and the
+ * status says so.
+ */
+export const MANIFOLD_MAX_NORMAL_GROUPS = 32;
+
+/**
+ * [m] When every point of a group is closer than this to the line through its deepest point
+ * and the point farthest from it, the group is a LINE contact (a lying wheel's side, a box edge
+ * on a face) and keeps only its two extreme points (and its deepest, if deeper than both; the
+ * paper's stage 4, |P1P2 × P1P3| < ε). A tenth of the linear slop: 0.5 mm, a width that gives
+ * the solver no useful lever arm.
+ */
+export const MANIFOLD_LINE_CONTACT_DISTANCE = 0.1 * LINEAR_SLOP;
+
+/**
+ * [m] Reduction tie tolerance: a point must be farther (or deeper) by more than this to replace
+ * the current choice, so float round-off (1e-16 m) never flips between equal points — the
+ * selection stays put while a body moves and when the terrain array is shifted. ROUND_OFF_LENGTH.
+ */
+export const MANIFOLD_TIE_TOLERANCE = ROUND_OFF_LENGTH;
 
 // ---------------------------------------------------------------------------------------------
 // Terrain
@@ -123,20 +155,6 @@ export const CYLINDER_TERRAIN_FLAT_EDGE_BEND = ROUND_OFF_RATIO;
 export const CYLINDER_TERRAIN_ACTIVE_EDGE_BEND = Math.tan(MANIFOLD_GROUP_ANGLE);
 
 /**
- * [m] Manifold reduction: when the third point is closer than this to the line through the
- * first two, the group is a line contact (a lying wheel's side) and keeps only its two extreme
- * points (paper stage 4, |P1P2 × P1P3| < ε). A tenth of the linear slop: 0.5 mm.
- */
-export const MANIFOLD_LINE_CONTACT_DISTANCE = 0.1 * LINEAR_SLOP;
-
-/**
- * [m] Manifold reduction tie tolerance: a point must be deeper or farther by more than this to
- * replace the current choice, so float round-off (1e-16 m) never flips between equal points —
- * the selection stays put while a wheel moves and when the terrain array is shifted. 1 nm.
- */
-export const MANIFOLD_TIE_TOLERANCE = ROUND_OFF_LENGTH;
-
-/**
  * [m] Element walls (cylinder-terrain/element-walls.ts): an element's own deepest point is not
  * added when a reported contact of the same patch is at most this much shallower (or a reported
  * contact resolves the element to within this). 10 µm: a fifth of the completeness oracle's
@@ -155,8 +173,8 @@ export const CYLINDER_TERRAIN_WALL_PASSES = 3;
 /** [-] Capacity of the per-query candidate contact buffer (before reduction). Overflow is reported. */
 export const CYLINDER_TERRAIN_MAX_CANDIDATES = 1024;
 
-/** [-] Most normal groups one query reduces separately; further normals join the nearest group. */
-export const CYLINDER_TERRAIN_MAX_NORMAL_GROUPS = 32;
+/** [-] Normal groups of the wheel query's reduction: the general MANIFOLD_MAX_NORMAL_GROUPS. */
+export const CYLINDER_TERRAIN_MAX_NORMAL_GROUPS = MANIFOLD_MAX_NORMAL_GROUPS;
 
 /**
  * [-] Most cells one query visits (AABB footprint). A wheel r = 0.3 m on a 5 cm grid covers
@@ -319,9 +337,6 @@ export const SAT_FACE_PREFERENCE_ABSOLUTE = 0.1 * LINEAR_SLOP;
  */
 export const CONTACT_SPECULATIVE_MARGIN = 2 * LINEAR_SLOP;
 
-/** [-] Most points in one body-pair manifold (one normal group): 4 spans any planar support polygon. */
-export const MANIFOLD_MAX_POINTS = 4;
-
 /**
  * [-] Capacity of the polygon scratch buffers used by face clipping: an incident face of up to
  * CLIP_MAX_FACE_VERTICES vertices clipped by up to as many side planes gains at most one vertex
@@ -329,12 +344,6 @@ export const MANIFOLD_MAX_POINTS = 4;
  */
 export const CLIP_MAX_FACE_VERTICES = 32;
 export const CLIP_MAX_POLYGON_VERTICES = 2 * CLIP_MAX_FACE_VERTICES;
-
-/**
- * [-] Collinearity test of contact reduction: the third point is dropped when twice the triangle
- * area |P1P2 × P1P3| is below this fraction of |P1P2|² (the paper's ε in stage 4).
- */
-export const MANIFOLD_COLLINEAR_RELATIVE = 1e-6;
 
 /**
  * [m] Persistent manifolds: a new contact without a matching feature id inherits the impulses of
@@ -397,13 +406,6 @@ export const MANIFOLD_FACE_ALIGN_COS = 0.9659;
  * nearly parallel faces from one step to the next; Box2D's k_relativeTol idea).
  */
 export const MANIFOLD_REFERENCE_BIAS = 1e-3;
-
-/**
- * [m] Contact reduction: points within this depth of the deepest count as equally deep (a tenth
- * of the linear slop: the solver cannot tell them apart), and the first kept point is then the
- * most extreme one.
- */
-export const MANIFOLD_DEPTH_TIE = 0.1 * LINEAR_SLOP;
 
 /**
  * [-] Convex–heightfield active creases: the crease between two elements can produce its own

@@ -51,7 +51,7 @@ export { CylinderTerrainWorkspace, CylinderTerrainStatus } from './collision/cyl
 // (the wheel query's cell range, also drawn by the GUI)
 export { cylinderCellRange } from './collision/cylinder-terrain/cell-range';
 export type { CellRange, CellGrid } from './collision/cylinder-terrain/cell-range';
-export { reduceManifoldInto, ManifoldGroups, ReduceManifoldStatus } from './collision/reduce-manifold';
+export { reduceManifoldInto, reduceManifoldInPlace, ManifoldGroups, ReduceManifoldStatus } from './collision/reduce-manifold';
 
 // --- convex shapes and queries ----------------------------------------------------------------
 export { ShapeKind, SHAPE_KIND_NAMES, SupportFace, aabb, massProperties } from './shapes/shape';
@@ -79,7 +79,7 @@ export * from './math/mat3';
 export { queryConvex } from './collision/query-convex';
 export type { ConvexBodyDesc, ConvexQueryResult } from './collision/query-convex';
 export { collideShapes, collideConvexPair, collideShapeHeightfield, CollideStatus, COLLIDE_STATUS_NAMES } from './collision/dispatcher';
-export { collideConvexHeightfield, HeightfieldCollideStatus } from './collision/convex-heightfield';
+export { collideConvexHeightfield, HeightfieldCollideStatus } from './collision/convex-heightfield/collide';
 export { satBoxBox, collideBoxBox, createBoxBoxSat, SatAxisKind } from './collision/sat-box-box';
 export type { BoxBoxSat } from './collision/sat-box-box';
 export { PersistentManifold } from './collision/manifold/persistent-manifold';

@@ -1,14 +1,12 @@
 /**
  * Groups a frame's contacts into manifolds for the inspector: one group per contact patch, i.e.
- * the same body pair with normals within MANIFOLD_NORMAL_ANGLE of the group's first normal.
+ * the same body pair with normals within MANIFOLD_GROUP_ANGLE (sim/constants.ts, the angle the
+ * engine's manifold reduction groups by) of the group's first normal.
  * (The solver has its own manifolds; the frame does not carry their ids, so the inspector
  * rebuilds the grouping a reader would draw by eye.) Pure; unit-tested.
  */
+import { MANIFOLD_GROUP_COS } from '../../sim/constants';
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE } from '../../sim/dynamics/spec';
-
-/** [rad] Normals closer than this to a group's first normal join the group (10°). */
-export const MANIFOLD_NORMAL_ANGLE = (10 * Math.PI) / 180;
-const COS_MANIFOLD = Math.cos(MANIFOLD_NORMAL_ANGLE);
 
 export interface ManifoldGroup {
   bodyA: number;
@@ -35,7 +33,7 @@ export function groupManifolds(contacts: Float32Array, info: Int32Array): Manifo
     const o = CONTACT_STRIDE * k, q = CONTACT_INFO_STRIDE * k;
     const a = info[q + 1], b = info[q + 2];
     const nx = contacts[o + 3], ny = contacts[o + 4], nz = contacts[o + 5];
-    let g = groups.find((m) => m.bodyA === a && m.bodyB === b && m.normal[0] * nx + m.normal[1] * ny + m.normal[2] * nz >= COS_MANIFOLD);
+    let g = groups.find((m) => m.bodyA === a && m.bodyB === b && m.normal[0] * nx + m.normal[1] * ny + m.normal[2] * nz >= MANIFOLD_GROUP_COS);
     if (!g) {
       g = { bodyA: a, bodyB: b, normal: [nx, ny, nz], contacts: [], maxDepth: -Infinity, normalImpulse: 0, kinds: [], cells: [] };
       groups.push(g);

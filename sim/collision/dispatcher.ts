@@ -20,7 +20,7 @@
  * Output: the engine convention of contact.ts (point on B, normal from B into A, depth ≥
  * −margin), appended to `out`. Every call returns a CollideStatus.
  *
- * Terrain: collideShapeHeightfield sends each convex (child) shape to convex-heightfield.ts.
+ * Terrain: collideShapeHeightfield sends each convex (child) shape to convex-heightfield/collide.ts.
  */
 import type { ContactBuffer } from './contact';
 import { EpaStatus } from './epa';
@@ -38,7 +38,7 @@ import { axisSegment, collideCapsuleCapsule } from './manifold/capsule-capsule';
 import { collideConvexConvex } from './manifold/convex-convex';
 import { flipContacts } from './manifold/flip-contacts';
 import { collideBoxBox } from './sat-box-box';
-import { HeightfieldCollideStatus, collideConvexHeightfield } from './convex-heightfield';
+import { HeightfieldCollideStatus, collideConvexHeightfield } from './convex-heightfield/collide';
 import type { Heightfield } from '../terrain/heightfield';
 
 export const CollideStatus = {

@@ -38,7 +38,7 @@
  */
 import type { Vec3 } from '../math/vec3';
 import type { ConvexShape, Pose } from '../shapes/shape';
-import { GjkResult, GjkStatus, GjkLoopExit, MinkowskiPair, gjkDistance, gjkLoop, gjkLoopIterations } from './gjk';
+import { GjkResult, GjkStatus, GjkLoopExit, MinkowskiPair, gjkDistance, gjkLoop } from './gjk';
 import { Simplex } from './simplex';
 import {
   EPA_ABSOLUTE_TOLERANCE,
@@ -496,7 +496,7 @@ export function epaPenetration(
   dir[1] = -pair.t[1];
   dir[2] = -pair.t[2];
   const exit = gjkLoop(simplex, v, pair, dir);
-  out.iterations = gjkLoopIterations;
+  out.iterations = pair.supports;
   if (exit === GjkLoopExit.Separated || exit === GjkLoopExit.MaxIterations) {
     const vl = Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     if (vl > GJK_ABSOLUTE_TOLERANCE && Number.isFinite(vl)) {

@@ -121,6 +121,8 @@ export class MinkowskiPair {
   readonly pA: Vec3 = [0, 0, 0];
   /** False when a pose or the relative transform is not finite. */
   finite = true;
+  /** Support evaluations of the last gjkLoop on this pair (its cost). */
+  supports = 0;
 
   set(a: ConvexShape, poseA: Readonly<Pose>, b: ConvexShape, poseB: Readonly<Pose>, useCore: boolean): this {
     this.a = a;
@@ -204,9 +206,6 @@ const sa: Vec3 = [0, 0, 0];
 const sb: Vec3 = [0, 0, 0];
 const vPrev: Vec3 = [0, 0, 0];
 
-/** Support evaluations used by the last gjkLoop call. */
-export let gjkLoopIterations = 0;
-
 /**
  * The GJK loop on `pair` from the initial direction `dir0` (A-local, any nonzero vector; zero is
  * replaced by +x), or with `warm` from the points already in `simplex` (then dir0 is unused).
@@ -223,12 +222,12 @@ export function gjkLoop(
   warm = false,
   stopAbove = Infinity,
 ): GjkLoopExit {
-  // `supports` counts support evaluations (the cost), reported in gjkLoopIterations.
+  // `supports` counts support evaluations (the cost), reported in pair.supports.
   let supports = 0;
   if (warm && simplex.count > 0) {
     // Resume from the caller's simplex (points of A − B): its closest point is an upper bound.
     if (simplex.closest(v)) {
-      gjkLoopIterations = 0;
+      pair.supports = 0;
       return GjkLoopExit.Enclosed;
     }
   } else {
@@ -255,7 +254,7 @@ export function gjkLoop(
   const absSq = GJK_ABSOLUTE_TOLERANCE * GJK_ABSOLUTE_TOLERANCE;
   for (let iter = 0; iter < GJK_MAX_ITERATIONS; iter++) {
     if (vv <= absSq) {
-      gjkLoopIterations = supports;
+      pair.supports = supports;
       return GjkLoopExit.Touching;
     }
     tmp[0] = -v[0];
@@ -266,17 +265,17 @@ export function gjkLoop(
     const vw = v[0] * w[0] + v[1] * w[1] + v[2] * w[2];
     // Separating-plane early out (boolean query): v·w > stopAbove·‖v‖.
     if (vw > 0 && vw * vw > stopAbove * stopAbove * vv) {
-      gjkLoopIterations = supports;
+      pair.supports = supports;
       return GjkLoopExit.Separated;
     }
     // Gap test (van den Bergen §4.3.6): v·w/‖v‖ is a lower bound on the distance, ‖v‖ an upper one.
     if (vv - vw <= GJK_RELATIVE_TOLERANCE * vv) {
-      gjkLoopIterations = supports;
+      pair.supports = supports;
       return GjkLoopExit.Separated;
     }
     // Repeated vertex: the sub-algorithm would cycle (Jolt / Bullet "degenerate" exit).
     if (simplex.contains(w, absSq)) {
-      gjkLoopIterations = supports;
+      pair.supports = supports;
       return GjkLoopExit.Separated;
     }
     simplex.push(w, sa, sb);
@@ -284,14 +283,14 @@ export function gjkLoop(
     vPrev[1] = v[1];
     vPrev[2] = v[2];
     if (simplex.closest(v)) {
-      gjkLoopIterations = supports;
+      pair.supports = supports;
       return GjkLoopExit.Enclosed;
     }
     const vvNew = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
     if (!(vvNew < vv)) {
       // No strict decrease: rounding has taken over. Keep the better (previous) estimate; the
       // simplex now describes v, so only leave v alone when it is not worse.
-      gjkLoopIterations = supports;
+      pair.supports = supports;
       if (!(vvNew <= vv)) {
         // Guard against NaN or growth: restore the previous estimate.
         v[0] = vPrev[0];
@@ -302,7 +301,7 @@ export function gjkLoop(
     }
     vv = vvNew;
   }
-  gjkLoopIterations = supports;
+  pair.supports = supports;
   return vv <= absSq ? GjkLoopExit.Touching : GjkLoopExit.MaxIterations;
 }
 
@@ -338,7 +337,7 @@ export function gjkDistance(
   if (warm) loadCache(cache);
   const exit = gjkLoop(simplex, v, pair, negT(pair.t), warm);
   if (cache !== undefined) storeCache(cache);
-  out.iterations = gjkLoopIterations;
+  out.iterations = pair.supports;
   simplex.witness(wa, wb);
   const rSum = shapeA.coreRadius + shapeB.coreRadius;
   const vLen = Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);

@@ -1,77 +1,385 @@
 /**
- * Manifold reduction: candidate contacts → at most 4 points per normal group (Strashnov &
- * Torgashev 2020, §V "building the contact manifold"; the area heuristic is also the one of
- * Box3D's b3CullPoints and Jolt's PruneContactPoints).
+ * Manifold reduction, the one reducer of the engine: candidate contacts → at most
+ * MANIFOLD_MAX_POINTS per normal group. Every routine that builds a manifold from more points than
+ * the solver needs calls it: the wheel query (cylinder-terrain/collide.ts), face clipping
+ * (manifold/clip-faces.ts, hence SAT box–box and the convex–convex manifolds), convex body vs
+ * terrain (convex-heightfield/) and the rock routine (dynamics/polytope-terrain.ts).
+ * Strashnov & Torgashev 2020 §V ("building the contact manifold", stage 4); the area heuristic is
+ * the one of Box3D's b3CullPoints and Jolt's PruneContactPoints.
  *
- * 1. Group. The paper groups equal normals; adjacent elements of a smooth surface differ
- *    slightly, so the tolerance is an angle (dot ≥ groupCos). Representatives are picked greedily
- *    in candidate order (cell order: deterministic), then every candidate joins its nearest
- *    representative, so equal normals always share a group.
- * 2. Per group with more than 2 points keep:
- *      P1 the deepest (it carries the largest correction),
- *      P2 the farthest from P1 (the patch's longest extent),
- *      P3 the farthest from the line P1P2 (its width); if even P3 is within `lineDistance` of
- *         that line, the patch is a LINE contact (a lying wheel's side): keep the two extreme
- *         points along the line (not P1/P2, which may be an interior tie when all depths are
- *         equal) — plus P1 if it is deeper than both extremes (a curved line contact),
- *      P4 the point farthest OUTSIDE triangle P1P2P3 (most negative signed distance to one of
- *         its edges, seen along the group normal: the area it adds per unit of edge); a point
- *         inside adds no area and is skipped.
+ * 1. Group by normal. The paper groups equal normals; adjacent elements of a smooth surface
+ *    differ slightly, so the tolerance is an angle, MANIFOLD_GROUP_ANGLE (10°, constants.ts).
+ *    Representatives are picked greedily in candidate order (deterministic), then every candidate
+ *    joins its NEAREST representative, so equal normals always share a group.
+ * 2. Per group of more than 2 points keep:
+ *      P1 the deepest (it carries the largest correction, and the group's reported depth is
+ *         its true depth: the wheel's element walls rely on that). Among points equally deep up
+ *         to the tie (a box face resting on a face: all are), the one farthest from the group's
+ *         centroid, so the manifold starts at a corner and not at a clip point mid-edge;
+ *      P2 the farthest from P1 (the patch's longest extent);
+ *      P3 the farthest from the line P1P2 (its width). If even P3 is within
+ *         MANIFOLD_LINE_CONTACT_DISTANCE of that line, the group is a LINE contact (a box edge on
+ *         a face, a lying wheel's side): keep its two extreme points along the line (not P1/P2,
+ *         which may be an interior tie) and P1 too when it is deeper than both ends (a curved
+ *         line: the rim of a wheel across a bump);
+ *      P4 the point that adds the most area to triangle P1P2P3: the most negative signed area
+ *         of (a, b, q) over the triangle's edges ab, seen along the group normal. A point inside
+ *         the triangle adds nothing and is not kept.
  *
  *            P2 ●──────────● P4        signed area of (a, b, q) = ((b − a) × (q − a)) · n
  *               │ ╲        │           > 0: q left of a→b (inside for a CCW triangle)
- *               │   ╲      │           the best P4 minimises min over the 3 edges.
+ *               │   ╲      │           the best P4 minimises the minimum over the 3 edges
  *            P1 ●─────● P3
  *
- * Output order: groups in order of their first member, points in selection order (P1 first).
+ * Ties. Every "better" must win by more than MANIFOLD_TIE_TOLERANCE (1 nm; for areas, 1 nm times
+ * |P1P2|), so round-off never reorders equal points: ties go to the first candidate, which keeps
+ * the choice stable while a body moves and when the terrain array is shifted.
+ *
+ * Output: reduceManifoldInto appends to `out` (the source is not modified), groups in order of
+ * their representative, the kept points of a group in candidate order; reduceManifoldInPlace
+ * (face clipping, whose points already sit in the output) keeps them in place, in candidate order.
+ * Nothing allocates: the caller owns a ManifoldGroups scratch sized for its candidate buffer.
  */
+import {
+  MANIFOLD_GROUP_COS,
+  MANIFOLD_LINE_CONTACT_DISTANCE,
+  MANIFOLD_MAX_NORMAL_GROUPS,
+  MANIFOLD_TIE_TOLERANCE,
+  ROUND_OFF_RATIO,
+} from '../constants';
 import type { ContactBuffer } from './contact';
 
-/** Fixed-capacity scratch of the reduction (one per workspace). */
+/** Fixed-capacity scratch of the reduction (one per caller or workspace; never shared by two calls in flight). */
 export class ManifoldGroups {
+  /** Most candidates one call reduces; further ones are ignored and reported (CandidateOverflow). */
   readonly capacity: number;
+  /** Most normal groups; further normals join their nearest group (GroupOverflow). */
   readonly maxGroups: number;
   /** Group index of each candidate. */
   readonly groupOf: Int32Array;
-  /** Candidate indices by group (one more slot than candidates: the compaction writes ahead). */
+  /** Candidate indices sorted by group, candidate order inside a group. */
   readonly members: Int32Array;
-  /** Start of each group in `members` (maxGroups + 1 entries). */
-  readonly start: Int32Array;
-  /** Representative unit normal per group. */
+  /** End (exclusive) of each group's run in `members`; group q starts at end[q − 1] (0 for q = 0). */
+  readonly end: Int32Array;
+  /** Representative unit normal of each group. */
   readonly normal: Float64Array;
+  /** Groups of the last call. */
   count = 0;
+  /** Candidate indices kept by the last call, group after group (≤ MANIFOLD_MAX_POINTS each). */
+  readonly kept: Int32Array;
 
-  constructor(capacity: number, maxGroups: number) {
+  constructor(capacity: number, maxGroups = MANIFOLD_MAX_NORMAL_GROUPS) {
+    if (!(capacity >= 1 && maxGroups >= 1)) throw new Error(`ManifoldGroups: capacity ${capacity} and maxGroups ${maxGroups} must be ≥ 1`);
     this.capacity = capacity;
     this.maxGroups = maxGroups;
     this.groupOf = new Int32Array(capacity);
-    this.members = new Int32Array(capacity + 1);
-    this.start = new Int32Array(maxGroups + 1);
+    this.members = new Int32Array(capacity);
+    this.end = new Int32Array(maxGroups);
     this.normal = new Float64Array(maxGroups * 3);
+    this.kept = new Int32Array(capacity);
   }
 }
 
-/** Status bits of reduceManifoldInto (0 = complete). */
+/** Status bits of reduceManifoldInto (0 = complete). The points that were written are valid either way. */
 export const ReduceManifoldStatus = {
   Ok: 0,
-  /** More groups than the scratch holds: extra normals joined their nearest group. */
+  /** More normal groups than the scratch holds: the extra normals joined their nearest group. */
   GroupOverflow: 1,
-  /** `out` filled up: some reduced points were dropped (counted in out.overflow). */
+  /** `out` filled up: some reduced points were dropped (also counted in out.overflow). */
   OutputOverflow: 2,
+  /** More candidates than the scratch's capacity: only the first `capacity` were reduced. */
+  CandidateOverflow: 4,
 } as const;
 
-/** Two-slot select of reduceManifoldInto's step 1b. */
-const pickScratch = new Float64Array(2);
+/**
+ * Groups `src`'s contacts by normal and appends at most 4 per group (2 or 3 for a line contact)
+ * to `out`. `src` is not modified. Returns ReduceManifoldStatus bits.
+ */
+export function reduceManifoldInto(out: ContactBuffer, src: ContactBuffer, groups: ManifoldGroups): number {
+  let status = 0;
+  let n = src.count;
+  if (n > groups.capacity) {
+    status |= ReduceManifoldStatus.CandidateOverflow;
+    n = groups.capacity;
+  }
+  status |= groupByNormal(groups, src, 0, n);
+  const kept = groups.kept;
+  let k0 = 0;
+  for (let q = 0; q < groups.count; q++) {
+    const k1 = selectGroup(src, groups, q, q === 0 ? 0 : groups.end[q - 1], groups.end[q], k0);
+    for (let k = k0; k < k1; k++) status |= emit(out, src, kept[k]);
+    k0 = k1;
+  }
+  return status;
+}
 
 /**
- * Copies candidate `k` of `src` into `out`; returns false when `out` is full (counted in
- * out.overflow, as ContactBuffer.push does). Copies the arrays directly: a push() call with
- * seven doubles would box them whenever it is not inlined.
+ * The same reduction in place: the contacts [start, buf.count) are reduced and the kept ones
+ * moved down to start.., in candidate order (all groups together). Saves the copy when the
+ * candidates already sit in the output (face clipping). Returns ReduceManifoldStatus bits.
  */
-function emit(out: ContactBuffer, src: ContactBuffer, k: number): boolean {
+export function reduceManifoldInPlace(buf: ContactBuffer, start: number, groups: ManifoldGroups): number {
+  let status = 0;
+  let n = buf.count - start;
+  if (n > groups.capacity) {
+    status |= ReduceManifoldStatus.CandidateOverflow;
+    n = groups.capacity;
+  }
+  // Groups of one or two points keep them all: with two candidates or fewer nothing moves.
+  if (n <= 2) return status;
+  status |= groupByNormal(groups, buf, start, n);
+  let kn = 0;
+  for (let q = 0; q < groups.count; q++) kn = selectGroup(buf, groups, q, q === 0 ? 0 : groups.end[q - 1], groups.end[q], kn);
+  // In ascending order, a kept contact never moves up, so no move overwrites one still to move.
+  const kept = groups.kept;
+  sortAscending(kept, 0, kn);
+  for (let k = 0; k < kn; k++) buf.move(start + k, kept[k]);
+  buf.count = start + kn;
+  return status;
+}
+
+/**
+ * Step 1: fills groups.groupOf, members (contact indices first..first+n−1), end, normal and
+ * count for those n contacts of src.
+ */
+function groupByNormal(groups: ManifoldGroups, src: ContactBuffer, first: number, n: number): number {
+  let status = 0;
+  const N = src.normal, gn = groups.normal, groupOf = groups.groupOf;
+  const groupCos = MANIFOLD_GROUP_COS, dotTie = ROUND_OFF_RATIO;
+  // 1a. Representatives: a candidate not within the grouping angle of any representative so far
+  //     starts a new group (greedy, in candidate order).
+  let g = 0;
+  for (let k = first; k < first + n; k++) {
+    const nx = N[3 * k], ny = N[3 * k + 1], nz = N[3 * k + 2];
+    let covered = false;
+    for (let q = 0; q < g && !covered; q++) covered = nx * gn[3 * q] + ny * gn[3 * q + 1] + nz * gn[3 * q + 2] >= groupCos;
+    if (covered) continue;
+    if (g === groups.maxGroups) {
+      status |= ReduceManifoldStatus.GroupOverflow;
+      continue;
+    }
+    gn[3 * g] = nx;
+    gn[3 * g + 1] = ny;
+    gn[3 * g + 2] = nz;
+    g++;
+  }
+  groups.count = g;
+  const mem = groups.members, end = groups.end;
+  if (g === 1) {
+    // One group (every manifold of face clipping): all candidates, in order.
+    for (let k = 0; k < n; k++) {
+      groupOf[k] = 0;
+      mem[k] = first + k;
+    }
+    end[0] = n;
+    return status;
+  }
+  // 1b. Membership: every candidate joins its NEAREST representative (a one-pass greedy split
+  //     equal normals when a later representative came closer). Ties go to the first.
+  for (let k = 0; k < n; k++) {
+    const nx = N[3 * (first + k)], ny = N[3 * (first + k) + 1], nz = N[3 * (first + k) + 2];
+    let best = 0;
+    let bestDot = nx * gn[0] + ny * gn[1] + nz * gn[2];
+    for (let q = 1; q < g; q++) {
+      const d = nx * gn[3 * q] + ny * gn[3 * q + 1] + nz * gn[3 * q + 2];
+      if (d > bestDot + dotTie) {
+        bestDot = d;
+        best = q;
+      }
+    }
+    groupOf[k] = best;
+  }
+  // 1c. Candidates by group, in candidate order inside a group (g is small: one pass per group).
+  let pos = 0;
+  for (let q = 0; q < g; q++) {
+    for (let k = 0; k < n; k++) if (groupOf[k] === q) mem[pos++] = first + k;
+    end[q] = pos;
+  }
+  return status;
+}
+
+/**
+ * Step 2 for group q (members[a..b)): appends the indices of its kept points to groups.kept
+ * from slot k0, in candidate order. Returns the slot after them.
+ */
+function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: number, b: number, k0: number): number {
+  const mem = groups.members, kept = groups.kept;
+  if (b - a <= 2) {
+    for (let m = a; m < b; m++) kept[k0++] = mem[m];
+    return k0;
+  }
+  // Groups of 3 or 4 go through the selection too: a line contact keeps only its ends, and a
+  // point inside the triangle of the other three adds no area.
+  const P = src.point, D = src.depth;
+  const tie = MANIFOLD_TIE_TOLERANCE, lineDistance = MANIFOLD_LINE_CONTACT_DISTANCE;
+
+  // P1: deepest; among the equally deep (within the tie), the farthest from the centroid.
+  // `ties` counts the points within the tie of the running maximum: never fewer than those
+  // within the tie of the final one (a new maximum more than the tie above the old one has no
+  // earlier point within the tie of it).
+  let maxDepth = -Infinity, i1 = -1, ties = 0;
+  for (let m = a; m < b; m++) {
+    const k = mem[m], d = D[k];
+    if (d > maxDepth + tie) ties = 1;
+    else if (d >= maxDepth - tie) ties++;
+    if (d > maxDepth) {
+      maxDepth = d;
+      i1 = k;
+    }
+  }
+  if (ties > 1) {
+    let gx = 0, gy = 0, gz = 0;
+    for (let m = a; m < b; m++) {
+      const k = mem[m];
+      gx += P[3 * k];
+      gy += P[3 * k + 1];
+      gz += P[3 * k + 2];
+    }
+    gx /= b - a;
+    gy /= b - a;
+    gz /= b - a;
+    let farBar = -1;
+    for (let m = a; m < b; m++) {
+      const k = mem[m];
+      if (D[k] < maxDepth - tie) continue;
+      const d2 = sq(P[3 * k] - gx) + sq(P[3 * k + 1] - gy) + sq(P[3 * k + 2] - gz);
+      if (d2 > farBar) {
+        i1 = k;
+        farBar = sq(Math.sqrt(d2) + tie);
+      }
+    }
+  }
+  const x1 = P[3 * i1], y1 = P[3 * i1 + 1], z1 = P[3 * i1 + 2];
+
+  // P2: farthest from P1 (distances compared squared against (best + tie)²).
+  let i2 = i1, bar = -1;
+  for (let m = a; m < b; m++) {
+    const k = mem[m];
+    const d2 = sq(P[3 * k] - x1) + sq(P[3 * k + 1] - y1) + sq(P[3 * k + 2] - z1);
+    if (d2 > bar) {
+      i2 = k;
+      bar = sq(Math.sqrt(d2) + tie);
+    }
+  }
+  const ex = P[3 * i2] - x1, ey = P[3 * i2 + 1] - y1, ez = P[3 * i2 + 2] - z1;
+  const eLen = Math.sqrt(ex * ex + ey * ey + ez * ez);
+
+  // P3: farthest from the line P1P2; |e × (P − P1)| = distance · |e|.
+  let i3 = -1, width = 0;
+  if (eLen > 0) {
+    bar = -1;
+    for (let m = a; m < b; m++) {
+      const k = mem[m];
+      const dx = P[3 * k] - x1, dy = P[3 * k + 1] - y1, dz = P[3 * k + 2] - z1;
+      const c2 = sq(ey * dz - ez * dy) + sq(ez * dx - ex * dz) + sq(ex * dy - ey * dx);
+      if (c2 > bar) {
+        i3 = k;
+        width = Math.sqrt(c2) / eLen;
+        bar = sq((width + tie) * eLen);
+      }
+    }
+  }
+  if (!(width > lineDistance)) return lineContact(src, groups, a, b, i1, ex, ey, ez, eLen, k0);
+  kept[k0] = i1;
+  kept[k0 + 1] = i2;
+  kept[k0 + 2] = i3;
+  if (b - a === 3) return sortAscending(kept, k0, k0 + 3); // a triangle: no fourth point to choose
+
+  // P4: the point that adds the most area, signed areas seen along the group normal.
+  const nx = groups.normal[3 * q], ny = groups.normal[3 * q + 1], nz = groups.normal[3 * q + 2];
+  const x2 = P[3 * i2], y2 = P[3 * i2 + 1], z2 = P[3 * i2 + 2];
+  const x3 = P[3 * i3], y3 = P[3 * i3 + 1], z3 = P[3 * i3 + 2];
+  // ((b − a) × (q − a))·n = (n × (b − a))·(q − a): one vector w = n × (b − a) per edge, and per
+  // point three dot products. The signs are flipped if P1P2P3 turns clockwise around n, so that
+  // inside is positive either way.
+  let w12x = ny * (z2 - z1) - nz * (y2 - y1), w12y = nz * (x2 - x1) - nx * (z2 - z1), w12z = nx * (y2 - y1) - ny * (x2 - x1);
+  let w23x = ny * (z3 - z2) - nz * (y3 - y2), w23y = nz * (x3 - x2) - nx * (z3 - z2), w23z = nx * (y3 - y2) - ny * (x3 - x2);
+  let w31x = ny * (z1 - z3) - nz * (y1 - y3), w31y = nz * (x1 - x3) - nx * (z1 - z3), w31z = nx * (y1 - y3) - ny * (x1 - x3);
+  if (w12x * (x3 - x1) + w12y * (y3 - y1) + w12z * (z3 - z1) < 0) {
+    w12x = -w12x; w12y = -w12y; w12z = -w12z;
+    w23x = -w23x; w23y = -w23y; w23z = -w23z;
+    w31x = -w31x; w31y = -w31y; w31z = -w31z;
+  }
+  const areaTie = tie * eLen;
+  let i4 = -1, most = 0;
+  for (let m = a; m < b; m++) {
+    const k = mem[m];
+    if (k === i1 || k === i2 || k === i3) continue;
+    const px = P[3 * k], py = P[3 * k + 1], pz = P[3 * k + 2];
+    const s12 = (px - x1) * w12x + (py - y1) * w12y + (pz - z1) * w12z;
+    const s23 = (px - x2) * w23x + (py - y2) * w23y + (pz - z2) * w23z;
+    const s31 = (px - x3) * w31x + (py - y3) * w31y + (pz - z3) * w31z;
+    let worst = s12 < s23 ? s12 : s23;
+    if (s31 < worst) worst = s31;
+    const added = -worst; // twice the area the point adds outside its worst edge
+    if (added > most + areaTie) {
+      most = added;
+      i4 = k;
+    }
+  }
+  kept[k0 + 3] = i4;
+  return sortAscending(kept, k0, i4 >= 0 ? k0 + 4 : k0 + 3);
+}
+
+/**
+ * A line contact (or a group whose points all coincide): the two extremes along P1→P2 (e); at
+ * an extreme shared by several points (within the tie), the deeper one; then P1 if it is deeper
+ * than both ends (a curved line).
+ */
+function lineContact(
+  src: ContactBuffer, groups: ManifoldGroups, a: number, b: number,
+  i1: number, ex: number, ey: number, ez: number, eLen: number, k0: number,
+): number {
+  const P = src.point, D = src.depth, mem = groups.members;
+  const tie = MANIFOLD_TIE_TOLERANCE;
+  const x1 = P[3 * i1], y1 = P[3 * i1 + 1], z1 = P[3 * i1 + 2];
+  let lo = i1, hi = i1, tLo = 0, tHi = 0;
+  for (let m = a; m < b; m++) {
+    const k = mem[m];
+    const t = eLen > 0 ? ((P[3 * k] - x1) * ex + (P[3 * k + 1] - y1) * ey + (P[3 * k + 2] - z1) * ez) / eLen : 0;
+    if (t < tLo - tie || (t <= tLo + tie && D[k] > D[lo] + tie)) {
+      tLo = Math.min(t, tLo);
+      lo = k;
+    }
+    if (t > tHi + tie || (t >= tHi - tie && D[k] > D[hi] + tie)) {
+      tHi = Math.max(t, tHi);
+      hi = k;
+    }
+  }
+  const kept = groups.kept;
+  let k1 = k0;
+  kept[k1++] = lo;
+  if (hi !== lo) kept[k1++] = hi;
+  if (i1 !== lo && i1 !== hi && D[i1] > D[lo] + tie && D[i1] > D[hi] + tie) kept[k1++] = i1;
+  return sortAscending(kept, k0, k1);
+}
+
+/**
+ * Sorts a[from..to) ascending (insertion sort: a group keeps ≤ 4) and returns `to`. Kept points
+ * go out in candidate order: the solver sees them in the order their routine produced them
+ * (cell order for terrain), whichever rule picked them.
+ */
+function sortAscending(a: Int32Array, from: number, to: number): number {
+  for (let i = from + 1; i < to; i++) {
+    const v = a[i];
+    let j = i - 1;
+    while (j >= from && a[j] > v) {
+      a[j + 1] = a[j];
+      j--;
+    }
+    a[j + 1] = v;
+  }
+  return to;
+}
+
+/**
+ * Copies candidate `k` of `src` into `out`; OutputOverflow when `out` is full (then counted in
+ * out.overflow, as ContactBuffer.push does).
+ */
+function emit(out: ContactBuffer, src: ContactBuffer, k: number): number {
   if (out.count >= out.capacity) {
     out.overflow++;
-    return false;
+    return ReduceManifoldStatus.OutputOverflow;
   }
   const o = out.count++;
   const o3 = 3 * o, k3 = 3 * k;
@@ -86,211 +394,9 @@ function emit(out: ContactBuffer, src: ContactBuffer, k: number): boolean {
   out.cellI[o] = src.cellI[k];
   out.cellJ[o] = src.cellJ[k];
   out.feature[o] = src.feature[k];
-  return true;
-}
-
-/**
- * Groups `src`'s contacts by normal and appends at most 4 per group (2 or 3 for line contacts)
- * to `out`. `src` is not modified. Returns ReduceManifoldStatus bits.
- *
- * @param groupCos      dot product of unit normals at or above which two contacts share a group.
- * @param lineDistance  [m] P3 closer than this to line P1P2 makes the group a line contact.
- * @param tieTolerance  [m] a candidate must be deeper/farther by more than this to replace the
- *                      current choice (also used, unitless, for normal dot products).
- */
-export function reduceManifoldInto(
-  out: ContactBuffer,
-  src: ContactBuffer,
-  groups: ManifoldGroups,
-  groupCos: number,
-  lineDistance: number,
-  tieTolerance: number,
-): number {
-  let status = 0;
-  const n = Math.min(src.count, groups.capacity);
-  const N = src.normal;
-  const P = src.point;
-  const D = src.depth;
-  let g = 0;
-  const gn = groups.normal;
-  const groupOf = groups.groupOf;
-  // 1a. Representatives: a candidate farther than the tolerance from every representative so
-  //     far starts a new group (greedy, in candidate order). The dot products are all taken and
-  //     OR-ed: a loop that stopped at the first covering representative would branch on data.
-  for (let k = 0; k < n; k++) {
-    const nx = N[3 * k], ny = N[3 * k + 1], nz = N[3 * k + 2];
-    let covered = 0;
-    for (let q = 0; q < g; q++) covered |= +(nx * gn[3 * q] + ny * gn[3 * q + 1] + nz * gn[3 * q + 2] >= groupCos);
-    if (covered !== 0) continue;
-    if (g < groups.maxGroups) {
-      gn[3 * g] = nx;
-      gn[3 * g + 1] = ny;
-      gn[3 * g + 2] = nz;
-      g++;
-    } else {
-      status |= ReduceManifoldStatus.GroupOverflow;
-    }
-  }
-  groups.count = g;
-  // 1b. Membership: every candidate joins its NEAREST representative, so equal normals always
-  //     share a group (a one-pass greedy split them when a later representative came closer).
-  //     Branch-free: the running best goes through a two-slot array indexed by the comparison.
-  const pick = pickScratch;
-  for (let k = 0; k < n; k++) {
-    if (g === 1) {
-      groupOf[k] = 0;
-      continue;
-    }
-    const nx = N[3 * k], ny = N[3 * k + 1], nz = N[3 * k + 2];
-    let best = 0;
-    let bestDot = nx * gn[0] + ny * gn[1] + nz * gn[2];
-    for (let q = 1; q < g; q++) {
-      const d = nx * gn[3 * q] + ny * gn[3 * q + 1] + nz * gn[3 * q + 2];
-      const better = +(d > bestDot + tieTolerance);
-      pick[0] = bestDot;
-      pick[1] = d;
-      bestDot = pick[better];
-      best += better * (q - best);
-    }
-    groupOf[k] = best;
-  }
-  // Candidates by group, in candidate order inside a group: one compaction pass per group
-  // (g is small), each append unconditional and the position advanced by the membership bit,
-  // no branch and no counter in memory.
-  const st = groups.start;
-  const mem = groups.members;
-  let pos = 0;
-  for (let q = 0; q < g; q++) {
-    for (let k = 0; k < n; k++) {
-      mem[pos] = k;
-      pos += +(groupOf[k] === q);
-    }
-    st[q] = pos;
-  }
-  // st[q] holds the END of group q; the start of q is the end of q − 1.
-  for (let q = 0; q < g; q++) {
-    const a = q === 0 ? 0 : st[q - 1];
-    const b = st[q];
-    if (b - a <= 2) {
-      for (let m = a; m < b; m++) if (!emit(out, src, mem[m])) status |= ReduceManifoldStatus.OutputOverflow;
-      continue;
-    }
-    // Groups of 3 or 4 go through the selection too: a line contact keeps only its two ends,
-    // and a point inside the triangle of the other three adds no area.
-    // P1: deepest. Every "better" below must win by more than tieTolerance, so round-off
-    // never reorders equals: ties go to the first candidate (cell order), which keeps the
-    // choice stable while the wheel moves and when the terrain array is shifted.
-    let i1 = mem[a];
-    let bar1 = D[i1] + tieTolerance;
-    for (let m = a + 1; m < b; m++) {
-      const k = mem[m];
-      if (D[k] > bar1) {
-        i1 = k;
-        bar1 = D[k] + tieTolerance;
-      }
-    }
-    const x1 = P[3 * i1], y1 = P[3 * i1 + 1], z1 = P[3 * i1 + 2];
-    // P2: farthest from P1. Distances are compared squared against (best + tol)²; the square
-    // root is taken only when the best changes.
-    let i2 = -1;
-    let best = -1;
-    let bar2 = -1;
-    for (let m = a; m < b; m++) {
-      const k = mem[m];
-      const dx = P[3 * k] - x1, dy = P[3 * k + 1] - y1, dz = P[3 * k + 2] - z1;
-      const d2 = dx * dx + dy * dy + dz * dz;
-      if (d2 > bar2) {
-        best = Math.sqrt(d2);
-        bar2 = (best + tieTolerance) * (best + tieTolerance);
-        i2 = k;
-      }
-    }
-    const ex = P[3 * i2] - x1, ey = P[3 * i2 + 1] - y1, ez = P[3 * i2 + 2] - z1;
-    const eLen = Math.sqrt(ex * ex + ey * ey + ez * ez);
-    // P3: farthest from line P1P2 (distance = |e × d| / |e|).
-    let i3 = -1;
-    best = -1;
-    bar2 = -1;
-    const eLen2 = eLen * eLen;
-    for (let m = a; m < b; m++) {
-      const k = mem[m];
-      const dx = P[3 * k] - x1, dy = P[3 * k + 1] - y1, dz = P[3 * k + 2] - z1;
-      const cx = ey * dz - ez * dy, cy = ez * dx - ex * dz, cz = ex * dy - ey * dx;
-      const c2 = cx * cx + cy * cy + cz * cz; // (distance · |e|)²
-      if (c2 > bar2) {
-        best = eLen > 0 ? Math.sqrt(c2) / eLen : 0;
-        bar2 = (best + tieTolerance) * (best + tieTolerance) * eLen2;
-        i3 = k;
-      }
-    }
-    if (eLen <= 0 || best <= lineDistance) {
-      // Line contact (or all points coincide): the two extremes along P1→P2.
-      let lo = i1, hi = i1, tLo = 0, tHi = 0;
-      for (let m = a; m < b; m++) {
-        const k = mem[m];
-        const t = eLen > 0 ? ((P[3 * k] - x1) * ex + (P[3 * k + 1] - y1) * ey + (P[3 * k + 2] - z1) * ez) / eLen : 0;
-        if (t < tLo - tieTolerance) { tLo = t; lo = k; }
-        if (t > tHi + tieTolerance) { tHi = t; hi = k; }
-      }
-      if (!emit(out, src, lo)) status |= ReduceManifoldStatus.OutputOverflow;
-      if (hi !== lo && !emit(out, src, hi)) status |= ReduceManifoldStatus.OutputOverflow;
-      if (i1 !== lo && i1 !== hi && D[i1] > D[lo] + tieTolerance && D[i1] > D[hi] + tieTolerance && !emit(out, src, i1)) {
-        status |= ReduceManifoldStatus.OutputOverflow;
-      }
-      continue;
-    }
-    // P4: farthest outside triangle P1P2P3, signed areas seen along the group normal.
-    const nx = gn[3 * q], ny = gn[3 * q + 1], nz = gn[3 * q + 2];
-    const x2 = P[3 * i2], y2 = P[3 * i2 + 1], z2 = P[3 * i2 + 2];
-    const x3 = P[3 * i3], y3 = P[3 * i3 + 1], z3 = P[3 * i3 + 2];
-    const orient = signedArea(x1, y1, z1, x2, y2, z2, x3, y3, z3, nx, ny, nz) >= 0 ? 1 : -1;
-    // Signed areas divided by the edge lengths: signed distances (m) outside each edge, so the
-    // tie tolerance applies in metres here too.
-    // (√ of the sum, not Math.hypot: with three arguments that builtin boxes its result.)
-    const inv12 = orient / Math.max(Math.sqrt(sq(x2 - x1) + sq(y2 - y1) + sq(z2 - z1)), tieTolerance);
-    const inv23 = orient / Math.max(Math.sqrt(sq(x3 - x2) + sq(y3 - y2) + sq(z3 - z2)), tieTolerance);
-    const inv31 = orient / Math.max(Math.sqrt(sq(x1 - x3) + sq(y1 - y3) + sq(z1 - z3)), tieTolerance);
-    // ((b − a) × (q − a))·n = (n × (b − a))·(q − a): per edge one vector w = n × (b − a), scaled,
-    // and per point three dot products.
-    const w12x = (ny * (z2 - z1) - nz * (y2 - y1)) * inv12, w12y = (nz * (x2 - x1) - nx * (z2 - z1)) * inv12, w12z = (nx * (y2 - y1) - ny * (x2 - x1)) * inv12;
-    const w23x = (ny * (z3 - z2) - nz * (y3 - y2)) * inv23, w23y = (nz * (x3 - x2) - nx * (z3 - z2)) * inv23, w23z = (nx * (y3 - y2) - ny * (x3 - x2)) * inv23;
-    const w31x = (ny * (z1 - z3) - nz * (y1 - y3)) * inv31, w31y = (nz * (x1 - x3) - nx * (z1 - z3)) * inv31, w31z = (nx * (y1 - y3) - ny * (x1 - x3)) * inv31;
-    let i4 = -1;
-    let most = 0;
-    for (let m = a; m < b; m++) {
-      const k = mem[m];
-      const qx = P[3 * k], qy = P[3 * k + 1], qz = P[3 * k + 2];
-      const s12 = (qx - x1) * w12x + (qy - y1) * w12y + (qz - z1) * w12z;
-      const s23 = (qx - x2) * w23x + (qy - y2) * w23y + (qz - z2) * w23z;
-      const s31 = (qx - x3) * w31x + (qy - y3) * w31y + (qz - z3) * w31z;
-      // One branch, rarely taken: comparing each distance with the bar needs no minimum (whose
-      // comparisons would mispredict on every point).
-      const bar = most - tieTolerance;
-      if ((+(s12 < bar) | +(s23 < bar) | +(s31 < bar)) !== 0 && k !== i1 && k !== i2 && k !== i3) {
-        most = Math.min(s12, s23, s31);
-        i4 = k;
-      }
-    }
-    if (!emit(out, src, i1)) status |= ReduceManifoldStatus.OutputOverflow;
-    if (!emit(out, src, i2)) status |= ReduceManifoldStatus.OutputOverflow;
-    if (!emit(out, src, i3)) status |= ReduceManifoldStatus.OutputOverflow;
-    if (i4 >= 0 && !emit(out, src, i4)) status |= ReduceManifoldStatus.OutputOverflow;
-  }
-  return status;
+  return ReduceManifoldStatus.Ok;
 }
 
 function sq(x: number): number {
   return x * x;
-}
-
-/** ((b − a) × (c − a)) · n: twice the signed area of triangle abc seen along n. */
-function signedArea(
-  ax: number, ay: number, az: number,
-  bx: number, by: number, bz: number,
-  cx: number, cy: number, cz: number,
-  nx: number, ny: number, nz: number,
-): number {
-  const ux = bx - ax, uy = by - ay, uz = bz - az;
-  const vx = cx - ax, vy = cy - ay, vz = cz - az;
-  return (uy * vz - uz * vy) * nx + (uz * vx - ux * vz) * ny + (ux * vy - uy * vx) * nz;
 }

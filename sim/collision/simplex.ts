@@ -17,13 +17,6 @@ import { GJK_DEGENERATE_RELATIVE } from '../constants';
 /** Maximal simplex size in 3D. */
 export const SIMPLEX_CAPACITY = 4;
 
-// Result of the last sub-routine call: which simplex vertices support the closest point, with weights.
-const resIdx = new Int32Array(4);
-const resLam = new Float64Array(4);
-let resCount = 0;
-// Candidate results while the tetrahedron compares its faces.
-const bestIdx = new Int32Array(4);
-const bestLam = new Float64Array(4);
 
 export class Simplex {
   count = 0;
@@ -35,6 +28,13 @@ export class Simplex {
   readonly b = new Float64Array(12);
   /** Barycentric weights of the closest point (valid after `closest`). */
   readonly lambda = new Float64Array(4);
+  /** Result of the last sub-routine inside `closest`: the supporting vertices and their weights. */
+  private readonly resIdx = new Int32Array(4);
+  private readonly resLam = new Float64Array(4);
+  private resCount = 0;
+  /** Candidate results while the tetrahedron compares its faces. */
+  private readonly bestIdx = new Int32Array(4);
+  private readonly bestLam = new Float64Array(4);
 
   clear(): void {
     this.count = 0;
@@ -69,9 +69,9 @@ export class Simplex {
     const n = this.count;
     let inside = false;
     if (n === 1) {
-      resCount = 1;
-      resIdx[0] = 0;
-      resLam[0] = 1;
+      this.resCount = 1;
+      this.resIdx[0] = 0;
+      this.resLam[0] = 1;
     } else if (n === 2) {
       this.segment(0, 1);
     } else if (n === 3) {
@@ -79,9 +79,9 @@ export class Simplex {
     } else {
       inside = this.tetrahedron();
     }
-    // Compact the simplex to the supporting vertices (indices in resIdx are increasing).
-    for (let j = 0; j < resCount; j++) {
-      const i = resIdx[j];
+    // Compact the simplex to the supporting vertices (indices in this.resIdx are increasing).
+    for (let j = 0; j < this.resCount; j++) {
+      const i = this.resIdx[j];
       if (i !== j) {
         for (let k = 0; k < 3; k++) {
           this.w[3 * j + k] = this.w[3 * i + k];
@@ -89,11 +89,11 @@ export class Simplex {
           this.b[3 * j + k] = this.b[3 * i + k];
         }
       }
-      this.lambda[j] = resLam[j];
+      this.lambda[j] = this.resLam[j];
     }
-    this.count = resCount;
+    this.count = this.resCount;
     let x = 0, y = 0, z = 0;
-    for (let j = 0; j < resCount; j++) {
+    for (let j = 0; j < this.resCount; j++) {
       const l = this.lambda[j];
       x += l * this.w[3 * j];
       y += l * this.w[3 * j + 1];
@@ -129,8 +129,8 @@ export class Simplex {
   /** Squared distance to the origin of the point described by the current res* arrays. */
   private resDistSq(): number {
     let x = 0, y = 0, z = 0;
-    for (let j = 0; j < resCount; j++) {
-      const i = 3 * resIdx[j], l = resLam[j];
+    for (let j = 0; j < this.resCount; j++) {
+      const i = 3 * this.resIdx[j], l = this.resLam[j];
       x += l * this.w[i];
       y += l * this.w[i + 1];
       z += l * this.w[i + 2];
@@ -139,24 +139,24 @@ export class Simplex {
   }
 
   private setVertex(i: number): void {
-    resCount = 1;
-    resIdx[0] = i;
-    resLam[0] = 1;
+    this.resCount = 1;
+    this.resIdx[0] = i;
+    this.resLam[0] = 1;
   }
 
   /** Orders the pair by index so compaction stays in place. */
   private setEdge(i: number, j: number, t: number): void {
-    resCount = 2;
+    this.resCount = 2;
     if (i < j) {
-      resIdx[0] = i;
-      resIdx[1] = j;
-      resLam[0] = 1 - t;
-      resLam[1] = t;
+      this.resIdx[0] = i;
+      this.resIdx[1] = j;
+      this.resLam[0] = 1 - t;
+      this.resLam[1] = t;
     } else {
-      resIdx[0] = j;
-      resIdx[1] = i;
-      resLam[0] = t;
-      resLam[1] = 1 - t;
+      this.resIdx[0] = j;
+      this.resIdx[1] = i;
+      this.resLam[0] = t;
+      this.resLam[1] = 1 - t;
     }
   }
 
@@ -193,17 +193,17 @@ export class Simplex {
       // Collinear or zero area: best of the three edges.
       this.segment(i, j);
       let bestD = this.resDistSq();
-      let c0 = resCount, i0 = resIdx[0], i1 = resIdx[1], l0 = resLam[0], l1 = resLam[1];
+      let c0 = this.resCount, i0 = this.resIdx[0], i1 = this.resIdx[1], l0 = this.resLam[0], l1 = this.resLam[1];
       this.segment(i, k);
       let d = this.resDistSq();
       if (d < bestD) {
         bestD = d;
-        c0 = resCount; i0 = resIdx[0]; i1 = resIdx[1]; l0 = resLam[0]; l1 = resLam[1];
+        c0 = this.resCount; i0 = this.resIdx[0]; i1 = this.resIdx[1]; l0 = this.resLam[0]; l1 = this.resLam[1];
       }
       this.segment(j, k);
       d = this.resDistSq();
       if (d < bestD) return;
-      resCount = c0; resIdx[0] = i0; resIdx[1] = i1; resLam[0] = l0; resLam[1] = l1;
+      this.resCount = c0; this.resIdx[0] = i0; this.resIdx[1] = i1; this.resLam[0] = l0; this.resLam[1] = l1;
       return;
     }
     // Vertex region A
@@ -238,13 +238,13 @@ export class Simplex {
     }
     // Face region: barycentric (u, v, w) = (va, vb, vc) / (va + vb + vc)
     const sum = va + vb + vc;
-    resCount = 3;
-    resIdx[0] = i;
-    resIdx[1] = j;
-    resIdx[2] = k;
-    resLam[0] = va / sum;
-    resLam[1] = vb / sum;
-    resLam[2] = vc / sum;
+    this.resCount = 3;
+    this.resIdx[0] = i;
+    this.resIdx[1] = j;
+    this.resIdx[2] = k;
+    this.resLam[0] = va / sum;
+    this.resLam[1] = vb / sum;
+    this.resLam[2] = vc / sum;
   }
 
   /**
@@ -274,10 +274,10 @@ export class Simplex {
       const d = this.resDistSq();
       if (d < bestD) {
         bestD = d;
-        bestCount = resCount;
-        for (let q = 0; q < resCount; q++) {
-          bestIdx[q] = resIdx[q];
-          bestLam[q] = resLam[q];
+        bestCount = this.resCount;
+        for (let q = 0; q < this.resCount; q++) {
+          this.bestIdx[q] = this.resIdx[q];
+          this.bestLam[q] = this.resLam[q];
         }
       }
     }
@@ -286,10 +286,10 @@ export class Simplex {
       this.insideWeights(det);
       return true;
     }
-    resCount = bestCount;
+    this.resCount = bestCount;
     for (let q = 0; q < bestCount; q++) {
-      resIdx[q] = bestIdx[q];
-      resLam[q] = bestLam[q];
+      this.resIdx[q] = this.bestIdx[q];
+      this.resLam[q] = this.bestLam[q];
     }
     return false;
   }
@@ -319,12 +319,12 @@ export class Simplex {
     const l1 = triple(px, py, pz, e2x, e2y, e2z, e3x, e3y, e3z) / det;
     const l2 = triple(e1x, e1y, e1z, px, py, pz, e3x, e3y, e3z) / det;
     const l3 = triple(e1x, e1y, e1z, e2x, e2y, e2z, px, py, pz) / det;
-    resCount = 4;
-    for (let q = 0; q < 4; q++) resIdx[q] = q;
-    resLam[0] = 1 - l1 - l2 - l3;
-    resLam[1] = l1;
-    resLam[2] = l2;
-    resLam[3] = l3;
+    this.resCount = 4;
+    for (let q = 0; q < 4; q++) this.resIdx[q] = q;
+    this.resLam[0] = 1 - l1 - l2 - l3;
+    this.resLam[1] = l1;
+    this.resLam[2] = l2;
+    this.resLam[3] = l3;
   }
 }
 

@@ -20,16 +20,15 @@
  *                 two lines gives the distance along their common normal n = e_rock × e_terrain
  *                 (n_z > 0): depth = −g·n_z.
  *
- * Candidates are grouped by normal (MANIFOLD_GROUP_COS, in candidate order) and each group
- * reduced to MANIFOLD_MAX_POINTS (reduceContacts), like the general routine. Everything lives in
+ * Candidates are grouped by normal and each group reduced to MANIFOLD_MAX_POINTS by the engine's
+ * one reducer (reduce-manifold.ts), like the general routine. Everything lives in
  * a PolytopeTerrainWorkspace; nothing allocates per call.
  *
  * Validated against collideConvexHeightfield and a brute-force oracle in
  * test/scenarios/dynamics/polytope-terrain.test.ts.
  */
 import { ContactBuffer } from '../collision/contact';
-import { reduceContacts } from '../collision/manifold/reduce-contacts';
-import { MANIFOLD_GROUP_COS } from '../constants';
+import { ManifoldGroups, ReduceManifoldStatus, reduceManifoldInto } from '../collision/reduce-manifold';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { BoxShape } from '../shapes/box';
@@ -118,7 +117,7 @@ export class PolytopeTerrainWorkspace {
   verts = new Float64Array(3 * 64);
   planes = new Float64Array(4 * 64);
   readonly cand = new ContactBuffer(CANDIDATE_CAPACITY);
-  readonly taken = new Uint8Array(CANDIDATE_CAPACITY);
+  readonly groups = new ManifoldGroups(CANDIDATE_CAPACITY);
   /**
    * Scratch numbers handed to the helpers below instead of float arguments (V8 boxes a double
    * passed to a call it does not inline): candidate [0..6] = point, normal, depth; edge pair
@@ -357,28 +356,9 @@ export function collidePolytopeTerrain(
     }
   }
 
-  // --- group by normal, reduce each group ----------------------------------------------------
-  const taken = ws.taken;
-  taken.fill(0, 0, cand.count);
-  let status = cand.overflow > 0 ? POLYTOPE_TERRAIN_OVERFLOW : POLYTOPE_TERRAIN_OK;
-  for (let s = 0; s < cand.count; s++) {
-    if (taken[s]) continue;
-    const start = out.count;
-    const snx = cand.normal[3 * s], sny = cand.normal[3 * s + 1], snz = cand.normal[3 * s + 2];
-    for (let k = s; k < cand.count; k++) {
-      if (taken[k]) continue;
-      if (snx * cand.normal[3 * k] + sny * cand.normal[3 * k + 1] + snz * cand.normal[3 * k + 2] < MANIFOLD_GROUP_COS) continue;
-      taken[k] = 1;
-      const slot = out.reserve();
-      if (slot < 0) {
-        status = POLYTOPE_TERRAIN_OVERFLOW;
-        break;
-      }
-      copyCandidate(out, slot, cand, k);
-    }
-    if (out.count - start > 1) out.count = start + reduceContacts(out, start);
-  }
-  return status;
+  // --- group by normal, reduce each group (reduce-manifold.ts) --------------------------------
+  const rs = reduceManifoldInto(out, cand, ws.groups);
+  return cand.overflow > 0 || rs !== ReduceManifoldStatus.Ok ? POLYTOPE_TERRAIN_OVERFLOW : POLYTOPE_TERRAIN_OK;
 }
 
 function writeCandidate(buf: ContactBuffer, k: number, S: Float64Array, i: number, j: number, feature: number): void {
@@ -390,17 +370,6 @@ function writeCandidate(buf: ContactBuffer, k: number, S: Float64Array, i: numbe
   buf.cellI[k] = i;
   buf.cellJ[k] = j;
   buf.feature[k] = feature;
-}
-
-function copyCandidate(dst: ContactBuffer, to: number, src: ContactBuffer, from: number): void {
-  const t3 = 3 * to, f3 = 3 * from;
-  dst.point[t3] = src.point[f3]; dst.point[t3 + 1] = src.point[f3 + 1]; dst.point[t3 + 2] = src.point[f3 + 2];
-  dst.normal[t3] = src.normal[f3]; dst.normal[t3 + 1] = src.normal[f3 + 1]; dst.normal[t3 + 2] = src.normal[f3 + 2];
-  dst.depth[to] = src.depth[from];
-  dst.kind[to] = src.kind[from];
-  dst.cellI[to] = src.cellI[from];
-  dst.cellJ[to] = src.cellJ[from];
-  dst.feature[to] = src.feature[from];
 }
 
 /**

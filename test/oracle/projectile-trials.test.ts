@@ -13,7 +13,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ContactBuffer } from '../../sim/collision/contact';
-import { collideConvexHeightfield } from '../../sim/collision/convex-heightfield';
+import { collideConvexHeightfield } from '../../sim/collision/convex-heightfield/collide';
 import { queryConvex } from '../../sim/collision/query-convex';
 import type { ConvexBodyDesc } from '../../sim/collision/query-convex';
 import { castShape, castShapeTerrain } from '../../sim/collision/swept/plain-api';

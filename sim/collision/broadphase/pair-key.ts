@@ -5,19 +5,17 @@
  */
 import { TREE_MAX_NODES } from '../../constants';
 
-const KEY_SCALE = TREE_MAX_NODES;
-
 /** Key of the unordered pair {p, q}. */
 export function pairKey(p: number, q: number): number {
-  return p < q ? p * KEY_SCALE + q : q * KEY_SCALE + p;
+  return p < q ? p * TREE_MAX_NODES + q : q * TREE_MAX_NODES + p;
 }
 
 /** Smaller proxy id of a key. */
 export function pairKeyA(key: number): number {
-  return Math.floor(key / KEY_SCALE);
+  return Math.floor(key / TREE_MAX_NODES);
 }
 
 /** Larger proxy id of a key. */
 export function pairKeyB(key: number): number {
-  return key - Math.floor(key / KEY_SCALE) * KEY_SCALE;
+  return key - Math.floor(key / TREE_MAX_NODES) * TREE_MAX_NODES;
 }

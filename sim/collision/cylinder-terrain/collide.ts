@@ -40,9 +40,6 @@ import {
   CYLINDER_TERRAIN_FLAT_PATCH_TOLERANCE,
   CYLINDER_TERRAIN_MAX_CELLS,
   CYLINDER_TERRAIN_WALL_PASSES,
-  MANIFOLD_GROUP_COS,
-  MANIFOLD_LINE_CONTACT_DISTANCE,
-  MANIFOLD_TIE_TOLERANCE,
 } from '../../constants';
 import type { Vec3 } from '../../math/vec3';
 import { ElementKind } from '../../terrain/heightfield';
@@ -157,7 +154,7 @@ export function collideCylinderTerrainInto(
   for (let pass = 0; ; pass++) {
     out.count = outStart;
     out.overflow = outOverflow;
-    rs = reduceManifoldInto(out, cand, ws.groups, MANIFOLD_GROUP_COS, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TIE_TOLERANCE);
+    rs = reduceManifoldInto(out, cand, ws.groups);
     if (pass === CYLINDER_TERRAIN_WALL_PASSES || ws.walls.count + ws.faceWalls.count === 0) break;
     const before = cand.count;
     // The elements the screen found without a face contact first, then the others.

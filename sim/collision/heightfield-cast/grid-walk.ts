@@ -56,8 +56,6 @@ export type GridWalkStatus = (typeof GridWalkStatus)[keyof typeof GridWalkStatus
 /** Statistics of the last walk (tests and benchmarks read them). */
 export const gridWalkStats = { steps: 0, rangesSkipped: 0, cellsVisited: 0 };
 
-const DIRECT_SCAN_CELLS = HEIGHTFIELD_CAST_DIRECT_SCAN_CELLS;
-const MAX_STEPS = HEIGHTFIELD_CAST_MAX_STEPS;
 const range: MinMax = { min: 0, max: 0 };
 /**
  * Layout of a footprint (a Float64Array(8), see the header): centre x, y and lowest z at t = 0,
@@ -113,7 +111,7 @@ export function walkFootprint(hf: Heightfield, visitor: CellVisitor, fp: Float64
   let t0 = ta;
   const lastI = hf.cellsX - 1, lastJ = hf.cellsY - 1;
   const H = hf.heights, cols = hf.cols;
-  for (let step = 0; step < MAX_STEPS; step++) {
+  for (let step = 0; step < HEIGHTFIELD_CAST_MAX_STEPS; step++) {
     gridWalkStats.steps++;
     let t1 = tMaxX < tMaxY ? tMaxX : tMaxY;
     if (t1 > tb) t1 = tb;
@@ -132,7 +130,7 @@ export function walkFootprint(hf: Heightfield, visitor: CellVisitor, fp: Float64
       const za = zLow + t0 * mz, zb = zLow + t1 * mz;
       // H_max of the range: its corner heights directly when small, else the pyramid.
       let top = -Infinity;
-      if ((i1 - i0 + 1) * (j1 - j0 + 1) > DIRECT_SCAN_CELLS) {
+      if ((i1 - i0 + 1) * (j1 - j0 + 1) > HEIGHTFIELD_CAST_DIRECT_SCAN_CELLS) {
         top = hf.cellRangeMinMax(range, i0, j0, i1, j1).max;
       } else {
         for (let j = j0; j <= j1 + 1; j++) {

@@ -24,7 +24,7 @@
  *   of it, depth ≥ 0, kind = WheelContactKind, cell); `out` the toi, the first touching point,
  *   its normal and element.
  */
-import { CYLINDER_TERRAIN_AXIS_UNIT_TOLERANCE, WHEEL_CAST_CONTACT_PROBE } from '../../constants';
+import { CYLINDER_TERRAIN_AXIS_UNIT_TOLERANCE, UNIT_EPSILON, WHEEL_CAST_CONTACT_PROBE } from '../../constants';
 import type { Quat } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { CylinderShape } from '../../shapes/cylinder';
@@ -45,7 +45,7 @@ const probeCenter: Vec3 = [0, 0, 0];
 export function quatFromZTo(out: Quat, vx: number, vy: number, vz: number): Quat {
   // half-way quaternion: (z × v, 1 + z·v), normalised; opposite vectors: half turn about x
   const w = 1 + vz;
-  if (w < 1e-12) {
+  if (w < UNIT_EPSILON) { // v = −z up to round-off: z × v has no direction
     out[0] = 1;
     out[1] = 0;
     out[2] = 0;

@@ -45,12 +45,12 @@ const e1: Vec3 = [0, 0, 0];
 /** Break points of f(t): 0, 1 and up to 6 slab crossings. */
 const breaks = new Float64Array(8);
 
-/** Result of the local segment–box distance (module scratch, read right after the call). */
-let bestT = 0;
-let bestF = 0;
+/** Result of segmentBoxDistanceSq: the segment parameter t of the closest point and f(t), the squared distance. */
+interface SegmentBoxClosest { t: number; f: number }
+const segBox: SegmentBoxClosest = { t: 0, f: 0 };
 
 /** Exact min over t ∈ [0,1] of the squared distance from l0 + t(l1 − l0) to the box [−h, h]. */
-function segmentBoxDistanceSq(h: Readonly<Vec3>): void {
+function segmentBoxDistanceSq(out: SegmentBoxClosest, h: Readonly<Vec3>): void {
   let nb = 0;
   breaks[nb++] = 0;
   breaks[nb++] = 1;
@@ -72,8 +72,8 @@ function segmentBoxDistanceSq(h: Readonly<Vec3>): void {
     }
     breaks[b + 1] = v;
   }
-  bestF = Infinity;
-  bestT = 0;
+  let bestF = Infinity;
+  let bestT = 0;
   for (let i = 0; i + 1 < nb; i++) {
     const ta = breaks[i], tb = breaks[i + 1];
     const tm = 0.5 * (ta + tb);
@@ -100,6 +100,8 @@ function segmentBoxDistanceSq(h: Readonly<Vec3>): void {
     bestF = pointBoxDistanceSq(0, h);
     bestT = 0;
   }
+  out.t = bestT;
+  out.f = bestF;
 }
 
 function pointBoxDistanceSq(t: number, h: Readonly<Vec3>): number {
@@ -218,8 +220,9 @@ export function collideCapsuleBox(
   tmp[1] = a1[1] - c[1];
   tmp[2] = a1[2] - c[2];
   quatRotateInverse(l1, q, tmp);
-  segmentBoxDistanceSq(h);
-  const dist = Math.sqrt(bestF);
+  segmentBoxDistanceSq(segBox, h);
+  const bestT = segBox.t;
+  const dist = Math.sqrt(segBox.f);
   if (dist - r > margin) return 0;
 
   if (dist > CORE_TOUCH_DISTANCE) {

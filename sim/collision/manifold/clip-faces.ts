@@ -24,16 +24,19 @@
  * either way (side planes are oriented toward its centroid).
  */
 import {
+  CLIP_MAX_POLYGON_VERTICES,
   GEOMETRIC_EPSILON,
 } from '../../constants';
 import type { ContactBuffer } from '../contact';
 import type { Vec3 } from '../../math/vec3';
 import { CLIP_SIDE_TAG, packFeature } from './feature-id';
 import { FacePolygon } from './face-polygon';
-import { reduceContacts } from './reduce-contacts';
+import { ManifoldGroups, reduceManifoldInPlace } from '../reduce-manifold';
 
 const polyA = new FacePolygon();
 const polyB = new FacePolygon();
+/** Scratch of the reduction of the clipped points (one normal: one group). */
+const clippedGroups = new ManifoldGroups(CLIP_MAX_POLYGON_VERTICES, 1);
 
 /**
  * Clips `src` by the half-space m·(p − o) ≤ 0 into `dst` (Sutherland–Hodgman), keeping feature
@@ -175,7 +178,7 @@ export function clipIncidentByReference(ref: FacePolygon, refNormal: Readonly<Ve
 
 /**
  * Clips `inc` against the side planes of `ref` and writes the surviving points as contacts.
- * Returns the number of contacts added (after reduction to MANIFOLD_MAX_POINTS), 0 if the faces
+ * Returns the number of contacts added (after reduction to MANIFOLD_MAX_POINTS, reduce-manifold.ts), 0 if the faces
  * do not overlap in projection or nothing lies within `margin` of the reference plane (the
  * caller then falls back to its single-point contact).
  *
@@ -229,5 +232,7 @@ export function manifoldBetweenFaces(
       out.push(px, py, pz, enx, eny, enz, -sep, kind, -1, -1, feature);
     }
   }
-  return reduceContacts(out, start);
+  // One normal, so one group: ≤ MANIFOLD_MAX_POINTS points (reduce-manifold.ts), in place.
+  reduceManifoldInPlace(out, start, clippedGroups);
+  return out.count - start;
 }

@@ -102,8 +102,6 @@ export class SweptHit {
   }
 }
 
-const PARALLEL = SWEPT_PARALLEL_EPSILON;
-
 function miss(out: SweptHit): SweptHit {
   out.status = SweptStatus.Miss;
   out.toi = 1;
@@ -322,7 +320,7 @@ export function segmentRootQ(out: SweptHit, V: Float64Array, oa: number, ob: num
   // The lateral surface of the edge's cylinder: only when the motion crosses the line's
   // direction (A > ε·|e|²|D|²), the centre starts outside that cylinder (C > 0; inside it but
   // beyond an end the first touch is on an end vertex) and approaches it (B < 0).
-  if (A > PARALLEL * ee * dd && C > 0 && B < 0) {
+  if (A > SWEPT_PARALLEL_EPSILON * ee * dd && C > 0 && B < 0) {
     const disc = B * B - 4 * A * C;
     if (disc >= 0) {
       const t = (2 * C) / (-B + Math.sqrt(disc));
@@ -382,7 +380,7 @@ export function triangleRootQ(out: SweptHit, V: Float64Array): SweptHit {
   let nx = aby * acz - abz * acy, ny = abz * acx - abx * acz, nz = abx * acy - aby * acx;
   const n2 = nx * nx + ny * ny + nz * nz;
   const scale2 = Math.max(abx * abx + aby * aby + abz * abz, acx * acx + acy * acy + acz * acz);
-  const hasFace = n2 > PARALLEL * scale2 * scale2;
+  const hasFace = n2 > SWEPT_PARALLEL_EPSILON * scale2 * scale2;
   const r = Q[6];
   if (hasFace) {
     const inv = 1 / Math.sqrt(n2);

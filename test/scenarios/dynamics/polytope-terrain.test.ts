@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ContactBuffer } from '../../../sim/collision/contact';
-import { collideConvexHeightfield } from '../../../sim/collision/convex-heightfield';
+import { collideConvexHeightfield } from '../../../sim/collision/convex-heightfield/collide';
 import { GjkResult, gjkDistance } from '../../../sim/collision/gjk';
 import { Polytope, PolytopeTerrainWorkspace, collidePolytopeTerrain, polytopeTerrainClear } from '../../../sim/dynamics/polytope-terrain';
 import { Rng } from '../../../sim/math/random';

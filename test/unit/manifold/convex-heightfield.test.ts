@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ContactBuffer } from '../../../sim/collision/contact';
-import { HeightfieldCollideStatus, collideConvexHeightfield } from '../../../sim/collision/convex-heightfield';
+import { HeightfieldCollideStatus, collideConvexHeightfield } from '../../../sim/collision/convex-heightfield/collide';
 import { PairContactKind } from '../../../sim/collision/manifold/feature-id';
 import { MANIFOLD_MAX_POINTS } from '../../../sim/constants';
 import type { Quat } from '../../../sim/math/quat';

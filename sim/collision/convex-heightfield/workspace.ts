@@ -1,0 +1,69 @@
+/**
+ * Reusable state of one convex body vs heightfield query (collide.ts): the candidate contacts
+ * and the reduction's scratch, the current element (polygon, GJK shape, plane normal), the
+ * body's world vertices and supporting polygon, and the elements kept for the crease fallback.
+ * Every stage reads and writes its state here; nothing passes through module variables. One
+ * workspace serves one query at a time; nothing inside grows.
+ */
+import { HEIGHTFIELD_CANDIDATE_CAPACITY, HEIGHTFIELD_FALLBACK_ELEMENTS, HULL_MAX_VERTICES } from '../../constants';
+import type { Vec3 } from '../../math/vec3';
+import type { Aabb } from '../../shapes/shape';
+import { SupportFace } from '../../shapes/shape';
+import type { MinMax } from '../../terrain/heightfield';
+import { ContactBuffer } from '../contact';
+import { GjkResult } from '../gjk';
+import { FacePolygon } from '../manifold/face-polygon';
+import { ManifoldGroups } from '../reduce-manifold';
+import { ElementShape } from './element-shape';
+
+export class ConvexHeightfieldWorkspace {
+  /** Candidate contacts before reduction; `spare` takes the reduced ones when `cand` fills up (then they swap). */
+  cand = new ContactBuffer(HEIGHTFIELD_CANDIDATE_CAPACITY);
+  spare = new ContactBuffer(HEIGHTFIELD_CANDIDATE_CAPACITY);
+  readonly groups = new ManifoldGroups(HEIGHTFIELD_CANDIDATE_CAPACITY);
+
+  /** The current element: reference polygon for clipping, flat shape for GJK, unit plane normal n_P. */
+  readonly elemPoly = new FacePolygon();
+  readonly element = new ElementShape();
+  readonly nP: Vec3 = [0, 0, 0];
+  /** A neighbouring element's normal (active-edges.ts). */
+  readonly nQ: Vec3 = [0, 0, 0];
+  readonly gjk = new GjkResult();
+
+  /** World vertices of a box or hull body (nVerts = 0 for curved shapes), filled once per query. */
+  readonly verts = new Float64Array(HULL_MAX_VERTICES * 3);
+  nVerts = 0;
+
+  /** The body's supporting feature along −n_P in world space, and what it was computed from. */
+  readonly bodyPoly = new FacePolygon();
+  readonly face = new SupportFace();
+  /** False until bodyPoly holds the feature of this query (the cache is per query). */
+  polyCacheValid = false;
+  cachedCount = 0;
+  readonly cachedFirst: Vec3 = [0, 0, 0];
+  readonly cachedSecond: Vec3 = [0, 0, 0];
+  /** Unit normal of bodyPoly's plane (valid for polygons of ≥ 3 vertices). */
+  facePlaneValid = false;
+  readonly faceN: Vec3 = [0, 0, 0];
+  /** The body's support point of the last support query (body-relative, world axes). */
+  readonly sup: Vec3 = [0, 0, 0];
+
+  /** Elements without a face contact, for the inactive-crease fallback: i, j, kind per entry. */
+  readonly fallback = new Int32Array(HEIGHTFIELD_FALLBACK_ELEMENTS * 3);
+  fallbackCount = 0;
+  /** Cells of the query (footprint.ts's range, inclusive) and the lowest z of the grown AABB. */
+  i0 = 0;
+  j0 = 0;
+  i1 = -1;
+  j1 = -1;
+  minZ = 0;
+  /** The body's world AABB grown by the margin. */
+  readonly boxMin: Vec3 = [0, 0, 0];
+  readonly boxMax: Vec3 = [0, 0, 0];
+
+  /** Scratch of the stages (no meaning between calls). */
+  readonly localAabb: Aabb = { min: [0, 0, 0], max: [0, 0, 0] };
+  readonly range: MinMax = { min: 0, max: 0 };
+  readonly dir: Vec3 = [0, 0, 0];
+  readonly tmp: Vec3 = [0, 0, 0];
+}
