@@ -22,21 +22,12 @@
  * above the other's, the gap between them lies on the higher one's skirt, so no crack shows.
  * Skirts are never seen otherwise: a point below the surface is hidden from any eye above it.
  */
-import type { TerrainPatch } from '../../sim/protocol';
+import type { TerrainInfo, TerrainPatch } from '../../sim/protocol';
 import { gridNormals, gridTriangles, sampleCount } from '../../sim/terrain/mesh';
 import { heightColors } from './height-colors';
 
-/** The grid's shape as the LOD needs it (a subset of protocol TerrainInfo). */
-export interface LodGrid {
-  cols: number;
-  rows: number;
-  dx: number;
-  dy: number;
-  x0: number;
-  y0: number;
-  minHeight: number;
-  maxHeight: number;
-}
+/** The grid's shape as the LOD needs it: protocol TerrainInfo without its overview. */
+export type LodGrid = Omit<TerrainInfo, 'overview'>;
 
 export interface LodOptions {
   /** Cells along a chunk's side in samples (C): a chunk has at most (C + 1)² vertices. */

@@ -24,17 +24,33 @@ export interface CellGrid {
   readonly cellsY: number;
 }
 
+/** The cylinder the range is taken for (a CylinderSize has it). */
+export interface CellRangeCylinder {
+  readonly radius: number;
+  readonly halfHeight: number;
+}
+
 /**
- * Cells under the AABB of the cylinder with centre (cx, cy), unit axis (vx, vy, ·), `radius` and
- * `halfHeight`, clamped to the grid. Returns false (and an empty range) when the box misses it.
+ * Cells under the AABB of the cylinder with centre `center` (x, y used), unit axis `axisUnit`
+ * (x, y used), clamped to the grid. Returns false (and an empty range) when the box misses it.
+ * Takes its vectors and sizes as objects: eight doubles passed to a call that is not inlined are
+ * boxed, and the wheel query runs this once per query.
  */
-export function cylinderCellRange(out: CellRange, g: CellGrid, cx: number, cy: number, vx: number, vy: number, radius: number, halfHeight: number): boolean {
+export function cylinderCellRangeOf(
+  out: CellRange,
+  g: CellGrid,
+  center: ArrayLike<number>,
+  axisUnit: ArrayLike<number>,
+  cylinder: CellRangeCylinder,
+): boolean {
+  const vx = axisUnit[0], vy = axisUnit[1];
+  const radius = cylinder.radius, halfHeight = cylinder.halfHeight;
   const ex = halfHeight * Math.abs(vx) + radius * Math.sqrt(Math.max(0, 1 - vx * vx));
   const ey = halfHeight * Math.abs(vy) + radius * Math.sqrt(Math.max(0, 1 - vy * vy));
-  let i0 = Math.floor((cx - ex - g.x0) / g.dx);
-  let i1 = Math.ceil((cx + ex - g.x0) / g.dx) - 1;
-  let j0 = Math.floor((cy - ey - g.y0) / g.dy);
-  let j1 = Math.ceil((cy + ey - g.y0) / g.dy) - 1;
+  let i0 = Math.floor((center[0] - ex - g.x0) / g.dx);
+  let i1 = Math.ceil((center[0] + ex - g.x0) / g.dx) - 1;
+  let j0 = Math.floor((center[1] - ey - g.y0) / g.dy);
+  let j1 = Math.ceil((center[1] + ey - g.y0) / g.dy) - 1;
   if (i0 < 0) i0 = 0;
   if (j0 < 0) j0 = 0;
   if (i1 > g.cellsX - 1) i1 = g.cellsX - 1;
@@ -44,4 +60,9 @@ export function cylinderCellRange(out: CellRange, g: CellGrid, cx: number, cy: n
   out.i1 = i1;
   out.j1 = j1;
   return i0 <= i1 && j0 <= j1;
+}
+
+/** cylinderCellRangeOf with plain numbers (the GUI's overlay and scripts; allocates its arguments). */
+export function cylinderCellRange(out: CellRange, g: CellGrid, cx: number, cy: number, vx: number, vy: number, radius: number, halfHeight: number): boolean {
+  return cylinderCellRangeOf(out, g, [cx, cy], [vx, vy], { radius, halfHeight });
 }

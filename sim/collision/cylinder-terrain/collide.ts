@@ -48,7 +48,7 @@ import { CELL_BOTTOM_SHIFT, CELL_DIAGONAL_SHIFT, CELL_LEFT_SHIFT, CELL_RECTANGLE
 import type { ContactBuffer } from '../contact';
 import { ReduceManifoldStatus, reduceManifoldInto } from '../reduce-manifold';
 import { baseEllipseContacts, lowestFootInElement } from './case-a-base-ellipse';
-import { cylinderCellRange } from './cell-range';
+import { cylinderCellRangeOf } from './cell-range';
 import { sideTrapezoidContacts } from './case-b-side-trapezoid';
 import { singlePointContact } from './case-c-single-point';
 import { cellPlaneNormalInto, cellWithinReach, footprintRows, scanRowsMinMax, SCREEN_ABOVE, SCREEN_FACE, screenElement, setupCull } from './cell-cull';
@@ -112,7 +112,7 @@ export function collideCylinderTerrainInto(
   const ez = halfHeight * Math.abs(vz) + radius * Math.sqrt(Math.max(0, 1 - vz * vz));
   const zMin = cz - ez;
   const cr = ws.cellRange;
-  if (!cylinderCellRange(cr, hf, cx, cy, vx, vy, radius, halfHeight)) return status;
+  if (!cylinderCellRangeOf(cr, hf, center, axisUnit, cylinder)) return status;
   let i0 = cr.i0, i1 = cr.i1, j0 = cr.j0, j1 = cr.j1;
   if ((i1 - i0 + 1) * (j1 - j0 + 1) > CYLINDER_TERRAIN_MAX_CELLS) {
     // Visit a centred window of the footprint; report the truncation.
