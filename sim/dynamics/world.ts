@@ -49,11 +49,19 @@ import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } fro
 import type { Heightfield } from '../terrain/heightfield';
 import type { Vec3 } from '../math/vec3';
 
-/** Why the world stopped: a body went non-finite or past a named limit. */
+/**
+ * Why the world stopped: a body went non-finite or past a named limit (`limit`: the world is back
+ * at the step's start), or a robot body's origin left the terrain's x, y extent (`left-terrain`:
+ * the step stands; beyond the grid there is no ground, so the robot would only fall).
+ */
 export interface WorldFault {
+  kind: 'limit' | 'left-terrain';
   step: number;
   body: string;
   reason: string;
+  /** [m] left-terrain: the body origin's x, y after the step that left the terrain. */
+  x?: number;
+  y?: number;
 }
 
 /** Time spent in each stage over `steps` steps [ms], for the benchmark's split (timeStages). */
@@ -108,6 +116,8 @@ export class DynamicsWorld {
   private readonly parent: Int32Array;
   private readonly minSleep: Float64Array;
   private readonly backup: Float64Array;
+  /** Body indices of the robot's bodies (checked against the terrain's extent after each step). */
+  private readonly robotBodies: Int32Array;
   // drive and script
   drive = { throttle: 0, steer: 0 };
   scriptCursor = 0;
@@ -146,6 +156,7 @@ export class DynamicsWorld {
     this.parent = new Int32Array(n);
     this.minSleep = new Float64Array(n);
     this.backup = new Float64Array(n * 13);
+    this.robotBodies = Int32Array.from(spec.robot?.bodies ?? [], (b) => bodies.indexOf(b.name));
     const h = this.dt / this.substeps;
     this.contactSoft.setHertz(Math.min(CONTACT_HERTZ, 0.25 / h), CONTACT_DAMPING_RATIO, h);
     this.jointSoft.setHertz(Math.min(JOINT_HERTZ, 0.25 / h), JOINT_DAMPING_RATIO, h);
@@ -280,6 +291,7 @@ export class DynamicsWorld {
     this.stepCount++;
     if (this.spec.sleep) this.updateSleep();
     this.checkFaults();
+    if (this.fault === null) this.checkLeftTerrain();
     if (timed) {
       const t3 = performance.now();
       const T = this.timings;
@@ -475,7 +487,32 @@ export class DynamicsWorld {
     if (body >= 0) {
       this.restoreMotion();
       this.stepCount--;
-      this.fault = { step: this.stepCount + 1, body: bodies.names[body], reason: `body "${bodies.names[body]}" at step ${this.stepCount + 1}: ${reason}; the world is paused at step ${this.stepCount}` };
+      this.fault = { kind: 'limit', step: this.stepCount + 1, body: bodies.names[body], reason: `body "${bodies.names[body]}" at step ${this.stepCount + 1}: ${reason}; the world is paused at step ${this.stepCount}` };
+    }
+  }
+
+  /**
+   * Pauses the world after this step when a robot body's origin is outside the terrain's x, y
+   * extent (borders belong to the terrain). Past the edge there is no ground: the robot would
+   * fall for minutes until a speed limit stopped it with a fault that no longer says why. The
+   * step stands (its state is sound), so the world is paused at this step.
+   */
+  private checkLeftTerrain(): void {
+    const t = this.terrain;
+    if (t === null) return;
+    const rb = this.robotBodies, pos = this.bodies.pos;
+    for (let k = 0; k < rb.length; k++) {
+      const b = rb[k];
+      const x = pos[3 * b], y = pos[3 * b + 1];
+      if (t.contains(x, y)) continue;
+      const name = this.bodies.names[b], step = this.stepCount;
+      const mm = (v: number) => String(+v.toFixed(3)); // [m] to the millimetre, no trailing zeros
+      const x1 = t.x0 + t.cellsX * t.dx, y1 = t.y0 + t.cellsY * t.dy;
+      this.fault = {
+        kind: 'left-terrain', step, body: name, x, y,
+        reason: `body "${name}" left the terrain at x ${x.toFixed(3)}, y ${y.toFixed(3)} m (step ${step}): the terrain spans x ${mm(t.x0)}..${mm(x1)} m, y ${mm(t.y0)}..${mm(y1)} m; the world is paused at step ${step}`,
+      };
+      return;
     }
   }
 

@@ -9,9 +9,13 @@
  * wheels touched, and the state hash (same build + same inputs ⇒ same hash). With --record the
  * run is written to an MCAP recording as it goes (a progress line on stderr).
  *
- * Exit codes: 0 ok (verify: deterministic), 1 failure (an unreadable file, a diverged or
- * other-build recording, a fault while recording is not a failure), 2 usage. With --json the
- * result, or `{ "error": message, "exitCode": n }`, is printed as JSON on stdout.
+ * A fault ends the run early: a body past a limit, or a robot body leaving the terrain ("body
+ * "rover/wheel_fr" left the terrain at x 30.002, y 24.118 m (step 4146): …"). It is reported in
+ * the summary (`fault`, and `faultDetail` with its kind, body, step and x, y) and is not a failure.
+ *
+ * Exit codes: 0 ok (verify: deterministic; a run that ended at a fault), 1 failure (an unreadable
+ * file, a diverged or other-build recording), 2 usage. With --json the result, or
+ * `{ "error": message, "exitCode": n }`, is printed as JSON on stdout.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -27,6 +31,7 @@ import { urdfReferencedFiles } from '../robot/urdf/load-urdf';
 import { parseScenarioFile } from '../scenario-v2';
 import { createDefaultService, terrainDataFileName } from '../default-service';
 import type { SimWorld } from '../sim-world';
+import type { WorldFault } from '../dynamics/world';
 import { boundingRadius, frameWarnings, worldWarnings } from '../warnings';
 
 /** Steps between two checks of the per-frame warnings (fast bodies, off the map). */
@@ -146,6 +151,8 @@ export interface RunSummary {
   maxDepth: number;
   contactKinds: Record<string, number>;
   fault: string | null;
+  /** The fault's kind ('limit' or 'left-terrain'), body, step and, for left-terrain, the body origin's x, y [m]; null without a fault. */
+  faultDetail: WorldFault | null;
   /** Terrain too coarse for a wheel, bodies moving more than their size per step, off the map. */
   warnings: string[];
   stateHash: string;
@@ -230,7 +237,7 @@ export async function runScenarioFile(opts: CliOptions, progress?: Progress): Pr
     } else world.step(1);
     if (done % WARNING_CHECK_STEPS === 0) {
       const f = engine.frame();
-      for (const w of frameWarnings(info, Float32Array.from(f.poses), Float32Array.from(f.velocities), sizes)) warnings.add(w.replace(/ moves [0-9.]+ m per step/, ' moves more than its size per step').replace(/left the terrain at .*/, 'left the terrain'));
+      for (const w of frameWarnings(info, Float32Array.from(f.poses), Float32Array.from(f.velocities), sizes)) warnings.add(w.replace(/ moves [0-9.]+ m per step, more than its size/, ' moves more than its size per step').replace(/left the terrain at .*/, 'left the terrain'));
     }
     const c = engine.contacts;
     contacts += c.count;
@@ -244,6 +251,8 @@ export async function runScenarioFile(opts: CliOptions, progress?: Progress): Pr
     px = o[0]; py = o[1]; pz = o[2];
   }
   const wall = (performance.now() - t0) / 1000;
+  // the fault says where and when; the sampled warning would only repeat it without them
+  if (engine.fault?.kind === 'left-terrain') warnings.delete('left the terrain');
   const q = engine.bodies.rot.subarray(4 * base, 4 * base + 4);
   const yaw = Math.atan2(2 * (q[3] * q[2] + q[0] * q[1]), 1 - 2 * (q[1] * q[1] + q[2] * q[2]));
   const summary: RunSummary = {
@@ -262,6 +271,7 @@ export async function runScenarioFile(opts: CliOptions, progress?: Progress): Pr
     maxDepth,
     contactKinds: kinds,
     fault: world.fault,
+    faultDetail: engine.fault === null ? null : { ...engine.fault },
     warnings: [...warnings],
     stateHash: engine.stateHash(),
   };
