@@ -11,7 +11,7 @@ import { createDefaultService } from '../../sim/default-service';
 import type { SimWorld } from '../../sim/sim-world';
 
 const DEFAULT_SCENARIO = resolve(__dirname, '../../assets/scenarios/default.json');
-/** [m] Smallest distance from a robot body's origin to the terrain's edge over the minute (measured 16 m). */
+/** [m] Smallest distance from a robot body's origin to the terrain's edge over the minute (about 15 m measured). */
 const MARGIN = 5;
 
 describe('the default scenario (issue #17)', () => {
