@@ -5,6 +5,7 @@
  */
 import { BodyFlag, BodyKind, BodyStore } from './bodies';
 import { MIDDLE_LINK_INERTIA_RATIO } from './constants';
+import { MIN_DIRECTION_NORM } from '../constants';
 import { ContinuousPass } from './ccd';
 import { createController } from './drive';
 import type { JointDef } from './joints';
@@ -40,7 +41,7 @@ function unitQuat(q: QuatSpec | undefined, field: string): Quat {
     throw new Error(`${field} must be [x, y, z, w] of finite numbers`);
   }
   const len = Math.hypot(q[0], q[1], q[2], q[3]);
-  if (!(len > 1e-9)) throw new Error(`${field} is a zero quaternion`);
+  if (!(len > MIN_DIRECTION_NORM)) throw new Error(`${field} is a zero quaternion`);
   return quatNormalize([0, 0, 0, 1], q as unknown as Quat);
 }
 
@@ -191,7 +192,7 @@ export function createDynamicsWorld(spec: WorldSpec, terrain: Heightfield | null
     })();
     const axisW = finite3(j.axis, `${field}.axis`, [0, 0, 1]);
     const al = Math.hypot(axisW[0], axisW[1], axisW[2]);
-    if (!(al > 1e-9)) throw new Error(`${field}.axis must not be zero`);
+    if (!(al > MIN_DIRECTION_NORM)) throw new Error(`${field}.axis must not be zero`);
     axisW[0] /= al; axisW[1] /= al; axisW[2] /= al;
     const qa = bodies.rot.slice(4 * a, 4 * a + 4) as unknown as Quat;
     const qb = bodies.rot.slice(4 * b, 4 * b + 4) as unknown as Quat;
