@@ -31,6 +31,14 @@ export const ROUND_OFF_LENGTH = 1e-9;
 /** [-] Round-off of unit-scale ratios (sines, cosines, slopes, relative sizes): 1e-9, the same idea as ROUND_OFF_LENGTH for dimensionless quantities. */
 export const ROUND_OFF_RATIO = 1e-9;
 
+/**
+ * [-] Norm at or below which a direction or a quaternion given as input (a joint axis, a body's
+ * orientation) is zero: it has no direction to normalise to and is rejected with an error naming
+ * the field (the world builder, the URDF and scenario loaders). ROUND_OFF_RATIO: any intended
+ * direction, however badly scaled, is far longer.
+ */
+export const MIN_DIRECTION_NORM = ROUND_OFF_RATIO;
+
 // ---------------------------------------------------------------------------------------------
 // Manifold reduction (sim/collision/reduce-manifold.ts): the one reducer of every manifold
 // ---------------------------------------------------------------------------------------------
@@ -173,9 +181,6 @@ export const CYLINDER_TERRAIN_WALL_PASSES = 3;
 /** [-] Capacity of the per-query candidate contact buffer (before reduction). Overflow is reported. */
 export const CYLINDER_TERRAIN_MAX_CANDIDATES = 1024;
 
-/** [-] Normal groups of the wheel query's reduction: the general MANIFOLD_MAX_NORMAL_GROUPS. */
-export const CYLINDER_TERRAIN_MAX_NORMAL_GROUPS = MANIFOLD_MAX_NORMAL_GROUPS;
-
 /**
  * [-] Most cells one query visits (AABB footprint). A wheel r = 0.3 m on a 5 cm grid covers
  * ~170; 128² leaves room for coarse-to-fine mismatches. Beyond it the query is truncated and
@@ -298,7 +303,11 @@ export const HULL_MAX_VERTICES = 4096;
 /** [-] Jacobi eigen-solver sweeps for symmetric 3×3 matrices (converges quadratically; 6 sweeps reach float64 precision). */
 export const JACOBI_MAX_SWEEPS = 16;
 
-/** [-] Monte Carlo-free sanity bound: mass properties whose inertia eigenvalues are below this fraction of the largest are flagged degenerate. */
+/**
+ * [-] An inertia tensor is degenerate (not positive definite) when, scaled by its largest entry,
+ * a leading principal minor (Sylvester's criterion) is at most this: rounding, not physics
+ * (the URDF loader's check, parse-urdf.ts).
+ */
 export const INERTIA_DEGENERATE_RELATIVE = 1e-12;
 
 // ---------------------------------------------------------------------------------------------

@@ -71,7 +71,7 @@ export type { Obb } from './shapes/obb-pca';
 export { shapeFromDesc, ShapeDescError } from './shapes/shape-desc';
 export type { ShapeDesc } from './shapes/shape-desc';
 export { gjkDistance, gjkIntersect, GjkResult, GjkCache, GjkStatus, GJK_STATUS_NAMES } from './collision/gjk';
-export { epaPenetration, EpaResult, EpaStatus, EpaMethod, EPA_STATUS_NAMES } from './collision/epa';
+export { epaPenetration, EpaResult, EpaStatus, EpaMethod, EPA_STATUS_NAMES, EpaWorkspace } from './collision/epa';
 export { gjkRayCast, gjkShapeCast, CastResult, CastStatus, CAST_STATUS_NAMES } from './collision/gjk-raycast';
 export { conservativeAdvancement } from './collision/shape-cast';
 export { EpaFailure, EPA_FAILURE_NAMES } from './collision/epa';
@@ -92,7 +92,7 @@ export {
 } from './collision/swept/swept-sphere';
 export { timeOfImpact, linearCast, sweptAabb, poseAfter } from './collision/swept/time-of-impact';
 export type { RigidMotion } from './collision/swept/time-of-impact';
-export { walkFootprint, GridWalkStatus } from './collision/heightfield-cast/grid-walk';
+export { walkFootprint, GridWalkStatus, GridWalkStats } from './collision/heightfield-cast/grid-walk';
 export type { CellVisitor } from './collision/heightfield-cast/grid-walk';
 export { TerrainCastResult } from './collision/heightfield-cast/terrain-cast-result';
 export { castSphereHeightfield, castRayHeightfield } from './collision/heightfield-cast/sphere-cast';

@@ -12,6 +12,7 @@
  * for metres, grams for kilograms) and garbage, and leave every real scene inside.
  */
 import * as v from 'valibot';
+import { MIN_DIRECTION_NORM } from './constants';
 import { describeValue, excerpt } from './scenario-guard';
 import { MAX_DT, MAX_SCRIPT_COMMANDS, MIN_DT } from './scenario-v1';
 
@@ -43,8 +44,8 @@ export const MAX_EFFORT = 1e7;
 export const MAX_STIFFNESS = 1e9;
 /** |‖q‖ − 1| up to this is normalised silently; more is an error (a typo, not rounding). */
 export const QUATERNION_NORM_TOLERANCE = 1e-3;
-/** A vector or quaternion shorter than this is "zero" (no direction). */
-export const MIN_DIRECTION_NORM = 1e-9;
+/** A vector or quaternion shorter than this is "zero" (no direction): the engine's one constant. */
+export { MIN_DIRECTION_NORM };
 /** Longest name (body, joint, robot, scenario) in characters. */
 export const MAX_NAME_CHARS = 100;
 /** Longest path (terrain sidecar, URDF) in characters. */

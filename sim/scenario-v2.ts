@@ -192,6 +192,21 @@ export function parseScenarioFile(raw: unknown): ParsedScenario {
   return parseV2(run(runSchema(scenarioV2Schema, raw, '')));
 }
 
+/**
+ * Problems found while reading a v2 file: collected part by part and reported together (the
+ * first five) once every part has been read, so one run shows most of what to fix.
+ */
+interface V2Problems {
+  list: string[];
+  /** Records a problem when material `m` is given but not defined. */
+  needMaterial(m: string | undefined, path: string): void;
+}
+
+/**
+ * A v2 file (already through its schema) as the world data it describes. Parts in file order:
+ * terrain, materials, robot, bodies, joints, terrain material map, script; cross-references
+ * (materials, body and joint names, sorted script times) are checked along the way.
+ */
 function parseV2(f: ScenarioV2Raw): ParsedScenario {
   const name = f.name ?? 'Untitled';
   const terrain: ScenarioTerrain =
@@ -203,112 +218,25 @@ function parseV2(f: ScenarioV2Raw): ParsedScenario {
   const materials: Record<string, MaterialSpec> = {};
   for (const [key, m] of Object.entries(f.materials ?? {})) materials[key] = fillMaterial(m);
   if (!Object.prototype.hasOwnProperty.call(materials, DEFAULT_MATERIAL_NAME)) materials[DEFAULT_MATERIAL_NAME] = fillMaterial(undefined);
-  const problems: string[] = [];
-  const needMaterial = (m: string | undefined, path: string) => {
-    if (m !== undefined && !Object.prototype.hasOwnProperty.call(materials, m)) {
-      problems.push(`${path}: unknown material ${excerpt(m, 40)}; defined: ${Object.keys(materials).join(', ')}`);
-    }
+  const problems: V2Problems = {
+    list: [],
+    needMaterial(m, path) {
+      if (m !== undefined && !Object.prototype.hasOwnProperty.call(materials, m)) {
+        this.list.push(`${path}: unknown material ${excerpt(m, 40)}; defined: ${Object.keys(materials).join(', ')}`);
+      }
+    },
   };
 
-  // Robot.
-  let robot: ScenarioRobotEntry | undefined;
-  if (f.robot !== undefined) {
-    if (isObject(f.robot) && Object.prototype.hasOwnProperty.call(f.robot, 'urdf')) {
-      const u = run(runSchema(urdfRobotSchema, f.robot, 'robot'));
-      robot = { urdf: u.urdf, position: u.position ?? [0, 0], yaw: u.yaw ?? 0, ...(u.controller ? { controller: u.controller as ControllerSpec } : {}) };
-    } else {
-      if (isObject(f.robot) && !Object.prototype.hasOwnProperty.call(f.robot, 'type')) {
-        fail('robot: give "type": "skid-steer" (the built-in rover) or "urdf": the path of a URDF file');
-      }
-      const r = run(runSchema(skidSteerRobotSchema, f.robot, 'robot'));
-      const d = DEFAULT_ROBOT;
-      robot = {
-        builtin: 'skid-steer',
-        name: r.name ?? d.name,
-        chassisHalfExtents: r.chassisHalfExtents ?? [...d.chassisHalfExtents],
-        wheelRadius: r.wheelRadius ?? d.wheelRadius,
-        wheelWidth: r.wheelWidth ?? d.wheelWidth,
-        wheelbase: r.wheelbase ?? d.wheelbase,
-        track: r.track ?? d.track,
-        wheelDrop: r.wheelDrop ?? d.wheelDrop,
-        maxSpeed: r.maxSpeed ?? d.maxSpeed,
-        maxYawRate: r.maxYawRate ?? d.maxYawRate,
-        maxAccel: r.maxAccel ?? d.maxAccel,
-        maxYawAccel: r.maxYawAccel ?? d.maxYawAccel,
-        position: r.position ?? [0, 0],
-        yaw: r.yaw ?? 0,
-        chassisMass: r.chassisMass ?? ROVER_CHASSIS_MASS,
-        wheelMass: r.wheelMass ?? ROVER_WHEEL_MASS,
-        maxTorque: r.maxTorque ?? ROVER_MAX_TORQUE,
-        chassisMaterial: r.chassisMaterial ?? DEFAULT_MATERIAL_NAME,
-        wheelMaterial: r.wheelMaterial ?? DEFAULT_MATERIAL_NAME,
-      };
-      needMaterial(r.chassisMaterial, 'robot.chassisMaterial');
-      needMaterial(r.wheelMaterial, 'robot.wheelMaterial');
-    }
-  }
+  const robot = f.robot === undefined ? undefined : parseRobotEntry(f.robot, problems);
   // The built-in rover's body names are known now: scenario bodies may not take them, joints may name them.
   const rover = robot && 'builtin' in robot ? roverNames(robot.name) : undefined;
-  const robotBodies = rover ? [rover.chassis, ...rover.wheels] : [];
-  const robotJoints = rover ? rover.joints : [];
+  const { bodies, bodyIndex } = checkBodies(f.bodies ?? [], rover ? [rover.chassis, ...rover.wheels] : [], problems);
+  const joints = checkJoints(f.joints ?? [], rover ? rover.joints : [], bodyIndex, problems);
+  const terrainMaterials = checkTerrainMaterials(f.terrainMaterials ?? {}, problems);
+  const script = checkScript(f.script ?? [], problems);
 
-  // Bodies.
-  const bodies: BodySpec[] = [];
-  const bodyIndex = new Map<string, number>();
-  for (const n of robotBodies) bodyIndex.set(n, -1);
-  (f.bodies ?? []).forEach((b: BodyRaw, i) => {
-    const path = `bodies[${i}]`;
-    const prev = bodyIndex.get(b.name);
-    if (prev !== undefined) {
-      problems.push(`${path}.name: ${excerpt(b.name, 40)} is already ${prev < 0 ? "the robot's body" : `the name of bodies[${prev}]`}; names must be unique`);
-    } else bodyIndex.set(b.name, i);
-    const type = b.type ?? 'dynamic';
-    if (b.mass !== undefined && b.density !== undefined) problems.push(`${path}: give "mass" or "density", not both`);
-    if (type === 'dynamic' && b.mass === undefined && b.density === undefined) problems.push(`${path}: a dynamic body needs "mass" [kg] or "density" [kg/m³]`);
-    if (b.inertia !== undefined && b.mass === undefined) problems.push(`${path}.inertia: needs "mass"`);
-    needMaterial(b.material, `${path}.material`);
-    bodies.push({ ...(b as BodySpec), type });
-  });
-
-  // Joints.
-  const joints: JointSpec[] = [];
-  const jointIndex = new Map<string, number>();
-  for (const n of robotJoints) jointIndex.set(n, -1);
-  (f.joints ?? []).forEach((j: JointRaw, i) => {
-    const path = `joints[${i}]`;
-    const prev = jointIndex.get(j.name);
-    if (prev !== undefined) {
-      problems.push(`${path}.name: ${excerpt(j.name, 40)} is already ${prev < 0 ? "the robot's joint" : `the name of joints[${prev}]`}; names must be unique`);
-    } else jointIndex.set(j.name, i);
-    for (const side of ['bodyA', 'bodyB'] as const) {
-      const b = j[side];
-      if (b !== undefined && !bodyIndex.has(b)) {
-        problems.push(`${path}.${side}: no body is named ${excerpt(b, 40)}`);
-      }
-    }
-    if (j.bodyA !== undefined && j.bodyA === j.bodyB) problems.push(`${path}: bodyA and bodyB are the same body`);
-    joints.push(j as JointSpec);
-  });
-
-  // Terrain material map.
-  const tm = f.terrainMaterials ?? {};
-  needMaterial(tm.material, 'terrainMaterials.material');
-  (tm.regions ?? []).forEach((r, i) => {
-    needMaterial(r.material, `terrainMaterials.regions[${i}].material`);
-    if (r.shape === 'rect' && !(r.min[0] < r.max[0] && r.min[1] < r.max[1])) {
-      problems.push(`terrainMaterials.regions[${i}]: "min" must be below "max" in x and y`);
-    }
-  });
-  const terrainMaterials: TerrainMaterialMapSpec = { material: tm.material ?? DEFAULT_MATERIAL_NAME, regions: (tm.regions ?? []) as TerrainMaterialMapSpec['regions'] };
-
-  // Script.
-  const script: ScriptCommandSpec[] = [];
-  (f.script ?? []).forEach((c, i) => {
-    if (i > 0 && c.t < script[i - 1].t) problems.push(`script[${i}].t: ${c.t} is earlier than the command before it (${script[i - 1].t}); commands must be sorted by t`);
-    script.push({ t: c.t, throttle: c.throttle ?? 0, steer: c.steer ?? 0 });
-  });
-
-  if (problems.length > 0) fail(problems.length > 5 ? [...problems.slice(0, 5), `… and ${problems.length - 5} more`] : problems);
+  const p = problems.list;
+  if (p.length > 0) fail(p.length > 5 ? [...p.slice(0, 5), `… and ${p.length - 5} more`] : p);
 
   const world: WorldSpec = {
     name,
@@ -325,6 +253,113 @@ function parseV2(f: ScenarioV2Raw): ParsedScenario {
   };
   const start = robot ? { position: [robot.position[0], robot.position[1]] as [number, number], yaw: robot.yaw } : { position: [0, 0] as [number, number], yaw: 0 };
   return { version: 2, name, terrain, world, robot, start, script };
+}
+
+/** The robot entry: a URDF file with its placement, or the built-in skid-steer rover with every size filled from DEFAULT_ROBOT. */
+function parseRobotEntry(raw: Exclude<ScenarioV2Raw['robot'], undefined>, problems: V2Problems): ScenarioRobotEntry {
+  if (isObject(raw) && Object.prototype.hasOwnProperty.call(raw, 'urdf')) {
+    const u = run(runSchema(urdfRobotSchema, raw, 'robot'));
+    return { urdf: u.urdf, position: u.position ?? [0, 0], yaw: u.yaw ?? 0, ...(u.controller ? { controller: u.controller as ControllerSpec } : {}) };
+  }
+  if (isObject(raw) && !Object.prototype.hasOwnProperty.call(raw, 'type')) {
+    fail('robot: give "type": "skid-steer" (the built-in rover) or "urdf": the path of a URDF file');
+  }
+  const r = run(runSchema(skidSteerRobotSchema, raw, 'robot'));
+  const d = DEFAULT_ROBOT;
+  const robot: ScenarioRobotEntry = {
+    builtin: 'skid-steer',
+    name: r.name ?? d.name,
+    chassisHalfExtents: r.chassisHalfExtents ?? [...d.chassisHalfExtents],
+    wheelRadius: r.wheelRadius ?? d.wheelRadius,
+    wheelWidth: r.wheelWidth ?? d.wheelWidth,
+    wheelbase: r.wheelbase ?? d.wheelbase,
+    track: r.track ?? d.track,
+    wheelDrop: r.wheelDrop ?? d.wheelDrop,
+    maxSpeed: r.maxSpeed ?? d.maxSpeed,
+    maxYawRate: r.maxYawRate ?? d.maxYawRate,
+    maxAccel: r.maxAccel ?? d.maxAccel,
+    maxYawAccel: r.maxYawAccel ?? d.maxYawAccel,
+    position: r.position ?? [0, 0],
+    yaw: r.yaw ?? 0,
+    chassisMass: r.chassisMass ?? ROVER_CHASSIS_MASS,
+    wheelMass: r.wheelMass ?? ROVER_WHEEL_MASS,
+    maxTorque: r.maxTorque ?? ROVER_MAX_TORQUE,
+    chassisMaterial: r.chassisMaterial ?? DEFAULT_MATERIAL_NAME,
+    wheelMaterial: r.wheelMaterial ?? DEFAULT_MATERIAL_NAME,
+  };
+  problems.needMaterial(r.chassisMaterial, 'robot.chassisMaterial');
+  problems.needMaterial(r.wheelMaterial, 'robot.wheelMaterial');
+  return robot;
+}
+
+/**
+ * The scenario's bodies (type defaulted to dynamic): unique names (also against the robot's
+ * bodies), mass or density as the type needs, known materials. bodyIndex maps each name to its
+ * index (−1 for the robot's bodies).
+ */
+function checkBodies(raw: readonly BodyRaw[], robotBodies: readonly string[], problems: V2Problems): { bodies: BodySpec[]; bodyIndex: Map<string, number> } {
+  const bodies: BodySpec[] = [];
+  const bodyIndex = new Map<string, number>();
+  for (const n of robotBodies) bodyIndex.set(n, -1);
+  raw.forEach((b, i) => {
+    const path = `bodies[${i}]`;
+    const prev = bodyIndex.get(b.name);
+    if (prev !== undefined) {
+      problems.list.push(`${path}.name: ${excerpt(b.name, 40)} is already ${prev < 0 ? "the robot's body" : `the name of bodies[${prev}]`}; names must be unique`);
+    } else bodyIndex.set(b.name, i);
+    const type = b.type ?? 'dynamic';
+    if (b.mass !== undefined && b.density !== undefined) problems.list.push(`${path}: give "mass" or "density", not both`);
+    if (type === 'dynamic' && b.mass === undefined && b.density === undefined) problems.list.push(`${path}: a dynamic body needs "mass" [kg] or "density" [kg/m³]`);
+    if (b.inertia !== undefined && b.mass === undefined) problems.list.push(`${path}.inertia: needs "mass"`);
+    problems.needMaterial(b.material, `${path}.material`);
+    bodies.push({ ...(b as BodySpec), type });
+  });
+  return { bodies, bodyIndex };
+}
+
+/** The scenario's joints: unique names (also against the robot's joints), bodies that exist and differ. */
+function checkJoints(raw: readonly JointRaw[], robotJoints: readonly string[], bodyIndex: ReadonlyMap<string, number>, problems: V2Problems): JointSpec[] {
+  const joints: JointSpec[] = [];
+  const jointIndex = new Map<string, number>();
+  for (const n of robotJoints) jointIndex.set(n, -1);
+  raw.forEach((j, i) => {
+    const path = `joints[${i}]`;
+    const prev = jointIndex.get(j.name);
+    if (prev !== undefined) {
+      problems.list.push(`${path}.name: ${excerpt(j.name, 40)} is already ${prev < 0 ? "the robot's joint" : `the name of joints[${prev}]`}; names must be unique`);
+    } else jointIndex.set(j.name, i);
+    for (const side of ['bodyA', 'bodyB'] as const) {
+      const b = j[side];
+      if (b !== undefined && !bodyIndex.has(b)) {
+        problems.list.push(`${path}.${side}: no body is named ${excerpt(b, 40)}`);
+      }
+    }
+    if (j.bodyA !== undefined && j.bodyA === j.bodyB) problems.list.push(`${path}: bodyA and bodyB are the same body`);
+    joints.push(j as JointSpec);
+  });
+  return joints;
+}
+
+/** The terrain material map: known materials, rectangles with min below max. */
+function checkTerrainMaterials(tm: NonNullable<ScenarioV2Raw['terrainMaterials']>, problems: V2Problems): TerrainMaterialMapSpec {
+  problems.needMaterial(tm.material, 'terrainMaterials.material');
+  (tm.regions ?? []).forEach((r, i) => {
+    problems.needMaterial(r.material, `terrainMaterials.regions[${i}].material`);
+    if (r.shape === 'rect' && !(r.min[0] < r.max[0] && r.min[1] < r.max[1])) {
+      problems.list.push(`terrainMaterials.regions[${i}]: "min" must be below "max" in x and y`);
+    }
+  });
+  return { material: tm.material ?? DEFAULT_MATERIAL_NAME, regions: (tm.regions ?? []) as TerrainMaterialMapSpec['regions'] };
+}
+
+/** The drive script, sorted by time, throttle and steer defaulted to 0. */
+function checkScript(raw: NonNullable<ScenarioV2Raw['script']>, problems: V2Problems): ScriptCommandSpec[] {
+  const script: ScriptCommandSpec[] = [];
+  raw.forEach((c, i) => {
+    if (i > 0 && c.t < script[i - 1].t) problems.list.push(`script[${i}].t: ${c.t} is earlier than the command before it (${script[i - 1].t}); commands must be sorted by t`);
+    script.push({ t: c.t, throttle: c.throttle ?? 0, steer: c.steer ?? 0 });
+  });
+  return script;
 }
 
 export interface ScenarioWorldOptions {

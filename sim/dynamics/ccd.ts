@@ -20,7 +20,7 @@
  */
 import type { BodyStore } from './bodies';
 import { BodyKind } from './bodies';
-import { CCD_MOTION_FRACTION, CCD_SKIN } from './constants';
+import { CCD_MOTION_FRACTION, CCD_NEGLIGIBLE_ROTATION_SQ, CCD_SKIN, CCD_SMALL_ANGLE_SIN } from './constants';
 import type { MaterialTable } from './materials';
 import type { ShapeSpec } from './spec';
 import { BroadPhase } from '../collision/broadphase/broad-phase';
@@ -163,7 +163,7 @@ export class ContinuousPass {
         ang[0] -= along * axx;
         ang[1] -= along * axy;
         ang[2] -= along * axz;
-        if (ang[0] * ang[0] + ang[1] * ang[1] + ang[2] * ang[2] < 1e-12) ang[0] = ang[1] = ang[2] = 0;
+        if (ang[0] * ang[0] + ang[1] * ang[1] + ang[2] * ang[2] < CCD_NEGLIGIBLE_ROTATION_SQ) ang[0] = ang[1] = ang[2] = 0;
       }
       let toi = 1;
       const n = this.hitNormal;
@@ -248,7 +248,7 @@ export class ContinuousPass {
     if (w < 0) { x = -x; y = -y; z = -z; w = -w; }
     const s = Math.sqrt(x * x + y * y + z * z);
     const angle = 2 * Math.atan2(s, w);
-    const f = s > 1e-12 ? angle / s : 2;
+    const f = s > CCD_SMALL_ANGLE_SIN ? angle / s : 2;
     const out = this.motion.angular;
     out[0] = x * f;
     out[1] = y * f;

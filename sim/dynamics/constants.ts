@@ -5,8 +5,11 @@
  * a mass scale and an impulse scale (soft.ts).
  */
 
-/** [m] Length below which geometry is "touching": the speculative margin is derived from it. */
-export const LINEAR_SLOP = 0.005;
+import { LINEAR_SLOP } from '../constants';
+
+// [m] Length below which geometry is "touching", the speculative margin is derived from it: the
+// engine's one LINEAR_SLOP (sim/constants.ts), re-exported for the dynamics modules.
+export { LINEAR_SLOP };
 
 /**
  * [m] Contacts are created when the surfaces are closer than this (speculative contacts). A
@@ -106,6 +109,18 @@ export const MIDDLE_LINK_INERTIA_RATIO = 0.2;
 export const CCD_MOTION_FRACTION = 0.25;
 /** [m] Skin by which a body's cast core is smaller than its shape (≤ a quarter of its smallest extent). */
 export const CCD_SKIN = 2 * LINEAR_SLOP;
+/**
+ * [rad²] Continuous collision: a cast's rotation over the step (after removing the spin about a
+ * round shape's axis of symmetry, which does not move its surface) whose squared length is below
+ * this, i.e. under 1 µrad, is dropped: the cast is purely linear.
+ */
+export const CCD_NEGLIGIBLE_ROTATION_SQ = 1e-12;
+/**
+ * [-] Continuous collision, rotation vector of a unit quaternion (x, y, z, w): below this
+ * s = |(x, y, z)| = sin(θ/2), the factor θ/s is taken at its limit 2 (its relative error there,
+ * θ²/24, is below 1e-24; dividing by s would amplify round-off).
+ */
+export const CCD_SMALL_ANGLE_SIN = 1e-12;
 
 /** Warm starting: a new contact takes the impulses of an old one of the same pair within this distance [m]. */
 export const WARM_START_MATCH_DISTANCE = 0.02;

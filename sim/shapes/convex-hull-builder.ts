@@ -84,21 +84,72 @@ function fail(status: HullStatus, message: string, tolerance = 0): HullBuildResu
 /**
  * Builds the hull of `points` (xyz interleaved). Faces of the result are CCW seen from outside,
  * planes are unit outward normals with offsets (see convex-hull.ts for the layout).
+ *
+ * Steps: validate; tolerance from the cloud's extent; a starting tetrahedron of extreme points
+ * (or the degenerate class of the cloud, and a slab for a flat one when asked); conflict lists;
+ * add the farthest outside point of each face until none is left; merge coplanar triangles into
+ * polygons; compact the vertices and compute the face planes.
  */
 export function buildConvexHull(points: ArrayLike<number>, options: HullBuildOptions = {}): HullBuildResult {
   const n = Math.floor(points.length / 3);
   const p = Float64Array.from(points as ArrayLike<number>).subarray(0, n * 3);
   for (let i = 0; i < p.length; i++) if (!Number.isFinite(p[i])) return fail(HullStatus.NotFinite, `coordinate ${i} is not finite`);
   if (n === 0) return fail(HullStatus.TooFewPoints, 'no points');
+  const scale = cloudExtent(p, n);
+  const eps = HULL_DISTANCE_RELATIVE * scale;
+
+  const start = startingTetrahedron(p, n, eps);
+  if (start.ids === null) {
+    const t = options.flatThickness;
+    if (start.status === HullStatus.Coplanar && t !== undefined && t > 0 && Number.isFinite(t)) {
+      return buildSlab(p, n, start.planeNormal, t, options.maxVertices);
+    }
+    return fail(start.status, start.message, eps);
+  }
+  const faces = tetrahedronFaces(p, start.ids);
+  const [i0, i1, i2, i3] = start.ids;
+  for (let i = 0; i < n; i++) {
+    if (i === i0 || i === i1 || i === i2 || i === i3) continue;
+    assign(p, faces, [0, 1, 2, 3], i, eps);
+  }
+  const skipped = addOutsidePoints(p, faces, eps);
+  const polys = mergeCoplanarFaces(p, faces, Math.max(eps, HULL_MERGE_DISTANCE_RELATIVE * scale));
+  const data = compactHull(p, polys);
+
+  const maxV = options.maxVertices ?? HULL_MAX_VERTICES;
+  const nv = data.vertices.length / 3;
+  if (nv > maxV) return fail(HullStatus.TooManyVertices, `hull has ${nv} vertices (> ${maxV})`, eps);
+  return { status: HullStatus.Ok, data, message: '', flattened: false, tolerance: eps, skippedPoints: skipped };
+}
+
+/** [m] Σ over the axes of the largest |coordinate| (qhull's DISTround scale). */
+function cloudExtent(p: Float64Array, n: number): number {
   let scale = 0;
   for (let k = 0; k < 3; k++) {
     let m = 0;
     for (let i = 0; i < n; i++) m = Math.max(m, Math.abs(p[3 * i + k]));
     scale += m;
   }
-  const eps = HULL_DISTANCE_RELATIVE * scale;
+  return scale;
+}
 
-  // --- initial simplex from extreme points -----------------------------------------------------
+/** Four points spanning a volume, or why the cloud has none (with the plane's normal when flat). */
+interface StartingTetrahedron {
+  ids: [number, number, number, number] | null;
+  status: HullStatus;
+  message: string;
+  /** Unit normal of the plane through the first three points (the slab's direction for flat input). */
+  planeNormal: [number, number, number];
+}
+
+/**
+ * The starting tetrahedron from extreme points: the farthest pair among the six axis extremes,
+ * the point farthest from their line, the point farthest from the plane of the three. Each step
+ * that finds nothing farther than `eps` classifies the cloud: coincident, collinear, coplanar.
+ */
+function startingTetrahedron(p: Float64Array, n: number, eps: number): StartingTetrahedron {
+  const none = (status: HullStatus, message: string, planeNormal: [number, number, number] = [0, 0, 1]): StartingTetrahedron =>
+    ({ ids: null, status, message, planeNormal });
   const ext: number[] = [];
   for (let k = 0; k < 3; k++) {
     let lo = 0, hi = 0;
@@ -119,7 +170,7 @@ export function buildConvexHull(points: ArrayLike<number>, options: HullBuildOpt
       }
     }
   }
-  if (!(Math.sqrt(best) > eps)) return fail(HullStatus.Coincident, 'all points coincide', eps);
+  if (!(Math.sqrt(best) > eps)) return none(HullStatus.Coincident, 'all points coincide');
   // Farthest from the line i0–i1.
   let i2 = -1;
   best = 0;
@@ -130,7 +181,7 @@ export function buildConvexHull(points: ArrayLike<number>, options: HullBuildOpt
       i2 = i;
     }
   }
-  if (i2 < 0 || !(Math.sqrt(best) > eps)) return fail(HullStatus.Collinear, 'all points lie on one line', eps);
+  if (i2 < 0 || !(Math.sqrt(best) > eps)) return none(HullStatus.Collinear, 'all points lie on one line');
   // Farthest from the plane i0–i1–i2.
   const pn = triNormal(p, i0, i1, i2);
   normalize3(pn);
@@ -144,25 +195,26 @@ export function buildConvexHull(points: ArrayLike<number>, options: HullBuildOpt
       i3 = i;
     }
   }
-  if (i3 < 0 || !(best > eps)) {
-    const t = options.flatThickness;
-    if (t !== undefined && t > 0 && Number.isFinite(t)) {
-      // Slab: every point twice, ±t/2 along the plane normal.
-      const slab = new Float64Array(n * 6);
-      for (let i = 0; i < n; i++) {
-        for (let k = 0; k < 3; k++) {
-          slab[6 * i + k] = p[3 * i + k] + pn[k] * (t / 2);
-          slab[6 * i + 3 + k] = p[3 * i + k] - pn[k] * (t / 2);
-        }
-      }
-      const res = buildConvexHull(slab, { maxVertices: options.maxVertices });
-      res.flattened = true;
-      return res;
-    }
-    return fail(HullStatus.Coplanar, 'all points lie in one plane (pass flatThickness to make a slab)', eps);
-  }
+  if (i3 < 0 || !(best > eps)) return none(HullStatus.Coplanar, 'all points lie in one plane (pass flatThickness to make a slab)', pn);
+  return { ids: [i0, i1, i2, i3], status: HullStatus.Ok, message: '', planeNormal: pn };
+}
 
-  // --- tetrahedron ------------------------------------------------------------------------------
+/** Coplanar input as a slab of thickness t: every point twice, ±t/2 along the plane normal. */
+function buildSlab(p: Float64Array, n: number, pn: readonly number[], t: number, maxVertices: number | undefined): HullBuildResult {
+  const slab = new Float64Array(n * 6);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < 3; k++) {
+      slab[6 * i + k] = p[3 * i + k] + pn[k] * (t / 2);
+      slab[6 * i + 3 + k] = p[3 * i + k] - pn[k] * (t / 2);
+    }
+  }
+  const res = buildConvexHull(slab, { maxVertices });
+  res.flattened = true;
+  return res;
+}
+
+/** The tetrahedron's four faces, each wound so its normal points away from the centroid, linked. */
+function tetrahedronFaces(p: Float64Array, [i0, i1, i2, i3]: readonly [number, number, number, number]): Face[] {
   const faces: Face[] = [];
   const cx = (p[3 * i0] + p[3 * i1] + p[3 * i2] + p[3 * i3]) / 4;
   const cy = (p[3 * i0 + 1] + p[3 * i1 + 1] + p[3 * i2 + 1] + p[3 * i3 + 1]) / 4;
@@ -183,105 +235,43 @@ export function buildConvexHull(points: ArrayLike<number>, options: HullBuildOpt
     }
   }
   linkByEdges(faces, [0, 1, 2, 3]);
+  return faces;
+}
 
-  // --- conflict lists ---------------------------------------------------------------------------
-  for (let i = 0; i < n; i++) {
-    if (i === i0 || i === i1 || i === i2 || i === i3) continue;
-    assign(p, faces, [0, 1, 2, 3], i, eps);
-  }
+/** The horizon of a visible region: its boundary edges (from → to, the face beyond), in loop order. */
+interface Horizon {
+  hFrom: number[];
+  hTo: number[];
+  hNb: number[];
+  /** Edge indices in loop order. */
+  loop: number[];
+}
 
-  // --- incremental insertion --------------------------------------------------------------------
+/**
+ * Incremental insertion: while a face has conflict points, adds its farthest one (the eye):
+ * removes the faces the eye sees, closes the hole with a fan from the horizon to the eye and
+ * hands the removed faces' conflict points to the new faces. Returns the points skipped because
+ * their visible region was numerically not a disc (each within a few ε of the hull).
+ */
+function addOutsidePoints(p: Float64Array, faces: Face[], eps: number): number {
   let skipped = 0;
   let mark = 0;
   const stack: number[] = [];
   for (let fi = 0; fi < faces.length; fi++) {
     const f = faces[fi];
     while (f.alive && f.outside.length > 0) {
-      // Farthest conflict point of this face.
-      let eyeK = 0, eyeD = -Infinity;
-      for (let k = 0; k < f.outside.length; k++) {
-        const d = planeDist(p, f, f.outside[k]);
-        if (d > eyeD) {
-          eyeD = d;
-          eyeK = k;
-        }
-      }
+      const eyeK = farthestConflict(p, f);
       const eye = f.outside[eyeK];
-      // Visible region (BFS over neighbours).
       mark++;
-      const visible: number[] = [fi];
-      f.visible = mark;
-      stack.length = 0;
-      stack.push(fi);
-      while (stack.length > 0) {
-        const g = faces[stack.pop() as number];
-        for (let e = 0; e < 3; e++) {
-          const h = g.nb[e];
-          const fh = faces[h];
-          if (fh.visible === mark || !fh.alive) continue;
-          if (planeDist(p, fh, eye) > eps) {
-            fh.visible = mark;
-            visible.push(h);
-            stack.push(h);
-          }
-        }
-      }
-      // Horizon: edges of visible faces whose neighbour is not visible, chained into one loop.
-      const hFrom: number[] = [], hTo: number[] = [], hNb: number[] = [];
-      const startOf = new Map<number, number>();
-      let ok = true;
-      for (const vi of visible) {
-        const g = faces[vi];
-        for (let e = 0; e < 3; e++) {
-          if (faces[g.nb[e]].visible === mark) continue;
-          const a = g.v[e], b = g.v[(e + 1) % 3];
-          if (startOf.has(a)) ok = false;
-          startOf.set(a, hFrom.length);
-          hFrom.push(a);
-          hTo.push(b);
-          hNb.push(g.nb[e]);
-        }
-      }
-      const loop: number[] = [];
-      if (ok && hFrom.length >= 3) {
-        let e = 0;
-        for (let k = 0; k < hFrom.length; k++) {
-          loop.push(e);
-          const next = startOf.get(hTo[e]);
-          if (next === undefined) {
-            ok = false;
-            break;
-          }
-          e = next;
-        }
-        if (ok && e !== 0) ok = false;
-        if (ok && new Set(loop).size !== hFrom.length) ok = false;
-      } else {
-        ok = false;
-      }
-      if (!ok) {
+      const visible = visibleRegion(p, faces, fi, eye, eps, mark, stack);
+      const horizon = horizonLoop(faces, visible, mark);
+      if (horizon === null) {
         // Not a disc (rounding near-coplanar faces): drop this point, it is within a few ε.
         f.outside.splice(eyeK, 1);
         skipped++;
         continue;
       }
-      // Fan of new faces from the horizon to the eye.
-      const first = faces.length;
-      const m = loop.length;
-      for (let k = 0; k < m; k++) {
-        const e = loop[k];
-        const nf = makeFace(p, hFrom[e], hTo[e], eye);
-        nf.nb[0] = hNb[e];
-        nf.nb[1] = first + ((k + 1) % m);
-        nf.nb[2] = first + ((k + m - 1) % m);
-        const h = faces[hNb[e]];
-        for (let q = 0; q < 3; q++) {
-          if (h.v[q] === hTo[e] && h.v[(q + 1) % 3] === hFrom[e]) h.nb[q] = first + k;
-        }
-        faces.push(nf);
-      }
-      const newIds: number[] = [];
-      for (let k = 0; k < m; k++) newIds.push(first + k);
+      const newIds = addFan(p, faces, horizon, eye);
       // Hand the conflict points of the deleted faces to the new ones.
       for (const vi of visible) {
         const g = faces[vi];
@@ -291,70 +281,182 @@ export function buildConvexHull(points: ArrayLike<number>, options: HullBuildOpt
       }
     }
   }
+  return skipped;
+}
 
-  // --- merge coplanar triangles into polygons -----------------------------------------------------
+/** Index in f.outside of the conflict point farthest above f (the first of equals). */
+function farthestConflict(p: Float64Array, f: Face): number {
+  let eyeK = 0, eyeD = -Infinity;
+  for (let k = 0; k < f.outside.length; k++) {
+    const d = planeDist(p, f, f.outside[k]);
+    if (d > eyeD) {
+      eyeD = d;
+      eyeK = k;
+    }
+  }
+  return eyeK;
+}
+
+/**
+ * The faces that see `eye` (more than eps above their plane), connected to face fi: a flood
+ * over neighbours from fi, each marked visible = mark. Returns their indices, fi first.
+ */
+function visibleRegion(p: Float64Array, faces: Face[], fi: number, eye: number, eps: number, mark: number, stack: number[]): number[] {
+  const visible: number[] = [fi];
+  faces[fi].visible = mark;
+  stack.length = 0;
+  stack.push(fi);
+  while (stack.length > 0) {
+    const g = faces[stack.pop() as number];
+    for (let e = 0; e < 3; e++) {
+      const h = g.nb[e];
+      const fh = faces[h];
+      if (fh.visible === mark || !fh.alive) continue;
+      if (planeDist(p, fh, eye) > eps) {
+        fh.visible = mark;
+        visible.push(h);
+        stack.push(h);
+      }
+    }
+  }
+  return visible;
+}
+
+/**
+ * Edges of the visible faces whose neighbour is not visible, chained into one loop; null when
+ * they do not form exactly one simple loop of at least 3 edges (the region is not a disc).
+ */
+function horizonLoop(faces: Face[], visible: readonly number[], mark: number): Horizon | null {
+  const hFrom: number[] = [], hTo: number[] = [], hNb: number[] = [];
+  const startOf = new Map<number, number>();
+  let ok = true;
+  for (const vi of visible) {
+    const g = faces[vi];
+    for (let e = 0; e < 3; e++) {
+      if (faces[g.nb[e]].visible === mark) continue;
+      const a = g.v[e], b = g.v[(e + 1) % 3];
+      if (startOf.has(a)) ok = false;
+      startOf.set(a, hFrom.length);
+      hFrom.push(a);
+      hTo.push(b);
+      hNb.push(g.nb[e]);
+    }
+  }
+  if (!ok || hFrom.length < 3) return null;
+  const loop: number[] = [];
+  let e = 0;
+  for (let k = 0; k < hFrom.length; k++) {
+    loop.push(e);
+    const next = startOf.get(hTo[e]);
+    if (next === undefined) return null;
+    e = next;
+  }
+  if (e !== 0 || new Set(loop).size !== hFrom.length) return null;
+  return { hFrom, hTo, hNb, loop };
+}
+
+/** Fan of new faces from the horizon to the eye, linked to each other and across the horizon. Returns their indices. */
+function addFan(p: Float64Array, faces: Face[], { hFrom, hTo, hNb, loop }: Horizon, eye: number): number[] {
+  const first = faces.length;
+  const m = loop.length;
+  for (let k = 0; k < m; k++) {
+    const e = loop[k];
+    const nf = makeFace(p, hFrom[e], hTo[e], eye);
+    nf.nb[0] = hNb[e];
+    nf.nb[1] = first + ((k + 1) % m);
+    nf.nb[2] = first + ((k + m - 1) % m);
+    const h = faces[hNb[e]];
+    for (let q = 0; q < 3; q++) {
+      if (h.v[q] === hTo[e] && h.v[(q + 1) % 3] === hFrom[e]) h.nb[q] = first + k;
+    }
+    faces.push(nf);
+  }
+  const newIds: number[] = [];
+  for (let k = 0; k < m; k++) newIds.push(first + k);
+  return newIds;
+}
+
+/**
+ * Merges the live triangles into polygons: a seed triangle grows over neighbours whose normal
+ * is within HULL_COPLANAR_COS_SLACK of the SEED's and whose vertices lie within mergeTol of its
+ * plane; the group's boundary loop is the polygon. A group whose boundary is not one simple loop
+ * (should not happen for a convex group) keeps its triangles.
+ */
+function mergeCoplanarFaces(p: Float64Array, faces: Face[], mergeTol: number): number[][] {
   const alive: number[] = [];
   for (let i = 0; i < faces.length; i++) if (faces[i].alive) alive.push(i);
   const group = new Map<number, number>();
-  const mergeTol = Math.max(eps, HULL_MERGE_DISTANCE_RELATIVE * scale);
   const polys: number[][] = [];
   for (const seed of alive) {
     if (group.has(seed)) continue;
     const gid = polys.length;
-    const members: number[] = [seed];
-    group.set(seed, gid);
-    const sn = faces[seed].n;
-    for (let k = 0; k < members.length; k++) {
-      const g = faces[members[k]];
-      for (let e = 0; e < 3; e++) {
-        const h = g.nb[e];
-        if (group.has(h) || !faces[h].alive) continue;
-        const hn = faces[h].n;
-        if (sn[0] * hn[0] + sn[1] * hn[1] + sn[2] * hn[2] >= 1 - HULL_COPLANAR_COS_SLACK && onPlane(p, faces[seed], faces[h], mergeTol)) {
-          group.set(h, gid);
-          members.push(h);
-        }
-      }
-    }
-    // Boundary loop of the group.
-    const next = new Map<number, number>();
-    let start = -1, count = 0, simple = true;
-    for (const mi of members) {
-      const g = faces[mi];
-      for (let e = 0; e < 3; e++) {
-        if (group.get(g.nb[e]) === gid) continue;
-        if (next.has(g.v[e])) simple = false;
-        next.set(g.v[e], g.v[(e + 1) % 3]);
-        start = g.v[e];
-        count++;
-      }
-    }
-    const poly: number[] = [];
-    if (simple && start >= 0) {
-      let v = start;
-      for (let k = 0; k < count; k++) {
-        poly.push(v);
-        const w = next.get(v);
-        if (w === undefined) {
-          simple = false;
-          break;
-        }
-        v = w;
-      }
-      if (v !== start || poly.length !== count) simple = false;
-    }
-    if (simple && poly.length >= 3) {
+    const members = growCoplanarGroup(p, faces, seed, gid, group, mergeTol);
+    const poly = groupBoundary(faces, members, gid, group);
+    if (poly !== null) {
       polys.push(poly);
     } else {
-      // Merging failed (should not happen for a convex group): keep the triangles.
       for (const mi of members) {
         group.set(mi, polys.length);
         polys.push([...faces[mi].v]);
       }
     }
   }
+  return polys;
+}
 
-  // --- compact vertices, planes by Newell's method -------------------------------------------------
+/** Floods from `seed` over coplanar live neighbours not yet grouped, marking them `gid`. Returns the members, seed first. */
+function growCoplanarGroup(p: Float64Array, faces: Face[], seed: number, gid: number, group: Map<number, number>, mergeTol: number): number[] {
+  const members: number[] = [seed];
+  group.set(seed, gid);
+  const sn = faces[seed].n;
+  for (let k = 0; k < members.length; k++) {
+    const g = faces[members[k]];
+    for (let e = 0; e < 3; e++) {
+      const h = g.nb[e];
+      if (group.has(h) || !faces[h].alive) continue;
+      const hn = faces[h].n;
+      if (sn[0] * hn[0] + sn[1] * hn[1] + sn[2] * hn[2] >= 1 - HULL_COPLANAR_COS_SLACK && onPlane(p, faces[seed], faces[h], mergeTol)) {
+        group.set(h, gid);
+        members.push(h);
+      }
+    }
+  }
+  return members;
+}
+
+/** The boundary of group `gid` as one vertex loop (≥ 3 vertices), or null when it is not one simple loop. */
+function groupBoundary(faces: Face[], members: readonly number[], gid: number, group: Map<number, number>): number[] | null {
+  const next = new Map<number, number>();
+  let start = -1, count = 0, simple = true;
+  for (const mi of members) {
+    const g = faces[mi];
+    for (let e = 0; e < 3; e++) {
+      if (group.get(g.nb[e]) === gid) continue;
+      if (next.has(g.v[e])) simple = false;
+      next.set(g.v[e], g.v[(e + 1) % 3]);
+      start = g.v[e];
+      count++;
+    }
+  }
+  const poly: number[] = [];
+  if (simple && start >= 0) {
+    let v = start;
+    for (let k = 0; k < count; k++) {
+      poly.push(v);
+      const w = next.get(v);
+      if (w === undefined) {
+        simple = false;
+        break;
+      }
+      v = w;
+    }
+    if (v !== start || poly.length !== count) simple = false;
+  }
+  return simple && poly.length >= 3 ? poly : null;
+}
+
+/** Hull data from the polygons: vertices renumbered in first-use order, planes by Newell's method. */
+function compactHull(p: Float64Array, polys: readonly number[][]): ConvexHullData {
   const remap = new Map<number, number>();
   const verts: number[] = [];
   const faceStart: number[] = [0];
@@ -388,20 +490,11 @@ export function buildConvexHull(points: ArrayLike<number>, options: HullBuildOpt
     planes.push(nx, ny, nz, d / poly.length);
     faceStart.push(faceVerts.length);
   }
-  const maxV = options.maxVertices ?? HULL_MAX_VERTICES;
-  if (verts.length / 3 > maxV) return fail(HullStatus.TooManyVertices, `hull has ${verts.length / 3} vertices (> ${maxV})`, eps);
   return {
-    status: HullStatus.Ok,
-    data: {
-      vertices: new Float64Array(verts),
-      faceStart: Int32Array.from(faceStart),
-      faceVertices: Int32Array.from(faceVerts),
-      planes: new Float64Array(planes),
-    },
-    message: '',
-    flattened: false,
-    tolerance: eps,
-    skippedPoints: skipped,
+    vertices: new Float64Array(verts),
+    faceStart: Int32Array.from(faceStart),
+    faceVertices: Int32Array.from(faceVerts),
+    planes: new Float64Array(planes),
   };
 }
 

@@ -34,7 +34,6 @@ import initJolt from 'jolt-physics/wasm-compat';
 import { ContactBuffer } from '../../sim/collision/contact';
 import { CylinderTerrainWorkspace } from '../../sim/collision/cylinder-terrain/workspace';
 import { castConvexHeightfield } from '../../sim/collision/heightfield-cast/convex-cast';
-import { gridWalkStats } from '../../sim/collision/heightfield-cast/grid-walk';
 import { castRayHeightfield, castSphereHeightfield } from '../../sim/collision/heightfield-cast/sphere-cast';
 import { TerrainCastResult } from '../../sim/collision/heightfield-cast/terrain-cast-result';
 import { castWheelHeightfield } from '../../sim/collision/heightfield-cast/wheel-cast';
@@ -112,11 +111,12 @@ const threadCpuSeconds = ((): (() => number) => {
 /** [s] CPU time of one timed pass at least (the schedstat count moves in 4 ms ticks). */
 const MIN_PASS_SECONDS = 1;
 
-function timeCasts(ps: readonly Path[], cast: (p: Path) => boolean, runs: number): Rate {
+/** `out` is the result record every cast writes (its walk statistics give the cells visited). */
+function timeCasts(ps: readonly Path[], cast: (p: Path) => boolean, out: TerrainCastResult, runs: number): Rate {
   let hits = 0, cells = 0;
   for (const p of ps) {
     if (cast(p)) hits++;
-    cells += gridWalkStats.cellsVisited;
+    cells += out.walk.cellsVisited;
   }
   for (let w = 0; w < 2; w++) for (const p of ps) cast(p); // warm-up
   const rates: number[] = [];
@@ -203,7 +203,7 @@ async function castRates(quick: boolean): Promise<void> {
   console.log('|---|---:|---:|---:|---:|');
   for (const [name, fn, root] of rows) {
     contactCount = 0;
-    const r = timeCasts(ps, fn, quick ? 2 : 5);
+    const r = timeCasts(ps, fn, out, quick ? 2 : 5);
     const bytes = await bytesPerCast(ps, fn, root);
     console.log(`| ${name} | ${Math.round(r.perSecond).toLocaleString('en-US')} | ${(100 * r.hitShare).toFixed(0)} % | ${r.cells.toFixed(1)} | ${bytes.toFixed(1)} |`);
   }

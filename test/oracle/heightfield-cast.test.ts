@@ -21,7 +21,6 @@ import { collideCylinderTerrainInto } from '../../sim/collision/cylinder-terrain
 import { CylinderTerrainWorkspace } from '../../sim/collision/cylinder-terrain/workspace';
 import { CastResult, CastStatus } from '../../sim/collision/gjk-raycast';
 import { castConvexHeightfield } from '../../sim/collision/heightfield-cast/convex-cast';
-import { gridWalkStats } from '../../sim/collision/heightfield-cast/grid-walk';
 import { castRayHeightfield, castSphereHeightfield } from '../../sim/collision/heightfield-cast/sphere-cast';
 import { TerrainCastResult } from '../../sim/collision/heightfield-cast/terrain-cast-result';
 import { castWheelHeightfield, quatFromZTo } from '../../sim/collision/heightfield-cast/wheel-cast';
@@ -399,23 +398,23 @@ describe('the grid walk does not scan the map', () => {
   it('a short sphere cast onto a 513² map visits tens of cells, not 262,144', () => {
     castSphereHeightfield(out, hf, [0.3, -0.2, hf.heightAt(0.3, -0.2) + 0.2], [0.4, 0.1, -0.5], { radius: 0.05 });
     expect(out.status).toBe(SweptStatus.Hit);
-    expect(gridWalkStats.cellsVisited).toBeGreaterThan(0);
-    expect(gridWalkStats.cellsVisited).toBeLessThan(100);
+    expect(out.walk.cellsVisited).toBeGreaterThan(0);
+    expect(out.walk.cellsVisited).toBeLessThan(100);
   });
   it('a ray above the terrain takes no step; one just below its top skips most ranges by H_max', () => {
     castRayHeightfield(out, hf, [-13, -13, hf.maxHeight + 0.01], [26, 26, 0]);
     expect(out.status).toBe(SweptStatus.Miss);
-    expect(gridWalkStats.steps).toBe(0);
+    expect(out.walk.steps).toBe(0);
     const z = hf.minHeight + 0.9 * (hf.maxHeight - hf.minHeight);
     castRayHeightfield(out, hf, [-12.7, -12.6, z], [25.3, 25.1, 0]);
-    expect(gridWalkStats.steps).toBeGreaterThan(500);
-    expect(gridWalkStats.rangesSkipped).toBeGreaterThan(0.9 * gridWalkStats.steps);
-    expect(gridWalkStats.cellsVisited).toBeLessThan(0.1 * gridWalkStats.steps);
+    expect(out.walk.steps).toBeGreaterThan(500);
+    expect(out.walk.rangesSkipped).toBeGreaterThan(0.9 * out.walk.steps);
+    expect(out.walk.cellsVisited).toBeLessThan(0.1 * out.walk.steps);
   });
   it('a ray that grazes down across the map stops at its first hit', () => {
     castRayHeightfield(out, hf, [-12, 0, hf.maxHeight + 0.5], [24, 0, -1.5]);
     expect(out.status).toBe(SweptStatus.Hit);
-    expect(gridWalkStats.steps).toBeLessThan(Math.ceil(out.toi * 24 / 0.05) + 3);
+    expect(out.walk.steps).toBeLessThan(Math.ceil(out.toi * 24 / 0.05) + 3);
   });
   it('a wheel cast also returns the toi pose rotation-free (pose built from the axis)', () => {
     const q: [number, number, number, number] = [0, 0, 0, 1];

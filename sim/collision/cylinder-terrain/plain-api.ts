@@ -17,7 +17,7 @@
  *   - a buffer that filled up (candidates, normal groups, output) adds a sentence to `warnings`,
  *     a field present only when something was dropped, so `{ contacts }` stays the normal shape.
  */
-import { CYLINDER_TERRAIN_MAX_CANDIDATES, CYLINDER_TERRAIN_MAX_CELLS, CYLINDER_TERRAIN_MAX_NORMAL_GROUPS } from '../../constants';
+import { CYLINDER_TERRAIN_MAX_CANDIDATES, CYLINDER_TERRAIN_MAX_CELLS, MANIFOLD_MAX_NORMAL_GROUPS } from '../../constants';
 import { WHEEL_CONTACT_KIND_NAMES, ContactBuffer } from '../contact';
 import { Heightfield } from '../../terrain/heightfield';
 import type { Vec3 } from '../../math/vec3';
@@ -116,7 +116,7 @@ export function collideCylinderTerrain(cylinder: CylinderDesc, heightfield: Heig
   }
   const warnings: string[] = [];
   if (status & CylinderTerrainStatus.CandidateOverflow) warnings.push(`candidate buffer full (${CYLINDER_TERRAIN_MAX_CANDIDATES}): some elements' contacts were dropped before reduction`);
-  if (status & CylinderTerrainStatus.GroupOverflow) warnings.push(`more than ${CYLINDER_TERRAIN_MAX_NORMAL_GROUPS} normal groups: extra normals were merged into the nearest group`);
+  if (status & CylinderTerrainStatus.GroupOverflow) warnings.push(`more than ${MANIFOLD_MAX_NORMAL_GROUPS} normal groups: extra normals were merged into the nearest group`);
   if (status & CylinderTerrainStatus.OutputOverflow) warnings.push(`more than ${PLAIN_OUTPUT_CAPACITY} contacts: the rest were dropped`);
   return warnings.length > 0 ? { contacts, warnings } : { contacts };
 }

@@ -10,7 +10,7 @@ import type { CellRange } from './cell-range';
 import {
   CYLINDER_TERRAIN_MAX_CANDIDATES,
   CYLINDER_TERRAIN_MAX_CELLS,
-  CYLINDER_TERRAIN_MAX_NORMAL_GROUPS,
+  MANIFOLD_MAX_NORMAL_GROUPS,
 } from '../../constants';
 import { ContactBuffer } from '../contact';
 import type { MinMax } from '../../terrain/heightfield';
@@ -35,7 +35,7 @@ export const CylinderTerrainStatus = {
   OutputOverflow: 4,
   /** The footprint covered more than CYLINDER_TERRAIN_MAX_CELLS cells: only part was visited. */
   CellRangeTruncated: 8,
-  /** More normal groups than CYLINDER_TERRAIN_MAX_NORMAL_GROUPS: extra normals were merged into the nearest group. */
+  /** More normal groups than MANIFOLD_MAX_NORMAL_GROUPS: extra normals were merged into the nearest group. */
   GroupOverflow: 16,
 } as const;
 export type CylinderTerrainStatus = number;
@@ -80,7 +80,7 @@ export class CylinderTerrainWorkspace {
   /** The query's cell range (cell-range.ts), before any truncation to CYLINDER_TERRAIN_MAX_CELLS. */
   readonly cellRange: CellRange = { i0: 0, j0: 0, i1: -1, j1: -1 };
 
-  constructor(candidateCapacity = CYLINDER_TERRAIN_MAX_CANDIDATES, maxGroups = CYLINDER_TERRAIN_MAX_NORMAL_GROUPS) {
+  constructor(candidateCapacity = CYLINDER_TERRAIN_MAX_CANDIDATES, maxGroups = MANIFOLD_MAX_NORMAL_GROUPS) {
     this.candidates = new ContactBuffer(candidateCapacity);
     this.groups = new ManifoldGroups(candidateCapacity, maxGroups);
     // A truncated range has at most CYLINDER_TERRAIN_MAX_CELLS cells, so at most that many rows.

@@ -247,10 +247,10 @@ class ConvexCellVisitor implements CellVisitor {
 
   private test(i: number, j: number, kind: ElementKind): void {
     if (this.abovePlane(i, j, kind === ElementKind.Rectangle)) return;
-    convexCastStats.elementCasts++;
+    this.out.elementCasts++;
     if (this.rotating) conservativeAdvancement(cast, this.shape, this.pose, this.motion, this.angular, prism, IDENTITY, ZERO, ZERO, 1);
     else linearCast(cast, this.shape, this.pose, this.motion, prism, IDENTITY, ZERO);
-    convexCastStats.iterations += cast.iterations;
+    this.out.castIterations += cast.iterations;
     const s = cast.status;
     if (s === CastStatus.Miss || s === CastStatus.Degenerate) return;
     if (!(cast.fraction < this.best)) return;
@@ -271,9 +271,6 @@ class ConvexCellVisitor implements CellVisitor {
 }
 
 const visitor = new ConvexCellVisitor();
-
-/** Statistics of the last cast (benchmarks read them): element GJK casts run. */
-export const convexCastStats = { elementCasts: 0, iterations: 0 };
 
 const endPose: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
 const endBox: Aabb = { min: [0, 0, 0], max: [0, 0, 0] };
@@ -296,8 +293,6 @@ export function castConvexHeightfield(
     out.status = SweptStatus.Degenerate;
     return out;
   }
-  convexCastStats.elementCasts = 0;
-  convexCastStats.iterations = 0;
   const vis = visitor;
   vis.rotating = w0 !== 0 || w1 !== 0 || w2 !== 0;
   vis.angular[0] = w0;
@@ -366,7 +361,7 @@ export function castConvexHeightfield(
   vis.motion[1] = motion[1];
   vis.motion[2] = motion[2];
   vis.out = out;
-  const ws = walkFootprint(hf, vis, fp);
+  const ws = walkFootprint(hf, vis, fp, out.walk);
   vis.shape = prism; // drop the caller's references
   vis.pose = IDENTITY;
   if (ws === GridWalkStatus.Truncated) out.truncated = true;

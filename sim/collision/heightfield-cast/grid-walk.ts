@@ -53,8 +53,18 @@ export const GridWalkStatus = {
 } as const;
 export type GridWalkStatus = (typeof GridWalkStatus)[keyof typeof GridWalkStatus];
 
-/** Statistics of the last walk (tests and benchmarks read them). */
-export const gridWalkStats = { steps: 0, rangesSkipped: 0, cellsVisited: 0 };
+/**
+ * What one walk did (tests and benchmarks read it): an out-record the caller supplies, reset by
+ * each walk. Casts keep theirs in TerrainCastResult.walk.
+ */
+export class GridWalkStats {
+  /** DDA steps (cells the footprint centre crossed). */
+  steps = 0;
+  /** Steps whose cell range lay wholly below the body (skipped by H_max). */
+  rangesSkipped = 0;
+  /** Cells handed to the visitor. */
+  cellsVisited = 0;
+}
 
 const range: MinMax = { min: 0, max: 0 };
 /**
@@ -65,13 +75,13 @@ const range: MinMax = { min: 0, max: 0 };
 export const FP_CX = 0, FP_CY = 1, FP_ZLOW = 2, FP_MX = 3, FP_MY = 4, FP_MZ = 5, FP_EX = 6, FP_EY = 7;
 export const FOOTPRINT_SIZE = 8;
 
-/** Walks the cells under a moving footprint (see the file header). */
-export function walkFootprint(hf: Heightfield, visitor: CellVisitor, fp: Float64Array): GridWalkStatus {
+/** Walks the cells under a moving footprint (see the file header); what it did goes to `stats`. */
+export function walkFootprint(hf: Heightfield, visitor: CellVisitor, fp: Float64Array, stats: GridWalkStats): GridWalkStatus {
   const cx = fp[FP_CX], cy = fp[FP_CY], zLow = fp[FP_ZLOW], mx = fp[FP_MX], my = fp[FP_MY], mz = fp[FP_MZ];
   const ex = fp[FP_EX], ey = fp[FP_EY];
-  gridWalkStats.steps = 0;
-  gridWalkStats.rangesSkipped = 0;
-  gridWalkStats.cellsVisited = 0;
+  stats.steps = 0;
+  stats.rangesSkipped = 0;
+  stats.cellsVisited = 0;
   if (!Number.isFinite(cx + cy + zLow + mx + my + mz + ex + ey) || !(ex >= 0) || !(ey >= 0)) return GridWalkStatus.Degenerate;
   const gx0 = hf.x0, gy0 = hf.y0, dx = hf.dx, dy = hf.dy;
   // Slab clip: times when the footprint overlaps the grid's xy extent.
@@ -112,7 +122,7 @@ export function walkFootprint(hf: Heightfield, visitor: CellVisitor, fp: Float64
   const lastI = hf.cellsX - 1, lastJ = hf.cellsY - 1;
   const H = hf.heights, cols = hf.cols;
   for (let step = 0; step < HEIGHTFIELD_CAST_MAX_STEPS; step++) {
-    gridWalkStats.steps++;
+    stats.steps++;
     let t1 = tMaxX < tMaxY ? tMaxX : tMaxY;
     if (t1 > tb) t1 = tb;
     if (t1 < t0) t1 = t0;
@@ -139,13 +149,13 @@ export function walkFootprint(hf: Heightfield, visitor: CellVisitor, fp: Float64
         }
       }
       if (top < (za < zb ? za : zb)) {
-        gridWalkStats.rangesSkipped++;
+        stats.rangesSkipped++;
       } else {
         for (let j = j0; j <= j1; j++) {
           const inLastRow = j >= lj0 && j <= lj1;
           for (let i = i0; i <= i1; i++) {
             if (inLastRow && i >= li0 && i <= li1) continue;
-            gridWalkStats.cellsVisited++;
+            stats.cellsVisited++;
             visitor.visitCell(hf, i, j);
           }
         }

@@ -148,7 +148,7 @@ export function castSphereHeightfield(
   fp[FP_MZ] = motion[2];
   fp[FP_EX] = radius;
   fp[FP_EY] = radius;
-  const ws = walkFootprint(hf, vis, fp);
+  const ws = walkFootprint(hf, vis, fp, out.walk);
   if (ws === GridWalkStatus.Truncated) out.truncated = true;
   return out;
 }

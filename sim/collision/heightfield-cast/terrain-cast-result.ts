@@ -7,6 +7,7 @@
 import type { Vec3 } from '../../math/vec3';
 import { ElementKind } from '../../terrain/heightfield';
 import { SweptFeature, SweptStatus } from '../swept/swept-sphere';
+import { GridWalkStats } from './grid-walk';
 
 export class TerrainCastResult {
   /** SweptStatus: Hit, Miss, InitiallyOverlapping (toi 0), Degenerate (bad input: nothing else valid). */
@@ -28,6 +29,11 @@ export class TerrainCastResult {
   truncated = false;
   /** A GJK cast ran out of iterations on the hit element: toi is a safe lower bound. */
   approximate = false;
+  /** What the cast's grid walk did (steps, ranges skipped, cells visited); zeros when it did not walk. */
+  readonly walk = new GridWalkStats();
+  /** Convex casts: GJK casts run against elements, and their iterations in total (0 for sphere and ray casts). */
+  elementCasts = 0;
+  castIterations = 0;
 
   get touched(): boolean {
     return this.status === SweptStatus.Hit || this.status === SweptStatus.InitiallyOverlapping;
@@ -41,6 +47,9 @@ export class TerrainCastResult {
     this.feature = SweptFeature.None;
     this.truncated = false;
     this.approximate = false;
+    this.walk.steps = this.walk.rangesSkipped = this.walk.cellsVisited = 0;
+    this.elementCasts = 0;
+    this.castIterations = 0;
     return this;
   }
 }

@@ -26,6 +26,9 @@
 import {
   CLIP_MAX_POLYGON_VERTICES,
   GEOMETRIC_EPSILON,
+  MANIFOLD_LINE_CONTACT_DISTANCE,
+  MANIFOLD_MAX_POINTS,
+  MANIFOLD_TIE_TOLERANCE,
 } from '../../constants';
 import type { ContactBuffer } from '../contact';
 import type { Vec3 } from '../../math/vec3';
@@ -114,17 +117,16 @@ export function clipIncidentByReference(ref: FacePolygon, refNormal: Readonly<Ve
   const nr = ref.count;
   const nx = refNormal[0], ny = refNormal[1], nz = refNormal[2];
   const r = ref.xyz;
-  let cur = polyA;
-  let nxt = polyB;
-  cur.clear();
-  for (let k = 0; k < inc.count; k++) {
-    cur.push(inc.xyz[3 * k], inc.xyz[3 * k + 1], inc.xyz[3 * k + 2], inc.edgeTag[k], inc.tagX[k], inc.tagY[k]);
+  if (nr === 0 || inc.count === 0) {
+    polyA.clear();
+    return polyA;
   }
-  if (nr === 0 || cur.count === 0) {
-    cur.clear();
-    return cur;
-  }
-  const segment = cur.count === 2;
+  // A segment is clipped in place and a 1-vertex reference clips nothing: both work on a copy.
+  // A polygon is clipped from `inc` itself into the scratch pair (Sutherland–Hodgman writes a
+  // new polygon per plane anyway), so the common face–face case copies nothing.
+  const segment = inc.count === 2;
+  if (segment || nr <= 2) copyPolygon(polyA, inc);
+  let cur = segment || nr <= 2 ? polyA : inc;
   if (nr === 2) {
     // Reference "face" is a segment (capsule axis): clip by the two end planes only.
     const ux = r[3] - r[0], uy = r[4] - r[1], uz = r[5] - r[2];
@@ -133,10 +135,9 @@ export function clipIncidentByReference(ref: FacePolygon, refNormal: Readonly<Ve
       const o = side === 0 ? 0 : 3;
       if (segment) clipSegmentByPlane(cur, sg * ux, sg * uy, sg * uz, r[o], r[o + 1], r[o + 2], CLIP_SIDE_TAG | side);
       else {
+        const nxt = cur === polyA ? polyB : polyA;
         clipByPlane(nxt, cur, sg * ux, sg * uy, sg * uz, r[o], r[o + 1], r[o + 2], CLIP_SIDE_TAG | side);
-        const t = cur;
         cur = nxt;
-        nxt = t;
       }
     }
     return cur;
@@ -166,14 +167,26 @@ export function clipIncidentByReference(ref: FacePolygon, refNormal: Readonly<Ve
     }
     if (segment) clipSegmentByPlane(cur, mx, my, mz, ox, oy, oz, CLIP_SIDE_TAG | (k & 0x7f));
     else {
+      const nxt = cur === polyA ? polyB : polyA;
       clipByPlane(nxt, cur, mx, my, mz, ox, oy, oz, CLIP_SIDE_TAG | (k & 0x7f));
-      const t = cur;
       cur = nxt;
-      nxt = t;
     }
     if (cur.count === 0) return cur;
   }
+  if (cur === inc) {
+    // Every side plane was degenerate: the caller still gets the scratch, not its own polygon.
+    copyPolygon(polyA, inc);
+    cur = polyA;
+  }
   return cur;
+}
+
+/** Copies polygon `src` into `dst` (vertices and tags). */
+function copyPolygon(dst: FacePolygon, src: FacePolygon): void {
+  dst.clear();
+  for (let k = 0; k < src.count; k++) {
+    dst.push(src.xyz[3 * k], src.xyz[3 * k + 1], src.xyz[3 * k + 2], src.edgeTag[k], src.tagX[k], src.tagY[k]);
+  }
 }
 
 /**
@@ -232,7 +245,61 @@ export function manifoldBetweenFaces(
       out.push(px, py, pz, enx, eny, enz, -sep, kind, -1, -1, feature);
     }
   }
-  // One normal, so one group: ≤ MANIFOLD_MAX_POINTS points (reduce-manifold.ts), in place.
-  reduceManifoldInPlace(out, start, clippedGroups);
+  // One normal, so one group: ≤ MANIFOLD_MAX_POINTS points (reduce-manifold.ts), in place. Most
+  // clips leave 3 or 4 well-spread points that the reducer would keep as they are: skip it then.
+  const n = out.count - start;
+  if (n > MANIFOLD_MAX_POINTS || !reducerKeepsAll(out, start, n, enx, eny, enz)) {
+    reduceManifoldInPlace(out, start, clippedGroups);
+  }
   return out.count - start;
+}
+
+/**
+ * True when reduceManifoldInPlace would leave the n ≤ MANIFOLD_MAX_POINTS points out[start,
+ * start + n) of one normal (nx, ny, nz) as they are, so the caller may skip it. A sufficient test
+ * with a factor 2 over the reducer's thresholds; a closer call returns false (the reducer decides).
+ *
+ * The reducer drops points of a group of 3 or 4 in two cases only:
+ *   (a) line contact: the point farthest from the line P1P2 is within
+ *       MANIFOLD_LINE_CONTACT_DISTANCE (L) of it;
+ *   (b) 4 points: the one left out of triangle P1P2P3 adds at most MANIFOLD_TIE_TOLERANCE·|P1P2|
+ *       of doubled area, seen along the normal.
+ * Let D be the largest distance between two of the points and
+ *   A_k = ((q_{k+1} − q_k) × (q_{k+2} − q_k))·n    (indices mod n)
+ * the doubled signed area of three cyclically consecutive points seen along n. Every triple of 3
+ * or 4 points is such a triple, and |A_k| ≤ |q_k q_{k+1}| · (distance of q_{k+2} from their line)
+ * ≤ D · distance, so when every |A_k| > 2·L·D no point is within 2L of the line through two
+ * others: (a) cannot happen. Four points whose A_k all share one sign form a convex quadrilateral;
+ * the point left out of any three of them lies beyond the triangle edge that is a diagonal, by a
+ * doubled area |A_k| for one k, so (b) cannot happen either when every |A_k| > 2·L·D ≥ 2·tie·D.
+ * Exported for its test (test/unit/manifold/clip-faces-fast-path.test.ts).
+ */
+export function reducerKeepsAll(buf: ContactBuffer, start: number, n: number, nx: number, ny: number, nz: number): boolean {
+  if (n <= 2) return true; // the reducer keeps groups of one or two points as they are
+  const P = buf.point;
+  let d2Max = 0;
+  for (let i = start; i < start + n; i++) {
+    for (let j = i + 1; j < start + n; j++) {
+      const d2 = sq(P[3 * j] - P[3 * i]) + sq(P[3 * j + 1] - P[3 * i + 1]) + sq(P[3 * j + 2] - P[3 * i + 2]);
+      if (d2 > d2Max) d2Max = d2;
+    }
+  }
+  const margin = 2 * Math.max(MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TIE_TOLERANCE);
+  const areaBarSq = margin * margin * d2Max; // (2·L·D)²
+  let sign = 0;
+  for (let k = 0; k < n; k++) {
+    const a = 3 * (start + k), b = 3 * (start + ((k + 1) % n)), c = 3 * (start + ((k + 2) % n));
+    const ux = P[b] - P[a], uy = P[b + 1] - P[a + 1], uz = P[b + 2] - P[a + 2];
+    const vx = P[c] - P[a], vy = P[c + 1] - P[a + 1], vz = P[c + 2] - P[a + 2];
+    const area = (uy * vz - uz * vy) * nx + (uz * vx - ux * vz) * ny + (ux * vy - uy * vx) * nz;
+    if (!(area * area > areaBarSq)) return false; // also false for NaN
+    const s = area > 0 ? 1 : -1;
+    if (sign !== 0 && s !== sign) return false;
+    sign = s;
+  }
+  return true;
+}
+
+function sq(x: number): number {
+  return x * x;
 }

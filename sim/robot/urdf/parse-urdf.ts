@@ -11,6 +11,7 @@
  * fuzz test (test/fuzz/urdf-fuzz.test.ts) holds it to that.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { INERTIA_DEGENERATE_RELATIVE, MIN_DIRECTION_NORM } from '../../constants';
 import type { Vec3Spec } from '../../dynamics/spec';
 import { UrdfError, URDF_MAX_ANGLE, URDF_MAX_BYTES, URDF_MAX_GEOMETRIES_PER_LINK, URDF_MAX_LINKS, URDF_MAX_MASS, URDF_MAX_MESH_SCALE, URDF_MAX_OFFSET, URDF_MAX_SIZE } from './urdf-error';
 import type {
@@ -30,12 +31,8 @@ import type {
 /** Element name of TerraWheel's ball-joint marker inside a `<joint type="fixed">`. */
 export const URDF_BALL_ELEMENT = 'terrawheel:ball';
 
-/** Inertia tensors must have eigenvalues above this fraction of their largest one (rounding, not physics). */
-const INERTIA_PD_RELATIVE = 1e-12;
 /** Triangle inequality Ixx + Iyy ≥ Izz (any permutation) may fail by this fraction before a warning. */
 const INERTIA_TRIANGLE_SLACK = 1e-6;
-/** |axis| below this is "no axis". */
-const AXIS_MIN_LENGTH = 1e-9;
 
 /** One XML element as fast-xml-parser gives it: attributes under `$`, children by tag name (arrays). */
 type XmlEl = { $?: Record<string, string> } & Record<string, unknown>;
@@ -236,7 +233,7 @@ function checkInertia(t: { ixx: number; ixy: number; ixz: number; iyy: number; i
   const m1 = a;
   const m2 = a * b - d * d;
   const m3 = a * (b * c - f * f) - d * (d * c - f * e) + e * (d * f - b * e);
-  if (!(m1 > INERTIA_PD_RELATIVE && m2 > INERTIA_PD_RELATIVE && m3 > INERTIA_PD_RELATIVE)) {
+  if (!(m1 > INERTIA_DEGENERATE_RELATIVE && m2 > INERTIA_DEGENERATE_RELATIVE && m3 > INERTIA_DEGENERATE_RELATIVE)) {
     throw new UrdfError(`${where}: <inertia ixx="${t.ixx}" iyy="${t.iyy}" izz="${t.izz}" ixy="${t.ixy}" ixz="${t.ixz}" iyz="${t.iyz}"> is not positive definite; ${fix}`, where);
   }
   const slack = INERTIA_TRIANGLE_SLACK * (t.ixx + t.iyy + t.izz);
@@ -315,7 +312,7 @@ function readJoint(el: XmlEl, warnings: string[]): UrdfJoint {
   if (moving) {
     const [x, y, z] = joint.axis;
     const len = Math.hypot(x, y, z);
-    if (!(len > AXIS_MIN_LENGTH)) throw new UrdfError(`${where}: <axis xyz="${x} ${y} ${z}"> has zero length; give the joint's axis as a unit vector`, name);
+    if (!(len > MIN_DIRECTION_NORM)) throw new UrdfError(`${where}: <axis xyz="${x} ${y} ${z}"> has zero length; give the joint's axis as a unit vector`, name);
     joint.axis = [x / len, y / len, z / len];
   }
 

@@ -140,6 +140,28 @@ function finiteVec(v: unknown, n: number, field: string): number[] {
   return v as number[];
 }
 
+/**
+ * The links of a parsed URDF as the conversion walks them: by name, each link's parent joint and
+ * child joints, its world pose and the body it belongs to.
+ */
+interface LinkTree {
+  links: Map<string, UrdfLink>;
+  parentJoint: Map<string, UrdfJoint>;
+  childJoints: Map<string, UrdfJoint[]>;
+  /** World pose of every link (the root at options.position and yaw). */
+  world: Map<string, Pose>;
+  /** Link names depth first, in file order. */
+  order: string[];
+  /** Body (a massive link's name) each link belongs to. */
+  bodyOf: Map<string, string>;
+}
+
+/**
+ * Converts a parsed URDF model into a robot spec, the visuals to draw and the link → body map.
+ * Steps: the link tree and world poses; which body each link belongs to (massless links and,
+ * optionally, massive links on fixed joints merge into their parent's body); the bodies' mass
+ * properties; their collision shapes; the joints; the controller and motors; the visuals.
+ */
 export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}): UrdfRobot {
   const position = options.position === undefined ? [0, 0, 0] : finiteVec(options.position, 3, 'position');
   const yaw = options.yaw ?? 0;
@@ -147,6 +169,22 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
   const urdfPath = options.urdfPath ?? '';
   const warnings = [...model.warnings];
 
+  const tree = linkTree(model, position, yaw);
+  const base = assignBodies(tree, model, options, warnings);
+  const { bodies, bodyIndex } = massBodies(tree, warnings);
+  attachCollisionShapes(tree, bodies, urdfPath, options, warnings);
+  const joints = convertJoints(tree, model, bodyIndex, warnings);
+  const robot: RobotSpec = { name: model.name, bodies, joints, base };
+  attachController(robot, model, options, warnings);
+  const visuals = convertVisuals(tree, urdfPath, warnings);
+
+  const linkBodies: Record<string, string> = {};
+  for (const [l, b] of tree.bodyOf) linkBodies[l] = b;
+  return { robot, visuals, linkBodies, warnings };
+}
+
+/** Indexes the links and joints and computes every link's world pose (depth first, file order). */
+function linkTree(model: UrdfModel, position: readonly number[], yaw: number): LinkTree {
   const links = new Map<string, UrdfLink>();
   for (const l of model.links) links.set(l.name, l);
   const parentJoint = new Map<string, UrdfJoint>();
@@ -157,8 +195,6 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
     if (list) list.push(j);
     else childJoints.set(j.parent, [j]);
   }
-
-  // --- world poses (depth first, file order) -----------------------------------------------------
   const world = new Map<string, Pose>();
   const order: string[] = [];
   world.set(model.root, { p: [position[0], position[1], position[2]], q: quatFromEuler([0, 0, 0, 1], 0, 0, yaw) });
@@ -173,9 +209,17 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
       stack.push(j.child);
     }
   }
+  return { links, parentJoint, childJoints, world, order, bodyOf: new Map() };
+}
 
-  // --- which body each link belongs to -----------------------------------------------------------
-  const bodyOf = new Map<string, string>();
+/**
+ * Fills tree.bodyOf: a massive link is its own body (or, with lumpFixedLinks, part of its fixed
+ * parent's); a massless link on a fixed joint merges into its parent's body; a massless root
+ * merges, with its massless fixed descendants, into the one massive link fixed to them. Throws
+ * for a massless link that moves. Returns the base body.
+ */
+function assignBodies(tree: LinkTree, model: UrdfModel, options: UrdfToRobotOptions, warnings: string[]): string {
+  const { links, parentJoint, childJoints, order, bodyOf } = tree;
   const rootLink = links.get(model.root) as UrdfLink;
   let base = model.root;
   if (!rootLink.inertial) {
@@ -226,9 +270,12 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
     bodyOf.set(name, host);
     if (link.collisions.length > 0 || link.visuals.length > 0) warnings.push(`link "${name}" has no <inertial>; its geometry is merged into "${host}"`);
   }
+  return base;
+}
 
-  // --- bodies --------------------------------------------------------------------------------------
-  const hullCache = new Map<string, MeshHullResult>();
+/** One body per massive link that is its own body, with the mass properties of every massive link lumped into it. */
+function massBodies(tree: LinkTree, warnings: string[]): { bodies: BodySpec[]; bodyIndex: Map<string, BodySpec> } {
+  const { links, world, order, bodyOf } = tree;
   const bodies: BodySpec[] = [];
   const bodyIndex = new Map<string, BodySpec>();
   for (const name of order) {
@@ -252,6 +299,16 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
     bodies.push(body);
     bodyIndex.set(name, body);
   }
+  return { bodies, bodyIndex };
+}
+
+/**
+ * Every link's <collision> shapes, posed in their body's frame, become the body's shape: the
+ * shape itself when it is the only one at the identity pose, else a compound.
+ */
+function attachCollisionShapes(tree: LinkTree, bodies: BodySpec[], urdfPath: string, options: UrdfToRobotOptions, warnings: string[]): void {
+  const { links, world, order, bodyOf } = tree;
+  const hullCache = new Map<string, MeshHullResult>();
   const parts = new Map<string, { shape: ConvexShapeSpec; pose: Pose; link: string }[]>();
   for (const name of order) {
     const link = links.get(name) as UrdfLink;
@@ -280,8 +337,11 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
       };
     }
   }
+}
 
-  // --- joints --------------------------------------------------------------------------------------
+/** Joints between different bodies (continuous → revolute), with world anchor and axis, limits, damping and friction. */
+function convertJoints(tree: LinkTree, model: UrdfModel, bodyIndex: Map<string, BodySpec>, warnings: string[]): JointSpec[] {
+  const { world, bodyOf } = tree;
   const joints: JointSpec[] = [];
   for (const j of model.joints) {
     const a = bodyOf.get(j.parent) as string;
@@ -306,10 +366,15 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
       }
     }
   }
+  return joints;
+}
 
-  const robot: RobotSpec = { name: model.name, bodies, joints, base };
-
-  // --- controller and motors ---------------------------------------------------------------------
+/**
+ * The drive controller: inferred from the geometry ('infer', a warning when none fits), the
+ * given one (a warning for each length that disagrees with the geometry), or none. A controller
+ * gets its motors and is validated (an error names the bad field).
+ */
+function attachController(robot: RobotSpec, model: UrdfModel, options: UrdfToRobotOptions, warnings: string[]): void {
   const mode = options.controller ?? 'infer';
   let controller: ControllerSpec | undefined;
   if (mode === 'infer') {
@@ -328,20 +393,7 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
     if (!controller) warnings.push(`no controller inferred (${reason}); give one in the scenario's "robot.controller"`);
   } else if (mode !== 'none') {
     controller = mode;
-    // A given controller whose lengths disagree with the robot's geometry steers wrong: say so.
-    const guess = inferController(robot).controller;
-    if (guess && (guess.type === 'ackermann') === (controller.type === 'ackermann')) {
-      const pairs: [string, number, number][] = [
-        ['wheelRadius', controller.wheelRadius, guess.wheelRadius],
-        ['track', controller.track, guess.track],
-      ];
-      if (controller.type === 'ackermann' && guess.type === 'ackermann') pairs.push(['wheelbase', controller.wheelbase, guess.wheelbase]);
-      for (const [field, given, measured] of pairs) {
-        if (Math.abs(given - measured) > CONTROLLER_GEOMETRY_TOLERANCE * measured) {
-          warnings.push(`controller.${field} is ${given} m but the robot's geometry gives ${+measured.toFixed(4)} m`);
-        }
-      }
-    }
+    warnGeometryMismatch(robot, controller, warnings);
   }
   if (controller) {
     attachMotors(robot, controller, model);
@@ -352,8 +404,28 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
     }
     robot.controller = controller;
   }
+}
 
-  // --- visuals -------------------------------------------------------------------------------------
+/** A given controller whose lengths disagree with the robot's geometry steers wrong: say so. */
+function warnGeometryMismatch(robot: RobotSpec, controller: ControllerSpec, warnings: string[]): void {
+  const guess = inferController(robot).controller;
+  if (guess && (guess.type === 'ackermann') === (controller.type === 'ackermann')) {
+    const pairs: [string, number, number][] = [
+      ['wheelRadius', controller.wheelRadius, guess.wheelRadius],
+      ['track', controller.track, guess.track],
+    ];
+    if (controller.type === 'ackermann' && guess.type === 'ackermann') pairs.push(['wheelbase', controller.wheelbase, guess.wheelbase]);
+    for (const [field, given, measured] of pairs) {
+      if (Math.abs(given - measured) > CONTROLLER_GEOMETRY_TOLERANCE * measured) {
+        warnings.push(`controller.${field} is ${given} m but the robot's geometry gives ${+measured.toFixed(4)} m`);
+      }
+    }
+  }
+}
+
+/** Every link's <visual>, posed in its body's frame; one the renderer cannot fetch is dropped with a warning. */
+function convertVisuals(tree: LinkTree, urdfPath: string, warnings: string[]): VisualSpec[] {
+  const { links, world, order, bodyOf } = tree;
   const visuals: VisualSpec[] = [];
   for (const name of order) {
     const link = links.get(name) as UrdfLink;
@@ -390,10 +462,7 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
       visuals.push(vis);
     });
   }
-
-  const linkBodies: Record<string, string> = {};
-  for (const [l, b] of bodyOf) linkBodies[l] = b;
-  return { robot, visuals, linkBodies, warnings };
+  return visuals;
 }
 
 function vec(v: ArrayLike<number>): Vec3Spec {

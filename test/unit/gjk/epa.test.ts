@@ -6,7 +6,7 @@ import { BoxShape } from '../../../sim/shapes/box';
 import { CapsuleShape } from '../../../sim/shapes/capsule';
 import { CylinderShape } from '../../../sim/shapes/cylinder';
 import type { ConvexShape, Pose } from '../../../sim/shapes/shape';
-import { EpaMethod, EpaResult, EpaStatus, epaPenetration } from '../../../sim/collision/epa';
+import { EpaMethod, EpaResult, EpaStatus, EpaWorkspace, epaPenetration } from '../../../sim/collision/epa';
 import { GjkResult, GjkStatus, gjkDistance } from '../../../sim/collision/gjk';
 import { finite, minkowskiSupportValue, pose, randomQuat, randomUnit } from './helpers';
 import { makeRandomHull } from './hull-fixtures';
@@ -163,3 +163,23 @@ describe('EPA: random overlapping pairs (seeded) against the support-function or
 });
 
 export { GjkStatus };
+
+describe('EPA: the workspace the caller passes', () => {
+  it('holds the query\'s polytope, and gives the same answer as the shared one, bit for bit', () => {
+    const box = new BoxShape([1, 0.7, 0.5]);
+    const hull = makeRandomHull(new Rng(77), 24, 0.6);
+    const ws = new EpaWorkspace();
+    const mine = new EpaResult();
+    const rng = new Rng(909);
+    for (let i = 0; i < 20; i++) {
+      const pb = pose(rng.range(-0.3, 0.3), rng.range(-0.3, 0.3), rng.range(-0.3, 0.3), randomQuat(rng));
+      epaPenetration(e, box, pose(), hull, pb);
+      ws.nVerts = 0;
+      epaPenetration(mine, box, pose(), hull, pb, ws);
+      expect(mine.status).toBe(e.status);
+      expect(mine.method).toBe(EpaMethod.Epa);
+      expect(ws.nVerts).toBeGreaterThanOrEqual(4); // the polytope was built in the caller's workspace
+      expect([mine.depth, ...mine.normal, ...mine.pointA, ...mine.pointB]).toEqual([e.depth, ...e.normal, ...e.pointA, ...e.pointB]);
+    }
+  });
+});
