@@ -25,6 +25,13 @@
  *      P4 the point that adds the most area to triangle P1P2P3: the most negative signed area
  *         of (a, b, q) over the triangle's edges ab, seen along the group normal. A point inside
  *         the triangle adds nothing and is not kept.
+ *    Touching first: when a group mixes touching points (depth ≥ −MANIFOLD_TOUCH_DISTANCE) and
+ *    speculative ones, P2, P3 and P4 are picked among the touching points while those still
+ *    span something (P2 farther than the line distance from P1, P3 wider than it, P4 adding
+ *    area), and among all points for the rest; a line contact keeps its touching ends and then
+ *    the ends of all points. By extent alone a resting rock on a crest kept one touching point
+ *    beside three far speculative corners, and which of its two touching points survived
+ *    flipped from step to step as it rocked by microns.
  *
  *            P2 ●──────────● P4        signed area of (a, b, q) = ((b − a) × (q − a)) · n
  *               │ ╲        │           > 0: q left of a→b (inside for a CCW triangle)
@@ -343,7 +350,8 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
 /**
  * A line contact (or a group whose points all coincide): the two extremes along P1→P2 (e); at
  * an extreme shared by several points (within the tie), the deeper one; then P1 if it is deeper
- * than both ends (a curved line).
+ * than both ends (a curved line). Tiered (touching and speculative points mixed): the touching
+ * points' two extremes first, then the extremes of all points (at most 4).
  */
 function lineContact(
   src: ContactBuffer, groups: ManifoldGroups, a: number, b: number,

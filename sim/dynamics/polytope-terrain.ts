@@ -20,6 +20,18 @@
  *                 two lines gives the distance along their common normal n = e_rock × e_terrain
  *                 (n_z > 0): depth = −g·n_z.
  *
+ * Line contacts (a rock edge lying on an element across a convex terrain edge, a terrain edge
+ * lying along a rock face): the pair tests above are exact (SUPPORT_TOLERANCE, 1 nm), so of the
+ * line's two ends only the lower one passed, and which one that was flipped as a resting rock
+ * rocked by microns; the support jumped ~5 cm between steps and the soft contact's push-out at
+ * the newly reported end fed energy in (issue #13: rocks on peaks rocking by ±2–4 mm and
+ * gaining energy). Now each end stays a support while the line is within LINE_CONTACT_SLOPE of
+ * the surface it lies on: a crossing that fails the edge–edge test only because an element's far
+ * vertex (or a rock vertex) lies that little beyond the pair's plane is reported against that
+ * element (its normal, the rock edge's point there) or that rock face (its normal, the terrain
+ * point there), exact depths; face–vertex takes a grid vertex as a support when its neighbours
+ * are at most that slope above it along the face normal.
+ *
  * Candidates are grouped by normal and each group reduced to MANIFOLD_MAX_POINTS by the engine's
  * one reducer (reduce-manifold.ts), like the general routine. Everything lives in
  * a PolytopeTerrainWorkspace; nothing allocates per call.
