@@ -424,12 +424,18 @@ function edgeCandidate(
   // terrain point (the terrain edge is its highest feature along n: the far vertices of the two
   // elements sharing it lie below)
   const W = ws.verts;
-  let rockLow = 0, kLow = -1;
+  // rockOk: no rock vertex below P; faceFlat: those below lie within LINE_CONTACT_SLOPE of it
+  // (a rock face through the edge lies along P; the loop stops at the first vertex beyond that)
+  let rockOk = true, faceFlat = true;
   for (let k = 0; k < nv; k++) {
-    const d = nx * (W[3 * k] - x) + ny * (W[3 * k + 1] - y) + nz * (W[3 * k + 2] - z);
-    if (d < rockLow) {
-      rockLow = d;
-      kLow = k;
+    const lx = W[3 * k] - x, ly = W[3 * k + 1] - y, lz = W[3 * k + 2] - z;
+    const d = nx * lx + ny * ly + nz * lz;
+    if (d < -SUPPORT_TOLERANCE) {
+      rockOk = false;
+      if (d * d > LINE_CONTACT_SLOPE2 * (lx * lx + ly * ly + lz * lz)) {
+        faceFlat = false;
+        break;
+      }
     }
   }
   const H = hf.heights, cols = hf.cols;
@@ -442,7 +448,7 @@ function edgeCandidate(
     f1x = hf.x0 + ci1 * hf.dx - x; f1y = hf.y0 + cj1 * hf.dy - y; f1z = H[cj1 * cols + ci1] - h;
     s1 = nx * f1x + ny * f1y + nz * f1z;
   }
-  if (rockLow >= -SUPPORT_TOLERANCE && s0 <= SUPPORT_TOLERANCE && s1 <= SUPPORT_TOLERANCE) {
+  if (rockOk && s0 <= SUPPORT_TOLERANCE && s1 <= SUPPORT_TOLERANCE) {
     const slot = cand.reserve();
     if (slot < 0) return false;
     S[0] = x; S[1] = y; S[2] = h; S[3] = nx; S[4] = ny; S[5] = nz; S[6] = depth;
@@ -460,30 +466,27 @@ function edgeCandidate(
   if (s1 > SUPPORT_TOLERANCE && s1 * s1 <= LINE_CONTACT_SLOPE2 * (f1x * f1x + f1y * f1y + f1z * f1z)) {
     if (!elementClip(cand, S, tx, ty, tz, f1x, f1y, f1z, g, margin, i, j, feature)) return false;
   }
-  if (kLow >= 0) {
-    const lx = W[3 * kLow] - x, ly = W[3 * kLow + 1] - y, lz = W[3 * kLow + 2] - z;
-    if (rockLow * rockLow <= LINE_CONTACT_SLOPE2 * (lx * lx + ly * ly + lz * lz)) {
-      // the rock face through both ends of the edge most nearly parallel to P, facing down along −n
-      const E = poly.edges, WP = ws.planes, e = (feature & 0x0fffffff) >> 2;
-      const a = E[2 * e], b = E[2 * e + 1];
-      let bf = -1, bestCos = 0;
-      for (let f = 0; f < poly.faceCount; f++) {
-        const px = WP[4 * f], py = WP[4 * f + 1], pz = WP[4 * f + 2], pd = WP[4 * f + 3];
-        const c = -(px * nx + py * ny + pz * nz);
-        if (c <= bestCos) continue;
-        if (Math.abs(px * W[3 * a] + py * W[3 * a + 1] + pz * W[3 * a + 2] - pd) > FACE_EDGE_TOLERANCE) continue;
-        if (Math.abs(px * W[3 * b] + py * W[3 * b + 1] + pz * W[3 * b + 2] - pd) > FACE_EDGE_TOLERANCE) continue;
-        bestCos = c;
-        bf = f;
-      }
-      if (bf >= 0 && WP[4 * bf + 2] < 0) {
-        const d = WP[4 * bf + 3] - (WP[4 * bf] * x + WP[4 * bf + 1] * y + WP[4 * bf + 2] * h);
-        if (d > -margin) {
-          const slot = cand.reserve();
-          if (slot < 0) return false;
-          S[0] = x; S[1] = y; S[2] = h; S[3] = -WP[4 * bf]; S[4] = -WP[4 * bf + 1]; S[5] = -WP[4 * bf + 2]; S[6] = d;
-          writeCandidate(cand, slot, S, i, j, feature | FEATURE_FACE_CLIP);
-        }
+  if (!rockOk && faceFlat) {
+    // the rock face through both ends of the edge most nearly parallel to P, facing down along −n
+    const E = poly.edges, WP = ws.planes, e = (feature & 0x0fffffff) >> 2;
+    const a = E[2 * e], b = E[2 * e + 1];
+    let bf = -1, bestCos = 0;
+    for (let f = 0; f < poly.faceCount; f++) {
+      const px = WP[4 * f], py = WP[4 * f + 1], pz = WP[4 * f + 2], pd = WP[4 * f + 3];
+      const c = -(px * nx + py * ny + pz * nz);
+      if (c <= bestCos) continue;
+      if (Math.abs(px * W[3 * a] + py * W[3 * a + 1] + pz * W[3 * a + 2] - pd) > FACE_EDGE_TOLERANCE) continue;
+      if (Math.abs(px * W[3 * b] + py * W[3 * b + 1] + pz * W[3 * b + 2] - pd) > FACE_EDGE_TOLERANCE) continue;
+      bestCos = c;
+      bf = f;
+    }
+    if (bf >= 0 && WP[4 * bf + 2] < 0) {
+      const d = WP[4 * bf + 3] - (WP[4 * bf] * x + WP[4 * bf + 1] * y + WP[4 * bf + 2] * h);
+      if (d > -margin) {
+        const slot = cand.reserve();
+        if (slot < 0) return false;
+        S[0] = x; S[1] = y; S[2] = h; S[3] = -WP[4 * bf]; S[4] = -WP[4 * bf + 1]; S[5] = -WP[4 * bf + 2]; S[6] = d;
+        writeCandidate(cand, slot, S, i, j, feature | FEATURE_FACE_CLIP);
       }
     }
   }
