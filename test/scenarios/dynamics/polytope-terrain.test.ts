@@ -90,7 +90,7 @@ describe('polytope vs terrain', () => {
     }
   });
 
-  it('a box face lying along a ridge, tilted either way by 0.6°, keeps both ridge vertices under it (a line contact, both ends)', () => {
+  it('a box face lying along a ridge, tilted either way by 0.6°, keeps both ridge vertices under it and both ends of the ridge (a line contact)', () => {
     // roof h = −0.4|x|, ridge on the grid line x = 0; the box's bottom face spans the ridge
     // vertices (0, 0) and (0, 0.05). Tilted about x, one of them is 0.5 mm nearer the face: by an
     // exact support test only that one is a support, and which one flips with the tilt's sign.
@@ -121,6 +121,24 @@ describe('polytope vs terrain', () => {
           expect(out.depth[i]).toBeCloseTo(depth, 9);
         }
         expect(found, `tilt ${tilt}: ridge vertex y = ${y}`).toBe(true);
+      }
+      // and both ends of the ridge under the face, where it crosses the box's bottom edges
+      // (y = cy ∓ 0.045): the lower end an edge–edge pair, the higher one (by 0.9 mm) reported
+      // against the face, at the terrain point with the face's normal and its exact depth
+      for (const end of [cy - 0.045, cy + 0.045]) {
+        let found = false;
+        for (let i = 0; i < out.count; i++) {
+          // (the tilted box's bottom edges cross the ridge within 0.5 mm of y = cy ∓ 0.045)
+          if (Math.hypot(out.point[3 * i], out.point[3 * i + 2]) > 1e-9 || Math.abs(out.point[3 * i + 1] - end) > 5e-4) continue;
+          const y = out.point[3 * i + 1];
+          found = true;
+          const faceDepth = 0.02 - ((0 - c * n[0]) * -n[0] + (y - cy - c * n[1]) * -n[1] + (0 - c * n[2]) * -n[2]);
+          if (Math.abs(out.normal[3 * i + 2] - 1) > 1e-12) {
+            for (let a = 0; a < 3; a++) expect(out.normal[3 * i + a]).toBeCloseTo(n[a], 9);
+            expect(out.depth[i]).toBeCloseTo(faceDepth, 9);
+          }
+        }
+        expect(found, `tilt ${tilt}: ridge end y ≈ ${end}`).toBe(true);
       }
     }
   });
