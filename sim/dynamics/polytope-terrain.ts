@@ -71,6 +71,8 @@ const FACE_VERTEX_SLACK = 0.001;
  */
 const LINE_CONTACT_SLOPE = 0.05;
 const LINE_CONTACT_SLOPE2 = LINE_CONTACT_SLOPE * LINE_CONTACT_SLOPE;
+/** [-] Cosine of the angle whose tangent is LINE_CONTACT_SLOPE. */
+const LINE_CONTACT_COS = 1 / Math.sqrt(1 + LINE_CONTACT_SLOPE2);
 /** [m] A rock vertex lies on a face plane up to this (hull planes are fitted in float64). */
 const FACE_EDGE_TOLERANCE = 1e-7;
 /** Feature bits of a crossing reported as a line contact's end: against the element, against the rock face. */
@@ -467,10 +469,12 @@ function edgeCandidate(
     if (!elementClip(cand, S, tx, ty, tz, f1x, f1y, f1z, g, margin, i, j, feature)) return false;
   }
   if (!rockOk && faceFlat) {
-    // the rock face through both ends of the edge most nearly parallel to P, facing down along −n
+    // the rock face through both ends of the edge most nearly parallel to P, facing down along
+    // −n, and within LINE_CONTACT_SLOPE of P (a face at a larger angle is not the one the
+    // terrain edge lies along: its normal would push the rock sideways)
     const E = poly.edges, WP = ws.planes, e = (feature & 0x0fffffff) >> 2;
     const a = E[2 * e], b = E[2 * e + 1];
-    let bf = -1, bestCos = 0;
+    let bf = -1, bestCos = LINE_CONTACT_COS;
     for (let f = 0; f < poly.faceCount; f++) {
       const px = WP[4 * f], py = WP[4 * f + 1], pz = WP[4 * f + 2], pd = WP[4 * f + 3];
       const c = -(px * nx + py * ny + pz * nz);
