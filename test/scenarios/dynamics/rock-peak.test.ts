@@ -35,7 +35,7 @@ const DRIFT_FROM = 5;
 /**
  * [J/kg] Energy a rock may gain, per kilogram: 0.05 mJ/kg is the potential energy of 5 µm of
  * height (a resting rock sits ~0.1 mm deep in its soft contacts; measured here: at most
- * 0.0005 mJ/kg). Before the fix, rocks on the ridge and on the fractal's peaks gained
+ * 0.003 mJ/kg). Before the fix, rocks on the ridge and on the fractal's peaks gained
  * 0.9–23 mJ/kg after settling and drifted 0.7–7.4 mm.
  */
 const ENERGY_TOLERANCE_PER_KG = 5e-5;
