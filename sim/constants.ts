@@ -83,6 +83,16 @@ export const MANIFOLD_LINE_CONTACT_DISTANCE = 0.1 * LINEAR_SLOP;
  */
 export const MANIFOLD_TIE_TOLERANCE = ROUND_OFF_LENGTH;
 
+/**
+ * [m] A candidate at least this deep (depth ≥ −this) is TOUCHING; a shallower one is a
+ * speculative point (not yet touching, within the speculative distance). The reduction picks its
+ * points among the touching ones first and fills the remaining slots with speculative extremes,
+ * so a resting body keeps every support it stands on (a rock on a crest touching at two points
+ * kept one of them beside three far speculative corners, and which one flipped as it rocked). A
+ * tenth of the linear slop: 0.5 mm, above the depth noise of a resting contact.
+ */
+export const MANIFOLD_TOUCH_DISTANCE = 0.1 * LINEAR_SLOP;
+
 // ---------------------------------------------------------------------------------------------
 // Terrain
 // ---------------------------------------------------------------------------------------------

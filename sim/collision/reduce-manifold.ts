@@ -25,6 +25,13 @@
  *      P4 the point that adds the most area to triangle P1P2P3: the most negative signed area
  *         of (a, b, q) over the triangle's edges ab, seen along the group normal. A point inside
  *         the triangle adds nothing and is not kept.
+ *    Touching first: when a group mixes touching points (depth ≥ −MANIFOLD_TOUCH_DISTANCE) and
+ *    speculative ones, P2, P3 and P4 are picked among the touching points while those still
+ *    span something (P2 farther than the line distance from P1, P3 wider than it, P4 adding
+ *    area), and among all points for the rest; a line contact keeps its touching ends and then
+ *    the ends of all points. By extent alone a resting rock on a crest kept one touching point
+ *    beside three far speculative corners, and which of its two touching points survived
+ *    flipped from step to step as it rocked by microns.
  *
  *            P2 ●──────────● P4        signed area of (a, b, q) = ((b − a) × (q − a)) · n
  *               │ ╲        │           > 0: q left of a→b (inside for a CCW triangle)
@@ -45,6 +52,7 @@ import {
   MANIFOLD_LINE_CONTACT_DISTANCE,
   MANIFOLD_MAX_NORMAL_GROUPS,
   MANIFOLD_TIE_TOLERANCE,
+  MANIFOLD_TOUCH_DISTANCE,
   ROUND_OFF_RATIO,
 } from '../constants';
 import type { ContactBuffer } from './contact';
@@ -251,15 +259,27 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
   }
   const x1 = P[3 * i1], y1 = P[3 * i1 + 1], z1 = P[3 * i1 + 2];
 
+  // Touching points first: when the group mixes touching and speculative points, P2, P3 and P4
+  // are taken among the touching ones while those still span something (farther than the line
+  // distance, adding area), and among all points otherwise.
+  const touch = -MANIFOLD_TOUCH_DISTANCE;
+  let nt = 0;
+  for (let m = a; m < b; m++) if (D[mem[m]] >= touch) nt++;
+  const tiered = nt > 0 && nt < b - a;
+
   // P2: farthest from P1 (distances compared squared against (best + tie)²).
   let i2 = i1, bar = -1;
-  for (let m = a; m < b; m++) {
-    const k = mem[m];
-    const d2 = sq(P[3 * k] - x1) + sq(P[3 * k + 1] - y1) + sq(P[3 * k + 2] - z1);
-    if (d2 > bar) {
-      i2 = k;
-      bar = sq(Math.sqrt(d2) + tie);
+  for (let pass = tiered ? 0 : 1; pass < 2; pass++) {
+    for (let m = a; m < b; m++) {
+      const k = mem[m];
+      if (pass === 0 && D[k] < touch) continue;
+      const d2 = sq(P[3 * k] - x1) + sq(P[3 * k + 1] - y1) + sq(P[3 * k + 2] - z1);
+      if (d2 > bar) {
+        i2 = k;
+        bar = sq(Math.sqrt(d2) + tie);
+      }
     }
+    if (bar > sq(lineDistance)) break;
   }
   const ex = P[3 * i2] - x1, ey = P[3 * i2 + 1] - y1, ez = P[3 * i2 + 2] - z1;
   const eLen = Math.sqrt(ex * ex + ey * ey + ez * ez);
@@ -268,18 +288,22 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
   let i3 = -1, width = 0;
   if (eLen > 0) {
     bar = -1;
-    for (let m = a; m < b; m++) {
-      const k = mem[m];
-      const dx = P[3 * k] - x1, dy = P[3 * k + 1] - y1, dz = P[3 * k + 2] - z1;
-      const c2 = sq(ey * dz - ez * dy) + sq(ez * dx - ex * dz) + sq(ex * dy - ey * dx);
-      if (c2 > bar) {
-        i3 = k;
-        width = Math.sqrt(c2) / eLen;
-        bar = sq((width + tie) * eLen);
+    for (let pass = tiered ? 0 : 1; pass < 2; pass++) {
+      for (let m = a; m < b; m++) {
+        const k = mem[m];
+        if (pass === 0 && D[k] < touch) continue;
+        const dx = P[3 * k] - x1, dy = P[3 * k + 1] - y1, dz = P[3 * k + 2] - z1;
+        const c2 = sq(ey * dz - ez * dy) + sq(ez * dx - ex * dz) + sq(ex * dy - ey * dx);
+        if (c2 > bar) {
+          i3 = k;
+          width = Math.sqrt(c2) / eLen;
+          bar = sq((width + tie) * eLen);
+        }
       }
+      if (width > lineDistance) break;
     }
   }
-  if (!(width > lineDistance)) return lineContact(src, groups, a, b, i1, ex, ey, ez, eLen, k0);
+  if (!(width > lineDistance)) return lineContact(src, groups, a, b, i1, ex, ey, ez, eLen, k0, tiered);
   kept[k0] = i1;
   kept[k0 + 1] = i2;
   kept[k0 + 2] = i3;
@@ -302,19 +326,21 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
   }
   const areaTie = tie * eLen;
   let i4 = -1, most = 0;
-  for (let m = a; m < b; m++) {
-    const k = mem[m];
-    if (k === i1 || k === i2 || k === i3) continue;
-    const px = P[3 * k], py = P[3 * k + 1], pz = P[3 * k + 2];
-    const s12 = (px - x1) * w12x + (py - y1) * w12y + (pz - z1) * w12z;
-    const s23 = (px - x2) * w23x + (py - y2) * w23y + (pz - z2) * w23z;
-    const s31 = (px - x3) * w31x + (py - y3) * w31y + (pz - z3) * w31z;
-    let worst = s12 < s23 ? s12 : s23;
-    if (s31 < worst) worst = s31;
-    const added = -worst; // twice the area the point adds outside its worst edge
-    if (added > most + areaTie) {
-      most = added;
-      i4 = k;
+  for (let pass = tiered ? 0 : 1; pass < 2 && i4 < 0; pass++) {
+    for (let m = a; m < b; m++) {
+      const k = mem[m];
+      if (k === i1 || k === i2 || k === i3 || (pass === 0 && D[k] < touch)) continue;
+      const px = P[3 * k], py = P[3 * k + 1], pz = P[3 * k + 2];
+      const s12 = (px - x1) * w12x + (py - y1) * w12y + (pz - z1) * w12z;
+      const s23 = (px - x2) * w23x + (py - y2) * w23y + (pz - z2) * w23z;
+      const s31 = (px - x3) * w31x + (py - y3) * w31y + (pz - z3) * w31z;
+      let worst = s12 < s23 ? s12 : s23;
+      if (s31 < worst) worst = s31;
+      const added = -worst; // twice the area the point adds outside its worst edge
+      if (added > most + areaTie) {
+        most = added;
+        i4 = k;
+      }
     }
   }
   kept[k0 + 3] = i4;
@@ -324,34 +350,46 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
 /**
  * A line contact (or a group whose points all coincide): the two extremes along P1→P2 (e); at
  * an extreme shared by several points (within the tie), the deeper one; then P1 if it is deeper
- * than both ends (a curved line).
+ * than both ends (a curved line). Tiered (touching and speculative points mixed): the touching
+ * points' two extremes first, then the extremes of all points (at most 4).
  */
 function lineContact(
   src: ContactBuffer, groups: ManifoldGroups, a: number, b: number,
-  i1: number, ex: number, ey: number, ez: number, eLen: number, k0: number,
+  i1: number, ex: number, ey: number, ez: number, eLen: number, k0: number, tiered: boolean,
 ): number {
   const P = src.point, D = src.depth, mem = groups.members;
-  const tie = MANIFOLD_TIE_TOLERANCE;
+  const tie = MANIFOLD_TIE_TOLERANCE, touch = -MANIFOLD_TOUCH_DISTANCE;
   const x1 = P[3 * i1], y1 = P[3 * i1 + 1], z1 = P[3 * i1 + 2];
-  let lo = i1, hi = i1, tLo = 0, tHi = 0;
-  for (let m = a; m < b; m++) {
-    const k = mem[m];
-    const t = eLen > 0 ? ((P[3 * k] - x1) * ex + (P[3 * k + 1] - y1) * ey + (P[3 * k + 2] - z1) * ez) / eLen : 0;
-    if (t < tLo - tie || (t <= tLo + tie && D[k] > D[lo] + tie)) {
-      tLo = Math.min(t, tLo);
-      lo = k;
-    }
-    if (t > tHi + tie || (t >= tHi - tie && D[k] > D[hi] + tie)) {
-      tHi = Math.max(t, tHi);
-      hi = k;
-    }
-  }
   const kept = groups.kept;
   let k1 = k0;
-  kept[k1++] = lo;
-  if (hi !== lo) kept[k1++] = hi;
-  if (i1 !== lo && i1 !== hi && D[i1] > D[lo] + tie && D[i1] > D[hi] + tie) kept[k1++] = i1;
+  // the touching points' extremes first (tiered), then the extremes of all points
+  for (let pass = tiered ? 0 : 1; pass < 2; pass++) {
+    let lo = i1, hi = i1, tLo = 0, tHi = 0;
+    for (let m = a; m < b; m++) {
+      const k = mem[m];
+      if (pass === 0 && D[k] < touch) continue;
+      const t = eLen > 0 ? ((P[3 * k] - x1) * ex + (P[3 * k + 1] - y1) * ey + (P[3 * k + 2] - z1) * ez) / eLen : 0;
+      if (t < tLo - tie || (t <= tLo + tie && D[k] > D[lo] + tie)) {
+        tLo = Math.min(t, tLo);
+        lo = k;
+      }
+      if (t > tHi + tie || (t >= tHi - tie && D[k] > D[hi] + tie)) {
+        tHi = Math.max(t, tHi);
+        hi = k;
+      }
+    }
+    k1 = keepOnce(kept, k0, k1, lo);
+    k1 = keepOnce(kept, k0, k1, hi);
+  }
+  if (D[i1] > D[kept[k0]] + tie && D[i1] > D[kept[k1 - 1]] + tie && k1 - k0 < 4) k1 = keepOnce(kept, k0, k1, i1);
   return sortAscending(kept, k0, k1);
+}
+
+/** Appends k to kept[k0..k1) unless it is there already; returns the new end. */
+function keepOnce(kept: Int32Array, k0: number, k1: number, k: number): number {
+  for (let s = k0; s < k1; s++) if (kept[s] === k) return k1;
+  kept[k1] = k;
+  return k1 + 1;
 }
 
 /**

@@ -20,6 +20,18 @@
  *                 two lines gives the distance along their common normal n = e_rock × e_terrain
  *                 (n_z > 0): depth = −g·n_z.
  *
+ * Line contacts (a rock edge lying on an element across a convex terrain edge, a terrain edge
+ * lying along a rock face): the pair tests above are exact (SUPPORT_TOLERANCE, 1 nm), so of the
+ * line's two ends only the lower one passed, and which one that was flipped as a resting rock
+ * rocked by microns; the support jumped ~5 cm between steps and the soft contact's push-out at
+ * the newly reported end fed energy in (issue #13: rocks on peaks rocking by ±2–4 mm and
+ * gaining energy). Now each end stays a support while the line is within LINE_CONTACT_SLOPE of
+ * the surface it lies on: a crossing that fails the edge–edge test only because an element's far
+ * vertex (or a rock vertex) lies that little beyond the pair's plane is reported against that
+ * element (its normal, the rock edge's point there) or that rock face (its normal, the terrain
+ * point there), exact depths; face–vertex takes a grid vertex as a support when its neighbours
+ * are at most that slope above it along the face normal.
+ *
  * Candidates are grouped by normal and each group reduced to MANIFOLD_MAX_POINTS by the engine's
  * one reducer (reduce-manifold.ts), like the general routine. Everything lives in
  * a PolytopeTerrainWorkspace; nothing allocates per call.
@@ -51,6 +63,21 @@ const SUPPORT_TOLERANCE = 1e-9;
  * the nearest one, when the nearest is not a valid pair (see face–vertex).
  */
 const FACE_VERTEX_SLACK = 0.001;
+
+/**
+ * [-] A line contact (a rock edge lying on a terrain element, a terrain edge lying along a rock
+ * face) keeps both of its ends while the line is within this slope (≈ 3°) of the surface it lies
+ * on: each end is a support up to this tilt (see edgeCandidate, vertexSupports).
+ */
+const LINE_CONTACT_SLOPE = 0.05;
+const LINE_CONTACT_SLOPE2 = LINE_CONTACT_SLOPE * LINE_CONTACT_SLOPE;
+/** [-] Cosine of the angle whose tangent is LINE_CONTACT_SLOPE. */
+const LINE_CONTACT_COS = 1 / Math.sqrt(1 + LINE_CONTACT_SLOPE2);
+/** [m] A rock vertex lies on a face plane up to this (hull planes are fitted in float64). */
+const FACE_EDGE_TOLERANCE = 1e-7;
+/** Feature bits of a crossing reported as a line contact's end: against the element, against the rock face. */
+const FEATURE_ELEMENT_CLIP = 1 << 26;
+const FEATURE_FACE_CLIP = 1 << 27;
 
 /** Contact kinds of this routine (feature tag in `feature`'s top bits). */
 const TAG_VERTEX_FACE = 1 << 28;
@@ -305,7 +332,7 @@ export function collidePolytopeTerrain(
         const S = ws.s;
         S[8] = ax + t * ex; S[9] = y; S[10] = z; S[11] = ex; S[12] = ey; S[13] = ez;
         S[14] = 0; S[15] = dy; S[16] = h1 - h0; S[17] = h; S[18] = margin;
-        if (!edgeCandidate(cand, ws, nv, hf, i + 1, j, i - 1, j + 1, i < cellsX ? i : i - 1, j, TAG_EDGE_EDGE | (e << 2))) break;
+        if (!edgeCandidate(cand, ws, poly, hf, i + 1, j, i - 1, j + 1, i < cellsX ? i : i - 1, j, TAG_EDGE_EDGE | (e << 2))) break;
       }
     }
     // crossings with the horizontal grid lines y = Y_j
@@ -326,7 +353,7 @@ export function collidePolytopeTerrain(
         const S = ws.s;
         S[8] = x; S[9] = ay + t * ey; S[10] = z; S[11] = ex; S[12] = ey; S[13] = ez;
         S[14] = dx; S[15] = 0; S[16] = h1 - h0; S[17] = h; S[18] = margin;
-        if (!edgeCandidate(cand, ws, nv, hf, i, j + 1, i + 1, j - 1, i, j < cellsY ? j : j - 1, TAG_EDGE_EDGE | (e << 2) | 1)) break;
+        if (!edgeCandidate(cand, ws, poly, hf, i, j + 1, i + 1, j - 1, i, j < cellsY ? j : j - 1, TAG_EDGE_EDGE | (e << 2) | 1)) break;
       }
     }
     // crossings with the diagonals u + v = m (V1–V2 of the cells with i + j + 1 = m), triangulated cells only
@@ -351,7 +378,7 @@ export function collidePolytopeTerrain(
         const S = ws.s;
         S[8] = x; S[9] = y; S[10] = z; S[11] = ex; S[12] = ey; S[13] = ez;
         S[14] = -dx; S[15] = dy; S[16] = h2 - h1; S[17] = h; S[18] = margin;
-        if (!edgeCandidate(cand, ws, nv, hf, i, j, i + 1, j + 1, i, j, TAG_EDGE_EDGE | (e << 2) | 2)) break;
+        if (!edgeCandidate(cand, ws, poly, hf, i, j, i + 1, j + 1, i, j, TAG_EDGE_EDGE | (e << 2) | 2)) break;
       }
     }
   }
@@ -379,10 +406,10 @@ function writeCandidate(buf: ContactBuffer, k: number, S: Float64Array, i: numbe
  * candidate buffer is full.
  */
 function edgeCandidate(
-  cand: ContactBuffer, ws: PolytopeTerrainWorkspace, nv: number, hf: Heightfield, ci0: number, cj0: number, ci1: number, cj1: number,
+  cand: ContactBuffer, ws: PolytopeTerrainWorkspace, poly: Polytope, hf: Heightfield, ci0: number, cj0: number, ci1: number, cj1: number,
   i: number, j: number, feature: number,
 ): boolean {
-  const S = ws.s;
+  const S = ws.s, nv = poly.vertexCount;
   const x = S[8], y = S[9], z = S[10], ex = S[11], ey = S[12], ez = S[13], tx = S[14], ty = S[15], tz = S[16], h = S[17], margin = S[18];
   const g = z - h;
   if (g >= margin) return true;
@@ -394,23 +421,100 @@ function edgeCandidate(
   nx *= inv; ny *= inv; nz *= inv;
   const depth = -g * nz;
   if (depth <= -margin) return true;
-  // a real edge–edge pair only: the rock lies above the plane through its edge point with normal
-  // n (its edge is its lowest feature along −n) and the terrain below the one through the
+  // a real edge–edge pair only: the rock lies above the plane P through its edge point with
+  // normal n (its edge is its lowest feature along −n) and the terrain below the one through the
   // terrain point (the terrain edge is its highest feature along n: the far vertices of the two
   // elements sharing it lie below)
   const W = ws.verts;
+  // rockOk: no rock vertex below P; faceFlat: those below lie within LINE_CONTACT_SLOPE of it
+  // (a rock face through the edge lies along P; the loop stops at the first vertex beyond that)
+  let rockOk = true, faceFlat = true;
   for (let k = 0; k < nv; k++) {
-    if (nx * (W[3 * k] - x) + ny * (W[3 * k + 1] - y) + nz * (W[3 * k + 2] - z) < -SUPPORT_TOLERANCE) return true;
+    const lx = W[3 * k] - x, ly = W[3 * k + 1] - y, lz = W[3 * k + 2] - z;
+    const d = nx * lx + ny * ly + nz * lz;
+    if (d < -SUPPORT_TOLERANCE) {
+      rockOk = false;
+      if (d * d > LINE_CONTACT_SLOPE2 * (lx * lx + ly * ly + lz * lz)) {
+        faceFlat = false;
+        break;
+      }
+    }
   }
   const H = hf.heights, cols = hf.cols;
-  if (ci0 >= 0 && cj0 >= 0 && ci0 < cols && cj0 < hf.rows
-    && nx * (hf.x0 + ci0 * hf.dx - x) + ny * (hf.y0 + cj0 * hf.dy - y) + nz * (H[cj0 * cols + ci0] - h) > SUPPORT_TOLERANCE) return true;
-  if (ci1 >= 0 && cj1 >= 0 && ci1 < cols && cj1 < hf.rows
-    && nx * (hf.x0 + ci1 * hf.dx - x) + ny * (hf.y0 + cj1 * hf.dy - y) + nz * (H[cj1 * cols + ci1] - h) > SUPPORT_TOLERANCE) return true;
+  let f0x = 0, f0y = 0, f0z = 0, s0 = -Infinity, f1x = 0, f1y = 0, f1z = 0, s1 = -Infinity;
+  if (ci0 >= 0 && cj0 >= 0 && ci0 < cols && cj0 < hf.rows) {
+    f0x = hf.x0 + ci0 * hf.dx - x; f0y = hf.y0 + cj0 * hf.dy - y; f0z = H[cj0 * cols + ci0] - h;
+    s0 = nx * f0x + ny * f0y + nz * f0z;
+  }
+  if (ci1 >= 0 && cj1 >= 0 && ci1 < cols && cj1 < hf.rows) {
+    f1x = hf.x0 + ci1 * hf.dx - x; f1y = hf.y0 + cj1 * hf.dy - y; f1z = H[cj1 * cols + ci1] - h;
+    s1 = nx * f1x + ny * f1y + nz * f1z;
+  }
+  if (rockOk && s0 <= SUPPORT_TOLERANCE && s1 <= SUPPORT_TOLERANCE) {
+    const slot = cand.reserve();
+    if (slot < 0) return false;
+    S[0] = x; S[1] = y; S[2] = h; S[3] = nx; S[4] = ny; S[5] = nz; S[6] = depth;
+    writeCandidate(cand, slot, S, i, j, feature);
+    return true;
+  }
+  // Not a pair, but maybe one end of a line contact: the rock edge lying (nearly) flat on the
+  // element E whose far vertex rose above P (its crossing with E's border is where it leaves E),
+  // or the terrain edge lying along a rock face F next to the rock edge (the crossing is where it
+  // leaves F). The vertex–face or face–vertex pair gives the other end; without this one, only the
+  // lower end of the line touches, and which one that is flips as the rock rocks by microns.
+  if (s0 > SUPPORT_TOLERANCE && s0 * s0 <= LINE_CONTACT_SLOPE2 * (f0x * f0x + f0y * f0y + f0z * f0z)) {
+    if (!elementClip(cand, S, tx, ty, tz, f0x, f0y, f0z, g, margin, i, j, feature)) return false;
+  }
+  if (s1 > SUPPORT_TOLERANCE && s1 * s1 <= LINE_CONTACT_SLOPE2 * (f1x * f1x + f1y * f1y + f1z * f1z)) {
+    if (!elementClip(cand, S, tx, ty, tz, f1x, f1y, f1z, g, margin, i, j, feature)) return false;
+  }
+  if (!rockOk && faceFlat) {
+    // the rock face through both ends of the edge most nearly parallel to P, facing down along
+    // −n, and within LINE_CONTACT_SLOPE of P (a face at a larger angle is not the one the
+    // terrain edge lies along: its normal would push the rock sideways)
+    const E = poly.edges, WP = ws.planes, e = (feature & 0x0fffffff) >> 2;
+    const a = E[2 * e], b = E[2 * e + 1];
+    let bf = -1, bestCos = LINE_CONTACT_COS;
+    for (let f = 0; f < poly.faceCount; f++) {
+      const px = WP[4 * f], py = WP[4 * f + 1], pz = WP[4 * f + 2], pd = WP[4 * f + 3];
+      const c = -(px * nx + py * ny + pz * nz);
+      if (c <= bestCos) continue;
+      if (Math.abs(px * W[3 * a] + py * W[3 * a + 1] + pz * W[3 * a + 2] - pd) > FACE_EDGE_TOLERANCE) continue;
+      if (Math.abs(px * W[3 * b] + py * W[3 * b + 1] + pz * W[3 * b + 2] - pd) > FACE_EDGE_TOLERANCE) continue;
+      bestCos = c;
+      bf = f;
+    }
+    if (bf >= 0 && WP[4 * bf + 2] < 0) {
+      const d = WP[4 * bf + 3] - (WP[4 * bf] * x + WP[4 * bf + 1] * y + WP[4 * bf + 2] * h);
+      if (d > -margin) {
+        const slot = cand.reserve();
+        if (slot < 0) return false;
+        S[0] = x; S[1] = y; S[2] = h; S[3] = -WP[4 * bf]; S[4] = -WP[4 * bf + 1]; S[5] = -WP[4 * bf + 2]; S[6] = d;
+        writeCandidate(cand, slot, S, i, j, feature | FEATURE_FACE_CLIP);
+      }
+    }
+  }
+  return true;
+}
+
+/**
+ * The rock edge's point over the crossing (ws.s[8..10]; vertical gap g above the terrain) as a
+ * contact with the element spanned by the terrain edge (tx, ty, tz) and its far vertex (fx, fy, fz,
+ * relative to the terrain point): the element's normal, depth −g·n_z. False when the buffer is full.
+ */
+function elementClip(
+  cand: ContactBuffer, S: Float64Array, tx: number, ty: number, tz: number, fx: number, fy: number, fz: number,
+  g: number, margin: number, i: number, j: number, feature: number,
+): boolean {
+  let nx = ty * fz - tz * fy, ny = tz * fx - tx * fz, nz = tx * fy - ty * fx;
+  const inv = (nz < 0 ? -1 : 1) / Math.sqrt(nx * nx + ny * ny + nz * nz);
+  nx *= inv; ny *= inv; nz *= inv;
+  const depth = -g * nz;
+  if (depth <= -margin) return true;
   const slot = cand.reserve();
   if (slot < 0) return false;
-  S[0] = x; S[1] = y; S[2] = h; S[3] = nx; S[4] = ny; S[5] = nz; S[6] = depth;
-  writeCandidate(cand, slot, S, i, j, feature);
+  S[0] = S[8]; S[1] = S[9]; S[2] = S[10] - g; S[3] = nx; S[4] = ny; S[5] = nz; S[6] = depth;
+  writeCandidate(cand, slot, S, i, j, feature | FEATURE_ELEMENT_CLIP);
   return true;
 }
 
@@ -431,7 +535,11 @@ function vertexSupports(hf: Heightfield, i: number, j: number, WP: Float64Array,
     const a = NEIGHBOUR_DI[k], b = NEIGHBOUR_DJ[k];
     const ii = i + a, jj = j + b;
     if (ii < 0 || ii >= cols || jj < 0 || jj >= rows) continue;
-    if (nx * a * hf.dx + ny * b * hf.dy + nz * (H[jj * cols + ii] - gz) > SUPPORT_TOLERANCE) return false;
+    const ax = a * hf.dx, by = b * hf.dy, cz = H[jj * cols + ii] - gz;
+    const s = nx * ax + ny * by + nz * cz;
+    // (a neighbour above it by at most LINE_CONTACT_SLOPE of their distance: a terrain edge
+    // lying along the face, both of whose ends touch)
+    if (s > SUPPORT_TOLERANCE && s * s > LINE_CONTACT_SLOPE2 * (ax * ax + by * by + cz * cz)) return false;
   }
   return true;
 }

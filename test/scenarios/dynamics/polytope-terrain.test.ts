@@ -90,6 +90,59 @@ describe('polytope vs terrain', () => {
     }
   });
 
+  it('a box face lying along a ridge, tilted either way by 0.6°, keeps both ridge vertices under it and both ends of the ridge (a line contact)', () => {
+    // roof h = −0.4|x|, ridge on the grid line x = 0; the box's bottom face spans the ridge
+    // vertices (0, 0) and (0, 0.05). Tilted about x, one of them is 0.5 mm nearer the face: by an
+    // exact support test only that one is a support, and which one flips with the tilt's sign.
+    const cols = 41, dx = 0.05, x0 = -1;
+    const heights = new Float64Array(cols * cols);
+    for (let j = 0; j < cols; j++) for (let i = 0; i < cols; i++) heights[j * cols + i] = -0.4 * Math.abs(x0 + i * dx);
+    const hf = Heightfield.fromArray({ cols, rows: cols, dx, dy: dx, x0, y0: x0, heights });
+    const box = new BoxShape([0.03, 0.045, 0.02]);
+    for (const tilt of [0.01, -0.01]) {
+      const q: Q = [Math.sin(tilt / 2), 0, 0, Math.cos(tilt / 2)];
+      // n: the bottom face's inward normal (the contact normal); the centre sits c along n from
+      // (0, cy, 0), so that the deeper ridge vertex is 0.1 mm inside the bottom face
+      const cy = 0.025, n = [0, -Math.sin(tilt), Math.cos(tilt)];
+      const deeper = Math.max(-cy * n[1], (0.05 - cy) * n[1]);
+      const c = 0.02 - 0.0001 + deeper;
+      // the candidates before the reduction (which may drop an interior point of the line)
+      const ws = new PolytopeTerrainWorkspace();
+      expect(collidePolytopeTerrain(new ContactBuffer(64), Polytope.of(box)!, [c * n[0], cy + c * n[1], c * n[2]], q, hf, MARGIN, ws)).toBe(0);
+      const out = ws.cand;
+      for (const y of [0, 0.05]) {
+        let found = false;
+        for (let i = 0; i < out.count; i++) {
+          if (Math.hypot(out.point[3 * i], out.point[3 * i + 1] - y, out.point[3 * i + 2]) > 1e-9) continue;
+          found = true;
+          for (let a = 0; a < 3; a++) expect(out.normal[3 * i + a]).toBeCloseTo(n[a], 9);
+          // exact depth of the vertex into the face's plane
+          const depth = 0.02 - ((0 - c * n[0]) * -n[0] + (y - cy - c * n[1]) * -n[1] + (0 - c * n[2]) * -n[2]);
+          expect(out.depth[i]).toBeCloseTo(depth, 9);
+        }
+        expect(found, `tilt ${tilt}: ridge vertex y = ${y}`).toBe(true);
+      }
+      // and both ends of the ridge under the face, where it crosses the box's bottom edges
+      // (y = cy ∓ 0.045): the lower end an edge–edge pair, the higher one (by 0.9 mm) reported
+      // against the face, at the terrain point with the face's normal and its exact depth
+      for (const end of [cy - 0.045, cy + 0.045]) {
+        let found = false;
+        for (let i = 0; i < out.count; i++) {
+          // (the tilted box's bottom edges cross the ridge within 0.5 mm of y = cy ∓ 0.045)
+          if (Math.hypot(out.point[3 * i], out.point[3 * i + 2]) > 1e-9 || Math.abs(out.point[3 * i + 1] - end) > 5e-4) continue;
+          const y = out.point[3 * i + 1];
+          found = true;
+          const faceDepth = 0.02 - ((0 - c * n[0]) * -n[0] + (y - cy - c * n[1]) * -n[1] + (0 - c * n[2]) * -n[2]);
+          if (Math.abs(out.normal[3 * i + 2] - 1) > 1e-12) {
+            for (let a = 0; a < 3; a++) expect(out.normal[3 * i + a]).toBeCloseTo(n[a], 9);
+            expect(out.depth[i]).toBeCloseTo(faceDepth, 9);
+          }
+        }
+        expect(found, `tilt ${tilt}: ridge end y ≈ ${end}`).toBe(true);
+      }
+    }
+  });
+
   it('agrees with collideConvexHeightfield on random rocks resting on rough terrain with curbs', () => {
     const grid = { cols: 65, dx: 0.05 };
     const hf = fractalTerrain({ ...grid, seed: 7, amplitude: 0.08, roughness: 0.5, curbs: randomCurbs(grid, { seed: 8, count: 4, height: 0.1, margin: 0.3 }) });

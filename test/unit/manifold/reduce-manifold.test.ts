@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { ContactBuffer } from '../../../sim/collision/contact';
 import { ManifoldGroups, ReduceManifoldStatus, reduceManifoldInPlace, reduceManifoldInto } from '../../../sim/collision/reduce-manifold';
-import { MANIFOLD_GROUP_ANGLE, MANIFOLD_LINE_CONTACT_DISTANCE } from '../../../sim/constants';
+import { MANIFOLD_GROUP_ANGLE, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TOUCH_DISTANCE } from '../../../sim/constants';
 
 type P3 = readonly [number, number, number];
 
@@ -102,6 +102,55 @@ describe('reduceManifoldInto: point selection', () => {
   it('a point inside the triangle of the other three is not kept (groups of 4 are reduced too)', () => {
     const { pts } = reduce(buffer([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0.2, 0.2, 0]]));
     expect(pts.sort()).toEqual(keys([[0, 0, 0], [1, 0, 0], [0, 1, 0]]));
+  });
+});
+
+describe('reduceManifoldInto: touching points before speculative ones', () => {
+  it('a rock on a crest: both touching points are kept beside the speculative far corners', () => {
+    // two touching points 20 mm apart (A the deepest, B) and four speculative corners farther
+    // out: by extent alone P2..P4 are corners and B is dropped, so the support flips between A
+    // and B as the rock rocks
+    const pts: P3[] = [[0, 0, 0], [0.02, 0, 0], [-0.04, 0.03, 0], [0.05, 0.03, 0], [0, -0.05, 0], [0.05, -0.04, 0]];
+    const depths = [0.0001, 0.00005, -0.002, -0.002, -0.002, -0.002];
+    const { pts: kept } = reduce(buffer(pts, depths));
+    expect(kept).toContain(key(pts[0]));
+    expect(kept).toContain(key(pts[1]));
+    expect(kept.length).toBe(4);
+  });
+
+  it('a touching line with speculative points off it keeps both touching ends and fills the rest with the extremes', () => {
+    // touching: a rock edge's two ends on an element (0, 0) and (0.05, 0); speculative: a far
+    // corner on either side and interior points
+    const pts: P3[] = [[0, 0, 0], [0.025, 0, 0], [0.05, 0, 0], [0.1, 0.06, 0], [-0.05, -0.06, 0], [0.02, 0.01, 0]];
+    const depths = [0.0001, 0.0001, 0.0001, -0.002, -0.002, -0.001];
+    const { pts: kept } = reduce(buffer(pts, depths));
+    expect(kept.sort()).toEqual(keys([pts[0], pts[2], pts[3], pts[4]]));
+  });
+
+  it('a touching line contact whose group only adds speculative points along the line keeps both touching ends', () => {
+    const pts: P3[] = [[-0.05, 0, 0], [0, 0, 0], [0.03, 0, 0], [0.08, 0, 0]];
+    const depths = [-0.002, 0.0001, 0.0001, -0.002];
+    const { pts: kept } = reduce(buffer(pts, depths));
+    expect(kept).toContain(key(pts[1]));
+    expect(kept).toContain(key(pts[2]));
+    expect(kept.length).toBe(4);
+  });
+
+  it('a point just shallower than −MANIFOLD_TOUCH_DISTANCE is speculative, one just deeper is touching', () => {
+    const pts: P3[] = [[0, 0, 0], [0.005, 0, 0], [0.1, 0, 0], [0, 0.1, 0], [0.1, 0.1, 0]];
+    for (const [d, expected] of [[-MANIFOLD_TOUCH_DISTANCE * 1.01, false], [-MANIFOLD_TOUCH_DISTANCE * 0.99, true]] as const) {
+      const { pts: kept } = reduce(buffer(pts, [0.0001, d, -0.002, -0.002, -0.002]));
+      expect(kept.includes(key(pts[1]))).toBe(expected);
+    }
+  });
+
+  it('all touching or all speculative: the selection is the plain one (the 4 corners of a grid)', () => {
+    const grid: P3[] = [];
+    for (let j = 0; j < 4; j++) for (let i = 0; i < 4; i++) grid.push([i * 0.1, j * 0.1, 0]);
+    for (const d of [0.001, -0.002]) {
+      const { pts } = reduce(buffer(grid, grid.map(() => d)));
+      expect(pts.sort()).toEqual(keys([[0, 0, 0], [0.3, 0, 0], [0, 0.3, 0], [0.3, 0.3, 0]]));
+    }
   });
 });
 
