@@ -34,9 +34,14 @@
  *   'terrain' object(s) (renderer/render-stats.ts terrainGpuMemory), with vertex count and stride.
  *   On SwiftShader the app draws at most 257² terrain vertices (renderer/config.ts), so big maps
  *   are decimated here; a hardware GPU gets up to 1025² at stride 1.
- * - from worker: typed-array bytes of the WorldInfo.terrain the worker returned; all bytes the
- *   page received in messages from the worker during the load (counted by an init script around
- *   Worker 'message' events); and bytes per drawn frame while driving.
+ * - from worker: typed-array bytes of the WorldInfo.terrain the worker returned (the overview since
+ *   the chunked LOD terrain); all bytes the page received in messages from the worker during the
+ *   load (counted by an init script around Worker 'message' events); and bytes per drawn frame
+ *   while driving (pose and contact frames plus the terrainPatch transfers).
+ * - renderer terrain: what the LOD terrain holds at the end (test hook `terrain`): chunk mesh
+ *   bytes of every cached chunk (drawn, and kept in the LRU cache), the overview's heights and the
+ *   inspectors' exact-height tiles; and the patch heights received from the worker so far (chunks
+ *   and exact tiles).
  *
  * A case that does not load within `loadTimeoutS` (180 s), or whose page crashes, gives a row saying so
  * and the bench goes on (RENDERER_BENCH_LOAD_TIMEOUT_S overrides the limit, e.g. 1 to see such a
@@ -248,6 +253,7 @@ interface EndState {
   terrainGpu: { bytes: number; geometries: number; vertices: number; visibleVertices: number } | undefined;
   terrainBytesFromWorker: number | undefined;
   terrainStride: number;
+  terrain: { drawnChunks: number; cachedChunks: number; meshBytes: number; overviewBytes: number; bytesReceived: number; exactBytes: number; exactBytesReceived: number } | null | undefined;
   realtimeFactor: number | null;
   step: number | null;
 }
@@ -256,7 +262,7 @@ const END_STATE = `(() => {
   const h = window.__terrawheel;
   return {
     frameTiming: h.frameTiming, terrainGpu: h.terrainGpu, terrainBytesFromWorker: h.terrainBytesFromWorker,
-    terrainStride: h.terrainStride,
+    terrainStride: h.terrainStride, terrain: h.terrain,
     realtimeFactor: h.lastFrame ? h.lastFrame.realtimeFactor : null, step: h.lastFrame ? h.lastFrame.step : null,
   };
 })()`;
@@ -356,6 +362,13 @@ async function runCase(browser: Browser, url: string, c: RendererBenchFiles, s: 
     result.terrainVertices = end.terrainGpu?.vertices;
     result.terrainStride = end.terrainStride;
     result.terrainBytesFromWorker = end.terrainBytesFromWorker;
+    if (end.terrain) {
+      result.terrainMeshBytes = end.terrain.meshBytes;
+      result.terrainChunks = [end.terrain.drawnChunks, end.terrain.cachedChunks];
+      result.terrainOverviewBytes = end.terrain.overviewBytes;
+      result.terrainExactBytes = end.terrain.exactBytes;
+      result.terrainPatchBytesReceived = end.terrain.bytesReceived + end.terrain.exactBytesReceived;
+    }
     result.realtimeFactor = end.realtimeFactor ?? undefined;
 
     // A second window under tracing: main-thread script time of each frame (median / p95).
