@@ -141,6 +141,7 @@ ManifoldView.create(el<HTMLCanvasElement>('manifold')).then(
   (m) => {
     manifoldView = m;
     m?.setPalette(contactPalette(settings.contactPalette));
+    m?.setUnits(settings.units);
     if (!m) el('manifold-note').textContent = 'Manifold view unavailable: no 2D renderer here.';
   },
   () => (el('manifold-note').textContent = 'Manifold view unavailable in this browser.'),
@@ -167,6 +168,7 @@ function applyDisplaySettings(): void {
   const palette = contactPalette(settings.contactPalette);
   scene.contacts.setPalette(palette);
   manifoldView?.setPalette(palette);
+  manifoldView?.setUnits(settings.units);
   for (const sw of document.querySelectorAll<HTMLElement>('[data-contact-kind]')) sw.style.color = cssColor(contactColor(Number(sw.dataset.contactKind), palette));
   scene.setShowWorldAxes(settings.showWorldAxes);
   scene.setTerrainColors(settings.terrainColors);
@@ -529,6 +531,7 @@ installTestHook((): TestHookState => {
     frameTiming: frameTiming.snapshot(),
     terrainGpu: terrainGpuMemory(scene.scene),
     terrainBytesFromWorker,
+    manifoldScale: manifoldView?.scaleLabel ?? null,
   };
 });
 

@@ -74,6 +74,8 @@ export interface TestHookState {
   terrainGpu?: TerrainGpuMemory;
   /** Bytes of typed arrays in the WorldInfo.terrain the worker sent for the current world. */
   terrainBytesFromWorker?: number;
+  /** The manifold view's scale-bar label ('' when it draws no patch), null without the view. */
+  manifoldScale?: string | null;
 }
 
 declare global {
@@ -88,7 +90,7 @@ export function installTestHook(get: () => TestHookState): void {
     'ready', 'host', 'scenarioName', 'bodies', 'bodyNames', 'terrainStride', 'glRenderer', 'paused',
     'framesReceived', 'framesRendered', 'lastFrame', 'shownFrame', 'contactsOnScreen', 'selection',
     'selectedContact', 'highlightedContacts', 'warnings', 'error', 'loads', 'visualBodies', 'recording', 'overlaySegments', 'terrain', 'drawnChassis',
-    'frameTiming', 'terrainGpu', 'terrainBytesFromWorker',
+    'frameTiming', 'terrainGpu', 'terrainBytesFromWorker', 'manifoldScale',
   ];
   for (const k of keys) Object.defineProperty(hook, k, { get: () => get()[k], enumerable: true });
   Object.freeze(hook);

@@ -40,6 +40,7 @@ interface Hook {
   selectedContact: Detail | null;
   highlightedContacts: number;
   warnings: string[];
+  manifoldScale?: string | null;
 }
 
 const hook = (page: Page): Promise<Hook> => page.evaluate(() => JSON.parse(JSON.stringify(window.__terrawheel)) as Hook);
@@ -147,6 +148,11 @@ test('selecting a wheel in the entity tree highlights its contacts; entity state
   await page.locator(`[data-entity="body:${wheel}"]`).click();
   await expect.poll(async () => (await hook(page)).highlightedContacts).toBe(count);
   await expect(page.locator(`[data-entity="body:${wheel}"]`)).toHaveClass(/selected/);
+  // The manifold view draws the wheel's patch; its scale bar follows the length unit.
+  await expect.poll(async () => (await hook(page)).manifoldScale).toMatch(/^\d+(\.\d+)? m$/);
+  await page.locator('#set-units-length').selectOption('mm');
+  await expect.poll(async () => (await hook(page)).manifoldScale).toMatch(/^\d+(\.\d+)? mm$/);
+  await page.locator('#set-units-length').selectOption('m');
   await expect(page.locator('[data-testid="entity-state"]')).toContainText('roll pitch yaw');
   await expect(page.locator('[data-testid="entity-state"]')).toContainText('velocity m/s');
   // a joint: angle, speed, torque
