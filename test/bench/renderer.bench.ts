@@ -256,6 +256,8 @@ interface EndState {
   terrain: { drawnChunks: number; cachedChunks: number; meshBytes: number; overviewBytes: number; bytesReceived: number; exactBytes: number; exactBytesReceived: number } | null | undefined;
   realtimeFactor: number | null;
   step: number | null;
+  chassis: number[] | null;
+  warnings: string[];
 }
 
 const END_STATE = `(() => {
@@ -264,6 +266,7 @@ const END_STATE = `(() => {
     frameTiming: h.frameTiming, terrainGpu: h.terrainGpu, terrainBytesFromWorker: h.terrainBytesFromWorker,
     terrainStride: h.terrainStride, terrain: h.terrain,
     realtimeFactor: h.lastFrame ? h.lastFrame.realtimeFactor : null, step: h.lastFrame ? h.lastFrame.step : null,
+    chassis: h.lastFrame ? h.lastFrame.chassis : null, warnings: h.warnings,
   };
 })()`;
 
@@ -370,6 +373,8 @@ async function runCase(browser: Browser, url: string, c: RendererBenchFiles, s: 
       result.terrainPatchBytesReceived = end.terrain.bytesReceived + end.terrain.exactBytesReceived;
     }
     result.realtimeFactor = end.realtimeFactor ?? undefined;
+    // Where the rover is after the first window (the 1025² map is 51 m wide: it may have left it).
+    if (end.chassis) result.note = `rover at (${end.chassis[0].toFixed(1)}, ${end.chassis[1].toFixed(1)}) m after the first window${end.warnings.length ? `; warnings: ${end.warnings.join(' / ')}` : ''}`;
 
     // A second window under tracing: main-thread script time of each frame (median / p95).
     await browser.startTracing(page, { categories: TRACE_CATEGORIES });
@@ -433,7 +438,7 @@ export default async function run(ctx: BenchContext): Promise<void> {
       const load0 = loadavg()[0];
       const r = await runCase(browser, started.url, c, s);
       rows.push(r);
-      console.log(`  ${r.label}: ${r.failure ?? `${r.frames} frames in ${r.windowS?.toFixed(1)} s, sim ${r.realtimeFactor?.toFixed(2)}× real time`} (load average ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)})`);
+      console.log(`  ${r.label}: ${r.failure ?? `${r.frames} frames in ${r.windowS?.toFixed(1)} s, sim ${r.realtimeFactor?.toFixed(2)}× real time; ${r.note ?? ''}`} (load average ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)})`);
     }
   } finally {
     await browser?.close().catch(() => undefined);

@@ -85,6 +85,8 @@ export interface CaseResult {
   terrainOverviewBytes?: number;
   terrainExactBytes?: number;
   terrainPatchBytesReceived?: number;
+  /** A line printed with the case (where the rover is, the app's warnings). */
+  note?: string;
   /** Simulated seconds per wall-clock second reported by the worker at the end. */
   realtimeFactor?: number;
 }
