@@ -483,6 +483,15 @@ function frameLoop(now: number): void {
 requestAnimationFrame(frameLoop);
 
 // ---- test/debug hook -------------------------------------------------------------------------
+/** Canvas CSS pixel position of the drawn robot base's origin (test hook), or null. */
+function baseOnScreen(): { x: number; y: number } | null {
+  const o = 7 * scene.baseIndex();
+  const p: [number, number] = [0, 0];
+  const q = interpolated.poses;
+  if (!world || o + 2 >= q.length || !scene.toScreen(p, q[o], q[o + 1], q[o + 2])) return null;
+  return { x: p[0], y: p[1] };
+}
+
 installTestHook((): TestHookState => {
   const f = pump.current?.frame;
   const s = shown;
@@ -528,6 +537,7 @@ installTestHook((): TestHookState => {
     overlaySegments: scene.overlays.segmentCounts,
     terrain: ts && exactHeights ? { ...ts, exactTiles: exactHeights.tileCount, exactBytes: exactHeights.bytes, exactRequests: exactHeights.requests, exactBytesReceived: exactHeights.bytesReceived } : null,
     drawnChassis: world ? Array.from(interpolated.poses.subarray(7 * scene.baseIndex(), 7 * scene.baseIndex() + 7)) : [],
+    baseOnScreen: baseOnScreen(),
     frameTiming: frameTiming.snapshot(),
     terrainGpu: terrainGpuMemory(scene.scene),
     terrainBytesFromWorker,

@@ -34,6 +34,7 @@ export interface TestHookState {
   bodies: number;
   /** "role:name" per body, in world order. */
   bodyNames: string[];
+  /** Stride of the terrain drawn under the followed body (1: the collision surface; 0: none drawn there). */
   terrainStride: number;
   /** WebGL renderer name (e.g. "ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device ...))"), '' if hidden. */
   glRenderer: string;
@@ -68,6 +69,8 @@ export interface TestHookState {
   terrain?: (import('./view3d/terrain-view').TerrainStats & { exactTiles: number; exactBytes: number; exactRequests: number; exactBytesReceived: number }) | null;
   /** The robot base's pose as drawn (interpolated, float32), px py pz qx qy qz qw. */
   drawnChassis?: number[];
+  /** Canvas CSS pixel position of the drawn robot base's origin, or null (behind the camera, no world). */
+  baseOnScreen?: { x: number; y: number } | null;
   /** The render loop's recent frames: start times and callback durations (render-stats.ts). */
   frameTiming?: FrameTimingSnapshot;
   /** Geometry and texture bytes held under the scene's 'terrain' object(s) (render-stats.ts). */
@@ -89,7 +92,7 @@ export function installTestHook(get: () => TestHookState): void {
   const keys: (keyof TestHookState)[] = [
     'ready', 'host', 'scenarioName', 'bodies', 'bodyNames', 'terrainStride', 'glRenderer', 'paused',
     'framesReceived', 'framesRendered', 'lastFrame', 'shownFrame', 'contactsOnScreen', 'selection',
-    'selectedContact', 'highlightedContacts', 'warnings', 'error', 'loads', 'visualBodies', 'recording', 'overlaySegments', 'terrain', 'drawnChassis',
+    'selectedContact', 'highlightedContacts', 'warnings', 'error', 'loads', 'visualBodies', 'recording', 'overlaySegments', 'terrain', 'drawnChassis', 'baseOnScreen',
     'frameTiming', 'terrainGpu', 'terrainBytesFromWorker', 'manifoldScale',
   ];
   for (const k of keys) Object.defineProperty(hook, k, { get: () => get()[k], enumerable: true });

@@ -158,6 +158,10 @@ export class TerrainView {
       this.wanted = selectChunks(this.grid, this.lastEye, {
         chunkCells: this.chunkCells, splitFactor: LOD_SPLIT_FACTOR, maxVertices: this.maxVertices, focus: this.lastFocus, focusRadius: LOD_FOCUS_RADIUS,
       }).chunks;
+      // built, drawn (a new world's first frames) and requested in this order
+      const ranked = this.wanted.map((c) => ({ c, r: this.rank(c, ex, ey, ez, fx, fy) }));
+      ranked.sort((a, b) => a.r - b.r);
+      for (let k = 0; k < ranked.length; k++) this.wanted[k] = ranked[k].c;
       this.wantedKeys.clear();
       for (const c of this.wanted) this.wantedKeys.add(c.key);
     }
@@ -203,16 +207,21 @@ export class TerrainView {
       }
     }
     this.evict();
-    // The followed body's ground first (it should be the collision surface at once), then by camera distance.
-    const zMid = (this.grid.minHeight + this.grid.maxHeight) / 2;
-    const rank = (c: LodChunk): number =>
-      (c.level === 0 && chunkDistance(this.grid, c, fx, fy, zMid) < LOD_FOCUS_RADIUS ? 0 : 1e12) + chunkDistance(this.grid, c, ex, ey, ez);
-    missing.sort((a, b) => rank(a) - rank(b));
+    // `missing` keeps the selection's order: the followed body's ground first, then by camera distance.
     for (const c of missing) {
       // patches waiting for their mesh count too: requests never outrun the builds
       if (this.inFlight + this.arrived.length >= TERRAIN_PATCH_REQUESTS_IN_FLIGHT) break;
       this.request(c);
     }
+  }
+
+  /**
+   * Order of chunks to build and request: the followed body's ground first (it should be the
+   * collision surface at once), then by distance from the camera.
+   */
+  private rank(c: LodChunk, ex: number, ey: number, ez: number, fx: number, fy: number): number {
+    const zMid = (this.grid.minHeight + this.grid.maxHeight) / 2;
+    return (c.level === 0 && chunkDistance(this.grid, c, fx, fy, zMid) < LOD_FOCUS_RADIUS ? 0 : 1e12) + chunkDistance(this.grid, c, ex, ey, ez);
   }
 
   /** True when the chunk's mesh is cached, building it from the overview when it is coarse enough. */

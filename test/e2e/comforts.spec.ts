@@ -203,3 +203,30 @@ test('units change the entity panel, inspector, status bar and plot labels, and 
   await expect(page.locator('#status')).toContainText('mm/s');
   expect(problems).toEqual([]);
 });
+
+test('the layout follows the window; sidebar panels collapse and stay collapsed after a reload', async ({ page }) => {
+  const problems = watchConsole(page);
+  await openApp(page);
+  const canvasSize = (): Promise<number[]> => page.locator('#view3d').evaluate((c) => [(c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height, c.clientWidth, c.clientHeight]);
+  const [w0, h0] = await canvasSize();
+  await page.setViewportSize({ width: 800, height: 560 });
+  await waitFrames(page);
+  // the 3D view's drawing buffer follows its new CSS size (960 → 800 px wide: 160 px narrower)
+  await expect.poll(async () => { const [w, h, cw, ch] = await canvasSize(); return w === cw && h === ch && w === w0 - 160 && h < h0; }).toBe(true);
+  // a sidebar section collapses from its title, and the choice is remembered (paused: the
+  // contact table above it keeps its height, so the title stays where the click goes)
+  await page.keyboard.press('Space');
+  await expect.poll(async () => (await page.evaluate(() => window.__terrawheel?.paused)) === true).toBe(true);
+  await page.waitForTimeout(300);
+  const manifold = page.locator('details[data-panel="manifold"]');
+  await expect(manifold).toHaveJSProperty('open', true);
+  await manifold.locator('summary').click();
+  await expect(manifold).toHaveJSProperty('open', false);
+  await expect(page.locator('#manifold')).toBeHidden();
+  await page.reload();
+  await page.waitForFunction(() => window.__terrawheel?.ready === true, null, { timeout: 30_000 });
+  await expect(page.locator('details[data-panel="manifold"]')).toHaveJSProperty('open', false);
+  await page.locator('details[data-panel="manifold"] summary').click();
+  await expect(page.locator('#manifold')).toBeVisible();
+  expect(problems).toEqual([]);
+});

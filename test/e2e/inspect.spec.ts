@@ -41,6 +41,7 @@ interface Hook {
   highlightedContacts: number;
   warnings: string[];
   manifoldScale?: string | null;
+  baseOnScreen?: { x: number; y: number } | null;
 }
 
 const hook = (page: Page): Promise<Hook> => page.evaluate(() => JSON.parse(JSON.stringify(window.__terrawheel)) as Hook);
@@ -160,6 +161,17 @@ test('selecting a wheel in the entity tree highlights its contacts; entity state
   await expect(page.locator('[data-testid="entity-state"]')).toContainText('torque N·m');
   // clicking the chassis in the 3D view selects it in the tree
   const base = h0.bodyNames.findIndex((n) => n.startsWith('chassis:'));
+  const view = (await page.locator('#view3d').boundingBox())!;
+  const at = (await hook(page)).baseOnScreen!;
+  expect(at).toBeTruthy();
+  await page.mouse.click(view.x + at.x, view.y + at.y);
+  await expect(page.locator(`[data-entity="body:${base}"]`)).toHaveClass(/selected/);
+  await expect.poll(async () => (await hook(page)).selection).toBe(`body ${h0.bodyNames[base].split(':')[1]}`);
+  // clicking the ground between the camera and the robot (below and right of it, clear of the
+  // warnings at the bottom left and the world axes) selects a terrain cell
+  await page.mouse.click(view.x + Math.min(view.width - 20, at.x + view.width / 4), view.y + Math.min(view.height - 60, at.y + view.height / 6));
+  await expect.poll(async () => (await hook(page)).selection).toMatch(/^terrain cell \d+,\d+$/);
+  await expect(page.locator('#status')).toContainText('terrain cell');
   await page.locator(`[data-entity="body:${base}"]`).click();
   await expect(page.locator(`[data-entity="body:${base}"]`)).toHaveClass(/selected/);
   // x-ray, AABBs, axes, element outlines on; normals by force; a plotted series per wheel
