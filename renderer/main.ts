@@ -542,6 +542,7 @@ installTestHook((): TestHookState => {
     terrainGpu: terrainGpuMemory(scene.scene),
     terrainBytesFromWorker,
     manifoldScale: manifoldView?.scaleLabel ?? null,
+    plotTime: panel?.timeText ?? null,
   };
 });
 

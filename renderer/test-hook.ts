@@ -79,6 +79,8 @@ export interface TestHookState {
   terrainBytesFromWorker?: number;
   /** The manifold view's scale-bar label ('' when it draws no patch), null without the view. */
   manifoldScale?: string | null;
+  /** The plot panel's time label as drawn, null without the panel. */
+  plotTime?: string | null;
 }
 
 declare global {
@@ -93,7 +95,7 @@ export function installTestHook(get: () => TestHookState): void {
     'ready', 'host', 'scenarioName', 'bodies', 'bodyNames', 'terrainStride', 'glRenderer', 'paused',
     'framesReceived', 'framesRendered', 'lastFrame', 'shownFrame', 'contactsOnScreen', 'selection',
     'selectedContact', 'highlightedContacts', 'warnings', 'error', 'loads', 'visualBodies', 'recording', 'overlaySegments', 'terrain', 'drawnChassis', 'baseOnScreen',
-    'frameTiming', 'terrainGpu', 'terrainBytesFromWorker', 'manifoldScale',
+    'frameTiming', 'terrainGpu', 'terrainBytesFromWorker', 'manifoldScale', 'plotTime',
   ];
   for (const k of keys) Object.defineProperty(hook, k, { get: () => get()[k], enumerable: true });
   Object.freeze(hook);

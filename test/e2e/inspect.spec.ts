@@ -34,13 +34,14 @@ interface Hook {
   loads: number;
   error: string | null;
   lastFrame: { step: number } | null;
-  shownFrame: { step: number; contacts: number[]; contactInfo: number[] } | null;
+  shownFrame: { step: number; time: number; contacts: number[]; contactInfo: number[] } | null;
   contactsOnScreen: { index: number; x: number; y: number }[];
   selection: string | null;
   selectedContact: Detail | null;
   highlightedContacts: number;
   warnings: string[];
   manifoldScale?: string | null;
+  plotTime?: string | null;
   baseOnScreen?: { x: number; y: number } | null;
 }
 
@@ -142,6 +143,11 @@ test('selecting a wheel in the entity tree highlights its contacts; entity state
   await pauseSettled(page);
   const h0 = await hook(page);
   const f = h0.shownFrame!;
+  // the plots' time label and the status bar show the same time (the frame on screen)
+  await expect.poll(async () => {
+    const status = (await page.locator('#status').textContent()) ?? '';
+    return [/^t = ([0-9.]+) s/.exec((await hook(page)).plotTime ?? '')?.[1], /\bt ([0-9.]+) s/.exec(status)?.[1]];
+  }).toEqual([(h0.shownFrame!.time).toFixed(2), (h0.shownFrame!.time).toFixed(2)]);
   // the wheel with the most contacts in the shown frame
   const per = new Map<number, number>();
   for (let k = 0; k < f.contactInfo.length; k += 5) per.set(f.contactInfo[k + 1], (per.get(f.contactInfo[k + 1]) ?? 0) + 1);
