@@ -2,8 +2,9 @@
  * Everyday comforts in the web build (issue #17): files dropped on the window (a synthetic
  * DataTransfer, as a browser builds one) open through the same paths as the Open buttons; bad or
  * incomplete drops say why and keep the running world; display units change every readout and
- * are remembered across reloads; world axes, the colour-blind palette, plain terrain and the
- * background change the 3D view. Screenshots are kept in test-results/panels/ for review.
+ * are remembered across reloads; world axes, the colour-blind palette, plain terrain, the
+ * background and the camera presets change the 3D view; the layout follows the window and
+ * collapsed sidebar panels stay collapsed. Screenshots are kept in test-results/panels/ for review.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -186,6 +187,10 @@ test('units change the entity panel, inspector, status bar and plot labels, and 
   expect(await changed('world-axes-off', () => page.locator('#set-showWorldAxes').uncheck())).toBeGreaterThan(0);
   expect(await changed('terrain-plain', () => page.locator('#set-terrainColors').selectOption('plain'))).toBeGreaterThan(0.05);
   expect(await changed('background', () => page.locator('#set-background').fill('#202020'))).toBeGreaterThan(0.02);
+  // Camera presets: top-down and follow-wheel each show another view; back to chase.
+  expect(await changed('camera-top', () => page.locator('#camera-menu').selectOption('top'))).toBeGreaterThan(0.05);
+  expect(await changed('camera-wheel', () => page.locator('#camera-menu').selectOption('wheel'))).toBeGreaterThan(0.05);
+  await page.locator('#camera-menu').selectOption('chase');
   await page.locator('#set-contactPalette').selectOption('colorblind');
   // The help legend shows the palette's colours.
   await expect(page.locator('[data-contact-kind="0"]')).toHaveCSS('color', 'rgb(0, 158, 115)');
