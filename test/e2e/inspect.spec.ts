@@ -180,6 +180,14 @@ test('selecting a wheel in the entity tree highlights its contacts; entity state
   await expect(page.locator('#status')).toContainText('terrain cell');
   await page.locator(`[data-entity="body:${base}"]`).click();
   await expect(page.locator(`[data-entity="body:${base}"]`)).toHaveClass(/selected/);
+  // a manifold row expands into one row per contact (its n column) and collapses again
+  const manifoldRow = page.locator('#inspector tr.manifold').first();
+  const n = Number(await manifoldRow.locator('td').nth(3).textContent());
+  expect(n).toBeGreaterThan(0);
+  await manifoldRow.locator('button.expand').click();
+  await expect(page.locator('#inspector tr.contact-row')).toHaveCount(n);
+  await page.locator('#inspector tr.manifold').first().locator('button.expand').click();
+  await expect(page.locator('#inspector tr.contact-row')).toHaveCount(0);
   // x-ray, AABBs, axes, element outlines on; normals by force; a plotted series per wheel
   for (const id of ['#set-xray', '#set-showAabbs', '#set-showAxes']) await page.locator(id).check();
   await page.locator('#set-normalScale').selectOption('force');

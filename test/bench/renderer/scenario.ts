@@ -4,8 +4,9 @@
  * format with the cheapest decode, so the load measures the app rather than a PNG inflate); the
  * built-in skid-steer rover at the vehicle bench's start (−4, 0) heading +x with a constant
  * throttle and steer (it circles on the map); and the vehicle bench's 100 rocks
- * (test/bench/vehicle/scene.ts: same shapes, orientations and x, y), each re-dropped ROCK_DROP_CLEARANCE above the highest vertex of this
- * terrain under its bounding disc, as scenario bodies with the rocks' density.
+ * (test/bench/vehicle/scene.ts: same shapes, orientations and x, y), each re-dropped
+ * ROCK_DROP_CLEARANCE above the highest vertex of this terrain under its bounding disc, as
+ * scenario bodies with the rocks' density.
  *
  * Files (what the app's bundled-scenario path reads, see renderer/scenario-files.ts):
  *   scenarios/<name>.json   format 2, "terrain": "../terrains/<name>.json"
