@@ -89,6 +89,11 @@ declare global {
   }
 }
 
+/**
+ * Installs the hook. `get` is called once per property read and only that property is read from
+ * its result: return an object of getters, so reading one field (a poll of `framesRendered`)
+ * costs that field, not the whole snapshot.
+ */
 export function installTestHook(get: () => TestHookState): void {
   const hook = {} as TestHookState;
   const keys: (keyof TestHookState)[] = [

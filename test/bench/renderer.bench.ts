@@ -43,6 +43,9 @@
  *   inspectors' exact-height tiles; and the patch heights received from the worker so far (chunks
  *   and exact tiles).
  *
+ * RENDERER_BENCH_PROFILE=<dir>: one more window under CDP's sampling profiler; the profile is
+ * written to <dir>/<case>.cpuprofile and the functions with the most self time are printed.
+ *
  * A case that does not load within `loadTimeoutS` (180 s), or whose page crashes, gives a row saying so
  * and the bench goes on (RENDERER_BENCH_LOAD_TIMEOUT_S overrides the limit, e.g. 1 to see such a
  * row). `--quick`: the 1025² case only, shorter warm-up and window.
@@ -56,7 +59,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { buildRendererBenchFiles, type RendererBenchFiles } from './renderer/scenario';
-import { framesInWindow, quantile, scriptMsPerFrameFromTrace, TABLE_HEADER, tableRow, type CaseResult, type FrameTimingSnapshot, type TraceEvent } from './renderer/measure';
+import { framesInWindow, profileSummary, quantile, scriptMsPerFrameFromTrace, TABLE_HEADER, tableRow, type CaseResult, type FrameTimingSnapshot, type TraceEvent } from './renderer/measure';
 
 export interface BenchContext {
   quick: boolean;
@@ -104,6 +107,9 @@ const POLL_MS = 250;
  * snapshot on the main thread; every 2 s keeps that out of the numbers (well under 1 %).
  */
 const WINDOW_POLL_MS = 2000;
+
+/** [µs] Sampling interval of the optional CPU profile (RENDERER_BENCH_PROFILE). */
+const PROFILE_SAMPLING_US = 100;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -375,6 +381,26 @@ async function runCase(browser: Browser, url: string, c: RendererBenchFiles, s: 
     result.realtimeFactor = end.realtimeFactor ?? undefined;
     // Where the rover is after the first window (the 1025² map is 51 m wide: it may have left it).
     if (end.chassis) result.note = `rover at (${end.chassis[0].toFixed(1)}, ${end.chassis[1].toFixed(1)}) m after the first window${end.warnings.length ? `; warnings: ${end.warnings.join(' / ')}` : ''}`;
+
+    // Optional: a sampled CPU profile of the main thread over one more window (where the script
+    // time goes), summarised as the functions with the most self time.
+    const profileDir = process.env.RENDERER_BENCH_PROFILE;
+    if (profileDir) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: PROFILE_SAMPLING_US });
+      await cdp.send('Profiler.start');
+      const p0 = (await page.evaluate(WINDOW_MARK)) as WindowMark;
+      const profStart = performance.now();
+      let p1 = p0;
+      while (p1.frames < p0.frames + s.window && performance.now() - profStart < s.windowMaxS * 1000) {
+        await sleep(WINDOW_POLL_MS);
+        p1 = (await page.evaluate(WINDOW_MARK)) as WindowMark;
+      }
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(join(profileDir, `${c.name}.cpuprofile`), JSON.stringify(profile));
+      console.log(`  ${label}: profile of ${p1.frames - p0.frames} frames, self time per frame:`);
+      for (const line of profileSummary(profile, p1.frames - p0.frames)) console.log(`    ${line}`);
+    }
 
     // A second window under tracing: main-thread script time of each frame (median / p95).
     await browser.startTracing(page, { categories: TRACE_CATEGORIES });

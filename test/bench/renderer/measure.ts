@@ -213,3 +213,30 @@ export function scriptMsPerFrameFromTrace(events: readonly TraceEvent[], clock: 
   }
   return out;
 }
+
+/** A V8 CPU profile (CDP Profiler.stop), the fields used here. */
+export interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[];
+  startTime: number;
+  endTime: number;
+  samples?: number[];
+}
+
+/**
+ * The `top` functions with the most self time in a CPU profile, as lines "ms/frame  name  file"
+ * (self time = the profile's duration × the function's share of the samples; idle, program and
+ * GC are listed like functions).
+ */
+export function profileSummary(p: CpuProfile, frames: number, top = 15): string[] {
+  const total = p.nodes.reduce((a, n) => a + (n.hitCount ?? 0), 0);
+  if (total === 0 || frames <= 0) return [];
+  const ms = (p.endTime - p.startTime) / 1000;
+  const byName = new Map<string, number>();
+  for (const n of p.nodes) {
+    if (!n.hitCount) continue;
+    const file = n.callFrame.url.split('/').pop() ?? '';
+    const key = `${n.callFrame.functionName || '(anonymous)'}  ${file}${file ? `:${n.callFrame.lineNumber + 1}` : ''}`;
+    byName.set(key, (byName.get(key) ?? 0) + n.hitCount);
+  }
+  return [...byName].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, h]) => `${((ms * h) / total / frames).toFixed(3)} ms/frame  ${k}`);
+}
