@@ -48,6 +48,15 @@ export const TERRAIN_CHUNK_CACHE = 512;
 /** [ms] Main-thread time per animation frame spent turning arrived patches into chunk meshes (≈ 1 ms each; at least one per frame). */
 export const LOD_BUILD_MS_PER_FRAME = 4;
 
+/**
+ * [chunks] Chunk meshes cut from the overview (exact coarse chunks and the stand-ins of finer ones,
+ * view3d/terrain-view.ts) built in one animation frame at most, within LOD_BUILD_MS_PER_FRAME
+ * (at least one a frame). A large camera jump (a preset, the map's far side) wants a hundred or
+ * more new chunks: they are built over a few frames while the previous chunks stay drawn, and the
+ * new selection is swapped in whole once every chunk of it has a mesh.
+ */
+export const LOD_STANDIN_BUILDS_PER_FRAME = 16;
+
 /** [-] Terrain patch requests waiting for the worker at most (the render loop never waits for one). */
 export const TERRAIN_PATCH_REQUESTS_IN_FLIGHT = 8;
 

@@ -141,6 +141,7 @@ ManifoldView.create(el<HTMLCanvasElement>('manifold')).then(
   (m) => {
     manifoldView = m;
     m?.setPalette(contactPalette(settings.contactPalette));
+    m?.setUnits(settings.units);
     if (!m) el('manifold-note').textContent = 'Manifold view unavailable: no 2D renderer here.';
   },
   () => (el('manifold-note').textContent = 'Manifold view unavailable in this browser.'),
@@ -167,6 +168,7 @@ function applyDisplaySettings(): void {
   const palette = contactPalette(settings.contactPalette);
   scene.contacts.setPalette(palette);
   manifoldView?.setPalette(palette);
+  manifoldView?.setUnits(settings.units);
   for (const sw of document.querySelectorAll<HTMLElement>('[data-contact-kind]')) sw.style.color = cssColor(contactColor(Number(sw.dataset.contactKind), palette));
   scene.setShowWorldAxes(settings.showWorldAxes);
   scene.setTerrainColors(settings.terrainColors);
@@ -481,54 +483,78 @@ function frameLoop(now: number): void {
 requestAnimationFrame(frameLoop);
 
 // ---- test/debug hook -------------------------------------------------------------------------
+/** Canvas CSS pixel position of the drawn robot base's origin (test hook), or null. */
+function baseOnScreen(): { x: number; y: number } | null {
+  const o = 7 * scene.baseIndex();
+  const p: [number, number] = [0, 0];
+  const q = interpolated.poses;
+  if (!world || o + 2 >= q.length || !scene.toScreen(p, q[o], q[o + 1], q[o + 2])) return null;
+  return { x: p[0], y: p[1] };
+}
+
+// Every field is a getter: the hook reads one field per property access (installTestHook), so a
+// poll of `framesRendered` does not also project every contact to the screen (the renderer bench
+// polls while it measures).
 installTestHook((): TestHookState => {
-  const f = pump.current?.frame;
-  const s = shown;
   const chassis = (fr: Frame | undefined): number[] => {
     if (!fr || !world) return [];
     const k = scene.baseIndex();
     return Array.from(fr.poses.subarray(7 * k, 7 * k + 7));
   };
-  const screen: { index: number; x: number; y: number }[] = [];
-  if (s) {
-    const p: [number, number] = [0, 0];
-    for (let k = 0; k < scene.contacts.spheres.count; k++) {
-      const idx = scene.contacts.contactOfInstance[k];
-      if (idx >= 0 && scene.toScreen(p, s.contacts[10 * idx], s.contacts[10 * idx + 1], s.contacts[10 * idx + 2])) screen.push({ index: idx, x: p[0], y: p[1] });
-    }
-  }
-  const detail = s && world && selection.type === 'contact' ? contactDetail(s, selection.index, world.dt, exactHeights) : null;
-  const ts = scene.terrainStats;
   return {
-    ready: world !== null && f !== undefined,
-    host: host.kind,
-    scenarioName: world?.scenarioName ?? null,
-    bodies: world?.bodies.length ?? 0,
-    bodyNames: world?.bodies.map((b) => `${b.role}:${b.name}`) ?? [],
-    terrainStride,
-    glRenderer: scene.glRenderer,
-    paused,
-    framesReceived,
-    framesRendered,
-    lastFrame: f
-      ? { step: f.step, time: f.time, speed: f.speed, contacts: f.contactInfo.length / 5, realtimeFactor: f.realtimeFactor, chassis: chassis(f) }
-      : null,
-    shownFrame: s ? { step: s.step, time: s.time, contacts: Array.from(s.contacts), contactInfo: Array.from(s.contactInfo) } : null,
-    contactsOnScreen: screen,
-    selection: describeSelection(selection),
-    selectedContact: detail,
-    highlightedContacts: scene.contacts.highlighted,
-    warnings: warningsShown.slice(),
-    error: banner.error,
-    loads: files.loads,
-    visualBodies: scene.visualBodies,
-    recording: recordings.hookState(),
-    overlaySegments: scene.overlays.segmentCounts,
-    terrain: ts && exactHeights ? { ...ts, exactTiles: exactHeights.tileCount, exactBytes: exactHeights.bytes, exactRequests: exactHeights.requests, exactBytesReceived: exactHeights.bytesReceived } : null,
-    drawnChassis: world ? Array.from(interpolated.poses.subarray(7 * scene.baseIndex(), 7 * scene.baseIndex() + 7)) : [],
-    frameTiming: frameTiming.snapshot(),
-    terrainGpu: terrainGpuMemory(scene.scene),
-    terrainBytesFromWorker,
+    get ready() { return world !== null && pump.current?.frame !== undefined; },
+    get host() { return host.kind; },
+    get scenarioName() { return world?.scenarioName ?? null; },
+    get bodies() { return world?.bodies.length ?? 0; },
+    get bodyNames() { return world?.bodies.map((b) => `${b.role}:${b.name}`) ?? []; },
+    get terrainStride() { return terrainStride; },
+    get glRenderer() { return scene.glRenderer; },
+    get paused() { return paused; },
+    get framesReceived() { return framesReceived; },
+    get framesRendered() { return framesRendered; },
+    get lastFrame() {
+      const f = pump.current?.frame;
+      return f ? { step: f.step, time: f.time, speed: f.speed, contacts: f.contactInfo.length / 5, realtimeFactor: f.realtimeFactor, chassis: chassis(f) } : null;
+    },
+    get shownFrame() {
+      const s = shown;
+      return s ? { step: s.step, time: s.time, contacts: Array.from(s.contacts), contactInfo: Array.from(s.contactInfo) } : null;
+    },
+    get contactsOnScreen() {
+      const s = shown;
+      const screen: { index: number; x: number; y: number }[] = [];
+      if (s) {
+        const p: [number, number] = [0, 0];
+        for (let k = 0; k < scene.contacts.spheres.count; k++) {
+          const idx = scene.contacts.contactOfInstance[k];
+          if (idx >= 0 && scene.toScreen(p, s.contacts[10 * idx], s.contacts[10 * idx + 1], s.contacts[10 * idx + 2])) screen.push({ index: idx, x: p[0], y: p[1] });
+        }
+      }
+      return screen;
+    },
+    get selection() { return describeSelection(selection); },
+    get selectedContact() {
+      const s = shown;
+      return s && world && selection.type === 'contact' ? contactDetail(s, selection.index, world.dt, exactHeights) : null;
+    },
+    get highlightedContacts() { return scene.contacts.highlighted; },
+    get warnings() { return warningsShown.slice(); },
+    get error() { return banner.error; },
+    get loads() { return files.loads; },
+    get visualBodies() { return scene.visualBodies; },
+    get recording() { return recordings.hookState(); },
+    get overlaySegments() { return scene.overlays.segmentCounts; },
+    get terrain() {
+      const ts = scene.terrainStats;
+      return ts && exactHeights ? { ...ts, exactTiles: exactHeights.tileCount, exactBytes: exactHeights.bytes, exactRequests: exactHeights.requests, exactBytesReceived: exactHeights.bytesReceived } : null;
+    },
+    get drawnChassis() { return world ? Array.from(interpolated.poses.subarray(7 * scene.baseIndex(), 7 * scene.baseIndex() + 7)) : []; },
+    get baseOnScreen() { return baseOnScreen(); },
+    get frameTiming() { return frameTiming.snapshot(); },
+    get terrainGpu() { return terrainGpuMemory(scene.scene); },
+    get terrainBytesFromWorker() { return terrainBytesFromWorker; },
+    get manifoldScale() { return manifoldView?.scaleLabel ?? null; },
+    get plotTime() { return panel?.timeText ?? null; },
   };
 });
 

@@ -34,6 +34,7 @@ export interface TestHookState {
   bodies: number;
   /** "role:name" per body, in world order. */
   bodyNames: string[];
+  /** Stride of the terrain drawn under the followed body (1: the collision surface; 0: none drawn there). */
   terrainStride: number;
   /** WebGL renderer name (e.g. "ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device ...))"), '' if hidden. */
   glRenderer: string;
@@ -68,12 +69,18 @@ export interface TestHookState {
   terrain?: (import('./view3d/terrain-view').TerrainStats & { exactTiles: number; exactBytes: number; exactRequests: number; exactBytesReceived: number }) | null;
   /** The robot base's pose as drawn (interpolated, float32), px py pz qx qy qz qw. */
   drawnChassis?: number[];
+  /** Canvas CSS pixel position of the drawn robot base's origin, or null (behind the camera, no world). */
+  baseOnScreen?: { x: number; y: number } | null;
   /** The render loop's recent frames: start times and callback durations (render-stats.ts). */
   frameTiming?: FrameTimingSnapshot;
   /** Geometry and texture bytes held under the scene's 'terrain' object(s) (render-stats.ts). */
   terrainGpu?: TerrainGpuMemory;
   /** Bytes of typed arrays in the WorldInfo.terrain the worker sent for the current world. */
   terrainBytesFromWorker?: number;
+  /** The manifold view's scale-bar label ('' when it draws no patch), null without the view. */
+  manifoldScale?: string | null;
+  /** The plot panel's time label as drawn, null without the panel. */
+  plotTime?: string | null;
 }
 
 declare global {
@@ -82,13 +89,18 @@ declare global {
   }
 }
 
+/**
+ * Installs the hook. `get` is called once per property read and only that property is read from
+ * its result: return an object of getters, so reading one field (a poll of `framesRendered`)
+ * costs that field, not the whole snapshot.
+ */
 export function installTestHook(get: () => TestHookState): void {
   const hook = {} as TestHookState;
   const keys: (keyof TestHookState)[] = [
     'ready', 'host', 'scenarioName', 'bodies', 'bodyNames', 'terrainStride', 'glRenderer', 'paused',
     'framesReceived', 'framesRendered', 'lastFrame', 'shownFrame', 'contactsOnScreen', 'selection',
-    'selectedContact', 'highlightedContacts', 'warnings', 'error', 'loads', 'visualBodies', 'recording', 'overlaySegments', 'terrain', 'drawnChassis',
-    'frameTiming', 'terrainGpu', 'terrainBytesFromWorker',
+    'selectedContact', 'highlightedContacts', 'warnings', 'error', 'loads', 'visualBodies', 'recording', 'overlaySegments', 'terrain', 'drawnChassis', 'baseOnScreen',
+    'frameTiming', 'terrainGpu', 'terrainBytesFromWorker', 'manifoldScale', 'plotTime',
   ];
   for (const k of keys) Object.defineProperty(hook, k, { get: () => get()[k], enumerable: true });
   Object.freeze(hook);

@@ -23,6 +23,9 @@ export interface ContactFrame {
   contactInfo: Int32Array;
 }
 
+/** What the slip needs of a frame: poses, velocities and contacts. */
+export type MotionFrame = Pick<ContactFrame, 'poses' | 'velocities' | 'contacts' | 'contactInfo'>;
+
 /** Which element of a terrain cell a point lies on (sim/terrain/heightfield.ts diagram). */
 export type TerrainElement = 'rectangle' | 'lower triangle' | 'upper triangle';
 
@@ -81,7 +84,7 @@ export function terrainElement(t: TerrainHeights, i: number, j: number, x: numbe
 }
 
 /** Velocity of the material point of `body` at p (world), written into out; false without data. */
-function pointVelocity(out: number[], f: ContactFrame, body: number, px: number, py: number, pz: number): boolean {
+function pointVelocity(out: number[], f: MotionFrame, body: number, px: number, py: number, pz: number): boolean {
   out[0] = 0; out[1] = 0; out[2] = 0;
   if (body < 0) return true; // the terrain does not move
   const v = f.velocities;
@@ -96,6 +99,22 @@ function pointVelocity(out: number[], f: ContactFrame, body: number, px: number,
 }
 
 const va = [0, 0, 0], vb = [0, 0, 0];
+
+/**
+ * [m/s] Slip speed of contact k: the tangential part of A's material point velocity against B's
+ * at the contact point (as contactDetail's slipSpeed), NaN without velocities or for an index
+ * out of range. Allocates nothing (the plots sample it every frame).
+ */
+export function contactSlipSpeed(f: MotionFrame, k: number): number {
+  const n = Math.min(Math.floor(f.contacts.length / CONTACT_STRIDE), Math.floor(f.contactInfo.length / CONTACT_INFO_STRIDE));
+  if (!Number.isInteger(k) || k < 0 || k >= n) return Number.NaN;
+  const o = CONTACT_STRIDE * k, q = CONTACT_INFO_STRIDE * k;
+  const c = f.contacts;
+  if (!pointVelocity(va, f, f.contactInfo[q + 1], c[o], c[o + 1], c[o + 2]) || !pointVelocity(vb, f, f.contactInfo[q + 2], c[o], c[o + 1], c[o + 2])) return Number.NaN;
+  const rx = va[0] - vb[0], ry = va[1] - vb[1], rz = va[2] - vb[2];
+  const vn = rx * c[o + 3] + ry * c[o + 4] + rz * c[o + 5];
+  return Math.hypot(rx - vn * c[o + 3], ry - vn * c[o + 4], rz - vn * c[o + 5]);
+}
 
 /** Detail of contact k of frame f; null when k is out of range. */
 export function contactDetail(f: ContactFrame, k: number, dt: number, terrain: TerrainHeights | null): ContactDetail | null {

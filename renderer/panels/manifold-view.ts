@@ -3,7 +3,8 @@
  * (manifold-geometry.ts): the terrain elements under it, the wheel's footprint, and the contact
  * points as discs whose size grows with depth, coloured by algorithm case; the selected contact
  * is ringed. Rolling direction (u) to the right, across the tread (v) up; a scale bar gives
- * the metres. Resolves null when no pixi renderer works here (the caller shows a note).
+ * the length in the settings' unit (scale-bar.ts). Resolves null when no pixi renderer works here
+ * (the caller shows a note).
  */
 import 'pixi.js/unsafe-eval';
 import { Graphics, Text, type Application } from 'pixi.js';
@@ -15,6 +16,8 @@ import { manifoldPicture, wheelOfSelection, type ManifoldPicture } from '../insp
 import type { TerrainHeights } from '../inspect/terrain-heights';
 import type { Selection } from '../inspect/selection';
 import { contactColor, STANDARD_CONTACT_COLORS, type ContactColors } from '../view3d/contact-style';
+import { DEFAULT_UNITS, type DisplayUnits } from '../app/units';
+import { scaleBar } from './scale-bar';
 
 const PAD = 10;
 /** [m] Smallest extent shown (a touching wheel's footprint is a sliver). */
@@ -29,6 +32,7 @@ export class ManifoldView {
   picture: ManifoldPicture | null = null;
   private key = '';
   private palette: ContactColors = STANDARD_CONTACT_COLORS;
+  private units: DisplayUnits = DEFAULT_UNITS;
 
   private constructor(private readonly app: Application, private readonly g: Graphics, private readonly title: Text, private readonly scale: Text) {}
 
@@ -57,6 +61,18 @@ export class ManifoldView {
     if (p === this.palette) return;
     this.palette = p;
     this.key = '';
+  }
+
+  /** Length unit of the scale bar (the settings' units); redraws at the next update. */
+  setUnits(u: DisplayUnits): void {
+    if (u.length === this.units.length) return;
+    this.units = { ...u };
+    this.key = '';
+  }
+
+  /** The scale bar's label as drawn ('' when nothing is drawn). */
+  get scaleLabel(): string {
+    return this.scale.text;
   }
 
   /** `terrain`: exact heights (fetched around the patch); a new tile (its version) redraws. */
@@ -111,13 +127,11 @@ export class ManifoldView {
       g.circle(X(p.u), Y(p.v), r).fill({ color: rgbHex(contactColor(p.kind, this.palette)) });
       if (p.index === selIndex) g.circle(X(p.u), Y(p.v), r + 3).stroke({ color: 0xffff00, width: 2 });
     }
-    // scale bar: a round length near a quarter of the width
-    const target = (W / 4) / s;
-    const mag = 10 ** Math.floor(Math.log10(target));
-    const bar = [1, 2, 5, 10].map((m) => m * mag).filter((b) => b <= target).pop() ?? mag;
-    g.moveTo(PAD, H - PAD).lineTo(PAD + bar * s, H - PAD).stroke({ color: 0xffffff, width: 2 });
-    this.scale.text = bar >= 0.01 ? `${(bar * 100).toFixed(bar >= 0.1 ? 0 : 1)} cm` : `${(bar * 1000).toFixed(1)} mm`;
-    this.scale.position.set(PAD + bar * s + 6, H - PAD - 7);
+    // scale bar: a round length (in the settings' unit) up to a quarter of the width
+    const bar = scaleBar(this.units, (W / 4) / s);
+    if (bar) g.moveTo(PAD, H - PAD).lineTo(PAD + bar.metres * s, H - PAD).stroke({ color: 0xffffff, width: 2 });
+    this.scale.text = bar?.label ?? '';
+    this.scale.position.set(PAD + (bar?.metres ?? 0) * s + 6, H - PAD - 7);
     const n = pic.normal;
     this.title.text = `${w.bodies[pic.wheel].name}: ${pic.points.length} pts, ${pic.group.kinds.map(contactKindName).join('+')}, n ${n[0].toFixed(2)} ${n[1].toFixed(2)} ${n[2].toFixed(2)}\n→ rolling   ↑ across tread`;
     this.title.position.set(6, 2);

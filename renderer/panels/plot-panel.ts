@@ -146,6 +146,11 @@ export class PlotPanel {
     else this.oldest = this.plotted[0].data.timeAt(0);
   }
 
+  /** The time label as drawn ("t = 1.23 s"…): the test hook compares it with the status bar. */
+  get timeText(): string {
+    return this.timeLabel.text;
+  }
+
   /** The simulated time at the plots' right edge when live (the frame on screen). */
   setTime(t: number): void {
     this.time = t;

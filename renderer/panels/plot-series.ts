@@ -1,13 +1,13 @@
 /**
  * What the plots can show: per wheel (deepest contact, total normal force, contact count, slip
- * is in the inspector), per body (speed, pitch, roll) and the world's totals, each a sampler over
- * a frame. Keys are stable strings ("wheel:3:force") so the choice is remembered across runs.
+ * speed), per body (speed, pitch, roll) and the world's totals, each a sampler over a frame. Keys are stable strings ("wheel:3:force") so the choice is remembered across runs.
  * Samples are SI (m, rad, N, m/s); the legend converts them to the chosen display units
  * (renderer/app/units.ts) by the series' quantity. Pure; unit-tested.
  */
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../../sim/dynamics/spec';
 import type { WorldInfo } from '../../sim/protocol';
 import { rollPitchYaw } from '../inspect/entities';
+import { contactSlipSpeed } from '../inspect/contact-detail';
 import type { Quantity } from '../app/units';
 
 export interface SeriesFrame {
@@ -39,6 +39,26 @@ function contactsOf(f: SeriesFrame, body: number, fold: (acc: number, o: number)
   return acc;
 }
 
+/**
+ * [m/s] Slip of a wheel's contact patch: its contacts' slip speeds (inspect/contact-detail.ts)
+ * averaged with their normal impulses as weights (plainly when none pushes); NaN without a
+ * contact or without velocities.
+ */
+export function wheelSlip(f: SeriesFrame, body: number): number {
+  const n = Math.min(Math.floor(f.contacts.length / CONTACT_STRIDE), Math.floor(f.contactInfo.length / CONTACT_INFO_STRIDE));
+  let sw = 0, swv = 0, count = 0, sum = 0;
+  for (let k = 0; k < n; k++) {
+    const q = CONTACT_INFO_STRIDE * k;
+    if (f.contactInfo[q + 1] !== body && f.contactInfo[q + 2] !== body) continue;
+    const v = contactSlipSpeed(f, k);
+    if (Number.isNaN(v)) return Number.NaN;
+    const w = Math.max(0, f.contacts[CONTACT_STRIDE * k + 7]);
+    sw += w; swv += w * v; count++; sum += v;
+  }
+  if (count === 0) return Number.NaN;
+  return sw > 0 ? swv / sw : sum / count;
+}
+
 /** Every series the world offers, in menu order. */
 export function availableSeries(w: WorldInfo): SeriesDef[] {
   const out: SeriesDef[] = [
@@ -51,6 +71,7 @@ export function availableSeries(w: WorldInfo): SeriesDef[] {
         { key: `wheel:${i}:depth`, label: `${b.name} depth`, quantity: 'length', sample: (f) => Math.max(0, contactsOf(f, i, (a, o) => Math.max(a, f.contacts[o + 6]), 0)) },
         { key: `wheel:${i}:force`, label: `${b.name} normal force`, quantity: 'force', sample: (f, dt) => (dt > 0 ? contactsOf(f, i, (a, o) => a + f.contacts[o + 7], 0) / dt : 0) },
         { key: `wheel:${i}:count`, label: `${b.name} contacts`, quantity: 'count', sample: (f) => contactsOf(f, i, (a) => a + 1, 0) },
+        { key: `wheel:${i}:slip`, label: `${b.name} slip`, quantity: 'speed', sample: (f) => wheelSlip(f, i) },
       );
     }
   });

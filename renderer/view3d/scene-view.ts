@@ -120,10 +120,13 @@ export class SceneView {
     return this.terrain?.stats ?? null;
   }
 
-  /** Stride the terrain is drawn at under the followed body (1 = the exact collision surface). */
+  /**
+   * Stride the terrain is drawn at under the followed body (1 = the exact collision surface; 0 =
+   * nothing drawn there: a new world's first frames, or the body is off the map).
+   */
   get terrainStride(): number {
     const m = this.bodyMeshes[this.followBody];
-    return m && this.terrain ? Math.max(1, this.terrain.strideAt(m.position.x, m.position.y)) : 1;
+    return m && this.terrain ? this.terrain.strideAt(m.position.x, m.position.y) : 1;
   }
 
   setShowWorldAxes(show: boolean): void {

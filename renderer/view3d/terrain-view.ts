@@ -7,7 +7,9 @@
  * first, then nearest the camera; arrived patches become meshes for LOD_BUILD_MS_PER_FRAME of
  * each frame (at least one). Until a chunk's patch is here a stand-in interpolated from the
  * overview is drawn in its place (terrain-lod.ts placeholderChunk), so the render loop never
- * waits and the finished parts of the view never wait for the rest.
+ * waits and the finished parts of the view never wait for the rest. Overview cuts and stand-ins
+ * are built at most LOD_STANDIN_BUILDS_PER_FRAME a frame (within the frame's build time): after a
+ * camera jump the previous chunks stay drawn until every chunk of the new selection has a mesh.
  * Chunk meshes live in an LRU cache of TERRAIN_CHUNK_CACHE (GPU buffers freed on eviction).
  * Level 0 is drawn at stride 1 with the collision surface's V1–V2 diagonal (sim/terrain/mesh.ts).
  * Built in the simulation frame; the scene's root transform makes it y-up.
@@ -15,7 +17,8 @@
 import * as THREE from 'three';
 import type { TerrainInfo, TerrainPatch } from '../../sim/protocol';
 import {
-  LOD_BUILD_MS_PER_FRAME, LOD_FOCUS_RADIUS, LOD_RESELECT_FRACTION, LOD_SPLIT_FACTOR, TERRAIN_CHUNK_CACHE, TERRAIN_PATCH_REQUESTS_IN_FLIGHT,
+  LOD_BUILD_MS_PER_FRAME, LOD_FOCUS_RADIUS, LOD_RESELECT_FRACTION, LOD_SPLIT_FACTOR, LOD_STANDIN_BUILDS_PER_FRAME, TERRAIN_CHUNK_CACHE,
+  TERRAIN_PATCH_REQUESTS_IN_FLIGHT,
 } from '../config';
 import {
   chunkDistance, chunkMesh, chunkRequest, patchFromOverview, placeholderChunk, selectChunks,
@@ -74,6 +77,10 @@ export interface TerrainStats {
   minStride: number;
   maxStride: number;
   lastError: string | null;
+  /** Chunk meshes built so far (arrived patches, overview cuts, stand-ins). */
+  meshesBuilt: number;
+  /** Chunks of the current selection still without a mesh (0: the drawn chunks are the selection). */
+  waiting: number;
 }
 
 export class TerrainView {
@@ -92,6 +99,13 @@ export class TerrainView {
   private dirty = true;
   private disposed = false;
   private wanted: LodChunk[] = [];
+  private readonly wantedKeys = new Set<string>();
+  /** Wanted chunks without a mesh yet (their builds wait for the next frames). */
+  private waiting = 0;
+  /** The drawn chunks are one whole selection (false for a new world until its first is built). */
+  private drawnWhole = false;
+  /** Chunk meshes built (patches, overview cuts and stand-ins). */
+  private meshesBuilt = 0;
   /** Patches that arrived, waiting for their mesh (built for LOD_BUILD_MS_PER_FRAME per update, at least one). */
   private readonly arrived: { c: LodChunk; p: TerrainPatch }[] = [];
   private inFlight = 0;
@@ -135,52 +149,79 @@ export class TerrainView {
     const step = LOD_RESELECT_FRACTION * this.chunkCells * Math.max(this.grid.dx, this.grid.dy);
     const moved = Math.hypot(ex - this.lastEye[0], ey - this.lastEye[1], ez - this.lastEye[2]);
     const focusSame = Number.isNaN(fx + fy) ? Number.isNaN(this.lastFocus[0]) : Math.hypot(fx - this.lastFocus[0], fy - this.lastFocus[1]) < step;
-    if (!this.dirty && moved < step && focusSame) return;
-    this.dirty = false;
-    this.lastEye[0] = ex; this.lastEye[1] = ey; this.lastEye[2] = ez;
-    this.lastFocus[0] = fx; this.lastFocus[1] = fy;
-    this.wanted = selectChunks(this.grid, this.lastEye, {
-      chunkCells: this.chunkCells, splitFactor: LOD_SPLIT_FACTOR, maxVertices: this.maxVertices, focus: this.lastFocus, focusRadius: LOD_FOCUS_RADIUS,
-    }).chunks;
-    // Every wanted chunk is drawn: its mesh, else one cut from the overview (exact samples when
-    // its stride allows, else a bilinear stand-in, replaced in place when its patch arrives).
-    const missing: LodChunk[] = [];
-    const draw = new Set<string>();
+    const reselect = this.dirty || moved >= step || !focusSame;
+    if (!reselect && this.waiting === 0) return;
+    if (reselect) {
+      this.dirty = false;
+      this.lastEye[0] = ex; this.lastEye[1] = ey; this.lastEye[2] = ez;
+      this.lastFocus[0] = fx; this.lastFocus[1] = fy;
+      this.wanted = selectChunks(this.grid, this.lastEye, {
+        chunkCells: this.chunkCells, splitFactor: LOD_SPLIT_FACTOR, maxVertices: this.maxVertices, focus: this.lastFocus, focusRadius: LOD_FOCUS_RADIUS,
+      }).chunks;
+      // built, drawn (a new world's first frames) and requested in this order
+      const ranked = this.wanted.map((c) => ({ c, r: this.rank(c, ex, ey, ez, fx, fy) }));
+      ranked.sort((a, b) => a.r - b.r);
+      for (let k = 0; k < ranked.length; k++) this.wanted[k] = ranked[k].c;
+      this.wantedKeys.clear();
+      for (const c of this.wanted) this.wantedKeys.add(c.key);
+    }
+    // Every wanted chunk needs a mesh: its own, else one cut from the overview (exact samples when
+    // its stride allows, else a bilinear stand-in, replaced in place when its patch arrives). At
+    // most LOD_STANDIN_BUILDS_PER_FRAME of those are built per frame, within the frame's build time
+    // (at least one), so a camera jump spreads its work over frames.
+    let built = 0;
+    this.waiting = 0;
     for (const c of this.wanted) {
+      if (this.cache.has(c.key)) continue;
+      if (built >= LOD_STANDIN_BUILDS_PER_FRAME || (built > 0 && performance.now() - t0 >= LOD_BUILD_MS_PER_FRAME)) {
+        this.waiting++;
+        continue;
+      }
       if (!this.ready(c)) {
         const ph = placeholderChunk(this.grid, this.info.overview, c, this.chunkCells);
         this.store(c, ph.patch, ph.chunk);
       }
-      if (this.cache.get(c.key)!.placeholder) missing.push(c);
-      draw.add(c.key);
+      built++;
     }
+    // The drawn chunks tile the map once: the previous selection stays drawn until the new one is
+    // complete. Only while nothing whole is drawn (a new world) do chunks show as they are built.
+    if (this.waiting > 0 && this.drawnWhole) return;
+    this.drawnWhole = this.waiting === 0;
+    const missing: LodChunk[] = [];
     for (const key of this.drawn) {
-      if (!draw.has(key)) {
+      if (!this.wantedKeys.has(key)) {
         const cc = this.cache.get(key);
         if (cc) this.group.remove(cc.mesh);
         this.drawn.delete(key);
       }
     }
-    for (const key of draw) {
-      const cc = this.cache.get(key)!;
-      this.cache.delete(key); // most recently used goes last
-      this.cache.set(key, cc);
-      if (!this.drawn.has(key)) {
+    for (const c of this.wanted) {
+      const cc = this.cache.get(c.key);
+      if (!cc) continue; // not built yet (a new world's first frames)
+      if (cc.placeholder) missing.push(c);
+      this.cache.delete(c.key); // most recently used goes last
+      this.cache.set(c.key, cc);
+      if (!this.drawn.has(c.key)) {
         this.group.add(cc.mesh);
-        this.drawn.add(key);
+        this.drawn.add(c.key);
       }
     }
     this.evict();
-    // The followed body's ground first (it should be the collision surface at once), then by camera distance.
-    const zMid = (this.grid.minHeight + this.grid.maxHeight) / 2;
-    const rank = (c: LodChunk): number =>
-      (c.level === 0 && chunkDistance(this.grid, c, fx, fy, zMid) < LOD_FOCUS_RADIUS ? 0 : 1e12) + chunkDistance(this.grid, c, ex, ey, ez);
-    missing.sort((a, b) => rank(a) - rank(b));
+    // `missing` keeps the selection's order: the followed body's ground first, then by camera distance.
     for (const c of missing) {
       // patches waiting for their mesh count too: requests never outrun the builds
       if (this.inFlight + this.arrived.length >= TERRAIN_PATCH_REQUESTS_IN_FLIGHT) break;
       this.request(c);
     }
+  }
+
+  /**
+   * Order of chunks to build and request: the followed body's ground first (it should be the
+   * collision surface at once), then by distance from the camera.
+   */
+  private rank(c: LodChunk, ex: number, ey: number, ez: number, fx: number, fy: number): number {
+    const zMid = (this.grid.minHeight + this.grid.maxHeight) / 2;
+    return (c.level === 0 && chunkDistance(this.grid, c, fx, fy, zMid) < LOD_FOCUS_RADIUS ? 0 : 1e12) + chunkDistance(this.grid, c, ex, ey, ez);
   }
 
   /** True when the chunk's mesh is cached, building it from the overview when it is coarse enough. */
@@ -198,6 +239,7 @@ export class TerrainView {
    */
   private store(c: LodChunk, p: SampledHeights, drawnAs?: LodChunk): void {
     const m = chunkMesh(this.grid, drawnAs ?? c, p);
+    this.meshesBuilt++;
     const geom = new THREE.BufferGeometry();
     geom.setAttribute('position', new THREE.BufferAttribute(m.positions, 3));
     geom.setAttribute('normal', new THREE.BufferAttribute(m.normals, 3));
@@ -222,7 +264,7 @@ export class TerrainView {
   private evict(): void {
     for (const [key, cc] of this.cache) {
       if (this.cache.size <= TERRAIN_CHUNK_CACHE) break;
-      if (this.drawn.has(key)) continue;
+      if (this.drawn.has(key) || this.wantedKeys.has(key)) continue;
       cc.mesh.geometry.dispose();
       this.cache.delete(key);
     }
@@ -284,6 +326,8 @@ export class TerrainView {
       minStride: Number.isFinite(minStride) ? minStride : 0,
       maxStride,
       lastError: this.lastError,
+      meshesBuilt: this.meshesBuilt,
+      waiting: this.waiting,
     };
   }
 

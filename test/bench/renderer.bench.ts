@@ -34,9 +34,17 @@
  *   'terrain' object(s) (renderer/render-stats.ts terrainGpuMemory), with vertex count and stride.
  *   On SwiftShader the app draws at most 257² terrain vertices (renderer/config.ts), so big maps
  *   are decimated here; a hardware GPU gets up to 1025² at stride 1.
- * - from worker: typed-array bytes of the WorldInfo.terrain the worker returned; all bytes the
- *   page received in messages from the worker during the load (counted by an init script around
- *   Worker 'message' events); and bytes per drawn frame while driving.
+ * - from worker: typed-array bytes of the WorldInfo.terrain the worker returned (the overview since
+ *   the chunked LOD terrain); all bytes the page received in messages from the worker during the
+ *   load (counted by an init script around Worker 'message' events); and bytes per drawn frame
+ *   while driving (pose and contact frames plus the terrainPatch transfers).
+ * - renderer terrain: what the LOD terrain holds at the end (test hook `terrain`): chunk mesh
+ *   bytes of every cached chunk (drawn, and kept in the LRU cache), the overview's heights and the
+ *   inspectors' exact-height tiles; and the patch heights received from the worker so far (chunks
+ *   and exact tiles).
+ *
+ * RENDERER_BENCH_PROFILE=<dir>: one more window under CDP's sampling profiler; the profile is
+ * written to <dir>/<case>.cpuprofile and the functions with the most self time are printed.
  *
  * A case that does not load within `loadTimeoutS` (180 s), or whose page crashes, gives a row saying so
  * and the bench goes on (RENDERER_BENCH_LOAD_TIMEOUT_S overrides the limit, e.g. 1 to see such a
@@ -51,7 +59,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { buildRendererBenchFiles, type RendererBenchFiles } from './renderer/scenario';
-import { framesInWindow, quantile, scriptMsPerFrameFromTrace, TABLE_HEADER, tableRow, type CaseResult, type FrameTimingSnapshot, type TraceEvent } from './renderer/measure';
+import { framesInWindow, profileSummary, quantile, scriptMsPerFrameFromTrace, TABLE_HEADER, tableRow, type CaseResult, type FrameTimingSnapshot, type TraceEvent } from './renderer/measure';
 
 export interface BenchContext {
   quick: boolean;
@@ -99,6 +107,9 @@ const POLL_MS = 250;
  * snapshot on the main thread; every 2 s keeps that out of the numbers (well under 1 %).
  */
 const WINDOW_POLL_MS = 2000;
+
+/** [µs] Sampling interval of the optional CPU profile (RENDERER_BENCH_PROFILE). */
+const PROFILE_SAMPLING_US = 100;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -248,16 +259,20 @@ interface EndState {
   terrainGpu: { bytes: number; geometries: number; vertices: number; visibleVertices: number } | undefined;
   terrainBytesFromWorker: number | undefined;
   terrainStride: number;
+  terrain: { drawnChunks: number; cachedChunks: number; meshBytes: number; overviewBytes: number; bytesReceived: number; exactBytes: number; exactBytesReceived: number } | null | undefined;
   realtimeFactor: number | null;
   step: number | null;
+  chassis: number[] | null;
+  warnings: string[];
 }
 
 const END_STATE = `(() => {
   const h = window.__terrawheel;
   return {
     frameTiming: h.frameTiming, terrainGpu: h.terrainGpu, terrainBytesFromWorker: h.terrainBytesFromWorker,
-    terrainStride: h.terrainStride,
+    terrainStride: h.terrainStride, terrain: h.terrain,
     realtimeFactor: h.lastFrame ? h.lastFrame.realtimeFactor : null, step: h.lastFrame ? h.lastFrame.step : null,
+    chassis: h.lastFrame ? h.lastFrame.chassis : null, warnings: h.warnings,
   };
 })()`;
 
@@ -356,7 +371,36 @@ async function runCase(browser: Browser, url: string, c: RendererBenchFiles, s: 
     result.terrainVertices = end.terrainGpu?.vertices;
     result.terrainStride = end.terrainStride;
     result.terrainBytesFromWorker = end.terrainBytesFromWorker;
+    if (end.terrain) {
+      result.terrainMeshBytes = end.terrain.meshBytes;
+      result.terrainChunks = [end.terrain.drawnChunks, end.terrain.cachedChunks];
+      result.terrainOverviewBytes = end.terrain.overviewBytes;
+      result.terrainExactBytes = end.terrain.exactBytes;
+      result.terrainPatchBytesReceived = end.terrain.bytesReceived + end.terrain.exactBytesReceived;
+    }
     result.realtimeFactor = end.realtimeFactor ?? undefined;
+    // Where the rover is after the first window (the 1025² map is 51 m wide: it may have left it).
+    if (end.chassis) result.note = `rover at (${end.chassis[0].toFixed(1)}, ${end.chassis[1].toFixed(1)}) m after the first window${end.warnings.length ? `; warnings: ${end.warnings.join(' / ')}` : ''}`;
+
+    // Optional: a sampled CPU profile of the main thread over one more window (where the script
+    // time goes), summarised as the functions with the most self time.
+    const profileDir = process.env.RENDERER_BENCH_PROFILE;
+    if (profileDir) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: PROFILE_SAMPLING_US });
+      await cdp.send('Profiler.start');
+      const p0 = (await page.evaluate(WINDOW_MARK)) as WindowMark;
+      const profStart = performance.now();
+      let p1 = p0;
+      while (p1.frames < p0.frames + s.window && performance.now() - profStart < s.windowMaxS * 1000) {
+        await sleep(WINDOW_POLL_MS);
+        p1 = (await page.evaluate(WINDOW_MARK)) as WindowMark;
+      }
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(join(profileDir, `${c.name}.cpuprofile`), JSON.stringify(profile));
+      console.log(`  ${label}: profile of ${p1.frames - p0.frames} frames, self time per frame:`);
+      for (const line of profileSummary(profile, p1.frames - p0.frames)) console.log(`    ${line}`);
+    }
 
     // A second window under tracing: main-thread script time of each frame (median / p95).
     await browser.startTracing(page, { categories: TRACE_CATEGORIES });
@@ -420,7 +464,7 @@ export default async function run(ctx: BenchContext): Promise<void> {
       const load0 = loadavg()[0];
       const r = await runCase(browser, started.url, c, s);
       rows.push(r);
-      console.log(`  ${r.label}: ${r.failure ?? `${r.frames} frames in ${r.windowS?.toFixed(1)} s, sim ${r.realtimeFactor?.toFixed(2)}× real time`} (load average ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)})`);
+      console.log(`  ${r.label}: ${r.failure ?? `${r.frames} frames in ${r.windowS?.toFixed(1)} s, sim ${r.realtimeFactor?.toFixed(2)}× real time; ${r.note ?? ''}`} (load average ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)})`);
     }
   } finally {
     await browser?.close().catch(() => undefined);

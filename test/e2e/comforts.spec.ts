@@ -2,8 +2,9 @@
  * Everyday comforts in the web build (issue #17): files dropped on the window (a synthetic
  * DataTransfer, as a browser builds one) open through the same paths as the Open buttons; bad or
  * incomplete drops say why and keep the running world; display units change every readout and
- * are remembered across reloads; world axes, the colour-blind palette, plain terrain and the
- * background change the 3D view. Screenshots are kept in test-results/panels/ for review.
+ * are remembered across reloads; world axes, the colour-blind palette, plain terrain, the
+ * background and the camera presets change the 3D view; the layout follows the window and
+ * collapsed sidebar panels stay collapsed. Screenshots are kept in test-results/panels/ for review.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -186,6 +187,10 @@ test('units change the entity panel, inspector, status bar and plot labels, and 
   expect(await changed('world-axes-off', () => page.locator('#set-showWorldAxes').uncheck())).toBeGreaterThan(0);
   expect(await changed('terrain-plain', () => page.locator('#set-terrainColors').selectOption('plain'))).toBeGreaterThan(0.05);
   expect(await changed('background', () => page.locator('#set-background').fill('#202020'))).toBeGreaterThan(0.02);
+  // Camera presets: top-down and follow-wheel each show another view; back to chase.
+  expect(await changed('camera-top', () => page.locator('#camera-menu').selectOption('top'))).toBeGreaterThan(0.05);
+  expect(await changed('camera-wheel', () => page.locator('#camera-menu').selectOption('wheel'))).toBeGreaterThan(0.05);
+  await page.locator('#camera-menu').selectOption('chase');
   await page.locator('#set-contactPalette').selectOption('colorblind');
   // The help legend shows the palette's colours.
   await expect(page.locator('[data-contact-kind="0"]')).toHaveCSS('color', 'rgb(0, 158, 115)');
@@ -201,5 +206,32 @@ test('units change the entity panel, inspector, status bar and plot labels, and 
   await expect(page.locator('#set-background')).toHaveValue('#202020');
   await expect(page.locator('#set-showWorldAxes')).not.toBeChecked();
   await expect(page.locator('#status')).toContainText('mm/s');
+  expect(problems).toEqual([]);
+});
+
+test('the layout follows the window; sidebar panels collapse and stay collapsed after a reload', async ({ page }) => {
+  const problems = watchConsole(page);
+  await openApp(page);
+  const canvasSize = (): Promise<number[]> => page.locator('#view3d').evaluate((c) => [(c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height, c.clientWidth, c.clientHeight]);
+  const [w0, h0] = await canvasSize();
+  await page.setViewportSize({ width: 800, height: 560 });
+  await waitFrames(page);
+  // the 3D view's drawing buffer follows its new CSS size (960 → 800 px wide: 160 px narrower)
+  await expect.poll(async () => { const [w, h, cw, ch] = await canvasSize(); return w === cw && h === ch && w === w0 - 160 && h < h0; }).toBe(true);
+  // a sidebar section collapses from its title, and the choice is remembered (paused: the
+  // contact table above it keeps its height, so the title stays where the click goes)
+  await page.keyboard.press('Space');
+  await expect.poll(async () => (await page.evaluate(() => window.__terrawheel?.paused)) === true).toBe(true);
+  await page.waitForTimeout(300);
+  const manifold = page.locator('details[data-panel="manifold"]');
+  await expect(manifold).toHaveJSProperty('open', true);
+  await manifold.locator('summary').click();
+  await expect(manifold).toHaveJSProperty('open', false);
+  await expect(page.locator('#manifold')).toBeHidden();
+  await page.reload();
+  await page.waitForFunction(() => window.__terrawheel?.ready === true, null, { timeout: 30_000 });
+  await expect(page.locator('details[data-panel="manifold"]')).toHaveJSProperty('open', false);
+  await page.locator('details[data-panel="manifold"] summary').click();
+  await expect(page.locator('#manifold')).toBeVisible();
   expect(problems).toEqual([]);
 });

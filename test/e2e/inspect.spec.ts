@@ -34,12 +34,15 @@ interface Hook {
   loads: number;
   error: string | null;
   lastFrame: { step: number } | null;
-  shownFrame: { step: number; contacts: number[]; contactInfo: number[] } | null;
+  shownFrame: { step: number; time: number; contacts: number[]; contactInfo: number[] } | null;
   contactsOnScreen: { index: number; x: number; y: number }[];
   selection: string | null;
   selectedContact: Detail | null;
   highlightedContacts: number;
   warnings: string[];
+  manifoldScale?: string | null;
+  plotTime?: string | null;
+  baseOnScreen?: { x: number; y: number } | null;
 }
 
 const hook = (page: Page): Promise<Hook> => page.evaluate(() => JSON.parse(JSON.stringify(window.__terrawheel)) as Hook);
@@ -140,6 +143,14 @@ test('selecting a wheel in the entity tree highlights its contacts; entity state
   await pauseSettled(page);
   const h0 = await hook(page);
   const f = h0.shownFrame!;
+  // the default map's 0.1 m cells are coarse for the rover's 0.15 m wheels: said over the 3D view
+  expect(h0.warnings.filter((w) => w.startsWith('terrain too coarse for 4 wheels'))).toHaveLength(1);
+  await expect(page.locator('#warnings')).toContainText('terrain too coarse for 4 wheels');
+  // the plots' time label and the status bar show the same time (the frame on screen)
+  await expect.poll(async () => {
+    const status = (await page.locator('#status').textContent()) ?? '';
+    return [/^t = ([0-9.]+) s/.exec((await hook(page)).plotTime ?? '')?.[1], /\bt ([0-9.]+) s/.exec(status)?.[1]];
+  }).toEqual([(h0.shownFrame!.time).toFixed(2), (h0.shownFrame!.time).toFixed(2)]);
   // the wheel with the most contacts in the shown frame
   const per = new Map<number, number>();
   for (let k = 0; k < f.contactInfo.length; k += 5) per.set(f.contactInfo[k + 1], (per.get(f.contactInfo[k + 1]) ?? 0) + 1);
@@ -147,6 +158,11 @@ test('selecting a wheel in the entity tree highlights its contacts; entity state
   await page.locator(`[data-entity="body:${wheel}"]`).click();
   await expect.poll(async () => (await hook(page)).highlightedContacts).toBe(count);
   await expect(page.locator(`[data-entity="body:${wheel}"]`)).toHaveClass(/selected/);
+  // The manifold view draws the wheel's patch; its scale bar follows the length unit.
+  await expect.poll(async () => (await hook(page)).manifoldScale).toMatch(/^\d+(\.\d+)? m$/);
+  await page.locator('#set-units-length').selectOption('mm');
+  await expect.poll(async () => (await hook(page)).manifoldScale).toMatch(/^\d+(\.\d+)? mm$/);
+  await page.locator('#set-units-length').selectOption('m');
   await expect(page.locator('[data-testid="entity-state"]')).toContainText('roll pitch yaw');
   await expect(page.locator('[data-testid="entity-state"]')).toContainText('velocity m/s');
   // a joint: angle, speed, torque
@@ -154,8 +170,27 @@ test('selecting a wheel in the entity tree highlights its contacts; entity state
   await expect(page.locator('[data-testid="entity-state"]')).toContainText('torque N·m');
   // clicking the chassis in the 3D view selects it in the tree
   const base = h0.bodyNames.findIndex((n) => n.startsWith('chassis:'));
+  const view = (await page.locator('#view3d').boundingBox())!;
+  const at = (await hook(page)).baseOnScreen!;
+  expect(at).toBeTruthy();
+  await page.mouse.click(view.x + at.x, view.y + at.y);
+  await expect(page.locator(`[data-entity="body:${base}"]`)).toHaveClass(/selected/);
+  await expect.poll(async () => (await hook(page)).selection).toBe(`body ${h0.bodyNames[base].split(':')[1]}`);
+  // clicking the ground between the camera and the robot (below and right of it, clear of the
+  // warnings at the bottom left and the world axes) selects a terrain cell
+  await page.mouse.click(view.x + Math.min(view.width - 20, at.x + view.width / 4), view.y + Math.min(view.height - 60, at.y + view.height / 6));
+  await expect.poll(async () => (await hook(page)).selection).toMatch(/^terrain cell \d+,\d+$/);
+  await expect(page.locator('#status')).toContainText('terrain cell');
   await page.locator(`[data-entity="body:${base}"]`).click();
   await expect(page.locator(`[data-entity="body:${base}"]`)).toHaveClass(/selected/);
+  // a manifold row expands into one row per contact (its n column) and collapses again
+  const manifoldRow = page.locator('#inspector tr.manifold').first();
+  const n = Number(await manifoldRow.locator('td').nth(3).textContent());
+  expect(n).toBeGreaterThan(0);
+  await manifoldRow.locator('button.expand').click();
+  await expect(page.locator('#inspector tr.contact-row')).toHaveCount(n);
+  await page.locator('#inspector tr.manifold').first().locator('button.expand').click();
+  await expect(page.locator('#inspector tr.contact-row')).toHaveCount(0);
   // x-ray, AABBs, axes, element outlines on; normals by force; a plotted series per wheel
   for (const id of ['#set-xray', '#set-showAabbs', '#set-showAxes']) await page.locator(id).check();
   await page.locator('#set-normalScale').selectOption('force');

@@ -1,7 +1,8 @@
 /**
  * Recording in the web build: record 5 s of the default world, stop (saved as a download), replay
  * it, seek to the middle on the timeline: the robot's pose drawn on screen and in the sim equals
- * the pose the file holds for that step; branch from there and drive: the new recording names
+ * the pose the file holds for that step, and a wheel selected before the seek stays selected with
+ * its contacts highlighted; branch from there and drive: the new recording names
  * its parent and the branch step.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -21,6 +22,9 @@ interface RecHook {
   drawnChassis: number[];
   error: string | null;
   framesRendered: number;
+  bodyNames: string[];
+  selection: string | null;
+  highlightedContacts: number;
 }
 
 const hook = (page: Page): Promise<RecHook> => page.evaluate(() => JSON.parse(JSON.stringify(window.__terrawheel)) as RecHook);
@@ -44,6 +48,12 @@ test('record 5 s, replay, seek to the middle (pose on screen = sim = file), bran
   const r0 = (await hook(page)).recording.replay!;
   expect(r0.lastStep - r0.firstStep).toBeGreaterThanOrEqual(1000); // ≥ 5 s at 200 Hz
 
+  // A wheel selected in the entity tree stays selected through the seek, its contacts highlighted.
+  const names = (await hook(page)).bodyNames;
+  const wheel = names.findIndex((b) => b.startsWith('wheel:'));
+  await page.locator(`[data-entity="body:${wheel}"]`).click();
+  await expect.poll(async () => (await hook(page)).selection).toBe(`body ${names[wheel].split(':')[1]}`);
+
   // Seek to the middle: click the middle of the timeline bar.
   const box = (await page.getByTestId('timeline-canvas').boundingBox())!;
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
@@ -61,6 +71,8 @@ test('record 5 s, replay, seek to the middle (pose on screen = sim = file), bran
   expect(h.recording.recordedChassis!.length).toBe(7);
   expect(h.lastFrame!.chassis).toEqual(h.recording.recordedChassis);
   expect(h.drawnChassis).toEqual(h.recording.recordedChassis);
+  expect(h.selection).toBe(`body ${names[wheel].split(':')[1]}`);
+  expect(h.highlightedContacts).toBeGreaterThan(0);
 
   // Branch from here and drive forward for a second.
   await page.getByTestId('timeline-branch').click();

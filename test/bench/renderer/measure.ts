@@ -75,6 +75,18 @@ export interface CaseResult {
   terrainBytesFromWorker?: number;
   workerBytesAtLoad?: number;
   workerBytesPerFrame?: number;
+  /**
+   * [B] Terrain the renderer holds (the test hook's `terrain`, view3d/terrain-view.ts stats): the
+   * cached chunk meshes (drawn or kept in the LRU cache) and how many are drawn, the overview's
+   * heights, the exact-height tiles of the inspectors; and the patch heights received so far.
+   */
+  terrainMeshBytes?: number;
+  terrainChunks?: [drawn: number, cached: number];
+  terrainOverviewBytes?: number;
+  terrainExactBytes?: number;
+  terrainPatchBytesReceived?: number;
+  /** A line printed with the case (where the rover is, the app's warnings). */
+  note?: string;
   /** Simulated seconds per wall-clock second reported by the worker at the end. */
   realtimeFactor?: number;
 }
@@ -85,12 +97,12 @@ const f2 = (x: number | undefined): string => (x === undefined || !Number.isFini
 const mib = (x: number | undefined): string => (x === undefined ? '–' : (x / MiB).toFixed(1));
 
 export const TABLE_HEADER = [
-  '| case | load [s] | frames / window [s] | script CPU ms/frame, CDP mean | script CPU ms/frame, traced median / p95 (mean) | script wall ms/frame, traced median / p95 | main-thread busy CPU ms/frame | frame callback ms median / p95 | frame interval ms median / p95 | JS heap / ArrayBuffers [MiB] | terrain GPU [MiB] (vertices, stride) | from worker: terrain / load / per frame |',
-  '|---|---:|---:|---:|---|---|---:|---|---|---|---|---|',
+  '| case | load [s] | frames / window [s] | script CPU ms/frame, CDP mean | script CPU ms/frame, traced median / p95 (mean) | script wall ms/frame, traced median / p95 | main-thread busy CPU ms/frame | frame callback ms median / p95 | frame interval ms median / p95 | JS heap / ArrayBuffers [MiB] | terrain GPU [MiB] (vertices, stride) | from worker: terrain / load / per frame | renderer terrain [MiB]: chunk meshes (drawn / cached chunks) / overview / exact tiles; patches received |',
+  '|---|---:|---:|---:|---|---|---:|---|---|---|---|---|---|',
 ];
 
 export function tableRow(r: CaseResult): string {
-  if (r.failure !== null) return `| ${r.label} | ${r.loadS === undefined ? '–' : f1(r.loadS)} | **${r.failure}** | | | | | | | | | |`;
+  if (r.failure !== null) return `| ${r.label} | ${r.loadS === undefined ? '–' : f1(r.loadS)} | **${r.failure}** | | | | | | | | | | |`;
   const pair = (p: [number, number] | undefined, f: (x: number) => string): string => (p ? `${f(p[0])} / ${f(p[1])}` : '–');
   return [
     '',
@@ -106,6 +118,7 @@ export function tableRow(r: CaseResult): string {
     ` ${mib(r.jsHeapBytes)} / ${mib(r.arrayBufferBytes)} `,
     ` ${mib(r.terrainGpuBytes)} (${r.terrainVertices ?? '–'}, ${r.terrainStride ?? '–'}) `,
     ` ${mib(r.terrainBytesFromWorker)} MiB / ${mib(r.workerBytesAtLoad)} MiB / ${r.workerBytesPerFrame === undefined ? '–' : (r.workerBytesPerFrame / 1024).toFixed(1)} KiB `,
+    ` ${mib(r.terrainMeshBytes)} (${r.terrainChunks ? `${r.terrainChunks[0]} / ${r.terrainChunks[1]}` : '–'}) / ${mib(r.terrainOverviewBytes)} / ${mib(r.terrainExactBytes)}; ${mib(r.terrainPatchBytesReceived)} `,
     '',
   ].join('|');
 }
@@ -199,4 +212,31 @@ export function scriptMsPerFrameFromTrace(events: readonly TraceEvent[], clock: 
     out.push(sum / 1000);
   }
   return out;
+}
+
+/** A V8 CPU profile (CDP Profiler.stop), the fields used here. */
+export interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[];
+  startTime: number;
+  endTime: number;
+  samples?: number[];
+}
+
+/**
+ * The `top` functions with the most self time in a CPU profile, as lines "ms/frame  name  file"
+ * (self time = the profile's duration × the function's share of the samples; idle, program and
+ * GC are listed like functions).
+ */
+export function profileSummary(p: CpuProfile, frames: number, top = 15): string[] {
+  const total = p.nodes.reduce((a, n) => a + (n.hitCount ?? 0), 0);
+  if (total === 0 || frames <= 0) return [];
+  const ms = (p.endTime - p.startTime) / 1000;
+  const byName = new Map<string, number>();
+  for (const n of p.nodes) {
+    if (!n.hitCount) continue;
+    const file = n.callFrame.url.split('/').pop() ?? '';
+    const key = `${n.callFrame.functionName || '(anonymous)'}  ${file}${file ? `:${n.callFrame.lineNumber + 1}` : ''}`;
+    byName.set(key, (byName.get(key) ?? 0) + n.hitCount);
+  }
+  return [...byName].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, h]) => `${((ms * h) / total / frames).toFixed(3)} ms/frame  ${k}`);
 }

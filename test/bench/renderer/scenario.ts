@@ -3,9 +3,10 @@
  * RENDERER_BENCH_DX, centred on the origin, written as a raw-f32 terrain (sidecar + data, the
  * format with the cheapest decode, so the load measures the app rather than a PNG inflate); the
  * built-in skid-steer rover at the vehicle bench's start (−4, 0) heading +x with a constant
- * throttle; and the vehicle bench's 100 rocks (test/bench/vehicle/scene.ts: same shapes,
- * orientations and x, y), each re-dropped ROCK_DROP_CLEARANCE above the highest vertex of this
- * terrain under its bounding disc, as scenario bodies with the rocks' density.
+ * throttle and steer (it circles on the map); and the vehicle bench's 100 rocks
+ * (test/bench/vehicle/scene.ts: same shapes, orientations and x, y), each re-dropped
+ * ROCK_DROP_CLEARANCE above the highest vertex of this terrain under its bounding disc, as
+ * scenario bodies with the rocks' density.
  *
  * Files (what the app's bundled-scenario path reads, see renderer/scenario-files.ts):
  *   scenarios/<name>.json   format 2, "terrain": "../terrains/<name>.json"
@@ -24,6 +25,12 @@ export const RENDERER_BENCH_AMPLITUDE = 0.3;
 export const RENDERER_BENCH_SEED = 20261117;
 /** [-] Constant throttle of the drive script (the rover drives into the rocks ahead of it). */
 export const RENDERER_BENCH_THROTTLE = 0.6;
+/**
+ * [-] Constant steer of the drive script: the rover circles (about 7 m radius, 1.2 m/s) through the
+ * rocks and stays on the 51 m map for the whole bench. Driving straight it left the 1025² map
+ * after about 35 s (`npm run sim` on the generated scenario), before the measured windows ended.
+ */
+export const RENDERER_BENCH_STEER = 0.2;
 /** [kg/m³] The vehicle bench's rock density. */
 const ROCK_DENSITY = 2000;
 
@@ -94,7 +101,7 @@ export function buildRendererBenchFiles(cols: number): RendererBenchFiles {
     dt: 1 / 240,
     bodies,
     robot: { type: 'skid-steer', position: [...START_XY], yaw: 0 },
-    script: [{ t: 0, throttle: RENDERER_BENCH_THROTTLE, steer: 0 }],
+    script: [{ t: 0, throttle: RENDERER_BENCH_THROTTLE, steer: RENDERER_BENCH_STEER }],
   };
   const json = (v: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(v));
   return {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseScenarioFile } from '../../../sim/scenario-v2';
 import { decodeTerrain } from '../../../sim/terrain/load-terrain';
 import { fractalTerrain } from '../../../sim/terrain/generate';
-import { framesInWindow, quantile, scriptMsPerFrameFromTrace, tableRow, type TraceEvent } from '../../bench/renderer/measure';
+import { framesInWindow, quantile, scriptMsPerFrameFromTrace, TABLE_HEADER, tableRow, type TraceEvent } from '../../bench/renderer/measure';
 import { buildRendererBenchFiles, RENDERER_BENCH_AMPLITUDE, RENDERER_BENCH_DX, RENDERER_BENCH_SEED } from '../../bench/renderer/scenario';
 
 const json = (b: Uint8Array): unknown => JSON.parse(new TextDecoder().decode(b));
@@ -51,6 +51,19 @@ describe('renderer bench', () => {
     expect(quantile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20], 0.95)).toBe(19);
     expect(quantile([], 0.5)).toBeNaN();
     expect(tableRow({ label: '4097²', failure: 'load: not done within 180 s' })).toContain('**load: not done within 180 s**');
+  });
+
+  it('every row has the header\'s columns; the renderer terrain column reads meshes, chunks, overview, exact tiles and patches', () => {
+    const cells = (line: string): number => line.split('|').length;
+    const MiB = 2 ** 20;
+    const full = tableRow({
+      label: '4097²', failure: null, loadS: 8, frames: 300, windowS: 30, scriptMsPerFrame: 2,
+      terrainMeshBytes: 3 * MiB, terrainChunks: [150, 200], terrainOverviewBytes: 0.5 * MiB, terrainExactBytes: 0.25 * MiB, terrainPatchBytesReceived: 2 * MiB,
+    });
+    expect(cells(full)).toBe(cells(TABLE_HEADER[0]));
+    expect(cells(TABLE_HEADER[1])).toBe(cells(TABLE_HEADER[0]));
+    expect(cells(tableRow({ label: '4097²', failure: 'page crashed' }))).toBe(cells(TABLE_HEADER[0]));
+    expect(full).toContain('| 3.0 (150 / 200) / 0.5 / 0.3; 2.0 |');
   });
 });
 

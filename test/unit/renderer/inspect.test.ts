@@ -235,10 +235,10 @@ describe('TimeWindow', () => {
 });
 
 describe('plot series', () => {
-  it('offers per-wheel depth, force and count and per-body speed, pitch, roll', () => {
+  it('offers per-wheel depth, force, count and slip and per-body speed, pitch, roll', () => {
     const defs = availableSeries(world());
     const keys = defs.map((d) => d.key);
-    expect(keys).toEqual(expect.arrayContaining(['speed', 'contacts', 'wheel:1:depth', 'wheel:1:force', 'wheel:1:count', 'body:0:pitch', 'body:2:speed']));
+    expect(keys).toEqual(expect.arrayContaining(['speed', 'contacts', 'wheel:1:depth', 'wheel:1:force', 'wheel:1:count', 'wheel:1:slip', 'body:0:pitch', 'body:2:speed']));
     const f = { ...frame([[0, 0.3, 0, 0, 0, 1, 0.002, 0.5, 0, 0], [0, 0.35, 0, 0, 0, 1, 0.004, 0.25, 0, 0]], [[2, 1, -1, 0, 0], [2, 1, -1, 0, 0]]), speed: 0.7 };
     const at = (k: string): number => defs.find((d) => d.key === k)!.sample(f, 0.01);
     // samples are SI (the legend converts them): the deepest of 2 mm and 4 mm, in metres
@@ -249,6 +249,25 @@ describe('plot series', () => {
     expect(at('wheel:1:count')).toBe(2);
     expect(at('speed')).toBeCloseTo(0.7, 6);
     expect(at('body:0:pitch')).toBeCloseTo(0, 6);
+  });
+
+  it('a wheel\'s slip: its contacts\' slip speeds weighted by normal impulse; NaN without contacts or velocities', () => {
+    // wheel 1 at (0, 0.3, 0.15) moving +x at 1 m/s and yawing at 5 rad/s: its material points at
+    // y = 0.4 and 0.2 slide at 0.5 and 1.5 m/s over the ground
+    const vel = [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0];
+    const cs = (j1: number, j2: number) => [[0, 0.4, 0, 0, 0, 1, 0.001, j1, 0, 0], [0, 0.2, 0, 0, 0, 1, 0.001, j2, 0, 0]];
+    const info = [[0, 1, -1, 0, 0], [0, 1, -1, 0, 0]];
+    const slip = availableSeries(world()).find((d) => d.key === 'wheel:1:slip')!;
+    expect(slip.quantity).toBe('speed');
+    const f = { ...frame(cs(0.3, 0.1), info, undefined, vel), speed: 1 };
+    // the inspector's slip of each contact (contactDetail) is the oracle
+    expect(contactDetail(f, 0, 0.01, null)!.slipSpeed).toBeCloseTo(0.5, 6);
+    expect(contactDetail(f, 1, 0.01, null)!.slipSpeed).toBeCloseTo(1.5, 6);
+    expect(slip.sample(f, 0.01)).toBeCloseTo((0.3 * 0.5 + 0.1 * 1.5) / 0.4, 6);
+    // no impulse: the plain mean
+    expect(slip.sample({ ...frame(cs(0, 0), info, undefined, vel), speed: 1 }, 0.01)).toBeCloseTo(1, 6);
+    expect(slip.sample({ ...frame(cs(0.3, 0.1), info), speed: 1 }, 0.01)).toBeNaN();
+    expect(slip.sample({ ...frame([], [], undefined, vel), speed: 1 }, 0.01)).toBeNaN();
   });
 });
 

@@ -7,7 +7,7 @@ import { createContactsView } from '../../../renderer/view3d/contacts-view';
 import { createRobotView } from '../../../renderer/view3d/robot-view';
 import { makeSimRoot } from '../../../renderer/view3d/sim-root';
 import { yawOf } from '../../../renderer/view3d/yaw';
-import { CONTACT_NORMAL_MIN_LENGTH } from '../../../renderer/config';
+import { CONTACT_NORMAL_FORCE_SCALE, CONTACT_NORMAL_MIN_LENGTH, CONTACT_NORMAL_SCALE } from '../../../renderer/config';
 
 describe('simulation root transform', () => {
   it('maps sim (x, y, z) to three (x, z, −y): z up becomes y up, x stays forward', () => {
@@ -74,6 +74,34 @@ describe('contacts view', () => {
     expect(pos.getY(3) - pos.getY(2)).toBeGreaterThan(CONTACT_NORMAL_MIN_LENGTH); // deeper → longer
     view.update(new Float32Array(0), new Int32Array(0));
     expect(spheres.count).toBe(0);
+    view.dispose();
+  });
+
+  it('contacts are hidden behind bodies by default (depth-tested); x-ray draws them through', () => {
+    const view = createContactsView();
+    const spheres = view.group.children[0] as THREE.InstancedMesh;
+    const lines = view.group.children[1] as THREE.LineSegments;
+    const mats = [spheres.material as THREE.Material, lines.material as THREE.Material];
+    expect(mats.map((m) => m.depthTest)).toEqual([true, true]);
+    view.setXray(true);
+    expect(mats.map((m) => m.depthTest)).toEqual([false, false]);
+    view.setXray(false);
+    expect(mats.map((m) => m.depthTest)).toEqual([true, true]);
+    view.dispose();
+  });
+
+  it('normals scale by depth, or by force (normal impulse / dt) when set', () => {
+    const view = createContactsView();
+    const lines = view.group.children[1] as THREE.LineSegments;
+    // depth 10 mm, normal impulse 0.25 N·s over dt 0.005 s = 50 N: 0.2 m by depth, 0.25 m by force
+    const contacts = Float32Array.from([0, 0, 0, 0, 0, 1, 0.01, 0.25, 0, 0]);
+    const info = Int32Array.from([0, 1, -1, 0, 0]);
+    const length = (): number => (lines.geometry.getAttribute('position') as THREE.BufferAttribute).getZ(1);
+    view.update(contacts, info, undefined, 0.005);
+    expect(length()).toBeCloseTo(0.01 * CONTACT_NORMAL_SCALE, 6);
+    view.setNormalScale('force');
+    view.update(contacts, info, undefined, 0.005);
+    expect(length()).toBeCloseTo(50 * CONTACT_NORMAL_FORCE_SCALE, 6);
     view.dispose();
   });
 });
