@@ -6,6 +6,10 @@
  *   2020) assumes a wheel spans several cells, so the terrain under it is sampled finely enough;
  *   with a radius under WHEEL_MIN_CELLS cells a wheel meets single elements as facets and its
  *   contacts jump between cases.
+ * - Terrain too fine for a wheel: one query visits every cell under the wheel's footprint, so its
+ *   time grows with the cell count, and its candidate buffer (CYLINDER_TERRAIN_MAX_CANDIDATES) and
+ *   cell budget (CYLINDER_TERRAIN_MAX_CELLS) are fixed: past WHEEL_MAX_FOOTPRINT_CELLS contacts
+ *   can be dropped (CandidateOverflow), past the cell budget the footprint is truncated.
  * - A body moving more than its own size in one step: collision is sampled once per step; the
  *   continuous pass (dynamics/ccd.ts) covers the terrain and static bodies, but two fast dynamic
  *   bodies can still pass each other.
@@ -13,9 +17,30 @@
  */
 import { POSE_STRIDE, VELOCITY_STRIDE } from './dynamics/spec';
 import type { BodyShape, TerrainInfo, WorldInfo } from './protocol';
+import { CYLINDER_TERRAIN_MAX_CANDIDATES, CYLINDER_TERRAIN_MAX_CELLS } from './constants';
 
 /** [cells] Smallest wheel radius, in terrain cells, for which the wheel algorithm's sampling holds. */
 export const WHEEL_MIN_CELLS = 2;
+
+/**
+ * [cells] Largest wheel footprint (wheelFootprintCells) the wheel query handles without a warning.
+ * Every cell the wheel dips into gives at least one candidate contact (up to two elements and
+ * three owned edges each), so a footprint of more cells than the candidate buffer holds
+ * (CYLINDER_TERRAIN_MAX_CANDIDATES) can fill it on rough ground, and the query then drops
+ * contacts; its time also grows with the cells visited. Past CYLINDER_TERRAIN_MAX_CELLS the
+ * query visits only a centred window of the footprint and loses the contacts outside it.
+ */
+export const WHEEL_MAX_FOOTPRINT_CELLS = CYLINDER_TERRAIN_MAX_CANDIDATES;
+
+/**
+ * [cells] Cells under a wheel's footprint at its worst yaw: the query's box extends
+ * (h/2)|v_k| + r√(1 − v_k²) ≤ √(r² + (h/2)²) each side of the centre along x and y, and an
+ * interval of length L covers L/d + 1 cells on average.
+ */
+export function wheelFootprintCells(radius: number, height: number, dx: number, dy: number): number {
+  const e = Math.hypot(radius, height / 2);
+  return ((2 * e) / dx + 1) * ((2 * e) / dy + 1);
+}
 
 /** [m] Bounding radius of a body shape about its origin. */
 export function boundingRadius(s: BodyShape): number {
@@ -35,17 +60,36 @@ export function boundingRadius(s: BodyShape): number {
   }
 }
 
-/** Warnings fixed for a world (terrain resolution against the wheels). */
+/** Warnings fixed for a world (terrain resolution against the wheels: too coarse, too fine). */
 export function worldWarnings(w: WorldInfo): string[] {
-  const cell = Math.max(w.terrain.dx, w.terrain.dy);
-  // one line per radius: a rover's four equal wheels give one warning
-  const byRadius = new Map<number, string[]>();
+  const { dx, dy } = w.terrain;
+  const cell = Math.max(dx, dy);
+  // one line per radius (per radius and width for "too fine"): a rover's four equal wheels give one warning
+  const coarse = new Map<number, string[]>();
+  const fine = new Map<string, { r: number; h: number; names: string[] }>();
   for (const b of w.bodies) {
-    if (b.role !== 'wheel' || b.shape.type !== 'cylinder' || b.shape.radius / cell >= WHEEL_MIN_CELLS) continue;
-    byRadius.set(b.shape.radius, [...(byRadius.get(b.shape.radius) ?? []), b.name]);
+    if (b.role !== 'wheel' || b.shape.type !== 'cylinder') continue;
+    const { radius: r, height: h } = b.shape;
+    if (r / cell < WHEEL_MIN_CELLS) coarse.set(r, [...(coarse.get(r) ?? []), b.name]);
+    else if (wheelFootprintCells(r, h, dx, dy) > WHEEL_MAX_FOOTPRINT_CELLS) {
+      const key = `${r} ${h}`;
+      const e = fine.get(key) ?? { r, h, names: [] };
+      e.names.push(b.name);
+      fine.set(key, e);
+    }
   }
-  return [...byRadius].map(([r, names]) =>
-    `terrain too coarse for ${names.length === 1 ? names[0] : `${names.length} wheels`}: radius ${r.toFixed(3)} m is ${(r / cell).toFixed(1)} cells of ${cell.toFixed(3)} m (under ${WHEEL_MIN_CELLS}): contacts may jump between facets`);
+  const who = (names: string[]) => (names.length === 1 ? names[0] : `${names.length} wheels`);
+  const out = [...coarse].map(([r, names]) =>
+    `terrain too coarse for ${who(names)}: radius ${r.toFixed(3)} m is ${(r / cell).toFixed(1)} cells of ${cell.toFixed(3)} m (under ${WHEEL_MIN_CELLS}): contacts may jump between facets`);
+  for (const { r, h, names } of fine.values()) {
+    const n = wheelFootprintCells(r, h, dx, dy);
+    const grid = dx === dy ? `${dx.toFixed(4)} m` : `${dx.toFixed(4)} × ${dy.toFixed(4)} m`;
+    const cost = n > CYLINDER_TERRAIN_MAX_CELLS
+      ? `the query visits only ${CYLINDER_TERRAIN_MAX_CELLS} of them and loses the contacts outside`
+      : `contacts may be dropped (candidate buffer ${CYLINDER_TERRAIN_MAX_CANDIDATES}) and each query's time grows with the cells`;
+    out.push(`terrain too fine for ${who(names)}: radius ${r.toFixed(3)} m covers up to ${Math.round(n)} cells of ${grid} (over ${WHEEL_MAX_FOOTPRINT_CELLS}): ${cost}`);
+  }
+  return out;
 }
 
 /** True if (x, y) lies over the terrain grid. */

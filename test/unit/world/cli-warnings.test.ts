@@ -29,14 +29,23 @@ function scenario(name: string, cells: number, dx: number, x: number, throttle: 
 const run = (scenarioPath: string, duration: number) => runScenarioFile({ scenarioPath, duration, throttle: null, steer: null, json: false });
 
 describe('npm run sim: warnings', () => {
-  it('a coarse terrain and a robot driving off the map: both in the summary and printed', async () => {
+  it('a coarse terrain and a robot driving off the map: the warning printed, leaving the map as the fault', async () => {
     // 0.5 m cells: the rover's wheels span well under two cells; it starts 1 m from the east edge
     const r = await run(scenario('coarse-edge', 20, 0.5, 4, 1), 3);
     expect(r.warnings.some((w) => w.startsWith('terrain too coarse for 4 wheels'))).toBe(true);
-    expect(r.warnings).toContain('left the terrain');
+    // leaving the map is a fault since f8214da (where and when); the sampled warning is then dropped
+    expect(r.faultDetail?.kind).toBe('left-terrain');
+    expect(r.warnings).not.toContain('left the terrain');
     const text = formatSummary(r);
     expect(text).toMatch(/^warning +terrain too coarse/m);
-    expect(text).toMatch(/^warning +left the terrain$/m);
+    expect(text).toMatch(/left the terrain at x/);
+  });
+
+  it('a terrain too fine for the wheels: one printed line for the four wheels', async () => {
+    // 5 mm cells: each of the rover's wheels covers ~4000 cells per query, over WHEEL_MAX_FOOTPRINT_CELLS
+    const r = await run(scenario('too-fine', 400, 0.005, 0, 0), 0.02);
+    expect(r.warnings.filter((w) => w.startsWith('terrain too fine for 4 wheels'))).toHaveLength(1);
+    expect(formatSummary(r)).toMatch(/^warning +terrain too fine for 4 wheels: radius [0-9.]+ m covers up to \d+ cells of 0\.0050 m/m);
   });
 
   it('a fine terrain with the robot standing on it: no warning', async () => {
