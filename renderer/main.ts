@@ -31,6 +31,7 @@ import { installDrop } from './app/drop-files';
 import { RecordingPanel } from './app/recording-panel';
 import { InspectorPanel } from './app/inspector-panel';
 import { bindPanels, cameraOptions, SettingsPanel } from './app/settings-panel';
+import { bindLayoutToggles } from './app/layout-toggles';
 import { statusText } from './app/status-text';
 import { CAMERA_PRESETS, loadUiSettings, saveUiSettings, type KeyValueStore, type UiSettings } from './app/ui-settings';
 import { contactDetail } from './inspect/contact-detail';
@@ -153,6 +154,7 @@ const inspector = new InspectorPanel(el('inspector'), ({ contact }) => {
 });
 const settingsPanel = new SettingsPanel(el('settings'), el('series'), settings, store, () => applySettings());
 bindPanels(document, settings, () => saveUiSettings(store, settings));
+bindLayoutToggles(document, settings, () => saveUiSettings(store, settings));
 /** Units the series chooser was last built with. */
 let seriesUnits = '';
 applyDisplaySettings();

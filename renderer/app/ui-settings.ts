@@ -85,7 +85,7 @@ export interface UiSettings extends DisplaySettings {
   camera: CameraPreset;
   /** Plot series keys (renderer/panels/plot-series.ts). */
   plots: string[];
-  /** Sidebar sections left closed. */
+  /** Sidebar sections left closed; also 'sidebar' and 'plot-strip' when those areas are collapsed (layout-toggles.ts). */
   closedPanels: string[];
 }
 

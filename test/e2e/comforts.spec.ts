@@ -4,7 +4,7 @@
  * incomplete drops say why and keep the running world; display units change every readout and
  * are remembered across reloads; world axes, the colour-blind palette, plain terrain, the
  * background and the camera presets change the 3D view; the layout follows the window and
- * collapsed sidebar panels stay collapsed. Screenshots are kept in test-results/panels/ for review.
+ * collapsed sidebar panels, the collapsed sidebar and plot strip stay collapsed. Screenshots are kept in test-results/panels/ for review.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -233,5 +233,51 @@ test('the layout follows the window; sidebar panels collapse and stay collapsed 
   await expect(page.locator('details[data-panel="manifold"]')).toHaveJSProperty('open', false);
   await page.locator('details[data-panel="manifold"] summary').click();
   await expect(page.locator('#manifold')).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test('the sidebar and the plot strip collapse from keyboard-reachable toggles, the 3D view grows, and the state survives a reload', async ({ page }) => {
+  const problems = watchConsole(page);
+  await openApp(page);
+  // [drawing-buffer width, height, CSS width, height] of the 3D view
+  const view = (): Promise<number[]> => page.locator('#view3d').evaluate((c) => [(c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height, c.clientWidth, c.clientHeight]);
+  const settled = async (pred: (v: number[]) => boolean): Promise<number[]> => {
+    await expect.poll(async () => { const v = await view(); return v[0] === v[2] && v[1] === v[3] && pred(v); }).toBe(true);
+    return view();
+  };
+  const sidebarBtn = page.getByTestId('toggle-sidebar'), plotsBtn = page.getByTestId('toggle-plots');
+  const [w0, h0] = await settled(() => true);
+  await expect(sidebarBtn).toHaveAttribute('aria-expanded', 'true');
+  await expect(plotsBtn).toHaveAttribute('aria-expanded', 'true');
+  const sidebarWidth = (await page.locator('#sidebar').boundingBox())!.width;
+  const stripHeight = (await page.locator('#panel-wrap').boundingBox())!.height;
+  // the sidebar from the keyboard: focus its toggle, Enter
+  await sidebarBtn.focus();
+  await page.keyboard.press('Enter');
+  await expect(sidebarBtn).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.locator('#sidebar')).toBeHidden();
+  const [w1] = await settled((v) => v[0] > w0);
+  expect(w1).toBe(w0 + sidebarWidth);
+  // the plot strip: the 3D view gets its height
+  await plotsBtn.click();
+  await expect(plotsBtn).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.locator('#panel-wrap')).toBeHidden();
+  await settled((v) => v[1] === h0 + stripHeight && v[0] === w1);
+  await page.reload();
+  await page.waitForFunction(() => window.__terrawheel?.ready === true, null, { timeout: 30_000 });
+  await expect(sidebarBtn).toHaveAttribute('aria-expanded', 'false');
+  await expect(plotsBtn).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.locator('#sidebar')).toBeHidden();
+  await expect(page.locator('#panel-wrap')).toBeHidden();
+  await settled((v) => v[0] === w1 && v[1] === h0 + stripHeight);
+  // expand both again: back to the first size, the plot canvas drawn at its new size
+  await sidebarBtn.click();
+  await plotsBtn.focus();
+  await page.keyboard.press('Enter');
+  await expect(sidebarBtn).toHaveAttribute('aria-expanded', 'true');
+  await expect(plotsBtn).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.locator('#sidebar')).toBeVisible();
+  await settled((v) => v[0] === w0 && v[1] === h0);
+  await expect.poll(() => page.locator('#panel').evaluate((c) => (c as HTMLCanvasElement).width > 0 && Math.abs((c as HTMLCanvasElement).width / devicePixelRatio - c.clientWidth) < 2 && c.clientHeight > 100)).toBe(true);
   expect(problems).toEqual([]);
 });
