@@ -3,7 +3,8 @@
  * DataTransfer, as a browser builds one) open through the same paths as the Open buttons; bad or
  * incomplete drops say why and keep the running world; display units change every readout and
  * are remembered across reloads; world axes, the colour-blind palette, plain terrain, the
- * background and the camera presets change the 3D view; the layout follows the window and
+ * background and the camera presets change the 3D view; a terrain too fine for the wheels is
+ * said over the 3D view; the layout follows the window and
  * collapsed sidebar panels, the collapsed sidebar and plot strip stay collapsed. Screenshots are kept in test-results/panels/ for review.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -279,5 +280,20 @@ test('the sidebar and the plot strip collapse from keyboard-reachable toggles, t
   await expect(page.locator('#sidebar')).toBeVisible();
   await settled((v) => v[0] === w0 && v[1] === h0);
   await expect.poll(() => page.locator('#panel').evaluate((c) => (c as HTMLCanvasElement).width > 0 && Math.abs((c as HTMLCanvasElement).width / devicePixelRatio - c.clientWidth) < 2 && c.clientHeight > 100)).toBe(true);
+  expect(problems).toEqual([]);
+});
+
+test('a terrain too fine for the wheels is said over the 3D view', async ({ page }) => {
+  const problems = watchConsole(page);
+  await openApp(page);
+  const h0 = await hook(page);
+  // the curbs image at 4 mm per pixel (2.4 m × 1.6 m) into the running scenario: each of the
+  // rover's wheels covers ~6000 cells per query, over WHEEL_MAX_FOOTPRINT_CELLS (1024)
+  const sidecar = { ...JSON.parse(readFileSync(asset('terrains/curbs.json'), 'utf8')), metersPerPixel: 0.004, origin: [-1.2, -0.8], name: 'curbs-fine' };
+  await drag(page, 'drop', [{ name: 'curbs.png', path: asset('terrains/curbs.png') }, { name: 'curbs-fine.json', text: JSON.stringify(sidecar) }]);
+  await expect.poll(async () => (await hook(page)).loads, { timeout: 30_000 }).toBe(h0.loads + 1);
+  expect((await hook(page)).error).toBeNull();
+  await expect(page.locator('#warnings')).toContainText('terrain too fine for 4 wheels');
+  await expect(page.locator('#warnings')).not.toContainText('terrain too coarse');
   expect(problems).toEqual([]);
 });
