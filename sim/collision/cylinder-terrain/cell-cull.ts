@@ -25,7 +25,8 @@
  * The screen (screenElement) then decides per element below its plane whether a case A/B/C
  * contact is possible (s(B_L) > 0, or the lowest line's foot segment meets the element): only
  * those get the exact frame. The others have their own deepest point on their sides, and are
- * queued for element-walls.ts with a bound of it — they are not dropped. Until issue #12 this
+ * queued for element-walls.ts with a bound of it — they are not dropped, unless that bound is
+ * below zero, which proves the element does not meet the cylinder at all (elementApart). Until issue #12 this
  * test (and a "face prefilter" that skipped whole cells far from the lowest line by a slope
  * bound) dropped them: both proved only that the lowest line has no foot in the element, while
  * the element's deepest point can be elsewhere — how a cambered rim lying across a convex seam
@@ -226,18 +227,23 @@ export function cellWithinReach(c: CellCull, hf: Heightfield, i: number, j: numb
   return true;
 }
 
-/** screenElement's verdicts: the cylinder is above the element's plane; below it with no case A/B/C contact possible; a case contact is possible. */
-export const SCREEN_ABOVE = 0, SCREEN_NO_FACE = 1, SCREEN_FACE = 2;
+/**
+ * screenElement's verdicts: the element does not meet the cylinder (the cylinder is above its
+ * plane, or the element's depth bound is below zero); it may meet it, but no case A/B/C contact is
+ * possible; a case contact is possible.
+ */
+export const SCREEN_APART = 0, SCREEN_NO_FACE = 1, SCREEN_FACE = 2;
 
 /**
- * The element screen (header) for element `kind` of cell (i, j): SCREEN_ABOVE when the whole
+ * The element screen (header) for element `kind` of cell (i, j): SCREEN_APART when the whole
  * cylinder is above its plane (by more than the margin); SCREEN_FACE when a case A/B/C contact
  * is possible (the narrow phase then builds the exact frame): s(B_L) > 0 (case A), an (almost)
  * upright axis, or the lowest line's foot segment, from the foot of A_L to that of A_U, not
  * wholly beyond one of the element's sides; else SCREEN_NO_FACE — the element's own deepest
  * point is on its sides, and it is queued here for element-walls.ts (ws.walls) with its normal
  * and a bound of that depth (queueFrameWall's, from these values), unless the cylinder's centre
- * is on or below its plane (see collide.ts, elementContacts).
+ * is on or below its plane (see collide.ts, elementContacts) — or SCREEN_APART when that bound
+ * is below −margin (elementApart).
  *
  * On the unnormalised normal m = (−σx, −σy, 1), |m| = √(1 + σ²): s·|m| = m·(P − C) + (h/2)|v·m|
  * + r·|(v·m)v − m|; the lowest line's foot is A + (s(A)/|m|)·(m/|m|) with A_L = C_L + r·w,
@@ -261,7 +267,7 @@ export function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf
   const sCm = mx * (px - q.cx) + my * (py - q.cy) + (pz - q.cz);
   const cosL = Math.abs(dm);
   const sCLm = sCm + hh * cosL, sALm = sCLm + r * sinL;
-  if (sALm < -margin) return SCREEN_ABOVE;
+  if (sALm < -margin) return SCREEN_APART;
   const L2 = mx * mx + my * my + 1, L = Math.sqrt(L2);
   const planes = ws.cull.planes, slot = upper ? 3 : 0; // for the edge pass (cellPlaneNormalInto)
   planes[slot] = mx; planes[slot + 1] = my; planes[slot + 2] = L;
@@ -306,6 +312,7 @@ export function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf
   const invL = 1 / L;
   let bound = Math.min(sALm * invL, (Math.sqrt(Math.max(0, r * r - yAbs * yAbs)) - xMin) * L * invSinL);
   if (zMax * L < bound * cosL) bound = (zMax * L) / cosL; // ζ/cosθ, divided only where it binds (rarely for a wheel: cosθ is small)
+  if (elementApart(bound)) return SCREEN_APART;
   const w = ws.walls;
   const m = w.count++;
   w.i[m] = i;
@@ -317,4 +324,18 @@ export function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf
   w.bound[m] = bound + margin;
   w.state[m] = WALL_OPEN;
   return SCREEN_NO_FACE;
+}
+
+/**
+ * True if an element whose depth bound (queueFrameWall's, element-walls.ts) is `bound` does not
+ * meet the cylinder: each term of the bound below zero puts every point of the closed element
+ * outside it — s(A_L) < 0 above the plane, max ζ < 0 beyond the lower base, and
+ * √(r² − min η²) < min ξ outside the side (element-walls.ts, header: the depth F ≥ 0 at every
+ * point in the cylinder). Such an element has no wall (its measured depth would be 0), and its
+ * edges cannot poke in, so the edge pass skips them too (collide.ts: elementContacts is false).
+ * About one element in five under a wheel on the benchmark scene (issue #12, the speed pass). The
+ * margin keeps the proof clear of round-off: the element is then at least 0.1 µm away.
+ */
+function elementApart(bound: number): boolean {
+  return bound + CYLINDER_TERRAIN_REJECT_MARGIN <= 0;
 }

@@ -14,7 +14,8 @@
  *      (steps 2–3), edges (step 4).
  *   3. narrow phase per element (§IV): the exact frame (frame.ts) and a case by the signs of
  *      s(A_L), s(A_U), s(B_L):
- *        s(A_L) ≤ 0          cylinder above the plane: nothing, and the element's edges are out;
+ *        s(A_L) ≤ 0          cylinder above the plane: nothing, and the element's edges are out
+ *                            (so is an element whose depth bound is below zero: cell-cull.ts);
  *        s(A_U) > 0          case B, case-b-side-trapezoid.ts (line clip, Cyrus–Beck);
  *        s(B_L) > 0          case A, case-a-base-ellipse.ts;
  *        otherwise           case C, case-c-single-point.ts;
@@ -51,7 +52,7 @@ import { baseEllipseContacts, lowestFootInElement } from './case-a-base-ellipse'
 import { cylinderCellRangeOf } from './cell-range';
 import { sideTrapezoidContacts } from './case-b-side-trapezoid';
 import { singlePointContact } from './case-c-single-point';
-import { cellPlaneNormalInto, cellWithinReach, footprintRows, scanRowsMinMax, SCREEN_ABOVE, SCREEN_FACE, screenElement, setupCull } from './cell-cull';
+import { cellPlaneNormalInto, cellWithinReach, footprintRows, scanRowsMinMax, SCREEN_APART, SCREEN_FACE, screenElement, setupCull } from './cell-cull';
 import { CellEdge, EdgeClass } from './edge-bend';
 import { edgePoke, emitEdgeContact, resetEdgePass } from './edge-pass';
 import { addUnresolvedWalls, prepareReported, queueFrameWall } from './element-walls';
@@ -192,8 +193,8 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWo
       // row and right column also its top and right edges). Only bent edges that poke (Convex or
       // Active) are tested: a flat or concave edge is never deeper than the faces next to it,
       // whose own contacts (cases A–C, element walls) cover it. An edge is tested only if the
-      // cylinder dips below the plane of an element it bounds: an edge point inside the cylinder
-      // lies on both adjacent planes, so the cylinder reaches below each of them (s(A_L) ≥ 0 for both).
+      // cell's elements it bounds may meet the cylinder (elementContacts): an edge point inside
+      // the cylinder is a point of both adjacent elements.
       const upperBelow = rect ? below0 : below1;
       if (below0 && pokes(bits, CELL_BOTTOM_SHIFT)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Bottom, bits);
       if (below0 && pokes(bits, CELL_LEFT_SHIFT)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Left, bits);
@@ -255,12 +256,14 @@ function edgeContact(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWo
  * it rules a face contact out for) and, when a case A/B/C contact is possible, the exact frame
  * (frame.ts) and the case's contacts. When the cylinder's deepest point w.r.t. the plane is then
  * over another element, the element's own deepest point is on its sides: it is queued for
- * element-walls.ts, looked at once every other contact is in. Returns whether the cylinder dips
- * below the plane (the screen's verdict, with its margin: the edge pass's gate stays conservative).
+ * element-walls.ts, looked at once every other contact is in. Returns whether the element may
+ * meet the cylinder: false only when the screen proves it apart (the cylinder above its plane,
+ * or its depth bound below zero: cell-cull.ts, elementApart), with a margin, so the edge pass's
+ * gate stays conservative.
  */
 function elementContacts(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWorkspace, i: number, j: number, kind: ElementKind): boolean {
   const verdict = screenElement(ws, ws.query, hf, i, j, kind);
-  if (verdict !== SCREEN_FACE) return verdict !== SCREEN_ABOVE;
+  if (verdict !== SCREEN_FACE) return verdict !== SCREEN_APART;
   const f = ws.frame;
   if (setElementFrame(f, ws.query, hf, i, j, kind) !== ElementTest.Frame) return true;
   if (f.sAU > 0) sideTrapezoidContacts(cand, hf, f, ws.lineClip);

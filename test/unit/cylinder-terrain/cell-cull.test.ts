@@ -16,6 +16,7 @@ import { baseEllipseContacts } from '../../../sim/collision/cylinder-terrain/cas
 import { sideTrapezoidContacts } from '../../../sim/collision/cylinder-terrain/case-b-side-trapezoid';
 import { LineClip } from '../../../sim/collision/cylinder-terrain/case-b-side-trapezoid';
 import { singlePointContact } from '../../../sim/collision/cylinder-terrain/case-c-single-point';
+import { SCREEN_APART, screenElement } from '../../../sim/collision/cylinder-terrain/cell-cull';
 import { collideCylinderTerrainInto } from '../../../sim/collision/cylinder-terrain/collide';
 import { CylinderQuery, ElementFrame, ElementTest, setElementFrame } from '../../../sim/collision/cylinder-terrain/frame';
 import { CylinderTerrainStatus, CylinderTerrainWorkspace } from '../../../sim/collision/cylinder-terrain/workspace';
@@ -145,4 +146,58 @@ describe('cell cull (narrow phase)', () => {
       expect(faceContacts).toBeGreaterThan(600);
     });
   }
+});
+
+/** Samples per side of an element's (u, v) square for the brute-force check below (2 mm on a 5 cm cell). */
+const APART_SAMPLES = 25;
+
+/** Does any sample of element `kind` of cell (i, j) (its plane over the cell, (u, v) on a grid) lie in the pose's cylinder? */
+function elementMeetsCylinder(p: Pose, terrain: Heightfield, i: number, j: number, kind: ElementKind): boolean {
+  const H = terrain.heights, c = terrain.cols, kv = j * c + i;
+  const h0 = H[kv], h1 = H[kv + 1], h2 = H[kv + c], h3 = H[kv + c + 1];
+  for (let a = 0; a <= APART_SAMPLES; a++) {
+    for (let b = 0; b <= APART_SAMPLES; b++) {
+      const u = a / APART_SAMPLES, v = b / APART_SAMPLES;
+      if (kind === ElementKind.LowerTriangle && u + v > 1) continue;
+      if (kind === ElementKind.UpperTriangle && u + v < 1) continue;
+      const z = kind === ElementKind.UpperTriangle ? h3 - (1 - u) * (h3 - h2) - (1 - v) * (h3 - h1) : h0 + u * (h1 - h0) + v * (h2 - h0);
+      if (inCylinder(p, terrain.x0 + (i + u) * terrain.dx, terrain.y0 + (j + v) * terrain.dy, z)) return true;
+    }
+  }
+  return false;
+}
+
+describe('element screen: SCREEN_APART (elementApart)', () => {
+  it('is only given to elements that do not meet the cylinder (brute-force sampling, 120 seeded poses on both terrains)', () => {
+    const ws = new CylinderTerrainWorkspace();
+    const f = new ElementFrame();
+    let apart = 0, belowPlane = 0, meeting = 0;
+    for (const [terrain, seed] of [[hf, 4242], [gentle, 4343]] as const) {
+      for (const p of poses(seed, 60, 0.08, terrain)) {
+        ws.query.set(p.center, p.axis, p, terrain);
+        const reach = (v: number): number => p.halfHeight * Math.abs(v) + p.radius * Math.sqrt(Math.max(0, 1 - v * v));
+        const i0 = Math.max(0, Math.floor((p.center[0] - reach(p.axis[0]) - terrain.x0) / terrain.dx));
+        const i1 = Math.min(terrain.cellsX - 1, Math.floor((p.center[0] + reach(p.axis[0]) - terrain.x0) / terrain.dx));
+        const j0 = Math.max(0, Math.floor((p.center[1] - reach(p.axis[1]) - terrain.y0) / terrain.dy));
+        const j1 = Math.min(terrain.cellsY - 1, Math.floor((p.center[1] + reach(p.axis[1]) - terrain.y0) / terrain.dy));
+        for (let j = j0; j <= j1; j++) {
+          for (let i = i0; i <= i1; i++) {
+            const kinds = terrain.cellIsRectangle(i, j) ? [ElementKind.Rectangle] : [ElementKind.LowerTriangle, ElementKind.UpperTriangle];
+            for (const kind of kinds) {
+              ws.walls.count = 0;
+              if (screenElement(ws, ws.query, terrain, i, j, kind) !== SCREEN_APART) continue;
+              apart++;
+              // Below its plane: the verdict came from the depth bound, not from s(A_L) < 0.
+              if (setElementFrame(f, ws.query, terrain, i, j, kind) === ElementTest.Frame) belowPlane++;
+              if (elementMeetsCylinder(p, terrain, i, j, kind)) meeting++;
+            }
+          }
+        }
+      }
+    }
+    expect(meeting).toBe(0);
+    // The verdict is exercised, by the depth bound too.
+    expect(apart).toBeGreaterThan(2000);
+    expect(belowPlane).toBeGreaterThan(2000);
+  });
 });
