@@ -288,10 +288,8 @@ export class RecordSession {
       this.lastKeyframeStep = step;
       this.keyframes++;
     }
-    const r = e.frame();
-    const B = e.bodies.count;
-    this.reserve(frameSlots(B, r.contactCount));
-    c.frame(step, e.time, B, r.contactCount, r.poses, r.velocities, r.contacts, r.contactInfo);
+    this.reserve(frameSlots(e.bodies.count, e.contacts.count));
+    c.frame(step, e);
     if (this.firstStep < 0) this.firstStep = step;
     this.lastStep = step;
     this.flushSync();

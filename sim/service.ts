@@ -15,6 +15,7 @@ import { terrainPatch } from './terrain/patch';
 import { Heightfield } from './terrain/heightfield';
 import type { RobotSpec } from './dynamics/spec';
 import type { VisualSpec } from './robot/urdf/urdf-to-robot';
+import type { EncoderThreadFactory } from './record/encoder';
 import { clampDrive, RecordSession, replayable, BUILD_ID, type RecordingOptions, type RecordingStatus } from './record-session';
 import { loadCodecs, type RecordingCodecs } from './record/codecs';
 import { bytesSource, type RecordingSink, type RecordingSource } from './record/io';
@@ -47,6 +48,11 @@ export interface SimServiceDeps {
   now?: () => number;
   /** Recording codecs (default: the zstd/lz4 WASM codecs, loaded on first use). */
   codecs?: () => Promise<RecordingCodecs>;
+  /**
+   * Starts a recording's encoder thread (sim/record/encoder.ts): the CLI's Node worker, the web
+   * worker's nested worker. Omitted: recordings are encoded in the service's thread.
+   */
+  recordThread?: EncoderThreadFactory;
 }
 
 /** A recording opened for replay: its reader, all its inputs (small), the replay cursor. */
@@ -224,7 +230,7 @@ export class SimServiceImpl implements SimService {
   async startRecordingTo(sink: RecordingSink, options: RecordingOptions = {}): Promise<RecordingStatus> {
     const w = this.requireWorld();
     if (this.recording) throw new Error('startRecording: already recording (stop it first)');
-    const session = await RecordSession.start(w, this.files, sink, await this.codecs(), options);
+    const session = await RecordSession.start(w, this.files, sink, await this.codecs(), options, { thread: this.deps.recordThread });
     this.recording = session;
     return session.status();
   }

@@ -28,6 +28,7 @@ import { bytesSource, MemorySink } from '../../sim/record/io';
 import { RecordingReader } from '../../sim/record/reader';
 import { seekWorld } from '../../sim/record/replay';
 import type { RecordingHeader } from '../../sim/record/writer';
+import { nodeEncoderThread } from '../../sim/node/record-thread';
 import { BUILD_ID, RecordSession, replayable } from '../../sim/record-session';
 import { CIRCLE_RADIUS, CircleDriver, vehicleSceneDrivenSpec } from './vehicle/drive-loop';
 import { buildVehicleScene, vehicleSceneWorldSpec, wheelLayout, type VehicleScene } from './vehicle/scene';
@@ -38,6 +39,8 @@ export interface BenchContext {
 }
 
 const DT = 1 / 240;
+/** RECORD_WORLD_ENCODER=sync: encode in the stepping thread (default: an encoder worker thread). */
+const THREADED = process.env.RECORD_WORLD_ENCODER !== "sync";
 const WHEELS = 6;
 
 function median(xs: number[]): number {
@@ -92,7 +95,13 @@ class Run {
   private readonly codecs: RecordingCodecs | null;
   private readonly scene: VehicleScene;
   ms = 0;
+  /** [ms] Starting the recording (header; the encoder thread), not in `ms`. */
+  startMs = 0;
+  /** [ms] Time in RecordSession.afterStep / input (the stepping thread's share of recording). */
+  captureMs = 0;
   reach = 0;
+  /** Times the stepping thread waited for the encoder thread (and for how long). */
+  stalls = '';
   private readonly send = (throttle: number, steer: number): void => {
     this.world.setDrive(throttle, steer, 'user');
     this.session?.input(throttle, steer);
@@ -108,18 +117,23 @@ class Run {
 
   /** Steps `n` times (the first call also starts the recording); the time adds to `ms`. */
   async advance(n: number): Promise<void> {
-    const t0 = performance.now();
     const world = this.world;
     if (this.codecs && this.session === null) {
+      // Starting the encoder thread (in this dev setup: tsx compiles its modules) is timed apart.
+      const s0 = performance.now();
       this.sink = new MemorySink();
-      this.session = await RecordSession.startWith(recordable(world), header(world, this.scene), this.sink, this.codecs);
+      this.session = await RecordSession.startWith(recordable(world), header(world, this.scene), this.sink, this.codecs, {}, THREADED ? { thread: nodeEncoderThread } : {});
+      this.startMs = performance.now() - s0;
     }
+    const t0 = performance.now();
     const session = this.session;
     for (let s = 0; s < n && world.fault === null; s++) {
       this.driver?.update(world, this.send);
       world.step(1);
       if (session) {
+        const c0 = performance.now();
         session.afterStep();
+        this.captureMs += performance.now() - c0;
         if (session.backlogged) await session.drain();
       }
     }
@@ -130,7 +144,11 @@ class Run {
   /** Stops the recording (timed); the file, or null without recording. */
   async finish(): Promise<Uint8Array | null> {
     const t0 = performance.now();
-    if (this.session) await this.session.stop();
+    if (this.session) {
+      await this.session.stop();
+      const st = this.session.stalls;
+      this.stalls = `${st.waits} waits, ${st.waitMs.toFixed(0)} ms`;
+    }
     this.ms += performance.now() - t0;
     return this.sink ? this.sink.bytes() : null;
   }
@@ -185,15 +203,17 @@ async function standardScene(scene: VehicleScene, codecs: RecordingCodecs, ctx: 
   const plain: number[] = [];
   const rec: number[] = [];
   let bytes = 0;
+  const stalls: string[] = [];
   for (let k = 0; k < runs; k++) {
     const p = await pair(scene, steps, codecs, false);
     plain.push(p.plain.ms);
     rec.push(p.rec.ms);
     bytes = p.bytes.length;
+    stalls.push(`${p.rec.stalls}, afterStep ${((p.rec.captureMs * 1000) / steps).toFixed(1)} µs/step, start ${p.rec.startMs.toFixed(0)} ms`);
   }
   const sp = steps / (median(plain) / 1000);
   const sr = steps / (median(rec) / 1000);
-  console.log(`1. Standard scene, rover straight through the rocks, ${seconds} s simulated per run, median of ${runs}, the two runs in turns of 1 s (load average ${loadavg()[0].toFixed(2)})\n`);
+  console.log(`1. Standard scene, rover straight through the rocks, ${seconds} s simulated per run, median of ${runs}, the two runs in turns of 1 s, encoder ${THREADED ? 'in a worker thread' : 'in the stepping thread'} (load average ${loadavg()[0].toFixed(2)}; stepping thread waited for the encoder: ${stalls.join('; ')})\n`);
   console.log('| run | steps/s (median) | overhead | bytes per simulated minute |');
   console.log('|---|---:|---:|---:|');
   console.log(`| without recording | ${Math.round(sp)} | | |`);
@@ -206,7 +226,7 @@ async function drivenRun(scene: VehicleScene, codecs: RecordingCodecs, ctx: Benc
   const { plain, rec, bytes: file } = await pair(scene, longSteps, codecs, true);
   const lsp = plain.world.stepCount / (plain.ms / 1000);
   const lsr = rec.world.stepCount / (rec.ms / 1000);
-  console.log(`\n2. Driven scene (circle of ${CIRCLE_RADIUS} m), ${minutes} simulated minutes, the two runs in turns of 1 s (load average ${loadavg()[0].toFixed(2)})\n`);
+  console.log(`\n2. Driven scene (circle of ${CIRCLE_RADIUS} m), ${minutes} simulated minutes, the two runs in turns of 1 s, encoder ${THREADED ? 'in a worker thread' : 'in the stepping thread'} (load average ${loadavg()[0].toFixed(2)}; stepping thread waited for the encoder: ${rec.stalls}, afterStep ${((rec.captureMs * 1000) / rec.world.stepCount).toFixed(1)} µs/step, start ${rec.startMs.toFixed(0)} ms)\n`);
   console.log('| run | steps | steps/s | overhead | file | MB per simulated minute | farthest abs(x) or abs(y) of the chassis |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   console.log(`| without recording | ${plain.world.stepCount} | ${Math.round(lsp)} | | | | ${plain.reach.toFixed(1)} m${faultNote(plain)} |`);
