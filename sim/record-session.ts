@@ -33,7 +33,7 @@ export const BUILD_ID = 'terrawheel-0.1.0+dynamics.1';
 export const SCENARIO_ASSET_PREFIX = 'scenario:';
 
 export interface RecordingOptions {
-  /** Steps between keyframes (default: the writer's, 240). */
+  /** Steps between keyframes (default: the writer's, 120). */
   keyframeInterval?: number;
   /** [Hz] Foxglove channel rate (default 30; 0 = none). */
   foxgloveHz?: number;

@@ -136,6 +136,9 @@ export type EncoderReply =
   | { type: 'closed' }
   | { type: 'error'; message: string };
 
+/** The encoder thread failed before it wrote anything: the caller may fall back to SyncEncoder. */
+export class EncoderThreadStartError extends Error {}
+
 /** [ms] Longest single wait for a free buffer before the encoder thread counts as hung. */
 export const ENCODER_WAIT_LIMIT_MS = 60_000;
 
@@ -153,6 +156,8 @@ export class ThreadedEncoder implements RecordEncoder {
   private closedWait: { resolve: () => void; reject: (e: Error) => void } | null = null;
   private freeWaiters: (() => void)[] = [];
   private finished = false;
+  /** `out` messages received (bytes on their way to the sink). */
+  private outs = 0;
 
   private constructor(private readonly port: EncoderPort, private readonly sink: RecordingSink, pool: EncoderPoolOptions) {
     this.bufferBytes = pool.bufferBytes ?? 1 << 20;
@@ -174,6 +179,7 @@ export class ThreadedEncoder implements RecordEncoder {
       await ready;
     } catch (e) {
       port.terminate();
+      if (enc.outs === 0) throw new EncoderThreadStartError((e as Error).message);
       throw e;
     }
     return enc;
@@ -201,6 +207,7 @@ export class ThreadedEncoder implements RecordEncoder {
         break;
       case 'out': {
         const bytes = m.bytes;
+        this.outs++;
         this.writing = this.writing.then(async () => {
           if (this.failure !== null) return;
           try {
