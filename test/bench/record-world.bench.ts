@@ -40,7 +40,9 @@ export interface BenchContext {
 
 const DT = 1 / 240;
 /** RECORD_WORLD_ENCODER=sync: encode in the stepping thread (default: an encoder worker thread). */
-const THREADED = process.env.RECORD_WORLD_ENCODER !== "sync";
+const THREADED = process.env.RECORD_WORLD_ENCODER !== 'sync';
+/** RECORD_WORLD_KEYFRAME=n: keyframe interval in steps (default: the writer's). */
+const KEYFRAME_INTERVAL = process.env.RECORD_WORLD_KEYFRAME ? Number(process.env.RECORD_WORLD_KEYFRAME) : undefined;
 const WHEELS = 6;
 
 function median(xs: number[]): number {
@@ -99,6 +101,11 @@ class Run {
   startMs = 0;
   /** [ms] Time in RecordSession.afterStep / input (the stepping thread's share of recording). */
   captureMs = 0;
+  /** [µs] afterStep of each step (the median leaves out the steps where the thread was descheduled). */
+  private readonly perStep: number[] = [];
+  get captureMedianUs(): number {
+    return median(this.perStep);
+  }
   reach = 0;
   /** Times the stepping thread waited for the encoder thread (and for how long). */
   stalls = '';
@@ -122,7 +129,7 @@ class Run {
       // Starting the encoder thread (in this dev setup: tsx compiles its modules) is timed apart.
       const s0 = performance.now();
       this.sink = new MemorySink();
-      this.session = await RecordSession.startWith(recordable(world), header(world, this.scene), this.sink, this.codecs, {}, THREADED ? { thread: nodeEncoderThread } : {});
+      this.session = await RecordSession.startWith(recordable(world), header(world, this.scene), this.sink, this.codecs, { keyframeInterval: KEYFRAME_INTERVAL }, THREADED ? { thread: nodeEncoderThread } : {});
       this.startMs = performance.now() - s0;
     }
     const t0 = performance.now();
@@ -133,7 +140,9 @@ class Run {
       if (session) {
         const c0 = performance.now();
         session.afterStep();
-        this.captureMs += performance.now() - c0;
+        const dc = performance.now() - c0;
+        this.captureMs += dc;
+        this.perStep.push(dc * 1000);
         if (session.backlogged) await session.drain();
       }
     }
@@ -209,7 +218,7 @@ async function standardScene(scene: VehicleScene, codecs: RecordingCodecs, ctx: 
     plain.push(p.plain.ms);
     rec.push(p.rec.ms);
     bytes = p.bytes.length;
-    stalls.push(`${p.rec.stalls}, afterStep ${((p.rec.captureMs * 1000) / steps).toFixed(1)} µs/step, start ${p.rec.startMs.toFixed(0)} ms`);
+    stalls.push(`${p.rec.stalls}, afterStep mean ${((p.rec.captureMs * 1000) / steps).toFixed(1)} µs, median ${p.rec.captureMedianUs.toFixed(1)} µs, start ${p.rec.startMs.toFixed(0)} ms`);
   }
   const sp = steps / (median(plain) / 1000);
   const sr = steps / (median(rec) / 1000);
@@ -226,7 +235,7 @@ async function drivenRun(scene: VehicleScene, codecs: RecordingCodecs, ctx: Benc
   const { plain, rec, bytes: file } = await pair(scene, longSteps, codecs, true);
   const lsp = plain.world.stepCount / (plain.ms / 1000);
   const lsr = rec.world.stepCount / (rec.ms / 1000);
-  console.log(`\n2. Driven scene (circle of ${CIRCLE_RADIUS} m), ${minutes} simulated minutes, the two runs in turns of 1 s, encoder ${THREADED ? 'in a worker thread' : 'in the stepping thread'} (load average ${loadavg()[0].toFixed(2)}; stepping thread waited for the encoder: ${rec.stalls}, afterStep ${((rec.captureMs * 1000) / rec.world.stepCount).toFixed(1)} µs/step, start ${rec.startMs.toFixed(0)} ms)\n`);
+  console.log(`\n2. Driven scene (circle of ${CIRCLE_RADIUS} m), ${minutes} simulated minutes, the two runs in turns of 1 s, encoder ${THREADED ? 'in a worker thread' : 'in the stepping thread'} (load average ${loadavg()[0].toFixed(2)}; stepping thread waited for the encoder: ${rec.stalls}, afterStep mean ${((rec.captureMs * 1000) / rec.world.stepCount).toFixed(1)} µs, median ${rec.captureMedianUs.toFixed(1)} µs, start ${rec.startMs.toFixed(0)} ms)\n`);
   console.log('| run | steps | steps/s | overhead | file | MB per simulated minute | farthest abs(x) or abs(y) of the chassis |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   console.log(`| without recording | ${plain.world.stepCount} | ${Math.round(lsp)} | | | | ${plain.reach.toFixed(1)} m${faultNote(plain)} |`);
