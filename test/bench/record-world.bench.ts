@@ -19,6 +19,7 @@
  *
  * Run: `npm run bench -- record-world` (or `-- --quick record-world`).
  */
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { createDynamicsWorld } from '../../sim/dynamics/build';
 import type { DynamicsWorld } from '../../sim/dynamics/world';
@@ -44,6 +45,19 @@ const THREADED = process.env.RECORD_WORLD_ENCODER !== 'sync';
 /** RECORD_WORLD_KEYFRAME=n: keyframe interval in steps (default: the writer's). */
 const KEYFRAME_INTERVAL = process.env.RECORD_WORLD_KEYFRAME ? Number(process.env.RECORD_WORLD_KEYFRAME) : undefined;
 const WHEELS = 6;
+
+/**
+ * [ms] CPU time of the calling thread so far (Linux: /proc/thread-self/schedstat, ns); NaN
+ * elsewhere. Unlike wall time it leaves out the time the thread waited for a core, so it shows
+ * what recording costs the stepping thread itself on a loaded machine.
+ */
+function threadCpuMs(): number {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return NaN;
+  }
+}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -97,6 +111,8 @@ class Run {
   private readonly codecs: RecordingCodecs | null;
   private readonly scene: VehicleScene;
   ms = 0;
+  /** [ms] CPU time of the stepping thread in `advance` and `finish`. */
+  cpuMs = 0;
   /** [ms] Starting the recording (header; the encoder thread), not in `ms`. */
   startMs = 0;
   /** [ms] Time in RecordSession.afterStep / input (the stepping thread's share of recording). */
@@ -133,6 +149,7 @@ class Run {
       this.startMs = performance.now() - s0;
     }
     const t0 = performance.now();
+    const cpu0 = threadCpuMs();
     const session = this.session;
     for (let s = 0; s < n && world.fault === null; s++) {
       this.driver?.update(world, this.send);
@@ -148,17 +165,20 @@ class Run {
     }
     this.reach = Math.max(this.reach, Math.abs(world.bodies.pos[3 * this.chassis]), Math.abs(world.bodies.pos[3 * this.chassis + 1]));
     this.ms += performance.now() - t0;
+    this.cpuMs += threadCpuMs() - cpu0;
   }
 
   /** Stops the recording (timed); the file, or null without recording. */
   async finish(): Promise<Uint8Array | null> {
     const t0 = performance.now();
+    const cpu0 = threadCpuMs();
     if (this.session) {
       await this.session.stop();
       const st = this.session.stalls;
       this.stalls = `${st.waits} waits, ${st.waitMs.toFixed(0)} ms`;
     }
     this.ms += performance.now() - t0;
+    this.cpuMs += threadCpuMs() - cpu0;
     return this.sink ? this.sink.bytes() : null;
   }
 }
@@ -211,12 +231,16 @@ async function standardScene(scene: VehicleScene, codecs: RecordingCodecs, ctx: 
   await pair(scene, Math.round(2 / DT), codecs, false); // warm-up
   const plain: number[] = [];
   const rec: number[] = [];
+  const plainCpu: number[] = [];
+  const recCpu: number[] = [];
   let bytes = 0;
   const stalls: string[] = [];
   for (let k = 0; k < runs; k++) {
     const p = await pair(scene, steps, codecs, false);
     plain.push(p.plain.ms);
     rec.push(p.rec.ms);
+    plainCpu.push(p.plain.cpuMs);
+    recCpu.push(p.rec.cpuMs);
     bytes = p.bytes.length;
     stalls.push(`${p.rec.stalls}, afterStep mean ${((p.rec.captureMs * 1000) / steps).toFixed(1)} µs, median ${p.rec.captureMedianUs.toFixed(1)} µs, start ${p.rec.startMs.toFixed(0)} ms`);
   }
@@ -227,6 +251,8 @@ async function standardScene(scene: VehicleScene, codecs: RecordingCodecs, ctx: 
   console.log('|---|---:|---:|---:|');
   console.log(`| without recording | ${Math.round(sp)} | | |`);
   console.log(`| recording (RecordSession → memory) | ${Math.round(sr)} | ${((sp / sr - 1) * 100).toFixed(1)} % | ${((bytes * 60) / seconds / 1e6).toFixed(2)} MB |`);
+  const cp = (median(plainCpu) * 1000) / steps, cr = (median(recCpu) * 1000) / steps;
+  console.log(`\nStepping thread CPU time per step (median of ${runs}): ${cp.toFixed(0)} µs without, ${cr.toFixed(0)} µs recording: ${(cr - cp).toFixed(1)} µs for recording, ${((cr / cp - 1) * 100).toFixed(1)} %`);
 }
 
 async function drivenRun(scene: VehicleScene, codecs: RecordingCodecs, ctx: BenchContext): Promise<void> {
@@ -240,6 +266,9 @@ async function drivenRun(scene: VehicleScene, codecs: RecordingCodecs, ctx: Benc
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   console.log(`| without recording | ${plain.world.stepCount} | ${Math.round(lsp)} | | | | ${plain.reach.toFixed(1)} m${faultNote(plain)} |`);
   console.log(`| recording | ${rec.world.stepCount} | ${Math.round(lsr)} | ${((lsp / lsr - 1) * 100).toFixed(1)} % | ${(file.length / 1e6).toFixed(1)} MB | ${((file.length * 60) / (rec.world.stepCount * DT) / 1e6).toFixed(2)} | ${rec.reach.toFixed(1)} m${faultNote(rec)} |`);
+
+  const cp = (plain.cpuMs * 1000) / plain.world.stepCount, cr = (rec.cpuMs * 1000) / rec.world.stepCount;
+  console.log(`\nStepping thread CPU time per step: ${cp.toFixed(0)} µs without, ${cr.toFixed(0)} µs recording: ${(cr - cp).toFixed(1)} µs for recording, ${((cr / cp - 1) * 100).toFixed(1)} %`);
 
   // Open and seek in the long recording.
   const opens: number[] = [];
