@@ -17,7 +17,7 @@
  * strings } · close. (encoder → main): started · free { buf } · out { bytes } · closed · error { message }.
  */
 import type { RecordingCodecs } from './codecs';
-import { applyBatch, newBatch, type CaptureBatch } from './capture';
+import { applyBatch, CAPTURE_BUFFER_BYTES, newBatch, type CaptureBatch } from './capture';
 import type { RecordingSink } from './io';
 import { RecordingWriter, type RecordingHeader, type RecordingWriterOptions } from './writer';
 
@@ -51,6 +51,9 @@ export interface RecordEncoder {
   readonly error: Error | null;
 }
 
+/** Capture buffers of a threaded encoder (all of them with the encoder: the stepping thread waits). */
+export const CAPTURE_POOL_SIZE = 8;
+
 /** Size of the capture buffers and how many there are (threaded mode). */
 export interface EncoderPoolOptions {
   bufferBytes?: number;
@@ -76,7 +79,7 @@ export class SyncEncoder implements RecordEncoder {
       close: async () => sink.close?.(),
     };
     const writer = await RecordingWriter.create(counting, header, options);
-    return new SyncEncoder(writer, out, pool.bufferBytes ?? 1 << 20);
+    return new SyncEncoder(writer, out, pool.bufferBytes ?? CAPTURE_BUFFER_BYTES);
   }
 
   exchange(filled: CaptureBatch | null): CaptureBatch {
@@ -160,8 +163,8 @@ export class ThreadedEncoder implements RecordEncoder {
   private outs = 0;
 
   private constructor(private readonly port: EncoderPort, private readonly sink: RecordingSink, pool: EncoderPoolOptions) {
-    this.bufferBytes = pool.bufferBytes ?? 1 << 20;
-    this.poolSize = Math.max(2, pool.poolSize ?? 8);
+    this.bufferBytes = pool.bufferBytes ?? CAPTURE_BUFFER_BYTES;
+    this.poolSize = Math.max(2, pool.poolSize ?? CAPTURE_POOL_SIZE);
     port.listen((m) => this.onReply(m), (e) => this.fail(e));
   }
 
