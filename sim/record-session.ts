@@ -13,7 +13,7 @@
  * Determinism: a replay calls the world's setDrive exactly where the live run did (same step,
  * same values, same 'user' source), so the same build reproduces the same state hashes.
  */
-import { hashFloat64, type DynamicsWorld } from './dynamics/world';
+import type { DynamicsWorld } from './dynamics/world';
 import type { ScenarioFiles } from './protocol';
 import type { RecordingCodecs } from './record/codecs';
 import { EVENT_SLOTS, INPUT_SLOTS, frameSlots, keyframeSlots, newBatch, StepCapture } from './record/capture';
@@ -281,10 +281,9 @@ export class RecordSession {
       this.events++;
     }
     if (this.lastKeyframeStep < 0 || step - this.lastKeyframeStep >= this.keyframeInterval) {
-      const state = e.saveState();
-      const bytes = stateBytes(state);
+      const bytes = stateBytes(e.saveState());
       this.reserve(keyframeSlots(bytes.length));
-      c.keyframe(step, hashFloat64(state), bytes);
+      c.keyframe(step, bytes);
       this.lastKeyframeStep = step;
       this.keyframes++;
     }

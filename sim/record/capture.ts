@@ -19,12 +19,13 @@
  *            point[3C] normal[3C] depth[C] normalImpulse[C] t1Impulse[C] t2Impulse[C] (per substep),
  *            then i32 bodyA[C] bodyB[C] cellI[C] cellJ[C], then u8 kind[C] (padded to whole slots)
  *   input    o: 2, step, throttle, steer
- *   keyframe o: 3, step, hash (string index), byteLength, bytes (padded to whole slots)
+ *   keyframe o: 3, step, 0, byteLength, saveState bytes (padded to whole slots); the encoder
+ *            computes the state hash (`hashFloat64`, what `stateHash()` gives) from them
  *   event    o: 4, step, kind (string index), message (string index), body (−1: none)
  */
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/spec';
 import { rotateByBody } from '../dynamics/bodies';
-import type { DynamicsWorld } from '../dynamics/world';
+import { hashFloat64, type DynamicsWorld } from '../dynamics/world';
 import type { FrameData } from './format';
 import type { RecordingWriter } from './writer';
 
@@ -42,8 +43,8 @@ export interface CaptureBatch {
   strings: string[];
 }
 
-/** [B] Default size of one capture buffer (about 20 steps of the vehicle scene with 420 contacts). */
-export const CAPTURE_BUFFER_BYTES = 1 << 20;
+/** [B] Default size of one capture buffer (about 38 steps of the vehicle scene with 420 contacts). */
+export const CAPTURE_BUFFER_BYTES = 2 << 20;
 
 export function newBatch(bytes: number): CaptureBatch {
   return { buf: new ArrayBuffer(bytes), used: 0, frames: 0, strings: [] };
@@ -147,11 +148,12 @@ export class StepCapture {
     this.o = o + 4;
   }
 
-  keyframe(step: number, hash: string, bytes: Uint8Array): void {
-    const f = this.f, o = this.o, b = this.batch!;
+  /** A keyframe: the world's `saveState()` bytes (its hash is the encoder's work). */
+  keyframe(step: number, bytes: Uint8Array): void {
+    const f = this.f, o = this.o;
     f[o] = REC_KEYFRAME;
     f[o + 1] = step;
-    f[o + 2] = b.strings.push(hash) - 1;
+    f[o + 2] = 0;
     f[o + 3] = bytes.length;
     this.u8.set(bytes, 8 * (o + 4));
     this.o = o + 4 + Math.ceil(bytes.length / 8);
@@ -198,7 +200,9 @@ export function applyBatch(writer: RecordingWriter, b: CaptureBatch): void {
       o += INPUT_SLOTS;
     } else if (type === REC_KEYFRAME) {
       const len = f[o + 3];
-      writer.writeKeyframe({ step, hash: b.strings[f[o + 2]], bytes: u8.subarray(8 * (o + 4), 8 * (o + 4) + len) });
+      const at = 8 * (o + 4);
+      // the state is float64s at an 8-byte offset: hash it as DynamicsWorld.stateHash does
+      writer.writeKeyframe({ step, hash: hashFloat64(new Float64Array(b.buf, at, len / 8)), bytes: u8.subarray(at, at + len) });
       o += keyframeSlots(len);
     } else if (type === REC_EVENT) {
       const body = f[o + 4];
