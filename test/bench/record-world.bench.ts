@@ -14,8 +14,13 @@
  *     how far the rover got from the origin;
  *  3. that file: time to open it to its first frame, and exact seek (keyframe + re-simulation,
  *     seekWorld, then the frame) to 50 seeded steps: median, p95.
+ * The recorder's encoder runs in a worker thread (sim/node/record-thread.ts) unless
+ * RECORD_WORLD_ENCODER=sync. Besides wall-clock steps/s, each part reports the stepping thread's
+ * CPU time per step (Linux schedstat: leaves out waiting for a core), the median time of
+ * `afterStep` (the capture) and how often the stepping thread waited for a capture buffer.
  * `--quick`: 5 s runs, 1 minute; RECORD_WORLD_MINUTES=n sets the long run's length;
- * RECORD_WORLD_PARTS=1 or 2 runs one part only (3 always follows 2).
+ * RECORD_WORLD_PARTS=1 or 2 runs one part only (3 always follows 2); RECORD_WORLD_KEYFRAME=n sets
+ * the keyframe interval.
  *
  * Run: `npm run bench -- record-world` (or `-- --quick record-world`).
  */
