@@ -7,7 +7,7 @@ import { resolveMeshPath } from './robot/urdf/resolve-mesh-path';
 import type { ScenarioFiles } from './protocol';
 import type { ParsedScenario } from './scenario-v2';
 import { ScenarioError } from './scenario-guard';
-import { SimServiceImpl } from './service';
+import { SimServiceImpl, type SimServiceDeps } from './service';
 import { decodeTerrain } from './terrain/load-terrain';
 import { parseTerrainSidecar } from './terrain/sidecar';
 import type { Heightfield } from './terrain/heightfield';
@@ -41,8 +41,9 @@ export function loadScenarioUrdfRobotWithVisuals(parsed: ParsedScenario, files: 
 
 export { resolveMeshPath };
 
-export function createDefaultService(): SimServiceImpl {
-  return new SimServiceImpl({ decodeTerrain, loadUrdfRobot: loadScenarioUrdfRobotWithVisuals });
+/** `extra`: more dependencies (the CLI's recording encoder thread). */
+export function createDefaultService(extra: Partial<SimServiceDeps> = {}): SimServiceImpl {
+  return new SimServiceImpl({ decodeTerrain, loadUrdfRobot: loadScenarioUrdfRobotWithVisuals, ...extra });
 }
 
 /** File name of the terrain data a sidecar names (validates the sidecar). */

@@ -212,5 +212,12 @@ export type { TimelineEvent, TimelineEventKind } from './record/events';
 
 // --- recording the world (sim/record-session.ts): the service's record/replay glue -------------
 export { RecordSession, replayable, recordingHeaderFor, assetHashes, BUILD_ID, SCENARIO_ASSET_PREFIX, stateBytes, stateFromBytes } from './record-session';
-export type { RecordingOptions, RecordingStatus, RecordableWorld } from './record-session';
+export type { RecordingOptions, RecordingStatus, RecordableWorld, RecordEncoderChoice } from './record-session';
+// sim/record/capture + encoder: the threaded recorder (raw step capture on the stepping thread; the
+// encoder in this thread or another). Thread factories: sim/node/record-thread.ts (Node),
+// sim/record/encoder-thread-web.ts (nested Web Worker); not exported here (environment-specific).
+export { StepCapture, applyBatch, frameFromRaw, ReportScratch, frameSlots, newBatch, CAPTURE_BUFFER_BYTES } from './record/capture';
+export type { CaptureBatch } from './record/capture';
+export { SyncEncoder, ThreadedEncoder, serveEncoder, EncoderThreadStartError, ENCODER_BACKLOG_BYTES, CAPTURE_POOL_SIZE } from './record/encoder';
+export type { RecordEncoder, EncoderPort, EncoderHostPort, EncoderThreadFactory, EncoderStalls, EncoderPoolOptions, EncoderRequest, EncoderReply } from './record/encoder';
 export type { RecordingSummary, ReplayStatus } from './protocol';

@@ -16,10 +16,11 @@
 import type { DynamicsWorld } from './dynamics/world';
 import type { ScenarioFiles } from './protocol';
 import type { RecordingCodecs } from './record/codecs';
-import type { FrameData } from './record/format';
+import { EVENT_SLOTS, INPUT_SLOTS, frameSlots, keyframeSlots, newBatch, StepCapture } from './record/capture';
+import { ENCODER_BACKLOG_BYTES, SyncEncoder, ThreadedEncoder, type EncoderPoolOptions, type EncoderStalls, type EncoderThreadFactory, type RecordEncoder } from './record/encoder';
 import type { RecordingSink } from './record/io';
 import type { ReplayableWorld } from './record/replay';
-import { RecordingWriter, type RecordingHeader, type RecordingWriterOptions } from './record/writer';
+import { DEFAULT_KEYFRAME_INTERVAL, type RecordingHeader, type RecordingWriterOptions } from './record/writer';
 import type { SimWorld } from './sim-world';
 
 /**
@@ -32,7 +33,7 @@ export const BUILD_ID = 'terrawheel-0.1.0+dynamics.1';
 export const SCENARIO_ASSET_PREFIX = 'scenario:';
 
 export interface RecordingOptions {
-  /** Steps between keyframes (default: the writer's, 240). */
+  /** Steps between keyframes (default: the writer's, 120). */
   keyframeInterval?: number;
   /** [Hz] Foxglove channel rate (default 30; 0 = none). */
   foxgloveHz?: number;
@@ -159,7 +160,7 @@ export async function recordingHeaderFor(world: SimWorld, files: ScenarioFiles |
 }
 
 /** Uncompressed bytes the writer may hold before a producer should await `drain()`. */
-export const RECORDING_BACKLOG_BYTES = 32 << 20;
+export const RECORDING_BACKLOG_BYTES = ENCODER_BACKLOG_BYTES;
 
 /** What a session needs of the world: the dynamics world and its drive (SimWorld has it all). */
 export interface RecordableWorld {
@@ -169,36 +170,55 @@ export interface RecordableWorld {
   readonly scriptActive: boolean;
 }
 
+/** How a session encodes: in this thread (default), or in an encoder thread. */
+export interface RecordEncoderChoice {
+  /** Starts the encoder thread; omitted: the writer runs in this thread (SyncEncoder). */
+  thread?: EncoderThreadFactory;
+  /** Capture buffer size and count (threaded). */
+  pool?: EncoderPoolOptions;
+}
+
 export class RecordSession {
-  readonly writer: RecordingWriter;
+  /** Where the captured steps are encoded and written (this thread or an encoder thread). */
+  readonly encoder: RecordEncoder;
   private readonly world: RecordableWorld;
-  private readonly frame: FrameData;
+  private readonly capture = new StepCapture();
+  private readonly threaded: boolean;
+  private readonly keyframeInterval: number;
   private readonly parent: RecordingOptions['parent'] | null;
+  private lastKeyframeStep = -1;
   private firstStep = -1;
   private lastStep = -1;
   private faultReported = false;
   private stopped = false;
+  private keyframes = 0;
+  private inputs = 0;
+  private events = 0;
 
-  private constructor(world: RecordableWorld, writer: RecordingWriter, parent: RecordingOptions['parent'] | null) {
+  private constructor(world: RecordableWorld, encoder: RecordEncoder, threaded: boolean, keyframeInterval: number, parent: RecordingOptions['parent'] | null) {
     this.world = world;
-    this.writer = writer;
+    this.encoder = encoder;
+    this.threaded = threaded;
+    this.keyframeInterval = keyframeInterval;
     this.parent = parent;
-    this.frame = { step: 0, time: 0, bodyCount: 0, contactCount: 0, poses: new Float64Array(0), velocities: new Float64Array(0), contacts: new Float64Array(0), contactInfo: new Int32Array(0) };
+    this.capture.attach(encoder.exchange(null));
   }
 
   /** Starts recording `world` into `sink`: header, then the current step (keyframe and frame). */
-  static async start(world: SimWorld, files: ScenarioFiles | null, sink: RecordingSink, codecs: RecordingCodecs, options: RecordingOptions = {}): Promise<RecordSession> {
-    return RecordSession.startWith(world, await recordingHeaderFor(world, files, options), sink, codecs, options);
+  static async start(world: SimWorld, files: ScenarioFiles | null, sink: RecordingSink, codecs: RecordingCodecs, options: RecordingOptions = {}, encoder: RecordEncoderChoice = {}): Promise<RecordSession> {
+    return RecordSession.startWith(world, await recordingHeaderFor(world, files, options), sink, codecs, options, encoder);
   }
 
   /** As `start`, with a header made by the caller (a world without a scenario: benchmarks). */
-  static async startWith(world: RecordableWorld, header: RecordingHeader, sink: RecordingSink, codecs: RecordingCodecs, options: RecordingOptions = {}): Promise<RecordSession> {
+  static async startWith(world: RecordableWorld, header: RecordingHeader, sink: RecordingSink, codecs: RecordingCodecs, options: RecordingOptions = {}, choice: RecordEncoderChoice = {}): Promise<RecordSession> {
     const writerOptions: RecordingWriterOptions = { codecs, keyframeInterval: options.keyframeInterval, foxgloveHz: options.foxgloveHz, chunkBytes: options.chunkBytes };
-    const writer = await RecordingWriter.create(sink, header, writerOptions);
-    const s = new RecordSession(world, writer, options.parent ?? null);
+    const encoder = choice.thread
+      ? await ThreadedEncoder.create(choice.thread, sink, header, writerOptions, choice.pool)
+      : await SyncEncoder.create(sink, header, writerOptions, choice.pool);
+    const s = new RecordSession(world, encoder, choice.thread !== undefined, options.keyframeInterval ?? DEFAULT_KEYFRAME_INTERVAL, options.parent ?? null);
     const d = world.engine.drive;
     // The drive in effect at the first step, when the user set it (the script's is in the state).
-    if (!world.scriptActive) writer.writeInput({ step: world.stepCount, throttle: d.throttle, steer: d.steer });
+    if (!world.scriptActive) s.input(d.throttle, d.steer);
     s.afterStep();
     return s;
   }
@@ -207,68 +227,107 @@ export class RecordSession {
     return !this.stopped;
   }
 
+  /** Times the stepping thread waited for the encoder (threaded mode). */
+  get stalls(): EncoderStalls {
+    return this.encoder.stalls;
+  }
+
+  /** Makes room for `slots` more slots in the capture batch (hands a full batch to the encoder). */
+  private reserve(slots: number): void {
+    if (this.capture.fits(slots)) return;
+    let next = this.encoder.exchange(this.capture.detach());
+    if (next.buf.byteLength < 8 * slots) next = newBatch(8 * slots);
+    this.capture.attach(next);
+  }
+
+  /** In this thread every record is encoded at once (the file grows as it did step by step). */
+  private flushSync(): void {
+    if (!this.threaded) this.capture.attach(this.encoder.exchange(this.capture.detach()));
+  }
+
+  private checkEncoder(): void {
+    const e = this.encoder.error;
+    if (e !== null) throw e;
+  }
+
   /** A user drive command the world was just given (before its next step). */
   input(throttle: number, steer: number): void {
     if (this.stopped) return;
-    this.writer.writeInput({ step: this.world.stepCount, throttle, steer });
+    this.checkEncoder();
+    if (!Number.isFinite(throttle) || !Number.isFinite(steer)) throw new Error(`input.throttle/steer must be finite, got ${throttle}, ${steer}`);
+    this.reserve(INPUT_SLOTS);
+    this.capture.input(this.world.stepCount, throttle, steer);
+    this.inputs++;
+    this.flushSync();
   }
 
-  /** Records the world's current step (call after every step; a step already recorded is skipped). */
+  /**
+   * Records the world's current step (call after every step; a step already recorded is skipped):
+   * a fault event (once), a keyframe when due (saveState and its hash), then the frame. Only
+   * copies into the capture buffer; encoding happens in the encoder.
+   */
   afterStep(): void {
     if (this.stopped) return;
+    this.checkEncoder();
     const e = this.world.engine;
     const step = e.stepCount;
     if (step <= this.lastStep) return;
+    const c = this.capture;
     const fault = e.fault;
     if (fault !== null && !this.faultReported) {
       this.faultReported = true;
-      this.writer.writeEvent({ step, kind: 'fault', message: fault.reason });
+      this.reserve(EVENT_SLOTS);
+      c.event(step, 'fault', fault.reason, undefined);
+      this.events++;
     }
-    const r = e.frame();
-    const f = this.frame;
-    f.step = step;
-    f.time = e.time;
-    f.bodyCount = e.bodies.count;
-    f.contactCount = r.contactCount;
-    f.poses = r.poses;
-    f.velocities = r.velocities;
-    f.contacts = r.contacts;
-    f.contactInfo = r.contactInfo;
-    this.writer.recordStep(f, { saveState: () => stateBytes(e.saveState()), stateHash: () => e.stateHash() });
+    if (this.lastKeyframeStep < 0 || step - this.lastKeyframeStep >= this.keyframeInterval) {
+      const bytes = stateBytes(e.saveState());
+      this.reserve(keyframeSlots(bytes.length));
+      c.keyframe(step, bytes);
+      this.lastKeyframeStep = step;
+      this.keyframes++;
+    }
+    this.reserve(frameSlots(e.bodies.count, e.contacts.count));
+    c.frame(step, e);
     if (this.firstStep < 0) this.firstStep = step;
     this.lastStep = step;
+    this.flushSync();
   }
 
-  /** True when the writer holds more than RECORDING_BACKLOG_BYTES: await `drain()`. */
+  /** True when the encoder is behind: await `drain()` before stepping on. */
   get backlogged(): boolean {
-    return this.writer.pendingBytes > RECORDING_BACKLOG_BYTES;
+    return this.encoder.backlogged;
   }
 
   drain(): Promise<void> {
-    return this.writer.drain();
+    return this.encoder.drain();
   }
 
   status(): RecordingStatus {
-    const w = this.writer;
     return {
       active: !this.stopped,
       firstStep: this.firstStep,
       lastStep: this.lastStep,
       steps: this.firstStep < 0 ? 0 : this.lastStep - this.firstStep,
       simSeconds: this.firstStep < 0 ? 0 : (this.lastStep - this.firstStep) * this.world.dt,
-      bytes: w.bytesWritten,
-      keyframes: w.keyframesWritten,
-      inputs: w.inputsWritten,
-      events: w.eventsWritten,
+      bytes: this.encoder.bytesWritten,
+      keyframes: this.keyframes,
+      inputs: this.inputs,
+      events: this.events,
       parent: this.parent,
     };
   }
 
-  /** Writes the summary and footer and closes the sink. */
+  /**
+   * Hands the last captured steps to the encoder, waits until it has written them, the summary and
+   * the footer, and closes the sink. An encoder or sink error is thrown here.
+   */
   async stop(): Promise<RecordingStatus> {
     if (!this.stopped) {
       this.stopped = true;
-      await this.writer.close();
+      const last = this.capture.detach();
+      if (last !== null && last.used > 0 && this.encoder.error === null) this.encoder.exchange(last);
+      await this.encoder.finish();
     }
     return this.status();
   }

@@ -15,6 +15,7 @@ import { terrainPatch } from './terrain/patch';
 import { Heightfield } from './terrain/heightfield';
 import type { RobotSpec } from './dynamics/spec';
 import type { VisualSpec } from './robot/urdf/urdf-to-robot';
+import { EncoderThreadStartError, type EncoderThreadFactory } from './record/encoder';
 import { clampDrive, RecordSession, replayable, BUILD_ID, type RecordingOptions, type RecordingStatus } from './record-session';
 import { loadCodecs, type RecordingCodecs } from './record/codecs';
 import { bytesSource, type RecordingSink, type RecordingSource } from './record/io';
@@ -47,6 +48,11 @@ export interface SimServiceDeps {
   now?: () => number;
   /** Recording codecs (default: the zstd/lz4 WASM codecs, loaded on first use). */
   codecs?: () => Promise<RecordingCodecs>;
+  /**
+   * Starts a recording's encoder thread (sim/record/encoder.ts): the CLI's Node worker, the web
+   * worker's nested worker. Omitted: recordings are encoded in the service's thread.
+   */
+  recordThread?: EncoderThreadFactory;
 }
 
 /** A recording opened for replay: its reader, all its inputs (small), the replay cursor. */
@@ -224,7 +230,16 @@ export class SimServiceImpl implements SimService {
   async startRecordingTo(sink: RecordingSink, options: RecordingOptions = {}): Promise<RecordingStatus> {
     const w = this.requireWorld();
     if (this.recording) throw new Error('startRecording: already recording (stop it first)');
-    const session = await RecordSession.start(w, this.files, sink, await this.codecs(), options);
+    const codecs = await this.codecs();
+    const thread = this.deps.recordThread;
+    let session: RecordSession;
+    try {
+      session = await RecordSession.start(w, this.files, sink, codecs, options, { thread });
+    } catch (e) {
+      // the encoder thread could not start and wrote nothing: encode in this thread instead
+      if (thread === undefined || !(e instanceof EncoderThreadStartError)) throw e;
+      session = await RecordSession.start(w, this.files, sink, codecs, options);
+    }
     this.recording = session;
     return session.status();
   }
@@ -440,7 +455,10 @@ export class SimServiceImpl implements SimService {
     this.lastTick = t;
     if (!w) return;
     this.owed += elapsed * this.timeScale / w.dt;
-    let n = Math.floor(this.owed);
+    // A recording's encoder thread behind (every capture buffer in flight): no steps this tick,
+    // so the buffers it holds stay bounded; the clock then runs slower than real time.
+    if (this.recording?.backlogged) this.owed = Math.min(this.owed, MAX_STEPS_PER_TICK);
+    let n = this.recording?.backlogged ? 0 : Math.floor(this.owed);
     if (n > MAX_STEPS_PER_TICK) {
       n = MAX_STEPS_PER_TICK;
       this.owed = 0; // drop the backlog: run slower than real time rather than spiral

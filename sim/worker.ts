@@ -4,5 +4,8 @@
  */
 import * as Comlink from 'comlink';
 import { createDefaultService } from './default-service';
+import { webEncoderThread } from './record/encoder-thread-web';
 
-Comlink.expose(createDefaultService());
+// Recordings are encoded in a worker nested in this one (falls back to this thread where the
+// nested worker cannot start).
+Comlink.expose(createDefaultService({ recordThread: typeof (globalThis as { Worker?: unknown }).Worker === 'function' ? webEncoderThread : undefined }));

@@ -30,6 +30,8 @@ import { parseUrdf } from '../robot/urdf/parse-urdf';
 import { urdfReferencedFiles } from '../robot/urdf/load-urdf';
 import { parseScenarioFile } from '../scenario-v2';
 import { createDefaultService, terrainDataFileName } from '../default-service';
+import { nodeEncoderThread } from './record-thread';
+import type { SimServiceImpl } from '../service';
 import type { SimWorld } from '../sim-world';
 import type { WorldFault } from '../dynamics/world';
 import { boundingRadius, frameWarnings, worldWarnings } from '../warnings';
@@ -194,8 +196,18 @@ export interface Progress {
 const PROGRESS_MS = 250;
 
 export async function runScenarioFile(opts: CliOptions, progress?: Progress): Promise<RunSummary> {
+  // With --record the file is encoded in a worker thread (sim/record/encoder.ts).
+  const service = createDefaultService(opts.record ? { recordThread: nodeEncoderThread } : {});
+  try {
+    return await runOn(service, opts, progress);
+  } finally {
+    // on an error: the recording's captured steps are flushed and its encoder thread ends
+    service.dispose();
+  }
+}
+
+async function runOn(service: SimServiceImpl, opts: CliOptions, progress?: Progress): Promise<RunSummary> {
   const scenarioPath = resolve(opts.scenarioPath);
-  const service = createDefaultService();
   await service.load(readScenarioFiles(scenarioPath));
   const world = service.getWorld() as SimWorld;
   let recordPath: string | null = null;
@@ -279,7 +291,6 @@ export async function runScenarioFile(opts: CliOptions, progress?: Progress): Pr
     summary.recording = { path: recordPath, ...(await service.stopRecording()) };
     progress?.done();
   }
-  service.dispose();
   return summary;
 }
 

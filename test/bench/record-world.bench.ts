@@ -14,11 +14,17 @@
  *     how far the rover got from the origin;
  *  3. that file: time to open it to its first frame, and exact seek (keyframe + re-simulation,
  *     seekWorld, then the frame) to 50 seeded steps: median, p95.
+ * The recorder's encoder runs in a worker thread (sim/node/record-thread.ts) unless
+ * RECORD_WORLD_ENCODER=sync. Besides wall-clock steps/s, each part reports the stepping thread's
+ * CPU time per step (Linux schedstat: leaves out waiting for a core), the median time of
+ * `afterStep` (the capture) and how often the stepping thread waited for a capture buffer.
  * `--quick`: 5 s runs, 1 minute; RECORD_WORLD_MINUTES=n sets the long run's length;
- * RECORD_WORLD_PARTS=1 or 2 runs one part only (3 always follows 2).
+ * RECORD_WORLD_PARTS=1 or 2 runs one part only (3 always follows 2); RECORD_WORLD_KEYFRAME=n sets
+ * the keyframe interval.
  *
  * Run: `npm run bench -- record-world` (or `-- --quick record-world`).
  */
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { createDynamicsWorld } from '../../sim/dynamics/build';
 import type { DynamicsWorld } from '../../sim/dynamics/world';
@@ -28,6 +34,7 @@ import { bytesSource, MemorySink } from '../../sim/record/io';
 import { RecordingReader } from '../../sim/record/reader';
 import { seekWorld } from '../../sim/record/replay';
 import type { RecordingHeader } from '../../sim/record/writer';
+import { nodeEncoderThread } from '../../sim/node/record-thread';
 import { BUILD_ID, RecordSession, replayable } from '../../sim/record-session';
 import { CIRCLE_RADIUS, CircleDriver, vehicleSceneDrivenSpec } from './vehicle/drive-loop';
 import { buildVehicleScene, vehicleSceneWorldSpec, wheelLayout, type VehicleScene } from './vehicle/scene';
@@ -38,7 +45,24 @@ export interface BenchContext {
 }
 
 const DT = 1 / 240;
+/** RECORD_WORLD_ENCODER=sync: encode in the stepping thread (default: an encoder worker thread). */
+const THREADED = process.env.RECORD_WORLD_ENCODER !== 'sync';
+/** RECORD_WORLD_KEYFRAME=n: keyframe interval in steps (default: the writer's). */
+const KEYFRAME_INTERVAL = process.env.RECORD_WORLD_KEYFRAME ? Number(process.env.RECORD_WORLD_KEYFRAME) : undefined;
 const WHEELS = 6;
+
+/**
+ * [ms] CPU time of the calling thread so far (Linux: /proc/thread-self/schedstat, ns); NaN
+ * elsewhere. Unlike wall time it leaves out the time the thread waited for a core, so it shows
+ * what recording costs the stepping thread itself on a loaded machine.
+ */
+function threadCpuMs(): number {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return NaN;
+  }
+}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -92,7 +116,20 @@ class Run {
   private readonly codecs: RecordingCodecs | null;
   private readonly scene: VehicleScene;
   ms = 0;
+  /** [ms] CPU time of the stepping thread in `advance` and `finish`. */
+  cpuMs = 0;
+  /** [ms] Starting the recording (header; the encoder thread), not in `ms`. */
+  startMs = 0;
+  /** [ms] Time in RecordSession.afterStep / input (the stepping thread's share of recording). */
+  captureMs = 0;
+  /** [µs] afterStep of each step (the median leaves out the steps where the thread was descheduled). */
+  private readonly perStep: number[] = [];
+  get captureMedianUs(): number {
+    return median(this.perStep);
+  }
   reach = 0;
+  /** Times the stepping thread waited for the encoder thread (and for how long). */
+  stalls = '';
   private readonly send = (throttle: number, steer: number): void => {
     this.world.setDrive(throttle, steer, 'user');
     this.session?.input(throttle, steer);
@@ -108,30 +145,45 @@ class Run {
 
   /** Steps `n` times (the first call also starts the recording); the time adds to `ms`. */
   async advance(n: number): Promise<void> {
-    const t0 = performance.now();
     const world = this.world;
     if (this.codecs && this.session === null) {
+      // Starting the encoder thread (in this dev setup: tsx compiles its modules) is timed apart.
+      const s0 = performance.now();
       this.sink = new MemorySink();
-      this.session = await RecordSession.startWith(recordable(world), header(world, this.scene), this.sink, this.codecs);
+      this.session = await RecordSession.startWith(recordable(world), header(world, this.scene), this.sink, this.codecs, { keyframeInterval: KEYFRAME_INTERVAL }, THREADED ? { thread: nodeEncoderThread } : {});
+      this.startMs = performance.now() - s0;
     }
+    const t0 = performance.now();
+    const cpu0 = threadCpuMs();
     const session = this.session;
     for (let s = 0; s < n && world.fault === null; s++) {
       this.driver?.update(world, this.send);
       world.step(1);
       if (session) {
+        const c0 = performance.now();
         session.afterStep();
+        const dc = performance.now() - c0;
+        this.captureMs += dc;
+        this.perStep.push(dc * 1000);
         if (session.backlogged) await session.drain();
       }
     }
     this.reach = Math.max(this.reach, Math.abs(world.bodies.pos[3 * this.chassis]), Math.abs(world.bodies.pos[3 * this.chassis + 1]));
     this.ms += performance.now() - t0;
+    this.cpuMs += threadCpuMs() - cpu0;
   }
 
   /** Stops the recording (timed); the file, or null without recording. */
   async finish(): Promise<Uint8Array | null> {
     const t0 = performance.now();
-    if (this.session) await this.session.stop();
+    const cpu0 = threadCpuMs();
+    if (this.session) {
+      await this.session.stop();
+      const st = this.session.stalls;
+      this.stalls = `${st.waits} waits, ${st.waitMs.toFixed(0)} ms`;
+    }
     this.ms += performance.now() - t0;
+    this.cpuMs += threadCpuMs() - cpu0;
     return this.sink ? this.sink.bytes() : null;
   }
 }
@@ -184,20 +236,28 @@ async function standardScene(scene: VehicleScene, codecs: RecordingCodecs, ctx: 
   await pair(scene, Math.round(2 / DT), codecs, false); // warm-up
   const plain: number[] = [];
   const rec: number[] = [];
+  const plainCpu: number[] = [];
+  const recCpu: number[] = [];
   let bytes = 0;
+  const stalls: string[] = [];
   for (let k = 0; k < runs; k++) {
     const p = await pair(scene, steps, codecs, false);
     plain.push(p.plain.ms);
     rec.push(p.rec.ms);
+    plainCpu.push(p.plain.cpuMs);
+    recCpu.push(p.rec.cpuMs);
     bytes = p.bytes.length;
+    stalls.push(`${p.rec.stalls}, afterStep mean ${((p.rec.captureMs * 1000) / steps).toFixed(1)} µs, median ${p.rec.captureMedianUs.toFixed(1)} µs, start ${p.rec.startMs.toFixed(0)} ms`);
   }
   const sp = steps / (median(plain) / 1000);
   const sr = steps / (median(rec) / 1000);
-  console.log(`1. Standard scene, rover straight through the rocks, ${seconds} s simulated per run, median of ${runs}, the two runs in turns of 1 s (load average ${loadavg()[0].toFixed(2)})\n`);
+  console.log(`1. Standard scene, rover straight through the rocks, ${seconds} s simulated per run, median of ${runs}, the two runs in turns of 1 s, encoder ${THREADED ? 'in a worker thread' : 'in the stepping thread'} (load average ${loadavg()[0].toFixed(2)}; stepping thread waited for the encoder: ${stalls.join('; ')})\n`);
   console.log('| run | steps/s (median) | overhead | bytes per simulated minute |');
   console.log('|---|---:|---:|---:|');
   console.log(`| without recording | ${Math.round(sp)} | | |`);
   console.log(`| recording (RecordSession → memory) | ${Math.round(sr)} | ${((sp / sr - 1) * 100).toFixed(1)} % | ${((bytes * 60) / seconds / 1e6).toFixed(2)} MB |`);
+  const cp = (median(plainCpu) * 1000) / steps, cr = (median(recCpu) * 1000) / steps;
+  console.log(`\nStepping thread CPU time per step (median of ${runs}): ${cp.toFixed(0)} µs without, ${cr.toFixed(0)} µs recording: ${(cr - cp).toFixed(1)} µs for recording, ${((cr / cp - 1) * 100).toFixed(1)} %`);
 }
 
 async function drivenRun(scene: VehicleScene, codecs: RecordingCodecs, ctx: BenchContext): Promise<void> {
@@ -206,11 +266,14 @@ async function drivenRun(scene: VehicleScene, codecs: RecordingCodecs, ctx: Benc
   const { plain, rec, bytes: file } = await pair(scene, longSteps, codecs, true);
   const lsp = plain.world.stepCount / (plain.ms / 1000);
   const lsr = rec.world.stepCount / (rec.ms / 1000);
-  console.log(`\n2. Driven scene (circle of ${CIRCLE_RADIUS} m), ${minutes} simulated minutes, the two runs in turns of 1 s (load average ${loadavg()[0].toFixed(2)})\n`);
+  console.log(`\n2. Driven scene (circle of ${CIRCLE_RADIUS} m), ${minutes} simulated minutes, the two runs in turns of 1 s, encoder ${THREADED ? 'in a worker thread' : 'in the stepping thread'} (load average ${loadavg()[0].toFixed(2)}; stepping thread waited for the encoder: ${rec.stalls}, afterStep mean ${((rec.captureMs * 1000) / rec.world.stepCount).toFixed(1)} µs, median ${rec.captureMedianUs.toFixed(1)} µs, start ${rec.startMs.toFixed(0)} ms)\n`);
   console.log('| run | steps | steps/s | overhead | file | MB per simulated minute | farthest abs(x) or abs(y) of the chassis |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   console.log(`| without recording | ${plain.world.stepCount} | ${Math.round(lsp)} | | | | ${plain.reach.toFixed(1)} m${faultNote(plain)} |`);
   console.log(`| recording | ${rec.world.stepCount} | ${Math.round(lsr)} | ${((lsp / lsr - 1) * 100).toFixed(1)} % | ${(file.length / 1e6).toFixed(1)} MB | ${((file.length * 60) / (rec.world.stepCount * DT) / 1e6).toFixed(2)} | ${rec.reach.toFixed(1)} m${faultNote(rec)} |`);
+
+  const cp = (plain.cpuMs * 1000) / plain.world.stepCount, cr = (rec.cpuMs * 1000) / rec.world.stepCount;
+  console.log(`\nStepping thread CPU time per step: ${cp.toFixed(0)} µs without, ${cr.toFixed(0)} µs recording: ${(cr - cp).toFixed(1)} µs for recording, ${((cr / cp - 1) * 100).toFixed(1)} %`);
 
   // Open and seek in the long recording.
   const opens: number[] = [];

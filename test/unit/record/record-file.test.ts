@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { exportWheelCsvFile, FileSink, FileSource, openRecordingFile } from '../../../sim/node/record-file';
 import { readFileSync } from 'node:fs';
 import { RecordingReader } from '../../../sim/record/reader';
-import { RecordingWriter } from '../../../sim/record/writer';
+import { DEFAULT_KEYFRAME_INTERVAL, RecordingWriter } from '../../../sim/record/writer';
 import { Rng } from '../../../sim/math/random';
 import { DT, FIXTURE_BODIES, frameMismatch } from './fixture';
 import { randomFrame } from './synthetic';
@@ -61,7 +61,7 @@ describe('recording files', () => {
     expect(rc.info.notice).toMatch(/^recording ends at step \d+: the file was cut after byte \d+; the last chunk was lost$/);
     expect(rc.info.lastStep).toBeGreaterThan(100);
     for (let s = 0; s <= rc.info.lastStep; s++) expect(frameMismatch((await rc.frameAt(s))!, frames[s])).toBeNull();
-    expect((await rc.keyframeAtOrBefore(rc.info.lastStep))?.step).toBe(Math.floor(rc.info.lastStep / 240) * 240);
+    expect((await rc.keyframeAtOrBefore(rc.info.lastStep))?.step).toBe(Math.floor(rc.info.lastStep / DEFAULT_KEYFRAME_INTERVAL) * DEFAULT_KEYFRAME_INTERVAL);
     await cut.close();
   });
 });
