@@ -285,33 +285,49 @@ export function warmStartContacts(c: ContactStore, bodies: BodyStore): void {
 }
 
 /**
- * Velocities of the two bodies of the contact being solved: linear A, angular A, linear B,
- * angular B (offsets PV_VA, PV_WA, PV_VB, PV_WB). Loaded once per contact, updated by each row,
- * written back once (module scratch: solveContacts is not re-entrant).
- */
-const pairVel = new Float64Array(12);
-const PV_VA = 0, PV_WA = 3, PV_VB = 6, PV_WB = 9;
-/** Relative velocity of A's anchor with respect to B's (scratch of the rows). */
-const relVel = new Float64Array(3);
-
-/**
  * One pass over the active contacts. useBias: the solve stage (soft, pushes overlap out);
  * false: the relax stage (removes the bias velocity so it does not turn into bounce).
- * Per contact: the current separation, then the rows on the two bodies' velocities: normal
- * (soft, with the separation tracked from the start-of-step anchors), friction (two rows,
- * Coulomb circle), rolling resistance (two angular rows).
+ * Per contact the two bodies' velocities live in locals; the rows are: normal (soft, with the
+ * separation tracked from the start-of-step anchors), friction (two rows, Coulomb circle),
+ * rolling resistance (two angular rows).
  */
 export function solveContacts(c: ContactStore, bodies: BodyStore, soft: Softness, step: { readonly invH: number }, useBias: boolean): void {
   const invH = step.invH; // [1/s] of the substep (an object field: no float argument to box)
-  const v = bodies.linVel, w = bodies.angVel, I = bodies.invInertiaWorld;
+  const pos = bodies.pos, pos0 = bodies.pos0, rot = bodies.rot, v = bodies.linVel, w = bodies.angVel, I = bodies.invInertiaWorld;
   const biasRate = soft.biasRate, softMassScale = soft.massScale, softImpulseScale = soft.impulseScale;
   const act = c.active, na = c.activeCount;
   const terrainSlot = bodies.count; // never moves: its separation terms and velocities are 0
-  const pv = pairVel;
   for (let k = 0; k < na; k++) {
     const i = act[k];
     const a = c.bodyA[i], b = c.slotB[i], mA = c.invMassA[i], mB = c.invMassB[i];
-    const s = currentSeparation(c, bodies, i, a, b, terrainSlot);
+    const p = 3 * i;
+    const nx = c.normal[p], ny = c.normal[p + 1], nz = c.normal[p + 2];
+    const ax = c.rA[p], ay = c.rA[p + 1], az = c.rA[p + 2];
+    const bx = c.rB[p], by = c.rB[p + 1], bz = c.rB[p + 2];
+
+    // --- normal row ---------------------------------------------------------------------
+    // current separation from the start-of-step anchors: n·[(x_A − x_A0) + (R_A·r̂_A − r_A) − (same for B)]
+    let dx: number, dy: number, dz: number;
+    {
+      const q = 4 * a;
+      const qx = rot[q], qy = rot[q + 1], qz = rot[q + 2], qw = rot[q + 3];
+      const x = c.rAl[p], y = c.rAl[p + 1], z = c.rAl[p + 2];
+      const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
+      dx = pos[3 * a] - pos0[3 * a] + (x + qw * tx + (qy * tz - qz * ty)) - ax;
+      dy = pos[3 * a + 1] - pos0[3 * a + 1] + (y + qw * ty + (qz * tx - qx * tz)) - ay;
+      dz = pos[3 * a + 2] - pos0[3 * a + 2] + (z + qw * tz + (qx * ty - qy * tx)) - az;
+    }
+    if (b !== terrainSlot) {
+      // B moves too when it is dynamic or kinematic (the terrain slot never moves: its terms are 0)
+      const q = 4 * b;
+      const qx = rot[q], qy = rot[q + 1], qz = rot[q + 2], qw = rot[q + 3];
+      const x = c.rBl[p], y = c.rBl[p + 1], z = c.rBl[p + 2];
+      const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
+      dx -= pos[3 * b] - pos0[3 * b] + (x + qw * tx + (qy * tz - qz * ty)) - bx;
+      dy -= pos[3 * b + 1] - pos0[3 * b + 1] + (y + qw * ty + (qz * tx - qx * tz)) - by;
+      dz -= pos[3 * b + 2] - pos0[3 * b + 2] + (z + qw * tz + (qx * ty - qy * tx)) - bz;
+    }
+    const s = c.separation0[i] + nx * dx + ny * dy + nz * dz;
     let bias = 0, massScale = 1, impulseScale = 0;
     if (s > 0) {
       bias = s * invH; // speculative: only the approach that would close the gap this substep
@@ -320,179 +336,121 @@ export function solveContacts(c: ContactStore, bodies: BodyStore, soft: Softness
       massScale = softMassScale;
       impulseScale = softImpulseScale;
     }
-    for (let q = 0; q < 3; q++) {
-      pv[PV_VA + q] = v[3 * a + q];
-      pv[PV_WA + q] = w[3 * a + q];
-      pv[PV_VB + q] = v[3 * b + q];
-      pv[PV_WB + q] = w[3 * b + q];
-    }
-    const total = solveNormalRow(c, I, i, a, b, bias, massScale, impulseScale);
-    solveFrictionRows(c, I, i, a, b, total);
-    if (c.rolling[i] > 0) solveRollingRows(c, I, i, a, b, total);
-    if (mA > 0) {
-      for (let q = 0; q < 3; q++) {
-        v[3 * a + q] = pv[PV_VA + q];
-        w[3 * a + q] = pv[PV_WA + q];
+    let vax = v[3 * a], vay = v[3 * a + 1], vaz = v[3 * a + 2];
+    let wax = w[3 * a], way = w[3 * a + 1], waz = w[3 * a + 2];
+    let vbx = v[3 * b], vby = v[3 * b + 1], vbz = v[3 * b + 2];
+    let wbx = w[3 * b], wby = w[3 * b + 1], wbz = w[3 * b + 2];
+    const oa = 9 * a, ob = 9 * b;
+    const a0 = I[oa], a1 = I[oa + 1], a2 = I[oa + 2], a3 = I[oa + 3], a4 = I[oa + 4], a5 = I[oa + 5], a6 = I[oa + 6], a7 = I[oa + 7], a8 = I[oa + 8];
+    // (B's inverse inertia is read where mB > 0 only: most contacts are on the terrain)
+    // relative velocity of A's anchor with respect to B's
+    let rvx = vax + way * az - waz * ay - (vbx + wby * bz - wbz * by);
+    let rvy = vay + waz * ax - wax * az - (vby + wbz * bx - wbx * bz);
+    let rvz = vaz + wax * ay - way * ax - (vbz + wbx * by - wby * bx);
+    const vn = rvx * nx + rvy * ny + rvz * nz;
+    const old = c.normalImpulse[i];
+    let ln = -c.normalMass[i] * massScale * (vn + bias) - impulseScale * old;
+    const total = Math.max(old + ln, 0);
+    ln = total - old;
+    c.normalImpulse[i] = total;
+    if (total > c.maxNormalImpulse[i]) c.maxNormalImpulse[i] = total;
+    if (ln !== 0) {
+      const px = ln * nx, py = ln * ny, pz = ln * nz;
+      if (mA > 0) {
+        const tx = ay * pz - az * py, ty = az * px - ax * pz, tz = ax * py - ay * px;
+        vax += mA * px; vay += mA * py; vaz += mA * pz;
+        wax += a0 * tx + a3 * ty + a6 * tz;
+        way += a1 * tx + a4 * ty + a7 * tz;
+        waz += a2 * tx + a5 * ty + a8 * tz;
       }
+      if (mB > 0) {
+        const tx = by * pz - bz * py, ty = bz * px - bx * pz, tz = bx * py - by * px;
+        vbx -= mB * px; vby -= mB * py; vbz -= mB * pz;
+        wbx -= I[ob] * tx + I[ob + 3] * ty + I[ob + 6] * tz;
+        wby -= I[ob + 1] * tx + I[ob + 4] * ty + I[ob + 7] * tz;
+        wbz -= I[ob + 2] * tx + I[ob + 5] * ty + I[ob + 8] * tz;
+      }
+    }
+
+    // --- friction: two rows, Coulomb circle ---------------------------------------------
+    const limit = c.friction[i] * total;
+    const t1x = c.t1[p], t1y = c.t1[p + 1], t1z = c.t1[p + 2];
+    const t2x = c.t2[p], t2y = c.t2[p + 1], t2z = c.t2[p + 2];
+    rvx = vax + way * az - waz * ay - (vbx + wby * bz - wbz * by);
+    rvy = vay + waz * ax - wax * az - (vby + wbz * bx - wbx * bz);
+    rvz = vaz + wax * ay - way * ax - (vbz + wbx * by - wby * bx);
+    const v1 = rvx * t1x + rvy * t1y + rvz * t1z;
+    const v2 = rvx * t2x + rvy * t2y + rvz * t2z;
+    const o1 = c.t1Impulse[i], o2 = c.t2Impulse[i];
+    let n1 = o1 - c.t1Mass[i] * v1;
+    let n2 = o2 - c.t2Mass[i] * v2;
+    const mag2 = n1 * n1 + n2 * n2;
+    if (mag2 > limit * limit) {
+      const f = limit / Math.sqrt(mag2);
+      n1 *= f;
+      n2 *= f;
+    }
+    c.t1Impulse[i] = n1;
+    c.t2Impulse[i] = n2;
+    const d1 = n1 - o1, d2 = n2 - o2;
+    if (d1 !== 0 || d2 !== 0) {
+      const px = d1 * t1x + d2 * t2x, py = d1 * t1y + d2 * t2y, pz = d1 * t1z + d2 * t2z;
+      if (mA > 0) {
+        const tx = ay * pz - az * py, ty = az * px - ax * pz, tz = ax * py - ay * px;
+        vax += mA * px; vay += mA * py; vaz += mA * pz;
+        wax += a0 * tx + a3 * ty + a6 * tz;
+        way += a1 * tx + a4 * ty + a7 * tz;
+        waz += a2 * tx + a5 * ty + a8 * tz;
+      }
+      if (mB > 0) {
+        const tx = by * pz - bz * py, ty = bz * px - bx * pz, tz = bx * py - by * px;
+        vbx -= mB * px; vby -= mB * py; vbz -= mB * pz;
+        wbx -= I[ob] * tx + I[ob + 3] * ty + I[ob + 6] * tz;
+        wby -= I[ob + 1] * tx + I[ob + 4] * ty + I[ob + 7] * tz;
+        wbz -= I[ob + 2] * tx + I[ob + 5] * ty + I[ob + 8] * tz;
+      }
+    }
+
+    // --- rolling resistance: angular rows about t1, t2 ----------------------------------
+    const crr = c.rolling[i];
+    if (crr > 0) {
+      const wx = wax - wbx, wy = way - wby, wz = waz - wbz;
+      const lever = Math.sqrt(ax * ax + ay * ay + az * az);
+      const rl = crr * lever * total;
+      const q1 = c.r1Impulse[i], q2 = c.r2Impulse[i];
+      let m1 = q1 - c.r1Mass[i] * (wx * t1x + wy * t1y + wz * t1z);
+      let m2 = q2 - c.r2Mass[i] * (wx * t2x + wy * t2y + wz * t2z);
+      const mm = m1 * m1 + m2 * m2;
+      if (mm > rl * rl) {
+        const f = rl / Math.sqrt(mm);
+        m1 *= f;
+        m2 *= f;
+      }
+      c.r1Impulse[i] = m1;
+      c.r2Impulse[i] = m2;
+      const e1 = m1 - q1, e2 = m2 - q2;
+      if (e1 !== 0 || e2 !== 0) {
+        const lx = e1 * t1x + e2 * t2x, ly = e1 * t1y + e2 * t2y, lz = e1 * t1z + e2 * t2z;
+        if (mA > 0) {
+          wax += a0 * lx + a3 * ly + a6 * lz;
+          way += a1 * lx + a4 * ly + a7 * lz;
+          waz += a2 * lx + a5 * ly + a8 * lz;
+        }
+        if (mB > 0) {
+          wbx -= I[ob] * lx + I[ob + 3] * ly + I[ob + 6] * lz;
+          wby -= I[ob + 1] * lx + I[ob + 4] * ly + I[ob + 7] * lz;
+          wbz -= I[ob + 2] * lx + I[ob + 5] * ly + I[ob + 8] * lz;
+        }
+      }
+    }
+    if (mA > 0) {
+      v[3 * a] = vax; v[3 * a + 1] = vay; v[3 * a + 2] = vaz;
+      w[3 * a] = wax; w[3 * a + 1] = way; w[3 * a + 2] = waz;
     }
     if (mB > 0) {
-      for (let q = 0; q < 3; q++) {
-        v[3 * b + q] = pv[PV_VB + q];
-        w[3 * b + q] = pv[PV_WB + q];
-      }
+      v[3 * b] = vbx; v[3 * b + 1] = vby; v[3 * b + 2] = vbz;
+      w[3 * b] = wbx; w[3 * b + 1] = wby; w[3 * b + 2] = wbz;
     }
-  }
-}
-
-/**
- * [m] Separation of contact i now: the start-of-step separation plus the normal component of
- * how far the anchors moved, n·[(x_A − x_A0) + (R_A·r̂_A − r_A) − (same for B)]. The terrain
- * slot never moves: its terms are 0.
- */
-function currentSeparation(c: ContactStore, bodies: BodyStore, i: number, a: number, b: number, terrainSlot: number): number {
-  const pos = bodies.pos, pos0 = bodies.pos0, rot = bodies.rot;
-  const p = 3 * i;
-  let dx: number, dy: number, dz: number;
-  {
-    const q = 4 * a;
-    const qx = rot[q], qy = rot[q + 1], qz = rot[q + 2], qw = rot[q + 3];
-    const x = c.rAl[p], y = c.rAl[p + 1], z = c.rAl[p + 2];
-    const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
-    dx = pos[3 * a] - pos0[3 * a] + (x + qw * tx + (qy * tz - qz * ty)) - c.rA[p];
-    dy = pos[3 * a + 1] - pos0[3 * a + 1] + (y + qw * ty + (qz * tx - qx * tz)) - c.rA[p + 1];
-    dz = pos[3 * a + 2] - pos0[3 * a + 2] + (z + qw * tz + (qx * ty - qy * tx)) - c.rA[p + 2];
-  }
-  if (b !== terrainSlot) {
-    // B moves too when it is dynamic or kinematic
-    const q = 4 * b;
-    const qx = rot[q], qy = rot[q + 1], qz = rot[q + 2], qw = rot[q + 3];
-    const x = c.rBl[p], y = c.rBl[p + 1], z = c.rBl[p + 2];
-    const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
-    dx -= pos[3 * b] - pos0[3 * b] + (x + qw * tx + (qy * tz - qz * ty)) - c.rB[p];
-    dy -= pos[3 * b + 1] - pos0[3 * b + 1] + (y + qw * ty + (qz * tx - qx * tz)) - c.rB[p + 1];
-    dz -= pos[3 * b + 2] - pos0[3 * b + 2] + (z + qw * tz + (qx * ty - qy * tx)) - c.rB[p + 2];
-  }
-  return c.separation0[i] + c.normal[p] * dx + c.normal[p + 1] * dy + c.normal[p + 2] * dz;
-}
-
-/** relVel = velocity of A's anchor minus B's, from the pair's current velocities. */
-function anchorRelativeVelocity(c: ContactStore, i: number): void {
-  const pv = pairVel, p = 3 * i;
-  const ax = c.rA[p], ay = c.rA[p + 1], az = c.rA[p + 2];
-  const bx = c.rB[p], by = c.rB[p + 1], bz = c.rB[p + 2];
-  const vax = pv[PV_VA], vay = pv[PV_VA + 1], vaz = pv[PV_VA + 2], wax = pv[PV_WA], way = pv[PV_WA + 1], waz = pv[PV_WA + 2];
-  const vbx = pv[PV_VB], vby = pv[PV_VB + 1], vbz = pv[PV_VB + 2], wbx = pv[PV_WB], wby = pv[PV_WB + 1], wbz = pv[PV_WB + 2];
-  relVel[0] = vax + way * az - waz * ay - (vbx + wby * bz - wbz * by);
-  relVel[1] = vay + waz * ax - wax * az - (vby + wbz * bx - wbx * bz);
-  relVel[2] = vaz + wax * ay - way * ax - (vbz + wbx * by - wby * bx);
-}
-
-/** Applies impulse (px, py, pz) at the anchors: +P to A, −P to B (dynamic bodies only: inverse mass > 0). */
-function applyPairImpulse(c: ContactStore, I: Float64Array, i: number, a: number, b: number, px: number, py: number, pz: number): void {
-  const pv = pairVel, p = 3 * i;
-  const mA = c.invMassA[i], mB = c.invMassB[i];
-  if (mA > 0) {
-    const ax = c.rA[p], ay = c.rA[p + 1], az = c.rA[p + 2];
-    const tx = ay * pz - az * py, ty = az * px - ax * pz, tz = ax * py - ay * px;
-    const o = 9 * a;
-    pv[PV_VA] += mA * px; pv[PV_VA + 1] += mA * py; pv[PV_VA + 2] += mA * pz;
-    pv[PV_WA] += I[o] * tx + I[o + 3] * ty + I[o + 6] * tz;
-    pv[PV_WA + 1] += I[o + 1] * tx + I[o + 4] * ty + I[o + 7] * tz;
-    pv[PV_WA + 2] += I[o + 2] * tx + I[o + 5] * ty + I[o + 8] * tz;
-  }
-  if (mB > 0) {
-    const bx = c.rB[p], by = c.rB[p + 1], bz = c.rB[p + 2];
-    const tx = by * pz - bz * py, ty = bz * px - bx * pz, tz = bx * py - by * px;
-    const o = 9 * b;
-    pv[PV_VB] -= mB * px; pv[PV_VB + 1] -= mB * py; pv[PV_VB + 2] -= mB * pz;
-    pv[PV_WB] -= I[o] * tx + I[o + 3] * ty + I[o + 6] * tz;
-    pv[PV_WB + 1] -= I[o + 1] * tx + I[o + 4] * ty + I[o + 7] * tz;
-    pv[PV_WB + 2] -= I[o + 2] * tx + I[o + 5] * ty + I[o + 8] * tz;
-  }
-}
-
-/**
- * Normal row: the (soft) impulse that removes the approach velocity plus the bias, accumulated
- * and clamped at ≥ 0. Returns the accumulated normal impulse (the friction and rolling limits
- * scale with it).
- */
-function solveNormalRow(c: ContactStore, I: Float64Array, i: number, a: number, b: number, bias: number, massScale: number, impulseScale: number): number {
-  const p = 3 * i;
-  const nx = c.normal[p], ny = c.normal[p + 1], nz = c.normal[p + 2];
-  anchorRelativeVelocity(c, i);
-  const vn = relVel[0] * nx + relVel[1] * ny + relVel[2] * nz;
-  const old = c.normalImpulse[i];
-  let ln = -c.normalMass[i] * massScale * (vn + bias) - impulseScale * old;
-  const total = Math.max(old + ln, 0);
-  ln = total - old;
-  c.normalImpulse[i] = total;
-  if (total > c.maxNormalImpulse[i]) c.maxNormalImpulse[i] = total;
-  if (ln !== 0) applyPairImpulse(c, I, i, a, b, ln * nx, ln * ny, ln * nz);
-  return total;
-}
-
-/** Friction: two tangent rows, the accumulated impulse clamped to the Coulomb circle of radius μ·normal impulse. */
-function solveFrictionRows(c: ContactStore, I: Float64Array, i: number, a: number, b: number, total: number): void {
-  const p = 3 * i;
-  const limit = c.friction[i] * total;
-  const t1x = c.t1[p], t1y = c.t1[p + 1], t1z = c.t1[p + 2];
-  const t2x = c.t2[p], t2y = c.t2[p + 1], t2z = c.t2[p + 2];
-  anchorRelativeVelocity(c, i);
-  const rvx = relVel[0], rvy = relVel[1], rvz = relVel[2];
-  const v1 = rvx * t1x + rvy * t1y + rvz * t1z;
-  const v2 = rvx * t2x + rvy * t2y + rvz * t2z;
-  const o1 = c.t1Impulse[i], o2 = c.t2Impulse[i];
-  let n1 = o1 - c.t1Mass[i] * v1;
-  let n2 = o2 - c.t2Mass[i] * v2;
-  const mag2 = n1 * n1 + n2 * n2;
-  if (mag2 > limit * limit) {
-    const f = limit / Math.sqrt(mag2);
-    n1 *= f;
-    n2 *= f;
-  }
-  c.t1Impulse[i] = n1;
-  c.t2Impulse[i] = n2;
-  const d1 = n1 - o1, d2 = n2 - o2;
-  if (d1 !== 0 || d2 !== 0) applyPairImpulse(c, I, i, a, b, d1 * t1x + d2 * t2x, d1 * t1y + d2 * t2y, d1 * t1z + d2 * t2z);
-}
-
-/**
- * Rolling resistance: two angular rows about the tangents, the accumulated torque impulse
- * clamped to a circle of radius c_rr · lever · normal impulse (lever = |r_A|).
- */
-function solveRollingRows(c: ContactStore, I: Float64Array, i: number, a: number, b: number, total: number): void {
-  const pv = pairVel, p = 3 * i;
-  const t1x = c.t1[p], t1y = c.t1[p + 1], t1z = c.t1[p + 2];
-  const t2x = c.t2[p], t2y = c.t2[p + 1], t2z = c.t2[p + 2];
-  const ax = c.rA[p], ay = c.rA[p + 1], az = c.rA[p + 2];
-  const wx = pv[PV_WA] - pv[PV_WB], wy = pv[PV_WA + 1] - pv[PV_WB + 1], wz = pv[PV_WA + 2] - pv[PV_WB + 2];
-  const lever = Math.sqrt(ax * ax + ay * ay + az * az);
-  const rl = c.rolling[i] * lever * total;
-  const q1 = c.r1Impulse[i], q2 = c.r2Impulse[i];
-  let m1 = q1 - c.r1Mass[i] * (wx * t1x + wy * t1y + wz * t1z);
-  let m2 = q2 - c.r2Mass[i] * (wx * t2x + wy * t2y + wz * t2z);
-  const mm = m1 * m1 + m2 * m2;
-  if (mm > rl * rl) {
-    const f = rl / Math.sqrt(mm);
-    m1 *= f;
-    m2 *= f;
-  }
-  c.r1Impulse[i] = m1;
-  c.r2Impulse[i] = m2;
-  const e1 = m1 - q1, e2 = m2 - q2;
-  if (e1 === 0 && e2 === 0) return;
-  const lx = e1 * t1x + e2 * t2x, ly = e1 * t1y + e2 * t2y, lz = e1 * t1z + e2 * t2z;
-  if (c.invMassA[i] > 0) {
-    const o = 9 * a;
-    pv[PV_WA] += I[o] * lx + I[o + 3] * ly + I[o + 6] * lz;
-    pv[PV_WA + 1] += I[o + 1] * lx + I[o + 4] * ly + I[o + 7] * lz;
-    pv[PV_WA + 2] += I[o + 2] * lx + I[o + 5] * ly + I[o + 8] * lz;
-  }
-  if (c.invMassB[i] > 0) {
-    const o = 9 * b;
-    pv[PV_WB] -= I[o] * lx + I[o + 3] * ly + I[o + 6] * lz;
-    pv[PV_WB + 1] -= I[o + 1] * lx + I[o + 4] * ly + I[o + 7] * lz;
-    pv[PV_WB + 2] -= I[o + 2] * lx + I[o + 5] * ly + I[o + 8] * lz;
   }
 }
 
