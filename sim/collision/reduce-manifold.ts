@@ -318,9 +318,12 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
   // `ties` counts the points within the tie of the running maximum: never fewer than those
   // within the tie of the final one (a new maximum more than the tie above the old one has no
   // earlier point within the tie of it).
-  let maxDepth = -Infinity, i1 = -1, ties = 0;
+  // The same pass counts the touching points (nt, below).
+  const touch = -MANIFOLD_TOUCH_DISTANCE;
+  let maxDepth = -Infinity, i1 = -1, ties = 0, nt = 0;
   for (let m = a; m < b; m++) {
     const k = mem[m], d = D[k];
+    if (d >= touch) nt++;
     if (d > maxDepth + tie) ties = 1;
     else if (d >= maxDepth - tie) ties++;
     if (d > maxDepth) {
@@ -355,9 +358,6 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
   // Touching points first: when the group mixes touching and speculative points, P2, P3 and P4
   // are taken among the touching ones while those still span something (farther than the line
   // distance, adding area), and among all points otherwise.
-  const touch = -MANIFOLD_TOUCH_DISTANCE;
-  let nt = 0;
-  for (let m = a; m < b; m++) if (D[mem[m]] >= touch) nt++;
   const tiered = nt > 0 && nt < b - a;
 
   // P2: farthest from P1 (distances compared squared against (best + tie)²).
