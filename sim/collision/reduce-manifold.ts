@@ -45,6 +45,8 @@
  * Output: reduceManifoldInto appends to `out` (the source is not modified), groups in order of
  * their representative, the kept points of a group in candidate order; reduceManifoldInPlace
  * (face clipping, whose points already sit in the output) keeps them in place, in candidate order.
+ * reduceManifoldAppendedInto reduces again after contacts were appended (the wheel's element walls),
+ * selecting only the groups they join: the same output as a full reduceManifoldInto.
  * Nothing allocates: the caller owns a ManifoldGroups scratch sized for its candidate buffer.
  */
 import {

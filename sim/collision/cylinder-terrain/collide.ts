@@ -26,7 +26,8 @@
  *      cell (i, j) owns its bottom and left edges and its diagonal; the top row and right column
  *      of the grid also own their top/right border edges.
  *   5. manifold (§V), ../reduce-manifold.ts: normal groups within MANIFOLD_GROUP_ANGLE, ≤ 4 points
- *      each; then the element walls still unresolved are added and the manifold reduced again.
+ *      each; then the element walls still unresolved are added and the manifold reduced again
+ *      (only the groups they join are selected again: reduceManifoldAppendedInto, same result).
  *
  * Every contact records its cell (cellI, cellJ) and, in `feature`, the element or edge of that
  * cell it came from (edge-bend.ts, edgeFeature): stable ids for warm starting and the GUI.
