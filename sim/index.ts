@@ -51,7 +51,7 @@ export { CylinderTerrainWorkspace, CylinderTerrainStatus } from './collision/cyl
 // (the wheel query's cell range, also drawn by the GUI)
 export { cylinderCellRange } from './collision/cylinder-terrain/cell-range';
 export type { CellRange, CellGrid } from './collision/cylinder-terrain/cell-range';
-export { reduceManifoldInto, reduceManifoldInPlace, ManifoldGroups, ReduceManifoldStatus } from './collision/reduce-manifold';
+export { reduceManifoldInto, reduceManifoldInPlace, reduceManifoldAppendedInto, ManifoldGroups, ReduceManifoldStatus } from './collision/reduce-manifold';
 
 // --- convex shapes and queries ----------------------------------------------------------------
 export { ShapeKind, SHAPE_KIND_NAMES, SupportFace, aabb, massProperties } from './shapes/shape';

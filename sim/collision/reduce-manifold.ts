@@ -45,6 +45,8 @@
  * Output: reduceManifoldInto appends to `out` (the source is not modified), groups in order of
  * their representative, the kept points of a group in candidate order; reduceManifoldInPlace
  * (face clipping, whose points already sit in the output) keeps them in place, in candidate order.
+ * reduceManifoldAppendedInto reduces again after contacts were appended (the wheel's element walls),
+ * selecting only the groups they join: the same output as a full reduceManifoldInto.
  * Nothing allocates: the caller owns a ManifoldGroups scratch sized for its candidate buffer.
  */
 import {
@@ -75,6 +77,17 @@ export class ManifoldGroups {
   count = 0;
   /** Candidate indices kept by the last call, group after group (≤ MANIFOLD_MAX_POINTS each). */
   readonly kept: Int32Array;
+  /** End (exclusive) of each group's run in `kept` after reduceManifoldInto. */
+  readonly keptEnd: Int32Array;
+  /** Copy of the previous call's kept runs (reduceManifoldAppendedInto). */
+  readonly keptBefore: Int32Array;
+  /**
+   * Candidates the last reduceManifoldInto (or reduceManifoldAppendedInto) grouped and selected
+   * from, −1 when the scratch holds no such state (reduceManifoldInPlace).
+   */
+  reduced = -1;
+  /** GroupOverflow bit of that call's grouping. */
+  groupStatus = 0;
 
   constructor(capacity: number, maxGroups = MANIFOLD_MAX_NORMAL_GROUPS) {
     if (!(capacity >= 1 && maxGroups >= 1)) throw new Error(`ManifoldGroups: capacity ${capacity} and maxGroups ${maxGroups} must be ≥ 1`);
@@ -85,6 +98,8 @@ export class ManifoldGroups {
     this.end = new Int32Array(maxGroups);
     this.normal = new Float64Array(maxGroups * 3);
     this.kept = new Int32Array(capacity);
+    this.keptEnd = new Int32Array(maxGroups);
+    this.keptBefore = new Int32Array(capacity);
   }
 }
 
@@ -110,15 +125,106 @@ export function reduceManifoldInto(out: ContactBuffer, src: ContactBuffer, group
     status |= ReduceManifoldStatus.CandidateOverflow;
     n = groups.capacity;
   }
-  status |= groupByNormal(groups, src, 0, n);
+  const groupStatus = groupByNormal(groups, src, 0, n);
+  status |= groupStatus;
   const kept = groups.kept;
   let k0 = 0;
   for (let q = 0; q < groups.count; q++) {
     const k1 = selectGroup(src, groups, q, q === 0 ? 0 : groups.end[q - 1], groups.end[q], k0);
     for (let k = k0; k < k1; k++) status |= emit(out, src, kept[k]);
+    groups.keptEnd[q] = k1;
     k0 = k1;
   }
+  groups.reduced = status & ReduceManifoldStatus.CandidateOverflow ? -1 : n;
+  groups.groupStatus = groupStatus;
   return status;
+}
+
+/**
+ * reduceManifoldInto again after contacts were appended to `src`: `groups` holds the last
+ * reduction of src's first `first` contacts (unchanged since). The result is the same as
+ * reduceManifoldInto(out, src, groups), bit for bit, but only the groups the new contacts join
+ * are selected again: when no new contact starts a group of its own, the representatives (chosen
+ * greedily in candidate order) and hence every earlier contact's group are unchanged, the new
+ * contacts come last in their groups' runs, and a group nothing joined keeps its points. Otherwise
+ * (a new group, or no such state) it is the full reduction. Returns ReduceManifoldStatus bits.
+ */
+export function reduceManifoldAppendedInto(out: ContactBuffer, src: ContactBuffer, groups: ManifoldGroups, first: number): number {
+  const n = src.count, g = groups.count;
+  if (groups.reduced !== first || n > groups.capacity || !joinExistingGroups(groups, src, first, n)) return reduceManifoldInto(out, src, groups);
+  // Runs by group, in candidate order, as groupByNormal's step 1c builds them.
+  const groupOf = groups.groupOf, mem = groups.members, end = groups.end;
+  if (g === 1) {
+    for (let k = first; k < n; k++) mem[k] = k;
+    end[0] = n;
+  } else {
+    let pos = 0;
+    for (let q = 0; q < g; q++) {
+      for (let k = 0; k < n; k++) if (groupOf[k] === q) mem[pos++] = k;
+      end[q] = pos;
+    }
+  }
+  const kept = groups.kept, before = groups.keptBefore, keptEnd = groups.keptEnd;
+  const total = g > 0 ? keptEnd[g - 1] : 0;
+  for (let k = 0; k < total; k++) before[k] = kept[k];
+  let status = groups.groupStatus;
+  let k0 = 0, was0 = 0;
+  for (let q = 0; q < g; q++) {
+    const was1 = keptEnd[q];
+    let k1: number;
+    if (groupJoined(groups, q, first)) {
+      k1 = selectGroup(src, groups, q, q === 0 ? 0 : end[q - 1], end[q], k0);
+    } else {
+      k1 = k0;
+      for (let k = was0; k < was1; k++) kept[k1++] = before[k];
+    }
+    for (let k = k0; k < k1; k++) status |= emit(out, src, kept[k]);
+    keptEnd[q] = k1;
+    k0 = k1;
+    was0 = was1;
+  }
+  groups.reduced = n;
+  return status;
+}
+
+/**
+ * Step 1 for the contacts first..n−1 of src appended after a reduction of the earlier ones:
+ * each joins its nearest representative (groupOf) as groupByNormal would. Returns false, with
+ * nothing decided, if one is not within the grouping angle of any representative (it would start
+ * a group, which may take earlier contacts from theirs).
+ */
+function joinExistingGroups(groups: ManifoldGroups, src: ContactBuffer, first: number, n: number): boolean {
+  const N = src.normal, gn = groups.normal, g = groups.count;
+  const groupCos = MANIFOLD_GROUP_COS;
+  for (let k = first; k < n; k++) {
+    const nx = N[3 * k], ny = N[3 * k + 1], nz = N[3 * k + 2];
+    let covered = false;
+    for (let q = 0; q < g && !covered; q++) covered = nx * gn[3 * q] + ny * gn[3 * q + 1] + nz * gn[3 * q + 2] >= groupCos;
+    if (!covered) return false;
+  }
+  for (let k = first; k < n; k++) groups.groupOf[k] = nearestGroup(gn, g, N, k);
+  return true;
+}
+
+/** Index of the representative nearest to contact k's normal (groupByNormal step 1b; ties go to the first). */
+function nearestGroup(gn: Float64Array, g: number, N: Float64Array, k: number): number {
+  const nx = N[3 * k], ny = N[3 * k + 1], nz = N[3 * k + 2];
+  let best = 0;
+  let bestDot = nx * gn[0] + ny * gn[1] + nz * gn[2];
+  for (let q = 1; q < g; q++) {
+    const d = nx * gn[3 * q] + ny * gn[3 * q + 1] + nz * gn[3 * q + 2];
+    if (d > bestDot + ROUND_OFF_RATIO) {
+      bestDot = d;
+      best = q;
+    }
+  }
+  return best;
+}
+
+/** True if group q's run (groups.members) holds a contact at index ≥ first: the last of the run, candidate order. */
+function groupJoined(groups: ManifoldGroups, q: number, first: number): boolean {
+  const b = groups.end[q], a = q === 0 ? 0 : groups.end[q - 1];
+  return b > a && groups.members[b - 1] >= first;
 }
 
 /**
@@ -127,6 +233,7 @@ export function reduceManifoldInto(out: ContactBuffer, src: ContactBuffer, group
  * candidates already sit in the output (face clipping). Returns ReduceManifoldStatus bits.
  */
 export function reduceManifoldInPlace(buf: ContactBuffer, start: number, groups: ManifoldGroups): number {
+  groups.reduced = -1;
   let status = 0;
   let n = buf.count - start;
   if (n > groups.capacity) {
@@ -153,7 +260,7 @@ export function reduceManifoldInPlace(buf: ContactBuffer, start: number, groups:
 function groupByNormal(groups: ManifoldGroups, src: ContactBuffer, first: number, n: number): number {
   let status = 0;
   const N = src.normal, gn = groups.normal, groupOf = groups.groupOf;
-  const groupCos = MANIFOLD_GROUP_COS, dotTie = ROUND_OFF_RATIO;
+  const groupCos = MANIFOLD_GROUP_COS;
   // 1a. Representatives: a candidate not within the grouping angle of any representative so far
   //     starts a new group (greedy, in candidate order).
   let g = 0;
@@ -184,19 +291,7 @@ function groupByNormal(groups: ManifoldGroups, src: ContactBuffer, first: number
   }
   // 1b. Membership: every candidate joins its NEAREST representative (a one-pass greedy split
   //     equal normals when a later representative came closer). Ties go to the first.
-  for (let k = 0; k < n; k++) {
-    const nx = N[3 * (first + k)], ny = N[3 * (first + k) + 1], nz = N[3 * (first + k) + 2];
-    let best = 0;
-    let bestDot = nx * gn[0] + ny * gn[1] + nz * gn[2];
-    for (let q = 1; q < g; q++) {
-      const d = nx * gn[3 * q] + ny * gn[3 * q + 1] + nz * gn[3 * q + 2];
-      if (d > bestDot + dotTie) {
-        bestDot = d;
-        best = q;
-      }
-    }
-    groupOf[k] = best;
-  }
+  for (let k = 0; k < n; k++) groupOf[k] = nearestGroup(gn, g, N, first + k);
   // 1c. Candidates by group, in candidate order inside a group (g is small: one pass per group).
   let pos = 0;
   for (let q = 0; q < g; q++) {
@@ -225,9 +320,12 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
   // `ties` counts the points within the tie of the running maximum: never fewer than those
   // within the tie of the final one (a new maximum more than the tie above the old one has no
   // earlier point within the tie of it).
-  let maxDepth = -Infinity, i1 = -1, ties = 0;
+  // The same pass counts the touching points (nt, below).
+  const touch = -MANIFOLD_TOUCH_DISTANCE;
+  let maxDepth = -Infinity, i1 = -1, ties = 0, nt = 0;
   for (let m = a; m < b; m++) {
     const k = mem[m], d = D[k];
+    if (d >= touch) nt++;
     if (d > maxDepth + tie) ties = 1;
     else if (d >= maxDepth - tie) ties++;
     if (d > maxDepth) {
@@ -262,9 +360,6 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
   // Touching points first: when the group mixes touching and speculative points, P2, P3 and P4
   // are taken among the touching ones while those still span something (farther than the line
   // distance, adding area), and among all points otherwise.
-  const touch = -MANIFOLD_TOUCH_DISTANCE;
-  let nt = 0;
-  for (let m = a; m < b; m++) if (D[mem[m]] >= touch) nt++;
   const tiered = nt > 0 && nt < b - a;
 
   // P2: farthest from P1 (distances compared squared against (best + tie)²).

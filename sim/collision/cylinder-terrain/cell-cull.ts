@@ -68,7 +68,7 @@ export class CellCull {
   box = true;
   /**
    * The unnormalised normal of the current cell's elements that the cylinder dips below, as the
-   * screen computed it: (mx, my, |m|) of element 0, then element 1 (cellPlaneNormalInto).
+   * screen computed it: (mx, my, |m|²) of element 0, then element 1 (cellPlaneNormalInto).
    */
   readonly planes = new Float64Array(6);
 }
@@ -81,7 +81,7 @@ export class CellCull {
  */
 export function cellPlaneNormalInto(dst: Float64Array, at: number, c: CellCull, slot: number): void {
   const p = c.planes, b = 3 * slot;
-  const inv = 1 / p[b + 2];
+  const inv = 1 / Math.sqrt(p[b + 2]);
   dst[at] = p[b] * inv;
   dst[at + 1] = p[b + 1] * inv;
   dst[at + 2] = inv;
@@ -268,10 +268,11 @@ export function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf
   const cosL = Math.abs(dm);
   const sCLm = sCm + hh * cosL, sALm = sCLm + r * sinL;
   if (sALm < -margin) return SCREEN_APART;
-  const L2 = mx * mx + my * my + 1, L = Math.sqrt(L2);
+  const L2 = mx * mx + my * my + 1;
   const planes = ws.cull.planes, slot = upper ? 3 : 0; // for the edge pass (cellPlaneNormalInto)
-  planes[slot] = mx; planes[slot + 1] = my; planes[slot + 2] = L;
-  if (sALm - 2 * r * sinL > -margin * L || !(sinL > margin * L)) return SCREEN_FACE;
+  planes[slot] = mx; planes[slot + 1] = my; planes[slot + 2] = L2;
+  if (faceContactPossible(sALm - 2 * r * sinL, sinL, L2)) return SCREEN_FACE;
+  const L = Math.sqrt(L2);
   // Feet of A_L and A_U (a = sign(v·m)·v points from the lower base up), cell-normalised.
   const sg = dm < 0 ? -1 : 1;
   const ax = sg * vx, ay = sg * vy, az = sg * vz;
@@ -324,6 +325,21 @@ export function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf
   w.bound[m] = bound + margin;
   w.state[m] = WALL_OPEN;
   return SCREEN_NO_FACE;
+}
+
+/**
+ * screenElement's test for a face contact from the unnormalised s(B_L)·|m| (sBLm) and sinθ·|m|
+ * (sinL), |m|² = L2: s(B_L) > −margin (case A), or sinθ ≤ margin (an almost upright axis).
+ * Decided as `sBLm > −margin·|m| || !(sinL > margin·|m|)`, taking the square root only when the
+ * bounds 1 ≤ |m| ≤ |m|² leave it open (rarely: sinθ ≈ 1 under a wheel): in floating point too,
+ * 1 ≤ fl(√L2) ≤ L2 and a product with the margin is monotone, so the answer is the same bit for bit.
+ */
+function faceContactPossible(sBLm: number, sinL: number, L2: number): boolean {
+  const margin = CYLINDER_TERRAIN_REJECT_MARGIN;
+  if (sBLm > -margin) return true;
+  if (sinL > margin * L2 && !(sBLm > -margin * L2)) return false;
+  const L = Math.sqrt(L2);
+  return sBLm > -margin * L || !(sinL > margin * L);
 }
 
 /**

@@ -26,7 +26,8 @@
  *      cell (i, j) owns its bottom and left edges and its diagonal; the top row and right column
  *      of the grid also own their top/right border edges.
  *   5. manifold (§V), ../reduce-manifold.ts: normal groups within MANIFOLD_GROUP_ANGLE, ≤ 4 points
- *      each; then the element walls still unresolved are added and the manifold reduced again.
+ *      each; then the element walls still unresolved are added and the manifold reduced again
+ *      (only the groups they join are selected again: reduceManifoldAppendedInto, same result).
  *
  * Every contact records its cell (cellI, cellJ) and, in `feature`, the element or edge of that
  * cell it came from (edge-bend.ts, edgeFeature): stable ids for warm starting and the GUI.
@@ -47,7 +48,7 @@ import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield, MinMax } from '../../terrain/heightfield';
 import { CELL_BOTTOM_SHIFT, CELL_DIAGONAL_SHIFT, CELL_LEFT_SHIFT, CELL_RECTANGLE_BIT } from '../../terrain/edge-class';
 import type { ContactBuffer } from '../contact';
-import { ReduceManifoldStatus, reduceManifoldInto } from '../reduce-manifold';
+import { ReduceManifoldStatus, reduceManifoldAppendedInto, reduceManifoldInto } from '../reduce-manifold';
 import { baseEllipseContacts, lowestFootInElement } from './case-a-base-ellipse';
 import { cylinderCellRangeOf } from './cell-range';
 import { sideTrapezoidContacts } from './case-b-side-trapezoid';
@@ -151,13 +152,14 @@ export function collideCylinderTerrainInto(
   // any is added, the manifold is reduced again — and checked again, since the new reduction may
   // drop a contact that resolved another element (at most CYLINDER_TERRAIN_WALL_PASSES rounds).
   const outStart = out.count, outOverflow = out.overflow;
-  let rs = 0;
+  let rs = 0, before = 0;
   for (let pass = 0; ; pass++) {
     out.count = outStart;
     out.overflow = outOverflow;
-    rs = reduceManifoldInto(out, cand, ws.groups);
+    // Again after walls were added: only the groups they join are selected again (same result).
+    rs = pass === 0 ? reduceManifoldInto(out, cand, ws.groups) : reduceManifoldAppendedInto(out, cand, ws.groups, before);
     if (pass === CYLINDER_TERRAIN_WALL_PASSES || ws.walls.count + ws.faceWalls.count === 0) break;
-    const before = cand.count;
+    before = cand.count;
     // The elements the screen found without a face contact first, then the others.
     prepareReported(ws.reported, q, out, outStart);
     addUnresolvedWalls(cand, hf, q, ws.frame, ws.walls, ws.reported, out, outStart);
