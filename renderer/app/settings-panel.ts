@@ -160,12 +160,15 @@ export function bindPanels(root: ParentNode, s: UiSettings, save: () => void): v
   for (const d of root.querySelectorAll<HTMLDetailsElement>('details[data-panel]')) {
     const name = d.dataset.panel!;
     d.open = !s.closedPanels.includes(name);
-    d.addEventListener('toggle', () => {
+    // Observed as an attribute change, not through the 'toggle' event: the observer runs as a
+    // microtask right after the click, while 'toggle' is a later task that a reload or a closing
+    // window can overtake (the choice was then lost).
+    new MutationObserver(() => {
       const closed = new Set(s.closedPanels);
       if (d.open) closed.delete(name);
       else closed.add(name);
       s.closedPanels = [...closed];
       save();
-    });
+    }).observe(d, { attributes: true, attributeFilter: ['open'] });
   }
 }
