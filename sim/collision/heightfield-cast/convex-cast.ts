@@ -34,8 +34,9 @@ import { HEIGHTFIELD_CAST_PRISM_FLOOR } from '../../constants';
 import type { Vec3 } from '../../math/vec3';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield } from '../../terrain/heightfield';
-import type { Aabb, ConvexShape, MassProperties, Pose } from '../../shapes/shape';
-import { ShapeKind, SupportFace } from '../../shapes/shape';
+import type { Aabb, ConvexShape, Pose } from '../../shapes/shape';
+import { ShapeKind } from '../../shapes/shape';
+import { ElementShape } from '../convex-heightfield/element-shape';
 import { convexWorldAabb } from '../../shapes/world-aabb';
 import { quatRotate, quatRotateInverse } from '../../math/quat';
 import { CastResult, CastStatus } from '../gjk-raycast';
@@ -48,15 +49,14 @@ import { FOOTPRINT_SIZE, FP_CX, FP_CY, FP_EX, FP_EY, FP_MX, FP_MY, FP_MZ, FP_ZLO
 import type { CellVisitor } from './grid-walk';
 import { TerrainCastResult } from './terrain-cast-result';
 
-/** An element's prism in world coordinates: `top` vertices (3 or 4), each also at z = floor. */
-class ElementPrism implements ConvexShape {
-  readonly kind = ShapeKind.ConvexHull;
-  readonly coreRadius = 0;
-  count = 0;
+/**
+ * An element's prism in world coordinates: the element shape's `top` vertices (3 or 4), each also
+ * at z = floor. Mass, volume and the supporting face are the element shape's.
+ */
+class ElementPrism extends ElementShape {
   floor = 0;
-  readonly v = new Float64Array(12);
 
-  support(out: Vec3, d: Readonly<Vec3>): Vec3 {
+  override support(out: Vec3, d: Readonly<Vec3>): Vec3 {
     let best = 0, bestDot = -Infinity;
     for (let k = 0; k < this.count; k++) {
       const s = this.v[3 * k] * d[0] + this.v[3 * k + 1] * d[1] + (d[2] > 0 ? this.v[3 * k + 2] * d[2] : 0);
@@ -72,37 +72,10 @@ class ElementPrism implements ConvexShape {
     return out;
   }
 
-  supportCore(out: Vec3, d: Readonly<Vec3>): Vec3 {
-    return this.support(out, d);
-  }
-
-  supportingFace(out: SupportFace): SupportFace {
-    out.clear();
-    for (let k = 0; k < this.count; k++) out.push(this.v[3 * k], this.v[3 * k + 1], this.v[3 * k + 2]);
-    return out;
-  }
-
-  localAabb(out: Aabb): Aabb {
-    for (let a = 0; a < 3; a++) {
-      out.min[a] = Infinity;
-      out.max[a] = -Infinity;
-      for (let k = 0; k < this.count; k++) {
-        out.min[a] = Math.min(out.min[a], this.v[3 * k + a]);
-        out.max[a] = Math.max(out.max[a], this.v[3 * k + a]);
-      }
-    }
+  override localAabb(out: Aabb): Aabb {
+    super.localAabb(out);
     out.min[2] = this.floor;
     return out;
-  }
-
-  massProperties(out: MassProperties): MassProperties {
-    out.mass = 0;
-    out.volume = 0;
-    return out;
-  }
-
-  volume(): number {
-    return 0;
   }
 
   setVertex(k: number, x: number, y: number, z: number): void {
