@@ -152,6 +152,10 @@ export class PolytopeTerrainWorkspace {
    * height, margin.
    */
   readonly s = new Float64Array(20);
+  /** The rock's rotation matrix, row-major (toWorld). */
+  readonly rot = new Float64Array(9);
+  /** Bounds of the rock's world vertices: min x, y, z, max x, y, z (toWorld). */
+  readonly box = new Float64Array(6);
 
   ensure(vertexCount: number, faceCount: number): void {
     if (this.verts.length < 3 * vertexCount) this.verts = new Float64Array(3 * vertexCount);
@@ -162,6 +166,37 @@ export class PolytopeTerrainWorkspace {
 /** Status: 0 ok; 1 a buffer was full (contacts were dropped). */
 export const POLYTOPE_TERRAIN_OK = 0;
 export const POLYTOPE_TERRAIN_OVERFLOW = 1;
+
+/**
+ * The rock's vertices in world coordinates (ws.verts), its rotation matrix (ws.rot, row-major)
+ * and the vertices' bounds (ws.box) at pose (p, q).
+ */
+function toWorld(ws: PolytopeTerrainWorkspace, poly: Polytope, p: Readonly<Vec3>, q: Readonly<Quat>): void {
+  const qx = q[0], qy = q[1], qz = q[2], qw = q[3];
+  const px = p[0], py = p[1], pz = p[2];
+  const r00 = 1 - 2 * (qy * qy + qz * qz), r01 = 2 * (qx * qy - qz * qw), r02 = 2 * (qx * qz + qy * qw);
+  const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
+  const r20 = 2 * (qx * qz - qy * qw), r21 = 2 * (qy * qz + qx * qw), r22 = 1 - 2 * (qx * qx + qy * qy);
+  const R = ws.rot;
+  R[0] = r00; R[1] = r01; R[2] = r02; R[3] = r10; R[4] = r11; R[5] = r12; R[6] = r20; R[7] = r21; R[8] = r22;
+  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  const V = poly.vertices, W = ws.verts;
+  for (let k = 0, n = poly.vertexCount; k < n; k++) {
+    const x = V[3 * k], y = V[3 * k + 1], z = V[3 * k + 2];
+    const wx = px + r00 * x + r01 * y + r02 * z;
+    const wy = py + r10 * x + r11 * y + r12 * z;
+    const wz = pz + r20 * x + r21 * y + r22 * z;
+    W[3 * k] = wx; W[3 * k + 1] = wy; W[3 * k + 2] = wz;
+    if (wx < minX) minX = wx;
+    if (wx > maxX) maxX = wx;
+    if (wy < minY) minY = wy;
+    if (wy > maxY) maxY = wy;
+    if (wz < minZ) minZ = wz;
+    if (wz > maxZ) maxZ = wz;
+  }
+  const B = ws.box;
+  B[0] = minX; B[1] = minY; B[2] = minZ; B[3] = maxX; B[4] = maxY; B[5] = maxZ;
+}
 
 /**
  * Contacts between polytope `poly` at pose (p, q) (its shape frame in world) and the terrain,
@@ -175,27 +210,11 @@ export function collidePolytopeTerrain(
   const nv = poly.vertexCount, nf = poly.faceCount;
   ws.ensure(nv, nf);
   const W = ws.verts, WP = ws.planes;
-  const qx = q[0], qy = q[1], qz = q[2], qw = q[3];
   const px = p[0], py = p[1], pz = p[2];
-  // rotation matrix
-  const r00 = 1 - 2 * (qy * qy + qz * qz), r01 = 2 * (qx * qy - qz * qw), r02 = 2 * (qx * qz + qy * qw);
-  const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
-  const r20 = 2 * (qx * qz - qy * qw), r21 = 2 * (qy * qz + qx * qw), r22 = 1 - 2 * (qx * qx + qy * qy);
-  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
-  const V = poly.vertices;
-  for (let k = 0; k < nv; k++) {
-    const x = V[3 * k], y = V[3 * k + 1], z = V[3 * k + 2];
-    const wx = px + r00 * x + r01 * y + r02 * z;
-    const wy = py + r10 * x + r11 * y + r12 * z;
-    const wz = pz + r20 * x + r21 * y + r22 * z;
-    W[3 * k] = wx; W[3 * k + 1] = wy; W[3 * k + 2] = wz;
-    if (wx < minX) minX = wx;
-    if (wx > maxX) maxX = wx;
-    if (wy < minY) minY = wy;
-    if (wy > maxY) maxY = wy;
-    if (wz < minZ) minZ = wz;
-    if (wz > maxZ) maxZ = wz;
-  }
+  toWorld(ws, poly, p, q);
+  const R = ws.rot, B = ws.box;
+  const r00 = R[0], r01 = R[1], r02 = R[2], r10 = R[3], r11 = R[4], r12 = R[5], r20 = R[6], r21 = R[7], r22 = R[8];
+  const minX = B[0], minY = B[1], minZ = B[2], maxX = B[3], maxY = B[4], maxZ = B[5];
   const x0 = hf.x0, y0 = hf.y0, dx = hf.dx, dy = hf.dy, cols = hf.cols, H = hf.heights;
   const cellsX = hf.cellsX, cellsY = hf.cellsY;
   // cell range under the rock (grown by the margin), clamped to the grid
@@ -571,24 +590,11 @@ export function polytopeTerrainClear(
   const nv = poly.vertexCount, nf = poly.faceCount;
   ws.ensure(nv, nf);
   const WP = ws.planes;
-  const qx = q[0], qy = q[1], qz = q[2], qw = q[3];
   const px = p[0], py = p[1], pz = p[2];
-  const r00 = 1 - 2 * (qy * qy + qz * qz), r01 = 2 * (qx * qy - qz * qw), r02 = 2 * (qx * qz + qy * qw);
-  const r10 = 2 * (qx * qy + qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r12 = 2 * (qy * qz - qx * qw);
-  const r20 = 2 * (qx * qz - qy * qw), r21 = 2 * (qy * qz + qx * qw), r22 = 1 - 2 * (qx * qx + qy * qy);
-  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity;
-  const V = poly.vertices;
-  for (let k = 0; k < nv; k++) {
-    const x = V[3 * k], y = V[3 * k + 1], z = V[3 * k + 2];
-    const wx = px + r00 * x + r01 * y + r02 * z;
-    const wy = py + r10 * x + r11 * y + r12 * z;
-    const wz = pz + r20 * x + r21 * y + r22 * z;
-    if (wx < minX) minX = wx;
-    if (wx > maxX) maxX = wx;
-    if (wy < minY) minY = wy;
-    if (wy > maxY) maxY = wy;
-    if (wz < minZ) minZ = wz;
-  }
+  toWorld(ws, poly, p, q);
+  const R = ws.rot, B = ws.box;
+  const r00 = R[0], r01 = R[1], r02 = R[2], r10 = R[3], r11 = R[4], r12 = R[5], r20 = R[6], r21 = R[7], r22 = R[8];
+  const minX = B[0], minY = B[1], minZ = B[2], maxX = B[3], maxY = B[4];
   if (!Number.isFinite(minX + minY + minZ + maxX + maxY)) return false;
   const m = margin + CLEAR_SLACK;
   const x0 = hf.x0, y0 = hf.y0, dx = hf.dx, dy = hf.dy, cols = hf.cols, H = hf.heights;
