@@ -180,20 +180,30 @@ export type SampledHeights = Pick<TerrainPatch, 'i0' | 'j0' | 'cols' | 'rows' | 
 export function patchFromOverview(grid: LodGrid, overview: { stride: number; cols: number; rows: number; heights: Float32Array }, c: LodChunk): SampledHeights | null {
   const so = overview.stride;
   if (c.stride % so !== 0) return null;
-  const [ri0, rj0, rc, rr, s] = chunkRequest(c);
-  const lattice = (a: number) => (a >= 0 ? a : a + Math.ceil(-a / s) * s);
-  const a1 = Math.min(ri0 + rc - 1, grid.cols - 1), b1 = Math.min(rj0 + rr - 1, grid.rows - 1);
-  const a0 = Math.min(lattice(ri0), a1), b0 = Math.min(lattice(rj0), b1);
-  const spanCols = a1 - a0 + 1, spanRows = b1 - b0 + 1;
-  const sc = sampleCount(spanCols, s), sr = sampleCount(spanRows, s);
-  const heights = new Float32Array(sc * sr);
+  const patch = emptyPatch(grid, c);
+  const { i0: a0, j0: b0, stride: s, sampleCols: sc, sampleRows: sr, heights } = patch;
+  const a1 = a0 + patch.cols - 1, b1 = b0 + patch.rows - 1;
   // Grid vertex g is overview sample g / so, except the grid's last vertex, the overview's last sample.
   const at = (g: number, n: number, last: number): number => (g >= n - 1 ? last : g / so);
   for (let r = 0; r < sr; r++) {
     const orow = at(Math.min(b0 + r * s, b1), grid.rows, overview.rows - 1);
     for (let k = 0; k < sc; k++) heights[r * sc + k] = overview.heights[orow * overview.cols + at(Math.min(a0 + k * s, a1), grid.cols, overview.cols - 1)];
   }
-  return { i0: a0, j0: b0, cols: spanCols, rows: spanRows, stride: s, sampleCols: sc, sampleRows: sr, heights };
+  return patch;
+}
+
+/**
+ * The samples that request `chunkRequest(c)` asks for, clamped to the grid (the first on the
+ * stride's lattice, the grid's last vertex kept), with their heights still to be filled.
+ */
+function emptyPatch(grid: LodGrid, c: LodChunk): SampledHeights {
+  const [ri0, rj0, rc, rr, s] = chunkRequest(c);
+  const lattice = (a: number) => (a >= 0 ? a : a + Math.ceil(-a / s) * s);
+  const a1 = Math.min(ri0 + rc - 1, grid.cols - 1), b1 = Math.min(rj0 + rr - 1, grid.rows - 1);
+  const a0 = Math.min(lattice(ri0), a1), b0 = Math.min(lattice(rj0), b1);
+  const cols = a1 - a0 + 1, rows = b1 - b0 + 1;
+  const sc = sampleCount(cols, s), sr = sampleCount(rows, s);
+  return { i0: a0, j0: b0, cols, rows, stride: s, sampleCols: sc, sampleRows: sr, heights: new Float32Array(sc * sr) };
 }
 
 /** The overview's shape and samples (protocol TerrainOverview). */
@@ -230,18 +240,14 @@ function overviewHeight(grid: LodGrid, o: OverviewGrid, gi: number, gj: number):
 export function placeholderChunk(grid: LodGrid, o: OverviewGrid, c: LodChunk, chunkCells: number): { chunk: LodChunk; patch: SampledHeights } {
   const s = Math.min(Math.max(c.stride, o.stride), c.stride * chunkCells);
   const chunk: LodChunk = { ...c, stride: s };
-  const [ri0, rj0, rc, rr] = chunkRequest(chunk);
-  const lattice = (a: number) => (a >= 0 ? a : a + Math.ceil(-a / s) * s);
-  const a1 = Math.min(ri0 + rc - 1, grid.cols - 1), b1 = Math.min(rj0 + rr - 1, grid.rows - 1);
-  const a0 = Math.min(lattice(ri0), a1), b0 = Math.min(lattice(rj0), b1);
-  const spanCols = a1 - a0 + 1, spanRows = b1 - b0 + 1;
-  const sc = sampleCount(spanCols, s), sr = sampleCount(spanRows, s);
-  const heights = new Float32Array(sc * sr);
+  const patch = emptyPatch(grid, chunk);
+  const { i0: a0, j0: b0, sampleCols: sc, sampleRows: sr, heights } = patch;
+  const a1 = a0 + patch.cols - 1, b1 = b0 + patch.rows - 1;
   for (let r = 0; r < sr; r++) {
     const gj = Math.min(b0 + r * s, b1);
     for (let k = 0; k < sc; k++) heights[r * sc + k] = overviewHeight(grid, o, Math.min(a0 + k * s, a1), gj);
   }
-  return { chunk, patch: { i0: a0, j0: b0, cols: spanCols, rows: spanRows, stride: s, sampleCols: sc, sampleRows: sr, heights } };
+  return { chunk, patch };
 }
 
 export interface ChunkMesh {
