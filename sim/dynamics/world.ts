@@ -46,6 +46,7 @@ import type { MaterialTable } from './materials';
 import { Softness } from './soft';
 import type { ScriptCommandSpec, WorldSpec } from './spec';
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from './spec';
+import { writeBodyReport, writeContactReport } from './report';
 import type { Heightfield } from '../terrain/heightfield';
 import type { Vec3 } from '../math/vec3';
 
@@ -646,31 +647,8 @@ export class DynamicsWorld {
       this.frameContacts = new Float64Array(2 * nc * CONTACT_STRIDE);
       this.frameInfo = new Int32Array(2 * nc * CONTACT_INFO_STRIDE);
     }
-    const o: Vec3 = [0, 0, 0];
-    for (let b = 0; b < n; b++) {
-      bodies.originOf(o, b);
-      const p = b * POSE_STRIDE;
-      this.framePoses[p] = o[0]; this.framePoses[p + 1] = o[1]; this.framePoses[p + 2] = o[2];
-      for (let k = 0; k < 4; k++) this.framePoses[p + 3 + k] = bodies.rot[4 * b + k];
-      // origin velocity: v + ω × (o − x)
-      const w = bodies.angVel, v = bodies.linVel;
-      const rx = o[0] - bodies.pos[3 * b], ry = o[1] - bodies.pos[3 * b + 1], rz = o[2] - bodies.pos[3 * b + 2];
-      const q = b * VELOCITY_STRIDE;
-      this.frameVel[q] = v[3 * b] + w[3 * b + 1] * rz - w[3 * b + 2] * ry;
-      this.frameVel[q + 1] = v[3 * b + 1] + w[3 * b + 2] * rx - w[3 * b] * rz;
-      this.frameVel[q + 2] = v[3 * b + 2] + w[3 * b] * ry - w[3 * b + 1] * rx;
-      this.frameVel[q + 3] = w[3 * b]; this.frameVel[q + 4] = w[3 * b + 1]; this.frameVel[q + 5] = w[3 * b + 2];
-    }
-    for (let i = 0; i < nc; i++) {
-      const p = i * CONTACT_STRIDE, f = this.frameContacts;
-      f[p] = c.point[3 * i]; f[p + 1] = c.point[3 * i + 1]; f[p + 2] = c.point[3 * i + 2];
-      f[p + 3] = c.normal[3 * i]; f[p + 4] = c.normal[3 * i + 1]; f[p + 5] = c.normal[3 * i + 2];
-      f[p + 6] = c.depth[i];
-      // the solver's impulses are per substep (re-applied every substep): the step's is substeps × that
-      f[p + 7] = c.normalImpulse[i] * this.substeps; f[p + 8] = c.t1Impulse[i] * this.substeps; f[p + 9] = c.t2Impulse[i] * this.substeps;
-      const q = i * CONTACT_INFO_STRIDE, inf = this.frameInfo;
-      inf[q] = c.kind[i]; inf[q + 1] = c.bodyA[i]; inf[q + 2] = c.bodyB[i]; inf[q + 3] = c.cellI[i]; inf[q + 4] = c.cellJ[i];
-    }
+    writeBodyReport(this.framePoses, this.frameVel, n, bodies);
+    writeContactReport(this.frameContacts, this.frameInfo, nc, c, this.substeps);
     return {
       poses: this.framePoses.subarray(0, n * POSE_STRIDE),
       velocities: this.frameVel.subarray(0, n * VELOCITY_STRIDE),

@@ -24,7 +24,7 @@
  *   event    o: 4, step, kind (string index), message (string index), body (−1: none)
  */
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/spec';
-import { rotateByBody } from '../dynamics/bodies';
+import { writeBodyReport, writeContactReport } from '../dynamics/report';
 import { hashFloat64, type DynamicsWorld } from '../dynamics/world';
 import type { FrameData } from './format';
 import type { RecordingWriter } from './writer';
@@ -222,11 +222,10 @@ export class ReportScratch {
   contactInfo = new Int32Array(0);
 }
 const reportScratch = new ReportScratch();
-const origin: [number, number, number] = [0, 0, 0];
 
 /**
  * Builds the report (spec.ts layout, what `DynamicsWorld.frame()` returns, bit for bit: the same
- * formulas in the same order) of the frame record at slot `o` into `out` (arrays of `scratch`).
+ * writers, dynamics/report.ts) of the frame record at slot `o` into `out` (arrays of `scratch`).
  * Returns the slot after the record.
  */
 export function frameFromRaw(out: FrameData, f: Float64Array, i32: Int32Array, u8: Uint8Array, o: number, scratch: ReportScratch): number {
@@ -241,38 +240,17 @@ export function frameFromRaw(out: FrameData, f: Float64Array, i32: Int32Array, u
   }
   const poses = scratch.poses, vel = scratch.velocities, con = scratch.contacts, info = scratch.contactInfo;
   const pos = o + FRAME_HEAD, rot = pos + 3 * B, lin = rot + 4 * B, ang = lin + 3 * B, com = ang + 3 * B;
-  const rotView = f.subarray(rot, rot + 4 * B);
-  const o3 = origin;
-  for (let b = 0; b < B; b++) {
-    // origin = x − R·c (BodyStore.originOf)
-    rotateByBody(o3, rotView, b, f[com + 3 * b], f[com + 3 * b + 1], f[com + 3 * b + 2]);
-    o3[0] = f[pos + 3 * b] - o3[0];
-    o3[1] = f[pos + 3 * b + 1] - o3[1];
-    o3[2] = f[pos + 3 * b + 2] - o3[2];
-    const p = b * POSE_STRIDE;
-    poses[p] = o3[0]; poses[p + 1] = o3[1]; poses[p + 2] = o3[2];
-    for (let k = 0; k < 4; k++) poses[p + 3 + k] = f[rot + 4 * b + k];
-    // origin velocity: v + ω × (o − x)
-    const wx = f[ang + 3 * b], wy = f[ang + 3 * b + 1], wz = f[ang + 3 * b + 2];
-    const rx = o3[0] - f[pos + 3 * b], ry = o3[1] - f[pos + 3 * b + 1], rz = o3[2] - f[pos + 3 * b + 2];
-    const q = b * VELOCITY_STRIDE;
-    vel[q] = f[lin + 3 * b] + wy * rz - wz * ry;
-    vel[q + 1] = f[lin + 3 * b + 1] + wz * rx - wx * rz;
-    vel[q + 2] = f[lin + 3 * b + 2] + wx * ry - wy * rx;
-    vel[q + 3] = wx; vel[q + 4] = wy; vel[q + 5] = wz;
-  }
+  writeBodyReport(poses, vel, B, {
+    pos: f.subarray(pos, rot), rot: f.subarray(rot, lin), linVel: f.subarray(lin, ang), angVel: f.subarray(ang, com), comLocal: f.subarray(com, com + 3 * B),
+  });
   const point = com + 3 * B, normal = point + 3 * C, depth = normal + 3 * C, ni = depth + C, t1 = ni + C, t2 = t1 + C;
   const ints = 2 * (t2 + C), bodyA = ints, bodyB = ints + C, cellI = ints + 2 * C, cellJ = ints + 3 * C, kind = 4 * (ints + 4 * C);
-  for (let i = 0; i < C; i++) {
-    const p = i * CONTACT_STRIDE;
-    con[p] = f[point + 3 * i]; con[p + 1] = f[point + 3 * i + 1]; con[p + 2] = f[point + 3 * i + 2];
-    con[p + 3] = f[normal + 3 * i]; con[p + 4] = f[normal + 3 * i + 1]; con[p + 5] = f[normal + 3 * i + 2];
-    con[p + 6] = f[depth + i];
-    // the solver's impulses are per substep: the step's is substeps × that (DynamicsWorld.frame)
-    con[p + 7] = f[ni + i] * substeps; con[p + 8] = f[t1 + i] * substeps; con[p + 9] = f[t2 + i] * substeps;
-    const q = i * CONTACT_INFO_STRIDE;
-    info[q] = u8[kind + i]; info[q + 1] = i32[bodyA + i]; info[q + 2] = i32[bodyB + i]; info[q + 3] = i32[cellI + i]; info[q + 4] = i32[cellJ + i];
-  }
+  writeContactReport(con, info, C, {
+    point: f.subarray(point, normal), normal: f.subarray(normal, depth), depth: f.subarray(depth, ni),
+    normalImpulse: f.subarray(ni, t1), t1Impulse: f.subarray(t1, t2), t2Impulse: f.subarray(t2, t2 + C),
+    kind: u8.subarray(kind, kind + C), bodyA: i32.subarray(bodyA, bodyB), bodyB: i32.subarray(bodyB, cellI),
+    cellI: i32.subarray(cellI, cellJ), cellJ: i32.subarray(cellJ, cellJ + C),
+  }, substeps);
   out.step = step;
   out.time = time;
   out.bodyCount = B;

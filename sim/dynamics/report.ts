@@ -1,0 +1,70 @@
+/**
+ * The per-step report (spec.ts layout) built from flat arrays: the world's own stores
+ * (`DynamicsWorld.frame()`) and a recorder's copy of them (sim/record/capture.ts) go through the
+ * same formulas, so a recorded frame equals the live one bit for bit.
+ */
+import type { Vec3 } from '../math/vec3';
+import { rotateByBody } from './bodies';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from './spec';
+
+/** Flat body arrays, the BodyStore layout (pos is the mass centre x; comLocal is c in the body frame). */
+export interface BodyArrays {
+  pos: Float64Array;
+  rot: Float64Array;
+  linVel: Float64Array;
+  angVel: Float64Array;
+  comLocal: Float64Array;
+}
+
+/** Flat contact arrays, the ContactStore layout (impulses per substep). */
+export interface ContactArrays {
+  point: Float64Array;
+  normal: Float64Array;
+  depth: Float64Array;
+  normalImpulse: Float64Array;
+  t1Impulse: Float64Array;
+  t2Impulse: Float64Array;
+  kind: ArrayLike<number>;
+  bodyA: ArrayLike<number>;
+  bodyB: ArrayLike<number>;
+  cellI: ArrayLike<number>;
+  cellJ: ArrayLike<number>;
+}
+
+const origin: Vec3 = [0, 0, 0];
+
+/** Poses (body origin o = x − R·c, rotation) and origin velocities (v + ω × (o − x), ω) of bodies 0..n−1. */
+export function writeBodyReport(poses: Float64Array, vel: Float64Array, n: number, s: BodyArrays): void {
+  const pos = s.pos, rot = s.rot, v = s.linVel, w = s.angVel, c = s.comLocal, o = origin;
+  for (let b = 0; b < n; b++) {
+    rotateByBody(o, rot, b, c[3 * b], c[3 * b + 1], c[3 * b + 2]);
+    o[0] = pos[3 * b] - o[0];
+    o[1] = pos[3 * b + 1] - o[1];
+    o[2] = pos[3 * b + 2] - o[2];
+    const p = b * POSE_STRIDE;
+    poses[p] = o[0]; poses[p + 1] = o[1]; poses[p + 2] = o[2];
+    for (let k = 0; k < 4; k++) poses[p + 3 + k] = rot[4 * b + k];
+    const rx = o[0] - pos[3 * b], ry = o[1] - pos[3 * b + 1], rz = o[2] - pos[3 * b + 2];
+    const q = b * VELOCITY_STRIDE;
+    vel[q] = v[3 * b] + w[3 * b + 1] * rz - w[3 * b + 2] * ry;
+    vel[q + 1] = v[3 * b + 1] + w[3 * b + 2] * rx - w[3 * b] * rz;
+    vel[q + 2] = v[3 * b + 2] + w[3 * b] * ry - w[3 * b + 1] * rx;
+    vel[q + 3] = w[3 * b]; vel[q + 4] = w[3 * b + 1]; vel[q + 5] = w[3 * b + 2];
+  }
+}
+
+/**
+ * Contacts 0..n−1: point, normal, depth and the step's impulses (the solver's are per substep,
+ * re-applied every substep: the step's is substeps × that), then kind, bodies and cell.
+ */
+export function writeContactReport(con: Float64Array, info: Int32Array, n: number, c: ContactArrays, substeps: number): void {
+  for (let i = 0; i < n; i++) {
+    const p = i * CONTACT_STRIDE;
+    con[p] = c.point[3 * i]; con[p + 1] = c.point[3 * i + 1]; con[p + 2] = c.point[3 * i + 2];
+    con[p + 3] = c.normal[3 * i]; con[p + 4] = c.normal[3 * i + 1]; con[p + 5] = c.normal[3 * i + 2];
+    con[p + 6] = c.depth[i];
+    con[p + 7] = c.normalImpulse[i] * substeps; con[p + 8] = c.t1Impulse[i] * substeps; con[p + 9] = c.t2Impulse[i] * substeps;
+    const q = i * CONTACT_INFO_STRIDE;
+    info[q] = c.kind[i]; info[q + 1] = c.bodyA[i]; info[q + 2] = c.bodyB[i]; info[q + 3] = c.cellI[i]; info[q + 4] = c.cellJ[i];
+  }
+}
