@@ -5,6 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { watchConsole } from './console';
 import { pixelStats } from './pixels';
 
 const port = process.env.TERRAWHEEL_WEB_PORT;
@@ -25,15 +26,6 @@ interface Hook {
 
 const hook = (page: Page): Promise<Hook> => page.evaluate(() => JSON.parse(JSON.stringify(window.__terrawheel)) as Hook);
 
-/** Collects console errors/warnings and page errors from the first navigation on. */
-function watchConsole(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console.${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  return problems;
-}
 
 async function openApp(page: Page): Promise<void> {
   await page.goto('./');

@@ -10,6 +10,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { watchConsole as watchConsoleOf } from './console';
 import { pixelStats } from './pixels';
 
 const port = process.env.TERRAWHEEL_WEB_PORT;
@@ -33,16 +34,9 @@ interface Hook {
 
 const hook = (page: Page): Promise<Hook> => page.evaluate(() => JSON.parse(JSON.stringify(window.__terrawheel)) as Hook);
 
-function watchConsole(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    // three's ColladaLoader notes that it rotates a Z-up asset (the e2e caster): expected, not a problem.
-    if (m.type() === 'warning' && m.text().startsWith('THREE.ColladaLoader: You are loading an asset with a Z-UP')) return;
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console.${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  return problems;
-}
+/** three's ColladaLoader notes that it rotates a Z-up asset (the e2e caster): expected, not a problem. */
+const COLLADA_Z_UP = 'THREE.ColladaLoader: You are loading an asset with a Z-UP';
+const watchConsole = (page: Page): string[] => watchConsoleOf(page, [COLLADA_Z_UP]);
 
 async function openApp(page: Page): Promise<void> {
   await page.goto('./');
