@@ -216,7 +216,7 @@ export type { RecordingOptions, RecordingStatus, RecordableWorld, RecordEncoderC
 // sim/record/capture + encoder: the threaded recorder (raw step capture on the stepping thread; the
 // encoder in this thread or another). Thread factories: sim/node/record-thread.ts (Node),
 // sim/record/encoder-thread-web.ts (nested Web Worker); not exported here (environment-specific).
-export { StepCapture, applyBatch, frameFromRaw, ReportScratch, frameSlots, newBatch, CAPTURE_BUFFER_BYTES } from './record/capture';
+export { StepCapture, applyBatch, FrameDecoder, frameFromRaw, ReportScratch, frameSlots, changesSlots, newBatch, CAPTURE_BUFFER_BYTES } from './record/capture';
 export type { CaptureBatch } from './record/capture';
 export { SyncEncoder, ThreadedEncoder, serveEncoder, EncoderThreadStartError, ENCODER_BACKLOG_BYTES, CAPTURE_POOL_SIZE } from './record/encoder';
 export type { RecordEncoder, EncoderPort, EncoderHostPort, EncoderThreadFactory, EncoderStalls, EncoderPoolOptions, EncoderRequest, EncoderReply } from './record/encoder';

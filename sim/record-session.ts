@@ -16,7 +16,7 @@
 import type { DynamicsWorld } from './dynamics/world';
 import type { ScenarioFiles } from './protocol';
 import type { RecordingCodecs } from './record/codecs';
-import { EVENT_SLOTS, INPUT_SLOTS, frameSlots, keyframeSlots, newBatch, StepCapture } from './record/capture';
+import { EVENT_SLOTS, INPUT_SLOTS, keyframeSlots, newBatch, StepCapture } from './record/capture';
 import { ENCODER_BACKLOG_BYTES, SyncEncoder, ThreadedEncoder, type EncoderPoolOptions, type EncoderStalls, type EncoderThreadFactory, type RecordEncoder } from './record/encoder';
 import type { RecordingSink } from './record/io';
 import type { ReplayableWorld } from './record/replay';
@@ -287,7 +287,7 @@ export class RecordSession {
       this.lastKeyframeStep = step;
       this.keyframes++;
     }
-    this.reserve(frameSlots(e.bodies.count, e.contacts.count));
+    this.reserve(c.planFrame(step, e));
     c.frame(step, e);
     if (this.firstStep < 0) this.firstStep = step;
     this.lastStep = step;

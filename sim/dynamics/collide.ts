@@ -262,8 +262,9 @@ export class CollisionPass {
     const i0 = out.count, d = i0 - j0;
     {
       const oA = out.bodyA, oB = out.bodyB, oS = out.slotB, oK = out.key, oKind = out.kind;
-      const pA = prev.bodyA, pB = prev.bodyB, pS = prev.slotB, pKind = prev.kind;
+      const pA = prev.bodyA, pB = prev.bodyB, pS = prev.slotB, pKind = prev.kind, oSrc = out.source;
       for (let j = j0; j < j1; j++) {
+        oSrc[j + d] = j;
         oA[j + d] = pA[j];
         oB[j + d] = pB[j];
         oS[j + d] = pS[j];
@@ -431,6 +432,7 @@ export class CollisionPass {
       if (out.count >= out.capacity) out.resize(2 * out.capacity);
       const i = out.count++;
       const p = 3 * i, q = 3 * k;
+      out.source[i] = -1;
       out.bodyA[i] = a;
       out.bodyB[i] = b;
       out.slotB[i] = slotB;

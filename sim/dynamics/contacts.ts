@@ -35,6 +35,11 @@ export class ContactStore {
   feature = new Uint32Array(0);
   /** Pair key (see pairKey), for warm-start matching. */
   key = new Float64Array(0);
+  /**
+   * Index of the previous step's contact this one was carried over from (a sleeping pair's,
+   * copied field by field), or −1 when the collision pass computed it this step.
+   */
+  source = new Int32Array(0);
   point = new Float64Array(0);
   normal = new Float64Array(0);
   depth = new Float64Array(0);
@@ -86,6 +91,7 @@ export class ContactStore {
     this.cellJ = grow(this.cellJ, 1);
     this.feature = grow(this.feature, 1);
     this.key = grow(this.key, 1);
+    this.source = grow(this.source, 1);
     this.point = grow(this.point, 3);
     this.normal = grow(this.normal, 3);
     this.depth = grow(this.depth, 1);

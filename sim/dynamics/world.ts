@@ -117,6 +117,13 @@ export class DynamicsWorld {
   private readonly parent: Int32Array;
   private readonly minSleep: Float64Array;
   private readonly backup: Float64Array;
+  /**
+   * The state is the one the last step left (false after building or restoreState: then the
+   * next step's change certificate does not hold, see lastStepChanges).
+   */
+  private stepped = false;
+  /** The step the last step started from, when its change certificate holds; else −1. */
+  private certifiedFrom = -1;
   /** Body indices of the robot's bodies (checked against the terrain's extent after each step). */
   private readonly robotBodies: Int32Array;
   // drive and script
@@ -236,6 +243,7 @@ export class DynamicsWorld {
 
   private stepOnce(): void {
     const bodies = this.bodies, count = bodies.count;
+    const from = this.stepped ? this.stepCount : -1;
     this.applyScript();
     this.controller?.update(this.drive, this.dt, this.joints, this.bodies);
     // keep a copy of the motion state: a fault restores it, so the world never holds NaN
@@ -293,6 +301,8 @@ export class DynamicsWorld {
     if (this.spec.sleep) this.updateSleep();
     this.checkFaults();
     if (this.fault === null) this.checkLeftTerrain();
+    this.stepped = this.fault === null;
+    this.certifiedFrom = this.fault === null ? from : -1;
     if (timed) {
       const t3 = performance.now();
       const T = this.timings;
@@ -624,6 +634,33 @@ export class DynamicsWorld {
     for (let b = 0; b < n; b++) bodies.updateInertia(b);
     measureJoints(joints, bodies);
     this.fault = null;
+    c.source.fill(-1, 0, nc);
+    this.stepped = false;
+    this.certifiedFrom = -1;
+  }
+
+  /**
+   * What the last step changed, for recorders (sim/record/capture.ts copies only that). The
+   * certificate: when the last step started from step `since` (the state the step before left,
+   * not a restored one) and did not fault, every body not listed in `changedBodies` and every
+   * contact i with `sources[i] ≥ 0` hold, bit for bit, what body b and the previous step's
+   * contact sources[i] held after that step. It holds because the step writes the pose and
+   * velocities of a body only where the solver has mass for it (awake, dynamic) or it is
+   * kinematic, and a contact carried over for a sleeping pair (ContactStore.source) is a field
+   * by field copy that the solver leaves alone unless one of its bodies woke (then it has solver
+   * mass, and the contact counts as new). Writes the indices of the other bodies, ascending, into
+   * `changedBodies` and each contact's source (−1: new) into `sources` (both at least the body and
+   * contact counts long), and returns how many bodies it listed; returns −1 and writes nothing when
+   * the certificate does not hold for `since`.
+   */
+  lastStepChanges(since: number, changedBodies: Int32Array, sources: Int32Array): number {
+    if (this.certifiedFrom < 0 || this.certifiedFrom !== since) return -1;
+    const bodies = this.bodies, sm = this.solverMass, c = this.contacts;
+    let n = 0;
+    for (let b = 0; b < bodies.count; b++) if (sm[b] > 0 || bodies.kind[b] === BodyKind.Kinematic) changedBodies[n++] = b;
+    const src = c.source, mA = c.invMassA, mB = c.invMassB;
+    for (let i = 0; i < c.count; i++) sources[i] = src[i] >= 0 && mA[i] === 0 && mB[i] === 0 ? src[i] : -1;
+    return n;
   }
 
   /** Hash of saveState() (64 bits as 16 hex digits): equal states, equal hashes. */

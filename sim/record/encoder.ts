@@ -17,7 +17,7 @@
  * strings } · close. (encoder → main): started · free { buf } · out { bytes } · closed · error { message }.
  */
 import type { RecordingCodecs } from './codecs';
-import { applyBatch, CAPTURE_BUFFER_BYTES, newBatch, type CaptureBatch } from './capture';
+import { applyBatch, CAPTURE_BUFFER_BYTES, FrameDecoder, newBatch, type CaptureBatch } from './capture';
 import type { RecordingSink } from './io';
 import { RecordingWriter, type RecordingHeader, type RecordingWriterOptions } from './writer';
 
@@ -63,6 +63,7 @@ export interface EncoderPoolOptions {
 export class SyncEncoder implements RecordEncoder {
   readonly stalls: EncoderStalls = { waits: 0, waitMs: 0, grown: 0 };
   private readonly spare: CaptureBatch;
+  private readonly decoder = new FrameDecoder();
   private readonly out: { bytes: number };
   private constructor(readonly writer: RecordingWriter, out: { bytes: number }, bufferBytes: number) {
     this.out = out;
@@ -84,7 +85,7 @@ export class SyncEncoder implements RecordEncoder {
 
   exchange(filled: CaptureBatch | null): CaptureBatch {
     if (filled !== null) {
-      applyBatch(this.writer, filled);
+      applyBatch(this.writer, filled, this.decoder);
       return filled;
     }
     return this.spare;
@@ -319,6 +320,7 @@ export interface EncoderHostPort {
  */
 export function serveEncoder(port: EncoderHostPort, loadCodecs: () => Promise<RecordingCodecs>): void {
   let writer: RecordingWriter | null = null;
+  const decoder = new FrameDecoder();
   let failed = false;
   let chain: Promise<void> = Promise.resolve();
   const sink: RecordingSink = {
@@ -336,7 +338,7 @@ export function serveEncoder(port: EncoderHostPort, loadCodecs: () => Promise<Re
         port.postMessage({ type: 'started' });
       } else if (m.type === 'batch') {
         if (writer === null) throw new Error('batch before start');
-        applyBatch(writer, { buf: m.buf, used: m.used, frames: m.frames, strings: m.strings });
+        applyBatch(writer, { buf: m.buf, used: m.used, frames: m.frames, strings: m.strings }, decoder);
         if (writer.pendingBytes > ENCODER_BACKLOG_BYTES) await writer.drain();
         port.postMessage({ type: 'free', buf: m.buf }, [m.buf]);
       } else if (m.type === 'close') {

@@ -47,6 +47,7 @@
  * frame and at most one keyframe interval of deltas; sequential reads apply one delta each.
  */
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/spec';
+import type { FrameChangeHint } from './capture';
 import { FRAME_FLAG_F32, FRAME_FLAG_SHUFFLED, RecordingError, shuffleInto, unshuffleFrom, type FrameData, type FrameEncoding, type FrameScratch } from './format';
 
 export const FRAME_LAYOUT_DELTA = 2;
@@ -112,6 +113,8 @@ export class FrameChanges {
   /** A delta against the committed frame can describe this frame. */
   deltaPossible = false;
   private hasPrev = false;
+  /** The committed frame's step. */
+  private prevStep = -1;
   private prevBodyCount = 0;
   private prevContactCount = 0;
   private prevBlocked = false;
@@ -135,7 +138,13 @@ export class FrameChanges {
     this.hasPrev = false;
   }
 
-  compare(f: FrameData): void {
+  /**
+   * Fills the change lists for `f` against the committed frame. With a `hint` for that frame
+   * (capture.ts: what the world certified unchanged), only the bodies it lists are compared, and a
+   * contact block whose contacts are, in order, the committed block's counts as unchanged without
+   * a comparison; the lists come out the same as without it.
+   */
+  compare(f: FrameData, hint?: FrameChangeHint): void {
     const B = f.bodyCount;
     const C = f.contactCount;
     if (this.bodies.length < B) {
@@ -156,11 +165,13 @@ export class FrameChanges {
       this.changedContacts = C;
       return;
     }
+    const hinted = hint !== undefined && hint.baseStep === this.prevStep && hint.sources.length === C;
     // bit-for-bit comparison on 32-bit words (two per float64)
     const p = this.poseBits.of(f.poses), v = this.velBits.of(f.velocities);
     const pp = this.prevPoseBits.of(this.prevPoses), pv = this.prevVelBits.of(this.prevVel);
     let nb = 0;
-    for (let b = 0; b < B; b++) {
+    for (let q = 0, n = hinted ? hint.nb : B; q < n; q++) {
+      const b = hinted ? hint.bodies[q] : q;
       let eq = true;
       for (let j = 2 * b * POSE_STRIDE, e = j + 2 * POSE_STRIDE; j < e && eq; j++) eq = p[j] === pp[j];
       for (let j = 2 * b * VELOCITY_STRIDE, e = j + 2 * VELOCITY_STRIDE; j < e && eq; j++) eq = v[j] === pv[j];
@@ -176,6 +187,12 @@ export class FrameChanges {
       const s = start[b], n = start[b + 1] - s, t = ps[b];
       let eq = n === ps[b + 1] - t;
       if (s !== t) layout = false;
+      if (eq && hinted) {
+        // every contact of the block the committed block's, in order: unchanged
+        let same = true;
+        for (let k = 0; k < n && same; k++) same = hint.sources[s + k] === t + k;
+        if (same) continue;
+      }
       if (eq) {
         for (let j = 0, m = 2 * n * CONTACT_STRIDE, x = 2 * s * CONTACT_STRIDE, y = 2 * t * CONTACT_STRIDE; j < m && eq; j++) eq = c[x + j] === pc[y + j];
         for (let j = 0, m = n * CONTACT_INFO_STRIDE, x = s * CONTACT_INFO_STRIDE, y = t * CONTACT_INFO_STRIDE; j < m && eq; j++) eq = info[x + j] === pi[y + j];
@@ -218,10 +235,11 @@ export class FrameChanges {
         for (let j = start[b] * CONTACT_INFO_STRIDE, e = start[b + 1] * CONTACT_INFO_STRIDE; j < e; j++) pi[j] = f.contactInfo[j];
       }
     } else {
-      for (let j = 0, e = C * CONTACT_STRIDE; j < e; j++) pc[j] = f.contacts[j];
-      for (let j = 0, e = C * CONTACT_INFO_STRIDE; j < e; j++) pi[j] = f.contactInfo[j];
+      pc.set(f.contacts.subarray(0, C * CONTACT_STRIDE));
+      pi.set(f.contactInfo.subarray(0, C * CONTACT_INFO_STRIDE));
     }
     for (let b = 0; b <= B; b++) this.prevStart[b] = this.blockStart[b];
+    this.prevStep = f.step;
     this.prevBodyCount = B;
     this.prevContactCount = C;
     this.prevBlocked = this.blocked;

@@ -54,6 +54,7 @@ import {
   type RecordedBody,
 } from './foxglove';
 import type { RecordingSink } from './io';
+import type { FrameChangeHint } from './capture';
 import { FrameTransforms as FrameTransformsSchema, SceneUpdate as SceneUpdateSchema } from '@foxglove/schemas/jsonschema';
 
 /** What a recording is of: written once at the start (metadata + scenario attachment). */
@@ -383,16 +384,17 @@ export class RecordingWriter {
    * One step's report (spec.ts layout). The arrays are read now: the caller may reuse them at once.
    * Written as a delta against the frame before (frame-delta.ts) unless it is the first frame,
    * a keyframe's step, a keyframe interval after the last full frame, or its contacts are not in
-   * bodyA order.
+   * bodyA order. `hint` (from a capture changes record, capture.ts) names what cannot have changed
+   * since the frame written before; the file is the same with or without it.
    */
-  writeFrame(f: FrameData): void {
+  writeFrame(f: FrameData, hint?: FrameChangeHint): void {
     this.checkOpen('frame', f.step);
     if (f.step <= this.lastFrameStep) throw new Error(`frame.step ${f.step} must be after the last frame's step ${this.lastFrameStep}`);
     checkFrameCounts(f);
     const m = this.metadata;
     const enc = m.frameEncoding;
     const ch = this.changes;
-    ch.compare(f);
+    ch.compare(f, hint);
     const full = !ch.deltaPossible || enc.delta === false || this.lastKeyframeStep === f.step || f.step - this.lastFullFrameStep >= m.keyframeInterval;
     const data = full ? encodeFrame(f, enc, this.scratch) : encodeDeltaFrame(f, ch, this.lastFrameStep, enc, this.scratch);
     if (full) this.lastFullFrameStep = f.step;
