@@ -238,6 +238,7 @@ export class SimServiceImpl implements SimService {
     } catch (e) {
       // the encoder thread could not start and wrote nothing: encode in this thread instead
       if (thread === undefined || !(e instanceof EncoderThreadStartError)) throw e;
+      console.warn(`recording: the encoder thread could not start (${e.message}); encoding in the simulation thread`);
       session = await RecordSession.start(w, this.files, sink, codecs, options);
     }
     this.recording = session;

@@ -2,9 +2,14 @@
  * The recording encoder in a Node worker_threads Worker (CLI, benchmarks, tests): an
  * `EncoderThreadFactory` for RecordSession / SimServiceDeps.recordThread.
  *
- * Replies come on a MessagePort of our own, so the stepping thread can block for a free capture
- * buffer (`receiveSync`: Atomics.wait on a shared signal word, then receiveMessageOnPort) instead
- * of letting buffers pile up. The entry is TypeScript: the worker registers tsx's loader first.
+ * One encoder Worker serves every recording of the process, one after another or side by side:
+ * each recording gets a MessageChannel of its own (its port travels to the Worker, which runs a
+ * `serveEncoder` on it) and a shared signal word, so the stepping thread can block for a free
+ * capture buffer (`receiveSync`: Atomics.wait on the word, then receiveMessageOnPort). Keeping the
+ * Worker saves starting it (tsx compiles its modules: about 0.3 s) and lets its compiled code stay
+ * warm from one recording to the next. It is unref'd (an idle encoder does not keep the process
+ * alive); if it dies, the recordings it served fail and the next recording starts a new one. The
+ * entry is TypeScript: the Worker registers tsx's loader first.
  */
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
@@ -12,26 +17,43 @@ import type { EncoderPort, EncoderReply, EncoderThreadFactory } from '../record/
 
 const entry = fileURLToPath(new URL('./record-encoder-worker.ts', import.meta.url));
 
+/** The process's encoder Worker, while it lives. */
+let shared: Worker | null = null;
+
+function encoderWorker(): Worker {
+  if (shared !== null) return shared;
+  const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`, { eval: true });
+  worker.unref();
+  const forget = (): void => {
+    if (shared === worker) shared = null;
+  };
+  worker.on('error', forget);
+  worker.on('exit', forget);
+  shared = worker;
+  return worker;
+}
+
 export const nodeEncoderThread: EncoderThreadFactory = (): EncoderPort => {
   const { port1, port2 } = new MessageChannel();
   const signal = new SharedArrayBuffer(4);
   const word = new Int32Array(signal);
-  const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`, {
-    eval: true,
-    workerData: { port: port2, signal },
-    transferList: [port2],
-  });
+  const worker = encoderWorker();
+  worker.postMessage({ port: port2, signal }, [port2]);
   let done = false;
+  let onError: ((e: Error) => void) | null = null;
+  let onExit: ((code: number) => void) | null = null;
   return {
     postMessage(m, transfer) {
       port1.postMessage(m, transfer);
     },
     listen(onMessage, onFailure) {
       port1.on('message', (m: EncoderReply) => onMessage(m));
-      worker.on('error', (e) => onFailure(e));
-      worker.on('exit', (code) => {
+      onError = (e) => onFailure(e);
+      onExit = (code) => {
         if (!done) onFailure(new Error(`the encoder thread exited (code ${code})`));
-      });
+      };
+      worker.on('error', onError);
+      worker.on('exit', onExit);
     },
     receiveSync(ms) {
       const out: EncoderReply[] = [];
@@ -43,9 +65,11 @@ export const nodeEncoderThread: EncoderThreadFactory = (): EncoderPort => {
       return out;
     },
     terminate() {
+      // this recording is over (its port closes; the Worker stays for the next one)
       done = true;
       port1.close();
-      void worker.terminate();
+      if (onError) worker.off('error', onError);
+      if (onExit) worker.off('exit', onExit);
     },
   };
 };

@@ -30,6 +30,11 @@ interface RecHook {
 const hook = (page: Page): Promise<RecHook> => page.evaluate(() => JSON.parse(JSON.stringify(window.__terrawheel)) as RecHook);
 
 test('record 5 s, replay, seek to the middle (pose on screen = sim = file), branch and drive', async ({ page }) => {
+  // the encoder runs in its own worker (a fallback to the simulation thread says so on the console)
+  const encoderFallbacks: string[] = [];
+  page.on('console', (m) => {
+    if (m.text().startsWith('recording: the encoder thread could not start')) encoderFallbacks.push(m.text());
+  });
   await page.goto('./');
   await page.waitForFunction(() => window.__terrawheel?.ready === true, null, { timeout: 30_000 });
 
@@ -87,4 +92,5 @@ test('record 5 s, replay, seek to the middle (pose on screen = sim = file), bran
   await page.getByTestId('btn-replay').click();
   await page.waitForFunction((s) => window.__terrawheel?.recording?.replay?.parent?.step === s, seekStep);
   expect((await hook(page)).error).toBeNull();
+  expect(encoderFallbacks).toEqual([]);
 });
