@@ -315,7 +315,6 @@ export function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf
   const planes = ws.cull.planes, slot = upper ? 3 : 0; // for the edge pass (cellPlaneNormalInto)
   planes[slot] = mx; planes[slot + 1] = my; planes[slot + 2] = L2;
   if (faceContactPossible(sALm - 2 * r * sinL, sinL, L2)) return SCREEN_FACE;
-  const L = Math.sqrt(L2);
   // Feet of A_L and A_U (a = sign(v·m)·v points from the lower base up), cell-normalised.
   const sg = dm < 0 ? -1 : 1;
   const ax = sg * vx, ay = sg * vy, az = sg * vz;
@@ -332,6 +331,7 @@ export function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf
   if (upper) beyond ||= u0 + v0 < 1 - mu - mv && u1 + v1 < 1 - mu - mv;
   if (!beyond) return SCREEN_FACE;
   if (!(sCm < 0)) return SCREEN_NO_FACE;
+  const L = Math.sqrt(L2); // |m|, for the bound only
   // Queue with queueFrameWall's bound (element-walls.ts): ζ = (V − C_L)·a and η = (V − C_L)·u at
   // the vertices, linear from V0's x, y (u = a × w); ξ = (ζ·cosθ − s(C_L))/sinθ.
   const ux = ay * wz - az * wy, uy = az * wx - ax * wz, uz = ax * wy - ay * wx;

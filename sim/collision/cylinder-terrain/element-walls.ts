@@ -297,10 +297,14 @@ function resolvedByReported(w: PendingWalls, m: number, round: WallRound, hf: He
       if (depth >= round.ownDepth) return true;
       continue;
     }
-    let top = Math.max(dx * x1 + dy * y0 + dz * h1, dx * x0 + dy * y1 + dz * h2);
+    // top ≥ d·V1, so a contact that fails with d·V1 in its place fails: one vertex rules out most.
+    const offset = round.offset[k - start], cap = round.cap[k - start];
+    const top1 = dx * x1 + dy * y0 + dz * h1;
+    if (depth < offset + Math.min(top1, cap)) continue;
+    let top = Math.max(top1, dx * x0 + dy * y1 + dz * h2);
     if (hasV0) top = Math.max(top, dx * x0 + dy * y0 + dz * h0);
     if (hasV3) top = Math.max(top, dx * x1 + dy * y1 + dz * h3);
-    if (depth >= round.offset[k - start] + Math.min(top, round.cap[k - start])) return true;
+    if (depth >= offset + Math.min(top, cap)) return true;
   }
   return false;
 }
