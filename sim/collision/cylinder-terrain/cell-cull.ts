@@ -163,6 +163,49 @@ export function footprintRows(c: CellCull, ws: CylinderTerrainWorkspace, hf: Hei
 }
 
 /**
+ * Narrows the footprint rows j0..j1 (ws.rowLo/rowHi) to the cells that can reach the slab between
+ * the cylinder's base planes, |ζ| ≤ h/2 with ζ = (X − C)·v: a cell none of whose points is in
+ * the slab has none in the cylinder, so none of its elements or edges can meet it (the same kind
+ * of skip as the per-cell bound: nothing is dropped). The row sections of footprintRows cannot
+ * see this: a tilted base disc reaches 2r·cosθ₀ past the lowest line in xy, but only above the
+ * terrain under the wheel. `heights` bounds every vertex of those rows (the H_min/H_max of step 2a).
+ *
+ * A cell's ζ is bounded below by the sum of the least x, y and z terms over its corners and the
+ * height range, (x − cx)·vx + (y − cy)·vy + (z − cz)·vz each at its smaller end, and above by the
+ * same at the larger ends; the cell is out when the lower bound exceeds h/2 or the upper bound is
+ * below −h/2, by REJECT_MARGIN (its round-off). Along a row the x term is monotone in i (so are
+ * its floating-point values), so the cells kept form one run: it is trimmed from both ends.
+ * Returns the number of cells kept.
+ */
+export function slabRows(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf: Heightfield, heights: MinMax, j0: number, j1: number): number {
+  const vx = q.vx, vy = q.vy, vz = q.vz, cx = q.cx, dx = hf.dx;
+  const reach = q.hh + CYLINDER_TERRAIN_REJECT_MARGIN;
+  const zA = (heights.min - q.cz) * vz, zB = (heights.max - q.cz) * vz;
+  const zMin = Math.min(zA, zB), zMax = Math.max(zA, zB);
+  const x0 = hf.x0;
+  let cells = 0;
+  for (let j = j0; j <= j1; j++) {
+    let lo = ws.rowLo[j - j0], hi = ws.rowHi[j - j0];
+    if (lo > hi) continue;
+    const yA = (hf.y0 + j * hf.dy - q.cy) * vy, yB = (hf.y0 + (j + 1) * hf.dy - q.cy) * vy;
+    const restMin = Math.min(yA, yB) + zMin, restMax = Math.max(yA, yB) + zMax;
+    // Column i's corner x terms are (x0 + i·dx − cx)·vx and the next column's.
+    while (lo <= hi && slabOut((x0 + lo * dx - cx) * vx, (x0 + (lo + 1) * dx - cx) * vx, restMin, restMax, reach)) lo++;
+    while (hi >= lo && slabOut((x0 + hi * dx - cx) * vx, (x0 + (hi + 1) * dx - cx) * vx, restMin, restMax, reach)) hi--;
+    if (lo > hi) { lo = 0; hi = -1; }
+    ws.rowLo[j - j0] = lo;
+    ws.rowHi[j - j0] = hi;
+    cells += hi - lo + 1;
+  }
+  return cells;
+}
+
+/** True if a cell with corner x terms xa, xb and the row's other bounds is wholly beyond one base plane (slabRows). */
+function slabOut(xa: number, xb: number, restMin: number, restMax: number, reach: number): boolean {
+  return Math.min(xa, xb) + restMin > reach || Math.max(xa, xb) + restMax < -reach;
+}
+
+/**
  * H_min/H_max over the footprint rows by reading their vertices: for a wheel (~60 cells) one
  * pass costs less than the pyramid descent, whose bookkeeping pays off only for large ranges.
  */
@@ -272,7 +315,6 @@ export function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf
   const planes = ws.cull.planes, slot = upper ? 3 : 0; // for the edge pass (cellPlaneNormalInto)
   planes[slot] = mx; planes[slot + 1] = my; planes[slot + 2] = L2;
   if (faceContactPossible(sALm - 2 * r * sinL, sinL, L2)) return SCREEN_FACE;
-  const L = Math.sqrt(L2);
   // Feet of A_L and A_U (a = sign(v·m)·v points from the lower base up), cell-normalised.
   const sg = dm < 0 ? -1 : 1;
   const ax = sg * vx, ay = sg * vy, az = sg * vz;
@@ -289,6 +331,7 @@ export function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf
   if (upper) beyond ||= u0 + v0 < 1 - mu - mv && u1 + v1 < 1 - mu - mv;
   if (!beyond) return SCREEN_FACE;
   if (!(sCm < 0)) return SCREEN_NO_FACE;
+  const L = Math.sqrt(L2); // |m|, for the bound only
   // Queue with queueFrameWall's bound (element-walls.ts): ζ = (V − C_L)·a and η = (V − C_L)·u at
   // the vertices, linear from V0's x, y (u = a × w); ξ = (ζ·cosθ − s(C_L))/sinθ.
   const ux = ay * wz - az * wy, uy = az * wx - ax * wz, uz = ax * wy - ay * wx;

@@ -6,7 +6,8 @@
  *   1. broad phase (here, §III): the cylinder's AABB, per axis C_k ± ((h/2)|v_k| + r√(1 − v_k²));
  *      its cell range; H_min/H_max over the range from the heightfield's min/max pyramid;
  *      H_max ≤ z_min → no contact; H_max − H_min < ε_H → flat-patch.ts (exact cylinder–plane).
- *   2. cell-cull.ts: a per-cell bound (a cell is skipped unless some point of the cylinder below
+ *   2. cell-cull.ts: the footprint rows cut to the cells that reach the slab between the base
+ *      planes (slabRows), a per-cell bound (a cell is skipped unless some point of the cylinder below
  *      the cell's highest corner can lie over it) and, per element, the screen: whether the
  *      cylinder dips below its plane at all, and whether a case A/B/C contact is possible (if
  *      not, the element goes straight to the element walls). Neither drops an element that can
@@ -53,7 +54,7 @@ import { baseEllipseContacts, lowestFootInElement } from './case-a-base-ellipse'
 import { cylinderCellRangeOf } from './cell-range';
 import { sideTrapezoidContacts } from './case-b-side-trapezoid';
 import { singlePointContact } from './case-c-single-point';
-import { cellPlaneNormalInto, cellWithinReach, footprintRows, scanRowsMinMax, SCREEN_APART, SCREEN_FACE, screenElement, setupCull } from './cell-cull';
+import { cellPlaneNormalInto, cellWithinReach, footprintRows, scanRowsMinMax, SCREEN_APART, SCREEN_FACE, screenElement, setupCull, slabRows } from './cell-cull';
 import { CellEdge, EdgeClass } from './edge-bend';
 import { edgePoke, emitEdgeContact, resetEdgePass } from './edge-pass';
 import { addUnresolvedWalls, prepareReported, queueFrameWall } from './element-walls';
@@ -145,6 +146,8 @@ export function collideCylinderTerrainInto(
       cull.rowDepth = range.max - cull.lowZ;
       footprintRows(cull, ws, hf, i0, j0, i1, j1);
     }
+    // And only the cells that reach the slab between the base planes (cell-cull.ts, slabRows).
+    slabRows(ws, q, hf, range, j0, j1);
     status |= narrowPhase(cand, hf, ws, j0, j1);
   }
   // 5. Manifold. Then the element walls (element-walls.ts): the deepest point of each element

@@ -149,6 +149,11 @@ export class WallRound {
   readonly cap: Float64Array;
   /** [m] The depth resolvedByReported tests the current element at (its bound, then its exact depth). */
   ownDepth = NaN;
+  /**
+   * [m] After a resolvedByReported call that found no resolving contact: the largest depth
+   * (+ CYLINDER_TERRAIN_DEPTH_RESOLUTION) of the contacts in the element's patch, −∞ if none.
+   */
+  samePatchReach = NaN;
   readonly side = new WallSide();
 
   constructor(candidateCapacity: number) {
@@ -237,8 +242,9 @@ export function addUnresolvedWalls(cand: ContactBuffer, hf: Heightfield, q: Cyli
         w.state[m] = WALL_SETTLED;
         continue;
       }
-      round.ownDepth = w.bound[m];
-      if (resolvedByReported(w, m, round, hf, out, outStart)) continue;
+      // Only the same-patch test depends on the depth, and the call above found the deepest
+      // such contact: resolvedByReported at the exact depth, without scanning the contacts again.
+      if (w.bound[m] <= round.samePatchReach) continue;
     }
     if (pushWall(cand, w, m)) w.state[m] = WALL_SETTLED;
   }
@@ -277,6 +283,8 @@ export function prepareReported(round: WallRound, q: CylinderQuery, contacts: Co
  * chord of the cylinder along d from a point of element ∩ cylinder. A contact whose normal is
  * within twice the grouping angle of the element's (the same contact patch) must also reach
  * round.ownDepth, so that the patch's reported depth is never shallower than any of its elements'.
+ * When none resolves it, round.samePatchReach is the largest of those patch contacts' depths
+ * (+ the resolution): only that test depends on the element's depth.
  *
  * p_E(d) is bounded: the chord from X back along −d is at most support(−d) + d·X
  * (support(u) = max over the cylinder of u·P = C·u + (h/2)|v·u| + r√(1 − (v·u)²)), and X ranges
@@ -290,18 +298,25 @@ function resolvedByReported(w: PendingWalls, m: number, round: WallRound, hf: He
   const hasV0 = kind !== ElementKind.UpperTriangle, hasV3 = kind !== ElementKind.LowerTriangle;
   const nx = w.normal[3 * m], ny = w.normal[3 * m + 1], nz = w.normal[3 * m + 2];
   const N = contacts.normal;
+  let samePatchReach = -Infinity;
   for (let k = start; k < contacts.count; k++) {
     const dx = N[3 * k], dy = N[3 * k + 1], dz = N[3 * k + 2];
     const depth = contacts.depth[k] + CYLINDER_TERRAIN_DEPTH_RESOLUTION;
     if (dx * nx + dy * ny + dz * nz >= SAME_PATCH_COS) {
       if (depth >= round.ownDepth) return true;
+      if (depth > samePatchReach) samePatchReach = depth;
       continue;
     }
-    let top = Math.max(dx * x1 + dy * y0 + dz * h1, dx * x0 + dy * y1 + dz * h2);
+    // top ≥ d·V1, so a contact that fails with d·V1 in its place fails: one vertex rules out most.
+    const offset = round.offset[k - start], cap = round.cap[k - start];
+    const top1 = dx * x1 + dy * y0 + dz * h1;
+    if (depth < offset + Math.min(top1, cap)) continue;
+    let top = Math.max(top1, dx * x0 + dy * y1 + dz * h2);
     if (hasV0) top = Math.max(top, dx * x0 + dy * y0 + dz * h0);
     if (hasV3) top = Math.max(top, dx * x1 + dy * y1 + dz * h3);
-    if (depth >= round.offset[k - start] + Math.min(top, round.cap[k - start])) return true;
+    if (depth >= offset + Math.min(top, cap)) return true;
   }
+  round.samePatchReach = samePatchReach;
   return false;
 }
 

@@ -16,7 +16,8 @@ import { baseEllipseContacts } from '../../../sim/collision/cylinder-terrain/cas
 import { sideTrapezoidContacts } from '../../../sim/collision/cylinder-terrain/case-b-side-trapezoid';
 import { LineClip } from '../../../sim/collision/cylinder-terrain/case-b-side-trapezoid';
 import { singlePointContact } from '../../../sim/collision/cylinder-terrain/case-c-single-point';
-import { SCREEN_APART, screenElement } from '../../../sim/collision/cylinder-terrain/cell-cull';
+import { footprintRows, scanRowsMinMax, SCREEN_APART, screenElement, setupCull, slabRows } from '../../../sim/collision/cylinder-terrain/cell-cull';
+import { cylinderCellRangeOf } from '../../../sim/collision/cylinder-terrain/cell-range';
 import { collideCylinderTerrainInto } from '../../../sim/collision/cylinder-terrain/collide';
 import { CylinderQuery, ElementFrame, ElementTest, setElementFrame } from '../../../sim/collision/cylinder-terrain/frame';
 import { CylinderTerrainStatus, CylinderTerrainWorkspace } from '../../../sim/collision/cylinder-terrain/workspace';
@@ -199,5 +200,46 @@ describe('element screen: SCREEN_APART (elementApart)', () => {
     // The verdict is exercised, by the depth bound too.
     expect(apart).toBeGreaterThan(2000);
     expect(belowPlane).toBeGreaterThan(2000);
+  });
+});
+
+describe('slab cut of the footprint rows (slabRows)', () => {
+  it('only removes cells wholly beyond one base plane (corner test, 200 seeded poses on both terrains)', () => {
+    const ws = new CylinderTerrainWorkspace();
+    const range = { min: NaN, max: NaN };
+    let removed = 0, crossing = 0;
+    for (const [terrain, seed] of [[hf, 5151], [gentle, 5252]] as const) {
+      for (const p of poses(seed, 100, 0.08, terrain)) {
+        const q = ws.query;
+        q.set(p.center, p.axis, p, terrain);
+        const cr = ws.cellRange;
+        if (!cylinderCellRangeOf(cr, terrain, p.center, p.axis, { radius: p.radius, halfHeight: p.halfHeight })) continue;
+        setupCull(ws.cull, q, terrain, ws.horizontalFrame);
+        if (footprintRows(ws.cull, ws, terrain, cr.i0, cr.j0, cr.i1, cr.j1) === 0) continue;
+        scanRowsMinMax(range, ws, terrain, cr.j0, cr.j1);
+        const rows = cr.j1 - cr.j0 + 1;
+        const lo = Array.from(ws.rowLo.subarray(0, rows)), hi = Array.from(ws.rowHi.subarray(0, rows));
+        slabRows(ws, q, terrain, range, cr.j0, cr.j1);
+        for (let r = 0; r < rows; r++) {
+          for (let i = lo[r]; i <= hi[r]; i++) {
+            if (i >= ws.rowLo[r] && i <= ws.rowHi[r]) continue;
+            removed++;
+            // ζ is affine over each element: the cell meets the slab iff its corners' ζ range does.
+            const j = cr.j0 + r;
+            let zMin = Infinity, zMax = -Infinity;
+            for (const [di, dj] of [[0, 0], [1, 0], [0, 1], [1, 1]]) {
+              const x = terrain.x0 + (i + di) * terrain.dx - p.center[0], y = terrain.y0 + (j + dj) * terrain.dy - p.center[1];
+              const zeta = x * p.axis[0] + y * p.axis[1] + (terrain.heights[(j + dj) * terrain.cols + i + di] - p.center[2]) * p.axis[2];
+              zMin = Math.min(zMin, zeta);
+              zMax = Math.max(zMax, zeta);
+            }
+            if (zMin <= p.halfHeight && zMax >= -p.halfHeight) crossing++;
+          }
+        }
+      }
+    }
+    expect(crossing).toBe(0);
+    // The cut is exercised.
+    expect(removed).toBeGreaterThan(500);
   });
 });
