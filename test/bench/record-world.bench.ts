@@ -237,7 +237,7 @@ async function standardScene(scene: VehicleScene, codecs: RecordingCodecs, ctx: 
   // Warm up the stepping code without recording; then the process's first recording, which
   // starts the encoder worker (sim/node/record-thread.ts keeps it for the next ones) and compiles
   // its code while this pair runs: measured apart.
-  await new Run(scene, null, false).advance(Math.round(3 / DT));
+  await new Run(scene, null, false).advance(Math.round(10 / DT));
   const cold = await pair(scene, steps, codecs, false);
   const coldOverhead = (cold.rec.ms / cold.plain.ms - 1) * 100;
   const coldCpu = (cold.rec.cpuMs / cold.plain.cpuMs - 1) * 100;
