@@ -35,6 +35,12 @@ export class Simplex {
   /** Candidate results while the tetrahedron compares its faces. */
   private readonly bestIdx = new Int32Array(4);
   private readonly bestLam = new Float64Array(4);
+  /**
+   * Doubles handed between the sub-routines: [0] the squared distance of `resDistSq`, [1] the
+   * edge parameter t of `setEdge`. A double passed to or returned from a call V8 does not inline
+   * is boxed (a heap allocation); through this array nothing is allocated.
+   */
+  private readonly scratch = new Float64Array(2);
 
   clear(): void {
     this.count = 0;
@@ -126,8 +132,8 @@ export class Simplex {
     outB[2] = bz;
   }
 
-  /** Squared distance to the origin of the point described by the current res* arrays. */
-  private resDistSq(): number {
+  /** Squared distance to the origin of the point described by the current res* arrays (read it from scratch[0]). */
+  private resDistSq(): void {
     let x = 0, y = 0, z = 0;
     for (let j = 0; j < this.resCount; j++) {
       const i = 3 * this.resIdx[j], l = this.resLam[j];
@@ -135,7 +141,7 @@ export class Simplex {
       y += l * this.w[i + 1];
       z += l * this.w[i + 2];
     }
-    return x * x + y * y + z * z;
+    this.scratch[0] = x * x + y * y + z * z;
   }
 
   private setVertex(i: number): void {
@@ -144,8 +150,9 @@ export class Simplex {
     this.resLam[0] = 1;
   }
 
-  /** Orders the pair by index so compaction stays in place. */
-  private setEdge(i: number, j: number, t: number): void {
+  /** Orders the pair by index so compaction stays in place; t (weight of j) is read from scratch[1]. */
+  private setEdge(i: number, j: number): void {
+    const t = this.scratch[1];
     this.resCount = 2;
     if (i < j) {
       this.resIdx[0] = i;
@@ -176,7 +183,10 @@ export class Simplex {
     }
     if (num <= 0) this.setVertex(i);
     else if (num >= ee) this.setVertex(j);
-    else this.setEdge(i, j, num / ee);
+    else {
+      this.scratch[1] = num / ee;
+      this.setEdge(i, j);
+    }
   }
 
   /** Ericson §5.1.5 (ClosestPtPointTriangle) with p = origin. Indices must be increasing. */
@@ -192,16 +202,19 @@ export class Simplex {
     if (!(nx * nx + ny * ny + nz * nz > GJK_DEGENERATE_RELATIVE * scale * scale)) {
       // Collinear or zero area: best of the three edges.
       this.segment(i, j);
-      let bestD = this.resDistSq();
+      this.resDistSq();
+      let bestD = this.scratch[0];
       let c0 = this.resCount, i0 = this.resIdx[0], i1 = this.resIdx[1], l0 = this.resLam[0], l1 = this.resLam[1];
       this.segment(i, k);
-      let d = this.resDistSq();
+      this.resDistSq();
+      let d = this.scratch[0];
       if (d < bestD) {
         bestD = d;
         c0 = this.resCount; i0 = this.resIdx[0]; i1 = this.resIdx[1]; l0 = this.resLam[0]; l1 = this.resLam[1];
       }
       this.segment(j, k);
-      d = this.resDistSq();
+      this.resDistSq();
+      d = this.scratch[0];
       if (d < bestD) return;
       this.resCount = c0; this.resIdx[0] = i0; this.resIdx[1] = i1; this.resLam[0] = l0; this.resLam[1] = l1;
       return;
@@ -218,7 +231,9 @@ export class Simplex {
     const vc = d1 * d4 - d3 * d2;
     if (vc <= 0 && d1 >= 0 && d3 <= 0) {
       const den = d1 - d3;
-      return this.setEdge(i, j, den > 0 ? d1 / den : 0);
+      if (den > 0) this.scratch[1] = d1 / den;
+      else this.scratch[1] = 0;
+      return this.setEdge(i, j);
     }
     // Vertex region C
     const d5 = -(abx * cx + aby * cy + abz * cz);
@@ -228,13 +243,17 @@ export class Simplex {
     const vb = d5 * d2 - d1 * d6;
     if (vb <= 0 && d2 >= 0 && d6 <= 0) {
       const den = d2 - d6;
-      return this.setEdge(i, k, den > 0 ? d2 / den : 0);
+      if (den > 0) this.scratch[1] = d2 / den;
+      else this.scratch[1] = 0;
+      return this.setEdge(i, k);
     }
     // Edge region BC
     const va = d3 * d6 - d5 * d4;
     if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
       const den = d4 - d3 + (d5 - d6);
-      return this.setEdge(j, k, den > 0 ? (d4 - d3) / den : 0);
+      if (den > 0) this.scratch[1] = (d4 - d3) / den;
+      else this.scratch[1] = 0;
+      return this.setEdge(j, k);
     }
     // Face region: barycentric (u, v, w) = (va, vb, vc) / (va + vb + vc)
     const sum = va + vb + vc;
@@ -271,7 +290,8 @@ export class Simplex {
       const k = o <= 2 ? 3 : 2;
       if (!degenerate && !this.originOutside(i, j, k, o)) continue;
       this.triangle(i, j, k);
-      const d = this.resDistSq();
+      this.resDistSq();
+      const d = this.scratch[0];
       if (d < bestD) {
         bestD = d;
         bestCount = this.resCount;

@@ -31,7 +31,9 @@ export class CylinderShape implements ConvexShape {
       out[0] = 0;
       out[1] = 0;
     }
-    out[2] = dir[2] >= 0 ? this.halfHeight : -this.halfHeight;
+    // An if, not a ternary: a phi of the tagged field and the negated double would box the double.
+    if (dir[2] >= 0) out[2] = this.halfHeight;
+    else out[2] = -this.halfHeight;
     return out;
   }
 
