@@ -149,9 +149,9 @@ export class PolytopeTerrainWorkspace {
    * Scratch numbers handed to the helpers below instead of float arguments (V8 boxes a double
    * passed to a call it does not inline): candidate [0..6] = point, normal, depth; edge pair
    * [8..18] = point on the rock edge, its direction, the terrain edge's direction, terrain
-   * height, margin.
+   * height, margin; element clip [19..22] = the gap g and the element's far vertex.
    */
-  readonly s = new Float64Array(20);
+  readonly s = new Float64Array(23);
   /** The rock's rotation matrix, row-major (toWorld). */
   readonly rot = new Float64Array(9);
   /** Bounds of the rock's world vertices: min x, y, z, max x, y, z (toWorld). */
@@ -482,10 +482,12 @@ function edgeCandidate(
   // leaves F). The vertex–face or face–vertex pair gives the other end; without this one, only the
   // lower end of the line touches, and which one that is flips as the rock rocks by microns.
   if (s0 > SUPPORT_TOLERANCE && s0 * s0 <= LINE_CONTACT_SLOPE2 * (f0x * f0x + f0y * f0y + f0z * f0z)) {
-    if (!elementClip(cand, S, tx, ty, tz, f0x, f0y, f0z, g, margin, i, j, feature)) return false;
+    S[19] = g; S[20] = f0x; S[21] = f0y; S[22] = f0z;
+    if (!elementClip(cand, S, i, j, feature)) return false;
   }
   if (s1 > SUPPORT_TOLERANCE && s1 * s1 <= LINE_CONTACT_SLOPE2 * (f1x * f1x + f1y * f1y + f1z * f1z)) {
-    if (!elementClip(cand, S, tx, ty, tz, f1x, f1y, f1z, g, margin, i, j, feature)) return false;
+    S[19] = g; S[20] = f1x; S[21] = f1y; S[22] = f1z;
+    if (!elementClip(cand, S, i, j, feature)) return false;
   }
   if (!rockOk && faceFlat) {
     // the rock face through both ends of the edge most nearly parallel to P, facing down along
@@ -517,14 +519,13 @@ function edgeCandidate(
 }
 
 /**
- * The rock edge's point over the crossing (ws.s[8..10]; vertical gap g above the terrain) as a
- * contact with the element spanned by the terrain edge (tx, ty, tz) and its far vertex (fx, fy, fz,
- * relative to the terrain point): the element's normal, depth −g·n_z. False when the buffer is full.
+ * The rock edge's point over the crossing (S[8..10]; vertical gap g = S[19] above the terrain) as a
+ * contact with the element spanned by the terrain edge (tx, ty, tz) = S[14..16] and its far vertex
+ * (fx, fy, fz) = S[20..22] (relative to the terrain point), margin S[18]: the element's normal,
+ * depth −g·n_z. False when the buffer is full. (Numbers come through S: no boxed arguments.)
  */
-function elementClip(
-  cand: ContactBuffer, S: Float64Array, tx: number, ty: number, tz: number, fx: number, fy: number, fz: number,
-  g: number, margin: number, i: number, j: number, feature: number,
-): boolean {
+function elementClip(cand: ContactBuffer, S: Float64Array, i: number, j: number, feature: number): boolean {
+  const tx = S[14], ty = S[15], tz = S[16], margin = S[18], g = S[19], fx = S[20], fy = S[21], fz = S[22];
   let nx = ty * fz - tz * fy, ny = tz * fx - tx * fz, nz = tx * fy - ty * fx;
   const inv = (nz < 0 ? -1 : 1) / Math.sqrt(nx * nx + ny * ny + nz * nz);
   nx *= inv; ny *= inv; nz *= inv;

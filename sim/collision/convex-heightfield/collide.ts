@@ -221,7 +221,10 @@ function elementContacts(
   //    margin: no face or vertex contact, and no edge contact either (every point of the
   //    element is behind that side plane).
   const e = ws.elemPoly.xyz;
-  if (bodySupportGap(ws, p, q, shape, -nP[0], -nP[1], -nP[2], e[0], e[1], e[2]) > margin) return lost;
+  const g = ws.gapArgs;
+  g[0] = -nP[0]; g[1] = -nP[1]; g[2] = -nP[2]; g[3] = e[0]; g[4] = e[1]; g[5] = e[2];
+  bodySupportGap(ws, p, q, shape);
+  if (g[6] > margin) return lost;
   if (outsidePrism(ws, p, q, shape, margin)) return lost;
   // 2. Face contact: the body's supporting feature along −n_P, clipped by the element's prism,
   // and the body's vertices in the prism that the supporting face missed (the face along −n_P

@@ -53,7 +53,10 @@ function creaseContact(
   loadElement(ws.elemPoly, ws.element, hf, i, j, kind);
   hf.elementPlane(nP, i, j, kind);
   const e = ws.elemPoly.xyz, ne = ws.elemPoly.count;
-  const gap = bodySupportGap(ws, p, q, shape, -nP[0], -nP[1], -nP[2], e[0], e[1], e[2]);
+  const g = ws.gapArgs;
+  g[0] = -nP[0]; g[1] = -nP[1]; g[2] = -nP[2]; g[3] = e[0]; g[4] = e[1]; g[5] = e[2];
+  bodySupportGap(ws, p, q, shape);
+  const gap = g[6];
   if (gap > margin) return;
   // the body's deepest point w.r.t. the plane (sup, body-relative) projected onto the plane
   const sx = p[0] + sup[0], sy = p[1] + sup[1], sz = p[2] + sup[2];
@@ -90,7 +93,12 @@ function creaseContact(
   const lo = ws.boxMin, hi = ws.boxMax;
   if (cx < lo[0] || cx > hi[0] || cy < lo[1] || cy > hi[1] || cz < lo[2] || cz > hi[2]) return;
   // the element point must touch the body (GJK of the body against that single point)
-  ws.element.setPoint(cx, cy, cz);
+  // (the point written in place: setPoint would take boxed arguments)
+  const el = ws.element;
+  el.count = 1;
+  el.v[0] = cx;
+  el.v[1] = cy;
+  el.v[2] = cz;
   const gjk = ws.gjk;
   gjkDistance(gjk, shape, pose, ws.element, IDENTITY_POSE);
   if (gjk.status === GjkStatus.Degenerate) return;
@@ -110,6 +118,15 @@ function creaseContact(
     }
     return;
   }
-  cand.push(cx, cy, cz, nP[0], nP[1], nP[2], -gap, PairContactKind.HeightfieldCrease, i, j,
-    packFeature(true, kind, ((i & 0xf) | ((j & 0xf) << 4)), TAG_EDGE_PAIR, TAG_VERTEX));
+  // reserve and write the slot (cand.push would take its doubles as boxed arguments)
+  const slot = cand.reserve();
+  if (slot < 0) return;
+  const s3 = 3 * slot;
+  cand.point[s3] = cx; cand.point[s3 + 1] = cy; cand.point[s3 + 2] = cz;
+  cand.normal[s3] = nP[0]; cand.normal[s3 + 1] = nP[1]; cand.normal[s3 + 2] = nP[2];
+  cand.depth[slot] = -gap;
+  cand.kind[slot] = PairContactKind.HeightfieldCrease;
+  cand.cellI[slot] = i;
+  cand.cellJ[slot] = j;
+  cand.feature[slot] = packFeature(true, kind, ((i & 0xf) | ((j & 0xf) << 4)), TAG_EDGE_PAIR, TAG_VERTEX);
 }

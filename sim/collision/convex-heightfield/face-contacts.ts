@@ -88,8 +88,18 @@ export function vertexContacts(ws: ConvexHeightfieldWorkspace, i: number, j: num
     }
     if (dup) continue;
     if (cand.count >= cand.capacity - 1) break;
-    cand.push(qx, qy, qz, nx, ny, nz, -sep, PairContactKind.HeightfieldFace, i, j,
-      packFeature(true, kind, 0, TAG_VERTEX, v));
+    // reserve and write the slot (cand.push would take its doubles as boxed arguments)
+    const slot = cand.reserve();
+    if (slot >= 0) {
+      const s3 = 3 * slot;
+      cand.point[s3] = qx; cand.point[s3 + 1] = qy; cand.point[s3 + 2] = qz;
+      cand.normal[s3] = nx; cand.normal[s3 + 1] = ny; cand.normal[s3 + 2] = nz;
+      cand.depth[slot] = -sep;
+      cand.kind[slot] = PairContactKind.HeightfieldFace;
+      cand.cellI[slot] = i;
+      cand.cellJ[slot] = j;
+      cand.feature[slot] = packFeature(true, kind, 0, TAG_VERTEX, v);
+    }
     added++;
   }
   return added;
@@ -170,14 +180,14 @@ export function facePlaneAboveElement(ws: ConvexHeightfieldWorkspace, margin: nu
 
 /**
  * min over the body of −d·(x − o): how far the whole body lies beyond the plane through o on the
- * −d side (d unit). Computed from the body's support point along d, left in ws.sup
+ * −d side (d unit), d = ws.gapArgs[0..2], o = ws.gapArgs[3..5]; the gap is written to
+ * ws.gapArgs[6]. Computed from the body's support point along d, left in ws.sup
  * (body-relative, world axes). > margin: no point of the body comes within the margin of the
  * plane's d side.
  */
-export function bodySupportGap(
-  ws: ConvexHeightfieldWorkspace, p: Readonly<Vec3>, q: Readonly<Quat>, shape: ConvexShape,
-  dx: number, dy: number, dz: number, ox: number, oy: number, oz: number,
-): number {
+export function bodySupportGap(ws: ConvexHeightfieldWorkspace, p: Readonly<Vec3>, q: Readonly<Quat>, shape: ConvexShape): void {
+  const g = ws.gapArgs;
+  const dx = g[0], dy = g[1], dz = g[2], ox = g[3], oy = g[4], oz = g[5];
   const dir = ws.dir, sup = ws.sup;
   dir[0] = dx;
   dir[1] = dy;
@@ -185,7 +195,7 @@ export function bodySupportGap(
   quatRotateInverse(dir, q, dir);
   shape.support(sup, dir);
   quatRotate(sup, q, sup);
-  return -((p[0] + sup[0] - ox) * dx + (p[1] + sup[1] - oy) * dy + (p[2] + sup[2] - oz) * dz);
+  g[6] = -((p[0] + sup[0] - ox) * dx + (p[1] + sup[1] - oy) * dy + (p[2] + sup[2] - oz) * dz);
 }
 
 /** True if the body lies more than `margin` outside one side plane of the element's prism (along n_P). */
@@ -203,7 +213,10 @@ export function outsidePrism(ws: ConvexHeightfieldWorkspace, p: Readonly<Vec3>, 
     my /= ml;
     mz /= ml;
     // the body's point deepest toward the inside (−m) still beyond the plane by > margin?
-    if (bodySupportGap(ws, p, q, shape, -mx, -my, -mz, e[3 * k], e[3 * k + 1], e[3 * k + 2]) > margin) return true;
+    const g = ws.gapArgs;
+    g[0] = -mx; g[1] = -my; g[2] = -mz; g[3] = e[3 * k]; g[4] = e[3 * k + 1]; g[5] = e[3 * k + 2];
+    bodySupportGap(ws, p, q, shape);
+    if (g[6] > margin) return true;
   }
   return false;
 }

@@ -47,6 +47,12 @@ export class ConvexHeightfieldWorkspace {
   readonly faceN: Vec3 = [0, 0, 0];
   /** The body's support point of the last support query (body-relative, world axes). */
   readonly sup: Vec3 = [0, 0, 0];
+  /**
+   * bodySupportGap's numbers: [0..2] in: the direction d, [3..5] in: the plane point o, [6] out:
+   * the gap (doubles through a typed array: V8 boxes a double passed to or returned from a call
+   * it does not inline).
+   */
+  readonly gapArgs = new Float64Array(7);
 
   /** Elements without a face contact, for the inactive-crease fallback: i, j, kind per entry. */
   readonly fallback = new Int32Array(HEIGHTFIELD_FALLBACK_ELEMENTS * 3);
