@@ -40,16 +40,19 @@ const polyA = new FacePolygon();
 const polyB = new FacePolygon();
 /** Scratch of the reduction of the clipped points (one normal: one group). */
 const clippedGroups = new ManifoldGroups(CLIP_MAX_POLYGON_VERTICES, 1);
+/**
+ * The clip plane handed to clipByPlane / clipSegmentByPlane: m (0..2) and o (3..5). Through this
+ * array rather than as arguments: V8 boxes a double passed to a call it does not inline.
+ */
+const plane = new Float64Array(6);
 
 /**
- * Clips `src` by the half-space m·(p − o) ≤ 0 into `dst` (Sutherland–Hodgman), keeping feature
+ * Clips `src` by the half-space m·(p − o) ≤ 0 (m, o in `plane`) into `dst` (Sutherland–Hodgman), keeping feature
  * tags: a kept vertex keeps its tags; a crossing point gets (edge tag, side tag); the edge that
  * runs along the plane gets the side tag.
  */
-function clipByPlane(
-  dst: FacePolygon, src: FacePolygon,
-  mx: number, my: number, mz: number, ox: number, oy: number, oz: number, sideTag: number,
-): void {
+function clipByPlane(dst: FacePolygon, src: FacePolygon, sideTag: number): void {
+  const mx = plane[0], my = plane[1], mz = plane[2], ox = plane[3], oy = plane[4], oz = plane[5];
   dst.clear();
   const n = src.count;
   if (n === 0) return;
@@ -81,13 +84,11 @@ function clipByPlane(
 
 /**
  * Clips a 2-vertex incident polygon (a segment: capsule side, cylinder side line, box edge) by
- * the half-space m·(p − o) ≤ 0, in place on `poly` (parametric clip; a closed 2-gon would
+ * the half-space m·(p − o) ≤ 0 (m, o in `plane`), in place on `poly` (parametric clip; a closed 2-gon would
  * duplicate the crossing point in Sutherland–Hodgman).
  */
-function clipSegmentByPlane(
-  poly: FacePolygon,
-  mx: number, my: number, mz: number, ox: number, oy: number, oz: number, sideTag: number,
-): void {
+function clipSegmentByPlane(poly: FacePolygon, sideTag: number): void {
+  const mx = plane[0], my = plane[1], mz = plane[2], ox = plane[3], oy = plane[4], oz = plane[5];
   if (poly.count !== 2) return;
   const s = poly.xyz;
   const d0 = mx * (s[0] - ox) + my * (s[1] - oy) + mz * (s[2] - oz);
@@ -133,10 +134,16 @@ export function clipIncidentByReference(ref: FacePolygon, refNormal: Readonly<Ve
     for (let side = 0; side < 2; side++) {
       const sg = side === 0 ? -1 : 1;
       const o = side === 0 ? 0 : 3;
-      if (segment) clipSegmentByPlane(cur, sg * ux, sg * uy, sg * uz, r[o], r[o + 1], r[o + 2], CLIP_SIDE_TAG | side);
+      plane[0] = sg * ux;
+      plane[1] = sg * uy;
+      plane[2] = sg * uz;
+      plane[3] = r[o];
+      plane[4] = r[o + 1];
+      plane[5] = r[o + 2];
+      if (segment) clipSegmentByPlane(cur, CLIP_SIDE_TAG | side);
       else {
         const nxt = cur === polyA ? polyB : polyA;
-        clipByPlane(nxt, cur, sg * ux, sg * uy, sg * uz, r[o], r[o + 1], r[o + 2], CLIP_SIDE_TAG | side);
+        clipByPlane(nxt, cur, CLIP_SIDE_TAG | side);
         cur = nxt;
       }
     }
@@ -165,10 +172,16 @@ export function clipIncidentByReference(ref: FacePolygon, refNormal: Readonly<Ve
       my = -my;
       mz = -mz;
     }
-    if (segment) clipSegmentByPlane(cur, mx, my, mz, ox, oy, oz, CLIP_SIDE_TAG | (k & 0x7f));
+    plane[0] = mx;
+    plane[1] = my;
+    plane[2] = mz;
+    plane[3] = ox;
+    plane[4] = oy;
+    plane[5] = oz;
+    if (segment) clipSegmentByPlane(cur, CLIP_SIDE_TAG | (k & 0x7f));
     else {
       const nxt = cur === polyA ? polyB : polyA;
-      clipByPlane(nxt, cur, mx, my, mz, ox, oy, oz, CLIP_SIDE_TAG | (k & 0x7f));
+      clipByPlane(nxt, cur, CLIP_SIDE_TAG | (k & 0x7f));
       cur = nxt;
     }
     if (cur.count === 0) return cur;
@@ -237,13 +250,34 @@ export function manifoldBetweenFaces(
     const sep = (px - bx) * nx + (py - by) * ny + (pz - bz) * nz;
     if (!(sep <= margin)) continue;
     const feature = packFeature(refIsB, refFace, incFace, cur.tagX[k], cur.tagY[k]);
+    let qx = px, qy = py, qz = pz;
     if (refIsB) {
       // Incident point is on A: B's point is on its reference line, or the plane projection.
-      if (line) out.push(bx, by, bz, enx, eny, enz, -sep, kind, -1, -1, feature);
-      else out.push(px - sep * nx, py - sep * ny, pz - sep * nz, enx, eny, enz, -sep, kind, -1, -1, feature);
-    } else {
-      out.push(px, py, pz, enx, eny, enz, -sep, kind, -1, -1, feature);
+      if (line) {
+        qx = bx;
+        qy = by;
+        qz = bz;
+      } else {
+        qx = px - sep * nx;
+        qy = py - sep * ny;
+        qz = pz - sep * nz;
+      }
     }
+    // The slot is written here (out.push would take its doubles as boxed arguments).
+    const slot = out.reserve();
+    if (slot < 0) continue;
+    const s3 = 3 * slot;
+    out.point[s3] = qx;
+    out.point[s3 + 1] = qy;
+    out.point[s3 + 2] = qz;
+    out.normal[s3] = enx;
+    out.normal[s3 + 1] = eny;
+    out.normal[s3 + 2] = enz;
+    out.depth[slot] = -sep;
+    out.kind[slot] = kind;
+    out.cellI[slot] = -1;
+    out.cellJ[slot] = -1;
+    out.feature[slot] = feature;
   }
   // One normal, so one group: ≤ MANIFOLD_MAX_POINTS points (reduce-manifold.ts), in place. Most
   // clips leave 3 or 4 well-spread points that the reducer would keep as they are: skip it then.
