@@ -188,6 +188,11 @@ export class EpaWorkspace {
   readonly inflatedB: Vec3 = [0, 0, 0];
   /** Interior point of the initial polytope, used to orient faces outward. */
   readonly centre: Vec3 = [0, 0, 0];
+  /**
+   * Doubles handed between the helpers (V8 boxes a double passed to or returned from a call it
+   * does not inline): [0] the support value h of the last supportAlong, [1] faceWitness's depth.
+   */
+  readonly num = new Float64Array(2);
 }
 
 /** The workspace of callers that pass none (module scratch: every query resets what it uses). */
@@ -205,7 +210,7 @@ function addVertex(ws: EpaWorkspace, wp: Readonly<Vec3>, ap: Readonly<Vec3>, bp:
 }
 
 /** Evaluates the support along unit direction `d`, records it as an upper bound candidate. */
-function supportAlong(ws: EpaWorkspace, d: Readonly<Vec3>): number {
+function supportAlong(ws: EpaWorkspace, d: Readonly<Vec3>): void {
   ws.pair.support(ws.w, ws.sa, ws.sb, d);
   const h = d[0] * ws.w[0] + d[1] * ws.w[1] + d[2] * ws.w[2];
   if (h < ws.bestUpper) {
@@ -216,7 +221,7 @@ function supportAlong(ws: EpaWorkspace, d: Readonly<Vec3>): number {
       ws.bestUpperB[k] = ws.sb[k];
     }
   }
-  return h;
+  ws.num[0] = h;
 }
 
 /**
@@ -294,8 +299,9 @@ function linkInitialFaces(ws: EpaWorkspace): boolean {
  * other two edges. Only faces connected to the first removed face are removed, so the removed
  * region is always a connected patch, even when rounding makes "visible" inconsistent.
  */
-function silhouette(ws: EpaWorkspace, f: number, e: number, wx: number, wy: number, wz: number): void {
+function silhouette(ws: EpaWorkspace, f: number, e: number): void {
   if (!ws.fAlive[f]) return;
+  const wx = ws.w[0], wy = ws.w[1], wz = ws.w[2];
   if (ws.fN[3 * f] * wx + ws.fN[3 * f + 1] * wy + ws.fN[3 * f + 2] * wz - ws.fD[f] <= 0) {
     if (ws.nHorizon >= EPA_MAX_FACES) {
       ws.horizonOverflow = true;
@@ -312,8 +318,8 @@ function silhouette(ws: EpaWorkspace, f: number, e: number, wx: number, wy: numb
   ws.fAlive[f] = 0;
   ws.removed[ws.nRemoved++] = f;
   const e1 = (e + 1) % 3, e2 = (e + 2) % 3;
-  silhouette(ws, ws.fAdj[3 * f + e1], ws.fAdjEdge[3 * f + e1], wx, wy, wz);
-  silhouette(ws, ws.fAdj[3 * f + e2], ws.fAdjEdge[3 * f + e2], wx, wy, wz);
+  silhouette(ws, ws.fAdj[3 * f + e1], ws.fAdjEdge[3 * f + e1]);
+  silhouette(ws, ws.fAdj[3 * f + e2], ws.fAdjEdge[3 * f + e2]);
 }
 
 /** Unit vectors used to blow up a low-dimensional simplex (axes first, then diagonals). */
@@ -599,10 +605,12 @@ function expand(ws: EpaWorkspace, out: EpaResult): EpaResult {
     ws.nL[0] = ws.fN[3 * best];
     ws.nL[1] = ws.fN[3 * best + 1];
     ws.nL[2] = ws.fN[3 * best + 2];
-    const h = supportAlong(ws, ws.nL);
+    supportAlong(ws, ws.nL);
+    const h = ws.num[0];
     const lower = Math.max(0, bestD);
     if (h - lower <= Math.max(EPA_ABSOLUTE_TOLERANCE, EPA_RELATIVE_TOLERANCE * (lower + ws.epaScale))) {
-      faceWitness(ws, best, lower);
+      ws.num[1] = lower;
+      faceWitness(ws, best);
       // Faces that touch exactly (depth within GJK's tolerance) are contact, not overlap.
       const status = lower <= GJK_ABSOLUTE_TOLERANCE ? EpaStatus.Touching : EpaStatus.Penetrating;
       return finish(ws, out, status, EpaMethod.Epa, lower, ws.nL, ws.pa, ws.pb);
@@ -615,7 +623,7 @@ function expand(ws: EpaWorkspace, out: EpaResult): EpaResult {
     ws.horizonOverflow = false;
     ws.fAlive[best] = 0;
     ws.removed[ws.nRemoved++] = best;
-    for (let e = 0; e < 3; e++) silhouette(ws, ws.fAdj[3 * best + e], ws.fAdjEdge[3 * best + e], ws.w[0], ws.w[1], ws.w[2]);
+    for (let e = 0; e < 3; e++) silhouette(ws, ws.fAdj[3 * best + e], ws.fAdjEdge[3 * best + e]);
     if (ws.horizonOverflow) return useFallback(ws, out, EpaFailure.Capacity);
     // The horizon must be one closed loop (to of each edge = from of the next).
     for (let k = 0; k < ws.nHorizon; k++) {
@@ -645,8 +653,9 @@ function expand(ws: EpaWorkspace, out: EpaResult): EpaResult {
   return useFallback(ws, out, EpaFailure.MaxIterations);
 }
 
-/** Witnesses from the barycentric coordinates of the origin's projection n·d onto face f. */
-function faceWitness(ws: EpaWorkspace, f: number, d: number): void {
+/** Witnesses from the barycentric coordinates of the origin's projection n·d onto face f (d = ws.num[1]). */
+function faceWitness(ws: EpaWorkspace, f: number): void {
+  const d = ws.num[1];
   const i = ws.fIdx[3 * f], j = ws.fIdx[3 * f + 1], k = ws.fIdx[3 * f + 2];
   const px = ws.fN[3 * f] * d, py = ws.fN[3 * f + 1] * d, pz = ws.fN[3 * f + 2] * d;
   const ax = ws.vW[3 * i], ay = ws.vW[3 * i + 1], az = ws.vW[3 * i + 2];
