@@ -149,9 +149,10 @@ export class PolytopeTerrainWorkspace {
    * Scratch numbers handed to the helpers below instead of float arguments (V8 boxes a double
    * passed to a call it does not inline): candidate [0..6] = point, normal, depth; edge pair
    * [8..18] = point on the rock edge, its direction, the terrain edge's direction, terrain
-   * height, margin; element clip [19..22] = the gap g and the element's far vertex.
+   * height, margin; element clip [19..22] = the gap g and the element's far vertex; [23] the
+   * query's margin (collidePolytopeTerrainInto).
    */
-  readonly s = new Float64Array(23);
+  readonly s = new Float64Array(24);
   /** The rock's rotation matrix, row-major (toWorld). */
   readonly rot = new Float64Array(9);
   /** Bounds of the rock's world vertices: min x, y, z, max x, y, z (toWorld). */
@@ -207,6 +208,19 @@ export function collidePolytopeTerrain(
   out: ContactBuffer, poly: Polytope, p: Readonly<Vec3>, q: Readonly<Quat>, hf: Heightfield, margin: number,
   ws: PolytopeTerrainWorkspace,
 ): number {
+  ws.s[23] = margin;
+  return collidePolytopeTerrainInto(out, poly, p, q, hf, ws);
+}
+
+/**
+ * collidePolytopeTerrain with the margin [m] taken from ws.s[23] (the caller writes it there): the
+ * per-step form, whose call passes no double (V8 boxes a double argument of a call it does not
+ * inline).
+ */
+export function collidePolytopeTerrainInto(
+  out: ContactBuffer, poly: Polytope, p: Readonly<Vec3>, q: Readonly<Quat>, hf: Heightfield, ws: PolytopeTerrainWorkspace,
+): number {
+  const margin = ws.s[23];
   const nv = poly.vertexCount, nf = poly.faceCount;
   ws.ensure(nv, nf);
   const W = ws.verts, WP = ws.planes;

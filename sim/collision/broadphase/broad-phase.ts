@@ -196,8 +196,11 @@ export class BroadPhase {
         this.newPairs[fresh++] = key;
       }
     }
-    const sortedNew = this.newPairs.subarray(0, fresh);
-    sortedNew.sort();
+    // Sorted in place: a subarray view (the typed array's sort takes no range) is an allocation
+    // per step; the few pairs a step usually brings are insertion-sorted (the same ascending order).
+    const sortedNew = this.newPairs;
+    if (fresh <= INSERTION_SORT_MAX) insertionSort(sortedNew, fresh);
+    else sortedNew.subarray(0, fresh).sort();
 
     // 3. Merge kept (pairs[0..kept)) and new into scratch, then swap buffers.
     const total = kept + fresh;
@@ -262,4 +265,20 @@ function growF64(a: Float64Array, n: number): Float64Array {
   const g = new Float64Array(n);
   g.set(a);
   return g;
+}
+
+/** Pair counts up to this are insertion-sorted (no view allocated); more go to the typed array's sort. */
+const INSERTION_SORT_MAX = 64;
+
+/** Sorts a[0..n) ascending in place. */
+function insertionSort(a: Float64Array, n: number): void {
+  for (let i = 1; i < n; i++) {
+    const x = a[i];
+    let j = i - 1;
+    while (j >= 0 && a[j] > x) {
+      a[j + 1] = a[j];
+      j--;
+    }
+    a[j + 1] = x;
+  }
 }
