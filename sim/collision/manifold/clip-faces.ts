@@ -56,7 +56,7 @@ function clipByPlane(dst: FacePolygon, src: FacePolygon, sideTag: number): void 
   dst.clear();
   const n = src.count;
   if (n === 0) return;
-  const s = src.xyz;
+  const s = src.xyz, d = dst.xyz;
   let prev = n - 1;
   let dPrev = mx * (s[3 * prev] - ox) + my * (s[3 * prev + 1] - oy) + mz * (s[3 * prev + 2] - oz);
   for (let cur = 0; cur < n; cur++) {
@@ -71,11 +71,28 @@ function clipByPlane(dst: FacePolygon, src: FacePolygon, sideTag: number): void 
       const y = s[3 * prev + 1] + t * (s[3 * cur + 1] - s[3 * prev + 1]);
       const z = s[3 * prev + 2] + t * (s[3 * cur + 2] - s[3 * prev + 2]);
       // Leaving the half-space, the next edge runs along the plane; entering, the rest of edge e.
-      dst.push(x, y, z, inPrev ? sideTag : e, e, sideTag);
+      // (The vertex is written into a reserved slot: dst.push would take boxed doubles.)
+      const v = dst.reserve();
+      if (v >= 0) {
+        d[3 * v] = x;
+        d[3 * v + 1] = y;
+        d[3 * v + 2] = z;
+        dst.edgeTag[v] = inPrev ? sideTag : e;
+        dst.tagX[v] = e;
+        dst.tagY[v] = sideTag;
+      }
     }
     if (inCur) {
       const k = cur;
-      dst.push(s[3 * k], s[3 * k + 1], s[3 * k + 2], src.edgeTag[k], src.tagX[k], src.tagY[k]);
+      const v = dst.reserve();
+      if (v >= 0) {
+        d[3 * v] = s[3 * k];
+        d[3 * v + 1] = s[3 * k + 1];
+        d[3 * v + 2] = s[3 * k + 2];
+        dst.edgeTag[v] = src.edgeTag[k];
+        dst.tagX[v] = src.tagX[k];
+        dst.tagY[v] = src.tagY[k];
+      }
     }
     prev = cur;
     dPrev = dCur;

@@ -21,6 +21,16 @@ export class FacePolygon {
     this.count = 0;
   }
 
+  /**
+   * Claims the next vertex slot and returns its index, or −1 when full; the caller writes xyz and
+   * the tags itself. For hot paths: no double crosses a call (V8 boxes a double argument of a
+   * call it does not inline).
+   */
+  reserve(): number {
+    if (this.count >= CLIP_MAX_POLYGON_VERTICES) return -1;
+    return this.count++;
+  }
+
   /** Appends a vertex; returns false (and drops it) when full. */
   push(x: number, y: number, z: number, edgeTag: number, tagX: number, tagY: number): boolean {
     if (this.count >= CLIP_MAX_POLYGON_VERTICES) return false;
