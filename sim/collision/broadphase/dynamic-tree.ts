@@ -75,6 +75,11 @@ export class DynamicTree {
 
   private capacity: number;
   private box: Float64Array;
+  /**
+   * [0]: the half area written by nodeArea / unionArea (a double returned from a call V8 does not
+   * inline is boxed: an allocation; through this array there is none).
+   */
+  private readonly area = new Float64Array(1);
   private parent: Int32Array;
   private child1: Int32Array;
   private child2: Int32Array;
@@ -319,11 +324,15 @@ export class DynamicTree {
    */
   getAreaRatio(): number {
     if (this.root === NULL_NODE) return 0;
-    const rootArea = this.nodeArea(this.root);
+    this.nodeArea(this.root);
+    const rootArea = this.area[0];
     if (!(rootArea > 0)) return 0;
     let total = 0;
     for (let i = 0; i < this.capacity; i++) {
-      if (this.height[i] > 0) total += this.nodeArea(i);
+      if (this.height[i] > 0) {
+        this.nodeArea(i);
+        total += this.area[0];
+      }
     }
     return total / rootArea;
   }
@@ -447,21 +456,22 @@ export class DynamicTree {
     b[o + 5] = a.max[2];
   }
 
-  private nodeArea(n: number): number {
+  /** Half area of node n's box, written to this.area[0]. */
+  private nodeArea(n: number): void {
     const b = this.box;
     const o = n * 6;
-    return halfArea(b[o + 3] - b[o], b[o + 4] - b[o + 1], b[o + 5] - b[o + 2]);
+    this.area[0] = halfArea(b[o + 3] - b[o], b[o + 4] - b[o + 1], b[o + 5] - b[o + 2]);
   }
 
-  /** Half area of the union of the boxes of nodes i and j. */
-  private unionArea(i: number, j: number): number {
+  /** Half area of the union of the boxes of nodes i and j, written to this.area[0]. */
+  private unionArea(i: number, j: number): void {
     const b = this.box;
     const p = i * 6;
     const q = j * 6;
     const dx = Math.max(b[p + 3], b[q + 3]) - Math.min(b[p], b[q]);
     const dy = Math.max(b[p + 4], b[q + 4]) - Math.min(b[p + 1], b[q + 1]);
     const dz = Math.max(b[p + 5], b[q + 5]) - Math.min(b[p + 2], b[q + 2]);
-    return halfArea(dx, dy, dz);
+    this.area[0] = halfArea(dx, dy, dz);
   }
 
   /** Recompute node n's box and height from its two children; true when either changed. */
@@ -514,21 +524,36 @@ export class DynamicTree {
 
     let index = this.root;
     let best = index;
-    let bestCost = this.unionArea(index, leaf);
+    const A = this.area;
+    this.unionArea(index, leaf);
+    let bestCost = A[0];
     let induced = 0;
     const c1 = this.child1;
     const c2 = this.child2;
     while (c1[index] !== NULL_NODE) {
-      induced += this.unionArea(index, leaf) - this.nodeArea(index);
+      this.unionArea(index, leaf);
+      const unionIndex = A[0];
+      this.nodeArea(index);
+      induced += unionIndex - A[0];
       const a = c1[index];
       const c = c2[index];
 
-      const directA = this.unionArea(a, leaf);
+      this.unionArea(a, leaf);
+      const directA = A[0];
       const costA = directA + induced;
-      const directC = this.unionArea(c, leaf);
+      this.unionArea(c, leaf);
+      const directC = A[0];
       const costC = directC + induced;
-      const lowerA = c1[a] === NULL_NODE ? Infinity : leafArea + induced + directA - this.nodeArea(a);
-      const lowerC = c1[c] === NULL_NODE ? Infinity : leafArea + induced + directC - this.nodeArea(c);
+      let lowerA = Infinity;
+      if (c1[a] !== NULL_NODE) {
+        this.nodeArea(a);
+        lowerA = leafArea + induced + directA - A[0];
+      }
+      let lowerC = Infinity;
+      if (c1[c] !== NULL_NODE) {
+        this.nodeArea(c);
+        lowerC = leafArea + induced + directC - A[0];
+      }
       // Ties matter for degenerate input: identical boxes (or points) cost the same everywhere,
       // and a strict `<` keeps picking the root, growing a chain of height n. So equal costs go
       // to the LOWER candidate (the new parent then adds least height), the descent continues on
@@ -642,13 +667,17 @@ export class DynamicTree {
     if (!cLeaf) {
       const f = this.child1[c];
       const g = this.child2[c];
-      const areaC = this.nodeArea(c);
-      const gainBF = areaC - this.unionArea(b, g);
+      const A = this.area;
+      this.nodeArea(c);
+      const areaC = A[0];
+      this.unionArea(b, g);
+      const gainBF = areaC - A[0];
       if (gainBF > bestGain) {
         bestGain = gainBF;
         bestSwap = 1;
       }
-      const gainBG = areaC - this.unionArea(b, f);
+      this.unionArea(b, f);
+      const gainBG = areaC - A[0];
       if (gainBG > bestGain) {
         bestGain = gainBG;
         bestSwap = 2;
@@ -657,13 +686,17 @@ export class DynamicTree {
     if (!bLeaf) {
       const d = this.child1[b];
       const e = this.child2[b];
-      const areaB = this.nodeArea(b);
-      const gainCD = areaB - this.unionArea(c, e);
+      const A = this.area;
+      this.nodeArea(b);
+      const areaB = A[0];
+      this.unionArea(c, e);
+      const gainCD = areaB - A[0];
       if (gainCD > bestGain) {
         bestGain = gainCD;
         bestSwap = 3;
       }
-      const gainCE = areaB - this.unionArea(c, d);
+      this.unionArea(c, d);
+      const gainCE = areaB - A[0];
       if (gainCE > bestGain) {
         bestGain = gainCE;
         bestSwap = 4;
