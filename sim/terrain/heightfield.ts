@@ -117,6 +117,11 @@ export class Heightfield {
   readonly cellBits: Uint8Array;
   private readonly levels: PyramidLevel[];
   private readonly stack: Int32Array;
+  /**
+   * [0]: k_P of the last elementPlaneInto. A double returned from a call V8 does not inline is
+   * boxed (an allocation); the hot callers read it here instead.
+   */
+  readonly planeOffset = new Float64Array(1);
 
   private constructor(desc: HeightfieldDesc, heights: Float64Array) {
     this.cols = desc.cols;
@@ -286,6 +291,12 @@ export class Heightfield {
    * For a rectangle the plane is that of the whole (planar) cell.
    */
   elementPlane(outNormal: Vec3, i: number, j: number, kind: ElementKind): number {
+    this.elementPlaneInto(outNormal, i, j, kind);
+    return this.planeOffset[0];
+  }
+
+  /** elementPlane without a return value: the normal to `outNormal`, k_P to `planeOffset[0]`. */
+  elementPlaneInto(outNormal: Vec3, i: number, j: number, kind: ElementKind): void {
     const c = this.cols;
     const k = j * c + i;
     const h0 = this.heights[k];
@@ -313,7 +324,7 @@ export class Heightfield {
     outNormal[0] = -sx * inv;
     outNormal[1] = -sy * inv;
     outNormal[2] = inv;
-    return outNormal[0] * px + outNormal[1] * py + outNormal[2] * pz;
+    this.planeOffset[0] = outNormal[0] * px + outNormal[1] * py + outNormal[2] * pz;
   }
 
   /**

@@ -54,7 +54,7 @@ export function edgeActive(nThis: Vec3, nOther: Vec3, hf: Heightfield, i: number
     else if (side === 2) nj = j + 1;
     else ni = i - 1;
     if (ni < 0 || nj < 0 || ni >= hf.cellsX || nj >= hf.cellsY) {
-      hf.elementPlane(nThis, i, j, kind);
+      hf.elementPlaneInto(nThis, i, j, kind);
       borderWallNormal(nOther, hf, i, j, kind, k);
       return true;
     }
@@ -62,8 +62,9 @@ export function edgeActive(nThis: Vec3, nOther: Vec3, hf: Heightfield, i: number
     const upperHolds = side === 0 || side === 3; // we go down/left: the neighbour's top/right side
     nkind = hf.cellIsRectangle(ni, nj) ? ElementKind.Rectangle : upperHolds ? ElementKind.UpperTriangle : ElementKind.LowerTriangle;
   }
-  const kP = hf.elementPlane(nThis, i, j, kind);
-  hf.elementPlane(nOther, ni, nj, nkind);
+  hf.elementPlaneInto(nThis, i, j, kind);
+  const kP = hf.planeOffset[0];
+  hf.elementPlaneInto(nOther, ni, nj, nkind);
   if (nThis[0] * nOther[0] + nThis[1] * nOther[1] + nThis[2] * nOther[2] >= HEIGHTFIELD_ACTIVE_EDGE_COS) return false;
   const n = nkind === ElementKind.Rectangle ? 4 : 3;
   let sx = 0, sy = 0, sz = 0;

@@ -213,7 +213,7 @@ function elementContacts(
     if (ws.cand.count + ELEMENT_ROOM > ws.cand.capacity) return true;
   }
   const cand = ws.cand, nP = ws.nP;
-  hf.elementPlane(nP, i, j, kind);
+  hf.elementPlaneInto(nP, i, j, kind);
   // Early outs (each a support query, far cheaper than clipping or GJK):
   //  - the body lies entirely above the element's plane by more than the margin: no face,
   //    vertex or edge contact can exist (the element is part of its plane);

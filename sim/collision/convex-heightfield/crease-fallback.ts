@@ -51,7 +51,7 @@ function creaseContact(
 ): void {
   const nP = ws.nP, cand = ws.cand, sup = ws.sup;
   loadElement(ws.elemPoly, ws.element, hf, i, j, kind);
-  hf.elementPlane(nP, i, j, kind);
+  hf.elementPlaneInto(nP, i, j, kind);
   const e = ws.elemPoly.xyz, ne = ws.elemPoly.count;
   const g = ws.gapArgs;
   g[0] = -nP[0]; g[1] = -nP[1]; g[2] = -nP[2]; g[3] = e[0]; g[4] = e[1]; g[5] = e[2];
