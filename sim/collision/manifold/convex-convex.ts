@@ -59,12 +59,19 @@ function toWorld(poly: FacePolygon, face: SupportFace, pose: Readonly<Pose>): vo
 }
 
 /**
- * Unit plane normal of a polygon by Newell's method, oriented along `axis`; returns |n·axis|
- * (0 for fewer than 3 points or a degenerate polygon).
+ * polygonNormal's |n·axis|, read by the caller (a double returned from a call V8 does not inline
+ * is boxed: an allocation; through this array there is none).
  */
-function polygonNormal(out: Vec3, poly: FacePolygon, axis: Readonly<Vec3>): number {
+const alignOut = new Float64Array(1);
+
+/**
+ * Unit plane normal of a polygon by Newell's method, oriented along `axis`; writes |n·axis|
+ * to alignOut[0] (0 for fewer than 3 points or a degenerate polygon).
+ */
+function polygonNormal(out: Vec3, poly: FacePolygon, axis: Readonly<Vec3>): void {
+  alignOut[0] = 0;
   const n = poly.count;
-  if (n < 3) return 0;
+  if (n < 3) return;
   const p = poly.xyz;
   let x = 0, y = 0, z = 0;
   for (let i = 0; i < n; i++) {
@@ -74,13 +81,13 @@ function polygonNormal(out: Vec3, poly: FacePolygon, axis: Readonly<Vec3>): numb
     z += (p[3 * i] - p[3 * j]) * (p[3 * i + 1] + p[3 * j + 1]);
   }
   const len = Math.sqrt(x * x + y * y + z * z);
-  if (!(len > 0)) return 0;
+  if (!(len > 0)) return;
   let s = 1 / len;
   if (x * axis[0] + y * axis[1] + z * axis[2] < 0) s = -s;
   out[0] = x * s;
   out[1] = y * s;
   out[2] = z * s;
-  return out[0] * axis[0] + out[1] * axis[1] + out[2] * axis[2];
+  alignOut[0] = out[0] * axis[0] + out[1] * axis[1] + out[2] * axis[2];
 }
 
 /**
@@ -149,11 +156,13 @@ export function collideConvexConvex(
   capsuleSideLine(faceB, shapeB, dir);
   toWorld(polyA, faceA, poseA);
   toWorld(polyB, faceB, poseB);
-  const alignA = polygonNormal(nA, polyA, n);
+  polygonNormal(nA, polyA, n);
+  const alignA = alignOut[0];
   tmp[0] = -n[0];
   tmp[1] = -n[1];
   tmp[2] = -n[2];
-  const alignB = polygonNormal(nB, polyB, tmp);
+  polygonNormal(nB, polyB, tmp);
+  const alignB = alignOut[0];
 
   const start = out.count;
   if (alignA >= MANIFOLD_FACE_ALIGN_COS || alignB >= MANIFOLD_FACE_ALIGN_COS) {
@@ -179,8 +188,21 @@ export function collideConvexConvex(
     out.count = start;
   }
   // Single point: B's witness, normal −n, depth −distance.
+  // (written into a reserved slot: out.push would take its doubles as boxed arguments)
   const pb = epa.pointB;
-  out.push(pb[0], pb[1], pb[2], -n[0], -n[1], -n[2], -distance, PairContactKind.ConvexPoint, -1, -1,
-    packFeature(false, faceId(faceA), faceId(faceB), TAG_EDGE_PAIR, TAG_EDGE_PAIR));
+  const slot = out.reserve();
+  if (slot < 0) return status;
+  const s3 = 3 * slot;
+  out.point[s3] = pb[0];
+  out.point[s3 + 1] = pb[1];
+  out.point[s3 + 2] = pb[2];
+  out.normal[s3] = -n[0];
+  out.normal[s3 + 1] = -n[1];
+  out.normal[s3 + 2] = -n[2];
+  out.depth[slot] = -distance;
+  out.kind[slot] = PairContactKind.ConvexPoint;
+  out.cellI[slot] = -1;
+  out.cellJ[slot] = -1;
+  out.feature[slot] = packFeature(false, faceId(faceA), faceId(faceB), TAG_EDGE_PAIR, TAG_EDGE_PAIR);
   return status;
 }
