@@ -59,17 +59,14 @@ function toWorld(poly: FacePolygon, face: SupportFace, pose: Readonly<Pose>): vo
 }
 
 /**
- * polygonNormal's |n·axis|, read by the caller (a double returned from a call V8 does not inline
- * is boxed: an allocation; through this array there is none).
- */
-const alignOut = new Float64Array(1);
-
-/**
- * Unit plane normal of a polygon by Newell's method, oriented along `axis`; writes |n·axis|
- * to alignOut[0] (0 for fewer than 3 points or a degenerate polygon).
+ * Unit plane normal of a polygon by Newell's method, oriented along `axis`, into `out` (zero for
+ * fewer than 3 points or a degenerate polygon). The caller takes |n·axis| as out·axis: a double
+ * returned from a call V8 does not inline is boxed (an allocation), and a zero normal gives 0.
  */
 function polygonNormal(out: Vec3, poly: FacePolygon, axis: Readonly<Vec3>): void {
-  alignOut[0] = 0;
+  out[0] = 0;
+  out[1] = 0;
+  out[2] = 0;
   const n = poly.count;
   if (n < 3) return;
   const p = poly.xyz;
@@ -87,7 +84,6 @@ function polygonNormal(out: Vec3, poly: FacePolygon, axis: Readonly<Vec3>): void
   out[0] = x * s;
   out[1] = y * s;
   out[2] = z * s;
-  alignOut[0] = out[0] * axis[0] + out[1] * axis[1] + out[2] * axis[2];
 }
 
 /**
@@ -157,12 +153,12 @@ export function collideConvexConvex(
   toWorld(polyA, faceA, poseA);
   toWorld(polyB, faceB, poseB);
   polygonNormal(nA, polyA, n);
-  const alignA = alignOut[0];
+  const alignA = nA[0] * n[0] + nA[1] * n[1] + nA[2] * n[2];
   tmp[0] = -n[0];
   tmp[1] = -n[1];
   tmp[2] = -n[2];
   polygonNormal(nB, polyB, tmp);
-  const alignB = alignOut[0];
+  const alignB = nB[0] * tmp[0] + nB[1] * tmp[1] + nB[2] * tmp[2];
 
   const start = out.count;
   if (alignA >= MANIFOLD_FACE_ALIGN_COS || alignB >= MANIFOLD_FACE_ALIGN_COS) {
