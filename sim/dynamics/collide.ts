@@ -49,6 +49,7 @@ import type { Aabb, Pose, Shape } from '../shapes/shape';
 import { aabb } from '../shapes/shape';
 import { shapeWorldAabb } from '../shapes/world-aabb';
 import type { Heightfield } from '../terrain/heightfield';
+import { sortPrefix } from '../math/sort-prefix';
 
 /** pairKey's multiplier (contacts.ts), for the keys computed inline here. */
 const PAIR_SHIFT = 2097152;
@@ -478,38 +479,5 @@ export class CollisionPass {
         out.r2Impulse[i] = 0;
       }
     }
-  }
-}
-
-/** Sorts a[0, n) ascending in place (insertion sort for short runs, heapsort above): no allocation. */
-function sortPrefix(a: Float64Array, n: number): void {
-  if (n <= 32) {
-    for (let i = 1; i < n; i++) {
-      const x = a[i];
-      let j = i - 1;
-      while (j >= 0 && a[j] > x) {
-        a[j + 1] = a[j];
-        j--;
-      }
-      a[j + 1] = x;
-    }
-    return;
-  }
-  for (let start = (n >> 1) - 1; start >= 0; start--) sift(a, start, n - 1);
-  for (let end = n - 1; end > 0; end--) {
-    const t = a[0]; a[0] = a[end]; a[end] = t;
-    sift(a, 0, end - 1);
-  }
-}
-
-function sift(a: Float64Array, start: number, end: number): void {
-  let root = start;
-  for (;;) {
-    let child = 2 * root + 1;
-    if (child > end) return;
-    if (child + 1 <= end && a[child] < a[child + 1]) child++;
-    if (a[root] >= a[child]) return;
-    const t = a[root]; a[root] = a[child]; a[child] = t;
-    root = child;
   }
 }

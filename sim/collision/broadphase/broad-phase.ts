@@ -41,6 +41,7 @@ import { aabb, aabbIsValid } from './aabb';
 import { pairKey, pairKeyA, pairKeyB } from './pair-key';
 import { DynamicTree, NodeList, NULL_NODE } from './dynamic-tree';
 import type { TreeRayVisitor } from './dynamic-tree';
+import { sortPrefix } from '../../math/sort-prefix';
 
 const fat: Aabb = aabb();
 
@@ -197,10 +198,9 @@ export class BroadPhase {
       }
     }
     // Sorted in place: a subarray view (the typed array's sort takes no range) is an allocation
-    // per step; the few pairs a step usually brings are insertion-sorted (the same ascending order).
+    // per step (the same ascending order).
     const sortedNew = this.newPairs;
-    if (fresh <= INSERTION_SORT_MAX) insertionSort(sortedNew, fresh);
-    else sortedNew.subarray(0, fresh).sort();
+    sortPrefix(sortedNew, fresh);
 
     // 3. Merge kept (pairs[0..kept)) and new into scratch, then swap buffers.
     const total = kept + fresh;
@@ -265,20 +265,4 @@ function growF64(a: Float64Array, n: number): Float64Array {
   const g = new Float64Array(n);
   g.set(a);
   return g;
-}
-
-/** Pair counts up to this are insertion-sorted (no view allocated); more go to the typed array's sort. */
-const INSERTION_SORT_MAX = 64;
-
-/** Sorts a[0..n) ascending in place. */
-function insertionSort(a: Float64Array, n: number): void {
-  for (let i = 1; i < n; i++) {
-    const x = a[i];
-    let j = i - 1;
-    while (j >= 0 && a[j] > x) {
-      a[j + 1] = a[j];
-      j--;
-    }
-    a[j + 1] = x;
-  }
 }
