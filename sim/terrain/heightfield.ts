@@ -117,11 +117,6 @@ export class Heightfield {
   readonly cellBits: Uint8Array;
   private readonly levels: PyramidLevel[];
   private readonly stack: Int32Array;
-  /**
-   * [0]: k_P of the last elementPlaneInto. A double returned from a call V8 does not inline is
-   * boxed (an allocation); the hot callers read it here instead.
-   */
-  readonly planeOffset = new Float64Array(1);
 
   private constructor(desc: HeightfieldDesc, heights: Float64Array) {
     this.cols = desc.cols;
@@ -292,10 +287,18 @@ export class Heightfield {
    */
   elementPlane(outNormal: Vec3, i: number, j: number, kind: ElementKind): number {
     this.elementPlaneInto(outNormal, i, j, kind);
-    return this.planeOffset[0];
+    // the vertex the plane passes through: V3 (upper triangle) or V0
+    const upper = kind === ElementKind.UpperTriangle;
+    const px = this.x0 + (upper ? i + 1 : i) * this.dx;
+    const py = this.y0 + (upper ? j + 1 : j) * this.dy;
+    const pz = this.heights[(upper ? j + 1 : j) * this.cols + (upper ? i + 1 : i)];
+    return outNormal[0] * px + outNormal[1] * py + outNormal[2] * pz;
   }
 
-  /** elementPlane without a return value: the normal to `outNormal`, k_P to `planeOffset[0]`. */
+  /**
+   * elementPlane's normal only (no return value: a double returned from a call V8 does not inline
+   * is boxed, an allocation; the per-element hot paths need only the normal).
+   */
   elementPlaneInto(outNormal: Vec3, i: number, j: number, kind: ElementKind): void {
     const c = this.cols;
     const k = j * c + i;
@@ -304,27 +307,19 @@ export class Heightfield {
     const h2 = this.heights[k + c];
     const h3 = this.heights[k + c + 1];
     // Slopes along x and y of the element's plane.
-    let sx: number, sy: number, px: number, py: number, pz: number;
+    let sx: number, sy: number;
     if (kind === ElementKind.UpperTriangle) {
       sx = (h3 - h2) / this.dx;
       sy = (h3 - h1) / this.dy;
-      // plane passes through V3
-      px = this.x0 + (i + 1) * this.dx;
-      py = this.y0 + (j + 1) * this.dy;
-      pz = h3;
     } else {
       // lower triangle, and the planar rectangle (whose plane contains V0, V1, V2)
       sx = (h1 - h0) / this.dx;
       sy = (h2 - h0) / this.dy;
-      px = this.x0 + i * this.dx;
-      py = this.y0 + j * this.dy;
-      pz = h0;
     }
     const inv = 1 / Math.sqrt(sx * sx + sy * sy + 1);
     outNormal[0] = -sx * inv;
     outNormal[1] = -sy * inv;
     outNormal[2] = inv;
-    this.planeOffset[0] = outNormal[0] * px + outNormal[1] * py + outNormal[2] * pz;
   }
 
   /**

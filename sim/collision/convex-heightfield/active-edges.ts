@@ -62,8 +62,7 @@ export function edgeActive(nThis: Vec3, nOther: Vec3, hf: Heightfield, i: number
     const upperHolds = side === 0 || side === 3; // we go down/left: the neighbour's top/right side
     nkind = hf.cellIsRectangle(ni, nj) ? ElementKind.Rectangle : upperHolds ? ElementKind.UpperTriangle : ElementKind.LowerTriangle;
   }
-  hf.elementPlaneInto(nThis, i, j, kind);
-  const kP = hf.planeOffset[0];
+  const kP = hf.elementPlane(nThis, i, j, kind);
   hf.elementPlaneInto(nOther, ni, nj, nkind);
   if (nThis[0] * nOther[0] + nThis[1] * nOther[1] + nThis[2] * nOther[2] >= HEIGHTFIELD_ACTIVE_EDGE_COS) return false;
   const n = nkind === ElementKind.Rectangle ? 4 : 3;

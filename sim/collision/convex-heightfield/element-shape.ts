@@ -119,8 +119,7 @@ export function loadPlanarPatch(
   hf: Heightfield, i0: number, j0: number, i1: number, j1: number,
 ): boolean {
   if (i0 === i1 && j0 === j1) return false; // one cell: the per-element path is as cheap
-  hf.elementPlaneInto(nP, i0, j0, ElementKind.LowerTriangle);
-  const kP = hf.planeOffset[0];
+  const kP = hf.elementPlane(nP, i0, j0, ElementKind.LowerTriangle);
   const nx = nP[0], ny = nP[1], nz = nP[2];
   for (let j = j0; j <= j1 + 1; j++) {
     const y = hf.vertexY(j);
