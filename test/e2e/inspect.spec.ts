@@ -136,9 +136,9 @@ test('selecting a wheel in the entity tree highlights its contacts; entity state
   await pauseSettled(page);
   const h0 = await hook(page);
   const f = h0.shownFrame!;
-  // the default map's 0.1 m cells are coarse for the rover's 0.15 m wheels: said over the 3D view
-  expect(h0.warnings.filter((w) => w.startsWith('terrain too coarse for 4 wheels'))).toHaveLength(1);
-  await expect(page.locator('#warnings')).toContainText('terrain too coarse for 4 wheels');
+  // the default world's rover (0.2 m wheels on 0.1 m cells) gets no terrain warning
+  expect(h0.warnings.filter((w) => w.startsWith('terrain too'))).toEqual([]);
+  await expect(page.locator('#warnings')).not.toContainText('terrain too');
   // the plots' time label and the status bar show the same time (the frame on screen)
   await expect.poll(async () => {
     const status = (await page.locator('#status').textContent()) ?? '';
