@@ -33,6 +33,33 @@ export interface ContactArrays {
 
 const origin: Vec3 = [0, 0, 0];
 
+/**
+ * Arrays a report is written into (the world's `frame()`, a recorder's decoded frames), grown as
+ * needed: the body arrays to the body count, the contact arrays to twice the contact count.
+ */
+export class ReportArrays {
+  poses = new Float64Array(0);
+  velocities = new Float64Array(0);
+  contacts = new Float64Array(0);
+  contactInfo = new Int32Array(0);
+
+  /** Room for `bodies` bodies and `contacts` contacts. */
+  reserve(bodies: number, contacts: number): void {
+    if (this.poses.length < POSE_STRIDE * bodies) {
+      this.poses = new Float64Array(POSE_STRIDE * bodies);
+      this.velocities = new Float64Array(VELOCITY_STRIDE * bodies);
+    }
+    this.reserveContacts(contacts);
+  }
+
+  reserveContacts(contacts: number): void {
+    if (this.contacts.length < CONTACT_STRIDE * contacts) {
+      this.contacts = new Float64Array(2 * CONTACT_STRIDE * contacts);
+      this.contactInfo = new Int32Array(2 * CONTACT_INFO_STRIDE * contacts);
+    }
+  }
+}
+
 /** Poses (body origin o = x − R·c, rotation) and origin velocities (v + ω × (o − x), ω) of bodies 0..n−1. */
 export function writeBodyReport(poses: Float64Array, vel: Float64Array, n: number, s: BodyArrays): void {
   const pos = s.pos, rot = s.rot, v = s.linVel, w = s.angVel, c = s.comLocal, o = origin;

@@ -46,7 +46,7 @@ import type { MaterialTable } from './materials';
 import { Softness } from './soft';
 import type { ScriptCommandSpec, WorldSpec } from './spec';
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from './spec';
-import { writeBodyReport, writeContactReport } from './report';
+import { ReportArrays, writeBodyReport, writeContactReport } from './report';
 import type { Heightfield } from '../terrain/heightfield';
 import type { Vec3 } from '../math/vec3';
 
@@ -135,10 +135,7 @@ export class DynamicsWorld {
   /** Measure the stage split (performance.now per stage; off by default). */
   timeStages = false;
   // report buffers (frame())
-  private framePoses = new Float64Array(0);
-  private frameVel = new Float64Array(0);
-  private frameContacts = new Float64Array(0);
-  private frameInfo = new Int32Array(0);
+  private readonly report = new ReportArrays();
 
   constructor(
     spec: WorldSpec, terrain: Heightfield | null, bodies: BodyStore, joints: JointStore, materials: MaterialTable,
@@ -640,18 +637,14 @@ export class DynamicsWorld {
   }
 
   /**
-   * What the last step changed, for recorders (sim/record/capture.ts copies only that). The
-   * certificate: when the last step started from step `since` (the state the step before left,
-   * not a restored one) and did not fault, every body not listed in `changedBodies` and every
-   * contact i with `sources[i] ≥ 0` hold, bit for bit, what body b and the previous step's
-   * contact sources[i] held after that step. It holds because the step writes the pose and
-   * velocities of a body only where the solver has mass for it (awake, dynamic) or it is
-   * kinematic, and a contact carried over for a sleeping pair (ContactStore.source) is a field
-   * by field copy that the solver leaves alone unless one of its bodies woke (then it has solver
-   * mass, and the contact counts as new). Writes the indices of the other bodies, ascending, into
-   * `changedBodies` and each contact's source (−1: new) into `sources` (both at least the body and
-   * contact counts long), and returns how many bodies it listed; returns −1 and writes nothing when
-   * the certificate does not hold for `since`.
+   * What the last step changed, for recorders (sim/record/capture.ts copies only that). If the
+   * step started from step `since` (the state the step before left, not a restored one) and did
+   * not fault, every body not written to `changedBodies` (ascending) and every contact i with
+   * `sources[i] ≥ 0` hold, bit for bit, what body b and the previous step's contact sources[i]
+   * held: a step writes a body's pose and velocities only where the solver has mass for it or it
+   * is kinematic, and leaves a contact carried for a sleeping pair (ContactStore.source) alone
+   * unless a body of it woke (then it has solver mass and counts as new, −1). Returns the number
+   * of bodies listed, or −1 (nothing written) when the certificate does not hold for `since`.
    */
   lastStepChanges(since: number, changedBodies: Int32Array, sources: Int32Array): number {
     if (this.certifiedFrom < 0 || this.certifiedFrom !== since) return -1;
@@ -675,22 +668,15 @@ export class DynamicsWorld {
    * next call). Contact impulses are the step's: divide by dt for the mean force.
    */
   frame(): { poses: Float64Array; velocities: Float64Array; contacts: Float64Array; contactInfo: Int32Array; contactCount: number } {
-    const bodies = this.bodies, n = bodies.count, c = this.contacts, nc = c.count;
-    if (this.framePoses.length < n * POSE_STRIDE) {
-      this.framePoses = new Float64Array(n * POSE_STRIDE);
-      this.frameVel = new Float64Array(n * VELOCITY_STRIDE);
-    }
-    if (this.frameContacts.length < nc * CONTACT_STRIDE) {
-      this.frameContacts = new Float64Array(2 * nc * CONTACT_STRIDE);
-      this.frameInfo = new Int32Array(2 * nc * CONTACT_INFO_STRIDE);
-    }
-    writeBodyReport(this.framePoses, this.frameVel, n, bodies);
-    writeContactReport(this.frameContacts, this.frameInfo, nc, c, this.substeps);
+    const bodies = this.bodies, n = bodies.count, c = this.contacts, nc = c.count, r = this.report;
+    r.reserve(n, nc);
+    writeBodyReport(r.poses, r.velocities, n, bodies);
+    writeContactReport(r.contacts, r.contactInfo, nc, c, this.substeps);
     return {
-      poses: this.framePoses.subarray(0, n * POSE_STRIDE),
-      velocities: this.frameVel.subarray(0, n * VELOCITY_STRIDE),
-      contacts: this.frameContacts.subarray(0, nc * CONTACT_STRIDE),
-      contactInfo: this.frameInfo.subarray(0, nc * CONTACT_INFO_STRIDE),
+      poses: r.poses.subarray(0, n * POSE_STRIDE),
+      velocities: r.velocities.subarray(0, n * VELOCITY_STRIDE),
+      contacts: r.contacts.subarray(0, nc * CONTACT_STRIDE),
+      contactInfo: r.contactInfo.subarray(0, nc * CONTACT_INFO_STRIDE),
       contactCount: nc,
     };
   }

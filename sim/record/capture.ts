@@ -35,7 +35,7 @@
  *   event    o: 4, step, kind (string index), message (string index), body (−1: none)
  */
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/spec';
-import { writeBodyReport, writeContactReport } from '../dynamics/report';
+import { ReportArrays, writeBodyReport, writeContactReport } from '../dynamics/report';
 import { hashFloat64, type DynamicsWorld } from '../dynamics/world';
 import type { FrameData } from './format';
 import type { RecordingWriter } from './writer';
@@ -371,13 +371,8 @@ export function applyBatch(writer: RecordingWriter, b: CaptureBatch, decoder: Fr
   }
 }
 
-/** The report arrays a decoded frame is built in (grown as needed). */
-export class ReportScratch {
-  poses = new Float64Array(0);
-  velocities = new Float64Array(0);
-  contacts = new Float64Array(0);
-  contactInfo = new Int32Array(0);
-}
+/** The report arrays a decoded frame is built in (dynamics/report.ts, grown as needed). */
+export { ReportArrays as ReportScratch };
 
 /**
  * What a changes record says cannot differ from the frame before it (step `baseStep`): every
@@ -403,10 +398,10 @@ export class FrameDecoder {
   hint: FrameChangeHint | null = null;
   private readonly hintRecord: FrameChangeHint = { baseStep: -1, bodies: new Int32Array(0), nb: 0, sources: new Int32Array(0) };
   /** The report (its contact arrays swap with `spare` at every changes record). */
-  private readonly report = new ReportScratch();
-  private readonly spare = new ReportScratch();
+  private readonly report = new ReportArrays();
+  private readonly spare = new ReportArrays();
   /** The listed bodies' and new contacts' entries of a changes record. */
-  private readonly part = new ReportScratch();
+  private readonly part = new ReportArrays();
   private readonly partFrame: FrameData = { step: 0, time: 0, bodyCount: 0, contactCount: 0, poses: new Float64Array(0), velocities: new Float64Array(0), contacts: new Float64Array(0), contactInfo: new Int32Array(0) };
   private readonly layout = newLayout();
 
@@ -437,10 +432,7 @@ export class FrameDecoder {
     }
     // contacts: each from its source in the last report, or the next new one
     const next = this.spare;
-    if (next.contacts.length < CONTACT_STRIDE * C) {
-      next.contacts = new Float64Array(2 * CONTACT_STRIDE * C);
-      next.contactInfo = new Int32Array(2 * CONTACT_INFO_STRIDE * C);
-    }
+    next.reserveContacts(C);
     const con = next.contacts, info = next.contactInfo, pc = out.contacts, pi = out.contactInfo, fc = part.contacts, fi = part.contactInfo;
     // runs of consecutive sources (a sleeping pile's contacts) are one block copy each
     let m = 0;
@@ -488,7 +480,7 @@ export class FrameDecoder {
  * writers, dynamics/report.ts) of the frame record at slot `o` into `out` (arrays of `scratch`).
  * Returns the slot after the record.
  */
-export function frameFromRaw(out: FrameData, f: Float64Array, i32: Int32Array, u8: Uint8Array, o: number, scratch: ReportScratch): number {
+export function frameFromRaw(out: FrameData, f: Float64Array, i32: Int32Array, u8: Uint8Array, o: number, scratch: ReportArrays): number {
   const B = f[o + 3], C = f[o + 4];
   const L = frameLayout(rawLayout, o, B, C);
   reportFromRaw(out, f, i32, u8, L, B, C, f[o + 5], scratch);
@@ -498,15 +490,8 @@ export function frameFromRaw(out: FrameData, f: Float64Array, i32: Int32Array, u
 }
 
 /** The report arrays (in `scratch`, grown as needed) and counts of B bodies and C contacts laid out as `L` says. */
-function reportFromRaw(out: FrameData, f: Float64Array, i32: Int32Array, u8: Uint8Array, L: FrameLayout, B: number, C: number, substeps: number, scratch: ReportScratch): void {
-  if (scratch.poses.length < POSE_STRIDE * B) {
-    scratch.poses = new Float64Array(POSE_STRIDE * B);
-    scratch.velocities = new Float64Array(VELOCITY_STRIDE * B);
-  }
-  if (scratch.contacts.length < CONTACT_STRIDE * C) {
-    scratch.contacts = new Float64Array(2 * CONTACT_STRIDE * C);
-    scratch.contactInfo = new Int32Array(2 * CONTACT_INFO_STRIDE * C);
-  }
+function reportFromRaw(out: FrameData, f: Float64Array, i32: Int32Array, u8: Uint8Array, L: FrameLayout, B: number, C: number, substeps: number, scratch: ReportArrays): void {
+  scratch.reserve(B, C);
   const poses = scratch.poses, vel = scratch.velocities, con = scratch.contacts, info = scratch.contactInfo;
   writeBodyReport(poses, vel, B, {
     pos: f.subarray(L.pos, L.rot), rot: f.subarray(L.rot, L.lin), linVel: f.subarray(L.lin, L.ang), angVel: f.subarray(L.ang, L.com), comLocal: f.subarray(L.com, L.com + 3 * B),
