@@ -106,17 +106,30 @@ export class JointStore {
   }
 }
 
-// --- scratch (module-level, never escapes a call) -------------------------------------------
-const rA: Vec3 = [0, 0, 0];
-const rB: Vec3 = [0, 0, 0];
-const ax: Vec3 = [0, 0, 0];
-const bx: Vec3 = [0, 0, 0];
-const p1: Vec3 = [0, 0, 0];
-const p2: Vec3 = [0, 0, 0];
-const tmp: Vec3 = [0, 0, 0];
-const K = new Float64Array(9);
-const Kinv = new Float64Array(9);
-const spring = new Softness();
+/**
+ * Scratch of the joint rows, one per solver context (a world's): the vectors of the joint being
+ * solved, its 3×3 blocks, and the slots through which the helpers below hand back scalar results
+ * (`out[0]`) and take scalar arguments (`arg`) — V8 boxes a double that crosses a call it does not
+ * inline, and the joint rows run every substep. Nothing here outlives one joint's rows.
+ */
+export class JointScratch {
+  readonly rA: Vec3 = [0, 0, 0];
+  readonly rB: Vec3 = [0, 0, 0];
+  readonly ax: Vec3 = [0, 0, 0];
+  readonly bx: Vec3 = [0, 0, 0];
+  readonly p1: Vec3 = [0, 0, 0];
+  readonly p2: Vec3 = [0, 0, 0];
+  readonly tmp: Vec3 = [0, 0, 0];
+  readonly K = new Float64Array(9);
+  readonly Kinv = new Float64Array(9);
+  readonly spring = new Softness();
+  /** Scalar result of the last helper called. */
+  readonly out = new Float64Array(1);
+  /** Impulse or direction vector handed to a helper. */
+  readonly vec: Vec3 = [0, 0, 0];
+  /** Scalar arguments: [0] K of the coordinate row, [1] prismatic slide, [2] perpendicular row error, [3] coordinate impulse. */
+  readonly arg = new Float64Array(4);
+}
 
 /** Joint solver context of one substep. */
 export interface JointSolveContext {
@@ -126,33 +139,24 @@ export interface JointSolveContext {
   soft: Softness;
   h: number;
   invH: number;
+  /** The context's own scratch (JointScratch). */
+  scratch: JointScratch;
 }
 
-/*
- * The helpers below take vectors as arrays and hand results back through OUT instead of float
- * arguments and return values: V8 boxes a double that crosses a call it does not inline, and
- * the joint rows run every substep (the arithmetic is unchanged, operation for operation).
- */
-/** Scalar results of the helpers (OUT[0]). */
-const OUT = new Float64Array(1);
-/** Impulse or direction vectors handed to the helpers. */
-const VEC: Vec3 = [0, 0, 0];
-/** Scalar arguments: [0] K of the coordinate row, [1] prismatic slide, [2] perpendicular row error, [3] coordinate impulse. */
-const ARG = new Float64Array(4);
-
-/** OUT[0] = relative velocity of B's anchor w.r.t. A's along d, with A's arm `ra` (may include the prismatic offset). */
-function linVel(bodies: BodyStore, a: number, b: number, ra: Vec3, rb: Vec3, d: Vec3): void {
+/** out[0] = relative velocity of B's anchor w.r.t. A's along d, with A's arm `ra` (may include the prismatic offset). */
+function linVel(js: JointScratch, bodies: BodyStore, a: number, b: number, ra: Vec3, rb: Vec3, d: Vec3): void {
   const v = bodies.linVel, w = bodies.angVel;
   const wax = w[3 * a], way = w[3 * a + 1], waz = w[3 * a + 2];
   const wbx = w[3 * b], wby = w[3 * b + 1], wbz = w[3 * b + 2];
   const vx = v[3 * b] + wby * rb[2] - wbz * rb[1] - (v[3 * a] + way * ra[2] - waz * ra[1]);
   const vy = v[3 * b + 1] + wbz * rb[0] - wbx * rb[2] - (v[3 * a + 1] + waz * ra[0] - wax * ra[2]);
   const vz = v[3 * b + 2] + wbx * rb[1] - wby * rb[0] - (v[3 * a + 2] + wax * ra[1] - way * ra[0]);
-  OUT[0] = vx * d[0] + vy * d[1] + vz * d[2];
+  js.out[0] = vx * d[0] + vy * d[1] + vz * d[2];
 }
 
-/** OUT[0] = K of a linear row along d: mA + mB + (ra×d)·I_A(ra×d) + (rb×d)·I_B(rb×d). */
+/** out[0] = K of a linear row along d: mA + mB + (ra×d)·I_A(ra×d) + (rb×d)·I_B(rb×d). */
 function linK(ctx: JointSolveContext, a: number, b: number, ra: Vec3, rb: Vec3, d: Vec3): void {
+  const js = ctx.scratch;
   const mA = ctx.invMass[a], mB = ctx.invMass[b];
   const I = ctx.bodies.invInertiaWorld;
   const dx = d[0], dy = d[1], dz = d[2];
@@ -165,11 +169,12 @@ function linK(ctx: JointSolveContext, a: number, b: number, ra: Vec3, rb: Vec3, 
     const x = rb[1] * dz - rb[2] * dy, y = rb[2] * dx - rb[0] * dz, z = rb[0] * dy - rb[1] * dx, o = 9 * b;
     k += x * (I[o] * x + I[o + 3] * y + I[o + 6] * z) + y * (I[o + 1] * x + I[o + 4] * y + I[o + 7] * z) + z * (I[o + 2] * x + I[o + 5] * y + I[o + 8] * z);
   }
-  OUT[0] = k;
+  js.out[0] = k;
 }
 
-/** OUT[0] = K of an angular row along d: d·I_A·d + d·I_B·d (bodies the solver may move). */
+/** out[0] = K of an angular row along d: d·I_A·d + d·I_B·d (bodies the solver may move). */
 function angK(ctx: JointSolveContext, a: number, b: number, d: Vec3): void {
+  const js = ctx.scratch;
   const I = ctx.bodies.invInertiaWorld;
   const x = d[0], y = d[1], z = d[2];
   let ka = 0, kb = 0;
@@ -181,7 +186,7 @@ function angK(ctx: JointSolveContext, a: number, b: number, d: Vec3): void {
     const o = 9 * b;
     kb = x * (I[o] * x + I[o + 3] * y + I[o + 6] * z) + y * (I[o + 1] * x + I[o + 4] * y + I[o + 7] * z) + z * (I[o + 2] * x + I[o + 5] * y + I[o + 8] * z);
   }
-  OUT[0] = ka + kb;
+  js.out[0] = ka + kb;
 }
 
 /** Applies linear impulse P: +P to B at rb, −P to A at ra. */
@@ -222,10 +227,10 @@ function applyAng(ctx: JointSolveContext, a: number, b: number, L: Vec3): void {
   }
 }
 
-/** OUT[0] = (ω_B − ω_A)·d. */
-function angVel(bodies: BodyStore, a: number, b: number, d: Vec3): void {
+/** out[0] = (ω_B − ω_A)·d. */
+function angVel(js: JointScratch, bodies: BodyStore, a: number, b: number, d: Vec3): void {
   const w = bodies.angVel;
-  OUT[0] = (w[3 * b] - w[3 * a]) * d[0] + (w[3 * b + 1] - w[3 * a + 1]) * d[1] + (w[3 * b + 2] - w[3 * a + 2]) * d[2];
+  js.out[0] = (w[3 * b] - w[3 * a]) * d[0] + (w[3 * b + 1] - w[3 * a + 1]) * d[1] + (w[3 * b + 2] - w[3 * a + 2]) * d[2];
 }
 
 /** out = R_b·v (rotateByBody with the vector read here: no float arguments). */
@@ -253,7 +258,7 @@ function invert3(out: Float64Array, m: Float64Array): boolean {
 }
 
 /** Adds −m·[r]×·I·[r]× (the point-row block of one body) to K. */
-function addPointBlock(bodies: BodyStore, b: number, r: Vec3): void {
+function addPointBlock(js: JointScratch, bodies: BodyStore, b: number, r: Vec3): void {
   // K += [r]×ᵀ I [r]×, column by column: for each unit e_k, (I (e_k × r)) × r ... computed as
   // col_k = −r × (I (r × e_k))
   for (let k = 0; k < 3; k++) {
@@ -264,42 +269,43 @@ function addPointBlock(bodies: BodyStore, b: number, r: Vec3): void {
     const iy = I[o + 1] * cx + I[o + 4] * cy + I[o + 7] * cz;
     const iz = I[o + 2] * cx + I[o + 5] * cy + I[o + 8] * cz;
     // −r × (I (r × e_k)) = (I(r×e_k)) × r
-    K[3 * k] += iy * r[2] - iz * r[1];
-    K[3 * k + 1] += iz * r[0] - ix * r[2];
-    K[3 * k + 2] += ix * r[1] - iy * r[0];
+    js.K[3 * k] += iy * r[2] - iz * r[1];
+    js.K[3 * k + 1] += iz * r[0] - ix * r[2];
+    js.K[3 * k + 2] += ix * r[1] - iy * r[0];
   }
 }
 
 /** Point constraint (anchors coincide): 3×3 block. */
 function solvePoint(ctx: JointSolveContext, j: number, a: number, b: number, useBias: boolean, imp: Float64Array): void {
+  const js = ctx.scratch;
   const bodies = ctx.bodies, pos = bodies.pos;
   const mA = ctx.invMass[a], mB = ctx.invMass[b];
-  K.fill(0);
-  K[0] = K[4] = K[8] = mA + mB;
-  if (mA > 0) addPointBlock(bodies, a, rA);
-  if (mB > 0) addPointBlock(bodies, b, rB);
-  if (!invert3(Kinv, K)) return;
+  js.K.fill(0);
+  js.K[0] = js.K[4] = js.K[8] = mA + mB;
+  if (mA > 0) addPointBlock(js, bodies, a, js.rA);
+  if (mB > 0) addPointBlock(js, bodies, b, js.rB);
+  if (!invert3(js.Kinv, js.K)) return;
   const v = bodies.linVel, w = bodies.angVel;
-  const cdx = v[3 * b] + w[3 * b + 1] * rB[2] - w[3 * b + 2] * rB[1] - (v[3 * a] + w[3 * a + 1] * rA[2] - w[3 * a + 2] * rA[1]);
-  const cdy = v[3 * b + 1] + w[3 * b + 2] * rB[0] - w[3 * b] * rB[2] - (v[3 * a + 1] + w[3 * a + 2] * rA[0] - w[3 * a] * rA[2]);
-  const cdz = v[3 * b + 2] + w[3 * b] * rB[1] - w[3 * b + 1] * rB[0] - (v[3 * a + 2] + w[3 * a] * rA[1] - w[3 * a + 1] * rA[0]);
+  const cdx = v[3 * b] + w[3 * b + 1] * js.rB[2] - w[3 * b + 2] * js.rB[1] - (v[3 * a] + w[3 * a + 1] * js.rA[2] - w[3 * a + 2] * js.rA[1]);
+  const cdy = v[3 * b + 1] + w[3 * b + 2] * js.rB[0] - w[3 * b] * js.rB[2] - (v[3 * a + 1] + w[3 * a + 2] * js.rA[0] - w[3 * a] * js.rA[2]);
+  const cdz = v[3 * b + 2] + w[3 * b] * js.rB[1] - w[3 * b + 1] * js.rB[0] - (v[3 * a + 2] + w[3 * a] * js.rA[1] - w[3 * a + 1] * js.rA[0]);
   let bx0 = 0, by0 = 0, bz0 = 0, massScale = 1, impulseScale = 0;
   if (useBias) {
     const s = ctx.soft;
-    bx0 = s.biasRate * (pos[3 * b] + rB[0] - pos[3 * a] - rA[0]);
-    by0 = s.biasRate * (pos[3 * b + 1] + rB[1] - pos[3 * a + 1] - rA[1]);
-    bz0 = s.biasRate * (pos[3 * b + 2] + rB[2] - pos[3 * a + 2] - rA[2]);
+    bx0 = s.biasRate * (pos[3 * b] + js.rB[0] - pos[3 * a] - js.rA[0]);
+    by0 = s.biasRate * (pos[3 * b + 1] + js.rB[1] - pos[3 * a + 1] - js.rA[1]);
+    bz0 = s.biasRate * (pos[3 * b + 2] + js.rB[2] - pos[3 * a + 2] - js.rA[2]);
     massScale = s.massScale;
     impulseScale = s.impulseScale;
   }
   const o = JOINT_IMPULSE_STRIDE * j + I_LIN;
   const ux = cdx + bx0, uy = cdy + by0, uz = cdz + bz0;
-  const px = -massScale * (Kinv[0] * ux + Kinv[3] * uy + Kinv[6] * uz) - impulseScale * imp[o];
-  const py = -massScale * (Kinv[1] * ux + Kinv[4] * uy + Kinv[7] * uz) - impulseScale * imp[o + 1];
-  const pz = -massScale * (Kinv[2] * ux + Kinv[5] * uy + Kinv[8] * uz) - impulseScale * imp[o + 2];
+  const px = -massScale * (js.Kinv[0] * ux + js.Kinv[3] * uy + js.Kinv[6] * uz) - impulseScale * imp[o];
+  const py = -massScale * (js.Kinv[1] * ux + js.Kinv[4] * uy + js.Kinv[7] * uz) - impulseScale * imp[o + 1];
+  const pz = -massScale * (js.Kinv[2] * ux + js.Kinv[5] * uy + js.Kinv[8] * uz) - impulseScale * imp[o + 2];
   imp[o] += px; imp[o + 1] += py; imp[o + 2] += pz;
-  VEC[0] = px; VEC[1] = py; VEC[2] = pz;
-  applyLin(ctx, a, b, rA, rB, VEC);
+  js.vec[0] = px; js.vec[1] = py; js.vec[2] = pz;
+  applyLin(ctx, a, b, js.rA, js.rB, js.vec);
 }
 
 /**
@@ -308,14 +314,15 @@ function solvePoint(ctx: JointSolveContext, j: number, a: number, b: number, use
  * the quaternion q_B·(q_A·q0)⁻¹.
  */
 function solveAngular(ctx: JointSolveContext, j: number, def: JointDef, a: number, b: number, useBias: boolean, imp: Float64Array, axisOnly: boolean): void {
+  const js = ctx.scratch;
   const bodies = ctx.bodies;
   const o = JOINT_IMPULSE_STRIDE * j + I_ANG;
   let ex = 0, ey = 0, ez = 0;
   if (axisOnly) {
     // error φ⊥ = a × b (a: A's axis, b: B's axis, both world)
-    ex = ax[1] * bx[2] - ax[2] * bx[1];
-    ey = ax[2] * bx[0] - ax[0] * bx[2];
-    ez = ax[0] * bx[1] - ax[1] * bx[0];
+    ex = js.ax[1] * js.bx[2] - js.ax[2] * js.bx[1];
+    ey = js.ax[2] * js.bx[0] - js.ax[0] * js.bx[2];
+    ez = js.ax[0] * js.bx[1] - js.ax[1] * js.bx[0];
   } else {
     const r = bodies.rot, qa = 4 * a, qb = 4 * b, q0 = def.q0;
     // t = q_A · q0
@@ -342,52 +349,52 @@ function solveAngular(ctx: JointSolveContext, j: number, def: JointDef, a: numbe
   }
   // K = I_A + I_B (world), restricted to the rows
   const I = bodies.invInertiaWorld;
-  K.fill(0);
-  if (ctx.invMass[a] > 0) for (let k = 0; k < 9; k++) K[k] += I[9 * a + k];
-  if (ctx.invMass[b] > 0) for (let k = 0; k < 9; k++) K[k] += I[9 * b + k];
+  js.K.fill(0);
+  if (ctx.invMass[a] > 0) for (let k = 0; k < 9; k++) js.K[k] += I[9 * a + k];
+  if (ctx.invMass[b] > 0) for (let k = 0; k < 9; k++) js.K[k] += I[9 * b + k];
   const w = bodies.angVel;
   const rx = w[3 * b] - w[3 * a], ry = w[3 * b + 1] - w[3 * a + 1], rz = w[3 * b + 2] - w[3 * a + 2];
   if (axisOnly) {
     // 2×2 in the basis p1, p2 ⟂ axis
-    dotK(p1, p1);
-    const k11 = OUT[0];
-    dotK(p1, p2);
-    const k12 = OUT[0];
-    dotK(p2, p2);
-    const k22 = OUT[0];
+    dotK(js, js.p1, js.p1);
+    const k11 = js.out[0];
+    dotK(js, js.p1, js.p2);
+    const k12 = js.out[0];
+    dotK(js, js.p2, js.p2);
+    const k22 = js.out[0];
     const det = k11 * k22 - k12 * k12;
     if (!(det > 1e-300)) return;
-    const u1 = rx * p1[0] + ry * p1[1] + rz * p1[2] + biasRate * (ex * p1[0] + ey * p1[1] + ez * p1[2]);
-    const u2 = rx * p2[0] + ry * p2[1] + rz * p2[2] + biasRate * (ex * p2[0] + ey * p2[1] + ez * p2[2]);
+    const u1 = rx * js.p1[0] + ry * js.p1[1] + rz * js.p1[2] + biasRate * (ex * js.p1[0] + ey * js.p1[1] + ez * js.p1[2]);
+    const u2 = rx * js.p2[0] + ry * js.p2[1] + rz * js.p2[2] + biasRate * (ex * js.p2[0] + ey * js.p2[1] + ez * js.p2[2]);
     const inv = 1 / det;
     const l1 = -massScale * inv * (k22 * u1 - k12 * u2) - impulseScale * imp[o];
     const l2 = -massScale * inv * (k11 * u2 - k12 * u1) - impulseScale * imp[o + 1];
     imp[o] += l1;
     imp[o + 1] += l2;
-    VEC[0] = l1 * p1[0] + l2 * p2[0]; VEC[1] = l1 * p1[1] + l2 * p2[1]; VEC[2] = l1 * p1[2] + l2 * p2[2];
-    applyAng(ctx, a, b, VEC);
+    js.vec[0] = l1 * js.p1[0] + l2 * js.p2[0]; js.vec[1] = l1 * js.p1[1] + l2 * js.p2[1]; js.vec[2] = l1 * js.p1[2] + l2 * js.p2[2];
+    applyAng(ctx, a, b, js.vec);
     return;
   }
-  if (!invert3(Kinv, K)) return;
+  if (!invert3(js.Kinv, js.K)) return;
   const ux = rx + biasRate * ex, uy = ry + biasRate * ey, uz = rz + biasRate * ez;
-  const lx = -massScale * (Kinv[0] * ux + Kinv[3] * uy + Kinv[6] * uz) - impulseScale * imp[o];
-  const ly = -massScale * (Kinv[1] * ux + Kinv[4] * uy + Kinv[7] * uz) - impulseScale * imp[o + 1];
-  const lz = -massScale * (Kinv[2] * ux + Kinv[5] * uy + Kinv[8] * uz) - impulseScale * imp[o + 2];
+  const lx = -massScale * (js.Kinv[0] * ux + js.Kinv[3] * uy + js.Kinv[6] * uz) - impulseScale * imp[o];
+  const ly = -massScale * (js.Kinv[1] * ux + js.Kinv[4] * uy + js.Kinv[7] * uz) - impulseScale * imp[o + 1];
+  const lz = -massScale * (js.Kinv[2] * ux + js.Kinv[5] * uy + js.Kinv[8] * uz) - impulseScale * imp[o + 2];
   imp[o] += lx; imp[o + 1] += ly; imp[o + 2] += lz;
-  VEC[0] = lx; VEC[1] = ly; VEC[2] = lz;
-  applyAng(ctx, a, b, VEC);
+  js.vec[0] = lx; js.vec[1] = ly; js.vec[2] = lz;
+  applyAng(ctx, a, b, js.vec);
 }
 
-/** OUT[0] = u·K·v. */
-function dotK(u: Vec3, v: Vec3): void {
-  const x = K[0] * v[0] + K[3] * v[1] + K[6] * v[2];
-  const y = K[1] * v[0] + K[4] * v[1] + K[7] * v[2];
-  const z = K[2] * v[0] + K[5] * v[1] + K[8] * v[2];
-  OUT[0] = u[0] * x + u[1] * y + u[2] * z;
+/** out[0] = u·K·v. */
+function dotK(js: JointScratch, u: Vec3, v: Vec3): void {
+  const x = js.K[0] * v[0] + js.K[3] * v[1] + js.K[6] * v[2];
+  const y = js.K[1] * v[0] + js.K[4] * v[1] + js.K[7] * v[2];
+  const z = js.K[2] * v[0] + js.K[5] * v[1] + js.K[8] * v[2];
+  js.out[0] = u[0] * x + u[1] * y + u[2] * z;
 }
 
-/** OUT[0] = revolute angle of B relative to A about the axis, in (−π, π]: from q_rel = q0⁻¹·q_A⁻¹·q_B. */
-function revoluteAngle(bodies: BodyStore, def: JointDef, a: number, b: number): void {
+/** out[0] = revolute angle of B relative to A about the axis, in (−π, π]: from q_rel = q0⁻¹·q_A⁻¹·q_B. */
+function revoluteAngle(js: JointScratch, bodies: BodyStore, def: JointDef, a: number, b: number): void {
   const r = bodies.rot, qa = 4 * a, qb = 4 * b;
   // m = q_A⁻¹ · q_B
   const ax0 = -r[qa], ay0 = -r[qa + 1], az0 = -r[qa + 2], aw0 = r[qa + 3];
@@ -407,7 +414,7 @@ function revoluteAngle(bodies: BodyStore, def: JointDef, a: number, b: number): 
   let angle = 2 * Math.atan2(s, ew);
   if (angle > Math.PI) angle -= 2 * Math.PI;
   else if (angle <= -Math.PI) angle += 2 * Math.PI;
-  OUT[0] = angle;
+  js.out[0] = angle;
 }
 
 /**
@@ -415,33 +422,34 @@ function revoluteAngle(bodies: BodyStore, def: JointDef, a: number, b: number): 
  * (rigid rows without bias). Motors, springs and friction act in both (they are physical).
  */
 export function solveJoints(joints: JointStore, ctx: JointSolveContext, useBias: boolean): void {
+  const js = ctx.scratch;
   const bodies = ctx.bodies, imp = joints.impulses;
   for (let j = 0; j < joints.defs.length; j++) {
     const def = joints.defs[j];
     const a = def.bodyA, b = def.bodyB;
     if (ctx.invMass[a] === 0 && ctx.invMass[b] === 0) continue;
-    rotateVec(rA, bodies.rot, a, def.anchorA);
-    rotateVec(rB, bodies.rot, b, def.anchorB);
+    rotateVec(js.rA, bodies.rot, a, def.anchorA);
+    rotateVec(js.rB, bodies.rot, b, def.anchorB);
     if (def.kind === JointKind.Ball) {
       solvePoint(ctx, j, a, b, useBias, imp);
       continue;
     }
-    rotateVec(ax, bodies.rot, a, def.axisA);
+    rotateVec(js.ax, bodies.rot, a, def.axisA);
     if (def.kind === JointKind.Fixed) {
       solveAngular(ctx, j, def, a, b, useBias, imp, false);
       solvePoint(ctx, j, a, b, useBias, imp);
       continue;
     }
-    rotateVec(p1, bodies.rot, a, def.perpA);
-    p2[0] = ax[1] * p1[2] - ax[2] * p1[1];
-    p2[1] = ax[2] * p1[0] - ax[0] * p1[2];
-    p2[2] = ax[0] * p1[1] - ax[1] * p1[0];
+    rotateVec(js.p1, bodies.rot, a, def.perpA);
+    js.p2[0] = js.ax[1] * js.p1[2] - js.ax[2] * js.p1[1];
+    js.p2[1] = js.ax[2] * js.p1[0] - js.ax[0] * js.p1[2];
+    js.p2[2] = js.ax[0] * js.p1[1] - js.ax[1] * js.p1[0];
     if (def.kind === JointKind.Revolute) {
-      rotateVec(bx, bodies.rot, b, def.axisB);
-      angK(ctx, a, b, ax);
-      if (OUT[0] > 0) {
-        ARG[0] = OUT[0];
-        ARG[1] = 0;
+      rotateVec(js.bx, bodies.rot, b, def.axisB);
+      angK(ctx, a, b, js.ax);
+      if (js.out[0] > 0) {
+        js.arg[0] = js.out[0];
+        js.arg[1] = 0;
         solveCoordinateRows(joints, ctx, j, def, a, b, useBias, true);
       }
       solveAngular(ctx, j, def, a, b, useBias, imp, true);
@@ -449,31 +457,32 @@ export function solveJoints(joints: JointStore, ctx: JointSolveContext, useBias:
     } else {
       // prismatic: A's arm extended to B's anchor (d), so the rows see A's rotation of the axis
       const pos = bodies.pos;
-      const dx = pos[3 * b] + rB[0] - pos[3 * a] - rA[0];
-      const dy = pos[3 * b + 1] + rB[1] - pos[3 * a + 1] - rA[1];
-      const dz = pos[3 * b + 2] + rB[2] - pos[3 * a + 2] - rA[2];
-      rA[0] += dx; rA[1] += dy; rA[2] += dz; // rA now reaches B's anchor
-      linK(ctx, a, b, rA, rB, ax);
-      if (OUT[0] > 0) {
-        ARG[0] = OUT[0];
-        ARG[1] = ax[0] * dx + ax[1] * dy + ax[2] * dz;
+      const dx = pos[3 * b] + js.rB[0] - pos[3 * a] - js.rA[0];
+      const dy = pos[3 * b + 1] + js.rB[1] - pos[3 * a + 1] - js.rA[1];
+      const dz = pos[3 * b + 2] + js.rB[2] - pos[3 * a + 2] - js.rA[2];
+      js.rA[0] += dx; js.rA[1] += dy; js.rA[2] += dz; // rA now reaches B's anchor
+      linK(ctx, a, b, js.rA, js.rB, js.ax);
+      if (js.out[0] > 0) {
+        js.arg[0] = js.out[0];
+        js.arg[1] = js.ax[0] * dx + js.ax[1] * dy + js.ax[2] * dz;
         solveCoordinateRows(joints, ctx, j, def, a, b, useBias, false);
       }
       solveAngular(ctx, j, def, a, b, useBias, imp, false);
       // two perpendicular linear rows, errors p·d
-      ARG[2] = p1[0] * dx + p1[1] * dy + p1[2] * dz;
-      solvePerpRow(ctx, j, a, b, useBias, imp, p1, 0);
-      ARG[2] = p2[0] * dx + p2[1] * dy + p2[2] * dz;
-      solvePerpRow(ctx, j, a, b, useBias, imp, p2, 1);
+      js.arg[2] = js.p1[0] * dx + js.p1[1] * dy + js.p1[2] * dz;
+      solvePerpRow(ctx, j, a, b, useBias, imp, js.p1, 0);
+      js.arg[2] = js.p2[0] * dx + js.p2[1] * dy + js.p2[2] * dz;
+      solvePerpRow(ctx, j, a, b, useBias, imp, js.p2, 1);
     }
   }
 }
 
-/** Linear row along d with error c = ARG[2]. */
+/** Linear row along d with error c = arg[2]. */
 function solvePerpRow(ctx: JointSolveContext, j: number, a: number, b: number, useBias: boolean, imp: Float64Array, d: Vec3, slot: number): void {
-  const c = ARG[2];
-  linK(ctx, a, b, rA, rB, d);
-  const k = OUT[0];
+  const js = ctx.scratch;
+  const c = js.arg[2];
+  linK(ctx, a, b, js.rA, js.rB, d);
+  const k = js.out[0];
   if (!(k > 0)) return;
   let bias = 0, massScale = 1, impulseScale = 0;
   if (useBias) {
@@ -482,12 +491,12 @@ function solvePerpRow(ctx: JointSolveContext, j: number, a: number, b: number, u
     impulseScale = ctx.soft.impulseScale;
   }
   const o = JOINT_IMPULSE_STRIDE * j + I_PERP + slot;
-  linVel(ctx.bodies, a, b, rA, rB, d);
-  const cdot = OUT[0];
+  linVel(js, ctx.bodies, a, b, js.rA, js.rB, d);
+  const cdot = js.out[0];
   const l = (-massScale * (cdot + bias)) / k - impulseScale * imp[o];
   imp[o] += l;
-  VEC[0] = l * d[0]; VEC[1] = l * d[1]; VEC[2] = l * d[2];
-  applyLin(ctx, a, b, rA, rB, VEC);
+  js.vec[0] = l * d[0]; js.vec[1] = l * d[1]; js.vec[2] = l * d[2];
+  applyLin(ctx, a, b, js.rA, js.rB, js.vec);
 }
 
 /**
@@ -499,15 +508,16 @@ function solveCoordinateRows(
   joints: JointStore, ctx: JointSolveContext, j: number, def: JointDef, a: number, b: number,
   useBias: boolean, angular: boolean,
 ): void {
-  // K of the coordinate row and the prismatic slide come in ARG[0], ARG[1]
-  const k = ARG[0], slide = ARG[1];
+  const js = ctx.scratch;
+  // K of the coordinate row and the prismatic slide come in arg[0], arg[1]
+  const k = js.arg[0], slide = js.arg[1];
   const imp = joints.impulses, o = JOINT_IMPULSE_STRIDE * j, bodies = ctx.bodies;
   const needQ = def.stiffness > 0 || def.limits !== null;
   let q = 0;
   if (needQ) {
     if (angular) {
-      revoluteAngle(bodies, def, a, b);
-      q = OUT[0];
+      revoluteAngle(js, bodies, def, a, b);
+      q = js.out[0];
     } else {
       q = slide;
     }
@@ -515,31 +525,31 @@ function solveCoordinateRows(
   const m = 1 / k;
   // spring–damper toward restPosition (physical: acts in both stages)
   if (def.stiffness > 0 || def.damping > 0) {
-    springSoftness(spring, def.stiffness, def.damping, m, ctx.h);
+    springSoftness(js.spring, def.stiffness, def.damping, m, ctx.h);
     const c = def.stiffness > 0 ? q - def.restPosition : 0;
     coordRate(ctx, a, b, angular);
-    const l = -m * spring.massScale * (OUT[0] + spring.biasRate * c) - spring.impulseScale * imp[o + I_SPRING];
+    const l = -m * js.spring.massScale * (js.out[0] + js.spring.biasRate * c) - js.spring.impulseScale * imp[o + I_SPRING];
     imp[o + I_SPRING] += l;
-    ARG[3] = l;
+    js.arg[3] = l;
     coordApply(ctx, a, b, angular);
   }
   // joint friction: a motor toward zero rate with effort friction·h
   if (def.friction > 0) {
     coordRate(ctx, a, b, angular);
-    const l = -m * OUT[0];
+    const l = -m * js.out[0];
     const lim = def.friction * ctx.h;
     // friction is not warm-started: it is re-solved from zero every substep
-    ARG[3] = Math.max(-lim, Math.min(lim, l));
+    js.arg[3] = Math.max(-lim, Math.min(lim, l));
     coordApply(ctx, a, b, angular);
   }
   if (def.motor) {
     const old = imp[o + I_MOTOR];
     const maxL = def.maxMotorEffort * ctx.h;
     coordRate(ctx, a, b, angular);
-    const l = -m * (OUT[0] - joints.motorTarget[j]);
+    const l = -m * (js.out[0] - joints.motorTarget[j]);
     const total = Math.max(-maxL, Math.min(maxL, old + l));
     imp[o + I_MOTOR] = total;
-    ARG[3] = total - old;
+    js.arg[3] = total - old;
     coordApply(ctx, a, b, angular);
   }
   if (def.limits !== null) {
@@ -556,10 +566,10 @@ function solveCoordinateRows(
       }
       const old = imp[o + I_LOWER];
       coordRate(ctx, a, b, angular);
-      const l = -m * massScale * (OUT[0] + bias) - impulseScale * old;
+      const l = -m * massScale * (js.out[0] + bias) - impulseScale * old;
       const total = Math.max(0, old + l);
       imp[o + I_LOWER] = total;
-      ARG[3] = total - old;
+      js.arg[3] = total - old;
       coordApply(ctx, a, b, angular);
     }
     // upper: hi − q ≥ 0 (impulse acts negatively on q)
@@ -574,101 +584,104 @@ function solveCoordinateRows(
       }
       const old = imp[o + I_UPPER];
       coordRate(ctx, a, b, angular);
-      const l = -m * massScale * (-OUT[0] + bias) - impulseScale * old;
+      const l = -m * massScale * (-js.out[0] + bias) - impulseScale * old;
       const total = Math.max(0, old + l);
       imp[o + I_UPPER] = total;
-      ARG[3] = -(total - old);
+      js.arg[3] = -(total - old);
       coordApply(ctx, a, b, angular);
     }
   }
 }
 
-/** OUT[0] = rate of the joint coordinate along `ax` (module scratch, set by solveJoints). */
+/** out[0] = rate of the joint coordinate along `ax` (the scratch's, set by solveJoints). */
 function coordRate(ctx: JointSolveContext, a: number, b: number, angular: boolean): void {
-  if (angular) angVel(ctx.bodies, a, b, ax);
-  else linVel(ctx.bodies, a, b, rA, rB, ax);
+  const js = ctx.scratch;
+  if (angular) angVel(js, ctx.bodies, a, b, js.ax);
+  else linVel(js, ctx.bodies, a, b, js.rA, js.rB, js.ax);
 }
 
-/** Applies impulse l = ARG[3] on the joint coordinate along `ax`. */
+/** Applies impulse l = arg[3] on the joint coordinate along `ax`. */
 function coordApply(ctx: JointSolveContext, a: number, b: number, angular: boolean): void {
-  const l = ARG[3];
-  VEC[0] = l * ax[0]; VEC[1] = l * ax[1]; VEC[2] = l * ax[2];
-  if (angular) applyAng(ctx, a, b, VEC);
-  else applyLin(ctx, a, b, rA, rB, VEC);
+  const js = ctx.scratch;
+  const l = js.arg[3];
+  js.vec[0] = l * js.ax[0]; js.vec[1] = l * js.ax[1]; js.vec[2] = l * js.ax[2];
+  if (angular) applyAng(ctx, a, b, js.vec);
+  else applyLin(ctx, a, b, js.rA, js.rB, js.vec);
 }
 
 /** Re-applies the accumulated impulses of the last step. */
 export function warmStartJoints(joints: JointStore, ctx: JointSolveContext): void {
+  const js = ctx.scratch;
   const bodies = ctx.bodies, imp = joints.impulses;
   for (let j = 0; j < joints.defs.length; j++) {
     const def = joints.defs[j];
     const a = def.bodyA, b = def.bodyB;
     if (ctx.invMass[a] === 0 && ctx.invMass[b] === 0) continue;
     const o = JOINT_IMPULSE_STRIDE * j;
-    rotateVec(rA, bodies.rot, a, def.anchorA);
-    rotateVec(rB, bodies.rot, b, def.anchorB);
-    rotateVec(ax, bodies.rot, a, def.axisA);
+    rotateVec(js.rA, bodies.rot, a, def.anchorA);
+    rotateVec(js.rB, bodies.rot, b, def.anchorB);
+    rotateVec(js.ax, bodies.rot, a, def.axisA);
     let linX = imp[o + I_LIN], linY = imp[o + I_LIN + 1], linZ = imp[o + I_LIN + 2];
     let angX = imp[o + I_ANG], angY = imp[o + I_ANG + 1], angZ = imp[o + I_ANG + 2];
     const axial = imp[o + I_MOTOR] + imp[o + I_LOWER] - imp[o + I_UPPER] + imp[o + I_SPRING];
     if (def.kind === JointKind.Revolute) {
-      rotateVec(p1, bodies.rot, a, def.perpA);
-      p2[0] = ax[1] * p1[2] - ax[2] * p1[1];
-      p2[1] = ax[2] * p1[0] - ax[0] * p1[2];
-      p2[2] = ax[0] * p1[1] - ax[1] * p1[0];
+      rotateVec(js.p1, bodies.rot, a, def.perpA);
+      js.p2[0] = js.ax[1] * js.p1[2] - js.ax[2] * js.p1[1];
+      js.p2[1] = js.ax[2] * js.p1[0] - js.ax[0] * js.p1[2];
+      js.p2[2] = js.ax[0] * js.p1[1] - js.ax[1] * js.p1[0];
       // the 2 perpendicular angular impulses are stored as coefficients of p1, p2
       const l1 = angX, l2 = angY;
-      angX = l1 * p1[0] + l2 * p2[0] + axial * ax[0];
-      angY = l1 * p1[1] + l2 * p2[1] + axial * ax[1];
-      angZ = l1 * p1[2] + l2 * p2[2] + axial * ax[2];
+      angX = l1 * js.p1[0] + l2 * js.p2[0] + axial * js.ax[0];
+      angY = l1 * js.p1[1] + l2 * js.p2[1] + axial * js.ax[1];
+      angZ = l1 * js.p1[2] + l2 * js.p2[2] + axial * js.ax[2];
     } else if (def.kind === JointKind.Prismatic) {
-      rotateVec(p1, bodies.rot, a, def.perpA);
-      p2[0] = ax[1] * p1[2] - ax[2] * p1[1];
-      p2[1] = ax[2] * p1[0] - ax[0] * p1[2];
-      p2[2] = ax[0] * p1[1] - ax[1] * p1[0];
+      rotateVec(js.p1, bodies.rot, a, def.perpA);
+      js.p2[0] = js.ax[1] * js.p1[2] - js.ax[2] * js.p1[1];
+      js.p2[1] = js.ax[2] * js.p1[0] - js.ax[0] * js.p1[2];
+      js.p2[2] = js.ax[0] * js.p1[1] - js.ax[1] * js.p1[0];
       const pos = bodies.pos;
-      tmp[0] = pos[3 * b] + rB[0] - pos[3 * a];
-      tmp[1] = pos[3 * b + 1] + rB[1] - pos[3 * a + 1];
-      tmp[2] = pos[3 * b + 2] + rB[2] - pos[3 * a + 2];
-      rA[0] = tmp[0]; rA[1] = tmp[1]; rA[2] = tmp[2];
+      js.tmp[0] = pos[3 * b] + js.rB[0] - pos[3 * a];
+      js.tmp[1] = pos[3 * b + 1] + js.rB[1] - pos[3 * a + 1];
+      js.tmp[2] = pos[3 * b + 2] + js.rB[2] - pos[3 * a + 2];
+      js.rA[0] = js.tmp[0]; js.rA[1] = js.tmp[1]; js.rA[2] = js.tmp[2];
       const q1 = imp[o + I_PERP], q2 = imp[o + I_PERP + 1];
-      linX = axial * ax[0] + q1 * p1[0] + q2 * p2[0];
-      linY = axial * ax[1] + q1 * p1[1] + q2 * p2[1];
-      linZ = axial * ax[2] + q1 * p1[2] + q2 * p2[2];
+      linX = axial * js.ax[0] + q1 * js.p1[0] + q2 * js.p2[0];
+      linY = axial * js.ax[1] + q1 * js.p1[1] + q2 * js.p2[1];
+      linZ = axial * js.ax[2] + q1 * js.p1[2] + q2 * js.p2[2];
     }
     if (linX !== 0 || linY !== 0 || linZ !== 0) {
-      VEC[0] = linX; VEC[1] = linY; VEC[2] = linZ;
-      applyLin(ctx, a, b, rA, rB, VEC);
+      js.vec[0] = linX; js.vec[1] = linY; js.vec[2] = linZ;
+      applyLin(ctx, a, b, js.rA, js.rB, js.vec);
     }
     if (angX !== 0 || angY !== 0 || angZ !== 0) {
-      VEC[0] = angX; VEC[1] = angY; VEC[2] = angZ;
-      applyAng(ctx, a, b, VEC);
+      js.vec[0] = angX; js.vec[1] = angY; js.vec[2] = angZ;
+      applyAng(ctx, a, b, js.vec);
     }
   }
 }
 
 /** Joint coordinates and rates for the report (after the step). */
-export function measureJoints(joints: JointStore, bodies: BodyStore): void {
+export function measureJoints(joints: JointStore, bodies: BodyStore, js: JointScratch): void {
   for (let j = 0; j < joints.defs.length; j++) {
     const def = joints.defs[j];
     const a = def.bodyA, b = def.bodyB;
-    rotateVec(ax, bodies.rot, a, def.axisA);
+    rotateVec(js.ax, bodies.rot, a, def.axisA);
     if (def.kind === JointKind.Revolute) {
-      revoluteAngle(bodies, def, a, b);
-      joints.position[j] = OUT[0];
-      angVel(bodies, a, b, ax);
-      joints.velocity[j] = OUT[0];
+      revoluteAngle(js, bodies, def, a, b);
+      joints.position[j] = js.out[0];
+      angVel(js, bodies, a, b, js.ax);
+      joints.velocity[j] = js.out[0];
     } else if (def.kind === JointKind.Prismatic) {
-      rotateVec(rA, bodies.rot, a, def.anchorA);
-      rotateVec(rB, bodies.rot, b, def.anchorB);
+      rotateVec(js.rA, bodies.rot, a, def.anchorA);
+      rotateVec(js.rB, bodies.rot, b, def.anchorB);
       const pos = bodies.pos;
-      const dx = pos[3 * b] + rB[0] - pos[3 * a] - rA[0];
-      const dy = pos[3 * b + 1] + rB[1] - pos[3 * a + 1] - rA[1];
-      const dz = pos[3 * b + 2] + rB[2] - pos[3 * a + 2] - rA[2];
-      joints.position[j] = ax[0] * dx + ax[1] * dy + ax[2] * dz;
-      rA[0] += dx; rA[1] += dy; rA[2] += dz;
-      linVel(bodies, a, b, rA, rB, ax);
-      joints.velocity[j] = OUT[0];
+      const dx = pos[3 * b] + js.rB[0] - pos[3 * a] - js.rA[0];
+      const dy = pos[3 * b + 1] + js.rB[1] - pos[3 * a + 1] - js.rA[1];
+      const dz = pos[3 * b + 2] + js.rB[2] - pos[3 * a + 2] - js.rA[2];
+      joints.position[j] = js.ax[0] * dx + js.ax[1] * dy + js.ax[2] * dz;
+      js.rA[0] += dx; js.rA[1] += dy; js.rA[2] += dz;
+      linVel(js, bodies, a, b, js.rA, js.rB, js.ax);
+      joints.velocity[j] = js.out[0];
     } else {
       joints.position[j] = 0;
       joints.velocity[j] = 0;

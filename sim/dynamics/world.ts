@@ -41,7 +41,7 @@ import {
 import type { DriveController } from './drive';
 import type { ContinuousPass } from './ccd';
 import type { JointSolveContext, JointStore } from './joints';
-import { JOINT_IMPULSE_STRIDE, measureJoints, solveJoints, warmStartJoints } from './joints';
+import { JOINT_IMPULSE_STRIDE, JointScratch, measureJoints, solveJoints, warmStartJoints } from './joints';
 import type { MaterialTable } from './materials';
 import { Softness } from './soft';
 import type { ScriptCommandSpec, WorldSpec } from './spec';
@@ -165,13 +165,13 @@ export class DynamicsWorld {
     const h = this.dt / this.substeps;
     this.contactSoft.setHertz(Math.min(CONTACT_HERTZ, 0.25 / h), CONTACT_DAMPING_RATIO, h);
     this.jointSoft.setHertz(Math.min(JOINT_HERTZ, 0.25 / h), JOINT_DAMPING_RATIO, h);
-    this.jointCtx = { bodies, invMass: this.solverMass, soft: this.jointSoft, h, invH: 1 / h };
+    this.jointCtx = { bodies, invMass: this.solverMass, soft: this.jointSoft, h, invH: 1 / h, scratch: new JointScratch() };
     this.wakeFn = (b: number) => this.wakeBody(b);
     for (let b = 0; b < n; b++) {
       bodies.updateInertia(b);
       this.resetSleepAnchor(b);
     }
-    measureJoints(joints, bodies);
+    measureJoints(joints, bodies, this.jointCtx.scratch);
   }
 
   /** The body's sleep anchor becomes its current pose. */
@@ -293,7 +293,7 @@ export class DynamicsWorld {
     applyRestitution(c, bodies);
     if (this.ccd !== null && this.spec.ccd) this.ccd.run(bodies, this.materials, this.terrain, false);
     const t2 = timed ? performance.now() : 0;
-    measureJoints(this.joints, bodies);
+    measureJoints(this.joints, bodies, this.jointCtx.scratch);
     this.stepCount++;
     if (this.spec.sleep) this.updateSleep();
     this.checkFaults();
@@ -629,7 +629,7 @@ export class DynamicsWorld {
     }
     ctl.set(s.subarray(o, o + nctl));
     for (let b = 0; b < n; b++) bodies.updateInertia(b);
-    measureJoints(joints, bodies);
+    measureJoints(joints, bodies, this.jointCtx.scratch);
     this.fault = null;
     c.source.fill(-1, 0, nc);
     this.stepped = false;
