@@ -56,7 +56,7 @@ import { sideTrapezoidContacts } from './case-b-side-trapezoid';
 import { singlePointContact } from './case-c-single-point';
 import { cellPlaneNormalInto, cellWithinReach, footprintRows, scanRowsMinMax, SCREEN_APART, SCREEN_FACE, screenElement, setupCull, slabRows } from './cell-cull';
 import { CellEdge, EdgeClass } from './edge-bend';
-import { edgePoke, emitEdgeContact, resetEdgePass } from './edge-pass';
+import { edgePoke, emitEdgeContact, markUpperMeets, resetEdgePass, upperMayMeet } from './edge-pass';
 import { addUnresolvedWalls, prepareReported, queueFrameWall } from './element-walls';
 import { flatPatchContacts } from './flat-patch';
 import { elementNormalInto, ElementTest, setElementFrame } from './frame';
@@ -199,10 +199,15 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWo
       // Active) are tested: a flat or concave edge is never deeper than the faces next to it,
       // whose own contacts (cases A–C, element walls) cover it. An edge is tested only if the
       // cell's elements it bounds may meet the cylinder (elementContacts): an edge point inside
-      // the cylinder is a point of both adjacent elements.
+      // the cylinder is a point of both adjacent elements. So is the neighbour's for the bottom and
+      // left edges (upperMayMeet: its upper element, recorded when the cell below or to the left
+      // was visited; a cell of the range not visited was dropped by the footprint rows, the slab
+      // cut or the per-cell bound, each a proof that none of its points is in the cylinder).
       const upperBelow = rect ? below0 : below1;
-      if (below0 && pokes(bits, CELL_BOTTOM_SHIFT)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Bottom, bits);
-      if (below0 && pokes(bits, CELL_LEFT_SHIFT)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Left, bits);
+      const ep = ws.edgePass;
+      if (upperBelow) markUpperMeets(ep, i, j);
+      if (below0 && pokes(bits, CELL_BOTTOM_SHIFT) && upperMayMeet(ep, i, j - 1)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Bottom, bits);
+      if (below0 && pokes(bits, CELL_LEFT_SHIFT) && upperMayMeet(ep, i - 1, j)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Left, bits);
       if (!rect && below0 && below1 && pokes(bits, CELL_DIAGONAL_SHIFT)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Diagonal, bits);
       // Grid-border edges (no neighbour to own them; they are active).
       if (upperBelow && j === lastRow) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Top, bits);

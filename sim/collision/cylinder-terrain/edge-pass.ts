@@ -63,6 +63,11 @@ export class EdgePass {
    * window vertices (worst: h = 1).
    */
   readonly vertexStamp = new Uint32Array(3 * CYLINDER_TERRAIN_MAX_CELLS + 6);
+  /**
+   * Cells of this query whose upper element (upper triangle, or the rectangle) may meet the
+   * cylinder (markUpperMeets), indexed like the vertices (cell (i, j) as its V0), same stamp.
+   */
+  readonly upperStamp = new Uint32Array(3 * CYLINDER_TERRAIN_MAX_CELLS + 6);
   stamp = 0;
   windowI0 = 0;
   windowJ0 = 0;
@@ -80,8 +85,29 @@ export function resetEdgePass(ep: EdgePass, i0: number, j0: number, i1: number):
   ep.stamp = (ep.stamp + 1) >>> 0;
   if (ep.stamp === 0) {
     ep.vertexStamp.fill(0);
+    ep.upperStamp.fill(0);
     ep.stamp = 1;
   }
+}
+
+/**
+ * Records that the upper element (upper triangle or rectangle) of cell (i, j), a cell of the
+ * query's range, may meet the cylinder: its top and right edges are the bottom edge of cell
+ * (i, j + 1) and the left edge of cell (i + 1, j), visited later (upperMayMeet).
+ */
+export function markUpperMeets(ep: EdgePass, i: number, j: number): void {
+  ep.upperStamp[(j - ep.windowJ0) * ep.windowWidth + (i - ep.windowI0)] = ep.stamp;
+}
+
+/**
+ * False if cell (i, j) is in the query's cell range and its upper element was not recorded by
+ * markUpperMeets (the cell was not visited, or its upper element was proved apart); true for a
+ * cell outside the range (not known). Cells are visited in cell order, so cell (i, j) is decided
+ * before the cells (i, j + 1) and (i + 1, j) ask.
+ */
+export function upperMayMeet(ep: EdgePass, i: number, j: number): boolean {
+  if (i < ep.windowI0 || j < ep.windowJ0) return true;
+  return ep.upperStamp[(j - ep.windowJ0) * ep.windowWidth + (i - ep.windowI0)] === ep.stamp;
 }
 
 /**
