@@ -65,9 +65,11 @@ export class EdgePass {
   readonly vertexStamp = new Uint32Array(3 * CYLINDER_TERRAIN_MAX_CELLS + 6);
   /**
    * Cells of this query whose upper element (upper triangle, or the rectangle) may meet the
-   * cylinder (markUpperMeets), indexed like the vertices (cell (i, j) as its V0), same stamp.
+   * cylinder (markUpperMeets), one per cell of the range (row-major, rangeWidth cells a row),
+   * same stamp.
    */
-  readonly upperStamp = new Uint32Array(3 * CYLINDER_TERRAIN_MAX_CELLS + 6);
+  readonly upperStamp = new Uint32Array(CYLINDER_TERRAIN_MAX_CELLS);
+  rangeWidth = 0;
   stamp = 0;
   windowI0 = 0;
   windowJ0 = 0;
@@ -82,6 +84,7 @@ export function resetEdgePass(ep: EdgePass, i0: number, j0: number, i1: number):
   ep.windowI0 = i0;
   ep.windowJ0 = j0;
   ep.windowWidth = i1 - i0 + 2;
+  ep.rangeWidth = i1 - i0 + 1;
   ep.stamp = (ep.stamp + 1) >>> 0;
   if (ep.stamp === 0) {
     ep.vertexStamp.fill(0);
@@ -96,18 +99,18 @@ export function resetEdgePass(ep: EdgePass, i0: number, j0: number, i1: number):
  * (i, j + 1) and the left edge of cell (i + 1, j), visited later (upperMayMeet).
  */
 export function markUpperMeets(ep: EdgePass, i: number, j: number): void {
-  ep.upperStamp[(j - ep.windowJ0) * ep.windowWidth + (i - ep.windowI0)] = ep.stamp;
+  ep.upperStamp[(j - ep.windowJ0) * ep.rangeWidth + (i - ep.windowI0)] = ep.stamp;
 }
 
 /**
  * False if cell (i, j) is in the query's cell range and its upper element was not recorded by
  * markUpperMeets (the cell was not visited, or its upper element was proved apart); true for a
- * cell outside the range (not known). Cells are visited in cell order, so cell (i, j) is decided
- * before the cells (i, j + 1) and (i + 1, j) ask.
+ * cell left of or below the range (not known). Asked only for the cell below or to the left of a
+ * cell of the range; cells are visited in cell order, so that cell is already decided.
  */
 export function upperMayMeet(ep: EdgePass, i: number, j: number): boolean {
   if (i < ep.windowI0 || j < ep.windowJ0) return true;
-  return ep.upperStamp[(j - ep.windowJ0) * ep.windowWidth + (i - ep.windowI0)] === ep.stamp;
+  return ep.upperStamp[(j - ep.windowJ0) * ep.rangeWidth + (i - ep.windowI0)] === ep.stamp;
 }
 
 /**
