@@ -54,12 +54,12 @@ import { baseEllipseContacts, lowestFootInElement } from './case-a-base-ellipse'
 import { cylinderCellRangeOf } from './cell-range';
 import { sideTrapezoidContacts } from './case-b-side-trapezoid';
 import { singlePointContact } from './case-c-single-point';
-import { cellPlaneNormalInto, cellWithinReach, footprintRows, scanRowsMinMax, SCREEN_APART, SCREEN_FACE, screenElement, setupCull, slabRows } from './cell-cull';
+import { cellWithinReach, footprintRows, scanRowsMinMax, SCREEN_APART, SCREEN_FACE, screenElement, setupCull, slabRows } from './cell-cull';
 import { CellEdge, EdgeClass } from './edge-bend';
-import { edgePoke, emitEdgeContact, resetEdgePass } from './edge-pass';
+import { edgeContact, markUpperMeets, resetEdgePass, upperMayMeet } from './edge-pass';
 import { addUnresolvedWalls, prepareReported, queueFrameWall } from './element-walls';
 import { flatPatchContacts } from './flat-patch';
-import { elementNormalInto, ElementTest, setElementFrame } from './frame';
+import { ElementTest, setElementFrame } from './frame';
 import type { CylinderTerrainWorkspace } from './workspace';
 import { CylinderTerrainStatus } from './workspace';
 
@@ -182,6 +182,7 @@ export function collideCylinderTerrainInto(
  */
 function narrowPhase(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWorkspace, j0: number, j1: number): number {
   const lastRow = hf.cellsY - 1, lastCol = hf.cellsX - 1;
+  const ep = ws.edgePass, q = ws.query, cull = ws.cull;
   let lost = 0;
   for (let j = j0; j <= j1; j++) {
     for (let i = ws.rowLo[j - j0]; i <= ws.rowHi[j - j0]; i++) {
@@ -199,14 +200,18 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWo
       // Active) are tested: a flat or concave edge is never deeper than the faces next to it,
       // whose own contacts (cases A–C, element walls) cover it. An edge is tested only if the
       // cell's elements it bounds may meet the cylinder (elementContacts): an edge point inside
-      // the cylinder is a point of both adjacent elements.
+      // the cylinder is a point of both adjacent elements. So is the neighbour's for the bottom and
+      // left edges (upperMayMeet: its upper element, recorded when the cell below or to the left
+      // was visited; a cell of the range not visited was dropped by the footprint rows, the slab
+      // cut or the per-cell bound, each a proof that none of its points is in the cylinder).
       const upperBelow = rect ? below0 : below1;
-      if (below0 && pokes(bits, CELL_BOTTOM_SHIFT)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Bottom, bits);
-      if (below0 && pokes(bits, CELL_LEFT_SHIFT)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Left, bits);
-      if (!rect && below0 && below1 && pokes(bits, CELL_DIAGONAL_SHIFT)) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Diagonal, bits);
+      if (upperBelow) markUpperMeets(ep, i, j);
+      if (below0 && pokes(bits, CELL_BOTTOM_SHIFT) && upperMayMeet(ep, i, j - 1)) lost += edgeContact(cand, hf, ep, q, cull, i, j, CellEdge.Bottom, bits);
+      if (below0 && pokes(bits, CELL_LEFT_SHIFT) && upperMayMeet(ep, i - 1, j)) lost += edgeContact(cand, hf, ep, q, cull, i, j, CellEdge.Left, bits);
+      if (!rect && below0 && below1 && pokes(bits, CELL_DIAGONAL_SHIFT)) lost += edgeContact(cand, hf, ep, q, cull, i, j, CellEdge.Diagonal, bits);
       // Grid-border edges (no neighbour to own them; they are active).
-      if (upperBelow && j === lastRow) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Top, bits);
-      if (upperBelow && i === lastCol) lost += edgeContact(cand, hf, ws, i, j, CellEdge.Right, bits);
+      if (upperBelow && j === lastRow) lost += edgeContact(cand, hf, ep, q, cull, i, j, CellEdge.Top, bits);
+      if (upperBelow && i === lastCol) lost += edgeContact(cand, hf, ep, q, cull, i, j, CellEdge.Right, bits);
     }
   }
   return lost > 0 || cand.overflow > 0 ? CylinderTerrainStatus.CandidateOverflow : 0;
@@ -216,44 +221,6 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWo
 function pokes(bits: number, shift: number): boolean {
   const c = (bits >> shift) & 3;
   return c === EdgeClass.Convex || c === EdgeClass.Active;
-}
-
-/** Vertex offsets (i, j) of each CellEdge's two ends, indexed by CellEdge: bottom, right, top, left, diagonal. */
-const EDGE_A_DI = [0, 1, 0, 0, 1], EDGE_A_DJ = [0, 0, 1, 0, 0];
-const EDGE_B_DI = [1, 1, 1, 0, 0], EDGE_B_DJ = [0, 1, 1, 1, 1];
-
-/**
- * The edge pass for one edge of cell (i, j): its deepest poke (edge-pass.ts) and, if it pokes
- * in, its contact with the face normals of the elements on both sides. Returns contacts lost.
- */
-function edgeContact(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWorkspace, i: number, j: number, edge: CellEdge, bits: number): number {
-  const ep = ws.edgePass;
-  if (!edgePoke(ep, ws.query, hf, i + EDGE_A_DI[edge], j + EDGE_A_DJ[edge], i + EDGE_B_DI[edge], j + EDGE_B_DJ[edge])) return 0;
-  const n = ep.normals;
-  const rect = (bits & CELL_RECTANGLE_BIT) !== 0;
-  let active: boolean;
-  // This cell's element normals as its screen computed them (the cylinder dips below each
-  // element an edge is tested for); the neighbour's from the heights.
-  if (edge === CellEdge.Bottom) {
-    cellPlaneNormalInto(n, 0, ws.cull, 0);
-    if (j > 0) elementNormalInto(n, 3, hf, i, j - 1, !hf.cellIsRectangle(i, j - 1));
-    active = ((bits >> CELL_BOTTOM_SHIFT) & 3) === EdgeClass.Active;
-  } else if (edge === CellEdge.Left) {
-    cellPlaneNormalInto(n, 0, ws.cull, 0);
-    if (i > 0) elementNormalInto(n, 3, hf, i - 1, j, !hf.cellIsRectangle(i - 1, j));
-    active = ((bits >> CELL_LEFT_SHIFT) & 3) === EdgeClass.Active;
-  } else if (edge === CellEdge.Diagonal) {
-    cellPlaneNormalInto(n, 0, ws.cull, 0);
-    cellPlaneNormalInto(n, 3, ws.cull, 1);
-    active = ((bits >> CELL_DIAGONAL_SHIFT) & 3) === EdgeClass.Active;
-  } else {
-    // Grid border: the element it bounds on both sides.
-    cellPlaneNormalInto(n, 0, ws.cull, rect ? 0 : 1);
-    n[3] = n[0]; n[4] = n[1]; n[5] = n[2];
-    active = true;
-  }
-  n[6] = active ? 1 : 0;
-  return emitEdgeContact(ep, cand, ws.query, i, j, edge);
 }
 
 /**

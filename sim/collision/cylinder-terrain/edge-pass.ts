@@ -33,13 +33,16 @@ import {
 import type { ContactBuffer } from '../contact';
 import { WheelContactKind } from '../contact';
 import type { Heightfield } from '../../terrain/heightfield';
-import type { CellEdge } from './edge-bend';
-import { edgeFeature } from './edge-bend';
+import { CELL_BOTTOM_SHIFT, CELL_DIAGONAL_SHIFT, CELL_LEFT_SHIFT, CELL_RECTANGLE_BIT } from '../../terrain/edge-class';
+import type { CellCull } from './cell-cull';
+import { cellPlaneNormalInto } from './cell-cull';
+import { CellEdge, EdgeClass, edgeFeature } from './edge-bend';
 import type { CylinderQuery } from './frame';
+import { elementNormalInto } from './frame';
 
 /**
- * State of the edge pass of one query (one per workspace): the last edgePoke's result, the face
- * normals its caller provides for emitEdgeContact, and the vertices already emitted.
+ * State of the edge pass of one query (one per workspace): the last edgePoke's result, the
+ * vertices already emitted and the cells whose upper element may meet the cylinder.
  */
 export class EdgePass {
   /** The last edgePoke's edge (end points), its deepest point's parameter and depth, its end vertices in the query window. */
@@ -47,11 +50,8 @@ export class EdgePass {
   t = NaN;
   depth = NaN;
   va = 0; vb = 0;
-  /**
-   * For emitEdgeContact, written by the caller: [n1 (owner element's normal), n2 (the
-   * neighbour's), 1 if the edge is active else 0].
-   */
-  readonly normals = new Float64Array(7);
+  /** edgeContact's scratch for the face normals on both sides of its edge: [n1 (owner element), n2 (neighbour)]. */
+  readonly normals = new Float64Array(6);
   /**
    * Vertices already emitted as contacts in this query. A vertex poking into the cylinder is the
    * deepest point of every bent edge that ends there (up to six); the first edge in cell order
@@ -63,6 +63,13 @@ export class EdgePass {
    * window vertices (worst: h = 1).
    */
   readonly vertexStamp = new Uint32Array(3 * CYLINDER_TERRAIN_MAX_CELLS + 6);
+  /**
+   * Cells of this query whose upper element (upper triangle, or the rectangle) may meet the
+   * cylinder (markUpperMeets), one per cell of the range (row-major, rangeWidth cells a row),
+   * same stamp.
+   */
+  readonly upperStamp = new Uint32Array(CYLINDER_TERRAIN_MAX_CELLS);
+  rangeWidth = 0;
   stamp = 0;
   windowI0 = 0;
   windowJ0 = 0;
@@ -77,16 +84,38 @@ export function resetEdgePass(ep: EdgePass, i0: number, j0: number, i1: number):
   ep.windowI0 = i0;
   ep.windowJ0 = j0;
   ep.windowWidth = i1 - i0 + 2;
+  ep.rangeWidth = i1 - i0 + 1;
   ep.stamp = (ep.stamp + 1) >>> 0;
   if (ep.stamp === 0) {
     ep.vertexStamp.fill(0);
+    ep.upperStamp.fill(0);
     ep.stamp = 1;
   }
 }
 
 /**
+ * Records that the upper element (upper triangle or rectangle) of cell (i, j), a cell of the
+ * query's range, may meet the cylinder: its top and right edges are the bottom edge of cell
+ * (i, j + 1) and the left edge of cell (i + 1, j), visited later (upperMayMeet).
+ */
+export function markUpperMeets(ep: EdgePass, i: number, j: number): void {
+  ep.upperStamp[(j - ep.windowJ0) * ep.rangeWidth + (i - ep.windowI0)] = ep.stamp;
+}
+
+/**
+ * False if cell (i, j) is in the query's cell range and its upper element was not recorded by
+ * markUpperMeets (the cell was not visited, or its upper element was proved apart); true for a
+ * cell left of or below the range (not known). Asked only for the cell below or to the left of a
+ * cell of the range; cells are visited in cell order, so that cell is already decided.
+ */
+export function upperMayMeet(ep: EdgePass, i: number, j: number): boolean {
+  if (i < ep.windowI0 || j < ep.windowJ0) return true;
+  return ep.upperStamp[(j - ep.windowJ0) * ep.rangeWidth + (i - ep.windowI0)] === ep.stamp;
+}
+
+/**
  * Deepest poke of the terrain edge from vertex (ia, ja) to (ib, jb) into the cylinder:
- * remembers it in `ep` for emitEdgeContact and returns whether it is inside (depth min(l1, l2) > 0).
+ * remembers it in `ep` for edgeContact and returns whether it is inside (depth min(l1, l2) > 0).
  */
 export function edgePoke(ep: EdgePass, q: CylinderQuery, hf: Heightfield, ia: number, ja: number, ib: number, jb: number): boolean {
   const x0 = q.x0 + ia * q.dx, y0 = q.y0 + ja * q.dy, z0 = hf.heights[ja * hf.cols + ia];
@@ -201,17 +230,42 @@ function vertexIsNew(ep: EdgePass, end: number): boolean {
   return true;
 }
 
+/** Vertex offsets (i, j) of each CellEdge's two ends, indexed by CellEdge: bottom, right, top, left, diagonal. */
+const EDGE_A_DI = [0, 1, 0, 0, 1], EDGE_A_DJ = [0, 0, 1, 0, 0];
+const EDGE_B_DI = [1, 1, 1, 0, 0], EDGE_B_DJ = [0, 1, 1, 1, 1];
+
 /**
- * Contact of the bent edge of the last edgePoke that returned true, for cell (i, j), with
- * ep.normals = [n1 (owner element normal), n2 (neighbour's; ignored for active edges), active].
- * `edge` is which edge of the cell it is (recorded in the contact's feature id).
+ * The edge pass for edge `edge` of cell (i, j), whose Heightfield.cellBits are `bits`: its
+ * deepest poke (edgePoke) and, if it pokes in, its contact, appended to `out` with the face
+ * normals of the elements on both sides: this cell's as its screen computed them (`cull`: the
+ * cylinder dips below each element an edge is tested for), the neighbour's from the heights.
  * Returns 1 if the contact did not fit in `out`, else 0.
  */
-export function emitEdgeContact(ep: EdgePass, out: ContactBuffer, q: CylinderQuery, i: number, j: number, edge: CellEdge): number {
+export function edgeContact(out: ContactBuffer, hf: Heightfield, ep: EdgePass, q: CylinderQuery, cull: CellCull, i: number, j: number, edge: CellEdge, bits: number): number {
+  if (!edgePoke(ep, q, hf, i + EDGE_A_DI[edge], j + EDGE_A_DJ[edge], i + EDGE_B_DI[edge], j + EDGE_B_DJ[edge])) return 0;
   const depth = ep.depth;
   if (!(depth > 0)) return 0;
+  // n1: the owner element's unit normal; n2: the neighbour's (only a gently convex edge uses it).
   const e = ep.normals;
-  const n1x = e[0], n1y = e[1], n1z = e[2], n2x = e[3], n2y = e[4], n2z = e[5], active = e[6] === 1;
+  let active: boolean;
+  if (edge === CellEdge.Bottom) {
+    active = ((bits >> CELL_BOTTOM_SHIFT) & 3) === EdgeClass.Active;
+    cellPlaneNormalInto(e, 0, cull, 0);
+    if (j > 0 && !active) elementNormalInto(e, 3, hf, i, j - 1, !hf.cellIsRectangle(i, j - 1));
+  } else if (edge === CellEdge.Left) {
+    active = ((bits >> CELL_LEFT_SHIFT) & 3) === EdgeClass.Active;
+    cellPlaneNormalInto(e, 0, cull, 0);
+    if (i > 0 && !active) elementNormalInto(e, 3, hf, i - 1, j, !hf.cellIsRectangle(i - 1, j));
+  } else if (edge === CellEdge.Diagonal) {
+    active = ((bits >> CELL_DIAGONAL_SHIFT) & 3) === EdgeClass.Active;
+    cellPlaneNormalInto(e, 0, cull, 0);
+    if (!active) cellPlaneNormalInto(e, 3, cull, 1);
+  } else {
+    // Grid border (top row, right column): active; the element it bounds.
+    active = true;
+    cellPlaneNormalInto(e, 0, cull, (bits & CELL_RECTANGLE_BIT) !== 0 ? 0 : 1);
+  }
+  const n1x = e[0], n1y = e[1], n1z = e[2];
   const x0 = ep.x0, y0 = ep.y0, z0 = ep.z0, x1 = ep.x1, y1 = ep.y1, z1 = ep.z1;
   const t = ep.t;
   const tx = x0 + t * (x1 - x0), ty = y0 + t * (y1 - y0), tz = z0 + t * (z1 - z0);
@@ -248,6 +302,7 @@ export function emitEdgeContact(ep: EdgePass, out: ContactBuffer, q: CylinderQue
     // Gently convex: the adjacent face whose normal is nearer the geometric one — unless that
     // face normal would pull the wheel toward T (n·(C − T) ≤ 0: two steep faces, e.g. where
     // curbs meet, with the wheel above and behind them); then the geometric normal stays.
+    const n2x = e[3], n2y = e[4], n2z = e[5];
     const d1 = nx * n1x + ny * n1y + nz * n1z;
     const d2 = nx * n2x + ny * n2y + nz * n2z;
     const fx = d1 >= d2 ? n1x : n2x, fy = d1 >= d2 ? n1y : n2y, fz = d1 >= d2 ? n1z : n2z;
