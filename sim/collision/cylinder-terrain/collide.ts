@@ -217,10 +217,13 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWo
   return lost > 0 || cand.overflow > 0 ? CylinderTerrainStatus.CandidateOverflow : 0;
 }
 
-/** True if the edge class at `shift` in the cell bits can poke into the cylinder (Convex or Active). */
+/**
+ * True if the edge class at `shift` in the cell bits can poke into the cylinder (Convex or Active):
+ * the two classes with bit 1 set (EdgeClass: Convex 2, Active 3; Flat 0, Concave 1), so one test,
+ * not two (a literal: a module constant is a load per test).
+ */
 function pokes(bits: number, shift: number): boolean {
-  const c = (bits >> shift) & 3;
-  return c === EdgeClass.Convex || c === EdgeClass.Active;
+  return ((bits >> shift) & 2) !== 0;
 }
 
 /**

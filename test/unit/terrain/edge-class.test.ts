@@ -107,3 +107,11 @@ describe('precomputed terrain edge classes', () => {
     }
   });
 });
+
+describe('edge class encoding', () => {
+  it('the classes that poke into a wheel (Convex, Active) are exactly those with bit 1 set (collide.ts, pokes, tests that bit)', () => {
+    for (const c of [EdgeClass.Flat, EdgeClass.Concave, EdgeClass.Convex, EdgeClass.Active]) {
+      expect((c & 2) !== 0).toBe(c === EdgeClass.Convex || c === EdgeClass.Active);
+    }
+  });
+});
