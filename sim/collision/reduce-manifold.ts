@@ -420,7 +420,11 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
     w31x = -w31x; w31y = -w31y; w31z = -w31z;
   }
   const areaTie = tie * eLen;
-  let i4 = -1, most = 0;
+  // A point is taken when −worst > most + areaTie, i.e. worst < areaBar = −(most + areaTie)
+  // (negation is exact). Its worst is one of s12, s23, s31, so a point with none of them below
+  // the bar cannot be taken: the test skips the minimum's unpredictable branches for the points
+  // inside or near the triangle (most of them), and picks the same point.
+  let i4 = -1, most = 0, areaBar = -areaTie;
   for (let pass = tiered ? 0 : 1; pass < 2 && i4 < 0; pass++) {
     for (let m = a; m < b; m++) {
       const k = mem[m];
@@ -429,11 +433,13 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
       const s12 = (px - x1) * w12x + (py - y1) * w12y + (pz - z1) * w12z;
       const s23 = (px - x2) * w23x + (py - y2) * w23y + (pz - z2) * w23z;
       const s31 = (px - x3) * w31x + (py - y3) * w31y + (pz - z3) * w31z;
+      if (!(s12 < areaBar || s23 < areaBar || s31 < areaBar)) continue;
       let worst = s12 < s23 ? s12 : s23;
       if (s31 < worst) worst = s31;
       const added = -worst; // twice the area the point adds outside its worst edge
       if (added > most + areaTie) {
         most = added;
+        areaBar = -(most + areaTie);
         i4 = k;
       }
     }
