@@ -152,17 +152,16 @@ export function reduceManifoldInto(out: ContactBuffer, src: ContactBuffer, group
 export function reduceManifoldAppendedInto(out: ContactBuffer, src: ContactBuffer, groups: ManifoldGroups, first: number): number {
   const n = src.count, g = groups.count;
   if (groups.reduced !== first || n > groups.capacity || !joinExistingGroups(groups, src, first, n)) return reduceManifoldInto(out, src, groups);
-  // Runs by group, in candidate order, as groupByNormal's step 1c builds them.
+  // Runs by group, in candidate order, as groupByNormal's step 1c builds them: each group's
+  // count is its old run's length plus the new contacts that joined it.
   const groupOf = groups.groupOf, mem = groups.members, end = groups.end;
   if (g === 1) {
     for (let k = first; k < n; k++) mem[k] = k;
     end[0] = n;
   } else {
-    let pos = 0;
-    for (let q = 0; q < g; q++) {
-      for (let k = 0; k < n; k++) if (groupOf[k] === q) mem[pos++] = k;
-      end[q] = pos;
-    }
+    for (let q = g - 1; q > 0; q--) end[q] -= end[q - 1];
+    for (let k = first; k < n; k++) end[groupOf[k]]++;
+    runsByGroup(groupOf, mem, end, g, n, 0);
   }
   const kept = groups.kept, before = groups.keptBefore, keptEnd = groups.keptEnd;
   const total = g > 0 ? keptEnd[g - 1] : 0;
@@ -291,14 +290,32 @@ function groupByNormal(groups: ManifoldGroups, src: ContactBuffer, first: number
   }
   // 1b. Membership: every candidate joins its NEAREST representative (a one-pass greedy split
   //     equal normals when a later representative came closer). Ties go to the first.
-  for (let k = 0; k < n; k++) groupOf[k] = nearestGroup(gn, g, N, first + k);
-  // 1c. Candidates by group, in candidate order inside a group (g is small: one pass per group).
-  let pos = 0;
-  for (let q = 0; q < g; q++) {
-    for (let k = 0; k < n; k++) if (groupOf[k] === q) mem[pos++] = first + k;
-    end[q] = pos;
+  //     end[q] counts group q's members.
+  for (let q = 0; q < g; q++) end[q] = 0;
+  for (let k = 0; k < n; k++) {
+    const q = nearestGroup(gn, g, N, first + k);
+    groupOf[k] = q;
+    end[q]++;
   }
+  // 1c. Candidates by group, in candidate order inside a group: a counting sort (end[q] becomes
+  //     the start of q's run, then each member is placed at it and moves it on to the run's end).
+  runsByGroup(groupOf, mem, end, g, n, first);
   return status;
+}
+
+/**
+ * Groups' runs in `mem` from the member counts in end[0..g): mem gets first + k for every
+ * k < n, grouped by groupOf[k] in group order, in candidate order inside a group; end[q]
+ * becomes the end (exclusive) of q's run.
+ */
+function runsByGroup(groupOf: Int32Array, mem: Int32Array, end: Int32Array, g: number, n: number, first: number): void {
+  let start = 0;
+  for (let q = 0; q < g; q++) {
+    const c = end[q];
+    end[q] = start;
+    start += c;
+  }
+  for (let k = 0; k < n; k++) mem[end[groupOf[k]]++] = first + k;
 }
 
 /**
