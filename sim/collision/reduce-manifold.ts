@@ -365,10 +365,12 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
     for (let m = a; m < b; m++) {
       const k = mem[m];
       if (D[k] < maxDepth - tie) continue;
-      const d2 = sq(P[3 * k] - gx) + sq(P[3 * k + 1] - gy) + sq(P[3 * k + 2] - gz);
+      const dx = P[3 * k] - gx, dy = P[3 * k + 1] - gy, dz = P[3 * k + 2] - gz;
+      const d2 = dx * dx + dy * dy + dz * dz;
       if (d2 > farBar) {
         i1 = k;
-        farBar = sq(Math.sqrt(d2) + tie);
+        const r = Math.sqrt(d2) + tie;
+        farBar = r * r;
       }
     }
   }
@@ -385,13 +387,15 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
     for (let m = a; m < b; m++) {
       const k = mem[m];
       if (pass === 0 && D[k] < touch) continue;
-      const d2 = sq(P[3 * k] - x1) + sq(P[3 * k + 1] - y1) + sq(P[3 * k + 2] - z1);
+      const dx = P[3 * k] - x1, dy = P[3 * k + 1] - y1, dz = P[3 * k + 2] - z1;
+      const d2 = dx * dx + dy * dy + dz * dz;
       if (d2 > bar) {
         i2 = k;
-        bar = sq(Math.sqrt(d2) + tie);
+        const r = Math.sqrt(d2) + tie;
+        bar = r * r;
       }
     }
-    if (bar > sq(lineDistance)) break;
+    if (bar > lineDistance * lineDistance) break;
   }
   const ex = P[3 * i2] - x1, ey = P[3 * i2 + 1] - y1, ez = P[3 * i2 + 2] - z1;
   const eLen = Math.sqrt(ex * ex + ey * ey + ez * ez);
@@ -405,11 +409,13 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
         const k = mem[m];
         if (pass === 0 && D[k] < touch) continue;
         const dx = P[3 * k] - x1, dy = P[3 * k + 1] - y1, dz = P[3 * k + 2] - z1;
-        const c2 = sq(ey * dz - ez * dy) + sq(ez * dx - ex * dz) + sq(ex * dy - ey * dx);
+        const cx = ey * dz - ez * dy, cy = ez * dx - ex * dz, cz = ex * dy - ey * dx;
+        const c2 = cx * cx + cy * cy + cz * cz;
         if (c2 > bar) {
           i3 = k;
           width = Math.sqrt(c2) / eLen;
-          bar = sq((width + tie) * eLen);
+          const r = (width + tie) * eLen;
+          bar = r * r;
         }
       }
       if (width > lineDistance) break;
@@ -551,8 +557,4 @@ function emit(out: ContactBuffer, src: ContactBuffer, k: number): number {
   out.cellJ[o] = src.cellJ[k];
   out.feature[o] = src.feature[k];
   return ReduceManifoldStatus.Ok;
-}
-
-function sq(x: number): number {
-  return x * x;
 }
