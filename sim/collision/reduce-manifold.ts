@@ -421,7 +421,7 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
       if (width > lineDistance) break;
     }
   }
-  if (!(width > lineDistance)) return lineContact(src, groups, a, b, i1, ex, ey, ez, eLen, k0, tiered);
+  if (!(width > lineDistance)) return lineContact(src, groups, a, b, i1, i2, k0, tiered);
   kept[k0] = i1;
   kept[k0 + 1] = i2;
   kept[k0 + 2] = i3;
@@ -472,18 +472,18 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
 }
 
 /**
- * A line contact (or a group whose points all coincide): the two extremes along P1→P2 (e); at
+ * A line contact (or a group whose points all coincide): the two extremes along e = P2 − P1; at
  * an extreme shared by several points (within the tie), the deeper one; then P1 if it is deeper
  * than both ends (a curved line). Tiered (touching and speculative points mixed): the touching
  * points' two extremes first, then the extremes of all points (at most 4).
  */
-function lineContact(
-  src: ContactBuffer, groups: ManifoldGroups, a: number, b: number,
-  i1: number, ex: number, ey: number, ez: number, eLen: number, k0: number, tiered: boolean,
-): number {
+function lineContact(src: ContactBuffer, groups: ManifoldGroups, a: number, b: number, i1: number, i2: number, k0: number, tiered: boolean): number {
   const P = src.point, D = src.depth, mem = groups.members;
   const tie = MANIFOLD_TIE_TOLERANCE, touch = -MANIFOLD_TOUCH_DISTANCE;
   const x1 = P[3 * i1], y1 = P[3 * i1 + 1], z1 = P[3 * i1 + 2];
+  // e and |e| as selectGroup computes them (P1 and P2 by index: no double crosses the call).
+  const ex = P[3 * i2] - x1, ey = P[3 * i2 + 1] - y1, ez = P[3 * i2 + 2] - z1;
+  const eLen = Math.sqrt(ex * ex + ey * ey + ez * ez);
   const kept = groups.kept;
   let k1 = k0;
   // the touching points' extremes first (tiered), then the extremes of all points
