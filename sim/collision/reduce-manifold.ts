@@ -152,17 +152,16 @@ export function reduceManifoldInto(out: ContactBuffer, src: ContactBuffer, group
 export function reduceManifoldAppendedInto(out: ContactBuffer, src: ContactBuffer, groups: ManifoldGroups, first: number): number {
   const n = src.count, g = groups.count;
   if (groups.reduced !== first || n > groups.capacity || !joinExistingGroups(groups, src, first, n)) return reduceManifoldInto(out, src, groups);
-  // Runs by group, in candidate order, as groupByNormal's step 1c builds them.
+  // Runs by group, in candidate order, as groupByNormal's step 1c builds them: each group's
+  // count is its old run's length plus the new contacts that joined it.
   const groupOf = groups.groupOf, mem = groups.members, end = groups.end;
   if (g === 1) {
     for (let k = first; k < n; k++) mem[k] = k;
     end[0] = n;
   } else {
-    let pos = 0;
-    for (let q = 0; q < g; q++) {
-      for (let k = 0; k < n; k++) if (groupOf[k] === q) mem[pos++] = k;
-      end[q] = pos;
-    }
+    for (let q = g - 1; q > 0; q--) end[q] -= end[q - 1];
+    for (let k = first; k < n; k++) end[groupOf[k]]++;
+    runsByGroup(groupOf, mem, end, g, n, 0);
   }
   const kept = groups.kept, before = groups.keptBefore, keptEnd = groups.keptEnd;
   const total = g > 0 ? keptEnd[g - 1] : 0;
@@ -291,14 +290,32 @@ function groupByNormal(groups: ManifoldGroups, src: ContactBuffer, first: number
   }
   // 1b. Membership: every candidate joins its NEAREST representative (a one-pass greedy split
   //     equal normals when a later representative came closer). Ties go to the first.
-  for (let k = 0; k < n; k++) groupOf[k] = nearestGroup(gn, g, N, first + k);
-  // 1c. Candidates by group, in candidate order inside a group (g is small: one pass per group).
-  let pos = 0;
-  for (let q = 0; q < g; q++) {
-    for (let k = 0; k < n; k++) if (groupOf[k] === q) mem[pos++] = first + k;
-    end[q] = pos;
+  //     end[q] counts group q's members.
+  for (let q = 0; q < g; q++) end[q] = 0;
+  for (let k = 0; k < n; k++) {
+    const q = nearestGroup(gn, g, N, first + k);
+    groupOf[k] = q;
+    end[q]++;
   }
+  // 1c. Candidates by group, in candidate order inside a group: a counting sort (end[q] becomes
+  //     the start of q's run, then each member is placed at it and moves it on to the run's end).
+  runsByGroup(groupOf, mem, end, g, n, first);
   return status;
+}
+
+/**
+ * Groups' runs in `mem` from the member counts in end[0..g): mem gets first + k for every
+ * k < n, grouped by groupOf[k] in group order, in candidate order inside a group; end[q]
+ * becomes the end (exclusive) of q's run.
+ */
+function runsByGroup(groupOf: Int32Array, mem: Int32Array, end: Int32Array, g: number, n: number, first: number): void {
+  let start = 0;
+  for (let q = 0; q < g; q++) {
+    const c = end[q];
+    end[q] = start;
+    start += c;
+  }
+  for (let k = 0; k < n; k++) mem[end[groupOf[k]]++] = first + k;
 }
 
 /**
@@ -348,10 +365,12 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
     for (let m = a; m < b; m++) {
       const k = mem[m];
       if (D[k] < maxDepth - tie) continue;
-      const d2 = sq(P[3 * k] - gx) + sq(P[3 * k + 1] - gy) + sq(P[3 * k + 2] - gz);
+      const dx = P[3 * k] - gx, dy = P[3 * k + 1] - gy, dz = P[3 * k + 2] - gz;
+      const d2 = dx * dx + dy * dy + dz * dz;
       if (d2 > farBar) {
         i1 = k;
-        farBar = sq(Math.sqrt(d2) + tie);
+        const r = Math.sqrt(d2) + tie;
+        farBar = r * r;
       }
     }
   }
@@ -368,13 +387,15 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
     for (let m = a; m < b; m++) {
       const k = mem[m];
       if (pass === 0 && D[k] < touch) continue;
-      const d2 = sq(P[3 * k] - x1) + sq(P[3 * k + 1] - y1) + sq(P[3 * k + 2] - z1);
+      const dx = P[3 * k] - x1, dy = P[3 * k + 1] - y1, dz = P[3 * k + 2] - z1;
+      const d2 = dx * dx + dy * dy + dz * dz;
       if (d2 > bar) {
         i2 = k;
-        bar = sq(Math.sqrt(d2) + tie);
+        const r = Math.sqrt(d2) + tie;
+        bar = r * r;
       }
     }
-    if (bar > sq(lineDistance)) break;
+    if (bar > lineDistance * lineDistance) break;
   }
   const ex = P[3 * i2] - x1, ey = P[3 * i2 + 1] - y1, ez = P[3 * i2 + 2] - z1;
   const eLen = Math.sqrt(ex * ex + ey * ey + ez * ez);
@@ -388,17 +409,19 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
         const k = mem[m];
         if (pass === 0 && D[k] < touch) continue;
         const dx = P[3 * k] - x1, dy = P[3 * k + 1] - y1, dz = P[3 * k + 2] - z1;
-        const c2 = sq(ey * dz - ez * dy) + sq(ez * dx - ex * dz) + sq(ex * dy - ey * dx);
+        const cx = ey * dz - ez * dy, cy = ez * dx - ex * dz, cz = ex * dy - ey * dx;
+        const c2 = cx * cx + cy * cy + cz * cz;
         if (c2 > bar) {
           i3 = k;
           width = Math.sqrt(c2) / eLen;
-          bar = sq((width + tie) * eLen);
+          const r = (width + tie) * eLen;
+          bar = r * r;
         }
       }
       if (width > lineDistance) break;
     }
   }
-  if (!(width > lineDistance)) return lineContact(src, groups, a, b, i1, ex, ey, ez, eLen, k0, tiered);
+  if (!(width > lineDistance)) return lineContact(src, groups, a, b, i1, i2, k0, tiered);
   kept[k0] = i1;
   kept[k0 + 1] = i2;
   kept[k0 + 2] = i3;
@@ -420,7 +443,11 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
     w31x = -w31x; w31y = -w31y; w31z = -w31z;
   }
   const areaTie = tie * eLen;
-  let i4 = -1, most = 0;
+  // A point is taken when −worst > most + areaTie, i.e. worst < areaBar = −(most + areaTie)
+  // (negation is exact). Its worst is one of s12, s23, s31, so a point with none of them below
+  // the bar cannot be taken: the test skips the minimum's unpredictable branches for the points
+  // inside or near the triangle (most of them), and picks the same point.
+  let i4 = -1, most = 0, areaBar = -areaTie;
   for (let pass = tiered ? 0 : 1; pass < 2 && i4 < 0; pass++) {
     for (let m = a; m < b; m++) {
       const k = mem[m];
@@ -429,11 +456,13 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
       const s12 = (px - x1) * w12x + (py - y1) * w12y + (pz - z1) * w12z;
       const s23 = (px - x2) * w23x + (py - y2) * w23y + (pz - z2) * w23z;
       const s31 = (px - x3) * w31x + (py - y3) * w31y + (pz - z3) * w31z;
+      if (!(s12 < areaBar || s23 < areaBar || s31 < areaBar)) continue;
       let worst = s12 < s23 ? s12 : s23;
       if (s31 < worst) worst = s31;
       const added = -worst; // twice the area the point adds outside its worst edge
       if (added > most + areaTie) {
         most = added;
+        areaBar = -(most + areaTie);
         i4 = k;
       }
     }
@@ -443,18 +472,18 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
 }
 
 /**
- * A line contact (or a group whose points all coincide): the two extremes along P1→P2 (e); at
+ * A line contact (or a group whose points all coincide): the two extremes along e = P2 − P1; at
  * an extreme shared by several points (within the tie), the deeper one; then P1 if it is deeper
  * than both ends (a curved line). Tiered (touching and speculative points mixed): the touching
  * points' two extremes first, then the extremes of all points (at most 4).
  */
-function lineContact(
-  src: ContactBuffer, groups: ManifoldGroups, a: number, b: number,
-  i1: number, ex: number, ey: number, ez: number, eLen: number, k0: number, tiered: boolean,
-): number {
+function lineContact(src: ContactBuffer, groups: ManifoldGroups, a: number, b: number, i1: number, i2: number, k0: number, tiered: boolean): number {
   const P = src.point, D = src.depth, mem = groups.members;
   const tie = MANIFOLD_TIE_TOLERANCE, touch = -MANIFOLD_TOUCH_DISTANCE;
   const x1 = P[3 * i1], y1 = P[3 * i1 + 1], z1 = P[3 * i1 + 2];
+  // e and |e| as selectGroup computes them (P1 and P2 by index: no double crosses the call).
+  const ex = P[3 * i2] - x1, ey = P[3 * i2 + 1] - y1, ez = P[3 * i2 + 2] - z1;
+  const eLen = Math.sqrt(ex * ex + ey * ey + ez * ez);
   const kept = groups.kept;
   let k1 = k0;
   // the touching points' extremes first (tiered), then the extremes of all points
@@ -528,8 +557,4 @@ function emit(out: ContactBuffer, src: ContactBuffer, k: number): number {
   out.cellJ[o] = src.cellJ[k];
   out.feature[o] = src.feature[k];
   return ReduceManifoldStatus.Ok;
-}
-
-function sq(x: number): number {
-  return x * x;
 }

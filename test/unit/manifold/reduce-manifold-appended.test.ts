@@ -15,11 +15,12 @@ const CAPACITY = 128;
 const TRIALS = 400;
 const SEED = 20261124;
 
-/** Unit normals of the groups a trial draws from: up, and tilted 25° and 50° (other groups). */
+/** Unit normals of the groups a trial draws from: up, and tilted 25°, 50° and 40° (other groups). */
 const GROUP_NORMALS = [
   [0, 0, 1],
   [Math.sin(0.44), 0, Math.cos(0.44)],
   [0, -Math.sin(0.87), Math.cos(0.87)],
+  [-Math.sin(0.7), 0, Math.cos(0.7)],
 ] as const;
 
 /** Appends one random contact: a group's normal jittered within ~3°, a point in a 0.3 m patch, a depth that is often tied or speculative. */
@@ -76,6 +77,42 @@ describe('reduceManifoldAppendedInto', () => {
       }
     }
     expect(rounds).toBeGreaterThan(TRIALS);
+  });
+
+  it('equals the full reduction when contacts join 3 or 4 earlier groups (seeded)', () => {
+    // Every appended contact joins an existing group (no fallback), so the runs are rebuilt from
+    // the earlier ones; with more than two groups a middle group's run moves as well.
+    const rng = new Rng(SEED + 2);
+    const cand = new ContactBuffer(CAPACITY);
+    const out = new ContactBuffer(CAPACITY), full = new ContactBuffer(CAPACITY);
+    const groups = new ManifoldGroups(CAPACITY, 4), fresh = new ManifoldGroups(CAPACITY, 4);
+    let rebuilt = 0;
+    for (let t = 0; t < 150; t++) {
+      cand.clear();
+      const used = 3 + Math.floor(rng.next() * 2);
+      // One contact per group first, so all `used` groups exist before anything is appended.
+      for (let q = 0; q < used; q++) {
+        const g = GROUP_NORMALS[q];
+        cand.push(rng.next() * 0.3, rng.next() * 0.3, 0, g[0], g[1], g[2], rng.next() * 0.03, 1, cand.count, 0);
+      }
+      const n0 = Math.floor(rng.next() * 30);
+      for (let k = 0; k < n0; k++) pushRandom(cand, rng, used);
+      out.clear();
+      reduceManifoldInto(out, cand, groups);
+      for (let p = 0; p < 2; p++) {
+        const first = cand.count;
+        const added = 1 + Math.floor(rng.next() * 4);
+        for (let k = 0; k < added; k++) pushRandom(cand, rng, used);
+        out.clear();
+        const s = reduceManifoldAppendedInto(out, cand, groups, first);
+        full.clear();
+        const sf = reduceManifoldInto(full, cand, fresh);
+        expect(s, `trial ${t} round ${p}`).toBe(sf);
+        expect(fields(out), `trial ${t} round ${p}`).toEqual(fields(full));
+        if (groups.count >= 3) rebuilt++;
+      }
+    }
+    expect(rebuilt).toBeGreaterThan(200);
   });
 
   it('without a matching earlier reduction (another first, or an in-place reduction since) it is the full reduction', () => {
