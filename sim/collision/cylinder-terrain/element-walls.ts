@@ -233,12 +233,21 @@ export function queueFrameWall(w: PendingWalls, hf: Heightfield, f: ElementFrame
  * element frames. Contacts that do not fit in `cand` are counted in cand.overflow.
  */
 export function addUnresolvedWalls(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, f: ElementFrame, w: PendingWalls, round: WallRound, out: ContactBuffer, outStart: number): void {
+  // The deepest reported contact settles most of them with one dot product: element m is in its
+  // patch (normals within SAME_PATCH_COS) and it is at least m's bound deep. Its normal and
+  // depth (+ the resolution) are read once here (−∞: no contact, none settled so).
   const deepest = round.deepest;
+  let dnx = 0, dny = 0, dnz = 0, deepReach = -Infinity;
+  if (deepest >= 0) {
+    dnx = out.normal[3 * deepest]; dny = out.normal[3 * deepest + 1]; dnz = out.normal[3 * deepest + 2];
+    deepReach = out.depth[deepest] + CYLINDER_TERRAIN_DEPTH_RESOLUTION;
+  }
+  const normal = w.normal;
   for (let m = 0; m < w.count; m++) {
     if (w.state[m] === WALL_SETTLED) continue;
-    // The deepest reported contact settles most of them with one dot product.
-    if (deepest >= 0 && inDeepestPatch(w, m, out, deepest)) continue;
-    round.ownDepth = w.bound[m];
+    const bound = w.bound[m];
+    if (deepReach >= bound && dnx * normal[3 * m] + dny * normal[3 * m + 1] + dnz * normal[3 * m + 2] >= SAME_PATCH_COS) continue;
+    round.ownDepth = bound;
     if (resolvedByReported(w, m, round, hf, out, outStart)) continue;
     if (w.state[m] === WALL_OPEN) {
       // Measured once per query; a contact that resolves the element at its bound resolves it
@@ -255,13 +264,6 @@ export function addUnresolvedWalls(cand: ContactBuffer, hf: Heightfield, q: Cyli
     }
     if (pushWall(cand, w, m)) w.state[m] = WALL_SETTLED;
   }
-}
-
-/** True if the deepest reported contact is in element m's patch (normals within SAME_PATCH_COS) and at least its bound deep. */
-function inDeepestPatch(w: PendingWalls, m: number, contacts: ContactBuffer, deepest: number): boolean {
-  const N = contacts.normal, n = w.normal;
-  return contacts.depth[deepest] + CYLINDER_TERRAIN_DEPTH_RESOLUTION >= w.bound[m] &&
-    N[3 * deepest] * n[3 * m] + N[3 * deepest + 1] * n[3 * m + 1] + N[3 * deepest + 2] * n[3 * m + 2] >= SAME_PATCH_COS;
 }
 
 /**
@@ -405,7 +407,7 @@ function setSide(s: WallSide, f: ElementFrame, H: Float64Array, kv: number, c: n
  * CYLINDER_TERRAIN_REJECT_MARGIN covers many times over; sideDepth's result is clamped to ≥ 0,
  * and a negative bound is only compared with depths ≥ 0.
  */
-function sideBound(f: ElementFrame, s: WallSide): void {
+export function sideBound(f: ElementFrame, s: WallSide): void {
   if (!(f.sin > CYLINDER_TERRAIN_PARALLEL_SIN)) {
     s.bound = Infinity;
     return;
