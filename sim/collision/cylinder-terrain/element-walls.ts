@@ -87,8 +87,6 @@ export class WallSide {
   /** Maximiser α ∈ [0, 1] and [m] F there (0: no point of the side is in the cylinder). */
   alpha = NaN;
   depth = NaN;
-  /** [m] sideBound's upper bound of depth. */
-  bound = NaN;
   /** Parameters at which F is evaluated (SIDE_CANDIDATES). */
   readonly candidates = new Float64Array(SIDE_CANDIDATES);
 }
@@ -157,9 +155,6 @@ export class WallRound {
    */
   samePatchReach = NaN;
   readonly side = new WallSide();
-  /** measureWall's scratch: the sides it measures (CellEdge) and [m] sideBound's bound of each. */
-  readonly sides = new Int8Array(4);
-  readonly sideBounds = new Float64Array(4);
 
   constructor(candidateCapacity: number) {
     this.offset = new Float64Array(candidateCapacity);
@@ -252,15 +247,13 @@ export function addUnresolvedWalls(cand: ContactBuffer, hf: Heightfield, q: Cyli
     if (state[m] === WALL_OPEN) {
       // Measured once per query; a contact that resolves the element at its bound resolves it
       // at its exact depth too, so measuring before the check above would change nothing.
-      const measured = setElementFrame(f, q, hf, w.i[m], w.j[m], w.kind[m] as ElementKind) === ElementTest.Frame ? measureWall(hf, f, w, m, round) : WALL_NONE;
-      if (measured === WALL_NONE) {
+      if (setElementFrame(f, q, hf, w.i[m], w.j[m], w.kind[m] as ElementKind) !== ElementTest.Frame || !measureWall(hf, f, w, m, round)) {
         state[m] = WALL_SETTLED;
         continue;
       }
-      // Only the same-patch test depends on the depth, and resolvedByReported found the deepest
-      // such contact: resolvedByReported at the exact depth (or at a tighter bound of it,
-      // WALL_BOUNDED), without scanning the contacts again.
-      if (measured === WALL_BOUNDED || w.bound[m] <= round.samePatchReach) continue;
+      // Only the same-patch test depends on the depth, and the call above found the deepest
+      // such contact: resolvedByReported at the exact depth, without scanning the contacts again.
+      if (w.bound[m] <= round.samePatchReach) continue;
     }
     if (pushWall(cand, w, m)) state[m] = WALL_SETTLED;
   }
@@ -331,98 +324,41 @@ function resolvedByReported(w: PendingWalls, m: number, round: WallRound, hf: He
   return false;
 }
 
-/** measureWall's results: no point of the element is below its plane in the cylinder; measured; not measured, its new bound resolves it. */
-const WALL_NONE = 0, WALL_DONE = 1, WALL_BOUNDED = 2;
-
 /**
  * Measures the deepest point of element m (frame f; the foot of A_L is not on it, see the header):
  * {point on a side, depth F} into w (point, contactKind; bound becomes the exact depth, state
- * WALL_MEASURED) and returns WALL_DONE, or WALL_NONE when no point of the element is below its
- * plane in the cylinder. First the sides' bounds (sideBound): when their largest is at most
- * round.samePatchReach (the deepest same-patch contact of the resolvedByReported call just made
- * for m), the exact depth is too, so the element is resolved whatever it is: the bound becomes
- * w.bound[m] (still an upper bound, state WALL_OPEN) and WALL_BOUNDED is returned. A side whose
- * bound is at most the best depth found so far is not measured: its depth cannot exceed it
- * (and only a greater depth replaces the best).
+ * WALL_MEASURED). Returns false when no point of the element is below its plane in the cylinder.
  */
-function measureWall(hf: Heightfield, f: ElementFrame, w: PendingWalls, m: number, round: WallRound): number {
+function measureWall(hf: Heightfield, f: ElementFrame, w: PendingWalls, m: number, round: WallRound): boolean {
   const upper = f.kind === ElementKind.UpperTriangle;
   const sides = elementSides(f.kind);
   const H = hf.heights, c = hf.cols, kv = f.j * c + f.i;
-  const side = round.side, list = round.sides, bounds = round.sideBounds;
-  let n = 0, bound = -Infinity;
+  const side = round.side;
+  let bestDepth = 0, bestX = 0, bestY = 0, bestZ = 0;
   for (let k = 0; k < sides.length; k++) {
     const e = sides[k];
     if (sideValue(e, upper, f.footU, f.footV) >= 0) continue;
     if (hf.edgeClass(f.i, f.j, e) === EdgeClass.Flat) continue;
-    setSide(side, f, H, kv, c, e);
-    sideBound(f, side);
-    list[n] = e;
-    bounds[n++] = side.bound;
-    if (side.bound > bound) bound = side.bound;
-  }
-  // Every side's depth is at most its bound (sideDepth's is ≥ 0): none is in the cylinder below the plane.
-  if (!(bound > 0)) return WALL_NONE;
-  if (bound <= round.samePatchReach) {
-    if (bound < w.bound[m]) w.bound[m] = bound;
-    return WALL_BOUNDED;
-  }
-  let bestDepth = 0, bestX = 0, bestY = 0, bestZ = 0;
-  for (let k = 0; k < n; k++) {
-    if (bounds[k] <= bestDepth) continue;
-    setSide(side, f, H, kv, c, list[k] as CellEdge);
+    const u0 = SIDE_U0[e], v0 = SIDE_V0[e], u1 = SIDE_U1[e], v1 = SIDE_V1[e];
+    const xa = f.ox + u0 * f.dx, ya = f.oy + v0 * f.dy, za = H[kv + v0 * c + u0];
+    side.xa = xa; side.ya = ya; side.za = za;
+    side.ex = f.ox + u1 * f.dx - xa; side.ey = f.oy + v1 * f.dy - ya; side.ez = H[kv + v1 * c + u1] - za;
     sideDepth(f, side);
     if (side.depth > bestDepth) {
       bestDepth = side.depth;
-      bestX = side.xa + side.alpha * side.ex;
-      bestY = side.ya + side.alpha * side.ey;
-      bestZ = side.za + side.alpha * side.ez;
+      bestX = xa + side.alpha * side.ex;
+      bestY = ya + side.alpha * side.ey;
+      bestZ = za + side.alpha * side.ez;
     }
   }
-  if (!(bestDepth > 0)) return WALL_NONE;
+  if (!(bestDepth > 0)) return false;
   w.bound[m] = bestDepth;
   w.point[3 * m] = bestX;
   w.point[3 * m + 1] = bestY;
   w.point[3 * m + 2] = bestZ;
   w.contactKind[m] = f.sAU > 0 ? WheelContactKind.SideB : f.sBL > 0 ? WheelContactKind.BaseA : WheelContactKind.PointC;
   w.state[m] = WALL_MEASURED;
-  return WALL_DONE;
-}
-
-/** Side e of frame f's element into s: its start vertex and direction (world), from the heights H (cell's V0 at index kv, c columns). */
-function setSide(s: WallSide, f: ElementFrame, H: Float64Array, kv: number, c: number, e: CellEdge): void {
-  const u0 = SIDE_U0[e], v0 = SIDE_V0[e], u1 = SIDE_U1[e], v1 = SIDE_V1[e];
-  const xa = f.ox + u0 * f.dx, ya = f.oy + v0 * f.dy, za = H[kv + v0 * c + u0];
-  s.xa = xa; s.ya = ya; s.za = za;
-  s.ex = f.ox + u1 * f.dx - xa; s.ey = f.oy + v1 * f.dy - ya; s.ez = H[kv + v1 * c + u1] - za;
-}
-
-/**
- * [m] An upper bound of sideDepth's result for side s (its vertex and direction set), into s.bound;
- * +∞ without the side term (sinθ ≤ CYLINDER_TERRAIN_PARALLEL_SIN). F ≤ G, and √(r² − η²) ≤
- * r − η²/(2r) (√(1 − t) ≤ 1 − t/2 for t = η²/r² ≤ 1; for |η| > r, where sideDepth takes the root
- * as 0, the right side is r − η²/(2r) ≥ 0 while |η| ≤ √2·r, and sideDepth only evaluates points
- * in the cylinder, |η| ≤ r up to round-off), so along the side F(α) ≤ (r − η(α)²/(2r) − ξ(α))/sinθ,
- * a concave quadratic (linear when η' = 0) whose maximum over α ∈ [0, 1] (which holds every
- * parameter sideDepth evaluates) is at α* = −(ξ'·r + η₀·η')/η'² clamped to [0, 1]. Exact up to
- * round-off (the terms are a few tenths of a metre: errors ~1e−16 m), which
- * CYLINDER_TERRAIN_REJECT_MARGIN covers many times over; sideDepth's result is clamped to ≥ 0,
- * and a negative bound is only compared with depths ≥ 0.
- */
-export function sideBound(f: ElementFrame, s: WallSide): void {
-  if (!(f.sin > CYLINDER_TERRAIN_PARALLEL_SIN)) {
-    s.bound = Infinity;
-    return;
-  }
-  const r = f.r, ex = s.ex, ey = s.ey, ez = s.ez;
-  const px = s.xa - f.clx, py = s.ya - f.cly, pz = s.za - f.clz;
-  const x0 = px * f.wx + py * f.wy + pz * f.wz, xt = ex * f.wx + ey * f.wy + ez * f.wz; // ξ
-  const y0 = px * f.ux + py * f.uy + pz * f.uz, yt = ex * f.ux + ey * f.uy + ez * f.uz; // η
-  let a = yt !== 0 ? -(xt * r + y0 * yt) / (yt * yt) : xt < 0 ? 1 : 0;
-  a = a < 0 ? 0 : a > 1 ? 1 : a;
-  const y = y0 + a * yt;
-  const b = (r - (y * y) / (2 * r) - (x0 + a * xt)) / f.sin + CYLINDER_TERRAIN_REJECT_MARGIN;
-  s.bound = Number.isNaN(b) ? Infinity : b; // (η' so small that η'² underflows: no bound)
+  return true;
 }
 
 /** Appends measured element m's wall contact {point, its normal, depth} to `out`; false if it did not fit (counted in out.overflow). */
