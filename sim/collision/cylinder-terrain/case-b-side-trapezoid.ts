@@ -55,7 +55,7 @@ export function elementSides(kind: ElementKind): readonly CellEdge[] {
 /**
  * Cyrus–Beck: clips the lowest side line's foot, from t = 0 (A_L) to t = 1 (A_U) — or only its
  * part below the plane, t ≤ s(A_L)/(s(A_L) − s(A_U)), with `belowOnly` — against the element.
- * Writes `clip`; returns false when nothing remains.
+ * Writes `clip`; returns false when nothing remains. The frame must be complete (its foot of A_L set).
  */
 export function clipLowestLine(f: ElementFrame, belowOnly: boolean, clip: LineClip): boolean {
   const hh = f.hh, r = f.r;
@@ -64,11 +64,11 @@ export function clipLowestLine(f: ElementFrame, belowOnly: boolean, clip: LineCl
     const denom = f.sAL - f.sAU;
     if (denom > 0 && f.sAL < denom) tEnd = f.sAL / denom;
   }
-  // Feet of A_L and A_U in cell-normalised coordinates.
+  // Feet of A_L (the frame's, frame.ts setLowestFoot: the same expression) and A_U in
+  // cell-normalised coordinates.
   const sAL = f.sAL, sAU = f.sAU;
   const alx = f.clx + r * f.wx, aly = f.cly + r * f.wy;
-  const fx0 = (alx + sAL * f.nx - f.ox) / f.dx;
-  const fy0 = (aly + sAL * f.ny - f.oy) / f.dy;
+  const fx0 = f.footU, fy0 = f.footV;
   const h2 = 2 * hh;
   const fx1 = (alx + h2 * f.ax + sAU * f.nx - f.ox) / f.dx;
   const fy1 = (aly + h2 * f.ay + sAU * f.ny - f.oy) / f.dy;

@@ -228,33 +228,35 @@ export function queueFrameWall(w: PendingWalls, hf: Heightfield, f: ElementFrame
  * element frames. Contacts that do not fit in `cand` are counted in cand.overflow.
  */
 export function addUnresolvedWalls(cand: ContactBuffer, hf: Heightfield, q: CylinderQuery, f: ElementFrame, w: PendingWalls, round: WallRound, out: ContactBuffer, outStart: number): void {
+  // The deepest reported contact settles most of them with one dot product: element m is in its
+  // patch (normals within SAME_PATCH_COS) and it is at least m's bound deep. Its normal and
+  // depth (+ the resolution) are read once here (−∞: no contact, none settled so).
   const deepest = round.deepest;
-  for (let m = 0; m < w.count; m++) {
-    if (w.state[m] === WALL_SETTLED) continue;
-    // The deepest reported contact settles most of them with one dot product.
-    if (deepest >= 0 && inDeepestPatch(w, m, out, deepest)) continue;
-    round.ownDepth = w.bound[m];
+  let dnx = 0, dny = 0, dnz = 0, deepReach = -Infinity;
+  if (deepest >= 0) {
+    dnx = out.normal[3 * deepest]; dny = out.normal[3 * deepest + 1]; dnz = out.normal[3 * deepest + 2];
+    deepReach = out.depth[deepest] + CYLINDER_TERRAIN_DEPTH_RESOLUTION;
+  }
+  const normal = w.normal, state = w.state, count = w.count;
+  for (let m = 0; m < count; m++) {
+    if (state[m] === WALL_SETTLED) continue;
+    const bound = w.bound[m];
+    if (deepReach >= bound && dnx * normal[3 * m] + dny * normal[3 * m + 1] + dnz * normal[3 * m + 2] >= SAME_PATCH_COS) continue;
+    round.ownDepth = bound;
     if (resolvedByReported(w, m, round, hf, out, outStart)) continue;
-    if (w.state[m] === WALL_OPEN) {
+    if (state[m] === WALL_OPEN) {
       // Measured once per query; a contact that resolves the element at its bound resolves it
       // at its exact depth too, so measuring before the check above would change nothing.
       if (setElementFrame(f, q, hf, w.i[m], w.j[m], w.kind[m] as ElementKind) !== ElementTest.Frame || !measureWall(hf, f, w, m, round)) {
-        w.state[m] = WALL_SETTLED;
+        state[m] = WALL_SETTLED;
         continue;
       }
       // Only the same-patch test depends on the depth, and the call above found the deepest
       // such contact: resolvedByReported at the exact depth, without scanning the contacts again.
       if (w.bound[m] <= round.samePatchReach) continue;
     }
-    if (pushWall(cand, w, m)) w.state[m] = WALL_SETTLED;
+    if (pushWall(cand, w, m)) state[m] = WALL_SETTLED;
   }
-}
-
-/** True if the deepest reported contact is in element m's patch (normals within SAME_PATCH_COS) and at least its bound deep. */
-function inDeepestPatch(w: PendingWalls, m: number, contacts: ContactBuffer, deepest: number): boolean {
-  const N = contacts.normal, n = w.normal;
-  return contacts.depth[deepest] + CYLINDER_TERRAIN_DEPTH_RESOLUTION >= w.bound[m] &&
-    N[3 * deepest] * n[3 * m] + N[3 * deepest + 1] * n[3 * m + 1] + N[3 * deepest + 2] * n[3 * m + 2] >= SAME_PATCH_COS;
 }
 
 /**
@@ -262,16 +264,17 @@ function inDeepestPatch(w: PendingWalls, m: number, contacts: ContactBuffer, dee
  * terms (WallRound): once per reduction, not per element.
  */
 export function prepareReported(round: WallRound, q: CylinderQuery, contacts: ContactBuffer, start: number): void {
-  const N = contacts.normal;
-  let deepest = contacts.count > start ? start : -1;
-  for (let k = start; k < contacts.count; k++) {
-    if (contacts.depth[k] > contacts.depth[deepest]) deepest = k;
+  const N = contacts.normal, D = contacts.depth, offsets = round.offset, caps = round.cap, end = contacts.count;
+  const vx = q.vx, vy = q.vy, vz = q.vz, cx = q.cx, cy = q.cy, cz = q.cz, hh = q.hh, r = q.r;
+  let deepest = end > start ? start : -1;
+  for (let k = start; k < end; k++) {
+    if (D[k] > D[deepest]) deepest = k;
     const dx = N[3 * k], dy = N[3 * k + 1], dz = N[3 * k + 2];
-    const va = dx * q.vx + dy * q.vy + dz * q.vz;
-    const reach = q.hh * Math.abs(va) + q.r * Math.sqrt(Math.max(0, 1 - va * va));
-    const dc = dx * q.cx + dy * q.cy + dz * q.cz;
-    round.offset[k - start] = reach - dc;
-    round.cap[k - start] = dc + reach;
+    const va = dx * vx + dy * vy + dz * vz;
+    const reach = hh * Math.abs(va) + r * Math.sqrt(Math.max(0, 1 - va * va));
+    const dc = dx * cx + dy * cy + dz * cz;
+    offsets[k - start] = reach - dc;
+    caps[k - start] = dc + reach;
   }
   round.deepest = deepest;
 }
@@ -297,18 +300,19 @@ function resolvedByReported(w: PendingWalls, m: number, round: WallRound, hf: He
   const h0 = H[kv], h1 = H[kv + 1], h2 = H[kv + c], h3 = H[kv + c + 1];
   const hasV0 = kind !== ElementKind.UpperTriangle, hasV3 = kind !== ElementKind.LowerTriangle;
   const nx = w.normal[3 * m], ny = w.normal[3 * m + 1], nz = w.normal[3 * m + 2];
-  const N = contacts.normal;
+  const N = contacts.normal, D = contacts.depth, offsets = round.offset, caps = round.cap;
+  const ownDepth = round.ownDepth, end = contacts.count;
   let samePatchReach = -Infinity;
-  for (let k = start; k < contacts.count; k++) {
+  for (let k = start; k < end; k++) {
     const dx = N[3 * k], dy = N[3 * k + 1], dz = N[3 * k + 2];
-    const depth = contacts.depth[k] + CYLINDER_TERRAIN_DEPTH_RESOLUTION;
+    const depth = D[k] + CYLINDER_TERRAIN_DEPTH_RESOLUTION;
     if (dx * nx + dy * ny + dz * nz >= SAME_PATCH_COS) {
-      if (depth >= round.ownDepth) return true;
+      if (depth >= ownDepth) return true;
       if (depth > samePatchReach) samePatchReach = depth;
       continue;
     }
     // top ≥ d·V1, so a contact that fails with d·V1 in its place fails: one vertex rules out most.
-    const offset = round.offset[k - start], cap = round.cap[k - start];
+    const offset = offsets[k - start], cap = caps[k - start];
     const top1 = dx * x1 + dy * y0 + dz * h1;
     if (depth < offset + Math.min(top1, cap)) continue;
     let top = Math.max(top1, dx * x0 + dy * y1 + dz * h2);
