@@ -32,7 +32,7 @@
  * the element's deepest point can be elsewhere — how a cambered rim lying across a convex seam
  * went unreported.
  */
-import { CYLINDER_TERRAIN_PARALLEL_SIN, CYLINDER_TERRAIN_REJECT_MARGIN, GEOMETRIC_EPSILON, UNIT_EPSILON } from '../../constants';
+import { CYLINDER_TERRAIN_MAX_CELLS, CYLINDER_TERRAIN_PARALLEL_SIN, CYLINDER_TERRAIN_REJECT_MARGIN, GEOMETRIC_EPSILON, UNIT_EPSILON } from '../../constants';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield, MinMax } from '../../terrain/heightfield';
 import type { CylinderQuery, ElementFrame } from './frame';
@@ -71,6 +71,14 @@ export class CellCull {
    * screen computed it: (mx, my, |m|²) of element 0, then element 1 (cellPlaneNormalInto).
    */
   readonly planes = new Float64Array(6);
+  /**
+   * The cells that pass the per-cell bound (reachableCells), in cell order (row by row, i
+   * ascending): column, row and the heightfield's cellBits of each; `kept` of them.
+   */
+  readonly keptI = new Int32Array(CYLINDER_TERRAIN_MAX_CELLS);
+  readonly keptJ = new Int32Array(CYLINDER_TERRAIN_MAX_CELLS);
+  readonly keptBits = new Uint8Array(CYLINDER_TERRAIN_MAX_CELLS);
+  kept = 0;
 }
 
 /**
@@ -237,42 +245,67 @@ export function scanRowsMinMax(out: MinMax, ws: CylinderTerrainWorkspace, hf: He
 }
 
 /**
- * The per-cell bound (header) for cell (i, j). (Integer arguments: doubles passed to a call that
- * is not inlined are boxed on the heap.)
+ * The per-cell bound (header) over the footprint rows j0..j1 (ws.rowLo/rowHi): the cells that
+ * pass it go to c.keptI/keptJ/keptBits in cell order (row by row, i ascending), with their
+ * cellBits, which the narrow phase needs next (read here, in a loop of independent loads, their
+ * cache misses overlap). Returns their number (also c.kept).
+ *
+ * The loop stores to typed arrays, after which V8 reloads object fields: the record's fields are
+ * read into locals first. Each cell's tests are combined bitwise (+true = 1), not by branches:
+ * whether a cell passes is hard to predict, and the position of the next entry advances by the
+ * verdict (an entry written for a dropped cell is overwritten by the next one).
  */
-export function cellWithinReach(c: CellCull, hf: Heightfield, i: number, j: number): boolean {
-  const H = hf.heights, cols = hf.cols, kv = j * cols + i;
-  // How far the cell's highest corner is above A_L (+ the margin: the bound's round-off). The
-  // corner is picked by index, not by Math.max, whose compare-and-branch per pair is hard to
-  // predict on rough ground (−0.5 µs per query). The same depth: the heights are finite, and a
-  // tie of +0 and −0 gives the same h − lowZ + margin whichever of the two is picked.
-  const k0 = kv + +(H[kv + 1] > H[kv]), k1 = kv + cols + +(H[kv + cols + 1] > H[kv + cols]);
-  const kMax = k0 + +(H[k1] > H[k0]) * (k1 - k0);
-  const depth = H[kMax] - c.lowZ + CYLINDER_TERRAIN_REJECT_MARGIN;
-  if (!(depth > 0)) return false;
-  const rx = hf.x0 + (i + 0.5) * hf.dx - c.lowX, ry = hf.y0 + (j + 0.5) * hf.dy - c.lowY;
-  if (!c.box) return rx * rx + ry * ry <= c.discReach2;
-  const along = rx * c.ex + ry * c.ey;
-  const across = Math.abs(ry * c.ex - rx * c.ey);
+export function reachableCells(c: CellCull, ws: CylinderTerrainWorkspace, hf: Heightfield, j0: number, j1: number): number {
+  const keptI = c.keptI, keptJ = c.keptJ, keptBits = c.keptBits, rowLo = ws.rowLo, rowHi = ws.rowHi;
+  const H = hf.heights, cols = hf.cols, cellBits = hf.cellBits, cellsX = hf.cellsX;
+  const x0 = hf.x0, y0 = hf.y0, dx = hf.dx, dy = hf.dy;
+  const lowX = c.lowX, lowY = c.lowY, lowZ = c.lowZ, ex = c.ex, ey = c.ey, box = c.box, discReach2 = c.discReach2;
+  const r = c.r, radE = c.radE, radP = c.radP, capAlong = c.capAlong, segZ = c.segZ, segLen = c.segLen;
+  const invSegZ = c.invSegZ, sinPos = c.sin > 0, invSin = c.invSin, riseRate = c.riseRate;
   const margin = CYLINDER_TERRAIN_REJECT_MARGIN;
-  // Along the line: only its part below the corner, t ∈ [0, min(depth/segZ, 1)], can be under
-  // the cell; the base discs reach capAlong past it.
-  const tEnd = c.segZ > depth ? depth * c.invSegZ : 1;
-  if (along < -c.capAlong - c.radE - margin) return false;
-  if (along > tEnd * c.segLen + c.capAlong + c.radE + margin) return false;
-  if (across > c.r + c.radP + margin) return false;
-  if (c.sin > 0) {
-    // Across: the section's half-width W at the line's deepest point that can be under the cell.
-    const reach0 = Math.max(0, along - c.radE - c.capAlong);
-    const local = depth - c.riseRate * reach0;
-    if (!(local > 0)) return false;
-    const rho = local * c.invSin;
-    if (rho < c.r) {
-      const gap = across - c.radP - margin;
-      if (gap > 0 && gap * gap > rho * (2 * c.r - rho)) return false;
+  const alongMin = -capAlong - radE - margin, acrossMax = r + radP + margin;
+  let n = 0;
+  for (let j = j0; j <= j1; j++) {
+    const hi = rowHi[j - j0];
+    const ry = y0 + (j + 0.5) * dy - lowY;
+    for (let i = rowLo[j - j0]; i <= hi; i++) {
+      const kv = j * cols + i;
+      // How far the cell's highest corner is above A_L (+ the margin: the bound's round-off). The
+      // corner is picked by index, not by Math.max, whose compare-and-branch per pair is hard to
+      // predict on rough ground (−0.5 µs per query). The same depth: the heights are finite, and a
+      // tie of +0 and −0 gives the same h − lowZ + margin whichever of the two is picked.
+      const k0 = kv + +(H[kv + 1] > H[kv]), k1 = kv + cols + +(H[kv + cols + 1] > H[kv + cols]);
+      const kMax = k0 + +(H[k1] > H[k0]) * (k1 - k0);
+      const depth = H[kMax] - lowZ + margin;
+      const rx = x0 + (i + 0.5) * dx - lowX;
+      let pass = +(depth > 0);
+      if (!box) {
+        pass &= +(rx * rx + ry * ry <= discReach2);
+      } else {
+        const along = rx * ex + ry * ey;
+        const across = Math.abs(ry * ex - rx * ey);
+        // Along the line: only its part below the corner, t ∈ [0, min(depth/segZ, 1)], can be
+        // under the cell; the base discs reach capAlong past it.
+        const tEnd = segZ > depth ? depth * invSegZ : 1;
+        pass &= +!(along < alongMin) & +!(along > tEnd * segLen + capAlong + radE + margin) & +!(across > acrossMax);
+        if (sinPos) {
+          // Across: the section's half-width W at the line's deepest point that can be under
+          // the cell: out when W (ρ < r) is below the gap to the cell.
+          const reach0 = Math.max(0, along - radE - capAlong);
+          const local = depth - riseRate * reach0;
+          const rho = local * invSin;
+          const gap = across - radP - margin;
+          pass &= +(local > 0) & (+!(rho < r) | +!(gap > 0) | +!(gap * gap > rho * (2 * r - rho)));
+        }
+      }
+      keptI[n] = i;
+      keptJ[n] = j;
+      keptBits[n] = cellBits[j * cellsX + i];
+      n += pass;
     }
   }
-  return true;
+  c.kept = n;
+  return n;
 }
 
 /**

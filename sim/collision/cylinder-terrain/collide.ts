@@ -54,7 +54,7 @@ import { baseEllipseContacts, lowestFootInElement } from './case-a-base-ellipse'
 import { cylinderCellRangeOf } from './cell-range';
 import { sideTrapezoidContacts } from './case-b-side-trapezoid';
 import { singlePointContact } from './case-c-single-point';
-import { cellWithinReach, footprintRows, scanRowsMinMax, SCREEN_APART, SCREEN_FACE, screenElement, setupCull, slabRows } from './cell-cull';
+import { footprintRows, reachableCells, scanRowsMinMax, SCREEN_APART, SCREEN_FACE, screenElement, setupCull, slabRows } from './cell-cull';
 import { CellEdge, EdgeClass } from './edge-bend';
 import { edgeContact, markUpperMeets, resetEdgePass, upperMayMeet } from './edge-pass';
 import { addUnresolvedWalls, prepareReported, queueFrameWall } from './element-walls';
@@ -177,42 +177,42 @@ export function collideCylinderTerrainInto(
 }
 
 /**
- * Steps 2–4 over the footprint rows j0..j1 (ws.rowLo/rowHi), cell by cell: the per-cell bound,
- * then each element's frame, contacts and walls, then the edges the cell owns. Returns status bits.
+ * Steps 2–4 over the footprint rows j0..j1 (ws.rowLo/rowHi): the per-cell bound (cell-cull.ts,
+ * reachableCells), then, cell by cell, each element's frame, contacts and walls, then the edges the
+ * cell owns. Returns status bits.
  */
 function narrowPhase(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWorkspace, j0: number, j1: number): number {
   const lastRow = hf.cellsY - 1, lastCol = hf.cellsX - 1;
   const ep = ws.edgePass, q = ws.query, cull = ws.cull;
   let lost = 0;
-  for (let j = j0; j <= j1; j++) {
-    for (let i = ws.rowLo[j - j0]; i <= ws.rowHi[j - j0]; i++) {
-      if (!cellWithinReach(ws.cull, hf, i, j)) continue;
-      ws.cellsVisited++;
-      const bits = hf.cellBits[j * hf.cellsX + i];
-      const rect = (bits & CELL_RECTANGLE_BIT) !== 0;
-      ws.elementsTested += rect ? 1 : 2;
-      // 3. Element 0 (rectangle or lower triangle, plane through V0), element 1 (upper triangle,
-      // plane through V3): exact frames, contacts, walls.
-      const below0 = elementContacts(cand, hf, ws, i, j, rect ? ElementKind.Rectangle : ElementKind.LowerTriangle);
-      const below1 = !rect && elementContacts(cand, hf, ws, i, j, ElementKind.UpperTriangle);
-      // 4. Second pass over the edges this cell owns (bottom, left, diagonal; on the grid's top
-      // row and right column also its top and right edges). Only bent edges that poke (Convex or
-      // Active) are tested: a flat or concave edge is never deeper than the faces next to it,
-      // whose own contacts (cases A–C, element walls) cover it. An edge is tested only if the
-      // cell's elements it bounds may meet the cylinder (elementContacts): an edge point inside
-      // the cylinder is a point of both adjacent elements. So is the neighbour's for the bottom and
-      // left edges (upperMayMeet: its upper element, recorded when the cell below or to the left
-      // was visited; a cell of the range not visited was dropped by the footprint rows, the slab
-      // cut or the per-cell bound, each a proof that none of its points is in the cylinder).
-      const upperBelow = rect ? below0 : below1;
-      if (upperBelow) markUpperMeets(ep, i, j);
-      if (below0 && pokes(bits, CELL_BOTTOM_SHIFT) && upperMayMeet(ep, i, j - 1)) lost += edgeContact(cand, hf, ep, q, cull, i, j, CellEdge.Bottom, bits);
-      if (below0 && pokes(bits, CELL_LEFT_SHIFT) && upperMayMeet(ep, i - 1, j)) lost += edgeContact(cand, hf, ep, q, cull, i, j, CellEdge.Left, bits);
-      if (!rect && below0 && below1 && pokes(bits, CELL_DIAGONAL_SHIFT)) lost += edgeContact(cand, hf, ep, q, cull, i, j, CellEdge.Diagonal, bits);
-      // Grid-border edges (no neighbour to own them; they are active).
-      if (upperBelow && j === lastRow) lost += edgeContact(cand, hf, ep, q, cull, i, j, CellEdge.Top, bits);
-      if (upperBelow && i === lastCol) lost += edgeContact(cand, hf, ep, q, cull, i, j, CellEdge.Right, bits);
-    }
+  const kept = reachableCells(cull, ws, hf, j0, j1);
+  ws.cellsVisited = kept;
+  const keptI = cull.keptI, keptJ = cull.keptJ, keptBits = cull.keptBits;
+  for (let n = 0; n < kept; n++) {
+    const i = keptI[n], j = keptJ[n], bits = keptBits[n];
+    const rect = (bits & CELL_RECTANGLE_BIT) !== 0;
+    ws.elementsTested += rect ? 1 : 2;
+    // 3. Element 0 (rectangle or lower triangle, plane through V0), element 1 (upper triangle,
+    // plane through V3): exact frames, contacts, walls.
+    const below0 = elementContacts(cand, hf, ws, i, j, rect ? ElementKind.Rectangle : ElementKind.LowerTriangle);
+    const below1 = !rect && elementContacts(cand, hf, ws, i, j, ElementKind.UpperTriangle);
+    // 4. Second pass over the edges this cell owns (bottom, left, diagonal; on the grid's top
+    // row and right column also its top and right edges). Only bent edges that poke (Convex or
+    // Active) are tested: a flat or concave edge is never deeper than the faces next to it,
+    // whose own contacts (cases A–C, element walls) cover it. An edge is tested only if the
+    // cell's elements it bounds may meet the cylinder (elementContacts): an edge point inside
+    // the cylinder is a point of both adjacent elements. So is the neighbour's for the bottom and
+    // left edges (upperMayMeet: its upper element, recorded when the cell below or to the left
+    // was visited; a cell of the range not visited was dropped by the footprint rows, the slab
+    // cut or the per-cell bound, each a proof that none of its points is in the cylinder).
+    const upperBelow = rect ? below0 : below1;
+    if (upperBelow) markUpperMeets(ep, i, j);
+    if (below0 && pokes(bits, CELL_BOTTOM_SHIFT) && upperMayMeet(ep, i, j - 1)) lost += edgeContact(cand, hf, ep, q, cull, i, j, CellEdge.Bottom, bits);
+    if (below0 && pokes(bits, CELL_LEFT_SHIFT) && upperMayMeet(ep, i - 1, j)) lost += edgeContact(cand, hf, ep, q, cull, i, j, CellEdge.Left, bits);
+    if (!rect && below0 && below1 && pokes(bits, CELL_DIAGONAL_SHIFT)) lost += edgeContact(cand, hf, ep, q, cull, i, j, CellEdge.Diagonal, bits);
+    // Grid-border edges (no neighbour to own them; they are active).
+    if (upperBelow && j === lastRow) lost += edgeContact(cand, hf, ep, q, cull, i, j, CellEdge.Top, bits);
+    if (upperBelow && i === lastCol) lost += edgeContact(cand, hf, ep, q, cull, i, j, CellEdge.Right, bits);
   }
   return lost > 0 || cand.overflow > 0 ? CylinderTerrainStatus.CandidateOverflow : 0;
 }

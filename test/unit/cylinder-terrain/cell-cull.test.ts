@@ -16,7 +16,7 @@ import { baseEllipseContacts } from '../../../sim/collision/cylinder-terrain/cas
 import { sideTrapezoidContacts } from '../../../sim/collision/cylinder-terrain/case-b-side-trapezoid';
 import { LineClip } from '../../../sim/collision/cylinder-terrain/case-b-side-trapezoid';
 import { singlePointContact } from '../../../sim/collision/cylinder-terrain/case-c-single-point';
-import { footprintRows, scanRowsMinMax, SCREEN_APART, screenElement, setupCull, slabRows } from '../../../sim/collision/cylinder-terrain/cell-cull';
+import { footprintRows, reachableCells, scanRowsMinMax, SCREEN_APART, screenElement, setupCull, slabRows } from '../../../sim/collision/cylinder-terrain/cell-cull';
 import { cylinderCellRangeOf } from '../../../sim/collision/cylinder-terrain/cell-range';
 import { collideCylinderTerrainInto } from '../../../sim/collision/cylinder-terrain/collide';
 import { CylinderQuery, ElementFrame, ElementTest, setElementFrame } from '../../../sim/collision/cylinder-terrain/frame';
@@ -241,5 +241,55 @@ describe('slab cut of the footprint rows (slabRows)', () => {
     expect(crossing).toBe(0);
     // The cut is exercised.
     expect(removed).toBeGreaterThan(500);
+  });
+});
+
+describe('per-cell bound (reachableCells)', () => {
+  it('drops no cell with a surface point inside the cylinder, keeps cell order and bits (sampling, 200 seeded poses on both terrains)', () => {
+    const ws = new CylinderTerrainWorkspace();
+    const c = ws.cull;
+    const S = 8; // samples per cell side
+    let dropped = 0, kept = 0, droppedInside = 0, badBits = 0, badOrder = 0;
+    for (const [terrain, seed] of [[hf, 6161], [gentle, 6262]] as const) {
+      for (const p of poses(seed, 100, 0.08, terrain)) {
+        const q = ws.query;
+        q.set(p.center, p.axis, p, terrain);
+        const cr = ws.cellRange;
+        if (!cylinderCellRangeOf(cr, terrain, p.center, p.axis, { radius: p.radius, halfHeight: p.halfHeight })) continue;
+        setupCull(c, q, terrain, ws.horizontalFrame);
+        // The bound alone, over the whole cell range (no footprint rows, no slab cut).
+        for (let j = cr.j0; j <= cr.j1; j++) { ws.rowLo[j - cr.j0] = cr.i0; ws.rowHi[j - cr.j0] = cr.i1; }
+        const n = reachableCells(c, ws, terrain, cr.j0, cr.j1);
+        expect(c.kept).toBe(n);
+        const keptSet = new Set<number>();
+        for (let k = 0; k < n; k++) {
+          const i = c.keptI[k], j = c.keptJ[k];
+          keptSet.add(j * terrain.cellsX + i);
+          if (c.keptBits[k] !== terrain.cellBits[j * terrain.cellsX + i]) badBits++;
+          if (k > 0 && !(j > c.keptJ[k - 1] || (j === c.keptJ[k - 1] && i > c.keptI[k - 1]))) badOrder++;
+        }
+        kept += n;
+        for (let j = cr.j0; j <= cr.j1; j++) {
+          for (let i = cr.i0; i <= cr.i1; i++) {
+            if (keptSet.has(j * terrain.cellsX + i)) continue;
+            dropped++;
+            let inside = false;
+            for (let a = 0; a <= S && !inside; a++) {
+              for (let b = 0; b <= S && !inside; b++) {
+                const x = terrain.x0 + (i + a / S) * terrain.dx, y = terrain.y0 + (j + b / S) * terrain.dy;
+                inside = inCylinder(p, x, y, terrain.heightAt(x, y));
+              }
+            }
+            if (inside) droppedInside++;
+          }
+        }
+      }
+    }
+    expect(droppedInside).toBe(0);
+    expect(badBits).toBe(0);
+    expect(badOrder).toBe(0);
+    // The bound is exercised both ways.
+    expect(dropped).toBeGreaterThan(2000);
+    expect(kept).toBeGreaterThan(2000);
   });
 });
