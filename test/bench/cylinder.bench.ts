@@ -12,7 +12,9 @@
  *                 threads) and per wall-clock second; "× fastest peer" uses the CPU rate.
  *                 Ours: the engine form
  *                 collideCylinderTerrainInto (reused ContactBuffer and workspace, no allocation)
- *                 over all poses; the plain API (allocating result objects) in its own row.
+ *                 over all poses: the production bundle alone in a worker thread (its own V8
+ *                 isolate, as in the app), then the tsx copy in this process; the plain API
+ *                 (allocating result objects) in its own row.
  *                 Peers: over the first PEER_TIMING_POSES poses (a full 10,000-pose pass of
  *                 MuJoCo takes minutes), their per-query JS→wasm calls included.
  *   contacts/q    mean number of contacts per query, over all poses.
@@ -175,7 +177,7 @@ function worstPoses(oracle: Float64Array, ours: Float64Array, limit: number, cou
  * module (measured: about half the query time once the module-local copies of imported
  * bindings were removed, issue #12), so the bundle is the number that users' runs see.
  */
-async function oursBundledEngine(hf: Heightfield): Promise<(p: CylinderPose) => { contacts: number; maxDepth: number }> {
+async function buildBundle(): Promise<string> {
   const { build } = await import('esbuild');
   const { mkdtempSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
@@ -195,7 +197,12 @@ async function oursBundledEngine(hf: Heightfield): Promise<(p: CylinderPose) => 
     // never does, and esbuild has no loader for their .wasm files.
     external: ['@foxglove/wasm-zstd', '@foxglove/wasm-lz4'],
   });
-  const m = (await import(pathToFileURL(outfile).href)) as typeof import('../../sim/index');
+  return pathToFileURL(outfile).href;
+}
+
+/** The engine form from the bundle at `url` (buildBundle), in this process. */
+async function oursBundledEngine(url: string, hf: Heightfield): Promise<(p: CylinderPose) => { contacts: number; maxDepth: number }> {
+  const m = (await import(url)) as typeof import('../../sim/index');
   const bhf = m.Heightfield.fromArray({ cols: hf.cols, rows: hf.rows, dx: hf.dx, dy: hf.dy, x0: hf.x0, y0: hf.y0, heights: hf.heights });
   const out = new m.ContactBuffer(OUTPUT_CAPACITY);
   const ws = new m.CylinderTerrainWorkspace();
@@ -213,6 +220,32 @@ async function oursBundledEngine(hf: Heightfield): Promise<(p: CylinderPose) => 
     res.maxDepth = d;
     return res;
   };
+}
+
+/**
+ * Times the bundle at `url` in a worker thread of its own (cylinder-bundle-worker.mjs): a fresh
+ * V8 isolate holding one copy of the engine, as the app's simulation worker does. Timed in this
+ * process beside the tsx copy, the bundle's rate moved by up to a third between runs of the same
+ * code (measured 2026-11-25: 36,104 to 53,006 queries per CPU-second in five runs, while the tsx
+ * copy, compiled first, stayed within 50,339–55,977), so the row was measuring which copy V8
+ * compiled first, not the code.
+ */
+async function bundleThroughputInWorker(url: string, hf: Heightfield, poses: readonly CylinderPose[], runs: number, warmup: number): Promise<Rate> {
+  const { Worker } = await import('node:worker_threads');
+  const terrain = { cols: hf.cols, rows: hf.rows, dx: hf.dx, dy: hf.dy, x0: hf.x0, y0: hf.y0, heights: hf.heights };
+  const plain = poses.map((p) => ({ center: [...p.center], axis: [...p.axis], radius: p.radius, height: p.height }));
+  const worker = new Worker(new URL('./cylinder-bundle-worker.mjs', import.meta.url), {
+    workerData: { bundle: url, terrain, poses: plain, runs, warmup, minPassSeconds: MIN_PASS_SECONDS },
+  });
+  try {
+    return await new Promise<Rate>((resolve, reject) => {
+      worker.once('message', (m: { wall: number; cpu: number }) => resolve({ wall: m.wall, cpu: m.cpu }));
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`bundle timing worker exited (code ${code})`)));
+    });
+  } finally {
+    await worker.terminate();
+  }
 }
 
 function oursEngine(hf: Heightfield): (p: CylinderPose) => { contacts: number; maxDepth: number } {
@@ -296,19 +329,22 @@ export default async function run(ctx: BenchContext): Promise<void> {
   const rows: Row[] = [];
 
   // Ours, engine form and plain API.
+  // The production bundle, timed alone in a worker thread (bundleThroughputInWorker); then the
+  // tsx copy in this process; then the bundle's allocation count here (the heap profiler needs
+  // this process's inspector session), after every timing of ours.
+  const bundleUrl = await buildBundle();
+  const bundledQps = await bundleThroughputInWorker(bundleUrl, hf, poses, runs, warmup);
   const engine = oursEngine(hf);
   const acc = accuracy(poses, oracle, engine);
   const engineQps = throughput(poses, engine, runs, warmup);
   const allocated = await bytesPerQuery(poses, engine);
-  const bundled = await oursBundledEngine(hf);
-  const bundledQps = throughput(poses, bundled, runs, warmup);
-  const bundledAllocated = await bytesPerQuery(poses, bundled);
-  rows.push({ name: 'ours (collideCylinderTerrainInto, ESM bundle)', qps: bundledQps, contactsPerQuery: acc.cpq, err: acc.err, missed: acc.missed, note: `all ${n} poses timed; esbuild bundle of sim/index.ts (production form); allocates ${bundledAllocated.toFixed(1)} B/query` });
-  rows.push({ name: 'ours (collideCylinderTerrainInto, tsx)', qps: engineQps, contactsPerQuery: acc.cpq, err: acc.err, missed: acc.missed, note: `all ${n} poses timed; allocates ${allocated.toFixed(1)} B/query` });
-  const plain = (p: CylinderPose): void => {
+  const plainQps = throughput(poses, (p: CylinderPose): void => {
     collideCylinderTerrain(p, hf);
-  };
-  rows.push({ name: 'ours (plain collideCylinderTerrain)', qps: throughput(poses, plain, runs, warmup), contactsPerQuery: acc.cpq, err: acc.err, missed: acc.missed, note: 'allocates result objects' });
+  }, runs, warmup);
+  const bundledAllocated = await bytesPerQuery(poses, await oursBundledEngine(bundleUrl, hf));
+  rows.push({ name: 'ours (collideCylinderTerrainInto, ESM bundle)', qps: bundledQps, contactsPerQuery: acc.cpq, err: acc.err, missed: acc.missed, note: `all ${n} poses timed, alone in a worker thread; esbuild bundle of sim/index.ts (production form); allocates ${bundledAllocated.toFixed(1)} B/query` });
+  rows.push({ name: 'ours (collideCylinderTerrainInto, tsx)', qps: engineQps, contactsPerQuery: acc.cpq, err: acc.err, missed: acc.missed, note: `all ${n} poses timed; allocates ${allocated.toFixed(1)} B/query` });
+  rows.push({ name: 'ours (plain collideCylinderTerrain)', qps: plainQps, contactsPerQuery: acc.cpq, err: acc.err, missed: acc.missed, note: 'allocates result objects' });
 
   const failures: string[] = [];
   const peers: Array<[string, () => Promise<Peer>]> = [
