@@ -25,8 +25,8 @@
  *              radius 0); jolt.Step(dt, 1).
  *    The same body is re-placed for every trial (position, orientation, velocity reset).
  */
-import { readFileSync } from 'node:fs';
 import { createDynamicsWorld } from '../../sim/dynamics/build';
+import { MIN_PASS_SECONDS, threadCpuSeconds } from './pass-timer.mjs';
 import { Session } from 'node:inspector/promises';
 import type { HeapProfiler } from 'node:inspector';
 import RAPIER from '@dimforge/rapier3d-compat';
@@ -89,27 +89,6 @@ interface Rate {
   hitShare: number;
   cells: number;
 }
-
-/**
- * [s] CPU time of this thread (/proc/thread-self/schedstat, as test/bench/cylinder.bench.ts; the
- * process's time elsewhere): the shared machine's load moves wall-clock rates by 2-3×.
- */
-const threadCpuSeconds = ((): (() => number) => {
-  const file = '/proc/thread-self/schedstat';
-  try {
-    const ns = (): number => Number(readFileSync(file, 'latin1').split(' ')[0]);
-    if (ns() > 0) return () => ns() / 1e9;
-  } catch {
-    // not Linux
-  }
-  return () => {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1e6;
-  };
-})();
-
-/** [s] CPU time of one timed pass at least (the schedstat count moves in 4 ms ticks). */
-const MIN_PASS_SECONDS = 1;
 
 /** `out` is the result record every cast writes (its walk statistics give the cells visited). */
 function timeCasts(ps: readonly Path[], cast: (p: Path) => boolean, out: TerrainCastResult, runs: number): Rate {

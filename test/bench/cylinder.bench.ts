@@ -26,7 +26,6 @@
  */
 import type { HeapProfiler } from 'node:inspector';
 import { Session } from 'node:inspector/promises';
-import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { ContactBuffer } from '../../sim/collision/contact';
 import { collideCylinderTerrainInto } from '../../sim/collision/cylinder-terrain/collide';
@@ -36,6 +35,7 @@ import type { Vec3 } from '../../sim/math/vec3';
 import type { Heightfield } from '../../sim/terrain/heightfield';
 import { oracleMaxDepth, type CylinderPose } from '../oracle/cylinder-oracle';
 import { loadJolt, loadMujoco, loadRapier, type Peer } from '../oracle/cylinder-peers';
+import { passRates } from './pass-timer.mjs';
 import { buildCylinderScene, cylinderPoses, WHEEL_RADIUS, WHEEL_WIDTH } from '../oracle/cylinder-poses';
 
 export interface BenchContext {
@@ -86,59 +86,11 @@ interface Rate {
 }
 
 /**
- * [s] CPU time of the calling thread: on Linux the scheduler's own count in nanoseconds
- * (/proc/thread-self/schedstat, first field), elsewhere the whole process's user + system time.
- * The thread's own time because V8's helper threads (concurrent marking and sweeping, the
- * memory reducer, background compilation) run beside the queries on another core: measured with
- * the process's time, passes of identical wall time differed by up to 1.5 µs per query.
- * The count is only brought up to date at scheduler ticks (every 4 ms on the development
- * machine), so a timed pass lasts at least MIN_PASS_SECONDS.
- */
-const threadCpuSeconds = ((): (() => number) => {
-  const file = '/proc/thread-self/schedstat';
-  try {
-    const ns = (): number => Number(readFileSync(file, 'latin1').split(' ')[0]);
-    if (ns() > 0) return () => ns() / 1e9; // false for NaN too
-  } catch {
-    // not Linux: the process time below
-  }
-  return () => {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1e6;
-  };
-})();
-
-/**
- * [s] Shortest timed pass: the pose set is repeated until a pass lasts this long (the thread's
- * CPU time moves in 4 ms steps: ±0.4 % at 1 s).
- */
-const MIN_PASS_SECONDS = 1;
-
-/**
  * queries/s: median of `runs` timed passes after `warmup` untimed passes over `poses`, by wall
- * clock and by the thread's CPU time. A timed pass repeats the pose set as often as the last
- * untimed pass says it takes to last MIN_PASS_SECONDS.
+ * clock and by the thread's CPU time (pass-timer.mjs, shared with the bundle's worker thread).
  */
 function throughput(poses: readonly CylinderPose[], query: (p: CylinderPose) => void, runs: number, warmup: number): Rate {
-  let seconds = 0;
-  for (let r = 0; r < warmup; r++) {
-    const t0 = performance.now();
-    for (const p of poses) query(p);
-    seconds = (performance.now() - t0) / 1000;
-  }
-  const reps = Math.max(1, Math.ceil(MIN_PASS_SECONDS / Math.max(seconds, 1e-6)));
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let r = 0; r < runs; r++) {
-    const c0 = threadCpuSeconds();
-    const t0 = performance.now();
-    for (let k = 0; k < reps; k++) for (const p of poses) query(p);
-    const dt = performance.now() - t0;
-    const dc = threadCpuSeconds() - c0;
-    wall.push((reps * poses.length) / (dt / 1000));
-    cpu.push((reps * poses.length) / dc);
-  }
-  return { wall: median(wall), cpu: median(cpu) };
+  return passRates(poses, query, runs, warmup);
 }
 
 /** Accuracy pass: contacts per query, |depth − oracle| per pose, missed contacts. */
@@ -235,7 +187,7 @@ async function bundleThroughputInWorker(url: string, hf: Heightfield, poses: rea
   const terrain = { cols: hf.cols, rows: hf.rows, dx: hf.dx, dy: hf.dy, x0: hf.x0, y0: hf.y0, heights: hf.heights };
   const plain = poses.map((p) => ({ center: [...p.center], axis: [...p.axis], radius: p.radius, height: p.height }));
   const worker = new Worker(new URL('./cylinder-bundle-worker.mjs', import.meta.url), {
-    workerData: { bundle: url, terrain, poses: plain, runs, warmup, minPassSeconds: MIN_PASS_SECONDS },
+    workerData: { bundle: url, terrain, poses: plain, runs, warmup },
   });
   try {
     return await new Promise<Rate>((resolve, reject) => {
