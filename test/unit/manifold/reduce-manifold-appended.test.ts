@@ -46,6 +46,19 @@ function fields(b: ContactBuffer): number[] {
   return v;
 }
 
+/**
+ * Reduces cand again after contacts were appended from `first` (reduceManifoldAppendedInto on
+ * `groups`, which holds the earlier reduction) and checks it equals a full reduction on `fresh`.
+ */
+function expectAppendedEqualsFull(cand: ContactBuffer, groups: ManifoldGroups, fresh: ManifoldGroups, out: ContactBuffer, full: ContactBuffer, first: number, label: string): void {
+  out.clear();
+  const s = reduceManifoldAppendedInto(out, cand, groups, first);
+  full.clear();
+  const sf = reduceManifoldInto(full, cand, fresh);
+  expect(s, label).toBe(sf);
+  expect(fields(out), label).toEqual(fields(full));
+}
+
 describe('reduceManifoldAppendedInto', () => {
   it('equals the full reduction after 1–3 rounds of appended contacts (seeded)', () => {
     const rng = new Rng(SEED);
@@ -67,12 +80,7 @@ describe('reduceManifoldAppendedInto', () => {
         const added = 1 + Math.floor(rng.next() * 4);
         const withNew = rng.next() < 0.15 ? 3 : groupsBefore;
         for (let k = 0; k < added; k++) pushRandom(cand, rng, withNew);
-        out.clear();
-        const s = reduceManifoldAppendedInto(out, cand, groups, first);
-        full.clear();
-        const sf = reduceManifoldInto(full, cand, fresh);
-        expect(s, `trial ${t} round ${p}`).toBe(sf);
-        expect(fields(out), `trial ${t} round ${p}`).toEqual(fields(full));
+        expectAppendedEqualsFull(cand, groups, fresh, out, full, first, `trial ${t} round ${p}`);
         rounds++;
       }
     }
@@ -103,12 +111,7 @@ describe('reduceManifoldAppendedInto', () => {
         const first = cand.count;
         const added = 1 + Math.floor(rng.next() * 4);
         for (let k = 0; k < added; k++) pushRandom(cand, rng, used);
-        out.clear();
-        const s = reduceManifoldAppendedInto(out, cand, groups, first);
-        full.clear();
-        const sf = reduceManifoldInto(full, cand, fresh);
-        expect(s, `trial ${t} round ${p}`).toBe(sf);
-        expect(fields(out), `trial ${t} round ${p}`).toEqual(fields(full));
+        expectAppendedEqualsFull(cand, groups, fresh, out, full, first, `trial ${t} round ${p}`);
         if (groups.count >= 3) rebuilt++;
       }
     }
