@@ -35,7 +35,7 @@ import type { Vec3 } from '../../sim/math/vec3';
 import type { Heightfield } from '../../sim/terrain/heightfield';
 import { oracleMaxDepth, type CylinderPose } from '../oracle/cylinder-oracle';
 import { loadJolt, loadMujoco, loadRapier, type Peer } from '../oracle/cylinder-peers';
-import { passRates } from './pass-timer.mjs';
+import { passRates, type PassRates } from './pass-timer.mjs';
 import { buildCylinderScene, cylinderPoses, WHEEL_RADIUS, WHEEL_WIDTH } from '../oracle/cylinder-poses';
 
 export interface BenchContext {
@@ -78,20 +78,8 @@ function quantile(sorted: number[], f: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(f * sorted.length))];
 }
 
-interface Rate {
-  /** queries per wall-clock second */
-  wall: number;
-  /** queries per CPU second of the querying thread (threadCpuSeconds): robust when other jobs share the cores */
-  cpu: number;
-}
-
-/**
- * queries/s: median of `runs` timed passes after `warmup` untimed passes over `poses`, by wall
- * clock and by the thread's CPU time (pass-timer.mjs, shared with the bundle's worker thread).
- */
-function throughput(poses: readonly CylinderPose[], query: (p: CylinderPose) => void, runs: number, warmup: number): Rate {
-  return passRates(poses, query, runs, warmup);
-}
+/** queries per wall-clock second and per CPU-second of the querying thread (pass-timer.mjs). */
+type Rate = PassRates;
 
 /** Accuracy pass: contacts per query, |depth − oracle| per pose, missed contacts. */
 function accuracy(
@@ -288,9 +276,9 @@ export default async function run(ctx: BenchContext): Promise<void> {
   const bundledQps = await bundleThroughputInWorker(bundleUrl, hf, poses, runs, warmup);
   const engine = oursEngine(hf);
   const acc = accuracy(poses, oracle, engine);
-  const engineQps = throughput(poses, engine, runs, warmup);
+  const engineQps = passRates(poses, engine, runs, warmup);
   const allocated = await bytesPerQuery(poses, engine);
-  const plainQps = throughput(poses, (p: CylinderPose): void => {
+  const plainQps = passRates(poses, (p: CylinderPose): void => {
     collideCylinderTerrain(p, hf);
   }, runs, warmup);
   const bundledAllocated = await bytesPerQuery(poses, await oursBundledEngine(bundleUrl, hf));
@@ -315,7 +303,7 @@ export default async function run(ctx: BenchContext): Promise<void> {
     }
     try {
       const a = accuracy(poses, oracle, (p) => peer.query(p));
-      const qps = throughput(timingPoses, (p) => {
+      const qps = passRates(timingPoses, (p) => {
         peer.query(p);
       }, runs, warmup);
       rows.push({ name: peer.name, qps, contactsPerQuery: a.cpq, err: a.err, missed: a.missed, note: `timed on ${timingPoses.length} poses; terrain build ${peer.buildMs.toFixed(0)} ms` });
