@@ -12,8 +12,9 @@
  *   bend < −CYLINDER_TERRAIN_FLAT_EDGE_BEND    concave (valley): ends a face patch (cases A–C keep
  *                                              their points there) but never pokes into the
  *                                              cylinder deeper than the faces: no edge contact;
- *   bend <  CYLINDER_TERRAIN_ACTIVE_EDGE_BEND  gently convex: an edge point may be the deepest
- *                                              point, but it takes the face normal;
+ *   bend <  CYLINDER_TERRAIN_ACTIVE_EDGE_BEND  gently convex: an edge point may poke into the
+ *                                              cylinder, but it takes a face normal (and the faces'
+ *                                              own contacts mostly cover it: collide.ts, edgeMayAdd);
  *   otherwise                                  active (ridge, curb): its own radial/axial normal.
  *
  * A grid-border edge has no neighbour: +∞ (the terrain really ends there).

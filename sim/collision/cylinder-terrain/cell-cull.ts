@@ -314,6 +314,14 @@ export function reachableCells(c: CellCull, ws: CylinderTerrainWorkspace, hf: He
  * possible; a case contact is possible.
  */
 export const SCREEN_APART = 0, SCREEN_NO_FACE = 1, SCREEN_FACE = 2;
+/**
+ * Added to SCREEN_NO_FACE or SCREEN_FACE when the cylinder's centre is above the element's plane
+ * by more than the margin. Such an element's own deepest point along its normal is always
+ * accounted for: emitted by its case A/B/C contact, or queued as an element wall (element-walls.ts
+ * skips only elements with the centre on or below the plane). The edge pass relies on it
+ * (collide.ts, edgeMayAdd). Test it with `&`, the verdict with `& SCREEN_VERDICT`.
+ */
+export const SCREEN_CENTRE_ABOVE = 4, SCREEN_VERDICT = 3;
 
 /**
  * The element screen (header) for element `kind` of cell (i, j): SCREEN_APART when the whole
@@ -324,7 +332,8 @@ export const SCREEN_APART = 0, SCREEN_NO_FACE = 1, SCREEN_FACE = 2;
  * point is on its sides, and it is queued here for element-walls.ts (ws.walls) with its normal
  * and a bound of that depth (queueFrameWall's, from these values), unless the cylinder's centre
  * is on or below its plane (see collide.ts, elementContacts) — or SCREEN_APART when that bound
- * is below −margin (elementApart).
+ * is below −margin (elementApart). SCREEN_NO_FACE and SCREEN_FACE carry SCREEN_CENTRE_ABOVE when
+ * the cylinder's centre is above the plane by more than the margin.
  *
  * On the unnormalised normal m = (−σx, −σy, 1), |m| = √(1 + σ²): s·|m| = m·(P − C) + (h/2)|v·m|
  * + r·|(v·m)v − m|; the lowest line's foot is A + (s(A)/|m|)·(m/|m|) with A_L = C_L + r·w,
@@ -349,10 +358,11 @@ export function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf
   const cosL = Math.abs(dm);
   const sCLm = sCm + hh * cosL, sALm = sCLm + r * sinL;
   if (sALm < -margin) return SCREEN_APART;
+  const above = sCm < -margin ? SCREEN_CENTRE_ABOVE : 0;
   const L2 = mx * mx + my * my + 1;
   const planes = ws.cull.planes, slot = upper ? 3 : 0; // for the edge pass (cellPlaneNormalInto)
   planes[slot] = mx; planes[slot + 1] = my; planes[slot + 2] = L2;
-  if (faceContactPossible(sALm - 2 * r * sinL, sinL, L2)) return SCREEN_FACE;
+  if (faceContactPossible(sALm - 2 * r * sinL, sinL, L2)) return SCREEN_FACE + above;
   // Feet of A_L and A_U (a = sign(v·m)·v points from the lower base up), cell-normalised.
   const sg = dm < 0 ? -1 : 1;
   const ax = sg * vx, ay = sg * vy, az = sg * vz;
@@ -369,7 +379,7 @@ export function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf
   let beyond = (+(u0 < -mu) & +(u1 < -mu)) | (+(v0 < -mv) & +(v1 < -mv)) | (+(u0 > 1 + mu) & +(u1 > 1 + mu)) | (+(v0 > 1 + mv) & +(v1 > 1 + mv));
   if (kind === ElementKind.LowerTriangle) beyond |= +(u0 + v0 > 1 + mu + mv) & +(u1 + v1 > 1 + mu + mv);
   if (upper) beyond |= +(u0 + v0 < 1 - mu - mv) & +(u1 + v1 < 1 - mu - mv);
-  if (beyond === 0) return SCREEN_FACE;
+  if (beyond === 0) return SCREEN_FACE + above;
   if (!(sCm < 0)) return SCREEN_NO_FACE;
   const L = Math.sqrt(L2); // |m|, for the bound only
   // Queue with queueFrameWall's bound (element-walls.ts): ζ = (V − C_L)·a and η = (V − C_L)·u at
@@ -407,7 +417,7 @@ export function screenElement(ws: CylinderTerrainWorkspace, q: CylinderQuery, hf
   w.normal[3 * m + 2] = invL;
   w.bound[m] = bound + margin;
   w.state[m] = WALL_OPEN;
-  return SCREEN_NO_FACE;
+  return SCREEN_NO_FACE + above;
 }
 
 /**

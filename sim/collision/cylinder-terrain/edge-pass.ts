@@ -17,9 +17,10 @@
  *  - Only BENT edges count (edge-bend.ts). A flat or concave internal edge is never deeper than
  *    the faces next to it, and the paper's Ω_E test (skip Q on edges joining face-contact
  *    vertices) still lets seams two cells away from the contact line through on fine grids:
- *    those are the ghost contacts. Gently convex edges keep the adjacent face's normal (the one
- *    nearer the radial/axial direction); only active edges (ridges, curbs, the grid border) get
- *    their own normal and kind 'edge'.
+ *    those are the ghost contacts. Active edges (ridges, curbs, the grid border) get their own
+ *    normal and kind 'edge'. Gently convex edges keep the adjacent face's normal (the one nearer
+ *    the radial/axial direction), and are tested only where that normal could pull the wheel
+ *    toward the point: elsewhere the faces' own contacts cover them (collide.ts, edgeMayAdd).
  *
  * Normals point out of the terrain into the cylinder: a side contact pushes the axis away from T
  * (n = (axis foot − T)/r_T), a base contact pushes the base away (n = −sign(z_T)·v).
@@ -66,9 +67,11 @@ export class EdgePass {
   /**
    * Cells of this query whose upper element (upper triangle, or the rectangle) may meet the
    * cylinder (markUpperMeets), one per cell of the range (row-major, rangeWidth cells a row),
-   * same stamp.
+   * same stamp; and, valid where the stamp is this query's, whether the cylinder's centre is
+   * above that element's plane (1) or not (0).
    */
   readonly upperStamp = new Uint32Array(CYLINDER_TERRAIN_MAX_CELLS);
+  readonly upperAbove = new Uint8Array(CYLINDER_TERRAIN_MAX_CELLS);
   rangeWidth = 0;
   stamp = 0;
   windowI0 = 0;
@@ -93,24 +96,40 @@ export function resetEdgePass(ep: EdgePass, i0: number, j0: number, i1: number):
   }
 }
 
+/** What the edge pass knows of a neighbour cell's upper element (upperMeets). */
+export const UpperMeet = {
+  /** Proved apart from the cylinder (or its cell dropped): none of its points is inside. */
+  Apart: 0,
+  /** May meet the cylinder (or not known: a cell outside the range). */
+  Meets: 1,
+  /** May meet it, and the cylinder's centre is above its plane (SCREEN_CENTRE_ABOVE). */
+  CentreAbove: 2,
+} as const;
+export type UpperMeet = (typeof UpperMeet)[keyof typeof UpperMeet];
+
 /**
  * Records that the upper element (upper triangle or rectangle) of cell (i, j), a cell of the
- * query's range, may meet the cylinder: its top and right edges are the bottom edge of cell
- * (i, j + 1) and the left edge of cell (i + 1, j), visited later (upperMayMeet).
+ * query's range, may meet the cylinder, and whether the cylinder's centre is above its plane:
+ * its top and right edges are the bottom edge of cell (i, j + 1) and the left edge of cell
+ * (i + 1, j), visited later (upperMeets).
  */
-export function markUpperMeets(ep: EdgePass, i: number, j: number): void {
-  ep.upperStamp[(j - ep.windowJ0) * ep.rangeWidth + (i - ep.windowI0)] = ep.stamp;
+export function markUpperMeets(ep: EdgePass, i: number, j: number, centreAbove: boolean): void {
+  const k = (j - ep.windowJ0) * ep.rangeWidth + (i - ep.windowI0);
+  ep.upperStamp[k] = ep.stamp;
+  ep.upperAbove[k] = centreAbove ? 1 : 0;
 }
 
 /**
- * False if cell (i, j) is in the query's cell range and its upper element was not recorded by
- * markUpperMeets (the cell was not visited, or its upper element was proved apart); true for a
- * cell left of or below the range (not known). Asked only for the cell below or to the left of a
- * cell of the range; cells are visited in cell order, so that cell is already decided.
+ * The upper element of cell (i, j) as markUpperMeets recorded it: Apart if the cell is in the
+ * query's range and was not recorded (not visited, or its upper element proved apart); Meets for
+ * a cell left of or below the range (not known). Asked only for the cell below or to the left of
+ * a cell of the range; cells are visited in cell order, so that cell is already decided.
  */
-export function upperMayMeet(ep: EdgePass, i: number, j: number): boolean {
-  if (i < ep.windowI0 || j < ep.windowJ0) return true;
-  return ep.upperStamp[(j - ep.windowJ0) * ep.rangeWidth + (i - ep.windowI0)] === ep.stamp;
+export function upperMeets(ep: EdgePass, i: number, j: number): UpperMeet {
+  if (i < ep.windowI0 || j < ep.windowJ0) return UpperMeet.Meets;
+  const k = (j - ep.windowJ0) * ep.rangeWidth + (i - ep.windowI0);
+  if (ep.upperStamp[k] !== ep.stamp) return UpperMeet.Apart;
+  return ep.upperAbove[k] !== 0 ? UpperMeet.CentreAbove : UpperMeet.Meets;
 }
 
 /**
