@@ -35,9 +35,13 @@
 import { TREE_INITIAL_NODE_CAPACITY, TREE_MAX_NODES } from '../../constants';
 import { halfArea } from './aabb';
 import type { Aabb } from './aabb';
+import type { NodeList } from './node-list';
 import type { Vec3 } from '../../math/vec3';
 
 export const NULL_NODE = -1;
+
+/** The list the queries write into, re-exported so existing `from './dynamic-tree'` imports keep working. */
+export { NodeList } from './node-list';
 
 /** Receives the leaves a ray cast reaches (see DynamicTree.rayCast). */
 export interface TreeRayVisitor {
@@ -45,29 +49,6 @@ export interface TreeRayVisitor {
   hit(leaf: number, maxT: number): number;
 }
 const FREE_HEIGHT = -1;
-
-/** A growable list of node indices that queries write into (no allocation once grown). */
-export class NodeList {
-  items: Int32Array;
-  count = 0;
-
-  constructor(capacity = 64) {
-    this.items = new Int32Array(capacity);
-  }
-
-  push(v: number): void {
-    if (this.count === this.items.length) {
-      const grown = new Int32Array(this.items.length * 2);
-      grown.set(this.items);
-      this.items = grown;
-    }
-    this.items[this.count++] = v;
-  }
-
-  clear(): void {
-    this.count = 0;
-  }
-}
 
 export class DynamicTree {
   /** Root node index, NULL_NODE when empty. */
