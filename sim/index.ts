@@ -106,6 +106,8 @@ export { BroadPhase } from './collision/broadphase/broad-phase';
 export { SweepAndPrune } from './collision/broadphase/sweep-and-prune';
 export { DynamicTree, NodeList, NULL_NODE as TREE_NULL_NODE } from './collision/broadphase/dynamic-tree';
 export type { TreeRayVisitor } from './collision/broadphase/dynamic-tree';
+// dynamic-tree-check: the tree's consistency check and SAH quality metric (tests, benchmarks)
+export { validateTree, treeAreaRatio } from './collision/broadphase/dynamic-tree-check';
 export { aabbOverlaps, aabbContains, aabbIsValid } from './collision/broadphase/aabb';
 
 // --- robot: URDF import, meshes, drive controllers (sim/robot/urdf, mesh, controllers) --------

@@ -30,14 +30,21 @@
  * index doubles as the proxy handle the broad phase gives out. Node indices are handed out
  * from a LIFO free list, so the same sequence of calls yields the same indices and the same
  * tree shape: the tree is deterministic.
+ *
+ * The consistency check (validateTree) and the SAH quality metric (treeAreaRatio) live in
+ * dynamic-tree-check.ts and read the tree through the public accessors below.
  */
 
 import { TREE_INITIAL_NODE_CAPACITY, TREE_MAX_NODES } from '../../constants';
 import { halfArea } from './aabb';
 import type { Aabb } from './aabb';
+import type { NodeList } from './node-list';
 import type { Vec3 } from '../../math/vec3';
 
 export const NULL_NODE = -1;
+
+/** The list the queries write into, re-exported so existing `from './dynamic-tree'` imports keep working. */
+export { NodeList } from './node-list';
 
 /** Receives the leaves a ray cast reaches (see DynamicTree.rayCast). */
 export interface TreeRayVisitor {
@@ -45,29 +52,6 @@ export interface TreeRayVisitor {
   hit(leaf: number, maxT: number): number;
 }
 const FREE_HEIGHT = -1;
-
-/** A growable list of node indices that queries write into (no allocation once grown). */
-export class NodeList {
-  items: Int32Array;
-  count = 0;
-
-  constructor(capacity = 64) {
-    this.items = new Int32Array(capacity);
-  }
-
-  push(v: number): void {
-    if (this.count === this.items.length) {
-      const grown = new Int32Array(this.items.length * 2);
-      grown.set(this.items);
-      this.items = grown;
-    }
-    this.items[this.count++] = v;
-  }
-
-  clear(): void {
-    this.count = 0;
-  }
-}
 
 export class DynamicTree {
   /** Root node index, NULL_NODE when empty. */
@@ -140,6 +124,34 @@ export class DynamicTree {
 
   getNodeHeight(node: number): number {
     return this.height[node];
+  }
+
+  /** Number of node slots, in use or free (nodeCount + the length of the free list). */
+  get nodeCapacity(): number {
+    return this.capacity;
+  }
+
+  /** True when node slot `node` is on the free list (not part of the tree). */
+  isFree(node: number): boolean {
+    return this.height[node] === FREE_HEIGHT;
+  }
+
+  /**
+   * First node of the free list (the next index createLeaf or an insertion will use), NULL_NODE
+   * when every slot is in use. With getNextFree, a read-only view of the free list for
+   * consistency checks (dynamic-tree-check.ts); the tree alone changes it.
+   */
+  get freeListHead(): number {
+    return this.freeList;
+  }
+
+  /**
+   * The free node after `node` on the free list, NULL_NODE at its end. Only meaningful when
+   * isFree(node): a free node keeps its link in the parent slot, so for a node in use this
+   * returns its parent.
+   */
+  getNextFree(node: number): number {
+    return this.parent[node];
   }
 
   /** Copy node `node`'s box into `out`. */
@@ -316,77 +328,6 @@ export class DynamicTree {
       stack[top++] = c2[n];
       stack[top++] = first;
     }
-  }
-
-  /**
-   * Sum of the half surface areas of the internal nodes divided by the root's: the SAH quality
-   * of the tree (lower is better); used by tests and benchmarks to see that rotations help.
-   */
-  getAreaRatio(): number {
-    if (this.root === NULL_NODE) return 0;
-    this.nodeArea(this.root);
-    const rootArea = this.area[0];
-    if (!(rootArea > 0)) return 0;
-    let total = 0;
-    for (let i = 0; i < this.capacity; i++) {
-      if (this.height[i] > 0) {
-        this.nodeArea(i);
-        total += this.area[0];
-      }
-    }
-    return total / rootArea;
-  }
-
-  /**
-   * Check every structural invariant; returns null when the tree is sound, else a message that
-   * names the broken node. For tests (O(n)); never called on the hot path.
-   */
-  validate(): string | null {
-    let leaves = 0;
-    let nodes = 0;
-    if (this.root !== NULL_NODE && this.parent[this.root] !== NULL_NODE) return `root ${this.root} has a parent`;
-    const stack: number[] = this.root === NULL_NODE ? [] : [this.root];
-    const b = this.box;
-    while (stack.length > 0) {
-      const n = stack.pop() as number;
-      nodes++;
-      if (this.height[n] === FREE_HEIGHT) return `node ${n} is reachable but free`;
-      const a = this.child1[n];
-      const c = this.child2[n];
-      if (a === NULL_NODE) {
-        if (c !== NULL_NODE) return `leaf ${n} has a child2`;
-        if (this.height[n] !== 0) return `leaf ${n} has height ${this.height[n]}`;
-        leaves++;
-        continue;
-      }
-      if (c === NULL_NODE) return `internal node ${n} lacks child2`;
-      if (this.parent[a] !== n || this.parent[c] !== n) return `children of ${n} do not point back to it`;
-      const h = 1 + Math.max(this.height[a], this.height[c]);
-      if (this.height[n] !== h) return `node ${n} has height ${this.height[n]}, expected ${h}`;
-      const o = n * 6;
-      for (const ch of [a, c]) {
-        const q = ch * 6;
-        for (let k = 0; k < 3; k++) {
-          if (b[o + k] > b[q + k] || b[o + 3 + k] < b[q + 3 + k]) return `node ${n} does not contain child ${ch}`;
-        }
-      }
-      // Tight: an internal box is exactly the union of its children (refit keeps it so).
-      for (let k = 0; k < 3; k++) {
-        if (b[o + k] !== Math.min(b[a * 6 + k], b[c * 6 + k])) return `node ${n} box is not tight (min ${k})`;
-        if (b[o + 3 + k] !== Math.max(b[a * 6 + 3 + k], b[c * 6 + 3 + k])) return `node ${n} box is not tight (max ${k})`;
-      }
-      stack.push(a, c);
-    }
-    if (leaves !== this.leaves) return `reachable leaves ${leaves} != leaf count ${this.leaves}`;
-    if (nodes !== this.allocated) return `reachable nodes ${nodes} != allocated ${this.allocated}`;
-    let free = 0;
-    for (let f = this.freeList; f !== NULL_NODE; f = this.parent[f]) {
-      if (this.height[f] !== FREE_HEIGHT) return `free-list node ${f} is in use`;
-      free++;
-      if (free > this.capacity) return 'free list has a cycle';
-    }
-    if (free + this.allocated !== this.capacity) return `free ${free} + allocated ${this.allocated} != capacity ${this.capacity}`;
-    return null;
   }
 
   // --- internals ------------------------------------------------------------------------------

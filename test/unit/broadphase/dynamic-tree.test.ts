@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { aabb, aabbOverlaps } from '../../../sim/collision/broadphase/aabb';
 import type { Aabb } from '../../../sim/collision/broadphase/aabb';
 import { DynamicTree, NodeList, NULL_NODE } from '../../../sim/collision/broadphase/dynamic-tree';
+import { treeAreaRatio, validateTree } from '../../../sim/collision/broadphase/dynamic-tree-check';
 import type { Vec3 } from '../../../sim/math/vec3';
 import { Rng } from '../../../sim/math/random';
 
@@ -52,10 +53,37 @@ describe('DynamicTree', () => {
     expect(tree.root).toBe(id);
     expect(tree.getHeight()).toBe(0);
     expect(tree.getUserData(id)).toBe(7);
-    expect(tree.validate()).toBeNull();
+    expect(validateTree(tree)).toBeNull();
     tree.destroyLeaf(id);
     expect(tree.root).toBe(NULL_NODE);
-    expect(tree.validate()).toBeNull();
+    expect(validateTree(tree)).toBeNull();
+  });
+
+  it('validateTree reports a broken tree, naming what is wrong', () => {
+    const tree = new DynamicTree();
+    for (let i = 0; i < 5; i++) tree.createLeaf(aabb(i, 0, 0, i + 1, 1, 1), i);
+    expect(validateTree(tree)).toBeNull();
+    const root = tree.root;
+    tree.root = tree.getChild1(root);
+    expect(validateTree(tree)).toBe(`root ${tree.root} has a parent`);
+    tree.root = NULL_NODE;
+    expect(validateTree(tree)).toBe('reachable leaves 0 != leaf count 5');
+    tree.root = root;
+    expect(validateTree(tree)).toBeNull();
+  });
+
+  it('exposes its free list read-only: free slots from freeListHead, taken first by the next insert', () => {
+    const tree = new DynamicTree(8);
+    const ids = [0, 1, 2].map((i) => tree.createLeaf(aabb(i, 0, 0, i + 1, 1, 1), i));
+    tree.destroyLeaf(ids[1]);
+    const free: number[] = [];
+    for (let f = tree.freeListHead; f !== NULL_NODE; f = tree.getNextFree(f)) free.push(f);
+    expect(free.length).toBe(tree.nodeCapacity - tree.nodeCount);
+    expect(free.every((f) => tree.isFree(f))).toBe(true);
+    expect(new Set(free).size).toBe(free.length);
+    const head = tree.freeListHead;
+    expect(tree.createLeaf(aabb(9, 0, 0, 10, 1, 1), 9)).toBe(head);
+    expect(tree.isFree(head)).toBe(false);
   });
 
   it('counts boxes that only touch on a face as overlapping (closed intervals)', () => {
@@ -91,7 +119,7 @@ describe('DynamicTree', () => {
             boxes.delete(id);
           }
         }
-        expect(tree.validate()).toBeNull();
+        expect(validateTree(tree)).toBeNull();
         expect(tree.leafCount).toBe(boxes.size);
         expect(tree.nodeCount).toBe(boxes.size === 0 ? 0 : 2 * boxes.size - 1);
         for (let q = 0; q < 10; q++) {
@@ -108,13 +136,13 @@ describe('DynamicTree', () => {
     const rng = new Rng(42);
     const random = new DynamicTree();
     for (let i = 0; i < n; i++) random.createLeaf(randomBox(rng, 100, 2), i);
-    expect(random.validate()).toBeNull();
+    expect(validateTree(random)).toBeNull();
     expect(random.getHeight()).toBeLessThanOrEqual(bound);
 
     // Sorted along a line: the worst case for plain insertion without rotations (a chain).
     const line = new DynamicTree();
     for (let i = 0; i < n; i++) line.createLeaf(aabb(i, 0, 0, i + 0.5, 0.5, 0.5), i);
-    expect(line.validate()).toBeNull();
+    expect(validateTree(line)).toBeNull();
     expect(line.getHeight()).toBeLessThanOrEqual(bound);
   });
 
@@ -125,7 +153,7 @@ describe('DynamicTree', () => {
       const tree = new DynamicTree();
       const n = 1000;
       for (let i = 0; i < n; i++) tree.createLeaf(aabb(2, 3, 4, 2 + size, 3 + size, 4 + size), i);
-      expect(tree.validate()).toBeNull();
+      expect(validateTree(tree)).toBeNull();
       expect(tree.getHeight()).toBeLessThanOrEqual(2 * Math.log2(n));
       const hits = new NodeList();
       tree.queryAabb(aabb(2, 3, 4, 2, 3, 4), hits);
@@ -168,8 +196,10 @@ describe('DynamicTree', () => {
       const [x, y, z] = cells[c];
       tree.createLeaf(aabb(x, y, z, x + size, y + size, z + size), c);
     }
-    expect(tree.validate()).toBeNull();
-    expect(tree.getAreaRatio()).toBeLessThan(1.4 * reference);
+    expect(validateTree(tree)).toBeNull();
+    // The root counts itself, so any tree with an internal node scores at least 1.
+    expect(treeAreaRatio(tree)).toBeGreaterThanOrEqual(1);
+    expect(treeAreaRatio(tree)).toBeLessThan(1.4 * reference);
   });
 
   it('is deterministic: the same calls build the same tree and the same ids', () => {
