@@ -53,7 +53,7 @@ const TIMED_RUNS = 5;
  */
 const WARMUP_RUNS = 3;
 /** [m] A pose "has contact" for the missed-contact count when the oracle depth exceeds this (0.1 mm). */
-const MISS_THRESHOLD = 1e-4;
+export const MISS_THRESHOLD = 1e-4;
 /** [m] Report our poses off the oracle by more than this (1 mm), at most WORST_COUNT of them. */
 const WORST_LIMIT = 1e-3;
 const WORST_COUNT = 12;
@@ -74,7 +74,7 @@ function median(xs: number[]): number {
   return s[s.length >> 1];
 }
 
-function quantile(sorted: number[], f: number): number {
+export function quantile(sorted: number[], f: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(f * sorted.length))];
 }
 
@@ -82,7 +82,7 @@ function quantile(sorted: number[], f: number): number {
 type Rate = PassRates;
 
 /** Accuracy pass: contacts per query, |depth − oracle| per pose, missed contacts. */
-function accuracy(
+export function accuracy(
   poses: readonly CylinderPose[],
   oracle: Float64Array,
   query: (p: CylinderPose) => { contacts: number; maxDepth: number },
@@ -246,12 +246,12 @@ interface HeapNode {
   children: HeapNode[];
 }
 
-function fmtQps(x: number): string {
+export function fmtQps(x: number): string {
   if (!Number.isFinite(x)) return 'n/a';
   return x >= 1000 ? `${Math.round(x).toLocaleString('en-US')}` : x.toFixed(0);
 }
 
-function fmtMm(x: number): string {
+export function fmtMm(x: number): string {
   return (x * 1000).toFixed(x < 1e-3 ? 4 : 2);
 }
 

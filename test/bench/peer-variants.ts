@@ -1,0 +1,184 @@
+/**
+ * Peer-configuration study for the wheel bench (issue #12's "fastest peer that misses no
+ * contact"): is there a Jolt configuration faster than the bench's Jolt row that still misses no
+ * contact? Not part of `npm run bench`; run it alone:
+ *
+ *   npx tsx test/bench/peer-variants.ts [--passes N] [--poses N] [--only substring,substring]
+ *
+ * Every variant answers the bench's query (test/bench/cylinder.bench.ts): the same scene, the
+ * same 10,000 seeded poses for accuracy (contacts per query, |max depth − oracle| percentiles,
+ * missed = oracle depth > 0.1 mm and no contact, by the bench's own `accuracy`), the same first
+ * 1,000 poses for timing, the same pass timer (pass-timer.mjs: one untimed pass, then a pass of
+ * ≥ 1 s, by the querying thread's CPU time). On a shared 2-core machine absolute rates drift, so
+ * each variant is timed in pairs with the bench's Jolt row ("jolt mesh (bench row)") in this
+ * process, the pair order alternating, and the table reports the median of the variant's passes
+ * and the median of the per-pair ratios variant / bench row.
+ *
+ * Each peer gets its own wasm instance, as in the bench (jolt-physics 1.1.0's heap runs out of
+ * memory with a second 513 × 513 MeshShape in one instance); the first row times the bench's
+ * Jolt row against a second copy of itself: its ratio shows the pairing's noise.
+ */
+import initJolt from 'jolt-physics/wasm-compat';
+import { cpus, loadavg } from 'node:os';
+import type { Heightfield } from '../../sim/terrain/heightfield';
+import { oracleMaxDepth, type CylinderPose } from '../oracle/cylinder-oracle';
+import { joltTerrainHeightfield, loadJolt, loadMujoco, loadRapier, type JoltOptions, type Peer } from '../oracle/cylinder-peers';
+import { buildCylinderScene, cylinderPoses, WHEEL_RADIUS, WHEEL_WIDTH } from '../oracle/cylinder-poses';
+import { accuracy, fmtMm, fmtQps, quantile } from './cylinder.bench';
+import { passRates } from './pass-timer.mjs';
+
+const ACCURACY_POSES = 10_000;
+const TIMING_POSES = 1_000;
+const PASSES = 5;
+
+type JoltModule = Awaited<ReturnType<typeof initJolt>>;
+
+interface Variant {
+  name: string;
+  load: (hf: Heightfield) => Promise<Peer>;
+  /** HeightFieldShape settings, to report the height quantisation error. */
+  heightfield?: { blockSize: number; bitsPerSample: number };
+}
+
+const jolt = (name: string, opts: JoltOptions): Variant => ({
+  name,
+  load: (hf) => loadJolt(hf, opts),
+  heightfield: opts.terrain === 'heightfield' ? { blockSize: opts.blockSize ?? 2, bitsPerSample: opts.bitsPerSample ?? 8 } : undefined,
+});
+
+const BASELINE = jolt('jolt mesh (bench row)', {});
+
+const VARIANTS: Variant[] = [
+  // 1. HeightFieldShape: block 2 / 8 bits is the most exact Jolt allows; coarser ones for speed.
+  jolt('jolt heightfield b2/8bit', { terrain: 'heightfield', blockSize: 2, bitsPerSample: 8 }),
+  jolt('jolt heightfield b4/8bit', { terrain: 'heightfield', blockSize: 4, bitsPerSample: 8 }),
+  jolt('jolt heightfield b8/8bit', { terrain: 'heightfield', blockSize: 8, bitsPerSample: 8 }),
+  jolt('jolt heightfield b2/8bit, active edges only, no back faces', { terrain: 'heightfield', activeEdges: 'active', backFaces: false }),
+  // 2. MeshShape with Jolt's default active-edge / back-face modes.
+  jolt('jolt mesh, active edges only', { activeEdges: 'active' }),
+  jolt('jolt mesh, no back faces', { backFaces: false }),
+  jolt('jolt mesh, active edges only, no back faces (Jolt defaults)', { activeEdges: 'active', backFaces: false }),
+  // 3. Other cheap settings.
+  jolt('jolt mesh, collect faces', { collectFaces: true }),
+  jolt('jolt mesh, closest (deepest) hit collector', { collector: 'closest' }),
+  jolt('jolt mesh, penetration+collision tolerance 1e-3', { penetrationTolerance: 1e-3, collisionTolerance: 1e-3 }),
+  jolt('jolt mesh, 4 triangles per leaf', { maxTrianglesPerLeaf: 4 }),
+  jolt('jolt mesh, 6 triangles per leaf', { maxTrianglesPerLeaf: 6 }),
+  jolt('jolt mesh, CollideShapeWithInternalEdgeRemoval (collect faces)', { internalEdgeRemoval: true, collectFaces: true }),
+  // A rounded wheel: EPA only where the shrunk core penetrates (changes the shape at the rims).
+  jolt('jolt mesh, cylinder convex radius 1 mm', { convexRadius: 1e-3 }),
+  jolt('jolt mesh, cylinder convex radius 5 mm', { convexRadius: 5e-3 }),
+  jolt('jolt mesh, cylinder convex radius 50 mm (Jolt default)', { convexRadius: 0.05 }),
+  jolt('jolt heightfield b2/8bit, closest hit', { terrain: 'heightfield', collector: 'closest' }),
+  // The other peers of the bench, for the same ratio column.
+  { name: 'rapier (bench row)', load: (hf) => loadRapier(hf) },
+  { name: 'mujoco (bench row)', load: (hf) => loadMujoco(hf, WHEEL_RADIUS, WHEEL_WIDTH) },
+];
+
+function arg(name: string): string | undefined {
+  const k = process.argv.indexOf(name);
+  return k >= 0 ? process.argv[k + 1] : undefined;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/** [m] |Jolt's decoded height − ours| over all samples: p50, p95, p99, max. */
+function quantisationError(J: JoltModule, hf: Heightfield, blockSize: number, bitsPerSample: number): number[] {
+  const { shape } = joltTerrainHeightfield(J, hf, blockSize, bitsPerSample);
+  shape.AddRef(); // ours until the Release below (Jolt's shapes are reference counted)
+  const hs = J.castObject(shape, J.HeightFieldShape);
+  const errs: number[] = [];
+  for (let sy = 0; sy < hf.rows; sy++) {
+    for (let sx = 0; sx < hf.cols; sx++) errs.push(Math.abs(hs.GetPosition(sx, sy).GetY() - hf.height(sx, hf.rows - 1 - sy)));
+  }
+  shape.Release();
+  errs.sort((a, b) => a - b);
+  return [0.5, 0.95, 0.99, 1].map((f) => quantile(errs, f));
+}
+
+interface Result {
+  name: string;
+  cpu: number;
+  ratio: number;
+  ratios: number[];
+  cpq: number;
+  err: number[];
+  missed: number;
+  extra: number;
+  note: string;
+}
+
+async function main(): Promise<void> {
+  const passes = Number(arg('--passes') ?? PASSES);
+  const nAcc = Number(arg('--poses') ?? ACCURACY_POSES);
+  const only = arg('--only')?.split(',');
+  const t0 = performance.now();
+  const hf = buildCylinderScene();
+  const poses = cylinderPoses(hf, nAcc);
+  const oracle = new Float64Array(nAcc);
+  for (let k = 0; k < nAcc; k++) oracle[k] = oracleMaxDepth(poses[k], hf).depth;
+  const timing: readonly CylinderPose[] = poses.slice(0, Math.min(nAcc, TIMING_POSES));
+  console.log(`scene + ${nAcc} poses + oracle: ${((performance.now() - t0) / 1000).toFixed(1)} s; oracle contact poses ${oracle.filter((d) => d > 1e-4).length}`);
+
+  const J = await initJolt(); // for the quantisation error only
+  const baseline = await BASELINE.load(hf);
+  const results: Result[] = [];
+  const variants = [BASELINE, ...VARIANTS.filter((v) => only === undefined || only.some((o) => v.name.includes(o)))];
+  for (const v of variants) {
+    let peer: Peer;
+    try {
+      peer = await v.load(hf);
+    } catch (e) {
+      // e.g. Aborted(OOM): jolt-physics 1.1.0's wasm heap is a fixed 128 MiB
+      console.log(`${v.name}: failed to load (${e instanceof Error ? e.message : String(e)})`);
+      results.push({ name: v.name, cpu: NaN, ratio: NaN, ratios: [], cpq: NaN, err: [NaN], missed: NaN, extra: NaN, note: `failed to load: ${e instanceof Error ? e.message : String(e)}` });
+      continue;
+    }
+    try {
+      const a = accuracy(poses, oracle, (p) => peer.query(p));
+      // Poses where the variant reports contact and the oracle has none (> 0.1 mm deep in the variant).
+      let extra = 0;
+      for (let k = 0; k < nAcc; k++) if (oracle[k] === 0 && a.depth[k] > 1e-4) extra++;
+      const cpu: number[] = [];
+      const ratios: number[] = [];
+      const timeOne = (q: Peer): number => passRates(timing, (p) => { q.query(p); }, 1, 1).cpu;
+      for (let r = 0; r < passes; r++) {
+        let vr: number, br: number;
+        if (r % 2 === 0) {
+          br = timeOne(baseline);
+          vr = timeOne(peer);
+        } else {
+          vr = timeOne(peer);
+          br = timeOne(baseline);
+        }
+        cpu.push(vr);
+        ratios.push(vr / br);
+      }
+      const quant = v.heightfield ? quantisationError(J, hf, v.heightfield.blockSize, v.heightfield.bitsPerSample) : undefined;
+      const note = quant ? `height quantisation p50/p95/p99/max ${quant.map(fmtMm).join(' / ')} mm` : '';
+      const res: Result = { name: v.name, cpu: median(cpu), ratio: median(ratios), ratios, cpq: a.cpq, err: a.err, missed: a.missed, extra, note };
+      results.push(res);
+      console.log(`${v.name}: ${fmtQps(res.cpu)} q/CPU-s, ×${res.ratio.toFixed(3)} (pairs ${ratios.map((x) => x.toFixed(3)).join(' ')}), missed ${res.missed}, extra ${extra}, ${res.cpq.toFixed(2)} contacts/q ${note}`);
+    } finally {
+      peer.dispose();
+    }
+  }
+  baseline.dispose();
+
+  console.log(`\n### Peer variants: ${nAcc.toLocaleString('en-US')} poses for accuracy, first ${timing.length} timed, ${passes} interleaved pass pairs per variant\n`);
+  console.log('| variant | queries per CPU-second (median of passes) | × bench Jolt row (median of pair ratios) | contacts/query | depth error p50 / p95 / p99 / max [mm] | missed (> 0.1 mm) | contact where oracle has none (> 0.1 mm) | note |');
+  console.log('|---|---:|---:|---:|---|---:|---:|---|');
+  for (const r of results) {
+    const e = r.err;
+    console.log(`| ${r.name} | ${fmtQps(r.cpu)} | ${r.ratio.toFixed(2)} | ${r.cpq.toFixed(2)} | ${fmtMm(quantile(e, 0.5))} / ${fmtMm(quantile(e, 0.95))} / ${fmtMm(quantile(e, 0.99))} / ${fmtMm(e[e.length - 1])} | ${r.missed} | ${r.extra} | ${r.note} |`);
+  }
+  console.log(`\nLoad average: ${loadavg().map((x) => x.toFixed(1)).join(' / ')} on ${cpus().length} cores.`);
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
