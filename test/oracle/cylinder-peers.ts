@@ -7,6 +7,8 @@
  *   Jolt    MeshShape built from our exact triangles (float32 vertices): identical surface,
  *           one static body; NarrowPhaseQuery.CollideShape of a CylinderShape (convex radius
  *           0) with an all-hits collector: one result per triangle hit (GJK/EPA per triangle).
+ *           The tuned rows (JOLT_TUNED): EPA penetration tolerance 4e-3 instead of 1e-4, with
+ *           all hits or with the closest-hit collector (the deepest hit only, as Rapier).
  *   Rapier  TriMesh collider from our exact triangles (float32): identical surface.
  *           Collider.contactShape(cylinder): parry's composite-vs-convex contact returns ONE
  *           contact, the deepest over the triangles (GJK/EPA per triangle).
@@ -92,7 +94,11 @@ export interface JoltOptions {
   collectFaces?: boolean;
   /** 'all': every triangle hit (CollideShapeAllHitCollisionCollector); 'closest': the deepest hit only (CollideShapeClosestHitCollisionCollector). */
   collector?: 'all' | 'closest';
-  /** [m] CollideSettingsBase.mPenetrationTolerance (Jolt's default 1e-4). */
+  /**
+   * CollideSettingsBase.mPenetrationTolerance (dimensionless, Jolt's default 1e-4): EPA stops
+   * when the squared penetration changes by less than this × depth², so the depth is good to
+   * about half of it, relatively.
+   */
   penetrationTolerance?: number;
   /** [m] CollideSettingsBase.mCollisionTolerance (Jolt's default 1e-4). */
   collisionTolerance?: number;
@@ -169,6 +175,16 @@ export function joltStaticBody(J: JoltModule, shape: InstanceType<JoltModule['Sh
   return { jolt, npq: system.GetNarrowPhaseQuery(), bpFilter: new J.BroadPhaseLayerFilter(), olFilter: new J.ObjectLayerFilter(), bodyFilter: new J.BodyFilter() };
 }
 
+/**
+ * The bench's tuned Jolt rows (test/bench/peer-variants.ts, 2026-11-25): the largest EPA
+ * penetration tolerance tried whose depths stay within the bench's 0.1 mm contact threshold of
+ * the default-tolerance Jolt row on all 10,000 poses (largest difference 0.0996 mm; 5e-3 gave
+ * 0.11 mm), no pose missed, about 1.2× the default's queries per CPU-second. Looser tolerances
+ * are faster still and miss nothing either (1 = EPA stops at its first polytope: 1.85×) but move
+ * depths by up to 13 mm, so they no longer answer the same question.
+ */
+export const JOLT_TUNED: JoltOptions = { penetrationTolerance: 4e-3 };
+
 /** The Jolt peer (defaults: the bench's row; `opts` for the variant study; `module` to share one wasm instance). */
 export async function loadJolt(hf: Heightfield, opts: JoltOptions = {}, module?: JoltModule): Promise<Peer> {
   const J = module ?? (await initJolt());
@@ -216,14 +232,25 @@ export async function loadJolt(hf: Heightfield, opts: JoltOptions = {}, module?:
     p.Set(pose.center[0], pose.center[1], pose.center[2]);
     return mat.sRotationTranslation(q, p);
   };
-  const method = terrain === 'mesh'
-    ? `MeshShape of our exact triangles (float32) in a static body, NarrowPhaseQuery.CollideShape, all hits, GJK/EPA per triangle, convex radius ${opts.convexRadius ?? 0}`
-    : `HeightFieldShape of our heights (block ${opts.blockSize ?? 2}, ${opts.bitsPerSample ?? 8} bits per sample; turned so its diagonal is our V1–V2), NarrowPhaseQuery.CollideShape, GJK/EPA per triangle, convex radius ${opts.convexRadius ?? 0}`;
-  if ((opts.collector ?? 'all') === 'closest') {
+  const changed = [
+    opts.activeEdges === 'active' ? 'active edges only' : '',
+    opts.backFaces === false ? 'back faces ignored' : '',
+    opts.collectFaces === true ? 'faces collected' : '',
+    edgeRemoval ? 'CollideShapeWithInternalEdgeRemoval' : '',
+    opts.penetrationTolerance !== undefined ? `EPA penetration tolerance ${opts.penetrationTolerance} (relative; Jolt's default 1e-4)` : '',
+    opts.collisionTolerance !== undefined ? `GJK collision tolerance ${opts.collisionTolerance} m (Jolt's default 1e-4 m)` : '',
+  ].filter((t) => t !== '');
+  const closest = (opts.collector ?? 'all') === 'closest';
+  const hits = closest ? 'the closest (deepest) hit only' : 'all hits';
+  const method = (terrain === 'mesh'
+    ? `MeshShape of our exact triangles (float32) in a static body, NarrowPhaseQuery.CollideShape, ${hits}, GJK/EPA per triangle, convex radius ${opts.convexRadius ?? 0}`
+    : `HeightFieldShape of our heights (block ${opts.blockSize ?? 2}, ${opts.bitsPerSample ?? 8} bits per sample; turned so its diagonal is our V1–V2), NarrowPhaseQuery.CollideShape, ${hits}, GJK/EPA per triangle, convex radius ${opts.convexRadius ?? 0}`)
+    + (changed.length > 0 ? `; ${changed.join(', ')}` : '');
+  if (closest) {
     const collector = new J.CollideShapeClosestHitCollisionCollector();
     return {
       name: 'Jolt',
-      method: `${method}; closest (deepest) hit only`,
+      method,
       buildMs,
       query(pose) {
         collector.Reset();
@@ -302,7 +329,15 @@ export async function loadRapier(hf: Heightfield): Promise<Peer> {
   };
 }
 
-export async function loadMujoco(hf: Heightfield, radius: number, height: number): Promise<Peer> {
+/** MuJoCo knobs for the peer-variant study (defaults: the bench's MuJoCo row, MuJoCo's own defaults). */
+export interface MujocoOptions {
+  /** [m] <option ccd_tolerance> (MuJoCo's default 1e-6). */
+  ccdTolerance?: number;
+  /** <option ccd_iterations> (MuJoCo's default). */
+  ccdIterations?: number;
+}
+
+export async function loadMujoco(hf: Heightfield, radius: number, height: number, opts: MujocoOptions = {}): Promise<Peer> {
   const mj = await loadMujocoModule();
   const t0 = performance.now();
   const fs = (mj as unknown as { FS: { mkdir(p: string): void; writeFile(p: string, s: string): void; analyzePath(p: string): { exists: boolean } } }).FS;
@@ -314,7 +349,7 @@ export async function loadMujoco(hf: Heightfield, radius: number, height: number
   const lo = hf.minHeight;
   const range = Math.max(hf.maxHeight - lo, 1e-6);
   const xml = `<mujoco>
-  <option><flag gravity="disable" contact="enable"/></option>
+  <option${opts.ccdTolerance !== undefined ? ` ccd_tolerance="${opts.ccdTolerance}"` : ''}${opts.ccdIterations !== undefined ? ` ccd_iterations="${opts.ccdIterations}"` : ''}><flag gravity="disable" contact="enable"/></option>
   <asset><hfield name="terrain" nrow="${hf.rows}" ncol="${hf.cols}" size="${rx} ${ry} ${range} 1"/></asset>
   <worldbody>
     <geom name="ground" type="hfield" hfield="terrain" pos="${cx} ${cy} ${lo}" margin="0"/>
