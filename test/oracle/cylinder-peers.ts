@@ -185,9 +185,9 @@ export function joltStaticBody(J: JoltModule, shape: InstanceType<JoltModule['Sh
  */
 export const JOLT_TUNED: JoltOptions = { penetrationTolerance: 4e-3 };
 
-/** The Jolt peer (defaults: the bench's row; `opts` for the variant study; `module` to share one wasm instance). */
-export async function loadJolt(hf: Heightfield, opts: JoltOptions = {}, module?: JoltModule): Promise<Peer> {
-  const J = module ?? (await initJolt());
+/** The Jolt peer, in a wasm instance of its own (defaults: the bench's first Jolt row; `opts`: its tuned rows and the variant study). */
+export async function loadJolt(hf: Heightfield, opts: JoltOptions = {}): Promise<Peer> {
+  const J = await initJolt();
   const terrain = opts.terrain ?? 'mesh';
   const t0 = performance.now();
   let shape: InstanceType<JoltModule['Shape']>;
