@@ -14,9 +14,21 @@
  * process, the pair order alternating, and the table reports the median of the variant's passes
  * and the median of the per-pair ratios variant / bench row.
  *
- * Each peer gets its own wasm instance, as in the bench (jolt-physics 1.1.0's heap runs out of
- * memory with a second 513 × 513 MeshShape in one instance); the first row times the bench's
- * Jolt row against a second copy of itself: its ratio shows the pairing's noise.
+ * Each peer gets its own wasm instance, as in the bench (jolt-physics 1.1.0's heap is a fixed
+ * 128 MiB: a second 513 × 513 MeshShape in one instance, or one with fewer than 8 triangles per
+ * leaf, runs out of memory); the first row times the bench's Jolt row against a second copy of
+ * itself: its ratio shows the pairing's noise.
+ *
+ * Result (2026-11-25, 5 pass pairs, load ≈ 2.5 on 2 cores): the active-edge, back-face and
+ * collect-faces modes, the HeightFieldShape (most exact: block 2, 8 bits, heights off by up to
+ * 0.43 mm) and the closest-hit collector are each within 0–3 % of the bench row; the GJK
+ * collision tolerance and a rounded cylinder (convex radius) are slower or miss poses. Only EPA's
+ * penetration tolerance (relative) buys speed: 4e-3 gives 1.20× (1.25× with the closest-hit
+ * collector) with no pose missed and every depth within 0.1 mm of the bench row's, which the
+ * bench now reports as its tuned Jolt rows (JOLT_TUNED in test/oracle/cylinder-peers.ts).
+ * Looser tolerances are faster (1: 1.82×) and miss nothing either, but move depths by up to
+ * 13 mm. MuJoCo's ccd_tolerance 1e-5 (default 1e-6) gives 1.05× the bench Jolt row with the same
+ * depths; 2e-5 and looser report spurious depths of 18–26 cm.
  */
 import initJolt from 'jolt-physics/wasm-compat';
 import { cpus, loadavg } from 'node:os';
