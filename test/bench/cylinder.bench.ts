@@ -16,7 +16,11 @@
  *                 isolate, as in the app), then the tsx copy in this process; the plain API
  *                 (allocating result objects) in its own row.
  *                 Peers: over the first PEER_TIMING_POSES poses (a full 10,000-pose pass of
- *                 MuJoCo takes minutes), their per-query JS→wasm calls included.
+ *                 MuJoCo takes minutes), their per-query JS→wasm calls included. Jolt has
+ *                 three rows: the bench's original configuration and two tuned ones (EPA
+ *                 penetration tolerance JOLT_TUNED, all hits / deepest hit only), the fastest
+ *                 configurations that miss no pose and keep depths within 0.1 mm of the first
+ *                 (test/bench/peer-variants.ts); "× fastest peer" is over all peer rows.
  *   contacts/q    mean number of contacts per query, over all poses.
  *   depth error   |max contact depth − oracle maximum depth| over all poses (p50/p95/p99/max),
  *                 oracle: test/oracle/cylinder-oracle.ts (its header defines the depth).
@@ -34,7 +38,7 @@ import { CylinderTerrainWorkspace } from '../../sim/collision/cylinder-terrain/w
 import type { Vec3 } from '../../sim/math/vec3';
 import type { Heightfield } from '../../sim/terrain/heightfield';
 import { oracleMaxDepth, type CylinderPose } from '../oracle/cylinder-oracle';
-import { loadJolt, loadMujoco, loadRapier, type Peer } from '../oracle/cylinder-peers';
+import { JOLT_TUNED, loadJolt, loadMujoco, loadRapier, type Peer } from '../oracle/cylinder-peers';
 import { passRates, type PassRates } from './pass-timer.mjs';
 import { buildCylinderScene, cylinderPoses, WHEEL_RADIUS, WHEEL_WIDTH } from '../oracle/cylinder-poses';
 
@@ -53,7 +57,7 @@ const TIMED_RUNS = 5;
  */
 const WARMUP_RUNS = 3;
 /** [m] A pose "has contact" for the missed-contact count when the oracle depth exceeds this (0.1 mm). */
-const MISS_THRESHOLD = 1e-4;
+export const MISS_THRESHOLD = 1e-4;
 /** [m] Report our poses off the oracle by more than this (1 mm), at most WORST_COUNT of them. */
 const WORST_LIMIT = 1e-3;
 const WORST_COUNT = 12;
@@ -74,7 +78,7 @@ function median(xs: number[]): number {
   return s[s.length >> 1];
 }
 
-function quantile(sorted: number[], f: number): number {
+export function quantile(sorted: number[], f: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(f * sorted.length))];
 }
 
@@ -82,7 +86,7 @@ function quantile(sorted: number[], f: number): number {
 type Rate = PassRates;
 
 /** Accuracy pass: contacts per query, |depth − oracle| per pose, missed contacts. */
-function accuracy(
+export function accuracy(
   poses: readonly CylinderPose[],
   oracle: Float64Array,
   query: (p: CylinderPose) => { contacts: number; maxDepth: number },
@@ -246,12 +250,12 @@ interface HeapNode {
   children: HeapNode[];
 }
 
-function fmtQps(x: number): string {
+export function fmtQps(x: number): string {
   if (!Number.isFinite(x)) return 'n/a';
   return x >= 1000 ? `${Math.round(x).toLocaleString('en-US')}` : x.toFixed(0);
 }
 
-function fmtMm(x: number): string {
+export function fmtMm(x: number): string {
   return (x * 1000).toFixed(x < 1e-3 ? 4 : 2);
 }
 
@@ -290,6 +294,9 @@ export default async function run(ctx: BenchContext): Promise<void> {
   const peers: Array<[string, () => Promise<Peer>]> = [
     ['Rapier', () => loadRapier(hf)],
     ['Jolt', () => loadJolt(hf)],
+    // Jolt tuned (JOLT_TUNED, test/bench/peer-variants.ts): faster, no pose missed, depths within 0.1 mm of the row above.
+    ['Jolt tuned', async () => ({ ...(await loadJolt(hf, JOLT_TUNED)), name: `Jolt (EPA tolerance ${JOLT_TUNED.penetrationTolerance})` })],
+    ['Jolt tuned, deepest hit', async () => ({ ...(await loadJolt(hf, { ...JOLT_TUNED, collector: 'closest' })), name: `Jolt (EPA tolerance ${JOLT_TUNED.penetrationTolerance}, deepest hit only)` })],
     ['MuJoCo', () => loadMujoco(hf, WHEEL_RADIUS, WHEEL_WIDTH)],
   ];
   const methods: string[] = [];

@@ -7,6 +7,8 @@
  *   Jolt    MeshShape built from our exact triangles (float32 vertices): identical surface,
  *           one static body; NarrowPhaseQuery.CollideShape of a CylinderShape (convex radius
  *           0) with an all-hits collector: one result per triangle hit (GJK/EPA per triangle).
+ *           The tuned rows (JOLT_TUNED): EPA penetration tolerance 4e-3 instead of 1e-4, with
+ *           all hits or with the closest-hit collector (the deepest hit only, as Rapier).
  *   Rapier  TriMesh collider from our exact triangles (float32): identical surface.
  *           Collider.contactShape(cylinder): parry's composite-vs-convex contact returns ONE
  *           contact, the deepest over the triangles (GJK/EPA per triangle).
@@ -67,12 +69,94 @@ function quatFromTo(from: readonly number[], to: readonly number[]): [number, nu
 const Y_AXIS = [0, 1, 0];
 const Z_AXIS = [0, 0, 1];
 
-export async function loadJolt(hf: Heightfield): Promise<Peer> {
-  const J = await initJolt();
-  const t0 = performance.now();
-  const mesh = joltTerrainMesh(J, hf);
-  // A static body in a one-layer physics system, queried through its NarrowPhaseQuery
-  // (TransformedShape.CollideShape crashes in jolt-physics 1.1.0's wasm build).
+/**
+ * Jolt configuration knobs for the peer-variant study (test/bench/peer-variants.ts). The
+ * defaults are the bench's Jolt row: MeshShape, CollideWithAll, back faces on, no faces
+ * collected, all hits.
+ */
+export interface JoltOptions {
+  /**
+   * 'mesh': MeshShape of our exact triangles (float32). 'heightfield': HeightFieldShape of our
+   * heights, rotated so that its cell diagonal is our V1–V2 (see joltTerrainHeightfield).
+   */
+  terrain?: 'mesh' | 'heightfield';
+  /** HeightFieldShapeSettings.mBlockSize (2–8; 2 is the most exact). */
+  blockSize?: number;
+  /** HeightFieldShapeSettings.mBitsPerSample (1–8; 8 is the most exact). */
+  bitsPerSample?: number;
+  /** MeshShapeSettings.mMaxTrianglesPerLeaf (Jolt's default 8). */
+  maxTrianglesPerLeaf?: number;
+  /** CollideShapeSettings.mActiveEdgeMode: 'all' (CollideWithAll) or 'active' (CollideOnlyWithActive, Jolt's default). */
+  activeEdges?: 'all' | 'active';
+  /** CollideShapeSettings.mBackFaceMode: true = CollideWithBackFaces, false = IgnoreBackFaces (Jolt's default). */
+  backFaces?: boolean;
+  /** CollideShapeSettings.mCollectFacesMode: true = CollectFaces, false = NoFaces (Jolt's default). */
+  collectFaces?: boolean;
+  /** 'all': every triangle hit (CollideShapeAllHitCollisionCollector); 'closest': the deepest hit only (CollideShapeClosestHitCollisionCollector). */
+  collector?: 'all' | 'closest';
+  /**
+   * CollideSettingsBase.mPenetrationTolerance (dimensionless, Jolt's default 1e-4): EPA stops
+   * when the squared penetration changes by less than this × depth², so the depth is good to
+   * about half of it, relatively.
+   */
+  penetrationTolerance?: number;
+  /** [m] CollideSettingsBase.mCollisionTolerance (Jolt's default 1e-4). */
+  collisionTolerance?: number;
+  /**
+   * [m] The CylinderShape's convex radius (the bench: 0; Jolt's default 0.05). A radius > 0
+   * rounds the wheel's rims by that radius (a different, smaller shape) and lets Jolt skip EPA
+   * while only the rounding penetrates.
+   */
+  convexRadius?: number;
+  /** NarrowPhaseQuery.CollideShapeWithInternalEdgeRemoval instead of CollideShape (Jolt wants CollideWithAll and CollectFaces with it). */
+  internalEdgeRemoval?: boolean;
+}
+
+type JoltModule = Awaited<ReturnType<typeof initJolt>>;
+
+/**
+ * Our terrain as a Jolt HeightFieldShape plus the body rotation that places it.
+ * Jolt's height field lies in its local x–z plane with local y up: sample (sx, sy) at
+ * offset + scale·(sx, H[sy·N + sx], sy), each cell split on its (sx, sy)–(sx+1, sy+1) diagonal
+ * (checked by ray casts in test/bench/peer-variants.ts). The body is turned +90° about x
+ * (local (x, y, z) → world (x, −z, y)), so local y is world z and sample row sy runs toward −y:
+ * sample (sx, sy) is our vertex (sx, rows−1−sy), and the diagonal (sx, sy)–(sx+1, sy+1) is our
+ * (i, j)–(i+1, j−1), the V2–V1 diagonal of cell (i, j−1): the same triangles, no mirroring
+ * of the wheel needed. Heights are quantised (16 bits over the whole range, then
+ * `bitsPerSample` bits within each block's range); the caller measures that error.
+ */
+export function joltTerrainHeightfield(J: JoltModule, hf: Heightfield, blockSize: number, bitsPerSample: number): { shape: InstanceType<JoltModule['Shape']>; rotation: [number, number, number, number] } {
+  if (hf.cols !== hf.rows || hf.dx !== hf.dy) throw new Error('joltTerrainHeightfield: Jolt height fields are square with one spacing (cols = rows, dx = dy)');
+  const n = hf.cols;
+  const s = new J.HeightFieldShapeSettings();
+  s.mSampleCount = n;
+  s.mBlockSize = blockSize;
+  s.mBitsPerSample = bitsPerSample;
+  s.mOffset = new J.Vec3(hf.x0, 0, -(hf.y0 + (hf.rows - 1) * hf.dy));
+  s.mScale = new J.Vec3(hf.dx, 1, hf.dy);
+  s.mHeightSamples.resize(n * n);
+  const samples = new Float32Array(J.HEAPF32.buffer, J.getPointer(s.mHeightSamples.data()), n * n);
+  for (let sy = 0; sy < n; sy++) for (let sx = 0; sx < n; sx++) samples[sy * n + sx] = hf.height(sx, hf.rows - 1 - sy);
+  const res = s.Create();
+  if (res.HasError()) throw new Error(`Jolt HeightFieldShape: ${res.GetError().c_str()}`);
+  const shape = res.Get();
+  J.destroy(s);
+  return { shape, rotation: [Math.SQRT1_2, 0, 0, Math.SQRT1_2] };
+}
+
+/**
+ * `shape` as the one static body (rotated by quaternion `rotation`, [x, y, z, w]) of a one-layer
+ * physics system, and the pass-everything filters its NarrowPhaseQuery needs. Queries go through
+ * the NarrowPhaseQuery because TransformedShape.CollideShape crashes in jolt-physics 1.1.0's
+ * wasm build. Destroy `jolt` to free it.
+ */
+export function joltStaticBody(J: JoltModule, shape: InstanceType<JoltModule['Shape']>, rotation: readonly number[]): {
+  jolt: InstanceType<JoltModule['JoltInterface']>;
+  npq: InstanceType<JoltModule['NarrowPhaseQuery']>;
+  bpFilter: InstanceType<JoltModule['BroadPhaseLayerFilter']>;
+  olFilter: InstanceType<JoltModule['ObjectLayerFilter']>;
+  bodyFilter: InstanceType<JoltModule['BodyFilter']>;
+} {
   const js = new J.JoltSettings();
   const objectFilter = new J.ObjectLayerPairFilterTable(1);
   objectFilter.EnableCollision(0, 0);
@@ -84,47 +168,115 @@ export async function loadJolt(hf: Heightfield): Promise<Peer> {
   const jolt = new J.JoltInterface(js);
   J.destroy(js);
   const system = jolt.GetPhysicsSystem();
-  const bcs = new J.BodyCreationSettings(mesh, new J.RVec3(0, 0, 0), new J.Quat(0, 0, 0, 1), J.EMotionType_Static, 0);
+  const bcs = new J.BodyCreationSettings(shape, new J.RVec3(0, 0, 0), new J.Quat(rotation[0], rotation[1], rotation[2], rotation[3]), J.EMotionType_Static, 0);
   system.GetBodyInterface().CreateAndAddBody(bcs, J.EActivation_DontActivate);
   J.destroy(bcs);
   system.OptimizeBroadPhase();
-  const npq = system.GetNarrowPhaseQuery();
-  const bpFilter = new J.BroadPhaseLayerFilter();
-  const olFilter = new J.ObjectLayerFilter();
-  const bodyFilter = new J.BodyFilter();
+  return { jolt, npq: system.GetNarrowPhaseQuery(), bpFilter: new J.BroadPhaseLayerFilter(), olFilter: new J.ObjectLayerFilter(), bodyFilter: new J.BodyFilter() };
+}
+
+/**
+ * The bench's tuned Jolt rows (test/bench/peer-variants.ts, 2026-11-25): the largest EPA
+ * penetration tolerance tried whose depths stay within the bench's 0.1 mm contact threshold of
+ * the default-tolerance Jolt row on all 10,000 poses (largest difference 0.0996 mm; 5e-3 gave
+ * 0.11 mm), no pose missed, about 1.2× the default's queries per CPU-second. Looser tolerances
+ * are faster still and miss nothing either (1 = EPA stops at its first polytope: 1.85×) but move
+ * depths by up to 13 mm, so they no longer answer the same question.
+ */
+export const JOLT_TUNED: JoltOptions = { penetrationTolerance: 4e-3 };
+
+/** The Jolt peer, in a wasm instance of its own (defaults: the bench's first Jolt row; `opts`: its tuned rows and the variant study). */
+export async function loadJolt(hf: Heightfield, opts: JoltOptions = {}): Promise<Peer> {
+  const J = await initJolt();
+  const terrain = opts.terrain ?? 'mesh';
+  const t0 = performance.now();
+  let shape: InstanceType<JoltModule['Shape']>;
+  let rotation: [number, number, number, number] = [0, 0, 0, 1];
+  if (terrain === 'mesh') {
+    shape = joltTerrainMesh(J, hf, opts.maxTrianglesPerLeaf);
+  } else {
+    ({ shape, rotation } = joltTerrainHeightfield(J, hf, opts.blockSize ?? 2, opts.bitsPerSample ?? 8));
+  }
+  const { jolt, npq, bpFilter, olFilter, bodyFilter } = joltStaticBody(J, shape, rotation);
   const buildMs = performance.now() - t0;
 
   let cylShape: InstanceType<typeof J.CylinderShape> | null = null;
   let cylKey = '';
   const scale = new J.Vec3(1, 1, 1);
   const cs = new J.CollideShapeSettings();
-  cs.mActiveEdgeMode = J.EActiveEdgeMode_CollideWithAll;
-  cs.mBackFaceMode = J.EBackFaceMode_CollideWithBackFaces;
+  cs.mActiveEdgeMode = (opts.activeEdges ?? 'all') === 'all' ? J.EActiveEdgeMode_CollideWithAll : J.EActiveEdgeMode_CollideOnlyWithActive;
+  cs.mBackFaceMode = (opts.backFaces ?? true) ? J.EBackFaceMode_CollideWithBackFaces : J.EBackFaceMode_IgnoreBackFaces;
+  cs.mCollectFacesMode = (opts.collectFaces ?? false) ? J.ECollectFacesMode_CollectFaces : J.ECollectFacesMode_NoFaces;
+  if (opts.penetrationTolerance !== undefined) cs.mPenetrationTolerance = opts.penetrationTolerance;
+  if (opts.collisionTolerance !== undefined) cs.mCollisionTolerance = opts.collisionTolerance;
   cs.mMaxSeparationDistance = 0;
   const base = new J.RVec3(0, 0, 0);
   const shapeFilter = new J.ShapeFilter();
-  const collector = new J.CollideShapeAllHitCollisionCollector();
   const q = new J.Quat(0, 0, 0, 1);
   const p = new J.RVec3(0, 0, 0);
   const mat = new J.RMat44();
   const out: PeerResult = { contacts: 0, maxDepth: 0 };
+  const edgeRemoval = opts.internalEdgeRemoval ?? false;
+  const cylinder = (pose: CylinderPose): InstanceType<typeof J.CylinderShape> => {
+    const key = `${pose.radius}/${pose.height}`;
+    if (cylShape === null || key !== cylKey) {
+      cylShape = new J.CylinderShape(pose.height / 2, pose.radius, opts.convexRadius ?? 0);
+      cylShape.AddRef();
+      cylKey = key;
+    }
+    return cylShape;
+  };
+  const transform = (pose: CylinderPose): InstanceType<typeof J.RMat44> => {
+    const r = quatFromTo(Y_AXIS, pose.axis);
+    q.Set(r[0], r[1], r[2], r[3]);
+    p.Set(pose.center[0], pose.center[1], pose.center[2]);
+    return mat.sRotationTranslation(q, p);
+  };
+  const changed = [
+    opts.activeEdges === 'active' ? 'active edges only' : '',
+    opts.backFaces === false ? 'back faces ignored' : '',
+    opts.collectFaces === true ? 'faces collected' : '',
+    edgeRemoval ? 'CollideShapeWithInternalEdgeRemoval' : '',
+    opts.penetrationTolerance !== undefined ? `EPA penetration tolerance ${opts.penetrationTolerance} (relative; Jolt's default 1e-4)` : '',
+    opts.collisionTolerance !== undefined ? `GJK collision tolerance ${opts.collisionTolerance} m (Jolt's default 1e-4 m)` : '',
+  ].filter((t) => t !== '');
+  const closest = (opts.collector ?? 'all') === 'closest';
+  const hits = closest ? 'the closest (deepest) hit only' : 'all hits';
+  const method = (terrain === 'mesh'
+    ? `MeshShape of our exact triangles (float32) in a static body, NarrowPhaseQuery.CollideShape, ${hits}, GJK/EPA per triangle, convex radius ${opts.convexRadius ?? 0}`
+    : `HeightFieldShape of our heights (block ${opts.blockSize ?? 2}, ${opts.bitsPerSample ?? 8} bits per sample; turned so its diagonal is our V1–V2), NarrowPhaseQuery.CollideShape, ${hits}, GJK/EPA per triangle, convex radius ${opts.convexRadius ?? 0}`)
+    + (changed.length > 0 ? `; ${changed.join(', ')}` : '');
+  if (closest) {
+    const collector = new J.CollideShapeClosestHitCollisionCollector();
+    return {
+      name: 'Jolt',
+      method,
+      buildMs,
+      query(pose) {
+        collector.Reset();
+        if (edgeRemoval) npq.CollideShapeWithInternalEdgeRemoval(cylinder(pose), scale, transform(pose), cs, base, collector, bpFilter, olFilter, bodyFilter, shapeFilter);
+        else npq.CollideShape(cylinder(pose), scale, transform(pose), cs, base, collector, bpFilter, olFilter, bodyFilter, shapeFilter);
+        const hit = collector.HadHit();
+        out.contacts = hit ? 1 : 0;
+        out.maxDepth = hit ? Math.max(0, collector.mHit.mPenetrationDepth) : 0;
+        return out;
+      },
+      dispose() {
+        J.destroy(collector);
+        J.destroy(cs);
+        J.destroy(jolt);
+      },
+    };
+  }
+  const collector = new J.CollideShapeAllHitCollisionCollector();
   return {
     name: 'Jolt',
-    method: 'MeshShape of our exact triangles (float32) in a static body, NarrowPhaseQuery.CollideShape, all hits, GJK/EPA per triangle, convex radius 0',
+    method,
     buildMs,
     query(pose) {
-      const key = `${pose.radius}/${pose.height}`;
-      if (cylShape === null || key !== cylKey) {
-        cylShape = new J.CylinderShape(pose.height / 2, pose.radius, 0);
-        cylShape.AddRef();
-        cylKey = key;
-      }
-      const r = quatFromTo(Y_AXIS, pose.axis);
-      q.Set(r[0], r[1], r[2], r[3]);
-      p.Set(pose.center[0], pose.center[1], pose.center[2]);
-      const m = mat.sRotationTranslation(q, p);
       collector.Reset();
-      npq.CollideShape(cylShape, scale, m, cs, base, collector, bpFilter, olFilter, bodyFilter, shapeFilter);
+      if (edgeRemoval) npq.CollideShapeWithInternalEdgeRemoval(cylinder(pose), scale, transform(pose), cs, base, collector, bpFilter, olFilter, bodyFilter, shapeFilter);
+      else npq.CollideShape(cylinder(pose), scale, transform(pose), cs, base, collector, bpFilter, olFilter, bodyFilter, shapeFilter);
       const hits = collector.mHits;
       const n = hits.size();
       let d = 0;
@@ -177,7 +329,15 @@ export async function loadRapier(hf: Heightfield): Promise<Peer> {
   };
 }
 
-export async function loadMujoco(hf: Heightfield, radius: number, height: number): Promise<Peer> {
+/** MuJoCo knobs for the peer-variant study (defaults: the bench's MuJoCo row, MuJoCo's own defaults). */
+export interface MujocoOptions {
+  /** [m] <option ccd_tolerance> (MuJoCo's default 1e-6). */
+  ccdTolerance?: number;
+  /** <option ccd_iterations> (MuJoCo's default). */
+  ccdIterations?: number;
+}
+
+export async function loadMujoco(hf: Heightfield, radius: number, height: number, opts: MujocoOptions = {}): Promise<Peer> {
   const mj = await loadMujocoModule();
   const t0 = performance.now();
   const fs = (mj as unknown as { FS: { mkdir(p: string): void; writeFile(p: string, s: string): void; analyzePath(p: string): { exists: boolean } } }).FS;
@@ -189,7 +349,7 @@ export async function loadMujoco(hf: Heightfield, radius: number, height: number
   const lo = hf.minHeight;
   const range = Math.max(hf.maxHeight - lo, 1e-6);
   const xml = `<mujoco>
-  <option><flag gravity="disable" contact="enable"/></option>
+  <option${opts.ccdTolerance !== undefined ? ` ccd_tolerance="${opts.ccdTolerance}"` : ''}${opts.ccdIterations !== undefined ? ` ccd_iterations="${opts.ccdIterations}"` : ''}><flag gravity="disable" contact="enable"/></option>
   <asset><hfield name="terrain" nrow="${hf.rows}" ncol="${hf.cols}" size="${rx} ${ry} ${range} 1"/></asset>
   <worldbody>
     <geom name="ground" type="hfield" hfield="terrain" pos="${cx} ${cy} ${lo}" margin="0"/>

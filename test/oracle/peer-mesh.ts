@@ -33,8 +33,11 @@ export function terrainTriangles(hf: Heightfield): { vertices: Float32Array; ind
   return { vertices, indices };
 }
 
-/** A Jolt MeshShape of our triangles (the caller owns it: AddRef to keep it). */
-export function joltTerrainMesh(J: JoltModule, hf: Heightfield): JShape {
+/**
+ * A Jolt MeshShape of our triangles (the caller owns it: AddRef to keep it).
+ * `maxTrianglesPerLeaf`: MeshShapeSettings.mMaxTrianglesPerLeaf (Jolt's default when omitted).
+ */
+export function joltTerrainMesh(J: JoltModule, hf: Heightfield, maxTrianglesPerLeaf?: number): JShape {
   const { vertices, indices } = terrainTriangles(hf);
   const vl = new J.VertexList();
   vl.reserve(vertices.length / 3);
@@ -51,6 +54,7 @@ export function joltTerrainMesh(J: JoltModule, hf: Heightfield): JShape {
     tl.push_back(tri);
   }
   const settings = new J.MeshShapeSettings(vl, tl, new J.PhysicsMaterialList());
+  if (maxTrianglesPerLeaf !== undefined) settings.mMaxTrianglesPerLeaf = maxTrianglesPerLeaf;
   const res = settings.Create();
   if (res.HasError()) throw new Error(`Jolt MeshShape: ${res.GetError().c_str()}`);
   const shape = res.Get();
