@@ -246,29 +246,9 @@ export async function loadJolt(hf: Heightfield, opts: JoltOptions = {}): Promise
     ? `MeshShape of our exact triangles (float32) in a static body, NarrowPhaseQuery.CollideShape, ${hits}, GJK/EPA per triangle, convex radius ${opts.convexRadius ?? 0}`
     : `HeightFieldShape of our heights (block ${opts.blockSize ?? 2}, ${opts.bitsPerSample ?? 8} bits per sample; turned so its diagonal is our V1–V2), NarrowPhaseQuery.CollideShape, ${hits}, GJK/EPA per triangle, convex radius ${opts.convexRadius ?? 0}`)
     + (changed.length > 0 ? `; ${changed.join(', ')}` : '');
-  if (closest) {
-    const collector = new J.CollideShapeClosestHitCollisionCollector();
-    return {
-      name: 'Jolt',
-      method,
-      buildMs,
-      query(pose) {
-        collector.Reset();
-        if (edgeRemoval) npq.CollideShapeWithInternalEdgeRemoval(cylinder(pose), scale, transform(pose), cs, base, collector, bpFilter, olFilter, bodyFilter, shapeFilter);
-        else npq.CollideShape(cylinder(pose), scale, transform(pose), cs, base, collector, bpFilter, olFilter, bodyFilter, shapeFilter);
-        const hit = collector.HadHit();
-        out.contacts = hit ? 1 : 0;
-        out.maxDepth = hit ? Math.max(0, collector.mHit.mPenetrationDepth) : 0;
-        return out;
-      },
-      dispose() {
-        J.destroy(collector);
-        J.destroy(cs);
-        J.destroy(jolt);
-      },
-    };
-  }
-  const collector = new J.CollideShapeAllHitCollisionCollector();
+  const closestHit = closest ? new J.CollideShapeClosestHitCollisionCollector() : null;
+  const allHits = closest ? null : new J.CollideShapeAllHitCollisionCollector();
+  const collector = closestHit ?? allHits!;
   return {
     name: 'Jolt',
     method,
@@ -277,12 +257,18 @@ export async function loadJolt(hf: Heightfield, opts: JoltOptions = {}): Promise
       collector.Reset();
       if (edgeRemoval) npq.CollideShapeWithInternalEdgeRemoval(cylinder(pose), scale, transform(pose), cs, base, collector, bpFilter, olFilter, bodyFilter, shapeFilter);
       else npq.CollideShape(cylinder(pose), scale, transform(pose), cs, base, collector, bpFilter, olFilter, bodyFilter, shapeFilter);
-      const hits = collector.mHits;
-      const n = hits.size();
-      let d = 0;
-      for (let k = 0; k < n; k++) d = Math.max(d, hits.at(k).mPenetrationDepth);
-      out.contacts = n;
-      out.maxDepth = d;
+      if (closestHit) {
+        const hit = closestHit.HadHit();
+        out.contacts = hit ? 1 : 0;
+        out.maxDepth = hit ? Math.max(0, closestHit.mHit.mPenetrationDepth) : 0;
+      } else {
+        const hits = allHits!.mHits;
+        const n = hits.size();
+        let d = 0;
+        for (let k = 0; k < n; k++) d = Math.max(d, hits.at(k).mPenetrationDepth);
+        out.contacts = n;
+        out.maxDepth = d;
+      }
       return out;
     },
     dispose() {

@@ -36,6 +36,16 @@ const hf = fractalTerrain({
 const POSES = 300;
 const SAMPLES = 64;
 
+/** A seeded wheel over the terrain: radius, half width, centre 0–8 cm into the ground, axis tilted up to ±maxTilt [rad] from the horizontal. */
+function randomWheel(rng: Rng, maxTilt: number): { r: number; hh: number; c: V3; v: V3 } {
+  const r = rng.range(0.1, 0.35), hh = rng.range(0.04, 0.15);
+  const x = rng.range(hf.x0 + 0.6, hf.x0 + hf.cellsX * hf.dx - 0.6), y = rng.range(hf.y0 + 0.6, hf.y0 + hf.cellsY * hf.dy - 0.6);
+  const yaw = rng.range(0, 2 * Math.PI), tilt = rng.range(-maxTilt, maxTilt);
+  const v: V3 = [-Math.sin(yaw) * Math.cos(tilt), Math.cos(yaw) * Math.cos(tilt), Math.sin(tilt)];
+  const c: V3 = [x, y, hf.heightAt(x, y) + r - rng.range(0, 0.08)];
+  return { r, hh, c, v };
+}
+
 /** min(h/2 − |z|, r − ρ) at p: positive inside the cylinder. */
 function depthAt(c: V3, v: V3, r: number, hh: number, p: V3): number {
   const d: V3 = [p[0] - c[0], p[1] - c[1], p[2] - c[2]];
@@ -77,11 +87,7 @@ describe('edge pass neighbour gate', () => {
     const out = new ContactBuffer(64);
     let skipped = 0, near = 0, marked = 0;
     for (let n = 0; n < POSES; n++) {
-      const r = rng.range(0.1, 0.35), hh = rng.range(0.04, 0.15);
-      const x = rng.range(hf.x0 + 0.6, hf.x0 + hf.cellsX * hf.dx - 0.6), y = rng.range(hf.y0 + 0.6, hf.y0 + hf.cellsY * hf.dy - 0.6);
-      const yaw = rng.range(0, 2 * Math.PI), roll = rng.range(-0.2, 0.2);
-      const v: V3 = [-Math.sin(yaw) * Math.cos(roll), Math.cos(yaw) * Math.cos(roll), Math.sin(roll)];
-      const c: V3 = [x, y, hf.heightAt(x, y) + r - rng.range(0, 0.08)];
+      const { r, hh, c, v } = randomWheel(rng, 0.2);
       out.clear();
       collideCylinderTerrainInto(out, c, v, { radius: r, halfHeight: hh }, hf, ws);
       if (ws.flatPatch) continue;
@@ -125,11 +131,7 @@ describe('edge pass neighbour gate', () => {
     };
     let edges = 0, points = 0;
     for (let n = 0; n < 120; n++) {
-      const r = rng.range(0.1, 0.35), hh = rng.range(0.04, 0.15);
-      const x = rng.range(hf.x0 + 0.6, hf.x0 + hf.cellsX * hf.dx - 0.6), y = rng.range(hf.y0 + 0.6, hf.y0 + hf.cellsY * hf.dy - 0.6);
-      const yaw = rng.range(0, 2 * Math.PI), camber = rng.range(-0.35, 0.35);
-      const v: V3 = [-Math.sin(yaw) * Math.cos(camber), Math.cos(yaw) * Math.cos(camber), Math.sin(camber)];
-      const c: V3 = [x, y, hf.heightAt(x, y) + r - rng.range(0, 0.08)];
+      const { r, hh, c, v } = randomWheel(rng, 0.35);
       out.clear();
       collideCylinderTerrainInto(out, c, v, { radius: r, halfHeight: hh }, hf, ws);
       if (ws.flatPatch) continue;
