@@ -4,7 +4,7 @@
  * allocate freely: never call them on the hot path.
  */
 
-import { aabb, halfArea } from './aabb';
+import { aabb, aabbContains, halfArea } from './aabb';
 import type { Aabb } from './aabb';
 import { NULL_NODE } from './dynamic-tree';
 import type { DynamicTree } from './dynamic-tree';
@@ -69,12 +69,8 @@ export function validateTree(tree: DynamicTree): string | null {
     tree.getAabb(box, n);
     tree.getAabb(box1, a);
     tree.getAabb(box2, c);
-    for (let k = 0; k < 3; k++) {
-      if (box.min[k] > box1.min[k] || box.max[k] < box1.max[k]) return `node ${n} does not contain child ${a}`;
-    }
-    for (let k = 0; k < 3; k++) {
-      if (box.min[k] > box2.min[k] || box.max[k] < box2.max[k]) return `node ${n} does not contain child ${c}`;
-    }
+    if (!aabbContains(box, box1)) return `node ${n} does not contain child ${a}`;
+    if (!aabbContains(box, box2)) return `node ${n} does not contain child ${c}`;
     // Tight: an internal box is exactly the union of its children (refit keeps it so).
     for (let k = 0; k < 3; k++) {
       if (box.min[k] !== Math.min(box1.min[k], box2.min[k])) return `node ${n} box is not tight (min ${k})`;
