@@ -202,12 +202,12 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWo
     // 4. Second pass over the edges this cell owns (bottom, left, diagonal; on the grid's top
     // row and right column also its top and right edges). An edge is tested only if the elements
     // on both sides may meet the cylinder: an edge point inside it is a point of both. So for the
-    // bottom and left edges the neighbour's upper element must too (upperMeet: recorded when the
+    // bottom and left edges the neighbour's upper element must too (upperMeets: recorded when the
     // cell below or to the left was visited; a cell of the range not visited was dropped by the
     // footprint rows, the slab cut or the per-cell bound, each a proof that none of its points is
     // in the cylinder). Which bent edges are tested is edgeMayAdd's rule.
-    const upperMeet = rect ? e0 : e1;
-    if (upperMeet !== 0) markUpperMeets(ep, i, j, (upperMeet & SCREEN_CENTRE_ABOVE) !== 0);
+    const upperScreen = rect ? e0 : e1; // the upper element's (the rectangle's for a rectangle cell)
+    if (upperScreen !== 0) markUpperMeets(ep, i, j, (upperScreen & SCREEN_CENTRE_ABOVE) !== 0);
     if (e0 !== 0) {
       const above0 = (e0 & SCREEN_CENTRE_ABOVE) !== 0;
       let nb = upperMeets(ep, i, j - 1);
@@ -217,8 +217,8 @@ function narrowPhase(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerrainWo
       if (!rect && e1 !== 0 && edgeMayAdd(bits, CELL_DIAGONAL_SHIFT, above0 && (e1 & SCREEN_CENTRE_ABOVE) !== 0)) lost += edgeContact(cand, hf, ep, q, cull, i, j, CellEdge.Diagonal, bits);
     }
     // Grid-border edges (no neighbour to own them; they are active).
-    if (upperMeet !== 0 && j === lastRow) lost += edgeContact(cand, hf, ep, q, cull, i, j, CellEdge.Top, bits);
-    if (upperMeet !== 0 && i === lastCol) lost += edgeContact(cand, hf, ep, q, cull, i, j, CellEdge.Right, bits);
+    if (upperScreen !== 0 && j === lastRow) lost += edgeContact(cand, hf, ep, q, cull, i, j, CellEdge.Top, bits);
+    if (upperScreen !== 0 && i === lastCol) lost += edgeContact(cand, hf, ep, q, cull, i, j, CellEdge.Right, bits);
   }
   return lost > 0 || cand.overflow > 0 ? CylinderTerrainStatus.CandidateOverflow : 0;
 }
