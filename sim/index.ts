@@ -164,6 +164,14 @@ export type {
   ScenarioWorldOptions,
 } from './scenario/scenario-v2';
 export { checkScenarioSize, MAX_SCENARIO_DEPTH, MAX_SCENARIO_NODES } from './scenario/scenario-guard';
+// a scenario's files (gathered through an injected file system) → a world; Node scripts call
+// openScenario (sim/node/open-scenario.ts, not exported here: it reads the disk)
+export { gatherScenarioFiles, ScenarioFileError } from './scenario/scenario-files';
+export type { ScenarioFiles, ScenarioFileSystem } from './scenario/scenario-files';
+export { worldFromScenarioFiles, openScenarioWith } from './scenario/open-scenario';
+export type { OpenScenarioOptions } from './scenario/open-scenario';
+export { buildScenarioWorld } from './scenario/build-world';
+export type { ScenarioRobotFiles } from './scenario/scenario-robot';
 export {
   buildSkidSteerRover,
   roverNames,

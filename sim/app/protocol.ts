@@ -20,19 +20,9 @@ export interface DriveCommand {
   steer: number;
 }
 
-/** Inputs to load a world. The renderer gathers them through its Host; the CLI from disk. */
-export interface ScenarioFiles {
-  /** Parsed scenario JSON (validated by the worker; see sim/scenario/scenario.ts). */
-  scenario: unknown;
-  /** Parsed terrain sidecar JSON. */
-  terrainSidecar: unknown;
-  /** Bytes of the terrain image/raster named by the sidecar. */
-  terrainData: Uint8Array;
-  /** URDF text of the robot, if the scenario names one. */
-  robotUrdf?: string;
-  /** Mesh files the URDF names, by the path the URDF gives (resolved by the caller). */
-  robotMeshes?: Record<string, Uint8Array>;
-}
+/** Inputs to load a world (the renderer gathers them through its Host; the CLI and openScenario from disk). */
+import type { ScenarioFiles } from '../scenario/scenario-files';
+export type { ScenarioFiles };
 
 /** Visual/collision shape of a body, as the renderer needs it. Local z is the shape's axis. */
 export type ConvexBodyShape =
