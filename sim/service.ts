@@ -185,18 +185,30 @@ export class SimServiceImpl implements SimService {
   async step(n: number): Promise<number> {
     const w = this.requireWorld();
     if (!Number.isInteger(n) || n < 0 || n > MAX_MANUAL_STEPS) throw new Error(`step: n must be an integer from 0 to ${MAX_MANUAL_STEPS}, got ${n}`);
-    if (n > 0) this.stepWorld(w, n);
+    let left = n;
+    while (left > 0) {
+      const before = w.stepCount;
+      const waiting = this.stepWorld(w, left);
+      left -= w.stepCount - before;
+      if (!waiting || this.recording === null) break;
+      // the recording's encoder or disk is behind: let it catch up, then step on
+      await this.recording.drain();
+    }
     if (this.recording?.backlogged) await this.recording.drain();
     return w.stepCount;
   }
 
-  /** Steps the world n times; records every step, and applies a followed replay's inputs. */
-  private stepWorld(w: SimWorld, n: number): void {
+  /**
+   * Steps the world n times; records every step, and applies a followed replay's inputs. Stops
+   * early and returns true when the recording is backlogged (its encoder or the disk is behind:
+   * the caller awaits its `drain()` or steps later).
+   */
+  private stepWorld(w: SimWorld, n: number): boolean {
     const rec = this.recording;
     const rp = this.replay?.following ? this.replay : null;
     if (rec === null && rp === null) {
       w.step(n);
-      return;
+      return false;
     }
     const e = w.engine;
     const rw = rp ? replayable(e) : null;
@@ -213,8 +225,11 @@ export class SimServiceImpl implements SimService {
         }
       }
       e.step(1);
-      rec?.afterStep();
+      if (rec === null) continue;
+      rec.afterStep();
+      if (rec.backlogged) return true;
     }
+    return false;
   }
 
   // --- recording ---------------------------------------------------------------------------
@@ -478,7 +493,7 @@ export class SimServiceImpl implements SimService {
 }
 
 function idleStatus(): RecordingStatus {
-  return { active: false, firstStep: -1, lastStep: -1, steps: 0, simSeconds: 0, bytes: 0, keyframes: 0, inputs: 0, events: 0, parent: null };
+  return { active: false, firstStep: -1, lastStep: -1, steps: 0, simSeconds: 0, bytes: 0, savedStep: -1, keyframes: 0, inputs: 0, events: 0, parent: null };
 }
 
 /** The options a renderer may set (numbers checked by the writer; strings kept short). */
@@ -488,6 +503,7 @@ function sanitizeOptions(o: RecordingOptions): RecordingOptions {
   if (typeof o.keyframeInterval === 'number') out.keyframeInterval = o.keyframeInterval;
   if (typeof o.foxgloveHz === 'number') out.foxgloveHz = o.foxgloveHz;
   if (typeof o.chunkBytes === 'number') out.chunkBytes = o.chunkBytes;
+  if (typeof o.chunkSeconds === 'number') out.chunkSeconds = o.chunkSeconds;
   if (typeof o.scenarioPath === 'string') out.scenarioPath = o.scenarioPath.slice(0, 4096);
   return out;
 }

@@ -14,7 +14,9 @@
  * the summary (`fault`, and `faultDetail` with its kind, body, step and x, y) and is not a failure.
  *
  * Exit codes: 0 ok (verify: deterministic; a run that ended at a fault), 1 failure (an unreadable
- * file, a diverged or other-build recording), 2 usage. With --json the result, or
+ * file, a diverged or other-build recording), 2 usage, 3 incomplete recording (verify, export-csv:
+ * the file is cut, damaged or without its summary; its prefix was verified or exported, and `cut`
+ * says where it ends and how many bytes after its last complete chunk are lost). With --json the result, or
  * `{ "error": message, "exitCode": n }`, is printed as JSON on stdout.
  */
 import { readFileSync } from 'node:fs';
@@ -53,6 +55,7 @@ const USAGE = [
   'usage: npm run sim -- <scenario.json> [--duration <seconds>] [--throttle <-1..1>] [--steer <-1..1>] [--record <out.mcap>] [--json]',
   '       npm run sim -- verify <recording.mcap> [--scenario <scenario.json>] [--json]',
   '       npm run sim -- export-csv <recording.mcap> [--out <file.csv>] [--json]',
+  'exit codes: 0 ok, 1 failure or divergence, 2 usage, 3 the recording is cut (its prefix checked or exported)',
 ].join('\n');
 
 /** A command-line mistake (exit code 2). */
@@ -358,8 +361,17 @@ export async function verifyRecordingFile(file: string, scenarioPath: string | n
 }
 
 export function formatVerify(v: VerifySummary): string {
-  return [`recording     ${v.file}`, `scenario      ${v.scenarioPath}`, `result        ${v.message}`, `checked       ${v.keyframesChecked} keyframes, ${v.framesChecked} frames`].join('\n');
+  return [
+    `recording     ${v.file}`,
+    `scenario      ${v.scenarioPath}`,
+    `result        ${v.message}`,
+    `checked       ${v.keyframesChecked} keyframes, ${v.framesChecked} frames`,
+    ...(v.cut ? [`INCOMPLETE    ${v.cut.message}`] : []),
+  ].join('\n');
 }
+
+/** Exit code of an incomplete (cut, damaged, summary-less) recording whose prefix verified or exported. */
+export const EXIT_CUT = 3;
 
 /** Output streams of runCli (process.stdout/stderr in the CLI; strings in tests). */
 export interface CliIo {
@@ -407,13 +419,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (cmd.kind === 'verify') {
       const v = await verifyRecordingFile(cmd.file, cmd.scenario, progress);
       io.out(cmd.json ? JSON.stringify(v, null, 2) : formatVerify(v));
-      return v.verdict === 'deterministic' ? 0 : 1;
+      return v.verdict !== 'deterministic' ? 1 : v.cut !== null ? EXIT_CUT : 0;
     }
     const src = resolve(cmd.file);
     const out = resolve(cmd.out ?? src.replace(/\.mcap$/i, '') + '.csv');
-    const rows = await exportWheelCsvFile(src, out);
-    io.out(cmd.json ? JSON.stringify({ file: src, out, rows }, null, 2) : `wrote ${rows} rows to ${out}`);
-    return 0;
+    const { rows, cut } = await exportWheelCsvFile(src, out);
+    io.out(cmd.json ? JSON.stringify({ file: src, out, rows, cut }, null, 2) : `wrote ${rows} rows to ${out}${cut ? `\nINCOMPLETE    ${cut.message}` : ''}`);
+    return cut !== null ? EXIT_CUT : 0;
   } catch (e) {
     return fail(e, e instanceof UsageError ? 2 : 1);
   }
