@@ -32,6 +32,7 @@ import {
   FrameScratch,
   KEYFRAME_ENCODING,
   KEYFRAME_SCHEMA_NAME,
+  MAX_CHUNK_UNCOMPRESSED_BYTES,
   RECORDING_FORMAT_VERSION,
   RECORDING_METADATA_NAME,
   RECORDING_PROFILE,
@@ -102,8 +103,8 @@ export const DEFAULT_FOXGLOVE_HZ = 30;
 export const DEFAULT_CHUNK_BYTES = 1 << 20;
 /** [s] A chunk is closed after at most this much simulated time (what a killed process loses, plus the chunk in flight). */
 export const DEFAULT_CHUNK_SECONDS = 1;
-/** Largest `chunkBytes`: half the reader's cap on a chunk's uncompressed size (one message may overshoot it). */
-export const MAX_CHUNK_BYTES = 32 << 20;
+/** Largest `chunkBytes`, and the largest message: half the reader's cap on a chunk's uncompressed size (a chunk may overshoot chunkBytes by one message). */
+export const MAX_CHUNK_BYTES = MAX_CHUNK_UNCOMPRESSED_BYTES / 2;
 
 /** Steps a chunk spans at most: `chunkSeconds` of steps of `dt`, at least one. */
 export function chunkWindowSteps(dt: number, chunkSeconds: number = DEFAULT_CHUNK_SECONDS): number {
@@ -369,6 +370,7 @@ export class RecordingWriter {
   }
 
   private enqueue(topic: Topic, step: number, data: Uint8Array): void {
+    if (data.length > MAX_CHUNK_BYTES) throw new Error(`a ${topic} message of ${data.length} bytes at step ${step} is over the ${MAX_CHUNK_BYTES}-byte limit of a message (a reader refuses chunks over ${MAX_CHUNK_UNCOMPRESSED_BYTES} bytes)`);
     const channelId = this.channelIds[topic];
     const seq = this.sequence.get(channelId) ?? 0;
     this.sequence.set(channelId, seq + 1);
