@@ -16,7 +16,7 @@ import { Heightfield } from './terrain/heightfield';
 import type { RobotSpec } from './dynamics/spec';
 import type { VisualSpec } from './robot/urdf/urdf-to-robot';
 import { EncoderThreadStartError, type EncoderThreadFactory } from './record/encoder';
-import { clampDrive, RecordSession, replayable, BUILD_ID, type RecordingOptions, type RecordingStatus } from './record-session';
+import { assetHashes, clampDrive, RecordSession, replayable, BUILD_ID, SCENARIO_ASSET_PREFIX, type RecordingOptions, type RecordingStatus } from './record-session';
 import { loadCodecs, type RecordingCodecs } from './record/codecs';
 import { bytesSource, type RecordingSink, type RecordingSource } from './record/io';
 import { RecordingReader } from './record/reader';
@@ -289,7 +289,7 @@ export class SimServiceImpl implements SimService {
    * into the loaded world, which must be of the recording's scenario (load it first). Stops any
    * recording and the clock; the world is put at the recording's first step.
    */
-  async openRecording(data: Uint8Array | RecordingSource, name = 'recording.mcap'): Promise<RecordingSummary> {
+  async openRecording(data: Uint8Array | RecordingSource, name = 'recording.mcap', options: { checkAssets?: boolean } = {}): Promise<RecordingSummary> {
     const w = this.requireWorld();
     const source = data instanceof Uint8Array ? bytesSource(data) : data;
     if (data instanceof Uint8Array && data.length > MAX_REPLAY_BYTES) throw new Error(`openRecording: ${data.length} bytes is over the ${MAX_REPLAY_BYTES}-byte limit`);
@@ -299,6 +299,14 @@ export class SimServiceImpl implements SimService {
     const recorded = info.metadata.bodies.map((b) => b.name);
     if (recorded.length !== names.length || recorded.some((n, i) => n !== names[i]) || Math.abs(info.dt - w.dt) > 0) {
       throw new Error(`openRecording: the recording is of "${info.metadata.scenarioName}" (${recorded.length} bodies, dt ${info.dt} s), the loaded world is "${w.name}" (${names.length} bodies, dt ${w.dt} s): load its scenario first`);
+    }
+    // Same bodies and dt is not the same world: the scenario, terrain and robot files must be
+    // the recorded ones too (their hashes are in the file). The CLI's verify compares them itself.
+    if (options?.checkAssets !== false && this.files !== null) {
+      const differ = differingAssets(info.assets, await assetHashes(this.files));
+      if (differ.length > 0) {
+        throw new Error(`openRecording: the recording is of "${info.metadata.scenarioName}", the loaded world is "${w.name}", and the loaded world's files differ from the recording's: ${differ.map((d) => d.name).join(', ')} (${differ.map((d) => `${d.name}: recorded ${short(d.recorded)}, loaded ${short(d.loaded)}`).join('; ')}): load its scenario first`);
+      }
     }
     if (info.keyframeSteps.length === 0) throw new Error('openRecording: the recording has no keyframe to replay from');
     if (this.recording) await this.stopRecording();
@@ -490,6 +498,27 @@ export class SimServiceImpl implements SimService {
       this.rtfWindowSteps = 0;
     }
   }
+}
+
+/**
+ * The recorded assets whose hash differs from the loaded world's (by name; the scenario entry by
+ * its prefix, whatever path it names). An asset only one side has differs too ('none').
+ */
+export function differingAssets(recorded: readonly { name: string; hash: string }[], loaded: readonly { name: string; hash: string }[]): { name: string; recorded: string; loaded: string }[] {
+  const key = (n: string) => (n.startsWith(SCENARIO_ASSET_PREFIX) ? 'scenario' : n);
+  const mine = new Map(loaded.map((a) => [key(a.name), a.hash]));
+  const theirs = new Map(recorded.map((a) => [key(a.name), a.hash]));
+  // a recording that carries no hashes (made without files) cannot be checked
+  if (theirs.size === 0) return [];
+  const out: { name: string; recorded: string; loaded: string }[] = [];
+  for (const [name, hash] of theirs) if (mine.get(name) !== hash) out.push({ name, recorded: hash, loaded: mine.get(name) ?? 'none' });
+  for (const [name, hash] of mine) if (!theirs.has(name)) out.push({ name, recorded: 'none', loaded: hash });
+  return out;
+}
+
+/** "sha256:0123456789ab…" */
+function short(hash: string): string {
+  return hash.length > 19 ? `${hash.slice(0, 19)}…` : hash;
 }
 
 function idleStatus(): RecordingStatus {

@@ -51,7 +51,7 @@ async function bombFile(compression: 'zstd' | 'lz4', declared: number): Promise<
   const bomb = zstdZeros(declared);
   let realSize = -1;
   // One chunk whose records are the bomb (the writer's real chunk is a few KB).
-  const writing: RecordingCodecs = { compression, compress: (d) => ((realSize = d.length), bomb), decompress: codecs.decompress };
+  const writing: RecordingCodecs = { compression: compression as 'zstd', compress: (d) => ((realSize = d.length), bomb), decompress: codecs.decompress };
   const sink = new MemorySink();
   const w = await RecordingWriter.create(sink, { scenario: { name: 'bomb' }, buildId: 'b', dt: DT, bodies: FIXTURE_BODIES, wheels: [1, 2] }, { codecs: writing, foxgloveHz: 0 });
   const rng = new Rng(5);
