@@ -7,6 +7,7 @@
  * runs them, at most MAX_STEPS_PER_TICK at once, so a slow machine runs slower than real time
  * instead of spiralling; the measured realtime factor is reported in every frame.
  */
+import { describeTerrainLoadEstimate, estimateTerrainLoad } from './terrain/load-estimate';
 import { parseScenarioFile, type ParsedScenario } from './scenario-v2';
 import { SimWorld } from './sim-world';
 import { transfer } from 'comlink';
@@ -91,8 +92,8 @@ export class SimServiceImpl implements SimService {
     this.now = deps.now ?? (() => (typeof performance !== 'undefined' ? performance.now() : Date.now()));
   }
 
-  async load(files: ScenarioFiles, onProgress?: (p: LoadProgress) => void): Promise<WorldInfo> {
-    const world = this.buildWorld(files, onProgress);
+  async load(files: ScenarioFiles, onProgress?: (p: LoadProgress) => void, options: LoadOptions = {}): Promise<WorldInfo> {
+    const world = this.buildWorld(files, onProgress, options);
     if (this.recording) await this.stopRecording();
     this.replay = null;
     const wasRunning = this.running;
@@ -106,7 +107,7 @@ export class SimServiceImpl implements SimService {
   }
 
   /** Builds the world of `files` (the running one untouched); throws naming what is wrong. */
-  private buildWorld(files: ScenarioFiles, onProgress?: (p: LoadProgress) => void): SimWorld {
+  private buildWorld(files: ScenarioFiles, onProgress?: (p: LoadProgress) => void, options: LoadOptions = {}): SimWorld {
     const report = (stage: string, fraction: number) => {
       try {
         onProgress?.({ stage, fraction });
@@ -124,6 +125,7 @@ export class SimServiceImpl implements SimService {
       terrain = Heightfield.fromArray({ cols: t.cols, rows: t.rows, dx: t.dx, dy: t.dy, x0: t.x0 ?? 0, y0: t.y0 ?? 0, heights: Float64Array.from(t.heights) });
     } else {
       if (!(files.terrainData instanceof Uint8Array)) throw new Error('load: terrainData must be the bytes of the terrain file');
+      checkLoadMemory(files.terrainSidecar, files.terrainData, options.maxMemoryBytes ?? DEFAULT_MAX_LOAD_MEMORY_BYTES);
       terrain = this.deps.decodeTerrain(files.terrainSidecar, files.terrainData, (f) => report('terrain', 0.05 + 0.85 * f));
     }
     report('world', 0.9);
@@ -519,6 +521,28 @@ export function differingAssets(recorded: readonly { name: string; hash: string 
 /** "sha256:0123456789ab…" */
 function short(hash: string): string {
   return hash.length > 19 ? `${hash.slice(0, 19)}…` : hash;
+}
+
+/**
+ * [bytes] Default memory limit of a terrain load through the service (the headless API, the CLI):
+ * 2 GiB, which an 8193² 16-bit PNG (≈ 1.8 GB) fits and a 16385² one (≈ 7 GB) does not. The app
+ * shows the same estimate and asks before a large load, then loads without a limit.
+ */
+export const DEFAULT_MAX_LOAD_MEMORY_BYTES = 2 * 2 ** 30;
+
+export interface LoadOptions {
+  /** [bytes] Refuse a terrain whose estimated peak memory (terrain/load-estimate.ts) is over this. Default DEFAULT_MAX_LOAD_MEMORY_BYTES; Infinity for none. */
+  maxMemoryBytes?: number;
+}
+
+/** Throws when the terrain's estimate (from its header, before any pixel is decoded) is over `limit` bytes. */
+function checkLoadMemory(sidecar: unknown, data: Uint8Array, limit: number): void {
+  if (!(limit >= 0)) throw new Error(`load: maxMemoryBytes must be a number of bytes ≥ 0, got ${limit}`);
+  if (limit === Infinity) return;
+  const e = estimateTerrainLoad(sidecar, data);
+  if (e === null || e.bytes <= limit) return;
+  const mb = limit >= 1e9 ? `${(limit / 1e9).toFixed(1)} GB` : `${Math.round(limit / 1e6)} MB`;
+  throw new Error(`terrain: ${describeTerrainLoadEstimate(e)}, over the load's memory limit of ${mb} (raise it with the CLI's --max-memory or load's maxMemoryBytes option)`);
 }
 
 function idleStatus(): RecordingStatus {

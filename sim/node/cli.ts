@@ -49,10 +49,12 @@ interface CliOptions {
   json: boolean;
   /** Path of the MCAP recording to write, or null. */
   record?: string | null;
+  /** [bytes] Refuse a terrain estimated over this (default: the service's, 2 GiB). */
+  maxMemoryBytes?: number;
 }
 
 const USAGE = [
-  'usage: npm run sim -- <scenario.json> [--duration <seconds>] [--throttle <-1..1>] [--steer <-1..1>] [--record <out.mcap>] [--json]',
+  'usage: npm run sim -- <scenario.json> [--duration <seconds>] [--throttle <-1..1>] [--steer <-1..1>] [--record <out.mcap>] [--max-memory <size, default 2GiB>] [--json]',
   '       npm run sim -- verify <recording.mcap> [--scenario <scenario.json>] [--json]',
   '       npm run sim -- export-csv <recording.mcap> [--out <file.csv>] [--json]',
   'exit codes: 0 ok, 1 failure or divergence, 2 usage, 3 the recording is cut (its prefix checked or exported)',
@@ -110,6 +112,7 @@ export function parseArgs(argv: string[]): CliOptions {
     else if (a === '--throttle') opts.throttle = num(a, argv[++k], -1, 1);
     else if (a === '--steer') opts.steer = num(a, argv[++k], -1, 1);
     else if (a === '--json') opts.json = true;
+    else if (a === '--max-memory') opts.maxMemoryBytes = parseSize(a, argv[++k]);
     else if (a === '--record') {
       const v = argv[++k];
       if (v === undefined || v.startsWith('--')) throw new UsageError('--record needs a file path (out.mcap)');
@@ -121,6 +124,14 @@ export function parseArgs(argv: string[]): CliOptions {
   }
   if (opts.scenarioPath === '') throw new UsageError('no scenario file given');
   return opts;
+}
+
+/** "2GiB", "500MB", "64M", "1e9" → bytes (k/M/G/T: powers of 1000; KiB/MiB/GiB/TiB: of 1024). */
+function parseSize(flag: string, v: string | undefined): number {
+  const m = /^(\d+(?:\.\d+)?(?:e\d+)?)\s*(?:([kKmMgGtT])(i?)[bB]?)?$/.exec(v ?? '');
+  if (m === null) throw new UsageError(`${flag} needs a size such as 4GB, 512MiB or a number of bytes, got ${v ?? 'nothing'}`);
+  const power = m[2] === undefined ? 0 : 'kmgt'.indexOf(m[2].toLowerCase()) + 1;
+  return Math.round(Number(m[1]) * (m[3] === 'i' ? 1024 : 1000) ** power);
 }
 
 function readOrExplain(path: string, what: string): Buffer {
@@ -211,7 +222,7 @@ export async function runScenarioFile(opts: CliOptions, progress?: Progress): Pr
 
 async function runOn(service: SimServiceImpl, opts: CliOptions, progress?: Progress): Promise<RunSummary> {
   const scenarioPath = resolve(opts.scenarioPath);
-  await service.load(readScenarioFiles(scenarioPath));
+  await service.load(readScenarioFiles(scenarioPath), undefined, opts.maxMemoryBytes !== undefined ? { maxMemoryBytes: opts.maxMemoryBytes } : {});
   const world = service.getWorld() as SimWorld;
   let recordPath: string | null = null;
   if (opts.record) {
