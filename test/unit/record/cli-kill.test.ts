@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../sim/node/cli';
 import { openRecordingFile } from '../../../sim/node/record-file';
-import { RECORDING_MAX_LOSS_SECONDS } from '../../../sim/record-session';
+import { RECORDING_MAX_LOSS_SECONDS } from '../../../sim/app/record-session';
 import { Rng } from '../../../sim/math/random';
 
 const ROOT = resolve(__dirname, '../../..');

@@ -8,14 +8,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDefaultService } from '../../../sim/default-service';
+import { createDefaultService } from '../../../sim/app/default-service';
 import { FileSink } from '../../../sim/node/record-file';
 import { readScenarioFiles } from '../../../sim/node/cli';
 import { nodeEncoderThread } from '../../../sim/node/record-thread';
 import { loadCodecs } from '../../../sim/record/codecs';
 import { bytesSource } from '../../../sim/record/io';
 import { RecordingReader } from '../../../sim/record/reader';
-import { RECORDING_MAX_LOSS_SECONDS } from '../../../sim/record-session';
+import { RECORDING_MAX_LOSS_SECONDS } from '../../../sim/app/record-session';
 import { Rng } from '../../../sim/math/random';
 
 const SCENARIO = resolve(__dirname, '../../../assets/scenarios/default.json');

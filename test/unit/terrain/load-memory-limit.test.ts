@@ -9,9 +9,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDefaultService } from '../../../sim/default-service';
+import { createDefaultService } from '../../../sim/app/default-service';
 import { parseArgs, runCli } from '../../../sim/node/cli';
-import { DEFAULT_MAX_LOAD_MEMORY_BYTES } from '../../../sim/service';
+import { DEFAULT_MAX_LOAD_MEMORY_BYTES } from '../../../sim/app/service';
 import { encodeGrayPng } from '../../../sim/terrain/png-encode';
 
 const dir = mkdtempSync(join(tmpdir(), 'tw-memlimit-'));
