@@ -26,7 +26,7 @@
 import * as THREE from 'three';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { ColladaLoader } from 'three/examples/jsm/loaders/ColladaLoader.js';
-import type { VisualSpec } from '../../sim/protocol';
+import type { VisualSpec } from '../../sim/app/protocol';
 import { parseStl } from '../../sim/robot/mesh/stl';
 import { checkVisualMesh } from '../../sim/robot/mesh/visual-limits';
 

@@ -22,7 +22,7 @@ import type { TriangleMesh } from '../../sim/robot/mesh/triangle-mesh';
 import { checkVisualMesh, OBJ_MAX_FACE_CORNERS, VISUAL_MESH_MAX_TRIANGLES } from '../../sim/robot/mesh/visual-limits';
 import { UrdfError } from '../../sim/robot/urdf/urdf-error';
 import { buildRobotVisuals } from '../../renderer/view3d/robot-visuals';
-import type { VisualSpec } from '../../sim/protocol';
+import type { VisualSpec } from '../../sim/app/protocol';
 import { FUZZ_SEED, FUZZ_TIMEOUT_MS, MAX_MESSAGE_LENGTH, PEAK_RSS_BUDGET_BYTES, peakRss, runs } from './fuzz-budget';
 
 const enc = new TextEncoder();

@@ -110,7 +110,7 @@ describe('recording reader fuzz (issue #28)', () => {
       const before = peakRss();
       const seen = { ok: 0, refused: 0 };
       for (let n = 0; n < runs(CI_RUNS); n++) {
-        let b = SEED_FILE;
+        let b: Uint8Array = SEED_FILE;
         for (let k = rng.int(1, 2); k > 0; k--) b = mutate(b, rng);
         seen[await readSample(b, codecs, `input ${n} (seed ${FUZZ_SEED})`)]++;
       }
