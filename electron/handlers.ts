@@ -199,7 +199,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   }
 
   /** Recordings being written: id → file, its path and size so far. Ids are never reused. */
-  const recordings = new Map<string, { writer: FileWriter; path: string; name: string; bytes: number; busy: boolean }>();
+  /** `writing`: the append in progress (recordingEnd waits for it: the size it reports and the close come after it). */
+  const recordings = new Map<string, { writer: FileWriter; path: string; name: string; bytes: number; busy: boolean; writing: Promise<void> }>();
   let nextRecording = 1;
 
   function expectRecordingId(field: string, value: unknown) {
@@ -334,7 +335,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       }
       const id = `rec-${nextRecording++}`;
       const name = path.basename(chosen);
-      recordings.set(id, { writer, path: chosen, name, bytes: 0, busy: false });
+      recordings.set(id, { writer, path: chosen, name, bytes: 0, busy: false, writing: Promise.resolve() });
       return { id, name };
     },
 
@@ -348,17 +349,24 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       // Chunks must land in order: the renderer awaits each append before the next.
       if (r.busy) throw new IpcValidationError('recordingAppend.id', `${idArg as string} is still writing the previous chunk (await each append)`);
       r.busy = true;
-      try {
-        await r.writer.write(bytesArg);
-        r.bytes += bytesArg.byteLength;
-      } finally {
-        r.busy = false;
-      }
+      const write = (async () => {
+        try {
+          await r.writer.write(bytesArg);
+          r.bytes += bytesArg.byteLength;
+        } finally {
+          r.busy = false;
+        }
+      })();
+      // recordingEnd waits for it whether it succeeds or fails; the caller gets the failure
+      r.writing = write.catch(() => undefined);
+      await write;
     },
 
     async recordingEnd(idArg) {
       const r = expectRecordingId('recordingEnd.id', idArg);
       recordings.delete(idArg as string);
+      // an append still writing lands first: the file is closed after it, its size counted
+      await r.writing;
       await r.writer.close();
       const settings = await deps.settings.addRecent('recording', r.name, r.path);
       deps.onRecentChanged?.(settings);
