@@ -32,6 +32,10 @@ export const BUILD_ID = 'terrawheel-0.1.0+dynamics.1';
 /** Prefix of the asset entry that names the scenario file a recording was made from. */
 export const SCENARIO_ASSET_PREFIX = 'scenario:';
 
+/**
+ * Options of a recording started by the service: keyframe interval, Foxglove rate, chunk size,
+ * encoder.
+ */
 export interface RecordingOptions {
   /** Steps between keyframes (default: the writer's, 120). */
   keyframeInterval?: number;
@@ -47,6 +51,10 @@ export interface RecordingOptions {
   buildId?: string;
 }
 
+/**
+ * The state of the running recording: active, steps and simulated time recorded, bytes handed to
+ * the sink, keyframes, inputs, events.
+ */
 export interface RecordingStatus {
   active: boolean;
   /** First and last step recorded (−1 before any). */
@@ -178,6 +186,7 @@ export interface RecordEncoderChoice {
   pool?: EncoderPoolOptions;
 }
 
+/** Records every step a live world takes (inputs, keyframes, frames, faults) into a recording. */
 export class RecordSession {
   /** Where the captured steps are encoded and written (this thread or an encoder thread). */
   readonly encoder: RecordEncoder;

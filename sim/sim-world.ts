@@ -24,6 +24,11 @@ export const JOINT_FRAME_STRIDE = 3;
 
 const JOINT_TYPE_NAMES = ['revolute', 'fixed', 'prismatic', 'ball'] as const;
 
+/**
+ * The app's world: a parsed scenario and its terrain built into a `DynamicsWorld`, with the world
+ * info, float32 frames and drive the worker protocol needs. Owned by the service; used directly by
+ * the CLI and tests.
+ */
 export class SimWorld {
   readonly engine: DynamicsWorld;
   readonly terrain: Heightfield;

@@ -10,6 +10,10 @@ import { SimWorld } from '../sim-world';
 import { Heightfield } from '../terrain/heightfield';
 import { loadScenarioUrdfRobot } from '../default-service';
 
+/**
+ * What `createWorld` cannot read from the scenario object itself: a terrain or URDF robot the
+ * scenario names as files.
+ */
 export interface CreateWorldOptions {
   /** The terrain, when the scenario names a file instead of inline heights. */
   terrain?: Heightfield;
@@ -18,6 +22,10 @@ export interface CreateWorldOptions {
   robotMeshes?: Record<string, Uint8Array>;
 }
 
+/**
+ * Builds a world from a scenario object (a parsed v1 or v2 scenario file) for scripts. Throws a
+ * `ScenarioError` naming the field when the scenario is invalid.
+ */
 export function createWorld(scenario: unknown, options: CreateWorldOptions = {}): PlainWorld {
   const parsed = parseScenarioFile(scenario);
   let terrain: Heightfield;

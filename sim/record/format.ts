@@ -41,6 +41,10 @@ export const RECORDING_METADATA_NAME = 'terrawheel.recording';
 /** Attachment that holds the scenario JSON. */
 export const SCENARIO_ATTACHMENT_NAME = 'scenario.json';
 
+/**
+ * The MCAP topics of a recording, by purpose (see docs/recordings.md for each one's schema and
+ * rate).
+ */
 export const TOPIC = {
   frame: '/terrawheel/frame',
   keyframe: '/terrawheel/keyframe',
@@ -94,6 +98,7 @@ export interface FrameData {
   contactInfo: Int32Array;
 }
 
+/** How a frame's numbers are stored: precision, byte-plane shuffle, delta coding. */
 export interface FrameEncoding {
   /** Store floats as f32 (half the bytes; display precision) instead of f64 (exact). */
   f32: boolean;

@@ -80,6 +80,10 @@ export interface RecordingHeader {
   createdAt?: string;
 }
 
+/**
+ * Options of `RecordingWriter.create`: codecs, keyframe interval, Foxglove rate, chunk size, frame
+ * encoding.
+ */
 export interface RecordingWriterOptions {
   codecs: RecordingCodecs;
   /** Steps between full-state keyframes (`keyframeDue`). Default 120 (0.5 s at 240 Hz). */
@@ -94,8 +98,16 @@ export interface RecordingWriterOptions {
 
 /** 0.5 s at 240 Hz: a seek re-simulates at most 119 steps (issue #16: seeks under 200 ms at p95; the 10-minute driven run stays under 200 MB). */
 export const DEFAULT_KEYFRAME_INTERVAL = 120;
+/** [Hz] Rate of the Foxglove channels (transforms, contact arrows, wheel series). */
 export const DEFAULT_FOXGLOVE_HZ = 30;
+/**
+ * [bytes] An MCAP chunk is written once it holds this much (1 MiB): what a crash can lose at most.
+ */
 export const DEFAULT_CHUNK_BYTES = 1 << 20;
+/**
+ * Frames as written by default: float32, byte-plane shuffled, delta-coded against the last full
+ * frame.
+ */
 export const DEFAULT_FRAME_ENCODING: FrameEncoding = { f32: true, shuffle: true, delta: true };
 
 /** The recording's description as stored in the `terrawheel.recording` metadata record. */
@@ -130,12 +142,14 @@ export function metadataToMap(m: RecordingMetadata): Map<string, string> {
   ]);
 }
 
+/** A drive input as recorded, in effect from `step` on. */
 export interface InputRecord {
   step: number;
   throttle: number;
   steer: number;
 }
 
+/** An event as recorded (a fault, a note), written before its step's frame. */
 export interface EventRecord {
   step: number;
   /** 'fault' (solver/collision status), 'note', or any short tag. */
@@ -159,6 +173,10 @@ class SinkWritable implements IWritable {
   }
 }
 
+/**
+ * Writes a recording: one MCAP file with inputs, keyframes, frames, events and Foxglove channels,
+ * appended chunk by chunk (see docs/recordings.md).
+ */
 export class RecordingWriter {
   readonly metadata: RecordingMetadata;
   private readonly mcap: McapWriter;

@@ -7,6 +7,10 @@
 import { MESH_MAX_BYTES, MESH_MAX_TRIANGLES, MESH_MAX_VERTICES, UrdfError } from '../urdf/urdf-error';
 import type { TriangleMesh } from './triangle-mesh';
 
+/**
+ * Parses a Wavefront OBJ mesh (vertices and faces; polygons fanned into triangles). Throws a
+ * `UrdfError` naming the file when it is malformed or too large.
+ */
 export function parseObj(bytes: Uint8Array, name: string): TriangleMesh {
   if (bytes.byteLength > MESH_MAX_BYTES) throw new UrdfError(`mesh "${name}": ${bytes.byteLength} bytes; at most ${MESH_MAX_BYTES} are accepted`, name);
   const text = new TextDecoder('utf-8').decode(bytes);
