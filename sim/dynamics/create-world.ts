@@ -1,5 +1,5 @@
 /**
- * createWorld(scenario): the scripting entry (README "Dynamics API"). The scenario is the object
+ * createWorld(scenario): the scripting entry (docs/library.md, "Dynamics API"). The scenario is the object
  * a scenario file holds (format v2, or v1); its terrain is inline
  * ({ cols, rows, dx, dy, x0, y0, heights }) or, for a file path, given as `options.terrain`.
  */

@@ -1,5 +1,5 @@
 /**
- * The scripting form of the world (kept stable for users' scripts; README "Dynamics API"):
+ * The scripting form of the world (kept stable for users' scripts; docs/library.md, "Dynamics API"):
  * plain objects and [x, y, z] arrays in, plain objects out. The engine form is DynamicsWorld.
  */
 import { BodyKind } from './bodies';

@@ -81,7 +81,7 @@ export interface UrdfLink {
   visuals: UrdfVisual[];
 }
 
-/** URDF joint types we accept; 'ball' is TerraWheel's extension (see the README, "Robots (URDF)"). */
+/** URDF joint types we accept; 'ball' is TerraWheel's extension (see docs/file-formats.md, "Ball joints"). */
 export type UrdfJointType = 'revolute' | 'continuous' | 'prismatic' | 'fixed' | 'ball';
 
 export interface UrdfLimit {
