@@ -7,6 +7,7 @@
 export * from './math/vec3';
 export * from './math/quat';
 export { Rng } from './math/random';
+/** Every tolerance and limit of the core, with its unit and reason (`sim/constants.ts`). */
 export * as constants from './constants';
 
 // --- terrain ----------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 /**
- * The scripting form of the world (kept stable for users' scripts; README "Dynamics API"):
+ * The scripting form of the world (kept stable for users' scripts; docs/library.md, "Dynamics API"):
  * plain objects and [x, y, z] arrays in, plain objects out. The engine form is DynamicsWorld.
  *
  * Two ways to read bodies:
@@ -14,6 +14,7 @@ import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN, POSE_STRIDE, VELOC
 import { bodyPoseInto, bodyVelocityInto } from './report';
 import { WHEEL_CONTACT_KIND_NAMES } from '../collision/contact';
 
+/** One body's state in `PlainWorld.state()`. */
 export interface BodyState {
   name: string;
   /** Body frame origin [m] and orientation [x, y, z, w]. */
@@ -25,6 +26,7 @@ export interface BodyState {
   sleeping: boolean;
 }
 
+/** The whole world's state in `PlainWorld.state()`: time, step and every body. */
 export interface WorldState {
   /** [s] */
   time: number;
@@ -32,8 +34,13 @@ export interface WorldState {
   bodies: BodyState[];
 }
 
+/**
+ * What produced a contact: a wheel case of the cylinder–terrain algorithm (`flat`, `base`, `side`,
+ * `point`, `edge`), another shape on the terrain (`terrain`) or two bodies (`body`).
+ */
 export type WorldContactKind = 'flat' | 'base' | 'side' | 'point' | 'edge' | 'terrain' | 'body';
 
+/** One contact of the last step in `PlainWorld.contacts()`. */
 export interface WorldContact {
   /** On B's surface (the terrain for wheels) [m]. */
   point: [number, number, number];
@@ -60,6 +67,10 @@ export function contactKindName(kind: number): WorldContactKind {
   return (WHEEL_CONTACT_KIND_NAMES[kind] ?? 'terrain') as WorldContactKind;
 }
 
+/**
+ * The scripting form of the dynamics world, returned by `createWorld`: plain objects in and out,
+ * kept stable for scripts; `engine` is the allocation-free `DynamicsWorld` underneath.
+ */
 export class PlainWorld {
   readonly engine: DynamicsWorld;
 

@@ -87,6 +87,11 @@ const HEADER = 12;
 const BODY_STATE = 3 + 4 + 3 + 3 + 3 + 7; // pos rot linVel angVel | sleepTime awake island | sleep anchor (pos, rot)
 const CONTACT_STATE = 1 + 3 + 3 + 5 + 8; // key point normal impulses(5) kind cellI cellJ feature depth friction restitution rolling
 
+/**
+ * The rigid-body world (engine form): fixed steps of the soft-step solver, contacts, joints,
+ * sleeping, continuous collision, faults, and save/restore/hash of the full state. Built by
+ * `createDynamicsWorld`.
+ */
 export class DynamicsWorld {
   readonly spec: WorldSpec;
   readonly terrain: Heightfield | null;
