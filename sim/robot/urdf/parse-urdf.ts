@@ -87,8 +87,12 @@ function requiredAttr(el: XmlEl, tag: string, name: string, where: string): stri
 
 // --- numbers -----------------------------------------------------------------------------------
 
-/** Decimal numbers only: no hex, no "Infinity", no empty string (Number('') is 0). */
-const NUMBER_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/**
+ * Decimal numbers only: no hex, no "Infinity", no empty string (Number('') is 0). Each digit can
+ * match one way only (the fraction needs its '.'): `\d+\.?\d*` backtracked quadratically on a long
+ * run of digits ending in a letter, in the main process too (issue #28).
+ */
+export const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 function parseNumbers(text: string, count: number, tag: string, name: string, where: string): number[] {
   const parts = text.trim().split(/\s+/).filter((s) => s.length > 0);
