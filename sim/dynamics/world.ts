@@ -258,6 +258,14 @@ export class DynamicsWorld {
     this.contacts = swap;
     this.pass.timeStages = this.timeStages;
     this.pass.run(bodies, this.joints, this.materials, this.terrain, this.dt, this.cache, this.contacts, this.wakeFn);
+    const overflow = this.pass.overflow;
+    if (overflow !== null) {
+      // too many overlapping pairs to collide: pause before this step (nothing moved yet)
+      const step = this.stepCount + 1;
+      this.fault = { kind: 'limit', step, body: bodies.names[overflow.body], reason: `${overflow.reason.replace('STEP', String(step))}; the world is paused at step ${this.stepCount}` };
+      this.stepped = false;
+      return;
+    }
     const t1 = this.timeStages ? performance.now() : 0;
 
     // solver masses: 0 for anything the solver must not move this step

@@ -192,7 +192,7 @@ interface QueuedMessage {
  * The chunk-size limit handed to McapWriter. McapWriter closes its chunk after a message when the
  * chunk's byte length is `>` its `chunkSize` (a relational comparison, so it reads `valueOf()`
  * at that moment): −1 closes the chunk after the message being added, which is how a chunk is
- * closed by simulated time. Pinned by test/unit/record/crash-safe-chunks.test.ts (@mcap/core is
+ * closed by simulated time. Pinned by test/unit/record/crash-safe.test.ts (with byte-sized chunks only, the default scene loses 4 s) (@mcap/core is
  * pinned to an exact version).
  */
 class ChunkLimit {
