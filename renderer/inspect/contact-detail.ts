@@ -9,7 +9,8 @@
  * are at most `depth` apart: a depth of 5 mm at ω = 10 rad/s changes the slip by 5 cm/s at most.
  */
 import { contactKindName } from '../../sim/dynamics/plain-world';
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../../sim/dynamics/frame-layout';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, ContactInfoField, POSE_STRIDE, VELOCITY_STRIDE } from '../../sim/dynamics/frame-layout';
+import { ElementKind } from '../../sim/terrain/heightfield';
 import { TERRAIN_PLANARITY_TOLERANCE } from '../../sim/constants';
 import type { TerrainHeights } from './terrain-heights';
 
@@ -41,7 +42,12 @@ export interface ContactDetail {
   /** Terrain cell, −1 for body–body contacts. */
   cellI: number;
   cellJ: number;
-  /** null for body–body contacts, a cell outside the grid, or while the cell's heights are on their way. */
+  /**
+   * The sim's element (contactInfo Element, classified on the float64 heights); for frames
+   * without it (recordings older than the field) re-classified here on the float32 heights
+   * (terrainElement). null for body–body contacts, a cell outside the grid, or (old frames only)
+   * while the cell's heights are on their way.
+   */
   element: TerrainElement | null;
   point: [number, number, number];
   normal: [number, number, number];
@@ -81,6 +87,16 @@ export function terrainElement(t: TerrainHeights, i: number, j: number, x: numbe
   if (rect) return 'rectangle';
   const fx = (x - (t.x0 + i * t.dx)) / t.dx, fy = (y - (t.y0 + j * t.dy)) / t.dy;
   return fx + fy <= 1 ? 'lower triangle' : 'upper triangle';
+}
+
+/** The TerrainElement of a contactInfo Element code (ElementKind); null for CONTACT_ELEMENT_NONE or an unknown code. */
+export function elementName(code: number): TerrainElement | null {
+  switch (code) {
+    case ElementKind.Rectangle: return 'rectangle';
+    case ElementKind.LowerTriangle: return 'lower triangle';
+    case ElementKind.UpperTriangle: return 'upper triangle';
+    default: return null;
+  }
 }
 
 /** Velocity of the material point of `body` at p (world), written into out; false without data. */
@@ -124,6 +140,7 @@ export function contactDetail(f: ContactFrame, k: number, dt: number, terrain: T
   const point: [number, number, number] = [c[o], c[o + 1], c[o + 2]];
   const normal: [number, number, number] = [c[o + 3], c[o + 4], c[o + 5]];
   const kind = info[q], bodyA = info[q + 1], bodyB = info[q + 2], cellI = info[q + 3], cellJ = info[q + 4];
+  const code = info[q + ContactInfoField.Element];
   const inv = dt > 0 ? 1 / dt : 0;
   let slip: [number, number, number] | null = null, slipSpeed: number | null = null, normalSpeed: number | null = null;
   if (pointVelocity(va, f, bodyA, point[0], point[1], point[2]) && pointVelocity(vb, f, bodyB, point[0], point[1], point[2])) {
@@ -142,7 +159,7 @@ export function contactDetail(f: ContactFrame, k: number, dt: number, terrain: T
     bodyB,
     cellI,
     cellJ,
-    element: bodyB < 0 && terrain && cellI >= 0 ? terrainElement(terrain, cellI, cellJ, point[0], point[1]) : null,
+    element: code >= 0 ? elementName(code) : bodyB < 0 && terrain && cellI >= 0 ? terrainElement(terrain, cellI, cellJ, point[0], point[1]) : null,
     point,
     normal,
     depth: c[o + 6],

@@ -15,6 +15,7 @@ import type { DriveCommand, Frame, LoadProgress, RecordingSummary, ReplayStatus,
 import { terrainPatch } from '../terrain/patch';
 import { Heightfield } from '../terrain/heightfield';
 import type { RobotSpec } from '../dynamics/spec';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
 import type { VisualSpec } from '../robot/urdf/urdf-to-robot';
 import { EncoderThreadStartError, type EncoderThreadFactory } from '../record/encoder';
 import { assetHashes, clampDrive, RecordSession, replayable, BUILD_ID, SCENARIO_ASSET_PREFIX, type RecordingOptions, type RecordingStatus } from './record-session';
@@ -378,10 +379,10 @@ export class SimServiceImpl implements SimService {
     return {
       step: f.step,
       time: f.time,
-      poses: Float32Array.from(f.poses.subarray(0, f.bodyCount * 7)),
-      velocities: Float32Array.from(f.velocities.subarray(0, f.bodyCount * 6)),
-      contacts: Float32Array.from(f.contacts.subarray(0, f.contactCount * 10)),
-      contactInfo: Int32Array.from(f.contactInfo.subarray(0, f.contactCount * 5)),
+      poses: Float32Array.from(f.poses.subarray(0, f.bodyCount * POSE_STRIDE)),
+      velocities: Float32Array.from(f.velocities.subarray(0, f.bodyCount * VELOCITY_STRIDE)),
+      contacts: Float32Array.from(f.contacts.subarray(0, f.contactCount * CONTACT_STRIDE)),
+      contactInfo: Int32Array.from(f.contactInfo.subarray(0, f.contactCount * CONTACT_INFO_STRIDE)),
       joints: new Float32Array(0),
       speed: 0,
       fault: null,

@@ -13,11 +13,15 @@
  *                (point on B's surface, unit normal from B into A, depth ≥ 0 [m], impulses [N·s]
  *                 of the last step)
  *   contactInfo  Int32Array, CONTACT_INFO_STRIDE per contact:
- *                  kind bodyA bodyB cellI cellJ
+ *                  kind bodyA bodyB cellI cellJ element
  *                (kind: WheelContactKind 0–4 for cylinder–terrain, CONTACT_KIND_CONVEX_TERRAIN for
  *                 another shape on the terrain, CONTACT_KIND_BODY_PAIR for body–body;
  *                 bodyA/bodyB: body indices, bodyB −1 = the terrain;
- *                 cellI/cellJ: the terrain cell, −1 for body–body contacts)
+ *                 cellI/cellJ: the terrain cell, −1 for body–body contacts;
+ *                 element: the cell's element under the contact point, ElementKind of
+ *                 sim/terrain/heightfield.ts (0 rectangle, 1 lower triangle, 2 upper triangle),
+ *                 classified on the float64 heights; CONTACT_ELEMENT_NONE for body–body contacts
+ *                 and frames of recordings older than the field)
  *   joints       JOINT_FRAME_STRIDE per joint: coordinate [rad|m], rate [rad/s|m/s], motor effort [N·m|N]
  *
  * Float64 in the world's report; the worker sends float32 copies (poses, velocities, contacts,
@@ -31,7 +35,7 @@ export const VELOCITY_STRIDE = 6;
 /** Numbers per contact in `contacts`. */
 export const CONTACT_STRIDE = 10;
 /** Integers per contact in `contactInfo`. */
-export const CONTACT_INFO_STRIDE = 5;
+export const CONTACT_INFO_STRIDE = 6;
 /** Numbers per joint in a frame's `joints`: coordinate, rate, motor effort. */
 export const JOINT_FRAME_STRIDE = 3;
 
@@ -58,7 +62,12 @@ export const ContactInfoField = {
   /** Terrain cell (−1 for body–body contacts). */
   CellI: 3,
   CellJ: 4,
+  /** ElementKind of the terrain cell under the point; CONTACT_ELEMENT_NONE when none or unknown. */
+  Element: 5,
 } as const;
+
+/** contactInfo element of a contact not on a terrain element (body–body), or of an old recording. */
+export const CONTACT_ELEMENT_NONE = -1;
 
 /** contactInfo kind of a non-cylinder shape against the terrain (wheel kinds are 0–4, WheelContactKind). */
 export const CONTACT_KIND_CONVEX_TERRAIN = 8;

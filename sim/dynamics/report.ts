@@ -5,7 +5,8 @@
  */
 import type { Vec3 } from '../math/vec3';
 import { rotateByBody } from './bodies';
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from './frame-layout';
+import type { Heightfield } from '../terrain/heightfield';
+import { CONTACT_ELEMENT_NONE, CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from './frame-layout';
 
 /** Flat body arrays, the BodyStore layout (pos is the mass centre x; comLocal is c in the body frame). */
 export interface BodyArrays {
@@ -42,6 +43,8 @@ export class ReportArrays {
   velocities = new Float64Array(0);
   contacts = new Float64Array(0);
   contactInfo = new Int32Array(0);
+  /** Per contact: its terrain element (contactElements), for the report's Element field. */
+  elements = new Int32Array(0);
 
   /** Room for `bodies` bodies and `contacts` contacts. */
   reserve(bodies: number, contacts: number): void {
@@ -56,6 +59,7 @@ export class ReportArrays {
     if (this.contacts.length < CONTACT_STRIDE * contacts) {
       this.contacts = new Float64Array(2 * CONTACT_STRIDE * contacts);
       this.contactInfo = new Int32Array(2 * CONTACT_INFO_STRIDE * contacts);
+      this.elements = new Int32Array(2 * contacts);
     }
   }
 }
@@ -114,10 +118,28 @@ export function bodyVelocityInto(out: Float64Array, b: number, s: BodyArrays): F
 }
 
 /**
- * Contacts 0..n−1: point, normal, depth and the step's impulses (the solver's are per substep,
- * re-applied every substep: the step's is substeps × that), then kind, bodies and cell.
+ * The terrain element (ElementKind, Heightfield.elementAt) under each of contacts 0..n−1, into
+ * out[0..n): classified from the contact's cell and its point (on the terrain surface) with the
+ * float64 heights and cell bits the collision used; written from out[at] on. CONTACT_ELEMENT_NONE for body–body contacts,
+ * a cell outside the grid, or no terrain. Not part of the contact store (nor of the saved state):
+ * the stepping side computes it when it writes or captures a frame. Allocates nothing.
  */
-export function writeContactReport(con: Float64Array, info: Int32Array, n: number, c: ContactArrays, substeps: number): void {
+export function contactElements(out: Int32Array, at: number, n: number, point: ArrayLike<number>, bodyB: ArrayLike<number>, cellI: ArrayLike<number>, cellJ: ArrayLike<number>, hf: Heightfield | null): void {
+  for (let i = 0; i < n; i++) out[at + i] = contactElement(i, point, bodyB, cellI, cellJ, hf);
+}
+
+/** contactElements for one contact. */
+export function contactElement(i: number, point: ArrayLike<number>, bodyB: ArrayLike<number>, cellI: ArrayLike<number>, cellJ: ArrayLike<number>, hf: Heightfield | null): number {
+  if (hf === null || bodyB[i] >= 0) return CONTACT_ELEMENT_NONE;
+  return hf.elementAt(cellI[i], cellJ[i], point[3 * i], point[3 * i + 1]);
+}
+
+/**
+ * Contacts 0..n−1: point, normal, depth and the step's impulses (the solver's are per substep,
+ * re-applied every substep: the step's is substeps × that), then kind, bodies, cell and element
+ * (`element[i]`, contactElements).
+ */
+export function writeContactReport(con: Float64Array, info: Int32Array, n: number, c: ContactArrays, element: ArrayLike<number>, substeps: number): void {
   for (let i = 0; i < n; i++) {
     const p = i * CONTACT_STRIDE;
     con[p] = c.point[3 * i]; con[p + 1] = c.point[3 * i + 1]; con[p + 2] = c.point[3 * i + 2];
@@ -126,5 +148,6 @@ export function writeContactReport(con: Float64Array, info: Int32Array, n: numbe
     con[p + 7] = c.normalImpulse[i] * substeps; con[p + 8] = c.t1Impulse[i] * substeps; con[p + 9] = c.t2Impulse[i] * substeps;
     const q = i * CONTACT_INFO_STRIDE;
     info[q] = c.kind[i]; info[q + 1] = c.bodyA[i]; info[q + 2] = c.bodyB[i]; info[q + 3] = c.cellI[i]; info[q + 4] = c.cellJ[i];
+    info[q + 5] = element[i];
   }
 }

@@ -46,7 +46,7 @@ import type { MaterialTable } from './materials';
 import { Softness } from './soft';
 import type { ScriptCommandSpec, WorldSpec } from './spec';
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from './frame-layout';
-import { ReportArrays, writeBodyReport, writeContactReport } from './report';
+import { ReportArrays, contactElements, writeBodyReport, writeContactReport } from './report';
 import type { Heightfield } from '../terrain/heightfield';
 import type { Vec3 } from '../math/vec3';
 
@@ -684,7 +684,8 @@ export class DynamicsWorld {
     const bodies = this.bodies, n = bodies.count, c = this.contacts, nc = c.count, r = this.report;
     r.reserve(n, nc);
     writeBodyReport(r.poses, r.velocities, n, bodies);
-    writeContactReport(r.contacts, r.contactInfo, nc, c, this.substeps);
+    contactElements(r.elements, 0, nc, c.point, c.bodyB, c.cellI, c.cellJ, this.terrain);
+    writeContactReport(r.contacts, r.contactInfo, nc, c, r.elements, this.substeps);
     return {
       poses: r.poses.subarray(0, n * POSE_STRIDE),
       velocities: r.velocities.subarray(0, n * VELOCITY_STRIDE),

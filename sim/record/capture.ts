@@ -24,7 +24,9 @@
  * Record layout (slot = f64; o = the record's first slot):
  *   frame    o: 1, step, time, B, C, substeps, pos[3B] rot[4B] linVel[3B] angVel[3B] comLocal[3B],
  *            point[3C] normal[3C] depth[C] normalImpulse[C] t1Impulse[C] t2Impulse[C] (per substep),
- *            then i32 bodyA[C] bodyB[C] cellI[C] cellJ[C], then u8 kind[C] (padded to whole slots)
+ *            then i32 bodyA[C] bodyB[C] cellI[C] cellJ[C] element[C], then u8 kind[C] (padded to whole
+ *            slots); element is the terrain element under the contact (report.ts contactElements,
+ *            computed here on the stepping thread, which holds the heightfield)
  *   changes  o: 5, step, time, B, C, substeps, nb, nf, then the arrays of a frame record (from
  *            pos on, same layout) of the nb listed bodies and the nf new contacts only, then
  *            i32 bodyIndex[nb] (ascending) source[C] (per contact: the previous frame's contact it
@@ -35,7 +37,7 @@
  *   event    o: 4, step, kind (string index), message (string index), body (−1: none)
  */
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
-import { ReportArrays, writeBodyReport, writeContactReport } from '../dynamics/report';
+import { ReportArrays, contactElement, contactElements, writeBodyReport, writeContactReport } from '../dynamics/report';
 import { hashFloat64, type DynamicsWorld } from '../dynamics/world';
 import type { FrameData } from './format';
 import type { RecordingWriter } from './writer';
@@ -65,14 +67,14 @@ export function newBatch(bytes: number): CaptureBatch {
 
 /** Slots a frame of B bodies and C contacts takes. */
 export function frameSlots(B: number, C: number): number {
-  return FRAME_HEAD + RAW_BODY * B + RAW_CONTACT * C + Math.ceil((4 * 4 + 1) * C / 8);
+  return FRAME_HEAD + RAW_BODY * B + RAW_CONTACT * C + Math.ceil((4 * RAW_CONTACT_INTS + 1) * C / 8);
 }
 const FRAME_HEAD = 6;
 /** f64 per body (pos rot linVel angVel comLocal) and per contact (point normal depth 3 impulses). */
 const RAW_BODY = 16;
 const RAW_CONTACT = 10;
-/** i32 per contact (bodyA bodyB cellI cellJ), then one u8 (kind). */
-const RAW_CONTACT_INTS = 4;
+/** i32 per contact (bodyA bodyB cellI cellJ element), then one u8 (kind). */
+const RAW_CONTACT_INTS = 5;
 const CHANGES_HEAD = 8;
 
 /** Slots a changes record of nb bodies, C contacts and nf new ones takes. */
@@ -87,7 +89,7 @@ export function changesSlots(nb: number, C: number, nf: number): number {
 interface FrameLayout {
   pos: number; rot: number; lin: number; ang: number; com: number;
   point: number; normal: number; depth: number; ni: number; t1: number; t2: number;
-  bodyA: number; bodyB: number; cellI: number; cellJ: number; kind: number;
+  bodyA: number; bodyB: number; cellI: number; cellJ: number; element: number; kind: number;
   /** The slot after the record. */
   end: number;
 }
@@ -107,7 +109,8 @@ function frameLayout(out: FrameLayout, o: number, B: number, C: number, head = F
   out.bodyB = out.bodyA + C;
   out.cellI = out.bodyB + C;
   out.cellJ = out.cellI + C;
-  out.kind = 4 * (out.cellJ + C);
+  out.element = out.cellJ + C;
+  out.kind = 4 * (out.element + C);
   out.end = o + head - FRAME_HEAD + frameSlots(B, C);
   return out;
 }
@@ -244,6 +247,7 @@ export class StepCapture {
     i32.set(c.bodyB.subarray(0, C), L.bodyB);
     i32.set(c.cellI.subarray(0, C), L.cellI);
     i32.set(c.cellJ.subarray(0, C), L.cellJ);
+    contactElements(i32, L.element, C, c.point, c.bodyB, c.cellI, c.cellJ, world.terrain);
     this.u8.set(c.kind.subarray(0, C), L.kind);
     this.o = L.end;
   }
@@ -289,6 +293,7 @@ export class StepCapture {
       i32[L.bodyB + m] = c.bodyB[i];
       i32[L.cellI + m] = c.cellI[i];
       i32[L.cellJ + m] = c.cellJ[i];
+      i32[L.element + m] = contactElement(i, point, c.bodyB, c.cellI, c.cellJ, world.terrain);
       u8[L.kind + m] = c.kind[i];
       m++;
     }
@@ -501,8 +506,8 @@ function reportFromRaw(out: FrameData, f: Float64Array, i32: Int32Array, u8: Uin
     point: f.subarray(L.point, L.normal), normal: f.subarray(L.normal, L.depth), depth: f.subarray(L.depth, L.ni),
     normalImpulse: f.subarray(L.ni, L.t1), t1Impulse: f.subarray(L.t1, L.t2), t2Impulse: f.subarray(L.t2, L.t2 + C),
     kind: u8.subarray(L.kind, L.kind + C), bodyA: i32.subarray(L.bodyA, L.bodyB), bodyB: i32.subarray(L.bodyB, L.cellI),
-    cellI: i32.subarray(L.cellI, L.cellJ), cellJ: i32.subarray(L.cellJ, L.cellJ + C),
-  }, substeps);
+    cellI: i32.subarray(L.cellI, L.cellJ), cellJ: i32.subarray(L.cellJ, L.element),
+  }, i32.subarray(L.element, L.element + C), substeps);
   out.bodyCount = B;
   out.contactCount = C;
   out.poses = poses.subarray(0, POSE_STRIDE * B);

@@ -7,12 +7,14 @@
  * maps to a log time exactly and the MCAP chunk index doubles as the step index.
  *
  * All multi-byte numbers are little-endian. A frame message (`/terrawheel/frame`, one per step)
- * is a full frame (layout 1, below) or a delta frame (layout 2, frame-delta.ts: only the bodies
- * and contact blocks that changed since the frame before). Format version 1 files hold full
- * frames only and still read. Full frame layout:
+ * is a full frame (layout 3, below) or a delta frame (layout 4, frame-delta.ts: only the bodies
+ * and contact blocks that changed since the frame before). Layouts 1 and 2 are the same with
+ * 5 contactInfo numbers per contact (no element): files written before the element still read,
+ * their frames' element is CONTACT_ELEMENT_NONE. Format version 1 files hold full frames only
+ * and still read. Full frame layout:
  *
  *   offset  type   field
- *   0       u16    layout version (1)
+ *   0       u16    layout version (3; 1 in older files)
  *   2       u16    flags: bit 0 = floats are f32 (else f64); bit 1 = byte planes shuffled
  *   4       u32    step
  *   8       f64    time [s]
@@ -21,7 +23,8 @@
  *   24      F[7B]  poses        px py pz qx qy qz qw        (F = f32 or f64, spec.ts POSE_STRIDE)
  *           F[6B]  velocities   vx vy vz wx wy wz           (VELOCITY_STRIDE)
  *           F[10C] contacts     px py pz nx ny nz depth normalImpulse tangentImpulse1 tangentImpulse2
- *           i32[5C] contactInfo kind bodyA bodyB cellI cellJ (bodyB = −1: terrain)
+ *           i32[6C] contactInfo kind bodyA bodyB cellI cellJ element (bodyB = −1: terrain;
+ *                   layout 1: i32[5C], no element)
  *
  * With the shuffle flag each array is first put field-major (poses: px of every body, then py of
  * every body, …; contacts and contactInfo likewise per field), then the float block is stored as
@@ -30,12 +33,12 @@
  * changing sign/exponent bytes of like values, and of consecutive frames, next to each other
  * where zstd finds them (docs/recordings.md: measured sizes).
  */
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
+import { CONTACT_ELEMENT_NONE, CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
 
 /** MCAP header profile of our files. */
 export const RECORDING_PROFILE = 'terrawheel';
 /** Format version written in the `terrawheel.recording` metadata; readers refuse newer ones. */
-export const RECORDING_FORMAT_VERSION = 2;
+export const RECORDING_FORMAT_VERSION = 3;
 
 /**
  * [bytes] Largest uncompressed size a chunk may declare. Checked before a chunk is inflated: a
@@ -74,7 +77,12 @@ export const FRAME_ENCODING = 'terrawheel.frame.v2';
 export const KEYFRAME_SCHEMA_NAME = 'terrawheel.Keyframe';
 export const KEYFRAME_ENCODING = 'terrawheel.keyframe.v1';
 
-export const FRAME_LAYOUT_VERSION = 1;
+/** Layout of the full frames this build writes (6 contactInfo numbers per contact). */
+export const FRAME_LAYOUT_VERSION = 3;
+/** Full frames of older files: 5 contactInfo numbers per contact (no element). Read, not written. */
+export const FRAME_LAYOUT_FULL_V1 = 1;
+/** contactInfo numbers per contact stored in the frames of layouts 1 and 2 (before the element). */
+export const CONTACT_INFO_STRIDE_V1 = 5;
 export const FRAME_HEADER_BYTES = 24;
 export const FRAME_FLAG_F32 = 1;
 export const FRAME_FLAG_SHUFFLED = 2;
@@ -129,8 +137,17 @@ export function frameFloatCount(bodyCount: number, contactCount: number): number
   return bodyCount * (POSE_STRIDE + VELOCITY_STRIDE) + contactCount * CONTACT_STRIDE;
 }
 
-export function encodedFrameBytes(bodyCount: number, contactCount: number, f32: boolean): number {
-  return FRAME_HEADER_BYTES + frameFloatCount(bodyCount, contactCount) * (f32 ? 4 : 8) + contactCount * CONTACT_INFO_STRIDE * 4;
+/** Bytes of a full frame; `infoWidth` contactInfo numbers per contact (CONTACT_INFO_STRIDE_V1 in layout 1). */
+export function encodedFrameBytes(bodyCount: number, contactCount: number, f32: boolean, infoWidth: number = CONTACT_INFO_STRIDE): number {
+  return FRAME_HEADER_BYTES + frameFloatCount(bodyCount, contactCount) * (f32 ? 4 : 8) + contactCount * infoWidth * 4;
+}
+
+/**
+ * Sets the element of contacts 0..c−1 of a frame decoded from a layout without it (stored
+ * contactInfo width `w` < CONTACT_INFO_STRIDE) to CONTACT_ELEMENT_NONE.
+ */
+export function fillMissingInfo(info: Int32Array, c: number, w: number): void {
+  for (let i = 0; i < c; i++) for (let j = w; j < CONTACT_INFO_STRIDE; j++) info[i * CONTACT_INFO_STRIDE + j] = CONTACT_ELEMENT_NONE;
 }
 
 export function checkFrameCounts(f: FrameData): void {
@@ -241,9 +258,9 @@ function fieldMajorIn(dst: Float64Array | Float32Array | Int32Array, k: number, 
   return k;
 }
 
-/** Inverse of fieldMajorIn. */
-function fieldMajorOut(dst: Float64Array | Int32Array, src: Float64Array | Float32Array | Int32Array, k: number, n: number, stride: number): number {
-  for (let j = 0; j < stride; j++) for (let i = 0; i < n; i++) dst[i * stride + j] = src[k++];
+/** Inverse of fieldMajorIn; the first `width` (default: all) of the `stride` fields. */
+function fieldMajorOut(dst: Float64Array | Int32Array, src: Float64Array | Float32Array | Int32Array, k: number, n: number, stride: number, width = stride): number {
+  for (let j = 0; j < width; j++) for (let i = 0; i < n; i++) dst[i * stride + j] = src[k++];
   return k;
 }
 
@@ -291,14 +308,15 @@ export function decodeFrame(data: Uint8Array, out: FrameData, scratch: FrameScra
   if (data.length < FRAME_HEADER_BYTES) throw new RecordingError(`${where}: frame message has ${data.length} bytes, shorter than its ${FRAME_HEADER_BYTES}-byte header`);
   const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const version = dv.getUint16(0, true);
-  if (version !== FRAME_LAYOUT_VERSION) throw new RecordingError(`${where}: frame layout version ${version}, this build reads ${FRAME_LAYOUT_VERSION}`);
+  if (version !== FRAME_LAYOUT_VERSION && version !== FRAME_LAYOUT_FULL_V1) throw new RecordingError(`${where}: frame layout version ${version}, this build reads ${FRAME_LAYOUT_FULL_V1} and ${FRAME_LAYOUT_VERSION}`);
+  const w = version === FRAME_LAYOUT_FULL_V1 ? CONTACT_INFO_STRIDE_V1 : CONTACT_INFO_STRIDE;
   const flags = dv.getUint16(2, true);
   if ((flags & ~FRAME_KNOWN_FLAGS) !== 0) throw new RecordingError(`${where}: unknown frame flags 0x${flags.toString(16)}`);
   const f32 = (flags & FRAME_FLAG_F32) !== 0;
   const shuffled = (flags & FRAME_FLAG_SHUFFLED) !== 0;
   const b = dv.getUint32(16, true);
   const c = dv.getUint32(20, true);
-  const expected = encodedFrameBytes(b, c, f32);
+  const expected = encodedFrameBytes(b, c, f32, w);
   if (expected !== data.length) throw new RecordingError(`${where}: frame of ${b} bodies and ${c} contacts should have ${expected} bytes, has ${data.length}`);
   out.step = dv.getUint32(4, true);
   out.time = dv.getFloat64(8, true);
@@ -309,7 +327,7 @@ export function decodeFrame(data: Uint8Array, out: FrameData, scratch: FrameScra
   if (out.contacts.length < c * CONTACT_STRIDE) out.contacts = new Float64Array(c * CONTACT_STRIDE);
   if (out.contactInfo.length < c * CONTACT_INFO_STRIDE) out.contactInfo = new Int32Array(c * CONTACT_INFO_STRIDE);
   const nf = frameFloatCount(b, c);
-  const ni = c * CONTACT_INFO_STRIDE;
+  const ni = c * w;
   const fsz = f32 ? 4 : 8;
   const fl = scratch.floats(nf, f32);
   const fBytes = new Uint8Array(fl.buffer, 0, nf * fsz);
@@ -328,7 +346,8 @@ export function decodeFrame(data: Uint8Array, out: FrameData, scratch: FrameScra
     let k = fieldMajorOut(out.poses, fl, 0, b, POSE_STRIDE);
     k = fieldMajorOut(out.velocities, fl, k, b, VELOCITY_STRIDE);
     fieldMajorOut(out.contacts, fl, k, c, CONTACT_STRIDE);
-    fieldMajorOut(out.contactInfo, ints, 0, c, CONTACT_INFO_STRIDE);
+    fieldMajorOut(out.contactInfo, ints, 0, c, CONTACT_INFO_STRIDE, w);
+    if (w < CONTACT_INFO_STRIDE) fillMissingInfo(out.contactInfo, c, w);
     return out;
   }
   let k = 0;
@@ -338,7 +357,11 @@ export function decodeFrame(data: Uint8Array, out: FrameData, scratch: FrameScra
   for (let i = 0; i < np; i++) out.poses[i] = fl[k++];
   for (let i = 0; i < nv; i++) out.velocities[i] = fl[k++];
   for (let i = 0; i < nc; i++) out.contacts[i] = fl[k++];
-  for (let i = 0; i < ni; i++) out.contactInfo[i] = ints[i];
+  if (w === CONTACT_INFO_STRIDE) for (let i = 0; i < ni; i++) out.contactInfo[i] = ints[i];
+  else {
+    for (let i = 0; i < c; i++) for (let j = 0; j < w; j++) out.contactInfo[i * CONTACT_INFO_STRIDE + j] = ints[i * w + j];
+    fillMissingInfo(out.contactInfo, c, w);
+  }
   return out;
 }
 

@@ -5,7 +5,7 @@
  */
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
 import type { ChunkStore } from './chunk-store';
-import { applyDeltaFrame, deltaBaseStep, FRAME_LAYOUT_DELTA } from './frame-delta';
+import { applyDeltaFrame, deltaBaseStep, isDeltaLayout } from './frame-delta';
 import { decodeFrame, frameLayoutOf, FrameScratch, makeFrame, RecordingError, type FrameData } from './format';
 
 export class FrameChain {
@@ -46,7 +46,7 @@ export class FrameChain {
         throw new RecordingError(`${wheres[wheres.length - 1]}: the delta frame's base step ${s} has no frame (damaged)`);
       }
       const data = m.chunk.data.subarray(m.offset, m.offset + m.length);
-      if (frameLayoutOf(data, m.where) !== FRAME_LAYOUT_DELTA) {
+      if (!isDeltaLayout(frameLayoutOf(data, m.where))) {
         const f = decodeFrame(data, this.spare, this.scratch, m.where);
         if (f.step !== s) throw new RecordingError(`${m.where}: the frame indexed at step ${s} says step ${f.step} (damaged)`);
         this.spare = this.current ?? makeFrame();

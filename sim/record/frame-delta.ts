@@ -7,12 +7,12 @@
  * collision pass walks the bodies in index order and a sleeping body's contacts are carried over
  * bit for bit), so a frame's contacts are the concatenation of the blocks of bodies 0, 1, …, B−1.
  * A frame whose contacts are not in that order (or name a bodyA outside 0..B−1) has no blocks and
- * is always written in full (format.ts layout 1).
+ * is always written in full (format.ts layout 3).
  *
- * Delta layout (`/terrawheel/frame`, layout version 2; little-endian, F = f32 or f64 by flag bit 0):
+ * Delta layout (`/terrawheel/frame`, layout version 4; little-endian, F = f32 or f64 by flag bit 0):
  *
  *   offset  type      field
- *   0       u16       layout version (2)
+ *   0       u16       layout version (4; 2 in older files: 5 contactInfo numbers per contact)
  *   2       u16       flags: bit 0 f32, bit 1 shuffled (as layout 1)
  *   4       u32       step
  *   8       f64       time [s]
@@ -27,7 +27,8 @@
  *           i32[nb]   changed body indices, ascending
  *           i32[nk]   bodies of the changed blocks, ascending
  *           i32[nk]   contacts in each changed block (0: the body lost all its contacts)
- *           i32[5·nc] the changed blocks' contactInfo
+ *           i32[6·nc] the changed blocks' contactInfo (layout 2: i32[5·nc], no element; the XOR
+ *                     base is then the base frame's first 5 numbers per contact)
  *
  * XOR-coded (flag bit 2, always set by this writer): every float and every contactInfo number is
  * stored as the bitwise XOR with the same number of the base frame: a changed body's with the
@@ -46,12 +47,19 @@
  * at every keyframe (and at least every keyframe interval), so reading any frame costs one full
  * frame and at most one keyframe interval of deltas; sequential reads apply one delta each.
  */
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
+import { CONTACT_ELEMENT_NONE, CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
 import type { FrameChangeHint } from './capture';
-import { FRAME_FLAG_F32, FRAME_FLAG_SHUFFLED, RecordingError, shuffleInto, unshuffleFrom, type FrameData, type FrameEncoding, type FrameScratch } from './format';
+import { CONTACT_INFO_STRIDE_V1, FRAME_FLAG_F32, FRAME_FLAG_SHUFFLED, RecordingError, shuffleInto, unshuffleFrom, type FrameData, type FrameEncoding, type FrameScratch } from './format';
 
-/** Frame layout number of a delta frame (layout 1 is the full frame). */
-export const FRAME_LAYOUT_DELTA = 2;
+/** Frame layout number of the delta frames this build writes (layout 3 is the full frame). */
+export const FRAME_LAYOUT_DELTA = 4;
+/** Delta frames of older files: 5 contactInfo numbers per contact (no element). Read, not written. */
+export const FRAME_LAYOUT_DELTA_V2 = 2;
+
+/** True for a delta frame's layout number (either version). */
+export function isDeltaLayout(version: number): boolean {
+  return version === FRAME_LAYOUT_DELTA || version === FRAME_LAYOUT_DELTA_V2;
+}
 export const DELTA_HEADER_BYTES = 40;
 /** Delta flag: numbers are XOR-coded against the base frame's. */
 export const FRAME_FLAG_XOR = 4;
@@ -248,9 +256,9 @@ export class FrameChanges {
   }
 }
 
-/** Bytes of a delta frame with these counts. */
-export function encodedDeltaBytes(nb: number, nk: number, nc: number, f32: boolean): number {
-  return DELTA_HEADER_BYTES + (nb * BODY_NUMBERS + nc * CONTACT_STRIDE) * (f32 ? 4 : 8) + (nb + 2 * nk + nc * CONTACT_INFO_STRIDE) * 4;
+/** Bytes of a delta frame with these counts; `infoWidth` contactInfo numbers per contact (5 in layout 2). */
+export function encodedDeltaBytes(nb: number, nk: number, nc: number, f32: boolean, infoWidth: number = CONTACT_INFO_STRIDE): number {
+  return DELTA_HEADER_BYTES + (nb * BODY_NUMBERS + nc * CONTACT_STRIDE) * (f32 ? 4 : 8) + (nb + 2 * nk + nc * infoWidth) * 4;
 }
 
 /**
@@ -286,11 +294,11 @@ function gatherFloats(
   }
 }
 
-/** As gatherFloats, for the contactInfo numbers, written from out[at] on. */
-function gatherInfo(out: Int32Array, at: number, info: ArrayLike<number>, blocks: Int32Array, counts: Int32Array, countAt: number, nk: number, from: Int32Array, shuffle: boolean): void {
+/** As gatherFloats, for the first `w` contactInfo numbers of each contact, written from out[at] on. */
+function gatherInfo(out: Int32Array, at: number, info: ArrayLike<number>, blocks: Int32Array, counts: Int32Array, countAt: number, nk: number, from: Int32Array, shuffle: boolean, w: number): void {
   let k = at;
   if (shuffle) {
-    for (let j = 0; j < CONTACT_INFO_STRIDE; j++) {
+    for (let j = 0; j < w; j++) {
       for (let q = 0; q < nk; q++) {
         const b = blocks[q], s = from[b], m = from[b + 1] - s, n = counts[countAt + q];
         for (let x = 0; x < n; x++) out[k++] = x < m ? info[(s + x) * CONTACT_INFO_STRIDE + j] : 0;
@@ -300,7 +308,7 @@ function gatherInfo(out: Int32Array, at: number, info: ArrayLike<number>, blocks
   }
   for (let q = 0; q < nk; q++) {
     const b = blocks[q], s = from[b], m = from[b + 1] - s, n = counts[countAt + q];
-    for (let x = 0; x < n; x++) for (let j = 0; j < CONTACT_INFO_STRIDE; j++) out[k++] = x < m ? info[(s + x) * CONTACT_INFO_STRIDE + j] : 0;
+    for (let x = 0; x < n; x++) for (let j = 0; j < w; j++) out[k++] = x < m ? info[(s + x) * CONTACT_INFO_STRIDE + j] : 0;
   }
 }
 
@@ -346,8 +354,8 @@ export function encodeDeltaFrame(f: FrameData, ch: FrameChanges, baseStep: numbe
   gatherFloats(fl, f.poses, f.velocities, f.contacts, bodies, nb, blocks, ints, countAt, nk, start, enc.shuffle);
   gatherFloats(baseFl, ch.prevPoses, ch.prevVel, ch.prevContacts, bodies, nb, blocks, ints, countAt, nk, ch.prevStart, enc.shuffle);
   xorWords(fl, baseFl, (nf * fsz) / 4);
-  gatherInfo(ints, infoAt, f.contactInfo, blocks, ints, countAt, nk, start, enc.shuffle);
-  gatherInfo(baseInts, infoAt, ch.prevInfo, blocks, ints, countAt, nk, ch.prevStart, enc.shuffle);
+  gatherInfo(ints, infoAt, f.contactInfo, blocks, ints, countAt, nk, start, enc.shuffle, CONTACT_INFO_STRIDE);
+  gatherInfo(baseInts, infoAt, ch.prevInfo, blocks, ints, countAt, nk, ch.prevStart, enc.shuffle, CONTACT_INFO_STRIDE);
   const xi = new Int32Array(ints.buffer, infoAt * 4, ni - infoAt);
   for (let k = 0; k < ni - infoAt; k++) xi[k] ^= baseInts[infoAt + k];
   const fBytes = new Uint8Array(fl.buffer, 0, nf * fsz);
@@ -381,7 +389,8 @@ export function applyDeltaFrame(data: Uint8Array, base: FrameData, out: FrameDat
   if (data.length < DELTA_HEADER_BYTES) throw bad(`has ${data.length} bytes, shorter than its ${DELTA_HEADER_BYTES}-byte header`);
   const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const version = dv.getUint16(0, true);
-  if (version !== FRAME_LAYOUT_DELTA) throw new RecordingError(`${where}: frame layout version ${version} is not a delta frame`);
+  if (!isDeltaLayout(version)) throw new RecordingError(`${where}: frame layout version ${version} is not a delta frame`);
+  const w = version === FRAME_LAYOUT_DELTA_V2 ? CONTACT_INFO_STRIDE_V1 : CONTACT_INFO_STRIDE;
   const flags = dv.getUint16(2, true);
   if ((flags & ~KNOWN_FLAGS) !== 0) throw new RecordingError(`${where}: unknown frame flags 0x${flags.toString(16)}`);
   const f32 = (flags & FRAME_FLAG_F32) !== 0;
@@ -396,7 +405,7 @@ export function applyDeltaFrame(data: Uint8Array, base: FrameData, out: FrameDat
   const nk = dv.getUint32(32, true);
   const nc = dv.getUint32(36, true);
   if (nb > B || nk > B || nc > C) throw bad(`counts ${nb} bodies, ${nk} blocks, ${nc} contacts exceed the frame's ${B} bodies and ${C} contacts`);
-  if (encodedDeltaBytes(nb, nk, nc, f32) !== data.length) throw bad(`of ${nb} bodies, ${nk} blocks and ${nc} contacts should have ${encodedDeltaBytes(nb, nk, nc, f32)} bytes, has ${data.length}`);
+  if (encodedDeltaBytes(nb, nk, nc, f32, w) !== data.length) throw bad(`of ${nb} bodies, ${nk} blocks and ${nc} contacts should have ${encodedDeltaBytes(nb, nk, nc, f32, w)} bytes, has ${data.length}`);
   if (baseStep >= step) throw bad(`at step ${step} names base step ${baseStep}, not an earlier one`);
   if (base.step !== baseStep) throw bad(`at step ${step} was applied to the frame of step ${base.step}, not its base step ${baseStep}`);
   if (base.bodyCount !== B) throw bad(`has ${B} bodies, its base frame ${base.bodyCount}`);
@@ -405,7 +414,7 @@ export function applyDeltaFrame(data: Uint8Array, base: FrameData, out: FrameDat
 
   const fsz = f32 ? 4 : 8;
   const nf = nb * BODY_NUMBERS + nc * CONTACT_STRIDE;
-  const ni = nb + 2 * nk + nc * CONTACT_INFO_STRIDE;
+  const ni = nb + 2 * nk + nc * w;
   const fl = scratch.floats(nf, f32);
   const ints = scratch.ints(ni);
   const fBytes = new Uint8Array(fl.buffer, 0, nf * fsz);
@@ -441,7 +450,7 @@ export function applyDeltaFrame(data: Uint8Array, base: FrameData, out: FrameDat
     const baseInts = scratch.other.ints(ni);
     gatherFloats(baseFl, base.poses, base.velocities, base.contacts, bodies, nb, blocks, ints, countAt, nk, bStart, shuffled);
     xorWords(fl, baseFl, (nf * fsz) / 4);
-    gatherInfo(baseInts, infoAt, base.contactInfo, blocks, ints, countAt, nk, bStart, shuffled);
+    gatherInfo(baseInts, infoAt, base.contactInfo, blocks, ints, countAt, nk, bStart, shuffled, w);
     for (let k = infoAt; k < ni; k++) ints[k] ^= baseInts[k];
   }
 
@@ -473,7 +482,8 @@ export function applyDeltaFrame(data: Uint8Array, base: FrameData, out: FrameDat
       if (k + n > C) throw bad(`rebuilds more than its ${C} contacts`);
       for (let e = x + n; x < e; x++, k++) {
         for (let j = 0; j < CONTACT_STRIDE; j++) oc[k * CONTACT_STRIDE + j] = shuffled ? fl[cAt + j * nc + x] : fl[cAt + x * CONTACT_STRIDE + j];
-        for (let j = 0; j < CONTACT_INFO_STRIDE; j++) oi[k * CONTACT_INFO_STRIDE + j] = shuffled ? ints[infoAt + j * nc + x] : ints[infoAt + x * CONTACT_INFO_STRIDE + j];
+        for (let j = 0; j < w; j++) oi[k * CONTACT_INFO_STRIDE + j] = shuffled ? ints[infoAt + j * nc + x] : ints[infoAt + x * w + j];
+        for (let j = w; j < CONTACT_INFO_STRIDE; j++) oi[k * CONTACT_INFO_STRIDE + j] = CONTACT_ELEMENT_NONE;
         if (oi[k * CONTACT_INFO_STRIDE + 1] !== b) throw bad(`contact ${x} sits in the block of body ${b} but names bodyA ${oi[k * CONTACT_INFO_STRIDE + 1]}`);
       }
     } else {

@@ -213,6 +213,19 @@ export class Heightfield {
   }
 
   /**
+   * The element of cell (i, j) under (x, y): Rectangle for a planar cell, else the lower triangle
+   * where u + v ≤ 1 (u, v: the point's fractions across the cell, as heightAt) and the upper one
+   * beyond. −1 for a cell outside the grid. Points off the cell (an edge contact a hair outside)
+   * get the triangle the formula gives; they are never refused.
+   */
+  elementAt(i: number, j: number, x: number, y: number): ElementKind | -1 {
+    if (!(i >= 0 && j >= 0 && i < this.cellsX && j < this.cellsY)) return -1;
+    if ((this.cellBits[j * this.cellsX + i] & CELL_RECTANGLE_BIT) !== 0) return ElementKind.Rectangle;
+    const u = (x - this.x0) / this.dx - i, v = (y - this.y0) / this.dy - j;
+    return u + v <= 1 ? ElementKind.LowerTriangle : ElementKind.UpperTriangle;
+  }
+
+  /**
    * EdgeClass of edge `edge` of cell (i, j) (edge-class.ts): how much the terrain bends there.
    * Top and right edges are the bottom and left edges of the neighbours; on the border, Active.
    */

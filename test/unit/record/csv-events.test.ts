@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadCodecs } from '../../../sim/record/codecs';
-import { CONTACT_KIND_BODY_PAIR } from '../../../sim/dynamics/frame-layout';
+import { CONTACT_INFO_STRIDE, CONTACT_KIND_BODY_PAIR } from '../../../sim/dynamics/frame-layout';
 import { makeFrame, type FrameData } from '../../../sim/record/format';
 import { makeWheelStats, wheelStatsInto } from '../../../sim/record/foxglove';
 import { bytesSource, MemorySink } from '../../../sim/record/io';
@@ -34,7 +34,7 @@ function wheelFrame(step: number, wheelContacts: boolean, pair: boolean): FrameD
   let c = 0;
   const add = (p: number[], n: number[], depth: number, imp: number, info: number[]): void => {
     f.contacts.set([...p, ...n, depth, imp, 0, 0], c * 10);
-    f.contactInfo.set(info, c * 5);
+    f.contactInfo.set(info.length === 5 ? [...info, -1] : info, c * CONTACT_INFO_STRIDE);
     c++;
   };
   if (wheelContacts) {

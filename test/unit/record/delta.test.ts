@@ -9,9 +9,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { McapIndexedReader } from '@mcap/core';
 import { Rng } from '../../../sim/math/random';
+import { CONTACT_ELEMENT_NONE, CONTACT_INFO_STRIDE, ContactInfoField } from '../../../sim/dynamics/frame-layout';
 import { loadCodecs } from '../../../sim/record/codecs';
-import { applyDeltaFrame, encodeDeltaFrame, FrameChanges } from '../../../sim/record/frame-delta';
-import { decodeFrame, encodeFrame, frameLayoutOf, FrameScratch, makeFrame, RecordingError, TOPIC, type FrameData, type FrameEncoding } from '../../../sim/record/format';
+import { applyDeltaFrame, encodeDeltaFrame, FrameChanges, FRAME_LAYOUT_DELTA } from '../../../sim/record/frame-delta';
+import { decodeFrame, encodeFrame, FRAME_LAYOUT_VERSION, frameLayoutOf, RECORDING_FORMAT_VERSION, FrameScratch, makeFrame, RecordingError, TOPIC, type FrameData, type FrameEncoding } from '../../../sim/record/format';
 import { bytesSource, MemorySink } from '../../../sim/record/io';
 import { RecordingReader } from '../../../sim/record/reader';
 import { RecordingWriter } from '../../../sim/record/writer';
@@ -55,7 +56,7 @@ describe('delta frames', () => {
       const bytes = await record(frames, encoding);
       const codecs = await loadCodecs();
       const r = await RecordingReader.open(bytesSource(bytes), { codecs });
-      expect(r.info.metadata.formatVersion).toBe(2);
+      expect(r.info.metadata.formatVersion).toBe(RECORDING_FORMAT_VERSION);
       for (const f of frames) expect(frameMismatch((await r.frameAt(f.step))!, f, encoding.f32), `step ${f.step} ${JSON.stringify(encoding)}`).toBeNull();
       const rng = new Rng(7);
       const r2 = await RecordingReader.open(bytesSource(bytes), { codecs, cacheChunks: 2 });
@@ -64,9 +65,9 @@ describe('delta frames', () => {
         expect(frameMismatch((await r2.frameAt(f.step))!, f, encoding.f32), `random step ${f.step}`).toBeNull();
       }
       const layouts = (await messages(bytes)).filter((m) => m.topic === TOPIC.frame).map((m) => frameLayoutOf(m.data, 'test'));
-      const full = layouts.filter((l) => l === 1).length;
+      const full = layouts.filter((l) => l === FRAME_LAYOUT_VERSION).length;
       expect(full).toBe(Math.ceil(frames.length / KEYFRAME_INTERVAL)); // one full frame per interval
-      expect(layouts.filter((l) => l === 2).length).toBe(frames.length - full);
+      expect(layouts.filter((l) => l === FRAME_LAYOUT_DELTA).length).toBe(frames.length - full);
     }
     // Deltas are what makes resting bodies cheap: the same run with full frames only is larger.
     const withDeltas = (await record(frames, { f32: true, shuffle: true })).length;
@@ -87,13 +88,14 @@ describe('delta frames', () => {
     // Move the first contact to the end: bodyA order broken (if it has another body after it).
     const C = odd.contactCount;
     const c = Array.from(odd.contacts.subarray(0, 10 * C));
-    const i = Array.from(odd.contactInfo.subarray(0, 5 * C));
+    const w = CONTACT_INFO_STRIDE;
+    const i = Array.from(odd.contactInfo.subarray(0, w * C));
     odd.contacts.set([...c.slice(10), ...c.slice(0, 10)]);
-    odd.contactInfo.set([...i.slice(5), ...i.slice(0, 5)]);
-    expect(i[1]).not.toBe(i[5 * C - 4]);
+    odd.contactInfo.set([...i.slice(w), ...i.slice(0, w)]);
+    expect(i[1]).not.toBe(i[w * (C - 1) + 1]);
     const bytes = await record(frames, { f32: false, shuffle: true });
     const layout = new Map((await messages(bytes)).filter((m) => m.topic === TOPIC.frame).map((m) => [m.step, frameLayoutOf(m.data, 'test')]));
-    expect([layout.get(49), layout.get(50), layout.get(51), layout.get(52)]).toEqual([2, 1, 1, 2]);
+    expect([layout.get(49), layout.get(50), layout.get(51), layout.get(52)]).toEqual([FRAME_LAYOUT_DELTA, FRAME_LAYOUT_VERSION, FRAME_LAYOUT_VERSION, FRAME_LAYOUT_DELTA]);
     const r = await RecordingReader.open(bytesSource(bytes), { codecs: await loadCodecs() });
     for (const f of frames.slice(40, 70)) expect(frameMismatch((await r.frameAt(f.step))!, f), `step ${f.step}`).toBeNull();
   });
@@ -130,7 +132,11 @@ describe('delta frames', () => {
     expect(r.info.notice).toBeNull();
     // The same seeded frames the file was written from (fixture.ts, seed 41, 24 steps).
     const fx = await makeFixture({ seed: 41, steps: 24, encoding: { f32: false, shuffle: true }, chunkBytes: 8192, foxgloveHz: 0 });
-    for (const f of fx.frames) expect(frameMismatch((await r.frameAt(f.step))!, f), `step ${f.step}`).toBeNull();
+    // the file predates contactInfo's element: every contact reads CONTACT_ELEMENT_NONE (−1)
+    for (const f of fx.frames) {
+      for (let k = 0; k < f.contactCount; k++) f.contactInfo[k * CONTACT_INFO_STRIDE + ContactInfoField.Element] = CONTACT_ELEMENT_NONE;
+      expect(frameMismatch((await r.frameAt(f.step))!, f), `step ${f.step}`).toBeNull();
+    }
     expect((await r.keyframeAtOrBefore(23))!.bytes).toEqual(fx.keyframes[0].bytes);
   });
 });

@@ -10,6 +10,7 @@ import type { FrameData, FrameEncoding, KeyframeData } from '../../../sim/record
 import { MemorySink } from '../../../sim/record/io';
 import { RecordingWriter, type EventRecord, type InputRecord, type RecordingHeader } from '../../../sim/record/writer';
 import type { RecordedBody } from '../../../sim/record/foxglove';
+import { CONTACT_INFO_STRIDE } from '../../../sim/dynamics/frame-layout';
 import { evolvingFrames, randomFrame } from './synthetic';
 
 export const DT = 1 / 240;
@@ -112,6 +113,6 @@ export function frameMismatch(got: FrameData, want: FrameData, f32 = false): str
     cmp('poses', got.poses, want.poses, want.bodyCount * 7, true) ??
     cmp('velocities', got.velocities, want.velocities, want.bodyCount * 6, true) ??
     cmp('contacts', got.contacts, want.contacts, want.contactCount * 10, true) ??
-    cmp('contactInfo', got.contactInfo, want.contactInfo, want.contactCount * 5, false)
+    cmp('contactInfo', got.contactInfo, want.contactInfo, want.contactCount * CONTACT_INFO_STRIDE, false)
   );
 }

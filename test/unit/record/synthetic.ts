@@ -28,6 +28,7 @@ export function randomFrame(rng: Rng, step: number, dt: number, bodies: number, 
     f.contactInfo[o + 2] = rng.int(-1, Math.max(0, bodies - 1));
     f.contactInfo[o + 3] = rng.int(-5, 5000);
     f.contactInfo[o + 4] = rng.int(-5, 5000);
+    f.contactInfo[o + 5] = f.contactInfo[o + 2] < 0 ? Math.abs(f.contactInfo[o + 3] + f.contactInfo[o + 4]) % 3 : -1;
   }
   return f;
 }
@@ -165,6 +166,7 @@ export class RoverRun {
       f.contactInfo[i + 2] = other;
       f.contactInfo[i + 3] = Math.floor((px + 5) / 0.1);
       f.contactInfo[i + 4] = Math.floor((py + 3.2) / 0.1);
+      f.contactInfo[i + 5] = other < 0 ? (f.contactInfo[i + 3] + f.contactInfo[i + 4]) & 1 : -1;
       nc++;
     };
     const z0 = terrainZ(this.x, this.y) + ROVER_WHEEL_RADIUS + 0.25;
@@ -226,6 +228,7 @@ export function evolvingFrames(rng: Rng, steps: number, dt: number, bodies: numb
     for (let k = 0; k < n; k++) {
       for (let j = 0; j < CONTACT_STRIDE; j++) c.push(rng.next() < 0.1 ? (rng.next() < 0.5 ? 0 : -0) : rng.range(-3, 3));
       i.push(rng.int(0, 4), a, rng.int(-1, bodies - 1), rng.int(0, 500), rng.int(0, 500));
+      i.push(i[i.length - 3] < 0 ? (i[i.length - 2] + i[i.length - 1]) % 3 : -1);
     }
     return { c, i };
   };

@@ -35,7 +35,7 @@ const bodies: BodyInfo[] = [
 const joints: JointInfo[] = [{ name: 'axle_l', type: 'revolute', bodyA: 0, bodyB: 1, motor: true }];
 const world = (t = terrain()): WorldInfo => ({ scenarioName: 't', dt: 0.01, terrain: t, bodies, joints, baseBody: 0 });
 
-/** contact records: [px py pz nx ny nz depth jn jt1 jt2], info [kind a b i j] */
+/** contact records: [px py pz nx ny nz depth jn jt1 jt2], info [kind a b i j] or [kind a b i j element] (−1 when left out) */
 function frame(cs: number[][], info: number[][], poses?: number[], vel?: number[]) {
   return {
     step: 7,
@@ -43,7 +43,7 @@ function frame(cs: number[][], info: number[][], poses?: number[], vel?: number[
     poses: Float32Array.from(poses ?? [0, 0, 0.5, 0, 0, 0, 1, 0, 0.3, 0.15, 0, 0, 0, 1, 2, 2, 0.2, 0, 0, 0, 1]),
     velocities: vel ? Float32Array.from(vel) : undefined,
     contacts: Float32Array.from(cs.flat()),
-    contactInfo: Int32Array.from(info.flat()),
+    contactInfo: Int32Array.from(info.flatMap((r) => (r.length === 5 ? [...r, -1] : r))),
   };
 }
 
@@ -99,7 +99,7 @@ describe('groupManifolds', () => {
     const c12 = [Math.sin(0.21), 0, Math.cos(0.21)]; // 12° off z: another patch
     const g = groupManifolds(
       Float32Array.from([[0, 0, 0, 0, 0, 1, 0.001, 1, 0, 0], [0.1, 0, 0, ...c9, 0.003, 2, 0, 0], [0.2, 0, 0, ...c12, 0.002, 4, 0, 0], [0, 0, 0, 0, 0, 1, 0.001, 8, 0, 0]].flat()),
-      Int32Array.from([[0, 1, -1, 3, 4], [2, 1, -1, 4, 4], [2, 1, -1, 4, 4], [9, 0, 2, -1, -1]].flat()),
+      Int32Array.from([[0, 1, -1, 3, 4, 0], [2, 1, -1, 4, 4, 1], [2, 1, -1, 4, 4, 2], [9, 0, 2, -1, -1, -1]].flat()),
     );
     expect(g.map((m) => m.contacts)).toEqual([[0, 1], [2], [3]]);
     expect(g[0].maxDepth).toBeCloseTo(0.003, 7);
@@ -189,7 +189,7 @@ describe('warnings', () => {
 
 describe('status text', () => {
   it('counts contacts per case and shows the frame time', () => {
-    expect(contactSummary(Int32Array.from([2, 0, -1, 0, 0, 2, 0, -1, 0, 0, 9, 0, 1, -1, -1]))).toBe('3 (side 2, body 1)');
+    expect(contactSummary(Int32Array.from([2, 0, -1, 0, 0, 1, 2, 0, -1, 0, 0, 2, 9, 0, 1, -1, -1, -1]))).toBe('3 (side 2, body 1)');
     expect(contactSummary(new Int32Array(0))).toBe('0');
     const t = statusText({ frame: { time: 1.234, step: 12, realtimeFactor: 1, speed: 0.5, contactInfo: new Int32Array(0) }, fps: 30, paused: true, timeScale: 1, host: 'web', softwareGL: false, terrainStride: 1, workerError: null, selection: 'body rock' });
     expect(t).toContain('t 1.23 s');

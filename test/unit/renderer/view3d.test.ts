@@ -62,7 +62,7 @@ describe('contacts view', () => {
       4, 5, 6, 0, 1, 0, 0.01, 0, 0, 0,
       Number.NaN, 0, 0, 0, 0, 1, 0, 0, 0, 0,
     ]);
-    const info = Int32Array.from([0, 1, -1, 3, 4, 2, 1, -1, 5, 6, 1, 1, -1, 0, 0]);
+    const info = Int32Array.from([0, 1, -1, 3, 4, 0, 2, 1, -1, 5, 6, 1, 1, 1, -1, 0, 0, 2]);
     view.update(contacts, info);
     const spheres = view.group.children[0] as THREE.InstancedMesh;
     const lines = view.group.children[1] as THREE.LineSegments;
@@ -95,7 +95,7 @@ describe('contacts view', () => {
     const lines = view.group.children[1] as THREE.LineSegments;
     // depth 10 mm, normal impulse 0.25 N·s over dt 0.005 s = 50 N: 0.2 m by depth, 0.25 m by force
     const contacts = Float32Array.from([0, 0, 0, 0, 0, 1, 0.01, 0.25, 0, 0]);
-    const info = Int32Array.from([0, 1, -1, 0, 0]);
+    const info = Int32Array.from([0, 1, -1, 0, 0, 0]);
     const length = (): number => (lines.geometry.getAttribute('position') as THREE.BufferAttribute).getZ(1);
     view.update(contacts, info, undefined, 0.005);
     expect(length()).toBeCloseTo(0.01 * CONTACT_NORMAL_SCALE, 6);
