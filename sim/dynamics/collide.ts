@@ -43,6 +43,7 @@ import { collideCylinderTerrainInto } from '../collision/cylinder-terrain/collid
 import { CylinderTerrainWorkspace } from '../collision/cylinder-terrain/workspace';
 import { collideShapeHeightfield, collideShapes } from '../collision/dispatcher';
 import { BroadPhase } from '../collision/broadphase/broad-phase';
+import { BODY_PAIR_SHIFT } from '../collision/pair-key';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { Aabb, Pose, Shape } from '../shapes/shape';
@@ -51,8 +52,6 @@ import { shapeWorldAabb } from '../shapes/world-aabb';
 import type { Heightfield } from '../terrain/heightfield';
 import { sortPrefix } from '../math/sort-prefix';
 
-/** pairKey's multiplier (contacts.ts), for the keys computed inline here. */
-const PAIR_SHIFT = 2097152;
 
 /** [m] Smallest speculative distance of a wheel at rest (it grows with the wheel's motion). */
 const WHEEL_SPECULATIVE_MIN = 2 * LINEAR_SLOP;
@@ -182,7 +181,7 @@ export class CollisionPass {
       if (bodies.kind[lo] !== BodyKind.Dynamic && bodies.kind[hi] !== BodyKind.Dynamic) continue;
       if (!bodies.awake[lo] && !bodies.awake[hi]) continue;
       if (joints.connected(lo, hi)) continue;
-      this.pairKeys[nk++] = lo * PAIR_SHIFT + (hi + 1); // pairKey(lo, hi), inline: no boxed return
+      this.pairKeys[nk++] = lo * BODY_PAIR_SHIFT + (hi + 1); // bodyPairKey(lo, hi), inline: no boxed return
     }
     const keys = this.pairKeys;
     sortPrefix(keys, nk); // in place: no subarray view per step
@@ -199,23 +198,22 @@ export class CollisionPass {
     // A sleeping body keeps last step's contacts (carried, with their impulses) so that a parked
     // robot still shows its contacts and warm-starts when it wakes.
     let kp = 0, cp = 0;
-    const SHIFT = 2097152;
     for (let a = 0; a < bodies.count; a++) {
       const asleep = bodies.kind[a] === BodyKind.Dynamic && !bodies.awake[a];
       // skip carried candidates of earlier bodies
-      while (cp < prev.count && prev.key[cp] < a * SHIFT) cp++;
+      while (cp < prev.count && prev.key[cp] < a * BODY_PAIR_SHIFT) cp++;
       if (terrain !== null && bodies.kind[a] !== BodyKind.Static && bodies.awake[a] && this.proxies[a] >= 0) {
         this.terrainContacts(bodies, materials, terrain, a, prev, out);
       } else if (asleep) {
         cp = this.carry(prev, out, a, -1, cp);
       }
-      while (cp < prev.count && prev.key[cp] === a * PAIR_SHIFT) cp++;
+      while (cp < prev.count && prev.key[cp] === a * BODY_PAIR_SHIFT) cp++;
       for (;;) {
-        const fresh = kp < nk && Math.floor(keys[kp] / SHIFT) === a ? keys[kp] : Infinity;
+        const fresh = kp < nk && Math.floor(keys[kp] / BODY_PAIR_SHIFT) === a ? keys[kp] : Infinity;
         // a carried pair: both bodies not awake (never computed fresh this step)
         let carried = Infinity;
-        while (cp < prev.count && prev.key[cp] < (a + 1) * SHIFT) {
-          const b = prev.key[cp] - a * SHIFT - 1;
+        while (cp < prev.count && prev.key[cp] < (a + 1) * BODY_PAIR_SHIFT) {
+          const b = prev.key[cp] - a * BODY_PAIR_SHIFT - 1;
           if (!bodies.awake[a] && !bodies.awake[b]) {
             carried = prev.key[cp];
             break;
@@ -224,12 +222,12 @@ export class CollisionPass {
         }
         if (fresh === Infinity && carried === Infinity) break;
         if (fresh <= carried) {
-          const b = fresh - a * SHIFT - 1;
+          const b = fresh - a * BODY_PAIR_SHIFT - 1;
           if (this.tightOverlap(a, b)) this.pairContacts(bodies, materials, a, b, prev, out, wake);
           kp++;
           while (cp < prev.count && prev.key[cp] === fresh) cp++;
         } else {
-          cp = this.carry(prev, out, a, carried - a * PAIR_SHIFT - 1, cp);
+          cp = this.carry(prev, out, a, carried - a * BODY_PAIR_SHIFT - 1, cp);
         }
       }
     }
@@ -250,7 +248,7 @@ export class CollisionPass {
 
   /** Copies the previous step's contacts of pair (a, b) (starting at or after index `from`); returns the index past them. */
   private carry(prev: ContactStore, out: ContactStore, a: number, b: number, from: number): number {
-    const key = a * PAIR_SHIFT + (b + 1); // pairKey(a, b)
+    const key = a * BODY_PAIR_SHIFT + (b + 1); // bodyPairKey(a, b)
     let j0 = from;
     while (j0 < prev.count && prev.key[j0] < key) j0++;
     let j1 = j0;
@@ -418,7 +416,7 @@ export class CollisionPass {
   /** Copies the buffer's contacts into `out` as pair (a, b), with materials and warm-start impulses. */
   private emit(bodies: BodyStore, materials: MaterialTable, a: number, b: number, prev: ContactStore, out: ContactStore, terrain: boolean): void {
     const buf = this.buffer;
-    const key = a * PAIR_SHIFT + (b + 1); // pairKey(a, b)
+    const key = a * BODY_PAIR_SHIFT + (b + 1); // bodyPairKey(a, b)
     const slotB = b < 0 ? bodies.count : b;
     // first previous contact of the same pair (binary search on the sorted keys)
     let lo = 0, hi = prev.count;

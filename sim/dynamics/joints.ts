@@ -20,6 +20,7 @@
  * positively about/along the axis relative to A.
  */
 import type { BodyStore } from './bodies';
+import { bodyPairKeySorted } from '../collision/pair-key';
 import { Softness, springSoftness } from './soft';
 import type { Vec3 } from '../math/vec3';
 
@@ -82,9 +83,8 @@ export class JointStore {
     this.position = grow(this.position, 1);
     this.velocity = grow(this.velocity, 1);
     this.motorTarget[n - 1] = motorTarget;
-    const lo = Math.min(def.bodyA, def.bodyB), hi = Math.max(def.bodyA, def.bodyB);
     const keys = Array.from(this.connectedKeys);
-    keys.push(lo * 2097152 + hi);
+    keys.push(bodyPairKeySorted(def.bodyA, def.bodyB));
     keys.sort((x, y) => x - y);
     this.connectedKeys = Float64Array.from(keys);
     return n - 1;
@@ -92,8 +92,7 @@ export class JointStore {
 
   /** True if bodies a and b are joined (either order). */
   connected(a: number, b: number): boolean {
-    const lo = Math.min(a, b), hi = Math.max(a, b);
-    const key = lo * 2097152 + hi;
+    const key = bodyPairKeySorted(a, b);
     const k = this.connectedKeys;
     let l = 0, r = k.length - 1;
     while (l <= r) {

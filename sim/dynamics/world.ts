@@ -47,6 +47,7 @@ import { Softness } from './soft';
 import type { ScriptCommandSpec, WorldSpec } from './spec';
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from './spec';
 import { ReportArrays, writeBodyReport, writeContactReport } from './report';
+import { bodyPairA, bodyPairB } from '../collision/pair-key';
 import type { Heightfield } from '../terrain/heightfield';
 import type { Vec3 } from '../math/vec3';
 
@@ -589,7 +590,7 @@ export class DynamicsWorld {
     const contactsAt = HEADER + n * BODY_STATE + nj * (1 + JOINT_IMPULSE_STRIDE);
     for (let i = 0; i < nc; i++) {
       const key = s[contactsAt + i * CONTACT_STATE];
-      const a = Math.floor(key / 2097152), b = key - a * 2097152 - 1;
+      const a = bodyPairA(key), b = bodyPairB(key);
       if (!(a >= 0 && a < n && b >= -1 && b < n && Number.isInteger(b))) throw new Error(`restoreState: contact ${i} names bodies that do not exist`);
     }
     this.stepCount = s[4];
@@ -621,8 +622,8 @@ export class DynamicsWorld {
       c.kind[i] = s[o++]; c.cellI[i] = s[o++]; c.cellJ[i] = s[o++]; c.feature[i] = s[o++];
       c.depth[i] = s[o++]; c.friction[i] = s[o++]; c.restitution[i] = s[o++]; c.rolling[i] = s[o++];
       // the pair from the key
-      const a = Math.floor(c.key[i] / 2097152);
-      const b = c.key[i] - a * 2097152 - 1;
+      const a = bodyPairA(c.key[i]);
+      const b = bodyPairB(c.key[i]);
       c.bodyA[i] = a;
       c.bodyB[i] = b;
       c.slotB[i] = b < 0 ? n : b;
