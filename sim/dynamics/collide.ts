@@ -36,7 +36,7 @@ import type { ContactStore } from './contacts';
 import { BROADPHASE_FAT_MARGIN, LINEAR_SLOP, CONTACTS_PER_BODY, POLYTOPE_SPECULATIVE_MIN, POLYTOPE_SPECULATIVE_STEPS, POLYTOPE_TERRAIN_MAX_CELLS, SPECULATIVE_DISTANCE, WARM_START_MATCH_COS, WARM_START_MATCH_DISTANCE } from './constants';
 import type { JointStore } from './joints';
 import type { MaterialTable } from './materials';
-import { Polytope, PolytopeTerrainWorkspace, collidePolytopeTerrainInto, polytopeTerrainClear } from './polytope-terrain';
+import { Polytope, PolytopeTerrainWorkspace, collidePolytopeTerrainInto, polytopeTerrainClear } from '../collision/polytope-terrain';
 import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from './spec';
 import { ContactBuffer, WheelContactKind } from '../collision/contact';
 import { collideCylinderTerrainInto } from '../collision/cylinder-terrain/collide';
@@ -372,7 +372,7 @@ export class CollisionPass {
       const speed = Math.sqrt(v[3 * a] * v[3 * a] + v[3 * a + 1] * v[3 * a + 1] + v[3 * a + 2] * v[3 * a + 2])
         + Math.sqrt(w[3 * a] * w[3 * a] + w[3 * a + 1] * w[3 * a + 1] + w[3 * a + 2] * w[3 * a + 2]) * bodies.boundRadius[a];
       const margin = Math.min(S, POLYTOPE_SPECULATIVE_MIN + POLYTOPE_SPECULATIVE_STEPS * speed * this.dt);
-      this.polyWs.s[23] = margin;
+      this.polyWs.margin = margin;
       const status = collidePolytopeTerrainInto(buf, this.polytopes[a]!, pose.position, pose.orientation, hf, this.polyWs);
       if (status !== 0) this.stats.degraded++;
       for (let k = 0; k < buf.count; k++) buf.kind[k] = CONTACT_KIND_CONVEX_TERRAIN;
