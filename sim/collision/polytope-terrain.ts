@@ -561,8 +561,8 @@ function elementClip(cand: ContactBuffer, ws: PolytopeTerrainWorkspace, i: numbe
 }
 
 /** Grid neighbours of a vertex in the triangulation (axis neighbours and the two ends of the V1–V2 diagonals). */
-const NEIGHBOUR_DI = [1, -1, 0, 0, -1, 1];
-const NEIGHBOUR_DJ = [0, 0, 1, -1, 1, -1];
+const NEIGHBOUR_DI = [1, -1, 0, 0, -1, 1] as const;
+const NEIGHBOUR_DJ = [0, 0, 1, -1, 1, -1] as const;
 
 /**
  * True if grid vertex (i, j) is a highest point of the terrain along −n_f (face f of the world

@@ -23,10 +23,8 @@ const PENDING: Record<string, number> = {
   'sim/collision/broadphase/broad-phase.ts': 1,
   'sim/collision/convex-heightfield/active-edges.ts': 1,
   'sim/collision/convex-heightfield/collide.ts': 1,
-  'sim/collision/cylinder-terrain/case-a-base-ellipse.ts': 7,
-  'sim/collision/cylinder-terrain/edge-pass.ts': 4,
   'sim/collision/cylinder-terrain/plain-api.ts': 2,
-  'sim/collision/dispatcher.ts': 7,
+  'sim/collision/dispatcher.ts': 6,
   'sim/collision/epa.ts': 1,
   'sim/collision/gjk-raycast.ts': 20,
   'sim/collision/gjk.ts': 18,
@@ -39,14 +37,12 @@ const PENDING: Record<string, number> = {
   'sim/collision/manifold/clip-faces.ts': 4,
   'sim/collision/manifold/convex-convex.ts': 11,
   'sim/collision/manifold/persistent-manifold.ts': 4,
-  'sim/collision/polytope-terrain.ts': 2,
   'sim/collision/query-convex.ts': 1,
   'sim/collision/sat-box-box.ts': 11,
   'sim/collision/shape-cast.ts': 5,
   'sim/collision/swept/plain-api.ts': 2,
   'sim/collision/swept/swept-sphere.ts': 7,
   'sim/collision/swept/time-of-impact.ts': 8,
-  'sim/dynamics/report.ts': 1,
 };
 
 function tsFiles(dir: string, out: string[] = []): string[] {
