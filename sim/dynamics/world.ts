@@ -39,7 +39,7 @@ import { JointScratch, measureJoints, solveJoints, warmStartJoints } from './joi
 import type { MaterialTable } from './materials';
 import { Softness } from './soft';
 import type { ScriptCommandSpec, WorldSpec } from './spec';
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from './spec';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from './frame-layout';
 import { ReportArrays, writeBodyReport, writeContactReport } from './report';
 import { hashFloat64, restoreWorldState, saveWorldState } from './world-state';
 import type { Heightfield } from '../terrain/heightfield';
