@@ -2,7 +2,7 @@
  * The module-scratch checker: finds module-level mutable state in a TypeScript source, the kind
  * that lets one call's scratch or result leak into another (two worlds, two worker queries, a
  * re-entrant call). `sim/collision` and `sim/dynamics` keep their scratch in workspaces owned by
- * the caller (a world, a query context); test/unit/util/module-scratch.test.ts runs this over
+ * the caller (a world, a query context); test/unit/architecture/module-scratch.test.ts runs this over
  * every file there.
  *
  * Rules, for every top-level statement of a module (exported or not):
