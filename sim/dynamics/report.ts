@@ -80,6 +80,48 @@ export function writeBodyReport(poses: Float64Array, vel: Float64Array, n: numbe
 }
 
 /**
+ * One body's pose in the report layout (POSE_STRIDE numbers: origin, quaternion) written into
+ * out[0..6], by writeBodyReport's formulas (bit-identical to the body's slice of a frame).
+ * Allocates nothing.
+ */
+export function bodyPoseInto(out: Float64Array, b: number, s: BodyArrays): Float64Array {
+  const pos = s.pos, rot = s.rot, c = s.comLocal;
+  // R·c (rotateByBody's arithmetic, inline: no scratch vector and no boxed arguments)
+  const x = c[3 * b], y = c[3 * b + 1], z = c[3 * b + 2];
+  const qx = rot[4 * b], qy = rot[4 * b + 1], qz = rot[4 * b + 2], qw = rot[4 * b + 3];
+  const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
+  const ox = pos[3 * b] - (x + qw * tx + (qy * tz - qz * ty));
+  const oy = pos[3 * b + 1] - (y + qw * ty + (qz * tx - qx * tz));
+  const oz = pos[3 * b + 2] - (z + qw * tz + (qx * ty - qy * tx));
+  out[0] = ox;
+  out[1] = oy;
+  out[2] = oz;
+  for (let k = 0; k < 4; k++) out[3 + k] = rot[4 * b + k];
+  return out;
+}
+
+/**
+ * One body's velocity in the report layout (VELOCITY_STRIDE numbers: origin velocity, angular
+ * velocity, world frame) written into out[0..5], by writeBodyReport's formulas. Allocates nothing.
+ */
+export function bodyVelocityInto(out: Float64Array, b: number, s: BodyArrays): Float64Array {
+  const pos = s.pos, rot = s.rot, v = s.linVel, w = s.angVel, c = s.comLocal;
+  // R·c (rotateByBody's arithmetic, inline: no scratch vector and no boxed arguments)
+  const x = c[3 * b], y = c[3 * b + 1], z = c[3 * b + 2];
+  const qx = rot[4 * b], qy = rot[4 * b + 1], qz = rot[4 * b + 2], qw = rot[4 * b + 3];
+  const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
+  const ox = pos[3 * b] - (x + qw * tx + (qy * tz - qz * ty));
+  const oy = pos[3 * b + 1] - (y + qw * ty + (qz * tx - qx * tz));
+  const oz = pos[3 * b + 2] - (z + qw * tz + (qx * ty - qy * tx));
+  const rx = ox - pos[3 * b], ry = oy - pos[3 * b + 1], rz = oz - pos[3 * b + 2];
+  out[0] = v[3 * b] + w[3 * b + 1] * rz - w[3 * b + 2] * ry;
+  out[1] = v[3 * b + 1] + w[3 * b + 2] * rx - w[3 * b] * rz;
+  out[2] = v[3 * b + 2] + w[3 * b] * ry - w[3 * b + 1] * rx;
+  out[3] = w[3 * b]; out[4] = w[3 * b + 1]; out[5] = w[3 * b + 2];
+  return out;
+}
+
+/**
  * Contacts 0..n−1: point, normal, depth and the step's impulses (the solver's are per substep,
  * re-applied every substep: the step's is substeps × that), then kind, bodies and cell.
  */

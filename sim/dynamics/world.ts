@@ -66,6 +66,11 @@ export interface StepTimings {
 }
 
 
+/**
+ * The rigid-body world (engine form): fixed steps of the soft-step solver, contacts, joints,
+ * sleeping, continuous collision, faults, and save/restore/hash of the full state. Built by
+ * `createDynamicsWorld`.
+ */
 export class DynamicsWorld {
   readonly spec: WorldSpec;
   readonly terrain: Heightfield | null;
@@ -209,7 +214,7 @@ export class DynamicsWorld {
     // keep a copy of the motion state: a fault restores it, so the world never holds NaN
     this.motionBackup.save(this.bodies);
     const t0 = timed ? performance.now() : 0;
-    this.collideStage();
+    if (!this.collideStage()) return;
     const t1 = timed ? performance.now() : 0;
     this.prepareStage();
     this.substepStage();
@@ -235,13 +240,26 @@ export class DynamicsWorld {
     this.controller?.update(this.drive, this.dt, this.joints, this.bodies);
   }
 
-  /** Collide: this step's contacts, warm-started from the cache (last step's contacts). */
-  private collideStage(): void {
+  /**
+   * Collide: this step's contacts, warm-started from the cache (last step's contacts). False
+   * when the pass overflowed (too many overlapping pairs): then the world is paused with a
+   * fault before anything moved, and the step ends here.
+   */
+  private collideStage(): boolean {
     const swap = this.cache;
     this.cache = this.contacts;
     this.contacts = swap;
     this.pass.timeStages = this.timeStages;
     this.pass.run(this.bodies, this.joints, this.materials, this.terrain, this.dt, this.cache, this.contacts, this.wakeFn);
+    const overflow = this.pass.overflow;
+    if (overflow !== null) {
+      // too many overlapping pairs to collide: pause before this step (nothing moved yet)
+      const step = this.stepCount + 1;
+      this.fault = { kind: 'limit', step, body: this.bodies.names[overflow.body], reason: `${overflow.reason.replace('STEP', String(step))}; the world is paused at step ${this.stepCount}` };
+      this.stepped = false;
+      return false;
+    }
+    return true;
   }
 
   /** Prepare: solver masses, the step's start poses (contact separations are tracked from them), contact rows. */
