@@ -1,8 +1,11 @@
 /**
- * Headless runner:
- *   npm run sim -- <scenario.json> [--duration s] [--throttle t] [--steer s] [--record out.mcap] [--json]
- *   npm run sim -- verify <recording.mcap> [--scenario <scenario.json>] [--json]
- *   npm run sim -- export-csv <recording.mcap> [--out <file.csv>] [--json]
+ * `terrawheel`, the headless runner (bin/terrawheel.mjs; `npx terrawheel` in a clone):
+ *   terrawheel run <scenario.json> [--duration s] [--throttle t] [--steer s] [--record out.mcap] [--json]
+ *   terrawheel verify <recording.mcap> [--scenario <scenario.json>] [--json]
+ *   terrawheel export-csv <recording.mcap> [--out <file.csv>] [--json]
+ *   terrawheel help [command]
+ * The commands, options, defaults and help text are one table in ./cli-args.ts. Through npm,
+ * `npm run --silent sim -- …` (without --silent npm's banner precedes the output on stdout).
  *
  * Loads the scenario and its terrain from disk, steps the world in this process (no worker, no
  * DOM), and prints a summary: what was simulated, how fast, where the robot ended, what the
@@ -13,11 +16,12 @@
  * "rover/wheel_fr" left the terrain at x 30.002, y 24.118 m (step 4146): …"). It is reported in
  * the summary (`fault`, and `faultDetail` with its kind, body, step and x, y) and is not a failure.
  *
- * Exit codes: 0 ok (verify: deterministic; a run that ended at a fault), 1 failure (an unreadable
- * file, a diverged or other-build recording), 2 usage. With --json the result, or
+ * Exit codes: 0 ok (verify: deterministic; a run that ended at a fault; help), 1 failure (a
+ * missing or unreadable file, "file not found: …", a diverged or other-build recording), 2 usage
+ * (with a "did you mean" for a mistyped command or option). With --json the result, or
  * `{ "error": message, "exitCode": n }`, is printed as JSON on stdout.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { FileSink, FileSource, exportWheelCsvFile } from './record-file';
 import { assetHashes, SCENARIO_ASSET_PREFIX, type RecordingStatus } from '../record-session';
@@ -35,96 +39,20 @@ import type { SimServiceImpl } from '../service';
 import type { SimWorld } from '../sim-world';
 import type { WorldFault } from '../dynamics/world';
 import { boundingRadius, frameWarnings, worldWarnings } from '../warnings';
+import { commandHelp, displayPath, helpText, parseCommand, UsageError, version, type CliCommand, type RunOptions } from './cli-args';
+import { createErrorMessage, fileError, fileErrorMessage, isFsError } from './file-errors';
 
 /** Steps between two checks of the per-frame warnings (fast bodies, off the map). */
 const WARNING_CHECK_STEPS = 24;
 
-interface CliOptions {
-  scenarioPath: string;
-  duration: number;
-  throttle: number | null;
-  steer: number | null;
-  json: boolean;
-  /** Path of the MCAP recording to write, or null. */
-  record?: string | null;
-}
-
-const USAGE = [
-  'usage: npm run sim -- <scenario.json> [--duration <seconds>] [--throttle <-1..1>] [--steer <-1..1>] [--record <out.mcap>] [--json]',
-  '       npm run sim -- verify <recording.mcap> [--scenario <scenario.json>] [--json]',
-  '       npm run sim -- export-csv <recording.mcap> [--out <file.csv>] [--json]',
-].join('\n');
-
-/** A command-line mistake (exit code 2). */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(`${message}\n${USAGE}`);
-    this.name = 'UsageError';
-  }
-}
-
-export type CliCommand =
-  | { kind: 'run'; opts: CliOptions }
-  | { kind: 'verify'; file: string; scenario: string | null; json: boolean }
-  | { kind: 'export-csv'; file: string; out: string | null; json: boolean };
-
-/** Parses the command line (throws UsageError). */
-export function parseCommand(argv: string[]): CliCommand {
-  const sub = argv[0];
-  if (sub === 'verify' || sub === 'export-csv') {
-    let file = '';
-    let extra: string | null = null;
-    let json = false;
-    const flag = sub === 'verify' ? '--scenario' : '--out';
-    for (let k = 1; k < argv.length; k++) {
-      const a = argv[k];
-      if (a === '--json') json = true;
-      else if (a === flag) {
-        const v = argv[++k];
-        if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a path`);
-        extra = v;
-      } else if (a === '--help' || a === '-h') throw new UsageError(`${sub}:`);
-      else if (a.startsWith('--')) throw new UsageError(`unknown option ${a} for ${sub}`);
-      else if (file === '') file = a;
-      else throw new UsageError(`unexpected argument ${a}`);
-    }
-    if (file === '') throw new UsageError(`${sub}: no recording file given`);
-    return sub === 'verify' ? { kind: 'verify', file, scenario: extra, json } : { kind: 'export-csv', file, out: extra, json };
-  }
-  return { kind: 'run', opts: parseArgs(argv) };
-}
-
-export function parseArgs(argv: string[]): CliOptions {
-  const opts: CliOptions = { scenarioPath: '', duration: 5, throttle: null, steer: null, json: false, record: null };
-  const num = (flag: string, v: string | undefined, lo: number, hi: number): number => {
-    const x = Number(v);
-    if (v === undefined || !Number.isFinite(x) || x < lo || x > hi) throw new UsageError(`${flag} needs a number from ${lo} to ${hi}, got ${v ?? 'nothing'}`);
-    return x;
-  };
-  for (let k = 0; k < argv.length; k++) {
-    const a = argv[k];
-    if (a === '--duration') opts.duration = num(a, argv[++k], 0, 86400);
-    else if (a === '--throttle') opts.throttle = num(a, argv[++k], -1, 1);
-    else if (a === '--steer') opts.steer = num(a, argv[++k], -1, 1);
-    else if (a === '--json') opts.json = true;
-    else if (a === '--record') {
-      const v = argv[++k];
-      if (v === undefined || v.startsWith('--')) throw new UsageError('--record needs a file path (out.mcap)');
-      opts.record = v;
-    } else if (a === '--help' || a === '-h') throw new UsageError('');
-    else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
-    else if (opts.scenarioPath === '') opts.scenarioPath = a;
-    else throw new UsageError(`unexpected argument ${a}`);
-  }
-  if (opts.scenarioPath === '') throw new UsageError('no scenario file given');
-  return opts;
-}
+export { parseArgs, parseCommand, UsageError, type CliCommand } from './cli-args';
+type CliOptions = RunOptions;
 
 function readOrExplain(path: string, what: string): Buffer {
   try {
     return readFileSync(path);
   } catch (e) {
-    throw new Error(`cannot read ${what} ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw fileError(e, path, what);
   }
 }
 
@@ -132,7 +60,7 @@ function parseJson(bytes: Buffer, what: string, path: string): unknown {
   try {
     return JSON.parse(bytes.toString('utf8'));
   } catch (e) {
-    throw new Error(`${what} ${path} is not valid JSON: ${(e as Error).message}`);
+    throw new Error(`${what} ${displayPath(path)} is not valid JSON: ${(e as Error).message}`);
   }
 }
 
@@ -164,23 +92,24 @@ export interface RunSummary {
 
 /** Reads the files a scenario needs (terrain sidecar and data, URDF and its meshes) relative to it. */
 export function readScenarioFiles(scenarioPath: string): ScenarioFiles {
-  const scenarioJson = parseJson(readOrExplain(scenarioPath, 'scenario'), 'scenario', scenarioPath);
+  const scenarioJson = parseJson(readOrExplain(scenarioPath, 'the scenario'), 'scenario', scenarioPath);
   const parsed = parseScenarioFile(scenarioJson);
   const dir = dirname(scenarioPath);
+  const named = `named by ${displayPath(scenarioPath)}`;
   const files: ScenarioFiles = { scenario: scenarioJson, terrainSidecar: null, terrainData: new Uint8Array(0) };
   if ('file' in parsed.terrain) {
     const sidecarPath = resolve(dir, parsed.terrain.file);
-    files.terrainSidecar = parseJson(readOrExplain(sidecarPath, 'terrain sidecar'), 'terrain sidecar', sidecarPath);
+    files.terrainSidecar = parseJson(readOrExplain(sidecarPath, `the terrain sidecar ${named}`), 'terrain sidecar', sidecarPath);
     const dataPath = resolve(dirname(sidecarPath), terrainDataFileName(files.terrainSidecar));
-    files.terrainData = new Uint8Array(readOrExplain(dataPath, 'terrain data'));
+    files.terrainData = new Uint8Array(readOrExplain(dataPath, `the terrain data named by ${displayPath(sidecarPath)}`));
   }
   if (parsed.robot !== undefined && 'urdf' in parsed.robot) {
     const urdfPath = resolve(dir, parsed.robot.urdf);
-    files.robotUrdf = readOrExplain(urdfPath, 'robot URDF').toString('utf8');
+    files.robotUrdf = readOrExplain(urdfPath, `the robot URDF ${named}`).toString('utf8');
     files.robotMeshes = {};
     for (const ref of urdfReferencedFiles(parseUrdf(files.robotUrdf), parsed.robot.urdf)) {
       if (ref.role !== 'collision') continue;
-      files.robotMeshes[ref.path] = new Uint8Array(readOrExplain(resolve(dir, ref.path), `mesh of link "${ref.link}"`));
+      files.robotMeshes[ref.path] = new Uint8Array(readOrExplain(resolve(dir, ref.path), `the collision mesh of link "${ref.link}" in ${displayPath(urdfPath)}`));
     }
   }
   return files;
@@ -217,7 +146,7 @@ async function runOn(service: SimServiceImpl, opts: CliOptions, progress?: Progr
     try {
       sink = await FileSink.create(recordPath);
     } catch (e) {
-      throw new Error(`cannot create the recording ${recordPath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new Error(createErrorMessage(e, recordPath, 'the recording'));
     }
     await service.startRecordingTo(sink, { scenarioPath });
   }
@@ -241,10 +170,15 @@ async function runOn(service: SimServiceImpl, opts: CliOptions, progress?: Progr
   for (; done < steps && engine.fault === null; done++) {
     if (recordPath !== null) {
       await service.step(1);
+      // The encoder thread's output and the file's writes complete on the event loop, which this
+      // loop (awaits of settled promises: microtasks only) would otherwise not let run until the
+      // end: one turn per step lets every encoded chunk reach the file while the run goes on.
+      await new Promise<void>((r) => setImmediate(r));
       if (progress && performance.now() - lastProgress > PROGRESS_MS) {
         lastProgress = performance.now();
-        const st = await service.recordingStatus();
-        progress.update(progressLine(done / steps, `${(done * world.dt).toFixed(1)}/${(steps * world.dt).toFixed(1)} s, ${formatBytes(st.bytes)}`));
+        // bytes the file sink has written (the encoder counts a write when the sink completes it)
+        const { bytes } = await service.recordingStatus();
+        progress.update(progressLine(done / steps, `${(done * world.dt).toFixed(1)}/${(steps * world.dt).toFixed(1)} s, ${formatBytes(bytes)} written`));
       }
     } else world.step(1);
     if (done % WARNING_CHECK_STEPS === 0) {
@@ -324,7 +258,7 @@ export async function verifyRecordingFile(file: string, scenarioPath: string | n
   try {
     source = await FileSource.open(path);
   } catch (e) {
-    throw new Error(`cannot read recording ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw fileError(e, path, 'the recording');
   }
   const service = createDefaultService();
   try {
@@ -332,7 +266,8 @@ export async function verifyRecordingFile(file: string, scenarioPath: string | n
     const info = reader.info;
     const recordedScenario = info.assets.find((a) => a.name.startsWith(SCENARIO_ASSET_PREFIX));
     const scenario = scenarioPath !== null ? resolve(scenarioPath) : recordedScenario ? recordedScenario.name.slice(SCENARIO_ASSET_PREFIX.length) : '';
-    if (scenario === '') throw new UsageError(`${path} does not name its scenario file: pass --scenario <scenario.json>`);
+    if (scenario === '') throw new UsageError(`${displayPath(path)} does not name its scenario file: pass --scenario <scenario.json>`, 'verify');
+    if (scenarioPath === null && !existsSync(scenario)) throw new Error(`file not found: ${displayPath(scenario)} (the scenario the recording names; pass --scenario <scenario.json> if it moved)`);
     const files = readScenarioFiles(scenario);
     files.scenario = info.scenario;
     const hashes = await assetHashes(files, scenario);
@@ -373,16 +308,29 @@ export interface CliIo {
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const json = argv.includes('--json');
   const fail = (e: unknown, code: number): number => {
-    const message = (e as Error).message ?? String(e);
+    const message = isFsError(e) ? fileErrorMessage(e) : ((e as Error).message ?? String(e));
     if (json) io.out(JSON.stringify({ error: message, exitCode: code }, null, 2));
-    else io.err(code === 2 ? message : `sim: ${message}`);
+    else io.err(code === 2 ? message : `terrawheel: ${message}`);
     return code;
   };
+  if (argv.length === 0) {
+    // a bare `terrawheel`: what it can do, on stderr (stdout stays for results)
+    io.err(helpText());
+    return 2;
+  }
   let cmd: CliCommand;
   try {
     cmd = parseCommand(argv);
   } catch (e) {
     return fail(e, 2);
+  }
+  if (cmd.kind === 'help') {
+    io.out(cmd.command === null ? helpText() : commandHelp(cmd.command));
+    return 0;
+  }
+  if (cmd.kind === 'version') {
+    io.out(version());
+    return 0;
   }
   let last = '';
   const progress: Progress | undefined = json
@@ -411,7 +359,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     const src = resolve(cmd.file);
     const out = resolve(cmd.out ?? src.replace(/\.mcap$/i, '') + '.csv');
-    const rows = await exportWheelCsvFile(src, out);
+    let rows: number;
+    try {
+      rows = await exportWheelCsvFile(src, out);
+    } catch (e) {
+      if (isFsError(e) && e.path !== undefined && resolve(e.path) === out) throw new Error(createErrorMessage(e, out, 'the CSV'));
+      throw fileError(e, undefined, isFsError(e) && e.path !== undefined && resolve(e.path) === src ? 'the recording' : undefined);
+    }
     io.out(cmd.json ? JSON.stringify({ file: src, out, rows }, null, 2) : `wrote ${rows} rows to ${out}`);
     return 0;
   } catch (e) {
@@ -437,8 +391,9 @@ export function formatSummary(r: RunSummary): string {
   ].join('\n');
 }
 
-async function main(): Promise<void> {
-  const code = await runCli(process.argv.slice(2), {
+/** The `terrawheel` command (bin/terrawheel.mjs, `npm run sim`): runs argv, sets the exit code. */
+export async function main(argv = process.argv.slice(2)): Promise<void> {
+  const code = await runCli(argv, {
     out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
     err: (t) => process.stderr.write(t.endsWith('\n') || t.startsWith('\r') ? t : t + '\n'),
     tty: process.stderr.isTTY === true,
