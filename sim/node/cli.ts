@@ -40,7 +40,7 @@ import type { SimWorld } from '../sim-world';
 import type { WorldFault } from '../dynamics/world';
 import { boundingRadius, frameWarnings, worldWarnings } from '../warnings';
 import { commandHelp, displayPath, helpText, parseCommand, UsageError, version, type CliCommand, type RunOptions } from './cli-args';
-import { createErrorMessage, fileError, fileErrorMessage, isFsError } from './file-errors';
+import { createErrorMessage, fileError, fileErrorMessage, isFsError, missingFileMessage } from './file-errors';
 
 /** Steps between two checks of the per-frame warnings (fast bodies, off the map). */
 const WARNING_CHECK_STEPS = 24;
@@ -52,7 +52,7 @@ function readOrExplain(path: string, what: string): Buffer {
   try {
     return readFileSync(path);
   } catch (e) {
-    throw fileError(e, path, what);
+    throw new Error(missingFileMessage(e, path, what));
   }
 }
 
@@ -258,7 +258,7 @@ export async function verifyRecordingFile(file: string, scenarioPath: string | n
   try {
     source = await FileSource.open(path);
   } catch (e) {
-    throw fileError(e, path, 'the recording');
+    throw new Error(missingFileMessage(e, path, 'the recording'));
   }
   const service = createDefaultService();
   try {

@@ -3,8 +3,9 @@
  * terrain sidecar)" instead of "ENOENT: no such file or directory, open '…'". Node's errors carry
  * a `code` and usually the `path`; both are used, the rest of the message is dropped.
  */
-import { dirname } from 'node:path';
-import { displayPath } from './cli-args';
+import { readdirSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import { closest, displayPath } from './cli-args';
 
 /** Node's error of a failed fs call (code 'ENOENT', path of the file). */
 interface FsError extends Error {
@@ -52,4 +53,28 @@ export function createErrorMessage(e: unknown, path: string, role: string): stri
 /** An Error whose message is fileErrorMessage's. */
 export function fileError(e: unknown, path?: string, role?: string): Error {
   return isFsError(e) ? new Error(fileErrorMessage(e, path, role)) : (e as Error);
+}
+
+/**
+ * A file next to the missing `path` whose name is a likely typo of it, with the same extension
+ * (`defualt.json` → `default.json`), or null.
+ */
+export function similarFile(path: string): string | null {
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return null;
+  }
+  const ext = extname(path).toLowerCase();
+  const guess = closest(basename(path), names.filter((n) => extname(n).toLowerCase() === ext));
+  return guess === null ? null : join(dirname(path), guess);
+}
+
+/** fileErrorMessage, plus "did you mean <sibling>?" when the file is missing and a close name exists. */
+export function missingFileMessage(e: unknown, path: string, role: string): string {
+  const msg = fileErrorMessage(e, path, role);
+  if (!isFsError(e) || e.code !== 'ENOENT') return msg;
+  const guess = similarFile(path);
+  return guess === null ? msg : `${msg}; did you mean ${displayPath(guess)}?`;
 }

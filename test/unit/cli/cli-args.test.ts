@@ -113,3 +113,18 @@ describe('did you mean', () => {
     expect(closest('--x', ['--steer', '--throttle'])).toBeNull();
   });
 });
+
+describe('missing files', () => {
+  it('"file not found" names the file and its role, and a close sibling name if there is one', async () => {
+    const { runCli } = await import('../../../sim/node/cli');
+    const run = async (argv: string[]) => {
+      let err = '';
+      const code = await runCli(argv, { out: () => undefined, err: (t) => void (err += t) });
+      return { code, err };
+    };
+    const scenarios = join(ROOT, 'assets/scenarios');
+    expect(await run(['run', join(scenarios, 'defualt.json')])).toEqual({ code: 1, err: expect.stringMatching(/^terrawheel: file not found: \S*defualt\.json \(the scenario\); did you mean \S*assets\/scenarios\/default\.json\?$/) });
+    expect(await run(['run', join(scenarios, 'qqqqqqqq.json')])).toEqual({ code: 1, err: expect.stringMatching(/^terrawheel: file not found: \S*qqqqqqqq\.json \(the scenario\)$/) });
+    expect(await run(['export-csv', join(ROOT, 'no-such-dir/r.mcap')])).toEqual({ code: 1, err: expect.stringMatching(/^terrawheel: file not found: \S*no-such-dir\/r\.mcap \(the recording\)$/) });
+  }, 120_000); // importing the CLI loads the whole simulator: slow on a loaded machine
+});

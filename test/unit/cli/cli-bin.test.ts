@@ -81,9 +81,9 @@ describe('terrawheel (spawned)', () => {
   }, 2 * SPAWN_MS);
 
   it('a missing file: "file not found: <path>", exit 1, no ENOENT', async () => {
-    const a = await terrawheel('run', 'assets/scenarios/no-such.json');
+    const a = await terrawheel('run', 'assets/scenarios/no-such-scenario-here.json');
     expect(a.code).toBe(1);
-    expect(a.err).toBe('terrawheel: file not found: assets/scenarios/no-such.json (the scenario)\n');
+    expect(a.err).toBe('terrawheel: file not found: assets/scenarios/no-such-scenario-here.json (the scenario)\n');
     const b = await terrawheel('verify', 'no-such.mcap', '--json');
     expect(b.code).toBe(1);
     expect(JSON.parse(b.out)).toEqual({ error: 'file not found: no-such.mcap (the recording)', exitCode: 1 });
