@@ -11,11 +11,11 @@
  * Options take their value as the next argument or after '=' (`--duration 10`, `--duration=10`).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root (this file is sim/node/cli-args.ts). */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Where the bundled scenarios live, listed by `--help`. */
 export const BUNDLED_SCENARIOS_DIR = join(ROOT, 'assets', 'scenarios');
 
