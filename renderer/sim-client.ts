@@ -40,7 +40,8 @@ export function createSimClient(onCrash?: (message: string) => void): SimClient 
 /** Loads a world, transferring the terrain bytes (the caller must not reuse them) and proxying progress. */
 export function loadWorld(remote: Comlink.Remote<SimService>, files: ScenarioFiles, onProgress: (p: LoadProgress) => void): Promise<WorldInfo> {
   const payload = Comlink.transfer(files, [files.terrainData.buffer as ArrayBuffer]);
-  return remote.load(payload, Comlink.proxy(onProgress));
+  // the user was shown the estimate and asked before a large load (load-progress.ts): no limit here
+  return remote.load(payload, Comlink.proxy(onProgress), { maxMemoryBytes: Infinity });
 }
 
 export interface ReceivedFrame {

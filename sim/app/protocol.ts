@@ -159,7 +159,8 @@ export type { TimelineEvent } from '../record/events';
 
 export interface SimService {
   /** Validates and loads a world; rejects with a message that says what is wrong. */
-  load(files: ScenarioFiles, onProgress?: (p: LoadProgress) => void): Promise<WorldInfo>;
+  /** `options.maxMemoryBytes`: refuse a terrain estimated over this many bytes (default 2 GiB; the app asks the user first and passes Infinity). */
+  load(files: ScenarioFiles, onProgress?: (p: LoadProgress) => void, options?: { maxMemoryBytes?: number }): Promise<WorldInfo>;
   setDrive(cmd: DriveCommand): void;
   /** Starts or pauses the worker's own fixed-step clock. */
   setRunning(running: boolean): void;

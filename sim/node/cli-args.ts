@@ -13,6 +13,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_MAX_LOAD_MEMORY_BYTES } from '../app/service';
 
 /** The repository root (this file is sim/node/cli-args.ts). */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -32,6 +33,8 @@ interface OptionSpec {
   help: string;
   /** For numbers: the accepted closed range. */
   range?: readonly [number, number];
+  /** A size in bytes with an optional unit (parseSize). */
+  size?: true;
 }
 
 interface CommandSpec {
@@ -59,6 +62,13 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flag: '--throttle', value: '<-1..1>', default: "the scenario's drive script", help: 'constant throttle, -1 (full reverse) to 1 (full ahead); replaces the script, the steer is then 0 unless given', range: [-1, 1] },
       { flag: '--steer', value: '<-1..1>', default: "the scenario's drive script", help: 'constant steer, -1 (full right) to 1 (full left); replaces the script, the throttle is then 0 unless given', range: [-1, 1] },
       { flag: '--record', value: '<out.mcap>', default: 'no recording', help: 'write the run to an MCAP recording as it goes (progress on stderr); replays in the app and in Foxglove' },
+      {
+        flag: '--max-memory',
+        value: '<size>',
+        default: formatSize(DEFAULT_MAX_LOAD_MEMORY_BYTES),
+        help: 'refuse a terrain whose estimated memory for loading is over this, before decoding it: 4GB, 512MiB (k, M, G, T: powers of 1000; KiB, MiB, GiB, TiB: of 1024) or bytes',
+        size: true,
+      },
       JSON_OPTION,
     ],
     examples: [
@@ -66,6 +76,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       'terrawheel run assets/scenarios/ramp.json --duration 20 --throttle 0.8',
       'terrawheel run assets/scenarios/default.json --duration 60 --record out.mcap',
       'terrawheel run assets/scenarios/curbs.json --duration 2 --json > summary.json',
+      'terrawheel run big-map.json --max-memory 8GiB',
     ],
   },
   {
@@ -109,6 +120,8 @@ export interface RunOptions {
   json: boolean;
   /** Path of the MCAP recording to write, or null. */
   record?: string | null;
+  /** [bytes] Refuse a terrain estimated over this (absent: the service's default). */
+  maxMemoryBytes?: number;
 }
 
 export type CliCommand =
@@ -245,13 +258,36 @@ function parseFor(cmd: CommandSpec, argv: string[]): CliCommand {
   };
   const json = values.get('--json') === true;
   switch (cmd.name) {
-    case 'run':
-      return { kind: 'run', opts: { scenarioPath: operand, duration: num('--duration') ?? 5, throttle: num('--throttle'), steer: num('--steer'), json, record: str('--record') } };
+    case 'run': {
+      const opts: RunOptions = { scenarioPath: operand, duration: num('--duration') ?? 5, throttle: num('--throttle'), steer: num('--steer'), json, record: str('--record') };
+      const maxMemory = str('--max-memory');
+      if (maxMemory !== null) opts.maxMemoryBytes = parseSize('--max-memory', maxMemory);
+      return { kind: 'run', opts };
+    }
     case 'verify':
       return { kind: 'verify', file: operand, scenario: str('--scenario'), json };
     case 'export-csv':
       return { kind: 'export-csv', file: operand, out: str('--out'), json };
   }
+}
+
+/** "2GiB", "500MB", "64M", "1e9" → bytes (k/M/G/T: powers of 1000; KiB/MiB/GiB/TiB: of 1024). */
+export function parseSize(flag: string, v: string | undefined): number {
+  const m = /^(\d+(?:\.\d+)?(?:e\d+)?)\s*(?:([kKmMgGtT])(i?)[bB]?)?$/.exec(v ?? '');
+  if (m === null) throw new UsageError(`${flag} needs a size such as 4GB, 512MiB or a number of bytes, got ${v ?? 'nothing'}`, 'run');
+  const power = m[2] === undefined ? 0 : 'kmgt'.indexOf(m[2].toLowerCase()) + 1;
+  return Math.round(Number(m[1]) * (m[3] === 'i' ? 1024 : 1000) ** power);
+}
+
+/** Bytes as the largest binary unit that divides them ("2 GiB"), else a plain number. */
+function formatSize(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let u = 0;
+  while (u < units.length - 1 && bytes % 1024 === 0 && bytes >= 1024) {
+    bytes /= 1024;
+    u++;
+  }
+  return `${bytes} ${units[u]}`;
 }
 
 /** `run`'s options alone (a scenario path and its options; throws UsageError). */
@@ -348,7 +384,8 @@ function scenarioLines(cwd: string): string[] {
 
 const FOOTER = [
   'Exit codes: 0 ok (a run that ended at a fault is ok; verify: deterministic), 1 failure (a missing',
-  'or unreadable file, a diverged or other-build recording), 2 usage.',
+  'or unreadable file, a diverged or other-build recording), 2 usage, 3 incomplete recording (verify,',
+  'export-csv: the file is cut or damaged; its prefix was checked or exported).',
   '',
   'In a clone of the repository `npx terrawheel …` runs this command. Through npm use',
   '`npm run --silent sim -- …`: without --silent npm prints a banner on stdout before --json output.',

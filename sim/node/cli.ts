@@ -18,7 +18,10 @@
  *
  * Exit codes: 0 ok (verify: deterministic; a run that ended at a fault; help), 1 failure (a
  * missing or unreadable file, "file not found: …", a diverged or other-build recording), 2 usage
- * (with a "did you mean" for a mistyped command or option). With --json the result, or
+ * (with a "did you mean" for a mistyped command or option), 3 incomplete recording (verify,
+ * export-csv: the file is cut, damaged or without its summary; its prefix was verified or
+ * exported, and `cut` says where it ends and how many bytes after its last complete chunk are
+ * lost). With --json the result, or
  * `{ "error": message, "exitCode": n }`, is printed as JSON on stdout.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -124,25 +127,26 @@ export interface Progress {
 /** [ms] Wall time between progress updates. */
 const PROGRESS_MS = 250;
 
-export async function runScenarioFile(opts: CliOptions, progress?: Progress): Promise<RunSummary> {
+/** `progressMs`: wall time between progress updates (0: every step; tests). */
+export async function runScenarioFile(opts: CliOptions, progress?: Progress, progressMs = PROGRESS_MS): Promise<RunSummary> {
   // With --record the file is encoded in a worker thread (sim/record/encoder.ts).
   const service = createDefaultService(opts.record ? { recordThread: nodeEncoderThread } : {});
   try {
-    return await runOn(service, opts, progress);
+    return await runOn(service, opts, progress, progressMs);
   } finally {
     // on an error: the recording's captured steps are flushed and its encoder thread ends
     service.dispose();
   }
 }
 
-async function runOn(service: SimServiceImpl, opts: CliOptions, progress?: Progress): Promise<RunSummary> {
+async function runOn(service: SimServiceImpl, opts: CliOptions, progress: Progress | undefined, progressMs: number): Promise<RunSummary> {
   const scenarioPath = resolve(opts.scenarioPath);
-  await service.load(readScenarioFiles(scenarioPath));
+  await service.load(readScenarioFiles(scenarioPath), undefined, opts.maxMemoryBytes !== undefined ? { maxMemoryBytes: opts.maxMemoryBytes } : {});
   const world = service.getWorld() as SimWorld;
   let recordPath: string | null = null;
+  let sink: FileSink | null = null;
   if (opts.record) {
     recordPath = resolve(opts.record);
-    let sink: FileSink;
     try {
       sink = await FileSink.create(recordPath);
     } catch (e) {
@@ -171,14 +175,15 @@ async function runOn(service: SimServiceImpl, opts: CliOptions, progress?: Progr
     if (recordPath !== null) {
       await service.step(1);
       // The encoder thread's output and the file's writes complete on the event loop, which this
-      // loop (awaits of settled promises: microtasks only) would otherwise not let run until the
-      // end: one turn per step lets every encoded chunk reach the file while the run goes on.
+      // loop (awaits of settled promises: microtasks only) would otherwise let run only when the
+      // recording is behind and step() waits for it: one turn per step lets the writes go on
+      // while stepping, and the progress line's bytes follow the file.
       await new Promise<void>((r) => setImmediate(r));
-      if (progress && performance.now() - lastProgress > PROGRESS_MS) {
+      if (progress && sink !== null && performance.now() - lastProgress >= progressMs) {
         lastProgress = performance.now();
-        // bytes the file sink has written (the encoder counts a write when the sink completes it)
-        const { bytes } = await service.recordingStatus();
-        progress.update(progressLine(done / steps, `${(done * world.dt).toFixed(1)}/${(steps * world.dt).toFixed(1)} s, ${formatBytes(bytes)} written`));
+        // what the file sink reports on disk: its bytes, and the last step they hold completely
+        const saved = sink.savedStep < 0 ? '' : `, saved to ${(sink.savedStep * world.dt).toFixed(1)} s`;
+        progress.update(progressLine(done / steps, `${(done * world.dt).toFixed(1)}/${(steps * world.dt).toFixed(1)} s, ${formatBytes(sink.bytesWritten)} on disk${saved}`));
       }
     } else world.step(1);
     if (done % WARNING_CHECK_STEPS === 0) {
@@ -278,7 +283,8 @@ export async function verifyRecordingFile(file: string, scenarioPath: string | n
       else if (mine.hash !== a.hash) mismatches.push(a.name);
     }
     await service.load(files);
-    await service.openRecording(source, path);
+    // the asset hashes were compared above (a mismatch is reported, not refused)
+    await service.openRecording(source, path, { checkAssets: false });
     const result = await service.verify((s, last) => progress?.update(progressLine(last > 0 ? s / last : 1, `step ${s}/${last}`)));
     progress?.done();
     if (mismatches.length > 0 && result.verdict === 'deterministic') {
@@ -293,8 +299,17 @@ export async function verifyRecordingFile(file: string, scenarioPath: string | n
 }
 
 export function formatVerify(v: VerifySummary): string {
-  return [`recording     ${v.file}`, `scenario      ${v.scenarioPath}`, `result        ${v.message}`, `checked       ${v.keyframesChecked} keyframes, ${v.framesChecked} frames`].join('\n');
+  return [
+    `recording     ${v.file}`,
+    `scenario      ${v.scenarioPath}`,
+    `result        ${v.message}`,
+    `checked       ${v.keyframesChecked} keyframes, ${v.framesChecked} frames`,
+    ...(v.cut ? [`INCOMPLETE    ${v.cut.message}`] : []),
+  ].join('\n');
 }
+
+/** Exit code of an incomplete (cut, damaged, summary-less) recording whose prefix verified or exported. */
+export const EXIT_CUT = 3;
 
 /** Output streams of runCli (process.stdout/stderr in the CLI; strings in tests). */
 export interface CliIo {
@@ -355,19 +370,20 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (cmd.kind === 'verify') {
       const v = await verifyRecordingFile(cmd.file, cmd.scenario, progress);
       io.out(cmd.json ? JSON.stringify(v, null, 2) : formatVerify(v));
-      return v.verdict === 'deterministic' ? 0 : 1;
+      return v.verdict !== 'deterministic' ? 1 : v.cut !== null ? EXIT_CUT : 0;
     }
     const src = resolve(cmd.file);
     const out = resolve(cmd.out ?? src.replace(/\.mcap$/i, '') + '.csv');
-    let rows: number;
+    let exported: Awaited<ReturnType<typeof exportWheelCsvFile>>;
     try {
-      rows = await exportWheelCsvFile(src, out);
+      exported = await exportWheelCsvFile(src, out);
     } catch (e) {
       if (isFsError(e) && e.path !== undefined && resolve(e.path) === out) throw new Error(createErrorMessage(e, out, 'the CSV'));
       throw fileError(e, undefined, isFsError(e) && e.path !== undefined && resolve(e.path) === src ? 'the recording' : undefined);
     }
-    io.out(cmd.json ? JSON.stringify({ file: src, out, rows }, null, 2) : `wrote ${rows} rows to ${out}`);
-    return 0;
+    const { rows, cut } = exported;
+    io.out(cmd.json ? JSON.stringify({ file: src, out, rows, cut }, null, 2) : `wrote ${rows} rows to ${out}${cut ? `\nINCOMPLETE    ${cut.message}` : ''}`);
+    return cut !== null ? EXIT_CUT : 0;
   } catch (e) {
     return fail(e, e instanceof UsageError ? 2 : 1);
   }

@@ -18,7 +18,7 @@ const SCENARIO = 'assets/scenarios/default.json';
 const SPAWN_MS = 180_000;
 
 /** The options the CLI documents, written out here (not read from its table) so a dropped one fails. */
-const OPTIONS = ['--duration', '--throttle', '--steer', '--record', '--json', '--scenario', '--out'];
+const OPTIONS = ['--duration', '--throttle', '--steer', '--record', '--max-memory', '--json', '--scenario', '--out'];
 
 interface Result {
   code: number;
