@@ -1,6 +1,6 @@
 /**
  * `terrawheel`, the headless runner (bin/terrawheel.mjs; `npx terrawheel` in a clone):
- *   terrawheel run <scenario.json> [--duration s] [--throttle t] [--steer s] [--record out.mcap] [--json]
+ *   terrawheel run <scenario.json> [--duration s] [--throttle t] [--steer s] [--record out.mcap] [--max-memory size] [--json]
  *   terrawheel verify <recording.mcap> [--scenario <scenario.json>] [--json]
  *   terrawheel export-csv <recording.mcap> [--out <file.csv>] [--json]
  *   terrawheel help [command]
