@@ -24,26 +24,24 @@
  * lost). With --json the result, or
  * `{ "error": message, "exitCode": n }`, is printed as JSON on stdout.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { FileSink, FileSource, exportWheelCsvFile } from './record-file';
 import { assetHashes, SCENARIO_ASSET_PREFIX, type RecordingStatus } from '../app/record-session';
 import { RecordingReader } from '../record/reader';
 import { loadCodecs } from '../record/codecs';
 import type { VerifyResult } from '../record/replay';
 import { contactKindName } from '../dynamics/plain-world';
-import type { ScenarioFiles } from '../app/protocol';
-import { parseUrdf } from '../robot/urdf/parse-urdf';
-import { urdfReferencedFiles } from '../robot/urdf/load-urdf';
-import { parseScenarioFile } from '../scenario/scenario-v2';
-import { createDefaultService, terrainDataFileName } from '../app/default-service';
+import { createDefaultService } from '../app/default-service';
 import { nodeEncoderThread } from './record-thread';
+import { readScenarioFiles as readScenarioFilesFromDisk } from './open-scenario';
+import { ScenarioFileError, type ScenarioFiles } from '../scenario/scenario-files';
 import type { SimServiceImpl } from '../app/service';
 import type { SimWorld } from '../app/sim-world';
 import type { WorldFault } from '../dynamics/world';
 import { boundingRadius, frameWarnings, worldWarnings } from '../app/warnings';
 import { commandHelp, displayPath, helpText, parseCommand, UsageError, version, type CliCommand, type RunOptions } from './cli-args';
-import { createErrorMessage, fileError, fileErrorMessage, isFsError, missingFileMessage } from './file-errors';
+import { createErrorMessage, fileError, fileErrorMessage, isFsError, missingFileMessage, similarFile } from './file-errors';
 
 /** Steps between two checks of the per-frame warnings (fast bodies, off the map). */
 const WARNING_CHECK_STEPS = 24;
@@ -51,19 +49,17 @@ const WARNING_CHECK_STEPS = 24;
 export { parseArgs, parseCommand, UsageError, type CliCommand } from './cli-args';
 type CliOptions = RunOptions;
 
-function readOrExplain(path: string, what: string): Buffer {
+/**
+ * The scenario's files (openScenario's reader), with a missing one named relative to the working
+ * directory and, when a file beside it has a close name, "did you mean <that file>?".
+ */
+export function readScenarioFiles(path: string): ScenarioFiles {
   try {
-    return readFileSync(path);
+    return readScenarioFilesFromDisk(path);
   } catch (e) {
-    throw new Error(missingFileMessage(e, path, what));
-  }
-}
-
-function parseJson(bytes: Buffer, what: string, path: string): unknown {
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch (e) {
-    throw new Error(`${what} ${displayPath(path)} is not valid JSON: ${(e as Error).message}`);
+    if (!(e instanceof ScenarioFileError) || !e.message.startsWith('file not found: ')) throw e;
+    const guess = similarFile(e.path);
+    throw new ScenarioFileError(`file not found: ${displayPath(e.path)} (${e.field})${guess === null ? '' : `; did you mean ${displayPath(guess)}?`}`, e.path, e.field);
   }
 }
 
@@ -93,30 +89,6 @@ export interface RunSummary {
   recording?: { path: string } & RecordingStatus;
 }
 
-/** Reads the files a scenario needs (terrain sidecar and data, URDF and its meshes) relative to it. */
-export function readScenarioFiles(scenarioPath: string): ScenarioFiles {
-  const scenarioJson = parseJson(readOrExplain(scenarioPath, 'the scenario'), 'scenario', scenarioPath);
-  const parsed = parseScenarioFile(scenarioJson);
-  const dir = dirname(scenarioPath);
-  const named = `named by ${displayPath(scenarioPath)}`;
-  const files: ScenarioFiles = { scenario: scenarioJson, terrainSidecar: null, terrainData: new Uint8Array(0) };
-  if ('file' in parsed.terrain) {
-    const sidecarPath = resolve(dir, parsed.terrain.file);
-    files.terrainSidecar = parseJson(readOrExplain(sidecarPath, `the terrain sidecar ${named}`), 'terrain sidecar', sidecarPath);
-    const dataPath = resolve(dirname(sidecarPath), terrainDataFileName(files.terrainSidecar));
-    files.terrainData = new Uint8Array(readOrExplain(dataPath, `the terrain data named by ${displayPath(sidecarPath)}`));
-  }
-  if (parsed.robot !== undefined && 'urdf' in parsed.robot) {
-    const urdfPath = resolve(dir, parsed.robot.urdf);
-    files.robotUrdf = readOrExplain(urdfPath, `the robot URDF ${named}`).toString('utf8');
-    files.robotMeshes = {};
-    for (const ref of urdfReferencedFiles(parseUrdf(files.robotUrdf), parsed.robot.urdf)) {
-      if (ref.role !== 'collision') continue;
-      files.robotMeshes[ref.path] = new Uint8Array(readOrExplain(resolve(dir, ref.path), `the collision mesh of link "${ref.link}" in ${displayPath(urdfPath)}`));
-    }
-  }
-  return files;
-}
 
 /** Where progress lines go (stderr in the CLI); `done` ends the line. */
 export interface Progress {

@@ -87,8 +87,12 @@ function requiredAttr(el: XmlEl, tag: string, name: string, where: string): stri
 
 // --- numbers -----------------------------------------------------------------------------------
 
-/** Decimal numbers only: no hex, no "Infinity", no empty string (Number('') is 0). */
-const NUMBER_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/**
+ * Decimal numbers only: no hex, no "Infinity", no empty string (Number('') is 0). Each digit can
+ * match one way only (the fraction needs its '.'): `\d+\.?\d*` backtracked quadratically on a long
+ * run of digits ending in a letter, in the main process too (issue #28).
+ */
+export const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 function parseNumbers(text: string, count: number, tag: string, name: string, where: string): number[] {
   const parts = text.trim().split(/\s+/).filter((s) => s.length > 0);
@@ -304,7 +308,7 @@ function readJoint(el: XmlEl, warnings: string[]): UrdfJoint {
   if ((JOINT_TYPES as readonly string[]).includes(rawType)) type = rawType as UrdfJointType;
   else if (rawType === 'floating' || rawType === 'planar') {
     throw new UrdfError(
-      `${where}: type "${rawType}" is not supported (the robot's root body is already free; for a ball hitch use type="fixed" with <${URDF_BALL_ELEMENT}/>, see the README)`,
+      `${where}: type "${rawType}" is not supported (the robot's root body is already free; for a ball hitch use type="fixed" with <${URDF_BALL_ELEMENT}/>, see docs/file-formats.md)`,
       name,
     );
   } else throw new UrdfError(`${where}: unknown type "${clip(rawType)}"; use revolute, continuous, prismatic or fixed`, name);

@@ -3,7 +3,8 @@
  * fix. One case per failure class of issue #14 (plus the caps on absurd sizes).
  */
 import { describe, it, expect } from 'vitest';
-import { parseUrdf } from '../../../sim/robot/urdf/parse-urdf';
+import { NUMBER_RE, parseUrdf } from '../../../sim/robot/urdf/parse-urdf';
+import { Rng } from '../../../sim/math/random';
 import { loadUrdfRobot } from '../../../sim/robot/urdf/load-urdf';
 import { UrdfError, URDF_MAX_BYTES, URDF_MAX_LINKS } from '../../../sim/robot/urdf/urdf-error';
 
@@ -98,6 +99,25 @@ describe('URDF errors', () => {
       if (where !== undefined) expect(e.where).toBe(where);
     });
   }
+
+  // Issue #28 (no backtracking regex over untrusted text): the number pattern was /\d+\.?\d*/, two
+  // quantifiers over the same digits, so 20,000 digits and an "x" took 4.9 s (quadratic); this
+  // one has a million digits and would take hours. The test's timeout is the guard.
+  it('a number attribute of a million digits and a letter is refused at once (linear number pattern)', () => {
+    const e = errorOf(GOOD.replace('<mass value="1"/>', `<mass value="${'1'.repeat(1_000_000)}x"/>`));
+    expect(e.message).toMatch(/is not a finite decimal number/);
+  });
+
+  it('the number pattern accepts exactly what the old one did (seeded strings over its alphabet)', () => {
+    const old = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+    const rng = new Rng(0x28);
+    const alphabet = ['1', '0', '9', '.', 'e', 'E', '+', '-', 'x', ' '];
+    for (let n = 0; n < 20_000; n++) {
+      let t = '';
+      for (let k = rng.int(0, 8); k > 0; k--) t += alphabet[rng.int(0, alphabet.length - 1)];
+      expect(NUMBER_RE.test(t), t).toBe(old.test(t));
+    }
+  });
 
   it('the five predefined entities and character references are not refused', () => {
     expect(parseUrdf(GOOD.replace('<robot name="t">', '<robot name="a &amp; b &lt;&gt;&quot;&apos;">')).name).toBe('a & b <>"\'');
