@@ -69,8 +69,21 @@ function buildShape(s: ShapeSpec, field: string): Shape | null {
   );
 }
 
-/** A shape placed at an offset inside the mass frame; keeps a lone convex shape unwrapped. */
+/**
+ * A shape placed at an offset inside the mass frame. A compound whose only child is a cylinder
+ * (a URDF wheel whose <collision> is turned or moved inside its link, as ROS files write them)
+ * becomes that cylinder at the child's pose: the body is then an analytic wheel (the paper's
+ * cylinder–terrain contacts) instead of a compound through the general routine. Other lone
+ * children stay compounds (a box or hull keeps its contacts bit-identical to before).
+ */
 function offsetShape(shape: Shape | null, com: Vec3): { shape: Shape | null; pos: Vec3; rot: Quat } {
+  if (shape !== null && shape.kind === ShapeKind.Compound) {
+    const children = (shape as CompoundShape).children;
+    if (children.length === 1 && children[0].shape.kind === ShapeKind.Cylinder) {
+      const c = children[0];
+      return { shape: c.shape, pos: [c.position[0] - com[0], c.position[1] - com[1], c.position[2] - com[2]], rot: [c.orientation[0], c.orientation[1], c.orientation[2], c.orientation[3]] };
+    }
+  }
   return { shape, pos: [-com[0], -com[1], -com[2]], rot: [0, 0, 0, 1] };
 }
 
@@ -114,7 +127,11 @@ export function createDynamicsWorld(spec: WorldSpec, terrain: Heightfield | null
         return k;
       })
     : null;
-  const ccd = new ContinuousPass(bodies, bodySpecs.map((b) => b.spec.shape));
+  // a lone cylinder child was unwrapped (offsetShape): its continuous core is the cylinder's
+  const ccd = new ContinuousPass(bodies, bodySpecs.map((b) => {
+    const s = b.spec.shape;
+    return s.type === 'compound' && s.children.length === 1 && s.children[0].shape.type === 'cylinder' ? s.children[0].shape : s;
+  }));
   return new DynamicsWorld(spec, terrain, bodies, joints, materials, controller, ccd);
 }
 
@@ -154,12 +171,14 @@ function addBody(
   bodies.shapes.push(placed.shape);
   bodies.shapeOffsetPos.set(placed.pos, 3 * i);
   bodies.shapeOffsetRot.set(placed.rot, 4 * i);
-  if (shape !== null && shape.kind === ShapeKind.Cylinder) bodies.flags[i] |= BodyFlag.AnalyticCylinder;
-  if (shape !== null) shape.localAabb(box);
+  if (placed.shape !== null && placed.shape.kind === ShapeKind.Cylinder) bodies.flags[i] |= BodyFlag.AnalyticCylinder;
+  if (placed.shape !== null) placed.shape.localAabb(box);
   else box.min.fill(0), box.max.fill(0);
   const ext = Math.min(box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]);
   bodies.minExtent[i] = ext;
-  bodies.boundRadius[i] = 0.5 * Math.hypot(box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]) + Math.hypot(com[0], com[1], com[2]);
+  // the shape's box is about its own origin, which sits at placed.pos from the centre of mass
+  // (−com for a shape in the body frame)
+  bodies.boundRadius[i] = 0.5 * Math.hypot(box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]) + Math.hypot(placed.pos[0], placed.pos[1], placed.pos[2]);
   setInitialMotion(bodies, i, kind, b, field, com);
 }
 

@@ -13,6 +13,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { INERTIA_DEGENERATE_RELATIVE, MIN_DIRECTION_NORM } from '../../constants';
 import type { Vec3Spec } from '../../dynamics/spec';
+import { isXacro } from './xacro-detect';
 import { UrdfError, URDF_MAX_ANGLE, URDF_MAX_BYTES, URDF_MAX_GEOMETRIES_PER_LINK, URDF_MAX_LINKS, URDF_MAX_MASS, URDF_MAX_MESH_SCALE, URDF_MAX_OFFSET, URDF_MAX_SIZE } from './urdf-error';
 import type {
   UrdfCollision,
@@ -438,7 +439,7 @@ function parseUrdfUnchecked(input: string | Uint8Array): UrdfModel {
     const e = valid.err;
     throw new UrdfError(`malformed XML at line ${e.line}, column ${e.col}: ${e.msg}`, '');
   }
-  if (/<xacro:/.test(text)) throw new UrdfError('this is a xacro file (<xacro:...> elements); expand it first: `xacro robot.urdf.xacro > robot.urdf`', '');
+  if (isXacro(text)) throw new UrdfError('this is a xacro file (<xacro:...> elements or ${...} substitutions outside comments): a scenario naming it in "robot.urdf" expands it (arguments in "robot.xacroArgs"); in a script call expandXacro first', '');
   const doc = asEl(parser.parse(text));
   const robots = children(doc, 'robot');
   const others = Object.keys(doc).filter((k) => k !== 'robot' && k !== '#text');

@@ -35,7 +35,7 @@ describe('URDF errors', () => {
     ['malformed XML', GOOD.replace('</robot>', ''), /malformed XML at line 1, column \d+/],
     ['empty file', '   ', /the file is empty/],
     ['not a robot', '<model name="x"/>', /root element must be one <robot/],
-    ['xacro', robot('<xacro:macro name="w"/>' + link('base')), /xacro file.*expand it first/],
+    ['xacro', robot('<xacro:macro name="w"/>' + link('base')), /xacro file.*a scenario naming it in "robot.urdf" expands it/],
     ['entities', `<!DOCTYPE r [<!ENTITY a "aaaa">]>${GOOD}`, /declares XML entities/],
     ['unknown joint type', GOOD.replace('type="revolute"', 'type="hinge"'), /joint "j": unknown type "hinge"; use revolute, continuous, prismatic or fixed/, 'j'],
     ['floating joint', GOOD.replace('type="revolute"', 'type="floating"'), /joint "j": type "floating" is not supported/, 'j'],
