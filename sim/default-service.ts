@@ -3,6 +3,7 @@
  * loader. Shared by the web worker, the Node worker and the CLI.
  */
 import { loadUrdfRobot } from './robot/urdf/load-urdf';
+import { parseSrdfDisabledPairs } from './robot/urdf/srdf';
 import { resolveMeshPath } from './robot/urdf/resolve-mesh-path';
 import type { ScenarioFiles } from './protocol';
 import type { ParsedScenario } from './scenario-v2';
@@ -35,6 +36,12 @@ export function loadScenarioUrdfRobotWithVisuals(parsed: ParsedScenario, files: 
     urdfPath: entry.urdf,
     meshes: (path) => meshes[path] ?? meshes[path.split('/').pop() ?? path],
     controller: entry.controller ?? 'infer',
+    ...(entry.lumpFixedLinks !== undefined ? { lumpFixedLinks: entry.lumpFixedLinks } : {}),
+    ...(entry.motorTorque !== undefined ? { motorTorque: entry.motorTorque } : {}),
+    ...(entry.selfCollide !== undefined ? { selfCollide: entry.selfCollide } : {}),
+    ...(entry.disableCollisions !== undefined || files.robotSrdf !== undefined
+      ? { disableCollisions: [...(entry.disableCollisions ?? []), ...(files.robotSrdf !== undefined ? parseSrdfDisabledPairs(files.robotSrdf, 'the robot\'s SRDF') : [])] }
+      : {}),
   });
   return { robot: placeOnTerrain(loaded.robot, terrain), visuals: loaded.visuals };
 }

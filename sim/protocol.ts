@@ -41,6 +41,8 @@ export interface ScenarioFiles {
   robotUrdf?: string;
   /** Mesh files the URDF names, by the path the URDF gives (resolved by the caller). */
   robotMeshes?: Record<string, Uint8Array>;
+  /** SRDF text next to the URDF (same name, .srdf), if any: its disable_collisions pairs are honoured. */
+  robotSrdf?: string;
 }
 
 /** Visual/collision shape of a body, as the renderer needs it. Local z is the shape's axis. */

@@ -117,6 +117,7 @@ export function createDynamicsWorld(spec: WorldSpec, terrain: Heightfield | null
   for (const { spec: j, field } of jointSpecs) addJoint(joints, jointNames, bodies, n, j, field);
 
   raiseMiddleLinkInertia(bodies, joints);
+  if (spec.robot) setRobotCollisionFilter(bodies, spec.robot, spec.bodies.length);
 
   const controllerSpec = spec.robot?.controller;
   const controller = controllerSpec && spec.robot
@@ -312,6 +313,29 @@ function jointFrames(
   pa[0] /= pl; pa[1] /= pl; pa[2] /= pl;
   const q0 = quatMultiply([0, 0, 0, 1], quatConjugate([0, 0, 0, 1], qa), qb) as [number, number, number, number];
   return { anchorA, anchorB, axisA, axisB, perpA: pa, q0 };
+}
+
+/**
+ * The robot's collision filter: without selfCollide its bodies share one group (they never
+ * collide with each other, Gazebo's default); with it, the pairs of disableCollisions are kept
+ * apart. `first`: index of the robot's first body (the world's bodies come before it).
+ */
+function setRobotCollisionFilter(bodies: BodyStore, robot: NonNullable<WorldSpec['robot']>, first: number): void {
+  if (robot.selfCollide !== undefined && typeof robot.selfCollide !== 'boolean') throw new Error('robot.selfCollide must be true or false');
+  if (!robot.selfCollide) {
+    for (let b = first; b < first + robot.bodies.length; b++) bodies.collisionGroup[b] = 1;
+    return;
+  }
+  const keys: number[] = [];
+  (robot.disableCollisions ?? []).forEach((pair, k) => {
+    const field = `robot.disableCollisions[${k}]`;
+    if (!Array.isArray(pair) || pair.length !== 2) throw new Error(`${field} must be a pair of body names [a, b]`);
+    const a = bodies.indexOf(pair[0]), b = bodies.indexOf(pair[1]);
+    if (a < first || b < first) throw new Error(`${field}: no robot body named "${a < first ? pair[0] : pair[1]}"`);
+    if (a !== b) keys.push(Math.min(a, b) * 2097152 + Math.max(a, b));
+  });
+  keys.sort((x, y) => x - y);
+  bodies.noCollideKeys = Float64Array.from(keys);
 }
 
 /** The cylinder of an analytic wheel body, for callers that need its size. */

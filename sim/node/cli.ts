@@ -27,6 +27,7 @@ import type { VerifyResult } from '../record/replay';
 import { contactKindName } from '../dynamics/plain-world';
 import type { ScenarioFiles } from '../protocol';
 import { parseUrdf } from '../robot/urdf/parse-urdf';
+import { expandXacro, isXacro } from '../robot/urdf/xacro';
 import { urdfReferencedFiles } from '../robot/urdf/load-urdf';
 import { parseScenarioFile } from '../scenario-v2';
 import { createDefaultService, terrainDataFileName } from '../default-service';
@@ -162,8 +163,49 @@ export interface RunSummary {
   recording?: { path: string } & RecordingStatus;
 }
 
-/** Reads the files a scenario needs (terrain sidecar and data, URDF and its meshes) relative to it. */
+/**
+ * Reads the files a scenario needs (terrain sidecar and data, URDF and its meshes, an SRDF next
+ * to the URDF) relative to it. A xacro robot is refused here (its expansion is asynchronous):
+ * readScenarioFilesAsync expands it.
+ */
 export function readScenarioFiles(scenarioPath: string): ScenarioFiles {
+  return gatherScenarioFiles(scenarioPath, (text, urdfPath) => {
+    if (isXacro(text)) throw new Error(`${urdfPath} is a xacro file: read the scenario with readScenarioFilesAsync, which expands it`);
+    return text;
+  });
+}
+
+/** readScenarioFiles, expanding a xacro robot (`robot.xacroArgs` for its arguments; includes read from disk). */
+export async function readScenarioFilesAsync(scenarioPath: string): Promise<ScenarioFiles> {
+  let pending: Promise<string> | null = null;
+  const files = gatherScenarioFiles(scenarioPath, (text, urdfPath, args) => {
+    if (!isXacro(text)) return text;
+    pending = expandXacro(text, {
+      path: urdfPath,
+      args,
+      readFile: (p) => {
+        try {
+          return readFileSync(p, 'utf8');
+        } catch {
+          return undefined;
+        }
+      },
+    }).then((r) => r.urdf);
+    return null;
+  });
+  if (pending === null) return files;
+  const urdf: string = await pending;
+  return gatherScenarioFiles(scenarioPath, () => urdf);
+}
+
+/**
+ * The files of a scenario; `urdfText` turns the robot file's text into URDF text (null: not yet,
+ * the robot's meshes are then not read).
+ */
+function gatherScenarioFiles(
+  scenarioPath: string,
+  urdfText: (text: string, urdfPath: string, args: Record<string, string | number | boolean> | undefined) => string | null,
+): ScenarioFiles {
   const scenarioJson = parseJson(readOrExplain(scenarioPath, 'scenario'), 'scenario', scenarioPath);
   const parsed = parseScenarioFile(scenarioJson);
   const dir = dirname(scenarioPath);
@@ -176,11 +218,22 @@ export function readScenarioFiles(scenarioPath: string): ScenarioFiles {
   }
   if (parsed.robot !== undefined && 'urdf' in parsed.robot) {
     const urdfPath = resolve(dir, parsed.robot.urdf);
-    files.robotUrdf = readOrExplain(urdfPath, 'robot URDF').toString('utf8');
+    const text = urdfText(readOrExplain(urdfPath, 'robot URDF').toString('utf8'), urdfPath, parsed.robot.xacroArgs);
+    if (text === null) return files;
+    files.robotUrdf = text;
     files.robotMeshes = {};
     for (const ref of urdfReferencedFiles(parseUrdf(files.robotUrdf), parsed.robot.urdf)) {
       if (ref.role !== 'collision') continue;
       files.robotMeshes[ref.path] = new Uint8Array(readOrExplain(resolve(dir, ref.path), `mesh of link "${ref.link}"`));
+    }
+    // an SRDF of the same name next to the URDF (robot.urdf, robot.urdf.xacro → robot.srdf)
+    const srdfPath = urdfPath.replace(/(\.urdf)?(\.xacro)?$/i, '.srdf');
+    if (srdfPath !== urdfPath) {
+      try {
+        files.robotSrdf = readFileSync(srdfPath, 'utf8');
+      } catch {
+        // none: nothing to honour
+      }
     }
   }
   return files;
@@ -208,7 +261,7 @@ export async function runScenarioFile(opts: CliOptions, progress?: Progress): Pr
 
 async function runOn(service: SimServiceImpl, opts: CliOptions, progress?: Progress): Promise<RunSummary> {
   const scenarioPath = resolve(opts.scenarioPath);
-  await service.load(readScenarioFiles(scenarioPath));
+  await service.load(await readScenarioFilesAsync(scenarioPath));
   const world = service.getWorld() as SimWorld;
   let recordPath: string | null = null;
   if (opts.record) {
@@ -333,7 +386,7 @@ export async function verifyRecordingFile(file: string, scenarioPath: string | n
     const recordedScenario = info.assets.find((a) => a.name.startsWith(SCENARIO_ASSET_PREFIX));
     const scenario = scenarioPath !== null ? resolve(scenarioPath) : recordedScenario ? recordedScenario.name.slice(SCENARIO_ASSET_PREFIX.length) : '';
     if (scenario === '') throw new UsageError(`${path} does not name its scenario file: pass --scenario <scenario.json>`);
-    const files = readScenarioFiles(scenario);
+    const files = await readScenarioFilesAsync(scenario);
     files.scenario = info.scenario;
     const hashes = await assetHashes(files, scenario);
     const mismatches: string[] = [];

@@ -277,7 +277,14 @@ function readLink(el: XmlEl, materials: Record<string, UrdfMaterial>, warnings: 
     return out;
   });
   const link: UrdfLink = { name, collisions, visuals };
-  if (inertials.length === 1) link.inertial = readInertial(inertials[0], where, warnings);
+  if (inertials.length === 1) {
+    // mass="0" (a sensor frame, a footprint) is ROS's way of writing "massless": read it as a link
+    // without <inertial>, which may hang on a fixed joint and is merged into its parent's body
+    const m = child(inertials[0], 'mass', where);
+    if (m && attr(m, 'value') !== undefined && num(m, 'mass', 'value', where) === 0) {
+      warnings.push(`${where}: <mass value="0"> is read as a massless link (no <inertial>); it must hang on a fixed joint`);
+    } else link.inertial = readInertial(inertials[0], where, warnings);
+  }
   return link;
 }
 

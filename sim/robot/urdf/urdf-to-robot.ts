@@ -74,6 +74,13 @@ export interface UrdfToRobotOptions {
    * drive can need).
    */
   motorTorque?: number;
+  /** The robot's links collide with each other (Gazebo's self_collide). Default false. */
+  selfCollide?: boolean;
+  /**
+   * With selfCollide: link pairs that never collide (SRDF `disable_collisions`, a scenario's
+   * `robot.disableCollisions`). Links merged into one body need no pair; an unknown link is an error.
+   */
+  disableCollisions?: readonly (readonly [string, string])[];
 }
 
 /** What the renderer draws for one URDF <visual>: in the frame of `body`. */
@@ -199,12 +206,34 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
   const wheels = attachCollisionShapes(tree, bodies, urdfPath, options, wheelAxes, warnings);
   const joints = convertJoints(tree, model, bodyIndex, warnings);
   const robot: RobotSpec = { name: model.name, bodies, joints, base };
+  collisionFilter(robot, tree, options);
   attachController(robot, model, options, warnings);
   const visuals = convertVisuals(tree, urdfPath, warnings);
 
   const linkBodies: Record<string, string> = {};
   for (const [l, b] of tree.bodyOf) linkBodies[l] = b;
   return { robot, visuals, linkBodies, warnings, wheels };
+}
+
+/** selfCollide and the disabled pairs, link names turned into body names (pairs inside one body dropped). */
+function collisionFilter(robot: RobotSpec, tree: LinkTree, options: UrdfToRobotOptions): void {
+  if (options.selfCollide === undefined && options.disableCollisions === undefined) return;
+  if (options.selfCollide !== undefined && typeof options.selfCollide !== 'boolean') throw new UrdfError('urdfToRobot: options.selfCollide must be true or false', 'selfCollide');
+  robot.selfCollide = options.selfCollide === true;
+  const pairs: [string, string][] = [];
+  const seen = new Set<string>();
+  for (const pair of options.disableCollisions ?? []) {
+    const [a, b] = [tree.bodyOf.get(pair[0]), tree.bodyOf.get(pair[1])];
+    if (a === undefined || b === undefined) {
+      const missing = a === undefined ? pair[0] : pair[1];
+      throw new UrdfError(`disableCollisions: "${missing}" is not a link of robot "${robot.name}"; check the name`, missing);
+    }
+    const key = a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`;
+    if (a === b || seen.has(key)) continue;
+    seen.add(key);
+    pairs.push([a, b]);
+  }
+  if (pairs.length > 0) robot.disableCollisions = pairs;
 }
 
 /** Indexes the links and joints and computes every link's world pose (depth first, file order). */

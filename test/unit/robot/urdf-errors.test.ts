@@ -51,7 +51,6 @@ describe('URDF errors', () => {
     ['two parents', robot(link('base') + link('a') + joint('j1', 'fixed', 'base', 'a') + joint('j2', 'fixed', 'base', 'a')), /link "a" is the child of two joints \("j1" and "j2"\)/, 'a'],
     ['missing child link', GOOD.replace('<child link="arm"/>', '<child link="nope"/>'), /joint "j": child link "nope" does not exist/, 'j'],
     ['missing parent link', GOOD.replace('<parent link="base"/>', '<parent link="nope"/>'), /joint "j": parent link "nope" does not exist/, 'j'],
-    ['zero mass', GOOD.replace('<link name="arm"><inertial><mass value="1"/>', '<link name="arm"><inertial><mass value="0"/>'), /link "arm": <mass value="0"> must be > 0 kg/, 'arm'],
     ['negative mass', GOOD.replace('<link name="arm"><inertial><mass value="1"/>', '<link name="arm"><inertial><mass value="-2"/>'), /link "arm": <mass value="-2"> must be > 0 kg/],
     ['absurd mass', GOOD.replace('<link name="arm"><inertial><mass value="1"/>', '<link name="arm"><inertial><mass value="1e12"/>'), /link "arm": <mass value="1000000000000"> exceeds/],
     ['non-positive-definite inertia', GOOD.replace('<link name="arm"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0"', '<link name="arm"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="2"'), /link "arm": <inertia .*> is not positive definite/],
@@ -90,6 +89,16 @@ describe('URDF errors', () => {
       if (where !== undefined) expect(e.where).toBe(where);
     });
   }
+
+  it('mass="0" is a massless link: merged on a fixed joint (a sensor frame), refused on a moving one', () => {
+    const zero = (type: string) => GOOD.replace('<link name="arm"><inertial><mass value="1"/>', '<link name="arm"><inertial><mass value="0"/>').replace('type="revolute"', `type="${type}"`);
+    const e = errorOf(zero('revolute'), true);
+    expect(e.message).toMatch(/link "arm" has no <inertial> but moves on revolute joint "j"/);
+    const out = loadUrdfRobot(zero('fixed'), { controller: 'none' });
+    expect(out.robot.bodies.map((b) => b.name)).toEqual(['base']);
+    expect(out.linkBodies.arm).toBe('base');
+    expect(out.warnings[0]).toMatch(/link "arm": <mass value="0"> is read as a massless link/);
+  });
 
   it('caps the file size and the link count before reading', () => {
     expect(errorOf(' '.repeat(URDF_MAX_BYTES + 1)).message).toMatch(/at most \d+ are accepted/);
