@@ -1,13 +1,13 @@
 /**
  * The simulation worker, reached through Comlink. The worker owns the world; the renderer sends
- * commands and pulls frames whose typed arrays are transferred (sim/protocol.ts).
+ * commands and pulls frames whose typed arrays are transferred (sim/app/protocol.ts).
  *
  * FramePump keeps at most ONE latestFrame() request in flight: the render loop calls poll() every
  * animation frame, which returns at once; a slow worker only means fewer new frames, never a
  * blocked UI thread or a queue of stale requests.
  */
 import * as Comlink from 'comlink';
-import type { Frame, LoadProgress, ScenarioFiles, SimService, WorldInfo } from '../sim/protocol';
+import type { Frame, LoadProgress, ScenarioFiles, SimService, WorldInfo } from '../sim/app/protocol';
 
 export interface SimClient {
   remote: Comlink.Remote<SimService>;
@@ -19,7 +19,7 @@ export interface SimClient {
  * an uncaught error in the worker's own clock), which no Comlink promise would report.
  */
 export function createSimClient(onCrash?: (message: string) => void): SimClient {
-  const worker = new Worker(new URL('../sim/worker.ts', import.meta.url), { type: 'module', name: 'terrawheel-sim' });
+  const worker = new Worker(new URL('../sim/app/worker.ts', import.meta.url), { type: 'module', name: 'terrawheel-sim' });
   if (onCrash) {
     worker.addEventListener('error', (e) => {
       e.preventDefault(); // reported in the banner instead of as an uncaught console error
@@ -40,7 +40,8 @@ export function createSimClient(onCrash?: (message: string) => void): SimClient 
 /** Loads a world, transferring the terrain bytes (the caller must not reuse them) and proxying progress. */
 export function loadWorld(remote: Comlink.Remote<SimService>, files: ScenarioFiles, onProgress: (p: LoadProgress) => void): Promise<WorldInfo> {
   const payload = Comlink.transfer(files, [files.terrainData.buffer as ArrayBuffer]);
-  return remote.load(payload, Comlink.proxy(onProgress));
+  // the user was shown the estimate and asked before a large load (load-progress.ts): no limit here
+  return remote.load(payload, Comlink.proxy(onProgress), { maxMemoryBytes: Infinity });
 }
 
 export interface ReceivedFrame {

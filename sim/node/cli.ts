@@ -14,28 +14,30 @@
  * the summary (`fault`, and `faultDetail` with its kind, body, step and x, y) and is not a failure.
  *
  * Exit codes: 0 ok (verify: deterministic; a run that ended at a fault), 1 failure (an unreadable
- * file, a diverged or other-build recording), 2 usage. With --json the result, or
+ * file, a diverged or other-build recording), 2 usage, 3 incomplete recording (verify, export-csv:
+ * the file is cut, damaged or without its summary; its prefix was verified or exported, and `cut`
+ * says where it ends and how many bytes after its last complete chunk are lost). With --json the result, or
  * `{ "error": message, "exitCode": n }`, is printed as JSON on stdout.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { FileSink, FileSource, exportWheelCsvFile } from './record-file';
-import { assetHashes, SCENARIO_ASSET_PREFIX, type RecordingStatus } from '../record-session';
+import { assetHashes, SCENARIO_ASSET_PREFIX, type RecordingStatus } from '../app/record-session';
 import { RecordingReader } from '../record/reader';
 import { loadCodecs } from '../record/codecs';
 import type { VerifyResult } from '../record/replay';
 import { contactKindName } from '../dynamics/plain-world';
-import type { ScenarioFiles } from '../protocol';
+import type { ScenarioFiles } from '../app/protocol';
 import { parseUrdf } from '../robot/urdf/parse-urdf';
 import { expandXacro, isXacro } from '../robot/urdf/xacro';
 import { urdfReferencedFiles } from '../robot/urdf/load-urdf';
-import { parseScenarioFile } from '../scenario-v2';
-import { createDefaultService, terrainDataFileName } from '../default-service';
+import { parseScenarioFile } from '../scenario/scenario-v2';
+import { createDefaultService, terrainDataFileName } from '../app/default-service';
 import { nodeEncoderThread } from './record-thread';
-import type { SimServiceImpl } from '../service';
-import type { SimWorld } from '../sim-world';
+import type { SimServiceImpl } from '../app/service';
+import type { SimWorld } from '../app/sim-world';
 import type { WorldFault } from '../dynamics/world';
-import { boundingRadius, frameWarnings, worldWarnings } from '../warnings';
+import { boundingRadius, frameWarnings, worldWarnings } from '../app/warnings';
 
 /** Steps between two checks of the per-frame warnings (fast bodies, off the map). */
 const WARNING_CHECK_STEPS = 24;
@@ -48,12 +50,15 @@ interface CliOptions {
   json: boolean;
   /** Path of the MCAP recording to write, or null. */
   record?: string | null;
+  /** [bytes] Refuse a terrain estimated over this (default: the service's, 2 GiB). */
+  maxMemoryBytes?: number;
 }
 
 const USAGE = [
-  'usage: npm run sim -- <scenario.json> [--duration <seconds>] [--throttle <-1..1>] [--steer <-1..1>] [--record <out.mcap>] [--json]',
+  'usage: npm run sim -- <scenario.json> [--duration <seconds>] [--throttle <-1..1>] [--steer <-1..1>] [--record <out.mcap>] [--max-memory <size, default 2GiB>] [--json]',
   '       npm run sim -- verify <recording.mcap> [--scenario <scenario.json>] [--json]',
   '       npm run sim -- export-csv <recording.mcap> [--out <file.csv>] [--json]',
+  'exit codes: 0 ok, 1 failure or divergence, 2 usage, 3 the recording is cut (its prefix checked or exported)',
 ].join('\n');
 
 /** A command-line mistake (exit code 2). */
@@ -108,6 +113,7 @@ export function parseArgs(argv: string[]): CliOptions {
     else if (a === '--throttle') opts.throttle = num(a, argv[++k], -1, 1);
     else if (a === '--steer') opts.steer = num(a, argv[++k], -1, 1);
     else if (a === '--json') opts.json = true;
+    else if (a === '--max-memory') opts.maxMemoryBytes = parseSize(a, argv[++k]);
     else if (a === '--record') {
       const v = argv[++k];
       if (v === undefined || v.startsWith('--')) throw new UsageError('--record needs a file path (out.mcap)');
@@ -119,6 +125,14 @@ export function parseArgs(argv: string[]): CliOptions {
   }
   if (opts.scenarioPath === '') throw new UsageError('no scenario file given');
   return opts;
+}
+
+/** "2GiB", "500MB", "64M", "1e9" → bytes (k/M/G/T: powers of 1000; KiB/MiB/GiB/TiB: of 1024). */
+function parseSize(flag: string, v: string | undefined): number {
+  const m = /^(\d+(?:\.\d+)?(?:e\d+)?)\s*(?:([kKmMgGtT])(i?)[bB]?)?$/.exec(v ?? '');
+  if (m === null) throw new UsageError(`${flag} needs a size such as 4GB, 512MiB or a number of bytes, got ${v ?? 'nothing'}`);
+  const power = m[2] === undefined ? 0 : 'kmgt'.indexOf(m[2].toLowerCase()) + 1;
+  return Math.round(Number(m[1]) * (m[3] === 'i' ? 1024 : 1000) ** power);
 }
 
 function readOrExplain(path: string, what: string): Buffer {
@@ -261,7 +275,7 @@ export async function runScenarioFile(opts: CliOptions, progress?: Progress): Pr
 
 async function runOn(service: SimServiceImpl, opts: CliOptions, progress?: Progress): Promise<RunSummary> {
   const scenarioPath = resolve(opts.scenarioPath);
-  await service.load(await readScenarioFilesAsync(scenarioPath));
+  await service.load(await readScenarioFilesAsync(scenarioPath), undefined, opts.maxMemoryBytes !== undefined ? { maxMemoryBytes: opts.maxMemoryBytes } : {});
   const world = service.getWorld() as SimWorld;
   let recordPath: string | null = null;
   if (opts.record) {
@@ -396,7 +410,8 @@ export async function verifyRecordingFile(file: string, scenarioPath: string | n
       else if (mine.hash !== a.hash) mismatches.push(a.name);
     }
     await service.load(files);
-    await service.openRecording(source, path);
+    // the asset hashes were compared above (a mismatch is reported, not refused)
+    await service.openRecording(source, path, { checkAssets: false });
     const result = await service.verify((s, last) => progress?.update(progressLine(last > 0 ? s / last : 1, `step ${s}/${last}`)));
     progress?.done();
     if (mismatches.length > 0 && result.verdict === 'deterministic') {
@@ -411,8 +426,17 @@ export async function verifyRecordingFile(file: string, scenarioPath: string | n
 }
 
 export function formatVerify(v: VerifySummary): string {
-  return [`recording     ${v.file}`, `scenario      ${v.scenarioPath}`, `result        ${v.message}`, `checked       ${v.keyframesChecked} keyframes, ${v.framesChecked} frames`].join('\n');
+  return [
+    `recording     ${v.file}`,
+    `scenario      ${v.scenarioPath}`,
+    `result        ${v.message}`,
+    `checked       ${v.keyframesChecked} keyframes, ${v.framesChecked} frames`,
+    ...(v.cut ? [`INCOMPLETE    ${v.cut.message}`] : []),
+  ].join('\n');
 }
+
+/** Exit code of an incomplete (cut, damaged, summary-less) recording whose prefix verified or exported. */
+export const EXIT_CUT = 3;
 
 /** Output streams of runCli (process.stdout/stderr in the CLI; strings in tests). */
 export interface CliIo {
@@ -460,13 +484,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (cmd.kind === 'verify') {
       const v = await verifyRecordingFile(cmd.file, cmd.scenario, progress);
       io.out(cmd.json ? JSON.stringify(v, null, 2) : formatVerify(v));
-      return v.verdict === 'deterministic' ? 0 : 1;
+      return v.verdict !== 'deterministic' ? 1 : v.cut !== null ? EXIT_CUT : 0;
     }
     const src = resolve(cmd.file);
     const out = resolve(cmd.out ?? src.replace(/\.mcap$/i, '') + '.csv');
-    const rows = await exportWheelCsvFile(src, out);
-    io.out(cmd.json ? JSON.stringify({ file: src, out, rows }, null, 2) : `wrote ${rows} rows to ${out}`);
-    return 0;
+    const { rows, cut } = await exportWheelCsvFile(src, out);
+    io.out(cmd.json ? JSON.stringify({ file: src, out, rows, cut }, null, 2) : `wrote ${rows} rows to ${out}${cut ? `\nINCOMPLETE    ${cut.message}` : ''}`);
+    return cut !== null ? EXIT_CUT : 0;
   } catch (e) {
     return fail(e, e instanceof UsageError ? 2 : 1);
   }

@@ -44,8 +44,12 @@ export interface RecordEncoder {
   drain(): Promise<void>;
   /** Encodes everything handed over, writes the summary and footer, closes the sink. */
   finish(): Promise<void>;
-  /** Bytes handed to the sink so far. */
+  /** Bytes handed to the sink so far (its writes resolved). */
   readonly bytesWritten: number;
+  /** Every record of the steps up to this one is in bytes the sink accepted (−1: none yet). */
+  readonly savedStep: number;
+  /** Resolves once `savedStep ≥ step` (or throws the encoder's error). */
+  waitSaved(step: number): Promise<void>;
   readonly stalls: EncoderStalls;
   /** The first encoder or sink error (then every call throws it). */
   readonly error: Error | null;
@@ -64,20 +68,24 @@ export class SyncEncoder implements RecordEncoder {
   readonly stalls: EncoderStalls = { waits: 0, waitMs: 0, grown: 0 };
   private readonly spare: CaptureBatch;
   private readonly decoder = new FrameDecoder();
-  private readonly out: { bytes: number };
-  private constructor(readonly writer: RecordingWriter, out: { bytes: number }, bufferBytes: number) {
+  private readonly out: { bytes: number; savedStep: number };
+  private constructor(readonly writer: RecordingWriter, out: { bytes: number; savedStep: number }, bufferBytes: number) {
     this.out = out;
     this.spare = newBatch(bufferBytes);
   }
 
   static async create(sink: RecordingSink, header: RecordingHeader, options: RecordingWriterOptions, pool: EncoderPoolOptions = {}): Promise<SyncEncoder> {
-    const out = { bytes: 0 };
+    const out = { bytes: 0, savedStep: -1 };
     const counting: RecordingSink = {
       write: async (bytes) => {
         await sink.write(bytes);
         out.bytes += bytes.length;
       },
       close: async () => sink.close?.(),
+      wroteThrough: (step) => {
+        out.savedStep = step;
+        sink.wroteThrough?.(step);
+      },
     };
     const writer = await RecordingWriter.create(counting, header, options);
     return new SyncEncoder(writer, out, pool.bufferBytes ?? CAPTURE_BUFFER_BYTES);
@@ -105,6 +113,15 @@ export class SyncEncoder implements RecordEncoder {
 
   get bytesWritten(): number {
     return this.out.bytes;
+  }
+
+  get savedStep(): number {
+    return this.out.savedStep;
+  }
+
+  async waitSaved(step: number): Promise<void> {
+    // the writer's queue holds the chunk end (if it was captured): draining writes it
+    if (this.out.savedStep < step) await this.writer.drain();
   }
 
   get error(): Error | null {
@@ -137,6 +154,8 @@ export type EncoderReply =
   | { type: 'started' }
   | { type: 'free'; buf: ArrayBuffer }
   | { type: 'out'; bytes: Uint8Array }
+  /** Every record of the steps up to `step` is in the `out` bytes sent before this message. */
+  | { type: 'through'; step: number }
   | { type: 'closed' }
   | { type: 'error'; message: string };
 
@@ -156,6 +175,8 @@ export class ThreadedEncoder implements RecordEncoder {
   private failure: Error | null = null;
   private writing: Promise<void> = Promise.resolve();
   private written = 0;
+  private saved = -1;
+  private savedWaiters: (() => void)[] = [];
   private started: { resolve: () => void; reject: (e: Error) => void } | null = null;
   private closedWait: { resolve: () => void; reject: (e: Error) => void } | null = null;
   private freeWaiters: (() => void)[] = [];
@@ -196,6 +217,7 @@ export class ThreadedEncoder implements RecordEncoder {
     this.started = null;
     this.closedWait = null;
     for (const w of this.freeWaiters.splice(0)) w();
+    for (const w of this.savedWaiters.splice(0)) w();
   }
 
   private onReply(m: EncoderReply): void {
@@ -220,6 +242,16 @@ export class ThreadedEncoder implements RecordEncoder {
           } catch (e) {
             this.fail(e instanceof Error ? e : new Error(String(e)));
           }
+        });
+        break;
+      }
+      case 'through': {
+        const step = m.step;
+        // saved once the bytes before it are written
+        this.writing = this.writing.then(() => {
+          if (this.failure !== null) return;
+          this.saved = step;
+          for (const w of this.savedWaiters.splice(0)) w();
         });
         break;
       }
@@ -299,6 +331,15 @@ export class ThreadedEncoder implements RecordEncoder {
     return this.written;
   }
 
+  get savedStep(): number {
+    return this.saved;
+  }
+
+  async waitSaved(step: number): Promise<void> {
+    while (this.failure === null && this.saved < step) await new Promise<void>((r) => this.savedWaiters.push(r));
+    this.check();
+  }
+
   get error(): Error | null {
     return this.failure;
   }
@@ -327,6 +368,9 @@ export function serveEncoder(port: EncoderHostPort, loadCodecs: () => Promise<Re
     async write(bytes) {
       const copy = bytes.slice();
       port.postMessage({ type: 'out', bytes: copy }, [copy.buffer]);
+    },
+    wroteThrough(step) {
+      port.postMessage({ type: 'through', step });
     },
   };
   const handle = async (m: EncoderRequest): Promise<void> => {

@@ -30,12 +30,20 @@
  * changing sign/exponent bytes of like values, and of consecutive frames, next to each other
  * where zstd finds them (README: measured sizes).
  */
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/spec';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
 
 /** MCAP header profile of our files. */
 export const RECORDING_PROFILE = 'terrawheel';
 /** Format version written in the `terrawheel.recording` metadata; readers refuse newer ones. */
 export const RECORDING_FORMAT_VERSION = 2;
+
+/**
+ * [bytes] Largest uncompressed size a chunk may declare. Checked before a chunk is inflated: a
+ * 35 KB zstd chunk of run-length blocks can claim 1 GiB, which would cost tens of seconds and
+ * gigabytes before its CRC says it is bad (issue #28). Our writer's chunks are 1 MiB (at most
+ * MAX_CHUNK_BYTES, half of this, plus one message).
+ */
+export const MAX_CHUNK_UNCOMPRESSED_BYTES = 64 << 20;
 /** Name of the metadata record that describes the recording. */
 export const RECORDING_METADATA_NAME = 'terrawheel.recording';
 /** Attachment that holds the scenario JSON. */

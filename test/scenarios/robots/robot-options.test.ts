@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDynamicsWorld } from '../../../sim/dynamics/build';
-import { CONTACT_KIND_BODY_PAIR } from '../../../sim/dynamics/spec';
+import { CONTACT_KIND_BODY_PAIR } from '../../../sim/dynamics/frame-layout';
 import type { RobotSpec } from '../../../sim/dynamics/spec';
 import { loadUrdfRobot } from '../../../sim/robot/urdf/load-urdf';
 import type { UrdfToRobotOptions } from '../../../sim/robot/urdf/urdf-to-robot';
 import { parseSrdfDisabledPairs } from '../../../sim/robot/urdf/srdf';
-import { loadScenarioUrdfRobot } from '../../../sim/default-service';
-import { parseScenarioFile } from '../../../sim/scenario-v2';
+import { loadScenarioUrdfRobot } from '../../../sim/scenario/scenario-robot';
+import { parseScenarioFile } from '../../../sim/scenario/scenario-v2';
 import { readScenarioFiles, readScenarioFilesAsync } from '../../../sim/node/cli';
 import { FIXTURES, flatGround } from './ros-harness';
 

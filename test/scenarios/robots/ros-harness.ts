@@ -8,9 +8,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDynamicsWorld } from '../../../sim/dynamics/build';
 import type { RobotSpec, WorldSpec } from '../../../sim/dynamics/spec';
-import { CONTACT_KIND_CONVEX_TERRAIN } from '../../../sim/dynamics/spec';
+import { CONTACT_KIND_CONVEX_TERRAIN } from '../../../sim/dynamics/frame-layout';
 import type { DynamicsWorld } from '../../../sim/dynamics/world';
 import { loadUrdfRobot } from '../../../sim/robot/urdf/load-urdf';
+import { robotDriveController } from '../../../sim/robot/controllers/world-drive';
 import type { UrdfRobot, UrdfToRobotOptions } from '../../../sim/robot/urdf/urdf-to-robot';
 import { expandXacro, isXacro } from '../../../sim/robot/urdf/xacro';
 import { placeOnTerrain } from '../../../sim/robot/place-robot';
@@ -63,7 +64,7 @@ export function robotWorld(robot: RobotSpec, hf: Heightfield, extra: Partial<Wor
   return createDynamicsWorld({
     name: 'ros-robot', gravity: [0, 0, -9.81], dt: 1 / 240, substeps: 4, sleep: false, ccd: false,
     materials: { default: { friction: 0.9 } }, terrainMaterials: {}, bodies: [], joints: [], robot: placeOnTerrain(robot, hf), script: [], ...extra,
-  }, hf);
+  }, hf, robotDriveController);
 }
 
 /** Running counts over steps: wheel–terrain contacts by kind, the deepest contact. */
