@@ -65,7 +65,7 @@ describe('scenario options of a URDF robot', () => {
       format: 'terrawheel-scenario', version: 2, terrain,
       robot: { urdf: leo, position: [0, 0], xacroArgs: { mecanum_wheels: true }, motorTorque: 5, lumpFixedLinks: true, selfCollide: true, disableCollisions: [['wheel_FL_link', 'wheel_FR_link'], ['rocker_L_link', 'base_link']] },
     }));
-    expect(() => readScenarioFiles(path)).toThrow(/is a xacro file: read the scenario with readScenarioFilesAsync/);
+    expect(() => readScenarioFiles(path)).toThrow(/is a xacro file: gather the scenario with gatherScenarioFilesAsync \(readScenarioFilesAsync in Node\)/);
     const files = await readScenarioFilesAsync(path);
     expect(files.robotUrdf).toMatch(/WheelMecanum/);
     expect(Object.keys(files.robotMeshes ?? {}).some((p) => p.endsWith('Mecanum_wheel_outline.stl'))).toBe(true);
