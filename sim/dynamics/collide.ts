@@ -25,7 +25,8 @@
  *   CELLS cells)               body's motion (POLYTOPE_SPECULATIVE_MIN + STEPS steps, ≤ S).
  *   other shape vs terrain     collideShapeHeightfield with margin S (GJK/EPA per element).
  *   body vs body               collideShapes with margin S (SAT, capsule routines, GJK/EPA).
- * Jointed bodies do not collide with each other.
+ * Jointed bodies do not collide with each other, nor do bodies the filter keeps apart (one
+ * robot's links unless it collides with itself, disabled pairs: BodyStore.collisionFiltered).
  *
  * Order (deterministic, and what warm-start matching relies on): contacts sorted by pair key
  * (body A, then body B with the terrain first); within a pair in the collision routine's order.
@@ -185,7 +186,7 @@ export class CollisionPass {
       const lo = a < b ? a : b, hi = a < b ? b : a;
       if (bodies.kind[lo] !== BodyKind.Dynamic && bodies.kind[hi] !== BodyKind.Dynamic) continue;
       if (!bodies.awake[lo] && !bodies.awake[hi]) continue;
-      if (joints.connected(lo, hi)) continue;
+      if (joints.connected(lo, hi) || bodies.collisionFiltered(lo, hi)) continue;
       this.pairKeys[nk++] = lo * BODY_PAIR_SHIFT + (hi + 1); // bodyPairKey(lo, hi), inline: no boxed return
     }
     const keys = this.pairKeys;
