@@ -112,6 +112,26 @@ function patchXmldom(): void {
   }
 }
 
+/**
+ * xmldom's parser with its error handler set: a malformed file is an error (which expandXacro
+ * turns into a UrdfError naming the file), not a line on the console and a repaired document.
+ */
+class StrictXmldomParser extends XmldomParser {
+  constructor() {
+    super({
+      errorHandler: {
+        warning: () => undefined,
+        error: (msg: string) => {
+          throw new Error(`malformed XML: ${msg}`);
+        },
+        fatalError: (msg: string) => {
+          throw new Error(`malformed XML: ${msg}`);
+        },
+      },
+    });
+  }
+}
+
 function folderOf(path: string): string {
   const p = path.replace(/\\/g, '/');
   const k = p.lastIndexOf('/');
@@ -197,7 +217,7 @@ export async function expandXacro(text: string, options: XacroOptions): Promise<
     if (native) return run();
     // xmldom is the global DOMParser while any expansion runs (they may interleave at awaits)
     const g = globalThis as { DOMParser?: unknown };
-    if (activeExpansions++ === 0) g.DOMParser = XmldomParser;
+    if (activeExpansions++ === 0) g.DOMParser = StrictXmldomParser;
     try {
       return await run();
     } finally {
