@@ -402,6 +402,8 @@ function updatePanels(force = false): void {
 // ---- render loop -----------------------------------------------------------------------------
 let lastT = performance.now();
 let lastPanel = 0;
+/** Panel redraws so far (test hook: a test waits for the panels to redraw, not for a duration). */
+let panelTicks = 0;
 let fps = 0;
 let fpsFrames = 0;
 let fpsStart = lastT;
@@ -478,6 +480,7 @@ function frameLoop(now: number): void {
     // The status bar's time and the plots' right edge come from the same frame at the same tick.
     updateStatus();
     lastPanel = now;
+    panelTicks++;
   }
   frameTiming.record(now, performance.now() - entered);
   requestAnimationFrame(frameLoop);
@@ -557,6 +560,8 @@ installTestHook((): TestHookState => {
     get terrainBytesFromWorker() { return terrainBytesFromWorker; },
     get manifoldScale() { return manifoldView?.scaleLabel ?? null; },
     get plotTime() { return panel?.timeText ?? null; },
+    get cameraLag() { return scene.cameraLag; },
+    get panelTicks() { return panelTicks; },
   };
 });
 
