@@ -121,7 +121,7 @@ export const RENDERER_CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; style-src 'self' 'unsafe-inline'; " +
   "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'";
 
-// ---- Recordings streamed to disk (sim/record-session.ts in the worker → renderer → main) ----
+// ---- Recordings streamed to disk (sim/app/record-session.ts in the worker → renderer → main) ----
 
 /** Channels of a recording written by main while the run goes (validated in electron/handlers.ts). */
 export const IPC_RECORDING = {

@@ -8,7 +8,7 @@
  * Per-frame counters go through setters too; a notification is one Map lookup when nobody
  * listens, and nothing here allocates per frame.
  */
-import type { Frame, WorldInfo } from '../sim/protocol';
+import type { Frame, WorldInfo } from '../sim/app/protocol';
 import { TIME_SCALE_MAX, TIME_SCALE_MIN } from './config';
 import type { ExactHeights } from './inspect/terrain-heights';
 import { NO_SELECTION, type Selection } from './inspect/selection';

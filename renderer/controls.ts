@@ -6,7 +6,7 @@
  * robot never keeps driving after an alt-tab. A gamepad (gamepad.ts) drives too: keyboard and pad
  * merge per axis, the larger magnitude wins.
  */
-import type { DriveCommand } from '../sim/protocol';
+import type { DriveCommand } from '../sim/app/protocol';
 import { driveFromKeys, isDriveKey } from './drive-keys';
 import { DriveMixer, installGamepad, type GamepadHost, type GamepadSource } from './gamepad';
 

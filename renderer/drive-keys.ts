@@ -7,7 +7,7 @@
  *
  * Opposite keys cancel; Shift halves both (fine manoeuvring).
  */
-import type { DriveCommand } from '../sim/protocol';
+import type { DriveCommand } from '../sim/app/protocol';
 
 const FORWARD = new Set(['KeyW', 'ArrowUp']);
 const BACK = new Set(['KeyS', 'ArrowDown']);

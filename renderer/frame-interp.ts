@@ -5,7 +5,7 @@
  * normalised lerp on the shorter arc (the two frames are a few ms apart, so nlerp's angular error
  * against slerp is negligible and it costs no trig).
  *
- * poses: 7 floats per body, px py pz qx qy qz qw (sim/protocol.ts).
+ * poses: 7 floats per body, px py pz qx qy qz qw (sim/app/protocol.ts).
  */
 
 /** Blend factor of `t` between times `t0` and `t1`, clamped to [0, 1]; 1 when the frames coincide. */

@@ -13,7 +13,7 @@
  * Polling: browsers only update gamepad state when asked (navigator.getGamepads()), so while a pad
  * is connected installGamepad polls once per animation frame; with no pad nothing runs.
  */
-import type { DriveCommand } from '../sim/protocol';
+import type { DriveCommand } from '../sim/app/protocol';
 
 /** Fraction of full stick deflection read as zero (typical resting offsets are 0.02–0.1). */
 export const GAMEPAD_DEAD_ZONE = 0.12;

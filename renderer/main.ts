@@ -6,7 +6,7 @@
  * panels redraw at a lower rate. Each piece lives in its own module under app/, inspect/,
  * panels/ and view3d/; their logic is unit-tested without a DOM.
  */
-import type { Frame } from '../sim/protocol';
+import type { Frame } from '../sim/app/protocol';
 import { AppState } from './app-state';
 import { installControls } from './controls';
 import { blendFactor, interpolatePoses } from './frame-interp';
@@ -38,7 +38,7 @@ import { CAMERA_PRESETS, loadUiSettings, saveUiSettings, type KeyValueStore, typ
 import { contactDetail } from './inspect/contact-detail';
 import { ExactHeights } from './inspect/terrain-heights';
 import { contactHighlighted, followSelection, NO_SELECTION, sameSelection, selectContact, type Selection } from './inspect/selection';
-import { boundingRadius, frameWarnings, worldWarnings } from '../sim/warnings';
+import { boundingRadius, frameWarnings, worldWarnings } from '../sim/app/warnings';
 
 /** [ms] Panel and status bar redraw period: they do not need display rate, and software GL is slow. */
 const PANEL_PERIOD_MS = 100;

@@ -11,7 +11,7 @@
  * asked for through Host.readRelated by its base name (the user picks the URDF and its meshes
  * together, or is asked for a missing one: "X is needed next to the file you opened").
  */
-import type { ScenarioFiles } from '../sim/protocol';
+import type { ScenarioFiles } from '../sim/app/protocol';
 import type { OpenedRobotFile } from '../electron/ipc-contract';
 import type { Host } from './host/host';
 import { parseUrdf } from '../sim/robot/urdf/parse-urdf';

@@ -4,8 +4,8 @@
  * references (scenario.terrain → sidecar, sidecar.image → data); it does not validate or decode
  * them: the worker does, and rejects with a message that says what is wrong.
  */
-import type { ScenarioFiles } from '../sim/protocol';
-import { resolveRelative } from '../sim/scenario';
+import type { ScenarioFiles } from '../sim/app/protocol';
+import { resolveRelative } from '../sim/scenario/scenario';
 import type { Host, OpenedFile } from './host/host';
 import { parseUrdf } from '../sim/robot/urdf/parse-urdf';
 import { urdfReferencedFiles } from '../sim/robot/urdf/load-urdf';

@@ -1,6 +1,6 @@
 /**
  * The simulation worker, reached through Comlink. The worker owns the world; the renderer sends
- * commands and pulls frames whose typed arrays are transferred (sim/protocol.ts).
+ * commands and pulls frames whose typed arrays are transferred (sim/app/protocol.ts).
  *
  * SimClient is the renderer's only way to the worker (nothing else touches the Comlink remote):
  * - commands (setDrive, setRunning, setTimeScale, closeRecording) return a promise that resolves
@@ -19,7 +19,7 @@ import * as Comlink from 'comlink';
 import type {
   DriveCommand, Frame, LoadProgress, RecordingOptions, RecordingStatus, RecordingSummary, ReplayStatus, ScenarioFiles, SimService,
   TerrainPatch, TimelineEvent, VerifyResult, WorldInfo,
-} from '../sim/protocol';
+} from '../sim/app/protocol';
 
 /** The Comlink remote of the worker's SimService. */
 export type SimRemote = Comlink.Remote<SimService>;

@@ -1,9 +1,9 @@
 /**
- * Starts the simulation worker (sim/worker.ts) and wraps it in a SimClient. Kept apart from
+ * Starts the simulation worker (sim/app/worker.ts) and wraps it in a SimClient. Kept apart from
  * sim-client.ts, which needs no DOM and is unit-tested in Node over a MessageChannel.
  */
 import * as Comlink from 'comlink';
-import type { SimService } from '../sim/protocol';
+import type { SimService } from '../sim/app/protocol';
 import { SimClient, type SimFailureListener } from './sim-client';
 
 /**
@@ -12,7 +12,7 @@ import { SimClient, type SimFailureListener } from './sim-client';
  * which no Comlink promise would report.
  */
 export function createSimClient(onFailure: SimFailureListener): SimClient {
-  const worker = new Worker(new URL('../sim/worker.ts', import.meta.url), { type: 'module', name: 'terrawheel-sim' });
+  const worker = new Worker(new URL('../sim/app/worker.ts', import.meta.url), { type: 'module', name: 'terrawheel-sim' });
   worker.addEventListener('error', (e) => {
     e.preventDefault(); // reported in the banner instead of as an uncaught console error
     onFailure('worker', e.message || 'the simulation worker failed to start');

@@ -19,7 +19,7 @@ export interface FrameSummary {
   chassis: number[];
 }
 
-/** The frame whose contacts are on screen, as plain arrays (Frame layout, sim/protocol.ts). */
+/** The frame whose contacts are on screen, as plain arrays (Frame layout, sim/app/protocol.ts). */
 export interface ShownFrame {
   step: number;
   time: number;

@@ -138,11 +138,12 @@ export { inferController } from './robot/controllers/infer-controller';
 export type { InferredController } from './robot/controllers/infer-controller';
 
 // --- world ------------------------------------------------------------------------------------
-export type * from './protocol';
-export { SimWorld, JOINT_FRAME_STRIDE } from './sim-world';
-export { parseScenario, resolveRelative, ScenarioError } from './scenario';
-export type { Scenario, ScriptCommand } from './scenario';
-// scenario files v2 (sim/scenario-v2.ts: v1 and v2 files → world data), their limits and guard,
+export type * from './app/protocol';
+export { SimWorld } from './app/sim-world';
+export { JOINT_FRAME_STRIDE } from './dynamics/frame-layout';
+export { parseScenario, resolveRelative, ScenarioError } from './scenario/scenario';
+export type { Scenario, ScriptCommand } from './scenario/scenario';
+// scenario files v2 (sim/scenario/scenario-v2.ts: v1 and v2 files → world data), their limits and guard,
 // and the default rover as bodies and joints (sim/robot/rover-builder.ts)
 export {
   parseScenarioFile,
@@ -153,7 +154,7 @@ export {
   DEFAULT_SUBSTEPS,
   DEFAULT_MATERIAL,
   DEFAULT_MATERIAL_NAME,
-} from './scenario-v2';
+} from './scenario/scenario-v2';
 export type {
   ParsedScenario,
   ScenarioTerrain,
@@ -161,8 +162,8 @@ export type {
   SkidSteerRobotEntry,
   UrdfRobotEntry,
   ScenarioWorldOptions,
-} from './scenario-v2';
-export { checkScenarioSize, MAX_SCENARIO_DEPTH, MAX_SCENARIO_NODES } from './scenario-guard';
+} from './scenario/scenario-v2';
+export { checkScenarioSize, MAX_SCENARIO_DEPTH, MAX_SCENARIO_NODES } from './scenario/scenario-guard';
 export {
   buildSkidSteerRover,
   roverNames,
@@ -176,18 +177,22 @@ export {
 export type { SkidSteerBuildSpec, SkidSteerRoverOptions, RoverNames } from './robot/rover-builder';
 export { parseRobotSpec, DEFAULT_ROBOT } from './robot/skid-steer';
 export type { RobotSpec } from './robot/skid-steer';
-export { SimServiceImpl } from './service';
-export { createDefaultService, terrainDataFileName, loadScenarioUrdfRobot, loadScenarioUrdfRobotWithVisuals } from './default-service';
+export { SimServiceImpl } from './app/service';
+export { createDefaultService, terrainDataFileName, loadScenarioUrdfRobot, loadScenarioUrdfRobotWithVisuals } from './app/default-service';
 
 // --- dynamics (sim/dynamics/) -------------------------------------------------------------------
-export { createWorld } from './dynamics/create-world';
-export type { CreateWorldOptions } from './dynamics/create-world';
+export { createWorld } from './scenario/create-world';
+export type { CreateWorldOptions } from './scenario/create-world';
 export { PlainWorld } from './dynamics/plain-world';
 export type { BodyState, WorldState, WorldContact, WorldContactKind } from './dynamics/plain-world';
 export { createDynamicsWorld } from './dynamics/build';
+export type { DriveController as WorldDriveController, DriveControllerFactory } from './dynamics/drive';
+export { robotDriveController, STEERING_GAIN, STEERING_MAX_RATE } from './robot/controllers/world-drive';
 export { DynamicsWorld, hashFloat64 } from './dynamics/world';
 export type { WorldFault, StepTimings } from './dynamics/world';
 export * from './dynamics/spec';
+// the frame layout: strides, field offsets, contact-kind codes (sim/dynamics/frame-layout.ts)
+export { POSE_STRIDE, VELOCITY_STRIDE, CONTACT_STRIDE, CONTACT_INFO_STRIDE, CONTACT_KIND_CONVEX_TERRAIN, CONTACT_KIND_BODY_PAIR, ContactField, ContactInfoField } from './dynamics/frame-layout';
 
 // --- recordings (MCAP) ------------------------------------------------------------------------
 // sim/record: RecordingWriter/RecordingReader over @mcap/core, Foxglove channels, CSV, timeline events.
@@ -212,9 +217,9 @@ export { seekWorld, verifyRecording } from './record/replay';
 export type { ReplayableWorld, SeekResult, VerifyOptions, VerifyResult } from './record/replay';
 export type { TimelineEvent, TimelineEventKind } from './record/events';
 
-// --- recording the world (sim/record-session.ts): the service's record/replay glue -------------
-export { RecordSession, replayable, recordingHeaderFor, assetHashes, BUILD_ID, SCENARIO_ASSET_PREFIX, stateBytes, stateFromBytes } from './record-session';
-export type { RecordingOptions, RecordingStatus, RecordableWorld, RecordEncoderChoice } from './record-session';
+// --- recording the world (sim/app/record-session.ts): the service's record/replay glue -------------
+export { RecordSession, replayable, recordingHeaderFor, assetHashes, BUILD_ID, SCENARIO_ASSET_PREFIX, stateBytes, stateFromBytes } from './app/record-session';
+export type { RecordingOptions, RecordingStatus, RecordableWorld, RecordEncoderChoice } from './app/record-session';
 // sim/record/capture + encoder: the threaded recorder (raw step capture on the stepping thread; the
 // encoder in this thread or another). Thread factories: sim/node/record-thread.ts (Node),
 // sim/record/encoder-thread-web.ts (nested Web Worker); not exported here (environment-specific).
@@ -222,4 +227,4 @@ export { StepCapture, applyBatch, FrameDecoder, frameFromRaw, ReportScratch, fra
 export type { CaptureBatch } from './record/capture';
 export { SyncEncoder, ThreadedEncoder, serveEncoder, EncoderThreadStartError, ENCODER_BACKLOG_BYTES, CAPTURE_POOL_SIZE } from './record/encoder';
 export type { RecordEncoder, EncoderPort, EncoderHostPort, EncoderThreadFactory, EncoderStalls, EncoderPoolOptions, EncoderRequest, EncoderReply } from './record/encoder';
-export type { RecordingSummary, ReplayStatus } from './protocol';
+export type { RecordingSummary, ReplayStatus } from './app/protocol';

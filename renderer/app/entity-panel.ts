@@ -3,7 +3,7 @@
  * entity's state (pose, velocity, roll/pitch/yaw; joint coordinate, rate, effort). Clicking a
  * node selects it in the 3D view; a selection made in 3D is marked in the tree.
  */
-import type { WorldInfo } from '../../sim/protocol';
+import type { WorldInfo } from '../../sim/app/protocol';
 import { bodyState, entityTree, jointState, type EntityNode } from '../inspect/entities';
 import type { Selection } from '../inspect/selection';
 import { h } from './dom';

@@ -4,7 +4,7 @@
  * the Host (the terrain bytes are transferred to the worker, so nothing is reused), and a failed
  * load leaves the running world untouched: the banner says why.
  */
-import type { LoadProgress, ScenarioFiles, WorldInfo } from '../../sim/protocol';
+import type { LoadProgress, ScenarioFiles, WorldInfo } from '../../sim/app/protocol';
 import type { Host, OpenedFile } from '../host/host';
 import type { WebHost } from '../host/web-host';
 import { DEFAULT_SCENARIO_ASSET, gatherBundled, gatherOpenedScenario, gatherOpenedTerrain } from '../scenario-files';

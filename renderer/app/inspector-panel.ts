@@ -5,8 +5,8 @@
  * contact. Rebuilt only when the frame, the selection or the expansion changes.
  */
 import { contactKindName } from '../../sim/dynamics/plain-world';
-import { CONTACT_STRIDE } from '../../sim/dynamics/spec';
-import type { WorldInfo } from '../../sim/protocol';
+import { CONTACT_STRIDE } from '../../sim/dynamics/frame-layout';
+import type { WorldInfo } from '../../sim/app/protocol';
 import { contactDetail, type ContactFrame } from '../inspect/contact-detail';
 import { detailFields } from '../inspect/contact-fields';
 import { groupManifolds } from '../inspect/manifolds';

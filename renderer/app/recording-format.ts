@@ -1,7 +1,7 @@
 /**
  * Plain helpers of the recording panel (no DOM, unit-tested): labels, file names, joining chunks.
  */
-import type { RecordingStatus } from '../../sim/protocol';
+import type { RecordingStatus } from '../../sim/app/protocol';
 
 /** "12.3 s · 1.2 MiB" */
 export function recordingLabel(s: Pick<RecordingStatus, 'simSeconds' | 'bytes'>): string {

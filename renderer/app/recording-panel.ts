@@ -4,12 +4,12 @@
  * recording is open, the timeline bar under the 3D view: play/pause, speed, scrubbing (exact
  * seek in the worker), Branch from here, Verify, Export CSV, Close.
  *
- * The worker records (sim/record-session.ts) and hands the file's bytes here chunk by chunk:
+ * The worker records (sim/app/record-session.ts) and hands the file's bytes here chunk by chunk:
  * in Electron they go straight to the file main writes (recording:append, chosen in a save
  * dialog at the start); in the browser they are kept and saved as a download at the end. The
  * last recording also stays in memory (up to KEEP_RECORDING_BYTES) for "Replay".
  */
-import type { RecordingStatus, RecordingSummary, TimelineEvent, VerifyResult } from '../../sim/protocol';
+import type { RecordingStatus, RecordingSummary, TimelineEvent, VerifyResult } from '../../sim/app/protocol';
 import type { Host, OpenedFile } from '../host/host';
 import type { SimClient } from '../sim-client';
 import { TimelineView } from '../panels/timeline';

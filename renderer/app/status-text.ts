@@ -3,7 +3,7 @@
  * simulated time of the frame on screen, the same value the plots put at their right edge.
  */
 import { contactKindName } from '../../sim/dynamics/plain-world';
-import { CONTACT_INFO_STRIDE } from '../../sim/dynamics/spec';
+import { CONTACT_INFO_STRIDE } from '../../sim/dynamics/frame-layout';
 import { DEFAULT_UNITS, formatQuantity, type DisplayUnits } from './units';
 
 /** [m/s] Speed resolution in the status bar (1 cm/s). */

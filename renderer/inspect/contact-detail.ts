@@ -4,12 +4,12 @@
  *
  * Slip velocity: the velocity of body A's material point at the contact minus body B's (the
  * terrain is at rest), with the normal component removed. Frame velocities are the body
- * origin's linear velocity and the angular velocity (sim/protocol.ts), so the material point's
+ * origin's linear velocity and the angular velocity (sim/app/protocol.ts), so the material point's
  * velocity is v + ω × (p − origin). The contact point lies on B's surface, not A's, but the two
  * are at most `depth` apart: a depth of 5 mm at ω = 10 rad/s changes the slip by 5 cm/s at most.
  */
 import { contactKindName } from '../../sim/dynamics/plain-world';
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../../sim/dynamics/spec';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../../sim/dynamics/frame-layout';
 import { TERRAIN_PLANARITY_TOLERANCE } from '../../sim/constants';
 import type { TerrainHeights } from './terrain-heights';
 

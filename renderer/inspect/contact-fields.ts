@@ -2,7 +2,7 @@
  * The selected contact's fields as the inspector lists them, in the chosen display units. Pure
  * (no DOM); unit-tested.
  */
-import type { WorldInfo } from '../../sim/protocol';
+import type { WorldInfo } from '../../sim/app/protocol';
 import { DEFAULT_UNITS, formatNumber, formatVector, labelWithUnit, NO_VALUE, RESOLUTION, type DisplayUnits } from '../app/units';
 import type { ContactDetail } from './contact-detail';
 

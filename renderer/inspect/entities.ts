@@ -6,11 +6,11 @@
  * R = Rz(yaw)·Ry(pitch)·Rx(roll); pitch is clamped to ±90° where the formula's asin argument
  * leaves [−1, 1] through rounding.
  */
-import { POSE_STRIDE, VELOCITY_STRIDE } from '../../sim/dynamics/spec';
-import type { BodyInfo, JointInfo } from '../../sim/protocol';
+import { JOINT_FRAME_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../../sim/dynamics/frame-layout';
+import type { BodyInfo, JointInfo } from '../../sim/app/protocol';
 
-/** Floats per joint in Frame.joints (sim/sim-world.ts JOINT_FRAME_STRIDE). */
-export const JOINT_STRIDE = 3;
+/** Floats per joint in Frame.joints (the frame layout's JOINT_FRAME_STRIDE). */
+export const JOINT_STRIDE = JOINT_FRAME_STRIDE;
 
 /** [roll, pitch, yaw] in rad of the unit quaternion [x, y, z, w]; writes out. */
 export function rollPitchYaw(out: [number, number, number], qx: number, qy: number, qz: number, qw: number): [number, number, number] {

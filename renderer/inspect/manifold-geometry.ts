@@ -9,8 +9,8 @@
  * Pure; unit-tested (a wheel pressed d into flat ground has a footprint 2√(2rd − d²) long and
  * as wide as the wheel).
  */
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE } from '../../sim/dynamics/spec';
-import type { WorldInfo } from '../../sim/protocol';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE } from '../../sim/dynamics/frame-layout';
+import type { WorldInfo } from '../../sim/app/protocol';
 import { terrainElement } from './contact-detail';
 import type { TerrainHeights } from './terrain-heights';
 import { groupManifolds, type ManifoldGroup } from './manifolds';

@@ -6,7 +6,7 @@
  * rebuilds the grouping a reader would draw by eye.) Pure; unit-tested.
  */
 import { MANIFOLD_GROUP_COS } from '../../sim/constants';
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE } from '../../sim/dynamics/spec';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE } from '../../sim/dynamics/frame-layout';
 
 export interface ManifoldGroup {
   bodyA: number;

@@ -6,7 +6,7 @@
  * provided it is within FOLLOW_RADIUS; otherwise the contact is gone (index −1) until a
  * matching one returns. Pure; unit-tested.
  */
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE } from '../../sim/dynamics/spec';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE } from '../../sim/dynamics/frame-layout';
 
 /** [m] Farthest a followed contact may move between two shown frames (a wheel at 2 m/s in 0.1 s). */
 export const FOLLOW_RADIUS = 0.25;

@@ -1,7 +1,7 @@
 /**
  * Exact terrain heights for the inspectors (element outlines, the manifold view, contact detail,
  * the wheel's cell range), fetched from the worker in small tiles around what is looked at: the
- * renderer never holds the whole grid (sim/protocol.ts TerrainInfo carries only an overview).
+ * renderer never holds the whole grid (sim/app/protocol.ts TerrainInfo carries only an overview).
  *
  * `height(i, j)` answers at once: the vertex's float32 height when its tile is here, else NaN
  * after asking for the tile (async, at most EXACT_TILE_REQUESTS_IN_FLIGHT at once). When a tile
@@ -9,7 +9,7 @@
  * (aligned to the 3D view's 32-cell level-0 chunks, which hand theirs over through `offer`); the
  * least recently used are dropped beyond EXACT_TILE_CACHE tiles. No DOM, no three: unit-tested.
  */
-import type { TerrainPatch } from '../../sim/protocol';
+import type { TerrainPatch } from '../../sim/app/protocol';
 import { LOD_CHUNK_CELLS } from '../config';
 
 /** Exact heights of a grid, vertex by vertex, NaN where not (yet) known. */

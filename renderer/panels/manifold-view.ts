@@ -10,7 +10,7 @@ import 'pixi.js/unsafe-eval';
 import { Graphics, Text, type Application } from 'pixi.js';
 import { createPanelApp } from './pixi-app';
 import { contactKindName } from '../../sim/dynamics/plain-world';
-import type { WorldInfo } from '../../sim/protocol';
+import type { WorldInfo } from '../../sim/app/protocol';
 import type { ContactFrame } from '../inspect/contact-detail';
 import { manifoldPicture, wheelOfSelection, type ManifoldPicture } from '../inspect/manifold-geometry';
 import type { TerrainHeights } from '../inspect/terrain-heights';

@@ -6,7 +6,7 @@
  * only the small robot marker is redrawn per panel refresh.
  */
 import { Container, Graphics } from 'pixi.js';
-import type { TerrainInfo } from '../../sim/protocol';
+import type { TerrainInfo } from '../../sim/app/protocol';
 import { heightColor } from '../view3d/height-colors';
 
 /** [-] Most minimap cells along the longer side. */

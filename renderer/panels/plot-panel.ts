@@ -14,7 +14,7 @@ import 'pixi.js/unsafe-eval';
 import { Graphics, Text, type Application } from 'pixi.js';
 import { createPanelApp } from './pixi-app';
 import { PLOT_CAPACITY, PLOT_WINDOW_S } from '../config';
-import type { TerrainInfo } from '../../sim/protocol';
+import type { TerrainInfo } from '../../sim/app/protocol';
 import { Minimap } from './minimap';
 import type { SeriesDef, SeriesFrame } from './plot-series';
 import { TimeSeries } from './time-series';

@@ -4,8 +4,8 @@
  * Samples are SI (m, rad, N, m/s); the legend converts them to the chosen display units
  * (renderer/app/units.ts) by the series' quantity. Pure; unit-tested.
  */
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../../sim/dynamics/spec';
-import type { WorldInfo } from '../../sim/protocol';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../../sim/dynamics/frame-layout';
+import type { WorldInfo } from '../../sim/app/protocol';
 import { rollPitchYaw } from '../inspect/entities';
 import { contactSlipSpeed } from '../inspect/contact-detail';
 import type { Quantity } from '../app/units';

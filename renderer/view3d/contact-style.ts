@@ -2,7 +2,7 @@
  * How a contact is drawn: colour by the algorithm case that produced it (sim/collision/contact.ts
  * WheelContactKind) and normal segment length from depth. Pure: no three.
  */
-import { CONTACT_KIND_CONVEX_TERRAIN } from '../../sim/dynamics/spec';
+import { CONTACT_KIND_CONVEX_TERRAIN } from '../../sim/dynamics/frame-layout';
 import { CONTACT_NORMAL_FORCE_SCALE, CONTACT_NORMAL_MAX_LENGTH, CONTACT_NORMAL_MIN_LENGTH, CONTACT_NORMAL_SCALE } from '../config';
 
 /** rgb in 0..1, indexed by WheelContactKind: flat, base (A), side (B), point (C), edge/vertex. */

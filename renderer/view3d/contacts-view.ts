@@ -5,7 +5,7 @@
  * of a selected body) are drawn larger and white-rimmed. Occluded by bodies and terrain unless
  * x-ray is on. Fixed-capacity GPU buffers; updating allocates nothing.
  */
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE } from '../../sim/dynamics/spec';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE } from '../../sim/dynamics/frame-layout';
 import * as THREE from 'three';
 import { CONTACT_MARKER_CAPACITY, CONTACT_MARKER_RADIUS } from '../config';
 import { contactColor, normalLength, normalLengthForForce, STANDARD_CONTACT_COLORS, type ContactColors } from './contact-style';

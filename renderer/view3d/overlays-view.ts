@@ -9,8 +9,8 @@
  * buffers of fixed capacity; updating allocates nothing.
  */
 import * as THREE from 'three';
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE } from '../../sim/dynamics/spec';
-import type { BodyInfo } from '../../sim/protocol';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE } from '../../sim/dynamics/frame-layout';
+import type { BodyInfo } from '../../sim/app/protocol';
 import { cylinderCellRange, type CellRange } from '../../sim/collision/cylinder-terrain/cell-range';
 import { SPECULATIVE_DISTANCE } from '../../sim/dynamics/constants';
 import { terrainElement } from '../inspect/contact-detail';

@@ -9,7 +9,7 @@
  */
 import * as THREE from 'three';
 import { ConvexGeometry } from 'three/examples/jsm/geometries/ConvexGeometry.js';
-import type { BodyInfo, BodyShape, ConvexBodyShape } from '../../sim/protocol';
+import type { BodyInfo, BodyShape, ConvexBodyShape } from '../../sim/app/protocol';
 import type { RobotVisuals } from './robot-visuals';
 
 const ROLE_COLORS: Record<BodyInfo['role'], number> = {

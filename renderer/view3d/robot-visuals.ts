@@ -24,7 +24,7 @@ import * as THREE from 'three';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { ColladaLoader } from 'three/examples/jsm/loaders/ColladaLoader.js';
-import type { VisualSpec } from '../../sim/protocol';
+import type { VisualSpec } from '../../sim/app/protocol';
 
 /** Colour of a visual whose URDF material gives none (light grey). */
 export const VISUAL_DEFAULT_COLOR = 0xb4b4b4;

@@ -6,8 +6,8 @@
  * cells by ray casting.
  */
 import * as THREE from 'three';
-import { CONTACT_STRIDE } from '../../sim/dynamics/spec';
-import type { WorldInfo } from '../../sim/protocol';
+import { CONTACT_STRIDE } from '../../sim/dynamics/frame-layout';
+import type { WorldInfo } from '../../sim/app/protocol';
 import { ChaseCamera, type CameraMode } from './chase-camera';
 import { makeSimRoot } from './sim-root';
 import { yawOf } from './yaw';

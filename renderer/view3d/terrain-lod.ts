@@ -22,7 +22,7 @@
  * above the other's, the gap between them lies on the higher one's skirt, so no crack shows.
  * Skirts are never seen otherwise: a point below the surface is hidden from any eye above it.
  */
-import type { TerrainInfo, TerrainPatch } from '../../sim/protocol';
+import type { TerrainInfo, TerrainPatch } from '../../sim/app/protocol';
 import { gridNormals, gridTriangles, sampleCount } from '../../sim/terrain/mesh';
 import { heightColors } from './height-colors';
 

@@ -15,7 +15,7 @@
  * Built in the simulation frame; the scene's root transform makes it y-up.
  */
 import * as THREE from 'three';
-import type { TerrainInfo, TerrainPatch } from '../../sim/protocol';
+import type { TerrainInfo, TerrainPatch } from '../../sim/app/protocol';
 import {
   LOD_BUILD_MS_PER_FRAME, LOD_FOCUS_RADIUS, LOD_RESELECT_FRACTION, LOD_SPLIT_FACTOR, LOD_STANDIN_BUILDS_PER_FRAME, TERRAIN_CHUNK_CACHE,
   TERRAIN_PATCH_REQUESTS_IN_FLIGHT,

@@ -7,7 +7,7 @@ import { BodyFlag, BodyKind, BodyStore } from './bodies';
 import { MIDDLE_LINK_INERTIA_RATIO } from './constants';
 import { MIN_DIRECTION_NORM } from '../constants';
 import { ContinuousPass } from './ccd';
-import { createController } from './drive';
+import type { DriveControllerFactory } from './drive';
 import type { JointDef } from './joints';
 import { JointKind, JointStore } from './joints';
 import { MaterialTable } from './materials';
@@ -79,8 +79,12 @@ function offsetShape(shape: Shape | null, com: Vec3): { shape: Shape | null; pos
  * list the bodies and joints (the world's, then the robot's); add each body (shape, mass
  * properties, pose, velocity); add each joint (frames in both bodies, limits, motor, spring);
  * raise the inertia of light middle links; the robot's drive controller; the continuous pass.
+ *
+ * `driveController` builds the robot's drive from `spec.robot.controller` (the robot layer's
+ * `robotDriveController`, sim/robot/controllers/world-drive.ts); the dynamics core only knows the
+ * interface (./drive.ts). Required when the spec's robot has a controller.
  */
-export function createDynamicsWorld(spec: WorldSpec, terrain: Heightfield | null): DynamicsWorld {
+export function createDynamicsWorld(spec: WorldSpec, terrain: Heightfield | null, driveController?: DriveControllerFactory): DynamicsWorld {
   if (!(spec.dt >= 1e-5 && spec.dt <= 0.1)) throw new Error(`dt must be between 1e-5 and 0.1 s, got ${spec.dt}`);
   if (!(Number.isInteger(spec.substeps) && spec.substeps >= 1 && spec.substeps <= 64)) throw new Error(`substeps must be an integer 1..64, got ${spec.substeps}`);
   finite3(spec.gravity, 'gravity', [0, 0, 0]);
@@ -106,8 +110,11 @@ export function createDynamicsWorld(spec: WorldSpec, terrain: Heightfield | null
   raiseMiddleLinkInertia(bodies, joints);
 
   const controllerSpec = spec.robot?.controller;
-  const controller = controllerSpec && spec.robot
-    ? createController(controllerSpec, spec.robot, (name, field) => {
+  if (controllerSpec && spec.robot && !driveController) {
+    throw new Error('robot.controller: no drive-controller factory was given (pass robotDriveController from sim/robot/controllers/world-drive.ts to createDynamicsWorld)');
+  }
+  const controller = controllerSpec && spec.robot && driveController
+    ? driveController(controllerSpec, spec.robot, (name, field) => {
         const k = joints.defs.findIndex((d) => d.name === name);
         if (k < 0) throw new Error(`robot.${field}: no joint named "${name}"`);
         if (!joints.defs[k].motor) throw new Error(`robot.${field}: joint "${name}" has no motor`);

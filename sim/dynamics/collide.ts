@@ -37,7 +37,7 @@ import { BROADPHASE_FAT_MARGIN, LINEAR_SLOP, CONTACTS_PER_BODY, POLYTOPE_SPECULA
 import type { JointStore } from './joints';
 import type { MaterialTable } from './materials';
 import { Polytope, PolytopeTerrainWorkspace, collidePolytopeTerrainInto, polytopeTerrainClear } from './polytope-terrain';
-import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from './spec';
+import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from './frame-layout';
 import { ContactBuffer, WheelContactKind } from '../collision/contact';
 import { collideCylinderTerrainInto } from '../collision/cylinder-terrain/collide';
 import { CylinderTerrainWorkspace } from '../collision/cylinder-terrain/workspace';

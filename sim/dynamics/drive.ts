@@ -1,50 +1,30 @@
 /**
- * The robot's drive inside the world: each step, the robot's drive controller
- * (sim/robot/controllers/drive-controller.ts: skid steer / differential / Ackermann, with
- * acceleration limits and per-joint axis signs) turns the normalised command {throttle, steer}
- * into motor targets: wheel joints get the target velocity; steering joints, which the
- * controller gives an angle, follow it through their motor with a proportional loop
- * (steeringMotorVelocity). The controller's state (rate-limited speed and turn) lives in a
- * Float64Array that the world saves with its state.
+ * The robot's drive as the world sees it: an interface, nothing more. Each step the world calls
+ * `update` with the normalised command {throttle, steer}; the controller writes motor targets of
+ * the joints it names. The controller's state (rate-limited speed and turn, …) lives in `state`,
+ * a Float64Array the world saves and restores with its own state.
+ *
+ * The dynamics core defines this contract and never imports an implementation: the robot layer
+ * implements it (sim/robot/controllers/world-drive.ts: skid steer / differential / Ackermann) and
+ * whoever builds the world passes that factory to createDynamicsWorld (sim/dynamics/build.ts).
  */
 import type { BodyStore } from './bodies';
 import type { JointStore } from './joints';
 import type { ControllerSpec, RobotSpec } from './spec';
-import { createDriveController, DRIVE_CONTROLLER_STATE_SIZE } from '../robot/controllers/drive-controller';
-import { steeringMotorVelocity } from '../robot/controllers/drive-kinematics';
-
-/** [1/s] Proportional gain of the steering joints' angle loop. */
-export const STEERING_GAIN = 20;
-/** [rad/s] Fastest steering joint rate. */
-export const STEERING_MAX_RATE = 6;
 
 export interface DriveController {
   /** Joint indices the controller writes (woken by a command). */
   readonly joints: readonly number[];
-  /** Saved with the world. */
+  /** Saved with the world; its length never changes. */
   readonly state: Float64Array;
+  /** Writes motor targets of `joints` for the command; allocates nothing (called every step). */
   update(cmd: { throttle: number; steer: number }, dt: number, joints: JointStore, bodies: BodyStore): void;
 }
 
-export function createController(
+/**
+ * Builds the drive controller of a robot's `controller` spec. `jointIndex(name, field)` returns
+ * the index of the joint called `name` (a motorised joint), or throws an Error naming `field`.
+ */
+export type DriveControllerFactory = (
   spec: ControllerSpec, robot: RobotSpec, jointIndex: (name: string, field: string) => number,
-): DriveController {
-  const ctl = createDriveController(spec, robot);
-  const indices = ctl.joints.map((name, k) => jointIndex(name, `controller joint ${k}`));
-  const state = new Float64Array(DRIVE_CONTROLLER_STATE_SIZE);
-  return {
-    joints: indices,
-    state,
-    update(cmd, dt, joints) {
-      ctl.loadState(state);
-      ctl.step(cmd.throttle, cmd.steer, dt);
-      ctl.saveState(state);
-      for (let i = 0; i < indices.length; i++) {
-        const j = indices[i];
-        joints.motorTarget[j] = ctl.isSteering[i]
-          ? steeringMotorVelocity(joints.position[j], ctl.targetAngle[i], STEERING_GAIN, STEERING_MAX_RATE)
-          : ctl.targetVelocity[i];
-      }
-    },
-  };
-}
+) => DriveController;

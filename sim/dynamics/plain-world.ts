@@ -4,7 +4,7 @@
  */
 import { BodyKind } from './bodies';
 import type { DynamicsWorld, WorldFault } from './world';
-import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from './spec';
+import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from './frame-layout';
 import { WHEEL_CONTACT_KIND_NAMES } from '../collision/contact';
 
 export interface BodyState {

@@ -1,11 +1,11 @@
 /**
- * The per-step report (spec.ts layout) built from flat arrays: the world's own stores
+ * The per-step report (frame-layout.ts) built from flat arrays: the world's own stores
  * (`DynamicsWorld.frame()`) and a recorder's copy of them (sim/record/capture.ts) go through the
  * same formulas, so a recorded frame equals the live one bit for bit.
  */
 import type { Vec3 } from '../math/vec3';
 import { rotateByBody } from './bodies';
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from './spec';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from './frame-layout';
 
 /** Flat body arrays, the BodyStore layout (pos is the mass centre x; comLocal is c in the body frame). */
 export interface BodyArrays {

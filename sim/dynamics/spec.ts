@@ -189,23 +189,4 @@ export interface WorldSpec {
   script: ScriptCommandSpec[];
 }
 
-/**
- * Per-step report layout (the worker's frames, recordings and the inspector read these).
- *
- *   poses        Float64Array, POSE_STRIDE per body:     px py pz qx qy qz qw   (body frame origin)
- *   velocities   Float64Array, VELOCITY_STRIDE per body: vx vy vz wx wy wz      (origin velocity, world)
- *   contacts     Float64Array, CONTACT_STRIDE per contact:
- *                  px py pz  nx ny nz  depth  normalImpulse  tangentImpulse1 tangentImpulse2
- *                (point on B's surface, normal from B into A, impulses [N·s] of the last step)
- *   contactInfo  Int32Array, CONTACT_INFO_STRIDE per contact: kind bodyA bodyB cellI cellJ
- *                (bodyB = −1 for the terrain; kind: WheelContactKind for cylinder–terrain,
- *                 CONTACT_KIND_CONVEX_TERRAIN / CONTACT_KIND_BODY_PAIR otherwise)
- */
-export const POSE_STRIDE = 7;
-export const VELOCITY_STRIDE = 6;
-export const CONTACT_STRIDE = 10;
-export const CONTACT_INFO_STRIDE = 5;
-/** contactInfo kind of a non-cylinder shape against the terrain. */
-export const CONTACT_KIND_CONVEX_TERRAIN = 8;
-/** contactInfo kind of a body–body contact. */
-export const CONTACT_KIND_BODY_PAIR = 9;
+// The per-step report layout (strides, contact-kind codes) lives in ./frame-layout.ts.

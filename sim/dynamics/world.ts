@@ -45,7 +45,7 @@ import { JOINT_IMPULSE_STRIDE, JointScratch, measureJoints, solveJoints, warmSta
 import type { MaterialTable } from './materials';
 import { Softness } from './soft';
 import type { ScriptCommandSpec, WorldSpec } from './spec';
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from './spec';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from './frame-layout';
 import { ReportArrays, writeBodyReport, writeContactReport } from './report';
 import type { Heightfield } from '../terrain/heightfield';
 import type { Vec3 } from '../math/vec3';

@@ -20,21 +20,21 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { FileSink, FileSource, exportWheelCsvFile } from './record-file';
-import { assetHashes, SCENARIO_ASSET_PREFIX, type RecordingStatus } from '../record-session';
+import { assetHashes, SCENARIO_ASSET_PREFIX, type RecordingStatus } from '../app/record-session';
 import { RecordingReader } from '../record/reader';
 import { loadCodecs } from '../record/codecs';
 import type { VerifyResult } from '../record/replay';
 import { contactKindName } from '../dynamics/plain-world';
-import type { ScenarioFiles } from '../protocol';
+import type { ScenarioFiles } from '../app/protocol';
 import { parseUrdf } from '../robot/urdf/parse-urdf';
 import { urdfReferencedFiles } from '../robot/urdf/load-urdf';
-import { parseScenarioFile } from '../scenario-v2';
-import { createDefaultService, terrainDataFileName } from '../default-service';
+import { parseScenarioFile } from '../scenario/scenario-v2';
+import { createDefaultService, terrainDataFileName } from '../app/default-service';
 import { nodeEncoderThread } from './record-thread';
-import type { SimServiceImpl } from '../service';
-import type { SimWorld } from '../sim-world';
+import type { SimServiceImpl } from '../app/service';
+import type { SimWorld } from '../app/sim-world';
 import type { WorldFault } from '../dynamics/world';
-import { boundingRadius, frameWarnings, worldWarnings } from '../warnings';
+import { boundingRadius, frameWarnings, worldWarnings } from '../app/warnings';
 
 /** Steps between two checks of the per-frame warnings (fast bodies, off the map). */
 const WARNING_CHECK_STEPS = 24;

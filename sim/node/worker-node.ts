@@ -5,7 +5,7 @@
 import { parentPort } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import { createDefaultService } from '../default-service';
+import { createDefaultService } from '../app/default-service';
 
 if (!parentPort) throw new Error('worker-node.ts must run inside a worker_threads Worker');
 Comlink.expose(createDefaultService(), nodeEndpoint(parentPort));

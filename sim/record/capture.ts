@@ -34,7 +34,7 @@
  *            computes the state hash (`hashFloat64`, what `stateHash()` gives) from them
  *   event    o: 4, step, kind (string index), message (string index), body (−1: none)
  */
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/spec';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
 import { ReportArrays, writeBodyReport, writeContactReport } from '../dynamics/report';
 import { hashFloat64, type DynamicsWorld } from '../dynamics/world';
 import type { FrameData } from './format';

@@ -7,7 +7,7 @@
  * `TimelineEventDetector` is incremental: feed it frames in step order (a replay, or the live
  * world in the worker) and it reports the markers of each new frame.
  */
-import { CONTACT_INFO_STRIDE, CONTACT_KIND_BODY_PAIR } from '../dynamics/spec';
+import { CONTACT_INFO_STRIDE, CONTACT_KIND_BODY_PAIR } from '../dynamics/frame-layout';
 import type { FrameData } from './format';
 import type { RecordingReader } from './reader';
 

@@ -30,7 +30,7 @@
  * changing sign/exponent bytes of like values, and of consecutive frames, next to each other
  * where zstd finds them (README: measured sizes).
  */
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/spec';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
 
 /** MCAP header profile of our files. */
 export const RECORDING_PROFILE = 'terrawheel';

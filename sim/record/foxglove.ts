@@ -11,7 +11,7 @@
  * The wheel statistics (`wheelStatsInto`) are shared with the CSV export so both say the same.
  */
 import type { ConvexShapeSpec, ShapeSpec, InlineTerrainSpec } from '../dynamics/spec';
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE, CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from '../dynamics/spec';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE, CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from '../dynamics/frame-layout';
 import type { FrameData } from './format';
 
 /** A body as the recording describes it (for Foxglove's scene and for names in CSV/events). */

@@ -3,7 +3,7 @@
  * FrameChain rebuilds the frame at a step from the nearest full frame, or from the frame it
  * holds from the last read, so sequential playback applies one delta per step.
  */
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/spec';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
 import type { ChunkStore } from './chunk-store';
 import { applyDeltaFrame, deltaBaseStep, FRAME_LAYOUT_DELTA } from './frame-delta';
 import { decodeFrame, frameLayoutOf, FrameScratch, makeFrame, RecordingError, type FrameData } from './format';

@@ -46,7 +46,7 @@
  * at every keyframe (and at least every keyframe interval), so reading any frame costs one full
  * frame and at most one keyframe interval of deltas; sequential reads apply one delta each.
  */
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/spec';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
 import type { FrameChangeHint } from './capture';
 import { FRAME_FLAG_F32, FRAME_FLAG_SHUFFLED, RecordingError, shuffleInto, unshuffleFrom, type FrameData, type FrameEncoding, type FrameScratch } from './format';
 

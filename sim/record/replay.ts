@@ -9,7 +9,7 @@
  * Step convention (as the writer's): a frame or keyframe at step s is the state after s steps;
  * an input at step s is applied before the world steps from s to s + 1.
  */
-import { POSE_STRIDE } from '../dynamics/spec';
+import { POSE_STRIDE } from '../dynamics/frame-layout';
 import { makeFrame, RecordingError } from './format';
 import type { RecordingReader } from './reader';
 import type { InputRecord } from './writer';

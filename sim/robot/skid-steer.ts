@@ -18,7 +18,7 @@ import type { Quat } from '../math/quat';
 import { quatFromEuler } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { Heightfield } from '../terrain/heightfield';
-import { describeValue } from '../scenario-guard';
+import { describeValue } from '../util/describe-value';
 
 export interface RobotSpec {
   name: string;

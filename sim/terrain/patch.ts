@@ -12,9 +12,49 @@
  *   samples ●───────●───────●───────●──────●           stride 4, iEnd − i0 = 18
  *           i0     +4      +8     +12     iEnd
  */
-import type { TerrainOverview, TerrainPatch } from '../protocol';
 import type { Heightfield, MinMax } from './heightfield';
 import { sampleCount } from './mesh';
+
+/**
+ * A coarse picture of the whole terrain (bounded size, sim/terrain/patch.ts
+ * TERRAIN_OVERVIEW_MAX_SIDE samples per side): for the minimap and the far chunks of the 3D view.
+ * Sample (c, r) is grid vertex (min(c·stride, cols − 1), min(r·stride, rows − 1)) of the terrain:
+ * every stride-th vertex plus always the last row and column.
+ */
+export interface TerrainOverview {
+  /** Grid vertices between samples, a power of two (1 when the whole grid fits). */
+  stride: number;
+  /** Samples along x and y. */
+  cols: number;
+  rows: number;
+  /** Row-major float32 heights of the samples [m]. */
+  heights: Float32Array;
+}
+
+/**
+ * Heights of a rectangle of grid vertices sampled at an integer stride (SimService.terrainPatch):
+ * the span [i0, i0 + cols − 1] × [j0, j0 + rows − 1] after clamping to the grid, sampled at
+ * i0 + c·stride for c < sampleCols, the last sample always the span's last vertex (as
+ * sim/terrain/mesh.ts samples a decimated mesh). At stride 1 the heights are the collision
+ * surface's vertices (float32).
+ */
+export interface TerrainPatch {
+  /** First grid vertex of the span (column, row), after clamping. */
+  i0: number;
+  j0: number;
+  /** Grid vertices the span covers along x and y, after clamping. */
+  cols: number;
+  rows: number;
+  stride: number;
+  /** Samples along x and y: ceil((cols − 1) / stride) + 1. */
+  sampleCols: number;
+  sampleRows: number;
+  /** Row-major float32 heights [m], sampleCols × sampleRows; its buffer is transferred. */
+  heights: Float32Array;
+  /** [m] Exact lowest and highest vertex of the whole span (every vertex, not only the samples). */
+  minHeight: number;
+  maxHeight: number;
+}
 
 /** [samples] Most overview samples per side (257² float32 = 258 KiB, whatever the map's size). */
 export const TERRAIN_OVERVIEW_MAX_SIDE = 257;

@@ -28,6 +28,7 @@
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { createDynamicsWorld } from '../../sim/dynamics/build';
+import { robotDriveController } from '../../sim/robot/controllers/world-drive';
 import type { DynamicsWorld } from '../../sim/dynamics/world';
 import { Rng } from '../../sim/math/random';
 import { loadCodecs, type RecordingCodecs } from '../../sim/record/codecs';
@@ -36,7 +37,7 @@ import { RecordingReader } from '../../sim/record/reader';
 import { seekWorld } from '../../sim/record/replay';
 import type { RecordingHeader } from '../../sim/record/writer';
 import { nodeEncoderThread } from '../../sim/node/record-thread';
-import { BUILD_ID, RecordSession, replayable } from '../../sim/record-session';
+import { BUILD_ID, RecordSession, replayable } from '../../sim/app/record-session';
 import { CIRCLE_RADIUS, CircleDriver, vehicleSceneDrivenSpec } from './vehicle/drive-loop';
 import { buildVehicleScene, vehicleSceneWorldSpec, wheelLayout, type VehicleScene } from './vehicle/scene';
 
@@ -76,7 +77,7 @@ function pct(xs: number[], p: number): number {
 
 function makeWorld(scene: VehicleScene, driven: boolean): DynamicsWorld {
   const spec = driven ? vehicleSceneDrivenSpec(scene, WHEELS, { dt: DT }) : vehicleSceneWorldSpec(scene, WHEELS, { dt: DT });
-  return createDynamicsWorld(spec, scene.terrain);
+  return createDynamicsWorld(spec, scene.terrain, robotDriveController);
 }
 function header(world: DynamicsWorld, scene: VehicleScene): RecordingHeader {
   const spec = world.spec;

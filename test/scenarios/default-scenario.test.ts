@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
 import { readScenarioFiles } from '../../sim/node/cli';
-import { createDefaultService } from '../../sim/default-service';
-import type { SimWorld } from '../../sim/sim-world';
+import { createDefaultService } from '../../sim/app/default-service';
+import type { SimWorld } from '../../sim/app/sim-world';
 
 const DEFAULT_SCENARIO = resolve(__dirname, '../../assets/scenarios/default.json');
 /** [m] Smallest distance from a robot body's origin to the terrain's edge over the minute (about 15 m measured). */

@@ -8,10 +8,10 @@
  * the recording gets it as a fault event, and bodies that are not the robot's are not checked.
  */
 import { describe, expect, it } from 'vitest';
-import { parseScenarioFile } from '../../sim/scenario-v2';
-import { SimWorld } from '../../sim/sim-world';
+import { parseScenarioFile } from '../../sim/scenario/scenario-v2';
+import { SimWorld } from '../../sim/app/sim-world';
 import { Heightfield } from '../../sim/terrain/heightfield';
-import { createDefaultService } from '../../sim/default-service';
+import { createDefaultService } from '../../sim/app/default-service';
 import { bytesSource, MemorySink } from '../../sim/record/io';
 import { RecordingReader } from '../../sim/record/reader';
 import { loadCodecs } from '../../sim/record/codecs';

@@ -8,11 +8,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDynamicsWorld } from '../../sim/dynamics/build';
+import { robotDriveController } from '../../sim/robot/controllers/world-drive';
 import type { RobotSpec, WorldSpec } from '../../sim/dynamics/spec';
 import type { DynamicsWorld } from '../../sim/dynamics/world';
 import { loadUrdfRobot } from '../../sim/robot/urdf/load-urdf';
 import { placeOnTerrain } from '../../sim/robot/place-robot';
-import { parseScenarioFile } from '../../sim/scenario-v2';
+import { parseScenarioFile } from '../../sim/scenario/scenario-v2';
 import { Heightfield } from '../../sim/terrain/heightfield';
 import { collideCylinderTerrain } from '../../sim/collision/cylinder-terrain/plain-api';
 import { ShapeKind } from '../../sim/shapes/shape';
@@ -45,7 +46,7 @@ function world(r: RobotSpec, hf: Heightfield, extra: Partial<WorldSpec> = {}): D
   return createDynamicsWorld({
     name: 'robot', gravity: [0, 0, -9.81], dt: 1 / 240, substeps: 4, sleep: true, ccd: false,
     materials: { default: { friction: 0.9 } }, terrainMaterials: {}, bodies: [], joints: [], robot: r, script: [], ...extra,
-  }, hf);
+  }, hf, robotDriveController);
 }
 
 /** Deepest exact wheel penetration over every cylinder body. */
@@ -188,7 +189,7 @@ describe('the paper\'s second scene: the six-wheeled rover with its cargo traile
 describe('assets/scenarios/barrels.json in the world (the paper\'s first scene)', () => {
   it('each barrel rests with its expected contact case (base, side, the curb\'s edge) and does not jitter', async () => {
     const { readScenarioFiles } = await import('../../sim/node/cli');
-    const { createDefaultService } = await import('../../sim/default-service');
+    const { createDefaultService } = await import('../../sim/app/default-service');
     const { WheelContactKind } = await import('../../sim/collision/contact');
     const svc = createDefaultService();
     await svc.load(readScenarioFiles(join(ROOT, 'assets/scenarios/barrels.json')));

@@ -14,6 +14,7 @@
 import { Session } from 'node:inspector/promises';
 import { BodyKind } from '../../../sim/dynamics/bodies';
 import { createDynamicsWorld } from '../../../sim/dynamics/build';
+import { robotDriveController } from '../../../sim/robot/controllers/world-drive';
 import { buildVehicleScene, vehicleSceneWorldSpec } from './scene';
 
 interface ProfileNode {
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
   const dt = dtArg.includes('/') ? Number(dtArg.split('/')[0]) / Number(dtArg.split('/')[1]) : Number(dtArg);
   const seconds = Number(process.argv[4] ?? 10);
   const scene = buildVehicleScene();
-  const world = createDynamicsWorld(vehicleSceneWorldSpec(scene, 4, { dt, substeps: 4 }), scene.terrain);
+  const world = createDynamicsWorld(vehicleSceneWorldSpec(scene, 4, { dt, substeps: 4 }), scene.terrain, robotDriveController);
   const steps = Math.round(seconds / dt);
   if (mode === 'heap') {
     world.step(Math.round(2 / dt));

@@ -3,6 +3,7 @@
  * createDynamicsWorld, stepped as the app steps it.
  */
 import { createDynamicsWorld } from '../../../sim/dynamics/build';
+import { robotDriveController } from '../../../sim/robot/controllers/world-drive';
 import type { DynamicsWorld } from '../../../sim/dynamics/world';
 import type { VehicleRunner } from './harness';
 import type { VehicleScene, WheelCount } from './scene';
@@ -21,7 +22,7 @@ export function oursRunner(opts: { substeps?: number; name?: string; ccd?: boole
     setup(scene: VehicleScene, wheels: WheelCount, dt: number) {
       const spec = vehicleSceneWorldSpec(scene, wheels, { dt, substeps });
       spec.ccd = opts.ccd ?? false;
-      world = createDynamicsWorld(spec, scene.terrain);
+      world = createDynamicsWorld(spec, scene.terrain, robotDriveController);
       const names = world.bodies.names;
       chassis = names.indexOf('chassis');
       wheelIdx = wheelLayout(wheels).map((w) => names.indexOf(w.name));

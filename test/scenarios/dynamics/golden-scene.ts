@@ -4,6 +4,7 @@
  * prints the state hash after STEPS steps (a fresh process, for the cross-process test).
  */
 import { createDynamicsWorld } from '../../../sim/dynamics/build';
+import { robotDriveController } from '../../../sim/robot/controllers/world-drive';
 import type { BodySpec, JointSpec, WorldSpec } from '../../../sim/dynamics/spec';
 import { Heightfield } from '../../../sim/terrain/heightfield';
 import { Rng } from '../../../sim/math/random';
@@ -45,7 +46,7 @@ export function goldenSpec(): { spec: WorldSpec; terrain: Heightfield } {
 
 export function goldenWorld() {
   const { spec, terrain } = goldenSpec();
-  const w = createDynamicsWorld(spec, terrain);
+  const w = createDynamicsWorld(spec, terrain, robotDriveController);
   for (const d of w.joints.defs) if (d.motor) w.setMotor(d.name, 4);
   return w;
 }

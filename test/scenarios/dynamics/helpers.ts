@@ -3,6 +3,7 @@
  * four-wheel skid-steer rover built from bodies and joints, energy.
  */
 import { createDynamicsWorld } from '../../../sim/dynamics/build';
+import { robotDriveController } from '../../../sim/robot/controllers/world-drive';
 import type { BodySpec, JointSpec, WorldSpec } from '../../../sim/dynamics/spec';
 import type { DynamicsWorld } from '../../../sim/dynamics/world';
 import { BodyKind } from '../../../sim/dynamics/bodies';
@@ -31,7 +32,7 @@ export function worldSpec(bodies: BodySpec[], joints: JointSpec[] = [], extra: P
 }
 
 export function makeWorld(hf: Heightfield | null, bodies: BodySpec[], joints: JointSpec[] = [], extra: Partial<WorldSpec> = {}): DynamicsWorld {
-  return createDynamicsWorld(worldSpec(bodies, joints, extra), hf);
+  return createDynamicsWorld(worldSpec(bodies, joints, extra), hf, robotDriveController);
 }
 
 type Q = [number, number, number, number];

@@ -6,7 +6,7 @@
  * window statistics pick the right frames.
  */
 import { describe, expect, it } from 'vitest';
-import { parseScenarioFile } from '../../../sim/scenario-v2';
+import { parseScenarioFile } from '../../../sim/scenario/scenario-v2';
 import { decodeTerrain } from '../../../sim/terrain/load-terrain';
 import { fractalTerrain } from '../../../sim/terrain/generate';
 import { framesInWindow, quantile, scriptMsPerFrameFromTrace, TABLE_HEADER, tableRow, type TraceEvent } from '../../bench/renderer/measure';

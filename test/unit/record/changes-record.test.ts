@@ -13,12 +13,13 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDynamicsWorld } from '../../../sim/dynamics/build';
+import { robotDriveController } from '../../../sim/robot/controllers/world-drive';
 import type { DynamicsWorld } from '../../../sim/dynamics/world';
 import { applyBatch, FrameDecoder, keyframeSlots, newBatch, REC_CHANGES, REC_FRAME, StepCapture, type CaptureBatch } from '../../../sim/record/capture';
 import { loadCodecs, type RecordingCodecs } from '../../../sim/record/codecs';
 import { MemorySink } from '../../../sim/record/io';
 import { RecordingWriter, type RecordingHeader } from '../../../sim/record/writer';
-import { BUILD_ID, stateBytes } from '../../../sim/record-session';
+import { BUILD_ID, stateBytes } from '../../../sim/app/record-session';
 import { buildVehicleScene, vehicleSceneWorldSpec, wheelLayout, type VehicleScene } from '../../bench/vehicle/scene';
 
 const DT = 1 / 240;
@@ -33,7 +34,7 @@ function makeWorld(): DynamicsWorld {
     name: 'pusher', type: 'kinematic', shape: { type: 'box', halfExtents: [0.3, 0.3, 0.3] },
     position: [r.position[0] - 1.5, r.position[1], r.position[2]], linearVelocity: [0.6, 0, 0],
   });
-  return createDynamicsWorld(spec, scene.terrain);
+  return createDynamicsWorld(spec, scene.terrain, robotDriveController);
 }
 
 function header(world: DynamicsWorld): RecordingHeader {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadCodecs } from '../../../sim/record/codecs';
-import { CONTACT_KIND_BODY_PAIR } from '../../../sim/dynamics/spec';
+import { CONTACT_KIND_BODY_PAIR } from '../../../sim/dynamics/frame-layout';
 import { makeFrame, type FrameData } from '../../../sim/record/format';
 import { makeWheelStats, wheelStatsInto } from '../../../sim/record/foxglove';
 import { bytesSource, MemorySink } from '../../../sim/record/io';

@@ -6,7 +6,7 @@
  *    solver-like noise, so its bytes compress about as real frames do (bench: bytes per minute).
  */
 import { Rng } from '../../../sim/math/random';
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE, CONTACT_KIND_BODY_PAIR } from '../../../sim/dynamics/spec';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE, CONTACT_KIND_BODY_PAIR } from '../../../sim/dynamics/frame-layout';
 import { makeFrame, type FrameData } from '../../../sim/record/format';
 import type { RecordedBody } from '../../../sim/record/foxglove';
 import type { InlineTerrainSpec } from '../../../sim/dynamics/spec';

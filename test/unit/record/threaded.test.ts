@@ -10,18 +10,18 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
-import { createDefaultService } from '../../../sim/default-service';
+import { createDefaultService } from '../../../sim/app/default-service';
 import { readScenarioFiles } from '../../../sim/node/cli';
 import { nodeEncoderThread } from '../../../sim/node/record-thread';
-import type { ScenarioFiles } from '../../../sim/protocol';
+import type { ScenarioFiles } from '../../../sim/app/protocol';
 import { frameFromRaw, newBatch, ReportScratch, StepCapture, type CaptureBatch } from '../../../sim/record/capture';
 import { loadCodecs, type RecordingCodecs } from '../../../sim/record/codecs';
 import type { FrameData } from '../../../sim/record/format';
 import { bytesSource, MemorySink, type RecordingSink } from '../../../sim/record/io';
 import { RecordingReader } from '../../../sim/record/reader';
 import { verifyRecording } from '../../../sim/record/replay';
-import { recordingHeaderFor, RecordSession, replayable, type RecordEncoderChoice } from '../../../sim/record-session';
-import type { SimWorld } from '../../../sim/sim-world';
+import { recordingHeaderFor, RecordSession, replayable, type RecordEncoderChoice } from '../../../sim/app/record-session';
+import type { SimWorld } from '../../../sim/app/sim-world';
 
 const SCENARIO = resolve(__dirname, '../../../assets/scenarios/default.json');
 const STEPS = 300;

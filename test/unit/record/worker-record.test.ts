@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import type { SimService } from '../../../sim/protocol';
+import type { SimService } from '../../../sim/app/protocol';
 import { encodeGrayPng } from '../../../sim/terrain/png-encode';
 
 const entry = fileURLToPath(new URL('../../../sim/node/worker-node.ts', import.meta.url));

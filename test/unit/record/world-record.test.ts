@@ -1,5 +1,5 @@
 /**
- * Recording the real dynamics world through the simulation service (sim/record-session.ts) and
+ * Recording the real dynamics world through the simulation service (sim/app/record-session.ts) and
  * replaying into it: the default scenario (skid-steer rover on the hills, its script in charge
  * at first, then user commands), recorded step by step.
  *  - round trip: every recorded frame equals what the world reported (f32-rounded), and the file
@@ -13,17 +13,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { McapIndexedReader } from '@mcap/core';
 import { resolve } from 'node:path';
-import { createDefaultService } from '../../../sim/default-service';
+import { createDefaultService } from '../../../sim/app/default-service';
 import { readScenarioFiles } from '../../../sim/node/cli';
-import type { ScenarioFiles } from '../../../sim/protocol';
+import type { ScenarioFiles } from '../../../sim/app/protocol';
 import { loadCodecs, type RecordingCodecs } from '../../../sim/record/codecs';
 import { TOPIC } from '../../../sim/record/format';
 import { bytesSource, MemorySink } from '../../../sim/record/io';
 import { RecordingReader } from '../../../sim/record/reader';
 import { Rng } from '../../../sim/math/random';
-import type { SimServiceImpl } from '../../../sim/service';
-import type { SimWorld } from '../../../sim/sim-world';
-import { BUILD_ID } from '../../../sim/record-session';
+import type { SimServiceImpl } from '../../../sim/app/service';
+import type { SimWorld } from '../../../sim/app/sim-world';
+import { BUILD_ID } from '../../../sim/app/record-session';
 
 const SCENARIO = resolve(__dirname, '../../../assets/scenarios/default.json');
 const STEPS = 360;

@@ -8,7 +8,7 @@ import { AppState, type LoadedWorld } from '../../../renderer/app-state';
 import { TIME_SCALE_MAX, TIME_SCALE_MIN } from '../../../renderer/config';
 import type { ExactHeights } from '../../../renderer/inspect/terrain-heights';
 import { NO_SELECTION } from '../../../renderer/inspect/selection';
-import type { Frame, WorldInfo } from '../../../sim/protocol';
+import type { Frame, WorldInfo } from '../../../sim/app/protocol';
 
 const world = (name: string): LoadedWorld => ({
   info: { scenarioName: name, bodies: [], joints: [] } as unknown as WorldInfo,

@@ -3,7 +3,7 @@
  * stops), stick mapping, merging with the keyboard, and polling only while a pad is connected.
  */
 import { describe, expect, it } from 'vitest';
-import type { DriveCommand } from '../../../sim/protocol';
+import type { DriveCommand } from '../../../sim/app/protocol';
 import { applyDeadZone, DriveMixer, driveFromGamepad, GAMEPAD_DEAD_ZONE, installGamepad, readGamepads, type GamepadLike } from '../../../renderer/gamepad';
 
 const pad = (axes: number[], connected = true): GamepadLike => ({ connected, axes });

@@ -9,13 +9,13 @@ import { contactDetail, terrainElement } from '../../../renderer/inspect/contact
 import { groupManifolds } from '../../../renderer/inspect/manifolds';
 import { contactHighlighted, followSelection, FOLLOW_RADIUS, selectContact } from '../../../renderer/inspect/selection';
 import { bodyState, entityTree, jointState, rollPitchYaw } from '../../../renderer/inspect/entities';
-import { boundingRadius, frameWarnings, worldWarnings } from '../../../sim/warnings';
+import { boundingRadius, frameWarnings, worldWarnings } from '../../../sim/app/warnings';
 import { contactSummary, statusText } from '../../../renderer/app/status-text';
 import { DEFAULT_UI_SETTINGS, loadUiSettings, parseUiSettings, saveUiSettings, UI_SETTINGS_KEY } from '../../../renderer/app/ui-settings';
 import { TimeWindow, WINDOW_MAX_S, WINDOW_MIN_S } from '../../../renderer/panels/time-window';
 import { availableSeries } from '../../../renderer/panels/plot-series';
 import { convexHull2, cylinderSection, manifoldPicture, wheelOfSelection } from '../../../renderer/inspect/manifold-geometry';
-import type { BodyInfo, JointInfo, TerrainInfo, WorldInfo } from '../../../sim/protocol';
+import type { BodyInfo, JointInfo, TerrainInfo, WorldInfo } from '../../../sim/app/protocol';
 import { heightsOfArray, type TerrainHeights } from '../../../renderer/inspect/terrain-heights';
 
 /** A 3×3-vertex terrain: cell (0,0) flat at 0 (a rectangle), cell (1,0) twisted (two triangles). */

@@ -1,4 +1,4 @@
-import { CONTACT_INFO_STRIDE, CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN, CONTACT_STRIDE } from '../../../sim/dynamics/spec';
+import { CONTACT_INFO_STRIDE, CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN, CONTACT_STRIDE } from '../../../sim/dynamics/frame-layout';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { CONTACT_NORMAL_MAX_LENGTH, CONTACT_NORMAL_MIN_LENGTH, TERRAIN_MESH_MAX_
 import { isSoftwareRenderer, terrainVertexBudget } from '../../../renderer/view3d/gl-info';
 import { WheelContactKind } from '../../../sim/collision/contact';
 import { Rng } from '../../../sim/math/random';
-import type { DriveCommand } from '../../../sim/protocol';
+import type { DriveCommand } from '../../../sim/app/protocol';
 
 describe('driveFromKeys', () => {
   const cmd = (...codes: string[]): DriveCommand => driveFromKeys({ throttle: 9, steer: 9 }, new Set(codes));

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as THREE from 'three';
 import { describe, expect, it } from 'vitest';
-import type { VisualSpec } from '../../../sim/protocol';
+import type { VisualSpec } from '../../../sim/app/protocol';
 import { buildRobotVisuals, meshLookup, VISUAL_DEFAULT_COLOR, visualObject } from '../../../renderer/view3d/robot-visuals';
 import { createRobotView } from '../../../renderer/view3d/robot-view';
 

@@ -7,8 +7,8 @@
  */
 import * as Comlink from 'comlink';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DriveCommand, SimService } from '../../../sim/protocol';
-import { SimServiceImpl } from '../../../sim/service';
+import type { DriveCommand, SimService } from '../../../sim/app/protocol';
+import { SimServiceImpl } from '../../../sim/app/service';
 import { FramePump, SimClient, type ReceivedFrame } from '../../../renderer/sim-client';
 
 /** A one-ball world on inline terrain: no terrain file to decode. */

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../sim/math/random';
 import { Heightfield } from '../../../sim/terrain/heightfield';
 import { terrainPatch } from '../../../sim/terrain/patch';
-import type { TerrainPatch } from '../../../sim/protocol';
+import type { TerrainPatch } from '../../../sim/app/protocol';
 import { cylinderCellRange, type CellRange } from '../../../sim/collision/cylinder-terrain/cell-range';
 import { EXACT_TILE_CACHE, EXACT_TILE_REQUESTS_IN_FLIGHT, ExactHeights, TILE_CELLS } from '../../../renderer/inspect/terrain-heights';
 import { terrainElement } from '../../../renderer/inspect/contact-detail';

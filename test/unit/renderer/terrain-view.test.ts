@@ -11,7 +11,7 @@ import { selectChunks, type LodGrid } from '../../../renderer/view3d/terrain-lod
 import { LOD_FOCUS_RADIUS, LOD_SPLIT_FACTOR, LOD_STANDIN_BUILDS_PER_FRAME } from '../../../renderer/config';
 import { Heightfield } from '../../../sim/terrain/heightfield';
 import { terrainOverview } from '../../../sim/terrain/patch';
-import type { TerrainInfo, TerrainPatch } from '../../../sim/protocol';
+import type { TerrainInfo, TerrainPatch } from '../../../sim/app/protocol';
 
 const N = 513;
 const C = 16;

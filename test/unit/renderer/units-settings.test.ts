@@ -22,9 +22,9 @@ import { DEFAULT_DISPLAY_SETTINGS, DEFAULT_UI_SETTINGS, loadUiSettings, parseUiS
 import { statusText } from '../../../renderer/app/status-text';
 import { detailFields } from '../../../renderer/inspect/contact-fields';
 import { COLORBLIND_CONTACT_COLORS, contactColor, contactPalette, cssColor, STANDARD_CONTACT_COLORS } from '../../../renderer/view3d/contact-style';
-import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from '../../../sim/dynamics/spec';
+import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from '../../../sim/dynamics/frame-layout';
 import type { ContactDetail } from '../../../renderer/inspect/contact-detail';
-import type { WorldInfo } from '../../../sim/protocol';
+import type { WorldInfo } from '../../../sim/app/protocol';
 
 const U = (length: DisplayUnits['length'], angle: DisplayUnits['angle'] = 'deg', force: DisplayUnits['force'] = 'N'): DisplayUnits => ({ length, angle, force });
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../../../sim/scenario';
-import { parseScenarioFile, scenarioWorldSpec } from '../../../sim/scenario-v2';
-import { parseScenarioV1 } from '../../../sim/scenario-v1';
+import { parseScenario } from '../../../sim/scenario/scenario';
+import { parseScenarioFile, scenarioWorldSpec } from '../../../sim/scenario/scenario-v2';
+import { parseScenarioV1 } from '../../../sim/scenario/scenario-v1';
 import { decodeTerrain } from '../../../sim/terrain/load-terrain';
 import type { Heightfield } from '../../../sim/terrain/heightfield';
 import { quatRotate } from '../../../sim/math/quat';
@@ -11,8 +11,8 @@ import type { Quat } from '../../../sim/math/quat';
 import type { Vec3 } from '../../../sim/math/vec3';
 import type { BodySpec } from '../../../sim/dynamics/spec';
 import { bundledScenarioNames, readBundled, SCENARIO_DIR, TERRAIN_DIR } from './helpers';
-import { SimWorld } from '../../../sim/sim-world';
-import { loadScenarioUrdfRobot } from '../../../sim/default-service';
+import { SimWorld } from '../../../sim/app/sim-world';
+import { loadScenarioUrdfRobot } from '../../../sim/app/default-service';
 import { readScenarioFiles } from '../../../sim/node/cli';
 
 const terrains = new Map<string, Heightfield>();

@@ -7,9 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../sim/math/random';
-import { parseScenario } from '../../../sim/scenario';
-import { ScenarioError } from '../../../sim/scenario-guard';
-import { parseScenarioFile, type ParsedScenario } from '../../../sim/scenario-v2';
+import { parseScenario } from '../../../sim/scenario/scenario';
+import { ScenarioError } from '../../../sim/scenario/scenario-guard';
+import { parseScenarioFile, type ParsedScenario } from '../../../sim/scenario/scenario-v2';
 import { bundledScenarioNames, readBundled } from './helpers';
 
 const MUTANTS = Number(process.env.SCENARIO_FUZZ_MUTANTS ?? 2000);

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { ScenarioError } from '../../../sim/scenario-guard';
+import { ScenarioError } from '../../../sim/scenario/scenario-guard';
 
 export const SCENARIO_DIR = join(__dirname, '..', '..', '..', 'assets', 'scenarios');
 export const TERRAIN_DIR = join(__dirname, '..', '..', '..', 'assets', 'terrains');

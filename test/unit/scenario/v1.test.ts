@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../../../sim/scenario';
-import { parseScenarioFile, scenarioWorldSpec, type SkidSteerRobotEntry } from '../../../sim/scenario-v2';
+import { parseScenario } from '../../../sim/scenario/scenario';
+import { parseScenarioFile, scenarioWorldSpec, type SkidSteerRobotEntry } from '../../../sim/scenario/scenario-v2';
 import { DEFAULT_ROBOT, parseRobotSpec } from '../../../sim/robot/skid-steer';
 import { scenarioError } from './helpers';
 

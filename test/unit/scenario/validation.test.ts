@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseScenarioFile, scenarioWorldSpec } from '../../../sim/scenario-v2';
-import { checkScenarioSize, describeValue, MAX_SCENARIO_DEPTH, MAX_SCENARIO_NODES } from '../../../sim/scenario-guard';
+import { parseScenarioFile, scenarioWorldSpec } from '../../../sim/scenario/scenario-v2';
+import { checkScenarioSize, describeValue, MAX_SCENARIO_DEPTH, MAX_SCENARIO_NODES } from '../../../sim/scenario/scenario-guard';
 import { cylinder, minimalV2, scenarioError } from './helpers';
 
 const parse = (raw: unknown) => parseScenarioFile(raw);

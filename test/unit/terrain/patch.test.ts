@@ -10,9 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../sim/math/random';
 import { Heightfield } from '../../../sim/terrain/heightfield';
 import { overviewStride, terrainOverview, terrainPatch, TERRAIN_OVERVIEW_MAX_SIDE, TERRAIN_PATCH_MAX_SAMPLES } from '../../../sim/terrain/patch';
-import { SimServiceImpl } from '../../../sim/service';
-import { SimWorld } from '../../../sim/sim-world';
-import { parseScenarioFile } from '../../../sim/scenario-v2';
+import { SimServiceImpl } from '../../../sim/app/service';
+import { SimWorld } from '../../../sim/app/sim-world';
+import { parseScenarioFile } from '../../../sim/scenario/scenario-v2';
 
 function randomField(cols: number, rows: number, seed: number): Heightfield {
   const rng = new Rng(seed);

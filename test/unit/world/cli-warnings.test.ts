@@ -1,5 +1,5 @@
 /**
- * Issue #17's warnings in `npm run sim`'s output (sim/node/cli.ts, sim/warnings.ts): a terrain too
+ * Issue #17's warnings in `npm run sim`'s output (sim/node/cli.ts, sim/app/warnings.ts): a terrain too
  * coarse for the rover's wheels and the robot leaving the map are in the run's summary and printed
  * as "warning" lines; a fine terrain with the robot staying on it gives none.
  */

@@ -3,12 +3,12 @@
  * files in, frames out, the drive and the script, bad files refused with the running world kept.
  */
 import { describe, expect, it } from 'vitest';
-import { parseScenario, resolveRelative, ScenarioError } from '../../../sim/scenario';
-import { parseScenarioFile } from '../../../sim/scenario-v2';
+import { parseScenario, resolveRelative, ScenarioError } from '../../../sim/scenario/scenario';
+import { parseScenarioFile } from '../../../sim/scenario/scenario-v2';
 import { Heightfield } from '../../../sim/terrain/heightfield';
-import { SimServiceImpl } from '../../../sim/service';
-import { SimWorld } from '../../../sim/sim-world';
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE } from '../../../sim/dynamics/spec';
+import { SimServiceImpl } from '../../../sim/app/service';
+import { SimWorld } from '../../../sim/app/sim-world';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE } from '../../../sim/dynamics/frame-layout';
 
 function plane(cols: number, rows: number, dx: number, slopeX = 0): Heightfield {
   const h = new Float64Array(cols * rows);

@@ -1,15 +1,15 @@
 /**
- * Issue #17, "terrain too fine for a wheel" (sim/warnings.ts): the footprint cell count
+ * Issue #17, "terrain too fine for a wheel" (sim/app/warnings.ts): the footprint cell count
  * (wheelFootprintCells) against the wheel query's own cell range (cell-range.ts, an independent
  * oracle), the threshold's edges (square and dx ≠ dy cells), one line per wheel size, and the
  * truncation message past CYLINDER_TERRAIN_MAX_CELLS.
  */
 import { describe, expect, it } from 'vitest';
-import { WHEEL_MAX_FOOTPRINT_CELLS, wheelFootprintCells, worldWarnings } from '../../../sim/warnings';
+import { WHEEL_MAX_FOOTPRINT_CELLS, wheelFootprintCells, worldWarnings } from '../../../sim/app/warnings';
 import { cylinderCellRange } from '../../../sim/collision/cylinder-terrain/cell-range';
 import { CYLINDER_TERRAIN_MAX_CELLS } from '../../../sim/constants';
 import { Rng } from '../../../sim/math/random';
-import type { BodyInfo, WorldInfo } from '../../../sim/protocol';
+import type { BodyInfo, WorldInfo } from '../../../sim/app/protocol';
 
 const wheel = (name: string, radius: number, height: number): BodyInfo => ({ name, role: 'wheel', shape: { type: 'cylinder', radius, height } });
 const chassis: BodyInfo = { name: 'chassis', role: 'chassis', shape: { type: 'box', halfExtents: [0.3, 0.2, 0.1] } };

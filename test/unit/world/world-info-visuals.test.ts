@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createDefaultService } from '../../../sim/default-service';
+import { createDefaultService } from '../../../sim/app/default-service';
 import { readScenarioFiles } from '../../../sim/node/cli';
 import { SCENARIO_DIR } from '../scenario/helpers';
 

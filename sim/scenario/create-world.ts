@@ -2,13 +2,15 @@
  * createWorld(scenario): the scripting entry (README "Dynamics API"). The scenario is the object
  * a scenario file holds (format v2, or v1); its terrain is inline
  * ({ cols, rows, dx, dy, x0, y0, heights }) or, for a file path, given as `options.terrain`.
+ * To read a scenario file with its terrain, URDF and meshes from disk in Node, use openScenario
+ * (sim/node/open-scenario.ts).
  */
-import { PlainWorld } from './plain-world';
-import { parseScenarioFile } from '../scenario-v2';
-import { ScenarioError } from '../scenario-guard';
-import { SimWorld } from '../sim-world';
+import { PlainWorld } from '../dynamics/plain-world';
 import { Heightfield } from '../terrain/heightfield';
-import { loadScenarioUrdfRobot } from '../default-service';
+import { buildScenarioWorld } from './build-world';
+import { ScenarioError } from './scenario-guard';
+import { loadScenarioUrdfRobot } from './scenario-robot';
+import { parseScenarioFile } from './scenario-v2';
 
 export interface CreateWorldOptions {
   /** The terrain, when the scenario names a file instead of inline heights. */
@@ -30,7 +32,7 @@ export function createWorld(scenario: unknown, options: CreateWorldOptions = {})
     throw new ScenarioError(`createWorld: the scenario's terrain is the file ${JSON.stringify(parsed.terrain.file.slice(0, 200))}: load it (loadTerrain) and pass it as options.terrain, or give inline heights`);
   }
   const robot = parsed.robot !== undefined && 'urdf' in parsed.robot
-    ? loadScenarioUrdfRobot(parsed, { scenario, terrainSidecar: null, terrainData: new Uint8Array(0), robotUrdf: options.robotUrdf, robotMeshes: options.robotMeshes }, terrain)
+    ? loadScenarioUrdfRobot(parsed, { robotUrdf: options.robotUrdf, robotMeshes: options.robotMeshes }, terrain)
     : undefined;
-  return new PlainWorld(SimWorld.create(parsed, terrain, robot).engine);
+  return new PlainWorld(buildScenarioWorld(parsed, terrain, robot).engine);
 }

@@ -4,23 +4,20 @@
  * every body and every contact's impulse, the drive). Owned by the simulation service; used
  * directly by the headless CLI and tests.
  */
-import { createDynamicsWorld } from './dynamics/build';
-import { BodyKind } from './dynamics/bodies';
-import { JointKind } from './dynamics/joints';
-import type { ShapeSpec, WorldSpec } from './dynamics/spec';
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from './dynamics/spec';
-import type { DynamicsWorld } from './dynamics/world';
+import { BodyKind } from '../dynamics/bodies';
+import { JointKind } from '../dynamics/joints';
+import type { ShapeSpec, WorldSpec } from '../dynamics/spec';
+import { JOINT_FRAME_STRIDE, CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
+import type { DynamicsWorld } from '../dynamics/world';
 import type { BodyInfo, BodyShape, DriveCommand, Frame, JointInfo, TerrainInfo, WorldInfo } from './protocol';
-import type { ParsedScenario } from './scenario-v2';
-import { scenarioWorldSpec } from './scenario-v2';
-import { ScenarioError } from './scenario-guard';
-import type { Heightfield } from './terrain/heightfield';
-import { terrainOverview } from './terrain/patch';
-import type { RobotSpec } from './dynamics/spec';
-import type { VisualSpec } from './robot/urdf/urdf-to-robot';
+import type { ParsedScenario } from '../scenario/scenario-v2';
+import { buildScenarioWorld } from '../scenario/build-world';
+import type { Heightfield } from '../terrain/heightfield';
+import { terrainOverview } from '../terrain/patch';
+import type { RobotSpec } from '../dynamics/spec';
+import type { VisualSpec } from '../robot/urdf/urdf-to-robot';
 
-/** Floats per joint in Frame.joints: coordinate, rate, motor effort [N·m or N]. */
-export const JOINT_FRAME_STRIDE = 3;
+export { JOINT_FRAME_STRIDE };
 
 const JOINT_TYPE_NAMES = ['revolute', 'fixed', 'prismatic', 'ball'] as const;
 
@@ -51,20 +48,7 @@ export class SimWorld {
    * what is wrong; a start outside the terrain is refused.
    */
   static create(parsed: ParsedScenario, terrain: Heightfield, urdfRobot?: RobotSpec, visuals?: VisualSpec[]): SimWorld {
-    const [x, y] = parsed.start.position;
-    if (!terrain.contains(x, y)) {
-      throw new ScenarioError(
-        `scenario: start position (${x}, ${y}) is outside the terrain, which spans x ${terrain.x0}..${terrain.x0 + terrain.cellsX * terrain.dx} m, y ${terrain.y0}..${terrain.y0 + terrain.cellsY * terrain.dy} m`,
-      );
-    }
-    const heightAt = (px: number, py: number) => terrain.heightAt(px, py);
-    const spec = scenarioWorldSpec(parsed, { heightAt, urdfRobot });
-    let engine: DynamicsWorld;
-    try {
-      engine = createDynamicsWorld(spec, terrain);
-    } catch (e) {
-      throw new ScenarioError(`scenario: ${(e as Error).message}`);
-    }
+    const { spec, engine } = buildScenarioWorld(parsed, terrain, urdfRobot);
     return new SimWorld(parsed.name, spec, engine, terrain, urdfRobot ? visuals : undefined);
   }
 

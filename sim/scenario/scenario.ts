@@ -1,5 +1,5 @@
 /**
- * The scenario entry points the kinematic world and its callers use (sim/service.ts,
+ * The scenario entry points the kinematic world and its callers use (sim/app/service.ts,
  * sim/node/cli.ts, the renderer), kept stable while the dynamics world replaces it:
  *
  *   parseScenario(raw)   a v1 or v2 file → the v1 `Scenario` (terrain file, skid-steer robot,
@@ -8,9 +8,9 @@
  *                        joints and materials are validated and then not used here.
  *   resolveRelative      file references relative to the scenario file.
  *
- * The full v2 result is parseScenarioFile in sim/scenario-v2.ts.
+ * The full v2 result is parseScenarioFile in sim/scenario/scenario-v2.ts.
  */
-import { DEFAULT_ROBOT } from './robot/skid-steer';
+import { DEFAULT_ROBOT } from '../robot/skid-steer';
 import { checkScenarioSize, excerpt, ScenarioError } from './scenario-guard';
 import { parseScenarioFile } from './scenario-v2';
 import { parseScenarioV1, type Scenario } from './scenario-v1';

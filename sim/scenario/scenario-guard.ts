@@ -88,4 +88,4 @@ export function excerpt(s: string, max = EXCERPT_CHARS): string {
 }
 
 /** The project's one value describer (sim/util/describe-value.ts): bounded, never throws. */
-export { describeValue } from './util/describe-value';
+export { describeValue } from '../util/describe-value';

@@ -6,13 +6,13 @@
  * strict object (an unknown field names the allowed ones), every union is a `v.variant` on its
  * "type" (or "shape") field. Messages describe bad values through describeValue: type, size
  * and a short excerpt, never the serialised value. Cross-field rules (unique names, references,
- * mass or density, sorted script) are checked after the schema, in sim/scenario-v2.ts.
+ * mass or density, sorted script) are checked after the schema, in sim/scenario/scenario-v2.ts.
  *
  * Ranges are plausibility bounds, not physics limits: they catch unit mistakes (millimetres
  * for metres, grams for kilograms) and garbage, and leave every real scene inside.
  */
 import * as v from 'valibot';
-import { MIN_DIRECTION_NORM } from './constants';
+import { MIN_DIRECTION_NORM } from '../constants';
 import { describeValue, excerpt } from './scenario-guard';
 import { MAX_DT, MAX_SCRIPT_COMMANDS, MIN_DT } from './scenario-v1';
 

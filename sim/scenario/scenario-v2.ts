@@ -8,7 +8,7 @@
  *                                       to place the rover; a URDF robot is passed in by the caller)
  *
  * Validation order: size guard (depth and node count, iterative) → format/version → schema
- * (sim/scenario-schema.ts) → cross-field rules below. Every rejection is a ScenarioError whose
+ * (sim/scenario/scenario-schema.ts) → cross-field rules below. Every rejection is a ScenarioError whose
  * message starts with "scenario: " and names the JSON path.
  *
  * {
@@ -34,9 +34,9 @@ import type {
   TerrainMaterialMapSpec,
   Vec3Spec,
   WorldSpec,
-} from './dynamics/spec';
-import { buildSkidSteerRover, roverNames, ROVER_CHASSIS_MASS, ROVER_MAX_TORQUE, ROVER_WHEEL_MASS } from './robot/rover-builder';
-import { DEFAULT_ROBOT, type RobotSpec as SkidSteerSpec } from './robot/skid-steer';
+} from '../dynamics/spec';
+import { buildSkidSteerRover, roverNames, ROVER_CHASSIS_MASS, ROVER_MAX_TORQUE, ROVER_WHEEL_MASS } from '../robot/rover-builder';
+import { DEFAULT_ROBOT, type RobotSpec as SkidSteerSpec } from '../robot/skid-steer';
 import { checkScenarioSize, describeValue, excerpt, ScenarioError } from './scenario-guard';
 import {
   inlineTerrainSchema,

@@ -1,23 +1,14 @@
 /**
  * The simulation worker's protocol: what the renderer (through Comlink) and the headless CLI may
- * ask of the world's owner. Types only. The worker module (sim/worker.ts) exposes an object that
+ * ask of the world's owner. Types only. The worker module (sim/app/worker.ts) exposes an object that
  * implements `SimService`; the renderer wraps it as `{ remote, dispose }`.
  *
- * Frames are a few flat typed arrays (transferred, never structured-cloned per object), in the
- * layout of sim/dynamics/spec.ts:
- *   poses        Float32Array, 7 per body: px py pz qx qy qz qw   (body origin, world frame, z up)
- *   velocities   Float32Array, 6 per body: vx vy vz wx wy wz      (velocity of the body origin and
- *                angular velocity, world frame; the inspector derives slip velocities from it)
- *   contacts     Float32Array, 10 per contact: px py pz nx ny nz depth normalImpulse t1Impulse t2Impulse
- *                (point on B's surface, normal from B into A, impulses [N·s] of the step)
- *   contactInfo  Int32Array,   5 per contact: kind bodyA bodyB cellI cellJ
- *                (kind: WheelContactKind 0–4 for cylinder–terrain, 8 other shape–terrain, 9 body–body;
- *                 bodyA/bodyB: indices into WorldInfo.bodies, bodyB −1 = the terrain;
- *                 cellI/cellJ: terrain cell, −1 for body–body contacts)
- *   joints       Float32Array, 3 per joint: coordinate [rad|m], rate [rad/s|m/s], motor effort [N·m|N]
+ * Frames are a few flat typed arrays (transferred, never structured-cloned per object): float32
+ * copies of the world's report in the frame layout of sim/dynamics/frame-layout.ts (poses,
+ * velocities, contacts, contactInfo, joints: strides, field offsets and contact-kind codes).
  */
 
-import type { VisualSpec } from './robot/urdf/urdf-to-robot';
+import type { VisualSpec } from '../robot/urdf/urdf-to-robot';
 
 export type { VisualSpec };
 
@@ -31,7 +22,7 @@ export interface DriveCommand {
 
 /** Inputs to load a world. The renderer gathers them through its Host; the CLI from disk. */
 export interface ScenarioFiles {
-  /** Parsed scenario JSON (validated by the worker; see sim/scenario.ts). */
+  /** Parsed scenario JSON (validated by the worker; see sim/scenario/scenario.ts). */
   scenario: unknown;
   /** Parsed terrain sidecar JSON. */
   terrainSidecar: unknown;
@@ -71,21 +62,10 @@ export interface JointInfo {
   motor: boolean;
 }
 
-/**
- * A coarse picture of the whole terrain (bounded size, sim/terrain/patch.ts
- * TERRAIN_OVERVIEW_MAX_SIDE samples per side): for the minimap and the far chunks of the 3D view.
- * Sample (c, r) is grid vertex (min(c·stride, cols − 1), min(r·stride, rows − 1)) of the terrain:
- * every stride-th vertex plus always the last row and column.
- */
-export interface TerrainOverview {
-  /** Grid vertices between samples, a power of two (1 when the whole grid fits). */
-  stride: number;
-  /** Samples along x and y. */
-  cols: number;
-  rows: number;
-  /** Row-major float32 heights of the samples [m]. */
-  heights: Float32Array;
-}
+// TerrainOverview and TerrainPatch belong to the terrain (sim/terrain/patch.ts), which builds them.
+import type { TerrainOverview, TerrainPatch } from '../terrain/patch';
+export type { TerrainOverview, TerrainPatch };
+
 
 /**
  * The terrain as the renderer learns it at load: the grid's shape and an overview, never every
@@ -105,30 +85,6 @@ export interface TerrainInfo {
   overview: TerrainOverview;
 }
 
-/**
- * Heights of a rectangle of grid vertices sampled at an integer stride (SimService.terrainPatch):
- * the span [i0, i0 + cols − 1] × [j0, j0 + rows − 1] after clamping to the grid, sampled at
- * i0 + c·stride for c < sampleCols, the last sample always the span's last vertex (as
- * sim/terrain/mesh.ts samples a decimated mesh). At stride 1 the heights are the collision
- * surface's vertices (float32).
- */
-export interface TerrainPatch {
-  /** First grid vertex of the span (column, row), after clamping. */
-  i0: number;
-  j0: number;
-  /** Grid vertices the span covers along x and y, after clamping. */
-  cols: number;
-  rows: number;
-  stride: number;
-  /** Samples along x and y: ceil((cols − 1) / stride) + 1. */
-  sampleCols: number;
-  sampleRows: number;
-  /** Row-major float32 heights [m], sampleCols × sampleRows; its buffer is transferred. */
-  heights: Float32Array;
-  /** [m] Exact lowest and highest vertex of the whole span (every vertex, not only the samples). */
-  minHeight: number;
-  maxHeight: number;
-}
 
 export interface WorldInfo {
   scenarioName: string;
@@ -198,8 +154,8 @@ export interface ReplayStatus {
 }
 
 export type { RecordingOptions, RecordingStatus } from './record-session';
-export type { VerifyResult } from './record/replay';
-export type { TimelineEvent } from './record/events';
+export type { VerifyResult } from '../record/replay';
+export type { TimelineEvent } from '../record/events';
 
 export interface SimService {
   /** Validates and loads a world; rejects with a message that says what is wrong. */
@@ -220,7 +176,7 @@ export interface SimService {
    */
   terrainPatch(i0: number, j0: number, cols: number, rows: number, stride: number): Promise<TerrainPatch>;
 
-  // --- recordings (sim/record-session.ts) ---
+  // --- recordings (sim/app/record-session.ts) ---
   /** Records every step from now on; the file's bytes go to `onChunk` in order. */
   startRecording(options: import('./record-session').RecordingOptions, onChunk: (bytes: Uint8Array) => unknown): Promise<import('./record-session').RecordingStatus>;
   /** Writes the footer (the last onChunk call) and stops. */
@@ -233,10 +189,10 @@ export interface SimService {
   seek(step: number): Promise<Frame>;
   /** The frame the file holds for `step`. */
   recordedFrame(step: number): Promise<Frame | null>;
-  recordingEvents(): Promise<import('./record/events').TimelineEvent[]>;
+  recordingEvents(): Promise<import('../record/events').TimelineEvent[]>;
   /** Takes the controls at the current step and records into a new file naming its parent. */
   branch(options: import('./record-session').RecordingOptions, onChunk: (bytes: Uint8Array) => unknown): Promise<import('./record-session').RecordingStatus>;
-  verify(onProgress?: (step: number, lastStep: number) => void): Promise<import('./record/replay').VerifyResult>;
+  verify(onProgress?: (step: number, lastStep: number) => void): Promise<import('../record/replay').VerifyResult>;
   /** Per-wheel contact CSV of the open recording. */
   exportCsv(): Promise<string>;
   closeRecording(): void;

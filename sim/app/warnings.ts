@@ -15,9 +15,9 @@
  *   bodies can still pass each other.
  * - Left the terrain: the robot's base outside the grid has no ground under it.
  */
-import { POSE_STRIDE, VELOCITY_STRIDE } from './dynamics/spec';
+import { POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
 import type { BodyShape, TerrainInfo, WorldInfo } from './protocol';
-import { CYLINDER_TERRAIN_MAX_CANDIDATES, CYLINDER_TERRAIN_MAX_CELLS } from './constants';
+import { CYLINDER_TERRAIN_MAX_CANDIDATES, CYLINDER_TERRAIN_MAX_CELLS } from '../constants';
 
 /** [cells] Smallest wheel radius, in terrain cells, for which the wheel algorithm's sampling holds. */
 export const WHEEL_MIN_CELLS = 2;

@@ -1,6 +1,6 @@
 /**
  * Recording a live world and replaying into it: the glue between the dynamics world
- * (sim/sim-world.ts) and the file layer (sim/record/).
+ * (sim/app/sim-world.ts) and the file layer (sim/record/).
  *
  * - `RecordSession` records every step the world takes: the user's drive inputs with their step
  *   (the service calls `input` only when the world's drive really changes), a keyframe (saveState
@@ -13,14 +13,14 @@
  * Determinism: a replay calls the world's setDrive exactly where the live run did (same step,
  * same values, same 'user' source), so the same build reproduces the same state hashes.
  */
-import type { DynamicsWorld } from './dynamics/world';
+import type { DynamicsWorld } from '../dynamics/world';
 import type { ScenarioFiles } from './protocol';
-import type { RecordingCodecs } from './record/codecs';
-import { EVENT_SLOTS, INPUT_SLOTS, keyframeSlots, newBatch, StepCapture } from './record/capture';
-import { ENCODER_BACKLOG_BYTES, SyncEncoder, ThreadedEncoder, type EncoderPoolOptions, type EncoderStalls, type EncoderThreadFactory, type RecordEncoder } from './record/encoder';
-import type { RecordingSink } from './record/io';
-import type { ReplayableWorld } from './record/replay';
-import { DEFAULT_KEYFRAME_INTERVAL, type RecordingHeader, type RecordingWriterOptions } from './record/writer';
+import type { RecordingCodecs } from '../record/codecs';
+import { EVENT_SLOTS, INPUT_SLOTS, keyframeSlots, newBatch, StepCapture } from '../record/capture';
+import { ENCODER_BACKLOG_BYTES, SyncEncoder, ThreadedEncoder, type EncoderPoolOptions, type EncoderStalls, type EncoderThreadFactory, type RecordEncoder } from '../record/encoder';
+import type { RecordingSink } from '../record/io';
+import type { ReplayableWorld } from '../record/replay';
+import { DEFAULT_KEYFRAME_INTERVAL, type RecordingHeader, type RecordingWriterOptions } from '../record/writer';
 import type { SimWorld } from './sim-world';
 
 /**

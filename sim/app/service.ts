@@ -1,29 +1,29 @@
 /**
  * The simulation service: owns one World and runs it on its own fixed-step clock. The web
- * worker (sim/worker.ts) and the Node worker (sim/node/worker-node.ts) both expose this object
+ * worker (sim/app/worker.ts) and the Node worker (sim/node/worker-node.ts) both expose this object
  * through Comlink; tests and the CLI may call it directly.
  *
  * Clock: every tick (TICK_MS of wall time) the service owes `elapsed × timeScale / dt` steps and
  * runs them, at most MAX_STEPS_PER_TICK at once, so a slow machine runs slower than real time
  * instead of spiralling; the measured realtime factor is reported in every frame.
  */
-import { parseScenarioFile, type ParsedScenario } from './scenario-v2';
+import { parseScenarioFile, type ParsedScenario } from '../scenario/scenario-v2';
 import { SimWorld } from './sim-world';
 import { transfer } from 'comlink';
 import type { DriveCommand, Frame, LoadProgress, RecordingSummary, ReplayStatus, ScenarioFiles, SimService, TerrainPatch, WorldInfo } from './protocol';
-import { terrainPatch } from './terrain/patch';
-import { Heightfield } from './terrain/heightfield';
-import type { RobotSpec } from './dynamics/spec';
-import type { VisualSpec } from './robot/urdf/urdf-to-robot';
-import { EncoderThreadStartError, type EncoderThreadFactory } from './record/encoder';
+import { terrainPatch } from '../terrain/patch';
+import { Heightfield } from '../terrain/heightfield';
+import type { RobotSpec } from '../dynamics/spec';
+import type { VisualSpec } from '../robot/urdf/urdf-to-robot';
+import { EncoderThreadStartError, type EncoderThreadFactory } from '../record/encoder';
 import { clampDrive, RecordSession, replayable, BUILD_ID, type RecordingOptions, type RecordingStatus } from './record-session';
-import { loadCodecs, type RecordingCodecs } from './record/codecs';
-import { bytesSource, type RecordingSink, type RecordingSource } from './record/io';
-import { RecordingReader } from './record/reader';
-import { seekWorld, verifyRecording, type VerifyResult } from './record/replay';
-import { scanTimelineEvents, type TimelineEvent } from './record/events';
-import { exportWheelCsv } from './record/export-csv';
-import type { InputRecord } from './record/writer';
+import { loadCodecs, type RecordingCodecs } from '../record/codecs';
+import { bytesSource, type RecordingSink, type RecordingSource } from '../record/io';
+import { RecordingReader } from '../record/reader';
+import { seekWorld, verifyRecording, type VerifyResult } from '../record/replay';
+import { scanTimelineEvents, type TimelineEvent } from '../record/events';
+import { exportWheelCsv } from '../record/export-csv';
+import type { InputRecord } from '../record/writer';
 
 /** [ms] Wall-clock period of the stepping loop. */
 const TICK_MS = 8;

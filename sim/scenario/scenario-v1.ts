@@ -1,5 +1,5 @@
 /**
- * Scenario files, format version 1 (still read; sim/scenario-v2.ts converts them to v2):
+ * Scenario files, format version 1 (still read; sim/scenario/scenario-v2.ts converts them to v2):
  * which terrain, which robot, where it starts, the fixed step, and an optional
  * script of drive commands for headless runs. JSON, validated here with messages that name the
  * field, so a bad file is rejected with a reason and never half-loads.
@@ -14,7 +14,7 @@
  *   "script": [ { "t": 0, "throttle": 0.6, "steer": 0 }, ... ]  // optional, sorted by t
  * }
  */
-import { parseRobotSpec, type RobotSpec } from './robot/skid-steer';
+import { parseRobotSpec, type RobotSpec } from '../robot/skid-steer';
 import { describeValue, ScenarioError } from './scenario-guard';
 
 export { ScenarioError };
@@ -58,7 +58,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 /**
  * Validates a version-1 scenario. Call checkScenarioSize(raw) first when `raw` is untrusted
- * (sim/scenario.ts and sim/scenario-v2.ts do).
+ * (sim/scenario/scenario.ts and sim/scenario/scenario-v2.ts do).
  */
 export function parseScenarioV1(raw: unknown): Scenario {
   if (!isObject(raw)) fail('expected a JSON object');

@@ -1,0 +1,39 @@
+/**
+ * The URDF robot a scenario names, built from files the caller gathered (the worker from its
+ * Host, the CLI and openScenario from disk): loaded, given the scenario's controller, and placed
+ * at the scenario's start just above the terrain.
+ */
+import type { RobotSpec } from '../dynamics/spec';
+import { placeOnTerrain } from '../robot/place-robot';
+import { loadUrdfRobot } from '../robot/urdf/load-urdf';
+import type { VisualSpec } from '../robot/urdf/urdf-to-robot';
+import type { Heightfield } from '../terrain/heightfield';
+import { ScenarioError } from './scenario-guard';
+import type { ParsedScenario } from './scenario-v2';
+
+/** The robot's files: URDF text, and meshes by the path the URDF gives (or their base name). */
+export interface ScenarioRobotFiles {
+  robotUrdf?: string;
+  robotMeshes?: Record<string, Uint8Array>;
+}
+
+/** The scenario's URDF robot placed on the terrain (throws ScenarioError without one). */
+export function loadScenarioUrdfRobot(parsed: ParsedScenario, files: ScenarioRobotFiles, terrain: Heightfield): RobotSpec {
+  return loadScenarioUrdfRobotWithVisuals(parsed, files, terrain).robot;
+}
+
+/** loadScenarioUrdfRobot, with the URDF's visuals (body frames: placement moves bodies, not visuals). */
+export function loadScenarioUrdfRobotWithVisuals(parsed: ParsedScenario, files: ScenarioRobotFiles, terrain: Heightfield): { robot: RobotSpec; visuals: VisualSpec[] } {
+  const entry = parsed.robot;
+  if (entry === undefined || !('urdf' in entry)) throw new ScenarioError('scenario: no URDF robot');
+  if (typeof files.robotUrdf !== 'string') throw new ScenarioError(`scenario: the robot ${entry.urdf} was not supplied (ScenarioFiles.robotUrdf)`);
+  const meshes = files.robotMeshes ?? {};
+  const loaded = loadUrdfRobot(files.robotUrdf, {
+    position: [entry.position[0], entry.position[1], 0],
+    yaw: entry.yaw,
+    urdfPath: entry.urdf,
+    meshes: (path) => meshes[path] ?? meshes[path.split('/').pop() ?? path],
+    controller: entry.controller ?? 'infer',
+  });
+  return { robot: placeOnTerrain(loaded.robot, terrain), visuals: loaded.visuals };
+}
