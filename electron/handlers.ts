@@ -13,13 +13,22 @@
  * entries that were themselves dialog choices, and (d) the app's own bundled assets root.
  * Symbolic links are refused for (b) and (d): a downloaded folder could carry a link named
  * hills.png that points at ~/.ssh/id_ed25519 (checked with lstat on every path component below the
- * root; a local attacker racing the check is outside this model).
+ * root; a local attacker racing the check is outside this model). Hard links are refused for (b):
+ * a file with more than one name (nlink > 1) is the same file as one elsewhere on the volume, and
+ * an unpacked archive can create them. Files whose other names are harmless (a deduplicating
+ * backup tool, a package store) are refused too: the message says to copy the file.
+ *
+ * A robot's meshes (Open Robot…) are sized with lstat before any is read: at most MESH_MAX_BYTES
+ * each (the sim's mesh readers refuse more anyway) and ROBOT_MAX_RELATED_BYTES together, so a
+ * 300-byte URDF naming sparse 1 GiB files is refused instead of taking main to gigabytes.
  */
 
 import * as nodePath from 'node:path';
 import { classifyAsset } from './asset-kind';
 import { referencedFileNames } from './related-files';
-import { robotRelatedPaths } from './robot-files';
+import { ROBOT_MAX_RELATED_BYTES, robotRelatedPaths } from './robot-files';
+import { MESH_MAX_BYTES } from '../sim/robot/urdf/urdf-error';
+import { meshFormat } from '../sim/robot/mesh/obj';
 import {
   IPC,
   IPC_OPEN_RECENT,
@@ -55,6 +64,8 @@ export interface FileStat {
   isFile: boolean;
   /** Only from lstat: the path itself is a symbolic link. */
   isSymbolicLink?: boolean;
+  /** Number of names (hard links) the file has; absent when the host cannot tell. */
+  nlink?: number;
 }
 
 /** The disk operations the handlers need (node-files.ts implements them with node:fs). */
@@ -104,8 +115,11 @@ export class HostFileError extends Error {
   }
 }
 
-/** A path was refused because a component is a symbolic link. */
+/** A path was refused because a component is a symbolic link, or the file is a hard link. */
 export class SymlinkRefusedError extends HostFileError {}
+
+/** A related file (a robot's mesh) was refused for its size before it was read. */
+export class FileTooLargeError extends HostFileError {}
 
 export interface Handlers {
   openFile(kind: unknown): Promise<OpenedFile | null>;
@@ -147,14 +161,20 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   }
 
   /**
-   * Reads root/segments… refusing symbolic links at every component below `root` (the root itself
-   * is the user's dialog choice or the app bundle, trusted as it is).
+   * Checks root/segments… without reading it: no symbolic link at any component below `root` (the
+   * root itself is the user's dialog choice or the app bundle, trusted as it is), a regular file,
+   * and with `refuseHardLinks` one name only. Returns the path and the file's lstat.
    */
-  async function readContained(root: string, segments: readonly string[], displayName: string): Promise<Uint8Array> {
+  async function checkContained(
+    root: string,
+    segments: readonly string[],
+    displayName: string,
+    refuseHardLinks: boolean,
+  ): Promise<{ path: string; stat: FileStat }> {
     let p = root;
+    let st: FileStat | undefined;
     for (const seg of segments) {
       p = path.join(p, seg);
-      let st: FileStat;
       try {
         st = await deps.files.lstat(p);
       } catch (err) {
@@ -164,11 +184,23 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       }
       if (st.isSymbolicLink === true) throw new SymlinkRefusedError(`'${displayName}' is reached through a symbolic link; links are not followed`);
     }
-    return readUserFile(p, displayName);
+    if (st === undefined) throw new HostFileError(`'${displayName}' names no file`);
+    if (!st.isFile) throw new HostFileError(`'${displayName}' is not a regular file`);
+    // Directories always have several names ('.' and the entry): only the file itself is checked.
+    if (refuseHardLinks && st.nlink !== undefined && st.nlink > 1) {
+      throw new SymlinkRefusedError(`'${displayName}' has ${st.nlink} names (a hard link); linked files are not read from the opened file's folder (copy the file instead)`);
+    }
+    return { path: p, stat: st };
+  }
+
+  /** Reads root/segments… after checkContained (user folders refuse hard links; the app bundle does not). */
+  async function readContained(root: string, segments: readonly string[], displayName: string, refuseHardLinks: boolean): Promise<Uint8Array> {
+    return readUserFile((await checkContained(root, segments, displayName, refuseHardLinks)).path, displayName);
   }
 
   /** Recordings being written: id → file, its path and size so far. Ids are never reused. */
-  const recordings = new Map<string, { writer: FileWriter; path: string; name: string; bytes: number; busy: boolean }>();
+  /** `writing`: the append in progress (recordingEnd waits for it: the size it reports and the close come after it). */
+  const recordings = new Map<string, { writer: FileWriter; path: string; name: string; bytes: number; busy: boolean; writing: Promise<void> }>();
   let nextRecording = 1;
 
   function expectRecordingId(field: string, value: unknown) {
@@ -199,17 +231,34 @@ export function createHandlers(deps: HandlerDeps): Handlers {
   /**
    * The files a URDF references inside its folder (robot-files.ts). A missing one is left out (the
    * loader names a missing collision mesh and its link; a missing visual is drawn without); a
-   * symbolic link fails the open.
+   * symbolic or hard link, a file over MESH_MAX_BYTES or files over ROBOT_MAX_RELATED_BYTES
+   * together fail the open, all checked with lstat before the first byte is read.
    */
   async function readRobotRelated(dir: string, name: string, bytes: Uint8Array): Promise<Record<string, Uint8Array>> {
-    const related: Record<string, Uint8Array> = {};
+    const found: { rel: string; path: string }[] = [];
+    let total = 0;
     for (const rel of robotRelatedPaths(name, bytes)) {
+      let checked: { path: string; stat: FileStat };
       try {
-        related[rel] = await readContained(dir, rel.split('/'), rel);
+        checked = await checkContained(dir, rel.split('/'), rel, true);
       } catch (err) {
         if (err instanceof SymlinkRefusedError || !(err instanceof HostFileError)) throw err;
+        continue;
       }
+      const size = checked.stat.size;
+      if (size > MESH_MAX_BYTES) {
+        throw new FileTooLargeError(`'${rel}' is ${size} bytes; a robot mesh may be at most ${MESH_MAX_BYTES} bytes (simplify the mesh)`);
+      }
+      total += size;
+      if (total > ROBOT_MAX_RELATED_BYTES) {
+        throw new FileTooLargeError(
+          `the files '${name}' names total at least ${total} bytes; at most ${ROBOT_MAX_RELATED_BYTES} bytes of meshes are read for one robot (simplify the meshes)`,
+        );
+      }
+      found.push({ rel, path: checked.path });
     }
+    const related: Record<string, Uint8Array> = {};
+    for (const f of found) related[f.rel] = await readUserFile(f.path, f.rel);
     return related;
   }
 
@@ -250,7 +299,11 @@ export function createHandlers(deps: HandlerDeps): Handlers {
           `'${name}' is not a file the opened file names (it may read only ${allowed.length === 0 ? 'nothing' : allowed.map((n) => `'${n}'`).join(', ')})`,
         );
       }
-      const bytes = await readContained(dir, [name], name);
+      const checked = await checkContained(dir, [name], name, true);
+      if (meshFormat(name) !== 'unknown' && checked.stat.size > MESH_MAX_BYTES) {
+        throw new FileTooLargeError(`'${name}' is ${checked.stat.size} bytes; a robot mesh may be at most ${MESH_MAX_BYTES} bytes (simplify the mesh)`);
+      }
+      const bytes = await readUserFile(checked.path, name);
       // scenario → sidecar → image: what this file names becomes readable too.
       deps.tokens.allow(token, referencedFileNames(name, bytes));
       return bytes;
@@ -282,7 +335,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       }
       const id = `rec-${nextRecording++}`;
       const name = path.basename(chosen);
-      recordings.set(id, { writer, path: chosen, name, bytes: 0, busy: false });
+      recordings.set(id, { writer, path: chosen, name, bytes: 0, busy: false, writing: Promise.resolve() });
       return { id, name };
     },
 
@@ -296,17 +349,24 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       // Chunks must land in order: the renderer awaits each append before the next.
       if (r.busy) throw new IpcValidationError('recordingAppend.id', `${idArg as string} is still writing the previous chunk (await each append)`);
       r.busy = true;
-      try {
-        await r.writer.write(bytesArg);
-        r.bytes += bytesArg.byteLength;
-      } finally {
-        r.busy = false;
-      }
+      const write = (async () => {
+        try {
+          await r.writer.write(bytesArg);
+          r.bytes += bytesArg.byteLength;
+        } finally {
+          r.busy = false;
+        }
+      })();
+      // recordingEnd waits for it whether it succeeds or fails; the caller gets the failure
+      r.writing = write.catch(() => undefined);
+      await write;
     },
 
     async recordingEnd(idArg) {
       const r = expectRecordingId('recordingEnd.id', idArg);
       recordings.delete(idArg as string);
+      // an append still writing lands first: the file is closed after it, its size counted
+      await r.writing;
       await r.writer.close();
       const settings = await deps.settings.addRecent('recording', r.name, r.path);
       deps.onRecentChanged?.(settings);
@@ -322,7 +382,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
 
     async readAsset(pathArg) {
       const rel = expectAssetPath('readAsset.path', pathArg);
-      return readContained(deps.assetsRoot, rel.split('/'), rel);
+      return readContained(deps.assetsRoot, rel.split('/'), rel, false);
     },
 
     async getSettings() {

@@ -18,12 +18,12 @@ export const MAX_ASSET_DEPTH = 16;
 export const nodeFiles: HostFiles = {
   async stat(p: string): Promise<FileStat> {
     const st = await fs.stat(p);
-    return { size: st.size, isFile: st.isFile() };
+    return { size: st.size, isFile: st.isFile(), nlink: st.nlink };
   },
 
   async lstat(p: string): Promise<FileStat> {
     const st = await fs.lstat(p);
-    return { size: st.size, isFile: st.isFile(), isSymbolicLink: st.isSymbolicLink() };
+    return { size: st.size, isFile: st.isFile(), isSymbolicLink: st.isSymbolicLink(), nlink: st.nlink };
   },
 
   async readFile(p: string): Promise<Uint8Array> {

@@ -14,6 +14,13 @@ import { urdfReferencedFiles } from '../sim/robot/urdf/load-urdf';
 import { isAllowedRelatedName, RELATED_MAX_NAMES, RELATED_MAX_PARSE_BYTES } from './related-files';
 import { LIMITS } from './ipc-contract';
 
+/**
+ * [bytes] Most bytes of referenced files (meshes, textures) main reads for one robot: four meshes
+ * at the sim's per-mesh cap (MESH_MAX_BYTES, 64 MiB). Real robots carry a few MiB; the whole set is
+ * held in main, copied over IPC and again into the worker, so this bounds three copies.
+ */
+export const ROBOT_MAX_RELATED_BYTES = 256 * 1024 * 1024;
+
 /** Paths (relative to the URDF's folder, '/' separators) of the files the URDF `name` references. */
 export function robotRelatedPaths(name: string, bytes: Uint8Array): string[] {
   if (bytes.length > RELATED_MAX_PARSE_BYTES) return [];

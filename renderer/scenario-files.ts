@@ -15,10 +15,21 @@ export const DEFAULT_SCENARIO_ASSET = 'scenarios/default.json';
 
 const decoder = new TextDecoder();
 
+/** [characters] Head of a non-JSON file searched for a URDF's <robot> root, to say what it is. */
+const SNIFF_CHARS = 64 * 1024;
+
 export function parseJsonFile(name: string, bytes: Uint8Array): unknown {
+  if (bytes.length === 0) throw new Error(`${name}: the file is empty (0 bytes)`);
+  const text = decoder.decode(bytes);
   try {
-    return JSON.parse(decoder.decode(bytes));
+    return JSON.parse(text);
   } catch (e) {
+    // Say what the file is when it is plainly something else (issue #28: a URDF named .json).
+    const head = text.slice(0, SNIFF_CHARS).trimStart();
+    if (head.startsWith('<')) {
+      if (/<robot[\s>]/.test(head)) throw new Error(`${name}: a URDF robot (XML), not JSON; open it with Open Robot… (or name it .urdf)`);
+      throw new Error(`${name}: XML, not JSON`);
+    }
     throw new Error(`${name}: not valid JSON (${(e as Error).message})`);
   }
 }

@@ -61,7 +61,8 @@ export class SimClient {
   /** Loads a world, transferring the terrain bytes (the caller must not reuse them) and proxying progress. */
   load(files: ScenarioFiles, onProgress: (p: LoadProgress) => void): Promise<WorldInfo> {
     const payload = Comlink.transfer(files, [files.terrainData.buffer as ArrayBuffer]);
-    return this.remote.load(payload, Comlink.proxy(onProgress));
+    // the user was shown the estimate and asked before a large load (load-progress.ts): no limit here
+    return this.remote.load(payload, Comlink.proxy(onProgress), { maxMemoryBytes: Infinity });
   }
 
   step(n: number): Promise<number> {

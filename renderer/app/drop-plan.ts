@@ -78,13 +78,22 @@ const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1)
 export function classifyDropped(file: DroppedFile): ClassifiedFile {
   const b = file.bytes;
   const e = ext(file.name);
+  if (b.length === 0) return { file, kind: 'unknown', why: 'the file is empty (0 bytes)' };
   if (startsWith(b, MCAP_MAGIC)) return { file, kind: 'recording' };
   if (e === 'mcap') return { file, kind: 'unknown', why: 'named .mcap but not an MCAP file (no MCAP magic bytes)' };
   if (startsWith(b, PNG_MAGIC)) return { file, kind: 'image', format: 'png' };
   if (isTiff(b)) return { file, kind: 'image', format: 'geotiff' };
+  if (e === 'png') return { file, kind: 'unknown', why: 'named .png but not a PNG image (it does not start with the PNG signature)' };
+  if (e === 'tif' || e === 'tiff') return { file, kind: 'unknown', why: `named .${e} but not a TIFF image (it does not start with "II*" or "MM*")` };
   if (e === 'raw' || e === 'f32' || e === 'bin') return { file, kind: 'image', format: 'raw-f32' };
   if (e === 'stl' || e === 'obj' || e === 'dae' || e === 'jpg' || e === 'jpeg') return { file, kind: 'mesh' };
   const first = b.findIndex((x) => x !== 0x20 && x !== 0x09 && x !== 0x0a && x !== 0x0d && x !== 0xef && x !== 0xbb && x !== 0xbf);
+  // XML content wins over a .json name (a URDF saved as robot.json is a URDF).
+  if (b[first] === 0x3c /* < */ || e === 'urdf' || e === 'xml') {
+    if (/<robot[\s>]/.test(decoder.decode(b.subarray(0, XML_SNIFF_BYTES)))) return { file, kind: 'urdf' };
+    if (e === 'json') return { file, kind: 'unknown', why: 'named .json but XML without a <robot> element (not JSON, not a URDF)' };
+    return { file, kind: 'unknown', why: 'XML without a <robot> element (not a URDF)' };
+  }
   if (e === 'json' || b[first] === 0x7b /* { */) {
     if (b.length > DROP_MAX_JSON_BYTES) return { file, kind: 'unknown', why: `a ${b.length}-byte JSON file is larger than any scenario or sidecar` };
     let json: unknown;
@@ -97,10 +106,6 @@ export function classifyDropped(file: DroppedFile): ClassifiedFile {
     if (json.format === 'terrawheel-scenario' || (typeof json.terrain === 'string' && (json.version === 1 || json.version === 2))) return { file, kind: 'scenario', json };
     if (typeof json.image === 'string' && typeof json.format === 'string') return { file, kind: 'sidecar', json };
     return { file, kind: 'unknown', why: 'JSON, but neither a scenario ("format": "terrawheel-scenario") nor a terrain sidecar ("image" and "format")' };
-  }
-  if (e === 'urdf' || e === 'xml' || b[first] === 0x3c /* < */) {
-    if (/<robot[\s>]/.test(decoder.decode(b.subarray(0, XML_SNIFF_BYTES)))) return { file, kind: 'urdf' };
-    return { file, kind: 'unknown', why: 'XML without a <robot> element (not a URDF)' };
   }
   return { file, kind: 'unknown', why: e ? `.${e} is not a file TerraWheel opens` : 'not a file TerraWheel opens' };
 }

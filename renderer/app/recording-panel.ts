@@ -47,6 +47,7 @@ interface ActiveRecording {
   /** Electron: the id main issued; web: null (download at the end). */
   streamId: string | null;
   parts: Uint8Array[] | null;
+  /** Bytes that landed: written by main (Electron), or kept (web). */
   bytes: number;
   /** Sequential appends: each chunk waits for the one before. */
   chain: Promise<void>;
@@ -151,19 +152,24 @@ export class RecordingPanel {
       }
       const rec: ActiveRecording = { name, streamId, parts: [], bytes: 0, chain: Promise.resolve(), error: null };
       const stream = this.d.host.recording;
+      let kept = 0;
       const onChunk = async (bytes: Uint8Array): Promise<void> => {
-        rec.bytes += bytes.length;
+        kept += bytes.length;
         if (rec.parts) {
-          if (rec.bytes <= KEEP_RECORDING_BYTES) rec.parts.push(bytes);
+          if (kept <= KEEP_RECORDING_BYTES) rec.parts.push(bytes);
           else rec.parts = null;
         }
         if (streamId !== null && stream) {
-          rec.chain = rec.chain.then(() => stream.recordingAppend(streamId, bytes)).catch((e: unknown) => {
-            rec.error ??= e;
-          });
+          // counted once main has written it (the button shows what is on disk)
+          rec.chain = rec.chain.then(() => stream.recordingAppend(streamId, bytes)).then(
+            () => void (rec.bytes += bytes.length),
+            (e: unknown) => {
+              rec.error ??= e;
+            },
+          );
           await rec.chain;
           if (rec.error) throw rec.error;
-        }
+        } else rec.bytes += bytes.length;
       };
       const options = { scenarioPath: this.d.scenarioName() ?? undefined };
       this.active = rec;
@@ -380,7 +386,7 @@ export class RecordingPanel {
 
   private render(): void {
     const rec = this.active;
-    this.btnRecord.textContent = rec ? `■ ${this.status ? recordingLabel({ simSeconds: this.status.simSeconds, bytes: Math.max(this.status.bytes, rec.bytes) }) : ''}` : '● Rec';
+    this.btnRecord.textContent = rec ? `■ ${this.status ? recordingLabel({ simSeconds: this.status.simSeconds, bytes: rec.bytes }) : ''}` : '● Rec';
     this.btnRecord.title = rec ? `Recording to ${rec.name}: click to stop` : 'Record the run to an MCAP file';
     this.btnRecord.classList.toggle('recording', rec !== null);
     this.btnReplay.hidden = this.last === null || rec !== null;

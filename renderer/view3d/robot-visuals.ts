@@ -5,8 +5,11 @@
  *   box        BoxGeometry of the full size
  *   cylinder   along local z as in URDF: three's CylinderGeometry runs along y, turned +90° about x
  *   sphere     SphereGeometry
- *   mesh       STL (STLLoader), OBJ (OBJLoader), Collada (ColladaLoader) from bytes the caller
- *              gathered through the Host, scaled per axis by the URDF's scale
+ *   mesh       STL (the sim's reader, sim/robot/mesh/stl.ts), OBJ (OBJLoader), Collada
+ *              (ColladaLoader) from bytes the caller gathered through the Host, scaled per axis by
+ *              the URDF's scale. Each file is measured first (sim/robot/mesh/visual-limits.ts: face
+ *              corners, triangles, no DTD entities in Collada): the loaders run on this thread,
+ *              and one huge face or an entity bomb froze the window for seconds to minutes.
  *
  * Colours: the URDF material's RGBA (alpha < 1 drawn transparent), else VISUAL_DEFAULT_COLOR. STL
  * and OBJ take the URDF colour; a Collada file keeps its own materials unless the URDF gives a colour.
@@ -21,10 +24,11 @@
  * parses XML with the browser's DOMParser.
  */
 import * as THREE from 'three';
-import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { ColladaLoader } from 'three/examples/jsm/loaders/ColladaLoader.js';
 import type { VisualSpec } from '../../sim/app/protocol';
+import { parseStl } from '../../sim/robot/mesh/stl';
+import { checkVisualMesh } from '../../sim/robot/mesh/visual-limits';
 
 /** Colour of a visual whose URDF material gives none (light grey). */
 export const VISUAL_DEFAULT_COLOR = 0xb4b4b4;
@@ -59,13 +63,6 @@ function extensionOf(file: string): string {
 
 const text = new TextDecoder();
 
-/** An exact ArrayBuffer of the bytes (a view may sit inside a larger buffer). */
-function bufferOf(bytes: Uint8Array): ArrayBuffer {
-  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
-    ? bytes.buffer
-    : (bytes.slice().buffer as ArrayBuffer);
-}
-
 /** Replaces every mesh material under `obj` with `mat` (OBJ without its .mtl, coloured Collada). */
 function paint(obj: THREE.Object3D, mat: THREE.Material): void {
   obj.traverse((o) => {
@@ -80,9 +77,14 @@ function paint(obj: THREE.Object3D, mat: THREE.Material): void {
 /** The object of a mesh file (in the file's units, before the URDF scale). Throws on a bad file. */
 export function meshObject(file: string, bytes: Uint8Array, color: VisualSpec['color']): THREE.Object3D {
   const ext = extensionOf(file);
+  checkVisualMesh(file, bytes);
   if (ext === 'stl') {
-    const geometry = new STLLoader().parse(bufferOf(bytes));
-    if (!geometry.getAttribute('normal')) geometry.computeVertexNormals();
+    // The sim's reader: linear and capped (three's STLLoader runs backtracking regexes over ASCII).
+    const mesh = parseStl(bytes, file);
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute('position', new THREE.BufferAttribute(Float32Array.from(mesh.positions), 3));
+    // parseStl's indices are 0, 1, 2, … (one vertex per corner, as STLLoader): flat normals.
+    geometry.computeVertexNormals();
     return new THREE.Mesh(geometry, materialOf(color));
   }
   if (ext === 'obj') {

@@ -20,7 +20,7 @@ import { EVENT_SLOTS, INPUT_SLOTS, keyframeSlots, newBatch, StepCapture } from '
 import { ENCODER_BACKLOG_BYTES, SyncEncoder, ThreadedEncoder, type EncoderPoolOptions, type EncoderStalls, type EncoderThreadFactory, type RecordEncoder } from '../record/encoder';
 import type { RecordingSink } from '../record/io';
 import type { ReplayableWorld } from '../record/replay';
-import { DEFAULT_KEYFRAME_INTERVAL, type RecordingHeader, type RecordingWriterOptions } from '../record/writer';
+import { chunkWindowSteps, DEFAULT_CHUNK_SECONDS, DEFAULT_KEYFRAME_INTERVAL, type RecordingHeader, type RecordingWriterOptions } from '../record/writer';
 import type { SimWorld } from './sim-world';
 
 /**
@@ -29,9 +29,20 @@ import type { SimWorld } from './sim-world';
  */
 export const BUILD_ID = 'terrawheel-0.1.0+dynamics.1';
 
+/**
+ * [s] Most simulated time a killed recording loses: the chunk being filled (≤ the writer's
+ * `chunkSeconds`, 1 s) and the one on its way to disk. The stepping waits for the disk rather than
+ * run further ahead (RecordSession.behind).
+ */
+export const RECORDING_MAX_LOSS_SECONDS = 2 * DEFAULT_CHUNK_SECONDS;
+
 /** Prefix of the asset entry that names the scenario file a recording was made from. */
 export const SCENARIO_ASSET_PREFIX = 'scenario:';
 
+/**
+ * Options of a recording started by the service: keyframe interval, Foxglove rate, chunk size,
+ * encoder.
+ */
 export interface RecordingOptions {
   /** Steps between keyframes (default: the writer's, 120). */
   keyframeInterval?: number;
@@ -39,6 +50,8 @@ export interface RecordingOptions {
   foxgloveHz?: number;
   /** Uncompressed bytes per chunk (default 1 MiB). */
   chunkBytes?: number;
+  /** [s] Simulated time per chunk at most (default 1 s; a killed recording loses up to twice this). */
+  chunkSeconds?: number;
   /** Where the scenario came from (a path or a bundled name), stored to find its files again. */
   scenarioPath?: string;
   /** Set for a branch: the parent recording's name, the branch step and the state hash there. */
@@ -47,6 +60,10 @@ export interface RecordingOptions {
   buildId?: string;
 }
 
+/**
+ * The state of the running recording: active, steps and simulated time recorded, bytes handed to
+ * the sink, keyframes, inputs, events.
+ */
 export interface RecordingStatus {
   active: boolean;
   /** First and last step recorded (−1 before any). */
@@ -56,8 +73,10 @@ export interface RecordingStatus {
   steps: number;
   /** [s] Simulated time recorded. */
   simSeconds: number;
-  /** Bytes handed to the sink. */
+  /** Bytes handed to the sink (its writes resolved: for a file, written and fdatasync'd). */
   bytes: number;
+  /** Every step up to this one is in those bytes (what a killed process leaves); −1 before the first chunk. */
+  savedStep: number;
   keyframes: number;
   inputs: number;
   events: number;
@@ -178,6 +197,7 @@ export interface RecordEncoderChoice {
   pool?: EncoderPoolOptions;
 }
 
+/** Records every step a live world takes (inputs, keyframes, frames, faults) into a recording. */
 export class RecordSession {
   /** Where the captured steps are encoded and written (this thread or an encoder thread). */
   readonly encoder: RecordEncoder;
@@ -191,12 +211,20 @@ export class RecordSession {
   private lastStep = -1;
   private faultReported = false;
   private stopped = false;
+  /** The file is complete (summary and footer written, sink closed). */
+  private closed = false;
   private keyframes = 0;
   private inputs = 0;
   private events = 0;
+  /** Steps per chunk (the writer's time window), the first step of the window being filled, the last two window ends. */
+  private readonly chunkSteps: number;
+  private windowStart = -1;
+  private lastWindowEnd = -1;
+  private prevWindowEnd = -1;
 
-  private constructor(world: RecordableWorld, encoder: RecordEncoder, threaded: boolean, keyframeInterval: number, parent: RecordingOptions['parent'] | null) {
+  private constructor(world: RecordableWorld, encoder: RecordEncoder, threaded: boolean, keyframeInterval: number, parent: RecordingOptions['parent'] | null, chunkSteps: number) {
     this.world = world;
+    this.chunkSteps = chunkSteps;
     this.encoder = encoder;
     this.threaded = threaded;
     this.keyframeInterval = keyframeInterval;
@@ -211,11 +239,11 @@ export class RecordSession {
 
   /** As `start`, with a header made by the caller (a world without a scenario: benchmarks). */
   static async startWith(world: RecordableWorld, header: RecordingHeader, sink: RecordingSink, codecs: RecordingCodecs, options: RecordingOptions = {}, choice: RecordEncoderChoice = {}): Promise<RecordSession> {
-    const writerOptions: RecordingWriterOptions = { codecs, keyframeInterval: options.keyframeInterval, foxgloveHz: options.foxgloveHz, chunkBytes: options.chunkBytes };
+    const writerOptions: RecordingWriterOptions = { codecs, keyframeInterval: options.keyframeInterval, foxgloveHz: options.foxgloveHz, chunkBytes: options.chunkBytes, chunkSeconds: options.chunkSeconds };
     const encoder = choice.thread
       ? await ThreadedEncoder.create(choice.thread, sink, header, writerOptions, choice.pool)
       : await SyncEncoder.create(sink, header, writerOptions, choice.pool);
-    const s = new RecordSession(world, encoder, choice.thread !== undefined, options.keyframeInterval ?? DEFAULT_KEYFRAME_INTERVAL, options.parent ?? null);
+    const s = new RecordSession(world, encoder, choice.thread !== undefined, options.keyframeInterval ?? DEFAULT_KEYFRAME_INTERVAL, options.parent ?? null, chunkWindowSteps(world.dt, options.chunkSeconds));
     const d = world.engine.drive;
     // The drive in effect at the first step, when the user set it (the script's is in the state).
     if (!world.scriptActive) s.input(d.throttle, d.steer);
@@ -291,16 +319,44 @@ export class RecordSession {
     c.frame(step, e);
     if (this.firstStep < 0) this.firstStep = step;
     this.lastStep = step;
+    // The writer closes its chunk after this step when the window is full (same count as
+    // RecordingWriter.chunkClock): hand the batch over now so the chunk is written now.
+    if (this.windowStart < 0) this.windowStart = step;
+    if (step - this.windowStart + 1 >= this.chunkSteps) {
+      this.windowStart = -1;
+      this.prevWindowEnd = this.lastWindowEnd;
+      this.lastWindowEnd = step;
+      if (this.threaded) this.capture.attach(this.encoder.exchange(this.capture.detach()));
+    }
     this.flushSync();
   }
 
-  /** True when the encoder is behind: await `drain()` before stepping on. */
-  get backlogged(): boolean {
-    return this.encoder.backlogged;
+  /** The step before which everything is saved (the step before the first one when nothing is yet). */
+  private savedBase(): number {
+    const saved = this.encoder.savedStep;
+    return saved >= 0 ? saved : this.firstStep - 1;
   }
 
-  drain(): Promise<void> {
-    return this.encoder.drain();
+  /**
+   * True when the disk is behind: the steps not yet saved would be more than
+   * RECORDING_MAX_LOSS_SECONDS after one more step. Await `drain()` before stepping on.
+   */
+  get behind(): boolean {
+    return !this.stopped && this.firstStep >= 0 && this.lastStep - this.savedBase() >= 2 * this.chunkSteps;
+  }
+
+  /** True when the encoder or the disk is behind: await `drain()` before stepping on. */
+  get backlogged(): boolean {
+    return this.encoder.backlogged || this.behind;
+  }
+
+  /** Waits for a free capture buffer and for the disk to hold all but the last chunk window or so. */
+  async drain(): Promise<void> {
+    await this.encoder.drain();
+    if (!this.behind) return;
+    // the latest window end at least one window back (always handed over, never yet saved)
+    const target = this.lastWindowEnd <= this.lastStep - this.chunkSteps ? this.lastWindowEnd : this.prevWindowEnd;
+    if (target > this.savedBase()) await this.encoder.waitSaved(target);
   }
 
   status(): RecordingStatus {
@@ -311,6 +367,7 @@ export class RecordSession {
       steps: this.firstStep < 0 ? 0 : this.lastStep - this.firstStep,
       simSeconds: this.firstStep < 0 ? 0 : (this.lastStep - this.firstStep) * this.world.dt,
       bytes: this.encoder.bytesWritten,
+      savedStep: this.closed ? this.lastStep : this.encoder.savedStep,
       keyframes: this.keyframes,
       inputs: this.inputs,
       events: this.events,
@@ -328,6 +385,7 @@ export class RecordSession {
       const last = this.capture.detach();
       if (last !== null && last.used > 0 && this.encoder.error === null) this.encoder.exchange(last);
       await this.encoder.finish();
+      this.closed = true;
     }
     return this.status();
   }

@@ -7,6 +7,7 @@
  * runs them, at most MAX_STEPS_PER_TICK at once, so a slow machine runs slower than real time
  * instead of spiralling; the measured realtime factor is reported in every frame.
  */
+import { describeTerrainLoadEstimate, estimateTerrainLoad } from '../terrain/load-estimate';
 import { parseScenarioFile, type ParsedScenario } from '../scenario/scenario-v2';
 import { SimWorld } from './sim-world';
 import { transfer } from 'comlink';
@@ -16,7 +17,7 @@ import { Heightfield } from '../terrain/heightfield';
 import type { RobotSpec } from '../dynamics/spec';
 import type { VisualSpec } from '../robot/urdf/urdf-to-robot';
 import { EncoderThreadStartError, type EncoderThreadFactory } from '../record/encoder';
-import { clampDrive, RecordSession, replayable, BUILD_ID, type RecordingOptions, type RecordingStatus } from './record-session';
+import { assetHashes, clampDrive, RecordSession, replayable, BUILD_ID, SCENARIO_ASSET_PREFIX, type RecordingOptions, type RecordingStatus } from './record-session';
 import { loadCodecs, type RecordingCodecs } from '../record/codecs';
 import { bytesSource, type RecordingSink, type RecordingSource } from '../record/io';
 import { RecordingReader } from '../record/reader';
@@ -69,6 +70,10 @@ interface OpenReplay {
 /** Bytes of a recording held open for replay at most (the app reads files whole). */
 export const MAX_REPLAY_BYTES = 2 ** 31 - 1;
 
+/**
+ * The simulation service: owns one world and runs it on its own fixed-step clock; the web and Node
+ * workers expose it through Comlink, the CLI and tests call it directly.
+ */
 export class SimServiceImpl implements SimService {
   private world: SimWorld | null = null;
   private running = false;
@@ -91,8 +96,8 @@ export class SimServiceImpl implements SimService {
     this.now = deps.now ?? (() => (typeof performance !== 'undefined' ? performance.now() : Date.now()));
   }
 
-  async load(files: ScenarioFiles, onProgress?: (p: LoadProgress) => void): Promise<WorldInfo> {
-    const world = this.buildWorld(files, onProgress);
+  async load(files: ScenarioFiles, onProgress?: (p: LoadProgress) => void, options: LoadOptions = {}): Promise<WorldInfo> {
+    const world = this.buildWorld(files, onProgress, options);
     if (this.recording) await this.stopRecording();
     this.replay = null;
     const wasRunning = this.running;
@@ -106,7 +111,7 @@ export class SimServiceImpl implements SimService {
   }
 
   /** Builds the world of `files` (the running one untouched); throws naming what is wrong. */
-  private buildWorld(files: ScenarioFiles, onProgress?: (p: LoadProgress) => void): SimWorld {
+  private buildWorld(files: ScenarioFiles, onProgress?: (p: LoadProgress) => void, options: LoadOptions = {}): SimWorld {
     const report = (stage: string, fraction: number) => {
       try {
         onProgress?.({ stage, fraction });
@@ -124,6 +129,7 @@ export class SimServiceImpl implements SimService {
       terrain = Heightfield.fromArray({ cols: t.cols, rows: t.rows, dx: t.dx, dy: t.dy, x0: t.x0 ?? 0, y0: t.y0 ?? 0, heights: Float64Array.from(t.heights) });
     } else {
       if (!(files.terrainData instanceof Uint8Array)) throw new Error('load: terrainData must be the bytes of the terrain file');
+      checkLoadMemory(files.terrainSidecar, files.terrainData, options.maxMemoryBytes ?? DEFAULT_MAX_LOAD_MEMORY_BYTES);
       terrain = this.deps.decodeTerrain(files.terrainSidecar, files.terrainData, (f) => report('terrain', 0.05 + 0.85 * f));
     }
     report('world', 0.9);
@@ -185,18 +191,30 @@ export class SimServiceImpl implements SimService {
   async step(n: number): Promise<number> {
     const w = this.requireWorld();
     if (!Number.isInteger(n) || n < 0 || n > MAX_MANUAL_STEPS) throw new Error(`step: n must be an integer from 0 to ${MAX_MANUAL_STEPS}, got ${n}`);
-    if (n > 0) this.stepWorld(w, n);
+    let left = n;
+    while (left > 0) {
+      const before = w.stepCount;
+      const waiting = this.stepWorld(w, left);
+      left -= w.stepCount - before;
+      if (!waiting || this.recording === null) break;
+      // the recording's encoder or disk is behind: let it catch up, then step on
+      await this.recording.drain();
+    }
     if (this.recording?.backlogged) await this.recording.drain();
     return w.stepCount;
   }
 
-  /** Steps the world n times; records every step, and applies a followed replay's inputs. */
-  private stepWorld(w: SimWorld, n: number): void {
+  /**
+   * Steps the world n times; records every step, and applies a followed replay's inputs. Stops
+   * early and returns true when the recording is backlogged (its encoder or the disk is behind:
+   * the caller awaits its `drain()` or steps later).
+   */
+  private stepWorld(w: SimWorld, n: number): boolean {
     const rec = this.recording;
     const rp = this.replay?.following ? this.replay : null;
     if (rec === null && rp === null) {
       w.step(n);
-      return;
+      return false;
     }
     const e = w.engine;
     const rw = rp ? replayable(e) : null;
@@ -213,8 +231,11 @@ export class SimServiceImpl implements SimService {
         }
       }
       e.step(1);
-      rec?.afterStep();
+      if (rec === null) continue;
+      rec.afterStep();
+      if (rec.backlogged) return true;
     }
+    return false;
   }
 
   // --- recording ---------------------------------------------------------------------------
@@ -274,7 +295,7 @@ export class SimServiceImpl implements SimService {
    * into the loaded world, which must be of the recording's scenario (load it first). Stops any
    * recording and the clock; the world is put at the recording's first step.
    */
-  async openRecording(data: Uint8Array | RecordingSource, name = 'recording.mcap'): Promise<RecordingSummary> {
+  async openRecording(data: Uint8Array | RecordingSource, name = 'recording.mcap', options: { checkAssets?: boolean } = {}): Promise<RecordingSummary> {
     const w = this.requireWorld();
     const source = data instanceof Uint8Array ? bytesSource(data) : data;
     if (data instanceof Uint8Array && data.length > MAX_REPLAY_BYTES) throw new Error(`openRecording: ${data.length} bytes is over the ${MAX_REPLAY_BYTES}-byte limit`);
@@ -284,6 +305,14 @@ export class SimServiceImpl implements SimService {
     const recorded = info.metadata.bodies.map((b) => b.name);
     if (recorded.length !== names.length || recorded.some((n, i) => n !== names[i]) || Math.abs(info.dt - w.dt) > 0) {
       throw new Error(`openRecording: the recording is of "${info.metadata.scenarioName}" (${recorded.length} bodies, dt ${info.dt} s), the loaded world is "${w.name}" (${names.length} bodies, dt ${w.dt} s): load its scenario first`);
+    }
+    // Same bodies and dt is not the same world: the scenario, terrain and robot files must be
+    // the recorded ones too (their hashes are in the file). The CLI's verify compares them itself.
+    if (options?.checkAssets !== false && this.files !== null) {
+      const differ = differingAssets(info.assets, await assetHashes(this.files));
+      if (differ.length > 0) {
+        throw new Error(`openRecording: the recording is of "${info.metadata.scenarioName}", the loaded world is "${w.name}", and the loaded world's files differ from the recording's: ${differ.map((d) => d.name).join(', ')} (${differ.map((d) => `${d.name}: recorded ${short(d.recorded)}, loaded ${short(d.loaded)}`).join('; ')}): load its scenario first`);
+      }
     }
     if (info.keyframeSteps.length === 0) throw new Error('openRecording: the recording has no keyframe to replay from');
     if (this.recording) await this.stopRecording();
@@ -477,8 +506,51 @@ export class SimServiceImpl implements SimService {
   }
 }
 
+/**
+ * The recorded assets whose hash differs from the loaded world's (by name; the scenario entry by
+ * its prefix, whatever path it names). An asset only one side has differs too ('none').
+ */
+export function differingAssets(recorded: readonly { name: string; hash: string }[], loaded: readonly { name: string; hash: string }[]): { name: string; recorded: string; loaded: string }[] {
+  const key = (n: string) => (n.startsWith(SCENARIO_ASSET_PREFIX) ? 'scenario' : n);
+  const mine = new Map(loaded.map((a) => [key(a.name), a.hash]));
+  const theirs = new Map(recorded.map((a) => [key(a.name), a.hash]));
+  // a recording that carries no hashes (made without files) cannot be checked
+  if (theirs.size === 0) return [];
+  const out: { name: string; recorded: string; loaded: string }[] = [];
+  for (const [name, hash] of theirs) if (mine.get(name) !== hash) out.push({ name, recorded: hash, loaded: mine.get(name) ?? 'none' });
+  for (const [name, hash] of mine) if (!theirs.has(name)) out.push({ name, recorded: 'none', loaded: hash });
+  return out;
+}
+
+/** "sha256:0123456789ab…" */
+function short(hash: string): string {
+  return hash.length > 19 ? `${hash.slice(0, 19)}…` : hash;
+}
+
+/**
+ * [bytes] Default memory limit of a terrain load through the service (the headless API, the CLI):
+ * 2 GiB, which an 8193² 16-bit PNG (≈ 1.8 GB) fits and a 16385² one (≈ 7 GB) does not. The app
+ * shows the same estimate and asks before a large load, then loads without a limit.
+ */
+export const DEFAULT_MAX_LOAD_MEMORY_BYTES = 2 * 2 ** 30;
+
+export interface LoadOptions {
+  /** [bytes] Refuse a terrain whose estimated peak memory (terrain/load-estimate.ts) is over this. Default DEFAULT_MAX_LOAD_MEMORY_BYTES; Infinity for none. */
+  maxMemoryBytes?: number;
+}
+
+/** Throws when the terrain's estimate (from its header, before any pixel is decoded) is over `limit` bytes. */
+function checkLoadMemory(sidecar: unknown, data: Uint8Array, limit: number): void {
+  if (!(limit >= 0)) throw new Error(`load: maxMemoryBytes must be a number of bytes ≥ 0, got ${limit}`);
+  if (limit === Infinity) return;
+  const e = estimateTerrainLoad(sidecar, data);
+  if (e === null || e.bytes <= limit) return;
+  const mb = limit >= 1e9 ? `${(limit / 1e9).toFixed(1)} GB` : `${Math.round(limit / 1e6)} MB`;
+  throw new Error(`terrain: ${describeTerrainLoadEstimate(e)}, over the load's memory limit of ${mb} (raise it with the CLI's --max-memory or load's maxMemoryBytes option)`);
+}
+
 function idleStatus(): RecordingStatus {
-  return { active: false, firstStep: -1, lastStep: -1, steps: 0, simSeconds: 0, bytes: 0, keyframes: 0, inputs: 0, events: 0, parent: null };
+  return { active: false, firstStep: -1, lastStep: -1, steps: 0, simSeconds: 0, bytes: 0, savedStep: -1, keyframes: 0, inputs: 0, events: 0, parent: null };
 }
 
 /** The options a renderer may set (numbers checked by the writer; strings kept short). */
@@ -488,6 +560,7 @@ function sanitizeOptions(o: RecordingOptions): RecordingOptions {
   if (typeof o.keyframeInterval === 'number') out.keyframeInterval = o.keyframeInterval;
   if (typeof o.foxgloveHz === 'number') out.foxgloveHz = o.foxgloveHz;
   if (typeof o.chunkBytes === 'number') out.chunkBytes = o.chunkBytes;
+  if (typeof o.chunkSeconds === 'number') out.chunkSeconds = o.chunkSeconds;
   if (typeof o.scenarioPath === 'string') out.scenarioPath = o.scenarioPath.slice(0, 4096);
   return out;
 }

@@ -4,16 +4,23 @@
  * header, metadata and footer), and a random-access source over a file.
  *
  * fsync per write is what makes "a killed process or a power cut loses at most the last chunk"
- * true on disk, not only in the page cache. At the default 1 MiB chunks that is about one fsync
- * per simulated second.
+ * true on disk, not only in the page cache. The writer closes a chunk at least every simulated
+ * second (writer.ts `chunkSeconds`): about one fsync per simulated second, and the stepping waits
+ * for them (RecordSession.behind), so a killed run loses at most RECORDING_MAX_LOSS_SECONDS.
+ * `bytesWritten` and `savedStep` say how much is on disk (the CLI's progress line).
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import type { RecordingSink, RecordingSource } from '../record/io';
 import { loadCodecs, type RecordingCodecs } from '../record/codecs';
 import { RecordingReader } from '../record/reader';
 import { wheelCsvChunks, type WheelCsvOptions } from '../record/export-csv';
+import { cutReport, type CutReport } from '../record/replay';
 
 export class FileSink implements RecordingSink {
+  /** Bytes written and (with `sync`) fdatasync'd: what a killed process leaves on disk. */
+  bytesWritten = 0;
+  /** Every step up to this one is in those bytes (−1: none yet; from the writer's `wroteThrough`). */
+  savedStep = -1;
   private constructor(
     private readonly file: FileHandle,
     readonly path: string,
@@ -32,6 +39,11 @@ export class FileSink implements RecordingSink {
       done += bytesWritten;
     }
     if (this.sync) await this.file.datasync();
+    this.bytesWritten += bytes.length;
+  }
+
+  wroteThrough(step: number): void {
+    this.savedStep = step;
   }
 
   async close(): Promise<void> {
@@ -93,9 +105,10 @@ export async function openRecordingFile(path: string, options: { codecs?: Record
 
 /**
  * `export-csv`: writes the per-wheel CSV of `recordingPath` to `csvPath` piece by piece (a long
- * recording never sits in memory as one string). Returns the number of data rows.
+ * recording never sits in memory as one string). Returns the number of data rows, and for an
+ * incomplete file (cut, damaged, no summary) what is missing (only its prefix is exported).
  */
-export async function exportWheelCsvFile(recordingPath: string, csvPath: string, options: WheelCsvOptions = {}): Promise<number> {
+export async function exportWheelCsvFile(recordingPath: string, csvPath: string, options: WheelCsvOptions = {}): Promise<{ rows: number; cut: CutReport | null }> {
   const { reader, close } = await openRecordingFile(recordingPath);
   const out = await open(csvPath, 'w');
   let rows = -1; // the header line is not a data row
@@ -108,5 +121,5 @@ export async function exportWheelCsvFile(recordingPath: string, csvPath: string,
     await out.close();
     await close();
   }
-  return rows;
+  return { rows, cut: cutReport(reader.info) };
 }

@@ -37,12 +37,27 @@ export interface ChunkEntry {
   messageIndexAt: Map<number, number> | null;
 }
 
+/**
+ * How a file without a readable summary ends: 'cut' (it stops inside a record: a killed or
+ * truncated recording), 'damaged' (unreadable bytes), 'no-summary' (the data section is complete,
+ * only the summary or footer is missing or bad).
+ */
+export interface Incomplete {
+  kind: 'cut' | 'damaged' | 'no-summary';
+  /** Last step of the complete chunks (−1: none). */
+  lastStep: number;
+  /** Bytes after the last complete chunk and its message indexes (lost or skipped). */
+  bytesAfterLastChunk: number;
+}
+
 /** What opening found before the metadata is parsed: its records, the chunks, and a notice for a cut or damaged file. */
 export interface Scanned {
   metadata: Map<string, string> | null;
   scenario: Uint8Array | null;
   chunks: ChunkEntry[];
   notice: string | null;
+  /** Set for a file read by scanning (cut, damaged, or without its summary). */
+  incomplete: Incomplete | null;
 }
 
 /** A complete file: footer and summary through @mcap/core, then metadata and scenario by index. */
@@ -89,7 +104,7 @@ export async function openIndexed(source: RecordingSource, size: number): Promis
       messageIndexAt: idx,
     };
   });
-  return { metadata, scenario, chunks, notice: null };
+  return { metadata, scenario, chunks, notice: null, incomplete: null };
 }
 
 /**
@@ -197,5 +212,8 @@ export async function scanLinear(source: RecordingSource, size: number, dataStar
   if (stop === 'end') notice = `the file's summary is missing or damaged (${whyNotIndexed}); its ${chunks.length} chunks were found by scanning and the recording ends at step ${lastStep}`;
   else if (stop === 'cut') notice = `recording ends at step ${lastStep}: the file was cut after byte ${size}; the last chunk was lost`;
   else notice = `recording ends at step ${lastStep}: unreadable data (${badWhat}) at byte ${at}; the rest of the file (${size - at} bytes) is skipped`;
-  return { metadata, scenario, chunks, notice };
+  const lastChunk = chunks.length > 0 ? chunks[chunks.length - 1] : null;
+  const goodEnd = lastChunk === null ? dataStart : Math.max(lastChunk.offset + lastChunk.recordLength, lastChunk.messageIndexStart + lastChunk.messageIndexLength);
+  const incomplete: Incomplete = { kind: stop === 'end' ? 'no-summary' : stop === 'cut' ? 'cut' : 'damaged', lastStep, bytesAfterLastChunk: Math.max(0, size - goodEnd) };
+  return { metadata, scenario, chunks, notice, incomplete };
 }

@@ -6,7 +6,7 @@
 import { crc32 } from '../terrain/crc32';
 import type { RecordingCodecs } from './codecs';
 import type { ChunkEntry } from './chunk-index';
-import { RecordingError } from './format';
+import { MAX_CHUNK_UNCOMPRESSED_BYTES, RecordingError } from './format';
 import type { RecordingSource } from './io';
 import { OP, parseChunkContent, parseChunkHead, type ChunkHead } from './mcap-parse';
 import type { RecordingInfo } from './open-recording';
@@ -128,6 +128,9 @@ export async function decodeChunk(source: RecordingSource, codecs: RecordingCode
   }
   if (head.recordsOffset - e.offset + head.recordsLength > e.recordLength) throw new RecordingError(`${where}: records run past the end of the chunk (damaged)`, e.offset);
   const compressed = raw.subarray(head.recordsOffset - e.offset, head.recordsOffset - e.offset + head.recordsLength);
+  if (head.uncompressedSize > MAX_CHUNK_UNCOMPRESSED_BYTES) {
+    throw new RecordingError(`${where}: its head says it inflates to ${head.uncompressedSize} bytes, over the ${MAX_CHUNK_UNCOMPRESSED_BYTES}-byte limit of a chunk (damaged, or not written by a TerraWheel recorder); not inflated`, e.offset);
+  }
   let data: Uint8Array;
   if (head.compression === '') data = compressed;
   else {

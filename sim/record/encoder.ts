@@ -36,6 +36,10 @@ export interface EncoderStalls {
   grown: number;
 }
 
+/**
+ * Where captured steps go to be encoded and written: `SyncEncoder` (in the stepping thread) or
+ * `ThreadedEncoder` (an encoder thread).
+ */
 export interface RecordEncoder {
   /** Takes a filled batch (null: none yet) and returns an empty one to fill next. */
   exchange(filled: CaptureBatch | null): CaptureBatch;
@@ -44,8 +48,12 @@ export interface RecordEncoder {
   drain(): Promise<void>;
   /** Encodes everything handed over, writes the summary and footer, closes the sink. */
   finish(): Promise<void>;
-  /** Bytes handed to the sink so far. */
+  /** Bytes handed to the sink so far (its writes resolved). */
   readonly bytesWritten: number;
+  /** Every record of the steps up to this one is in bytes the sink accepted (−1: none yet). */
+  readonly savedStep: number;
+  /** Resolves once `savedStep ≥ step` (or throws the encoder's error). */
+  waitSaved(step: number): Promise<void>;
   readonly stalls: EncoderStalls;
   /** The first encoder or sink error (then every call throws it). */
   readonly error: Error | null;
@@ -60,24 +68,29 @@ export interface EncoderPoolOptions {
   poolSize?: number;
 }
 
+/** The encoder that encodes and writes each batch in the stepping thread (no encoder thread). */
 export class SyncEncoder implements RecordEncoder {
   readonly stalls: EncoderStalls = { waits: 0, waitMs: 0, grown: 0 };
   private readonly spare: CaptureBatch;
   private readonly decoder = new FrameDecoder();
-  private readonly out: { bytes: number };
-  private constructor(readonly writer: RecordingWriter, out: { bytes: number }, bufferBytes: number) {
+  private readonly out: { bytes: number; savedStep: number };
+  private constructor(readonly writer: RecordingWriter, out: { bytes: number; savedStep: number }, bufferBytes: number) {
     this.out = out;
     this.spare = newBatch(bufferBytes);
   }
 
   static async create(sink: RecordingSink, header: RecordingHeader, options: RecordingWriterOptions, pool: EncoderPoolOptions = {}): Promise<SyncEncoder> {
-    const out = { bytes: 0 };
+    const out = { bytes: 0, savedStep: -1 };
     const counting: RecordingSink = {
       write: async (bytes) => {
         await sink.write(bytes);
         out.bytes += bytes.length;
       },
       close: async () => sink.close?.(),
+      wroteThrough: (step) => {
+        out.savedStep = step;
+        sink.wroteThrough?.(step);
+      },
     };
     const writer = await RecordingWriter.create(counting, header, options);
     return new SyncEncoder(writer, out, pool.bufferBytes ?? CAPTURE_BUFFER_BYTES);
@@ -107,6 +120,15 @@ export class SyncEncoder implements RecordEncoder {
     return this.out.bytes;
   }
 
+  get savedStep(): number {
+    return this.out.savedStep;
+  }
+
+  async waitSaved(step: number): Promise<void> {
+    // the writer's queue holds the chunk end (if it was captured): draining writes it
+    if (this.out.savedStep < step) await this.writer.drain();
+  }
+
   get error(): Error | null {
     return null;
   }
@@ -128,15 +150,19 @@ export interface EncoderPort {
 /** Starts an encoder thread (Node: sim/node/record-thread.ts; browser: encoder-thread-web.ts). */
 export type EncoderThreadFactory = () => EncoderPort;
 
+/** A message from the stepping thread to the encoder thread. */
 export type EncoderRequest =
   | { type: 'start'; header: RecordingHeader; options: EncoderWriterOptions; compression: RecordingCodecs['compression'] }
   | { type: 'batch'; buf: ArrayBuffer; used: number; frames: number; strings: string[] }
   | { type: 'close' };
 
+/** A message from the encoder thread back to the stepping thread. */
 export type EncoderReply =
   | { type: 'started' }
   | { type: 'free'; buf: ArrayBuffer }
   | { type: 'out'; bytes: Uint8Array }
+  /** Every record of the steps up to `step` is in the `out` bytes sent before this message. */
+  | { type: 'through'; step: number }
   | { type: 'closed' }
   | { type: 'error'; message: string };
 
@@ -146,6 +172,10 @@ export class EncoderThreadStartError extends Error {}
 /** [ms] Longest single wait for a free buffer before the encoder thread counts as hung. */
 export const ENCODER_WAIT_LIMIT_MS = 60_000;
 
+/**
+ * The encoder that hands each captured batch to an encoder thread and takes empty ones back, so
+ * the stepping thread only copies.
+ */
 export class ThreadedEncoder implements RecordEncoder {
   readonly stalls: EncoderStalls = { waits: 0, waitMs: 0, grown: 0 };
   private readonly free: CaptureBatch[] = [];
@@ -156,6 +186,8 @@ export class ThreadedEncoder implements RecordEncoder {
   private failure: Error | null = null;
   private writing: Promise<void> = Promise.resolve();
   private written = 0;
+  private saved = -1;
+  private savedWaiters: (() => void)[] = [];
   private started: { resolve: () => void; reject: (e: Error) => void } | null = null;
   private closedWait: { resolve: () => void; reject: (e: Error) => void } | null = null;
   private freeWaiters: (() => void)[] = [];
@@ -196,6 +228,7 @@ export class ThreadedEncoder implements RecordEncoder {
     this.started = null;
     this.closedWait = null;
     for (const w of this.freeWaiters.splice(0)) w();
+    for (const w of this.savedWaiters.splice(0)) w();
   }
 
   private onReply(m: EncoderReply): void {
@@ -220,6 +253,16 @@ export class ThreadedEncoder implements RecordEncoder {
           } catch (e) {
             this.fail(e instanceof Error ? e : new Error(String(e)));
           }
+        });
+        break;
+      }
+      case 'through': {
+        const step = m.step;
+        // saved once the bytes before it are written
+        this.writing = this.writing.then(() => {
+          if (this.failure !== null) return;
+          this.saved = step;
+          for (const w of this.savedWaiters.splice(0)) w();
         });
         break;
       }
@@ -299,6 +342,15 @@ export class ThreadedEncoder implements RecordEncoder {
     return this.written;
   }
 
+  get savedStep(): number {
+    return this.saved;
+  }
+
+  async waitSaved(step: number): Promise<void> {
+    while (this.failure === null && this.saved < step) await new Promise<void>((r) => this.savedWaiters.push(r));
+    this.check();
+  }
+
   get error(): Error | null {
     return this.failure;
   }
@@ -327,6 +379,9 @@ export function serveEncoder(port: EncoderHostPort, loadCodecs: () => Promise<Re
     async write(bytes) {
       const copy = bytes.slice();
       port.postMessage({ type: 'out', bytes: copy }, [copy.buffer]);
+    },
+    wroteThrough(step) {
+      port.postMessage({ type: 'through', step });
     },
   };
   const handle = async (m: EncoderRequest): Promise<void> => {

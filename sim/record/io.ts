@@ -13,6 +13,11 @@ export interface RecordingSink {
   write(bytes: Uint8Array): Promise<void>;
   /** Called once after the last write (the footer); optional. */
   close?(): Promise<void>;
+  /**
+   * Optional: every record of the steps up to `step` is in the bytes written before this call
+   * (called after each chunk the writer closes by simulated time).
+   */
+  wroteThrough?(step: number): void;
 }
 
 /** Random access to a recording's bytes. */

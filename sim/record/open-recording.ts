@@ -7,10 +7,14 @@
 import { RECORDING_METADATA_NAME, RECORDING_PROFILE, RecordingError, SCENARIO_ATTACHMENT_NAME } from './format';
 import type { RecordingSource } from './io';
 import { Cursor, MCAP_MAGIC, OP, RECORD_HEAD_BYTES } from './mcap-parse';
-import { openIndexed, scanLinear, type ChunkEntry, type Scanned } from './chunk-index';
+import { openIndexed, scanLinear, type ChunkEntry, type Incomplete, type Scanned } from './chunk-index';
 import { parseRecordingMetadata, readExactly, readU64, stepOf } from './read-checks';
 import type { RecordingMetadata } from './writer';
 
+/**
+ * What a recording says about itself: its metadata, scenario, assets, steps, keyframes, and a
+ * notice when the file was cut short.
+ */
 export interface RecordingInfo {
   metadata: RecordingMetadata;
   /** The scenario JSON text as recorded. */
@@ -30,6 +34,8 @@ export interface RecordingInfo {
   mode: 'indexed' | 'scan';
   /** Set when the file was cut or damaged and only a prefix is readable. */
   notice: string | null;
+  /** The same, as data: how the file ends, its last complete step, the bytes after its last complete chunk. */
+  incomplete: Incomplete | null;
   fileBytes: number;
   chunkCount: number;
 }
@@ -122,6 +128,7 @@ export async function openRecording(source: RecordingSource): Promise<{ info: Re
     keyframeSteps: [],
     mode,
     notice: scanned.notice,
+    incomplete: scanned.incomplete,
     fileBytes: size,
     chunkCount: chunks.length,
   };

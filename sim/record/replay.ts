@@ -13,7 +13,13 @@ import { POSE_STRIDE } from '../dynamics/frame-layout';
 import { makeFrame, RecordingError } from './format';
 import type { RecordingReader } from './reader';
 import type { InputRecord } from './writer';
+import type { Incomplete } from './chunk-index';
+import type { RecordingInfo } from './open-recording';
 
+/**
+ * What `seekWorld` and `verifyRecording` need of a world: restore a state, apply inputs, step,
+ * hash.
+ */
 export interface ReplayableWorld {
   /** Bytes from saveState() of a world built from the same scenario. */
   restoreState(bytes: Uint8Array): void;
@@ -25,6 +31,7 @@ export interface ReplayableWorld {
   poses?(): Float64Array;
 }
 
+/** Where a seek landed: the keyframe restored and the steps re-simulated after it. */
 export interface SeekResult {
   /** Keyframe the world was restored from. */
   keyframeStep: number;
@@ -70,6 +77,7 @@ export async function seekWorld(reader: RecordingReader, world: ReplayableWorld,
   return { keyframeStep: kf.step, simulated: step - kf.step, input: { ...current } };
 }
 
+/** Options of `verifyRecording`: the build id of the world and a progress callback. */
 export interface VerifyOptions {
   /** The build id of the world doing the re-simulation (compared with the recording's). */
   buildId?: string;
@@ -78,6 +86,10 @@ export interface VerifyOptions {
   progressEvery?: number;
 }
 
+/**
+ * The verdict of `verifyRecording`: deterministic, diverged (with the first difference) or
+ * recorded by a different build.
+ */
 export interface VerifyResult {
   /**
    * 'deterministic': every keyframe hash (and every recorded pose) matched.
@@ -89,7 +101,40 @@ export interface VerifyResult {
   keyframesChecked: number;
   framesChecked: number;
   firstDifference: { step: number; what: 'state hash' | 'pose'; body: number | null; bodyName: string | null; expected: string; actual: string } | null;
+  /**
+   * Set when the file is incomplete (cut by a killed process or a truncated copy, damaged, or
+   * without its summary): only its prefix was checked. The message says so too.
+   */
+  cut: CutReport | null;
   message: string;
+}
+
+/** What is missing from an incomplete recording (RecordingInfo.incomplete, with times). */
+export interface CutReport {
+  kind: Incomplete['kind'];
+  /** Last step present, and its time [s]. */
+  lastStep: number;
+  lastTime: number;
+  /** Bytes after the last complete chunk (lost, or skipped as unreadable). */
+  bytesAfterLastChunk: number;
+  /** One sentence: "the file is cut: it ends at step 1541 (7.71 s); 60,211 bytes after its last complete chunk are lost". */
+  message: string;
+}
+
+/** The cut report of an opened recording, or null for a complete file. */
+export function cutReport(info: RecordingInfo): CutReport | null {
+  const inc = info.incomplete;
+  if (inc === null) return null;
+  const lastTime = Math.max(0, inc.lastStep) * info.dt;
+  const at = `it ends at step ${inc.lastStep} (${lastTime.toFixed(2)} s)`;
+  const after = `${inc.bytesAfterLastChunk} bytes after its last complete chunk`;
+  const message =
+    inc.kind === 'cut'
+      ? `the file is cut: ${at}; ${after} are lost (a killed recorder or a truncated copy)`
+      : inc.kind === 'damaged'
+        ? `the file is damaged: ${at}; ${after} are unreadable and skipped`
+        : `the file has no summary (it was not closed): ${at}; ${after}`;
+  return { kind: inc.kind, lastStep: inc.lastStep, lastTime, bytesAfterLastChunk: inc.bytesAfterLastChunk, message };
 }
 
 /**
@@ -167,5 +212,7 @@ export async function verifyRecording(reader: RecordingReader, world: Replayable
     verdict = 'diverged';
     message = `not deterministic: first difference at ${where}`;
   }
-  return { verdict, keyframesChecked, framesChecked, firstDifference: diff, message };
+  const cut = cutReport(info);
+  if (cut !== null) message += ` (only the prefix: ${cut.message})`;
+  return { verdict, keyframesChecked, framesChecked, firstDifference: diff, cut, message };
 }

@@ -2,9 +2,11 @@
  * RecordingWriter: a run as one MCAP file, written chunk by chunk while it runs.
  *
  * Built on @mcap/core's McapWriter (chunked, message-indexed, CRC'd chunks, summary and footer
- * at `close()`). A chunk goes to the sink as soon as it holds `chunkBytes` of records, so a killed
- * process loses at most the chunk being filled; the reader replays the prefix of a file without
- * its footer (see reader.ts).
+ * at `close()`). A chunk goes to the sink as soon as it holds `chunkBytes` of records or spans
+ * `chunkSeconds` of simulated time (whichever comes first), so a killed process loses at most the
+ * chunk being filled (≤ chunkSeconds) and the one on its way to disk; the reader replays the
+ * prefix of a file without its footer (see reader.ts). After a chunk closed by time, the sink's
+ * `wroteThrough(step)` says every record of the steps up to that one is in the bytes written.
  *
  * File layout, in write order:
  *   header (profile "terrawheel") · metadata "terrawheel.recording" · attachment scenario.json ·
@@ -30,6 +32,7 @@ import {
   FrameScratch,
   KEYFRAME_ENCODING,
   KEYFRAME_SCHEMA_NAME,
+  MAX_CHUNK_UNCOMPRESSED_BYTES,
   RECORDING_FORMAT_VERSION,
   RECORDING_METADATA_NAME,
   RECORDING_PROFILE,
@@ -80,6 +83,10 @@ export interface RecordingHeader {
   createdAt?: string;
 }
 
+/**
+ * Options of `RecordingWriter.create`: codecs, keyframe interval, Foxglove rate, chunk size, frame
+ * encoding.
+ */
 export interface RecordingWriterOptions {
   codecs: RecordingCodecs;
   /** Steps between full-state keyframes (`keyframeDue`). Default 120 (0.5 s at 240 Hz). */
@@ -88,14 +95,35 @@ export interface RecordingWriterOptions {
   foxgloveHz?: number;
   /** Uncompressed bytes per chunk before it is compressed and written. Default 1 MiB. */
   chunkBytes?: number;
+  /** [s] Simulated time a chunk spans at most before it is written. Default 1 s. */
+  chunkSeconds?: number;
   /** Frame float width, byte shuffle and delta frames (format.ts). Default f32, shuffled, deltas. */
   frameEncoding?: FrameEncoding;
 }
 
 /** 0.5 s at 240 Hz: a seek re-simulates at most 119 steps (issue #16: seeks under 200 ms at p95; the 10-minute driven run stays under 200 MB). */
 export const DEFAULT_KEYFRAME_INTERVAL = 120;
+/** [Hz] Rate of the Foxglove channels (transforms, contact arrows, wheel series). */
 export const DEFAULT_FOXGLOVE_HZ = 30;
+/**
+ * [bytes] An MCAP chunk is written once it holds this much uncompressed (1 MiB), or after
+ * DEFAULT_CHUNK_SECONDS of simulated time, whichever comes first.
+ */
 export const DEFAULT_CHUNK_BYTES = 1 << 20;
+/** [s] A chunk is closed after at most this much simulated time (what a killed process loses, plus the chunk in flight). */
+export const DEFAULT_CHUNK_SECONDS = 1;
+/** Largest `chunkBytes`, and the largest message: half the reader's cap on a chunk's uncompressed size (a chunk may overshoot chunkBytes by one message). */
+export const MAX_CHUNK_BYTES = MAX_CHUNK_UNCOMPRESSED_BYTES / 2;
+
+/** Steps a chunk spans at most: `chunkSeconds` of steps of `dt`, at least one. */
+export function chunkWindowSteps(dt: number, chunkSeconds: number = DEFAULT_CHUNK_SECONDS): number {
+  return Math.max(1, Math.floor(chunkSeconds / dt + 1e-9));
+}
+
+/**
+ * Frames as written by default: float32, byte-plane shuffled, delta-coded against the last full
+ * frame.
+ */
 export const DEFAULT_FRAME_ENCODING: FrameEncoding = { f32: true, shuffle: true, delta: true };
 
 /** The recording's description as stored in the `terrawheel.recording` metadata record. */
@@ -130,12 +158,14 @@ export function metadataToMap(m: RecordingMetadata): Map<string, string> {
   ]);
 }
 
+/** A drive input as recorded, in effect from `step` on. */
 export interface InputRecord {
   step: number;
   throttle: number;
   steer: number;
 }
 
+/** An event as recorded (a fault, a note), written before its step's frame. */
 export interface EventRecord {
   step: number;
   /** 'fault' (solver/collision status), 'note', or any short tag. */
@@ -146,6 +176,34 @@ export interface EventRecord {
 }
 
 const json = new TextEncoder();
+
+/** A queued message; `endsChunk`: the chunk is closed (written) right after it. */
+interface QueuedMessage {
+  channelId: number;
+  sequence: number;
+  logTime: bigint;
+  publishTime: bigint;
+  data: Uint8Array;
+  step: number;
+  endsChunk: boolean;
+}
+
+/**
+ * The chunk-size limit handed to McapWriter. McapWriter closes its chunk after a message when the
+ * chunk's byte length is `>` its `chunkSize` (a relational comparison, so it reads `valueOf()`
+ * at that moment): −1 closes the chunk after the message being added, which is how a chunk is
+ * closed by simulated time. Pinned by test/unit/record/crash-safe.test.ts (with byte-sized chunks only, the default scene loses 4 s) (@mcap/core is
+ * pinned to an exact version).
+ */
+class ChunkLimit {
+  now: number;
+  constructor(readonly bytes: number) {
+    this.now = bytes;
+  }
+  valueOf(): number {
+    return this.now;
+  }
+}
 
 class SinkWritable implements IWritable {
   pos = 0n;
@@ -159,6 +217,10 @@ class SinkWritable implements IWritable {
   }
 }
 
+/**
+ * Writes a recording: one MCAP file with inputs, keyframes, frames, events and Foxglove channels,
+ * appended chunk by chunk (see docs/recordings.md).
+ */
 export class RecordingWriter {
   readonly metadata: RecordingMetadata;
   private readonly mcap: McapWriter;
@@ -183,7 +245,13 @@ export class RecordingWriter {
   /** Body names as JSON strings (Foxglove transforms). */
   private readonly names: string[];
   private readonly terrain: InlineTerrainSpec | undefined;
-  private readonly queue: { channelId: number; sequence: number; logTime: bigint; publishTime: bigint; data: Uint8Array }[] = [];
+  private readonly queue: QueuedMessage[] = [];
+  private readonly chunkLimit: ChunkLimit;
+  /** Steps a chunk spans at most, and the first step of the chunk being filled (−1: none yet). */
+  private readonly chunkSteps: number;
+  private chunkStartStep = -1;
+  /** Every record of the steps up to this one is in bytes handed to the sink (−1: none). */
+  private wroteThroughStep = -1;
   private queueHead = 0;
   private pump: Promise<void> | null = null;
   private error: unknown = null;
@@ -201,8 +269,10 @@ export class RecordingWriter {
   inputsWritten = 0;
   eventsWritten = 0;
 
-  private constructor(sink: RecordingSink, out: SinkWritable, mcap: McapWriter, metadata: RecordingMetadata, channelIds: Record<Topic, number>, terrain: InlineTerrainSpec | undefined) {
+  private constructor(sink: RecordingSink, out: SinkWritable, mcap: McapWriter, metadata: RecordingMetadata, channelIds: Record<Topic, number>, terrain: InlineTerrainSpec | undefined, chunkLimit: ChunkLimit, chunkSteps: number) {
     this.sink = sink;
+    this.chunkLimit = chunkLimit;
+    this.chunkSteps = chunkSteps;
     this.out = out;
     this.mcap = mcap;
     this.metadata = metadata;
@@ -231,14 +301,18 @@ export class RecordingWriter {
     const foxgloveHz = options.foxgloveHz ?? DEFAULT_FOXGLOVE_HZ;
     if (!(foxgloveHz >= 0) || !Number.isFinite(foxgloveHz)) throw new Error(`options.foxgloveHz must be ≥ 0, got ${foxgloveHz}`);
     const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
-    if (!Number.isInteger(chunkBytes) || chunkBytes < 1024) throw new Error(`options.chunkBytes must be an integer ≥ 1024, got ${chunkBytes}`);
+    if (!Number.isInteger(chunkBytes) || chunkBytes < 1024 || chunkBytes > MAX_CHUNK_BYTES) throw new Error(`options.chunkBytes must be an integer from 1024 to ${MAX_CHUNK_BYTES}, got ${chunkBytes}`);
+    const chunkSeconds = options.chunkSeconds ?? DEFAULT_CHUNK_SECONDS;
+    if (!(chunkSeconds > 0) || !Number.isFinite(chunkSeconds)) throw new Error(`options.chunkSeconds must be a positive number of seconds, got ${chunkSeconds}`);
     const stepNs = Math.round(header.dt * 1e9);
     if (stepNs < 1) throw new Error(`header.dt = ${header.dt} s is shorter than 1 ns`);
     const codecs = options.codecs;
     const out = new SinkWritable(sink);
+    const chunkLimit = new ChunkLimit(chunkBytes);
     const mcap = new McapWriter({
       writable: out,
-      chunkSize: chunkBytes,
+      // read through valueOf at every message (ChunkLimit)
+      chunkSize: chunkLimit as unknown as number,
       compressChunk:
         codecs.compression === ''
           ? undefined
@@ -290,12 +364,17 @@ export class RecordingWriter {
     await mcap.start({ profile: RECORDING_PROFILE, library: `terrawheel ${header.buildId}` });
     await mcap.addMetadata({ name: RECORDING_METADATA_NAME, metadata: metadataToMap(metadata) });
     await mcap.addAttachment({ name: SCENARIO_ATTACHMENT_NAME, logTime: 0n, createTime: 0n, mediaType: 'application/json', data: json.encode(scenarioText) });
-    return new RecordingWriter(sink, out, mcap, metadata, channelIds, header.terrain);
+    return new RecordingWriter(sink, out, mcap, metadata, channelIds, header.terrain, chunkLimit, chunkWindowSteps(header.dt, chunkSeconds));
   }
 
   /** Bytes handed to the sink so far. */
   get bytesWritten(): number {
     return Number(this.out.pos);
+  }
+
+  /** Every record of the steps up to this one is in the bytes handed to the sink (−1: none yet). */
+  get savedStep(): number {
+    return this.wroteThroughStep;
   }
 
   /** True when a keyframe should be written at `step` (first one, then every keyframeInterval steps). */
@@ -311,13 +390,25 @@ export class RecordingWriter {
   }
 
   private enqueue(topic: Topic, step: number, data: Uint8Array): void {
+    if (data.length > MAX_CHUNK_BYTES) throw new Error(`a ${topic} message of ${data.length} bytes at step ${step} is over the ${MAX_CHUNK_BYTES}-byte limit of a message (a reader refuses chunks over ${MAX_CHUNK_UNCOMPRESSED_BYTES} bytes)`);
     const channelId = this.channelIds[topic];
     const seq = this.sequence.get(channelId) ?? 0;
     this.sequence.set(channelId, seq + 1);
     const logTime = BigInt(step) * BigInt(this.metadata.stepNs);
-    this.queue.push({ channelId, sequence: seq, logTime, publishTime: logTime, data });
+    this.queue.push({ channelId, sequence: seq, logTime, publishTime: logTime, data, step, endsChunk: false });
     this.pendingBytes += data.length;
-    if (this.pump === null) this.pump = this.drainQueue();
+    // Started on a microtask: a step's messages are all queued before the first is taken, so
+    // `endChunkAfterStep` can still mark the last of them.
+    if (this.pump === null) this.pump = Promise.resolve().then(() => this.drainQueue());
+  }
+
+  /** Closes the chunk after the last message queued (the end of step `step`). */
+  private endChunkAfterStep(step: number): void {
+    if (this.queueHead < this.queue.length) {
+      const last = this.queue[this.queue.length - 1];
+      if (last.step === step) last.endsChunk = true;
+    }
+    this.chunkStartStep = -1;
   }
 
   /** Hands queued messages to the MCAP writer one at a time (its calls must not overlap). */
@@ -328,7 +419,14 @@ export class RecordingWriter {
         const m = this.queue[this.queueHead];
         this.queue[this.queueHead++] = undefined as unknown as (typeof this.queue)[number];
         this.pendingBytes -= m.data.length;
-        if (this.error === null) await this.mcap.addMessage(m);
+        if (this.error !== null) continue;
+        this.chunkLimit.now = m.endsChunk ? -1 : this.chunkLimit.bytes;
+        await this.mcap.addMessage(m);
+        this.chunkLimit.now = this.chunkLimit.bytes;
+        if (m.endsChunk) {
+          this.wroteThroughStep = m.step;
+          this.sink.wroteThrough?.(m.step);
+        }
       }
     } catch (e) {
       if (this.error === null) this.error = e;
@@ -388,6 +486,11 @@ export class RecordingWriter {
    * since the frame written before; the file is the same with or without it.
    */
   writeFrame(f: FrameData, hint?: FrameChangeHint): void {
+    this.frameMessages(f, hint);
+    this.chunkClock(f.step);
+  }
+
+  private frameMessages(f: FrameData, hint: FrameChangeHint | undefined): void {
     this.checkOpen('frame', f.step);
     if (f.step <= this.lastFrameStep) throw new Error(`frame.step ${f.step} must be after the last frame's step ${this.lastFrameStep}`);
     checkFrameCounts(f);
@@ -415,6 +518,12 @@ export class RecordingWriter {
     if (!first && f.step % every !== 0) return;
     this.writeFoxglove(f, t);
     if (m.wheels.length > 0) this.enqueueJson(TOPIC.wheels, f.step, wheelsMessage(f, m.bodies, m.wheels, this.radii, m.dt, t, this.wheelScratch));
+  }
+
+  /** Counts `step` into the chunk being filled; closes it after this step once it spans chunkSteps. */
+  private chunkClock(step: number): void {
+    if (this.chunkStartStep < 0) this.chunkStartStep = step;
+    if (step - this.chunkStartStep + 1 >= this.chunkSteps) this.endChunkAfterStep(step);
   }
 
   /** Marks the bodies and contact blocks that changed in this frame (for the next Foxglove message). */

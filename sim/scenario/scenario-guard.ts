@@ -42,33 +42,52 @@ function isTypedArray(v: object): v is ArrayLike<number> {
 export function checkScenarioSize(raw: unknown, maxDepth = MAX_SCENARIO_DEPTH, maxNodes = MAX_SCENARIO_NODES): void {
   const values: unknown[] = [raw];
   const depths: number[] = [1];
+  // The top-level field each pending value sits under (undefined for the root), and how many
+  // values each field has put on the stack so far: at the cap the message names where the bulk is (issue #28:
+  // it named whichever small array came last, "an array of 3 items").
+  const tops: (string | undefined)[] = [undefined];
+  const perTop = new Map<string, number>();
   let nodes = 0;
+  const tooLarge = (): ScenarioError => {
+    let key = '';
+    let most = -1;
+    for (const [k, n] of perTop) if (n > most) [key, most] = [k, n];
+    const where = most >= 0 ? `; ${excerpt(key)} holds at least ${most} of them` : '';
+    return new ScenarioError(`scenario: too large: more than ${maxNodes} values in all${where}; pass a big inline terrain's heights as a Float64Array`);
+  };
   while (values.length > 0) {
     const v = values.pop();
     const depth = depths.pop() as number;
-    if (++nodes > maxNodes) {
-      throw new ScenarioError(
-        `scenario: too large (more than ${maxNodes} values); pass a big inline terrain's heights as a Float64Array`,
-      );
-    }
+    const top = tops.pop();
+    if (++nodes > maxNodes) throw tooLarge();
     if (typeof v !== 'object' || v === null || isTypedArray(v)) continue;
     if (depth >= maxDepth) throw new ScenarioError(`scenario: nested more than ${maxDepth} levels deep`);
     if (Array.isArray(v)) {
       if (nodes + v.length > maxNodes) {
-        throw new ScenarioError(
-          `scenario: too large (an array of ${v.length} items; at most ${maxNodes} values in all); pass a big inline terrain's heights as a Float64Array`,
-        );
+        // One array that is most of the budget is named as such; otherwise the field that holds the most.
+        if (v.length >= nodes) {
+          const name = top === undefined ? 'the scenario' : excerpt(top);
+          throw new ScenarioError(
+            `scenario: too large: ${name} is an array of ${v.length} items; at most ${maxNodes} values in all; pass a big inline terrain's heights as a Float64Array`,
+          );
+        }
+        if (top !== undefined) perTop.set(top, (perTop.get(top) ?? 0) + v.length);
+        throw tooLarge();
       }
+      if (top !== undefined) perTop.set(top, (perTop.get(top) ?? 0) + v.length);
       for (let k = 0; k < v.length; k++) {
         values.push(v[k]);
         depths.push(depth + 1);
+        tops.push(top);
       }
     } else {
       for (const key in v) {
         if (!Object.prototype.hasOwnProperty.call(v, key)) continue;
         values.push((v as Record<string, unknown>)[key]);
         depths.push(depth + 1);
-        if (values.length > maxNodes) throw new ScenarioError(`scenario: too large (more than ${maxNodes} values)`);
+        tops.push(top ?? key);
+        perTop.set(top ?? key, (perTop.get(top ?? key) ?? 0) + 1);
+        if (values.length > maxNodes) throw tooLarge();
       }
     }
   }

@@ -14,6 +14,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { INERTIA_DEGENERATE_RELATIVE, MIN_DIRECTION_NORM } from '../../constants';
 import type { Vec3Spec } from '../../dynamics/spec';
 import { UrdfError, URDF_MAX_ANGLE, URDF_MAX_BYTES, URDF_MAX_GEOMETRIES_PER_LINK, URDF_MAX_LINKS, URDF_MAX_MASS, URDF_MAX_MESH_SCALE, URDF_MAX_OFFSET, URDF_MAX_SIZE } from './urdf-error';
+import { URDF_MAX_INERTIA, URDF_MIN_INERTIA, URDF_MIN_MASS, URDF_MIN_SIZE } from './urdf-error';
 import type {
   UrdfCollision,
   UrdfGeometry,
@@ -86,8 +87,12 @@ function requiredAttr(el: XmlEl, tag: string, name: string, where: string): stri
 
 // --- numbers -----------------------------------------------------------------------------------
 
-/** Decimal numbers only: no hex, no "Infinity", no empty string (Number('') is 0). */
-const NUMBER_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/**
+ * Decimal numbers only: no hex, no "Infinity", no empty string (Number('') is 0). Each digit can
+ * match one way only (the fraction needs its '.'): `\d+\.?\d*` backtracked quadratically on a long
+ * run of digits ending in a letter, in the main process too (issue #28).
+ */
+export const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 function parseNumbers(text: string, count: number, tag: string, name: string, where: string): number[] {
   const parts = text.trim().split(/\s+/).filter((s) => s.length > 0);
@@ -129,6 +134,9 @@ function vec3(el: XmlEl, tag: string, name: string, where: string, fallback?: Ve
 function positiveSize(v: number, tag: string, name: string, where: string): number {
   if (!(v > 0) || v > URDF_MAX_SIZE) {
     throw new UrdfError(`${where}: <${tag} ${name}> is ${v} m; it must be in (0, ${URDF_MAX_SIZE}] m`, where);
+  }
+  if (v < URDF_MIN_SIZE) {
+    throw new UrdfError(`${where}: <${tag} ${name}> is ${v} m; it must be in [${URDF_MIN_SIZE}, ${URDF_MAX_SIZE}] m (sizes are in metres)`, where);
   }
   return v;
 }
@@ -205,6 +213,9 @@ function readInertial(el: XmlEl, where: string, warnings: string[]): UrdfInertia
   const mass = num(m, 'mass', 'value', where);
   if (!(mass > 0)) throw new UrdfError(`${where}: <mass value="${mass}"> must be > 0 kg (give the link its real mass; a massless link may only hang on a fixed joint, without <inertial>)`, where);
   if (mass > URDF_MAX_MASS) throw new UrdfError(`${where}: <mass value="${mass}"> exceeds ${URDF_MAX_MASS} kg`, where);
+  if (mass < URDF_MIN_MASS) {
+    throw new UrdfError(`${where}: <mass value="${mass}"> is below ${URDF_MIN_MASS} kg; give the link its real mass in kg (or leave out <inertial> on a fixed joint)`, where);
+  }
   const i = child(el, 'inertia', where);
   if (!i) throw new UrdfError(`${where}: <inertial> needs <inertia ixx ixy ixz iyy iyz izz> in kg·m²`, where);
   const inertia = {
@@ -215,6 +226,13 @@ function readInertial(el: XmlEl, where: string, warnings: string[]): UrdfInertia
     iyz: num(i, 'inertia', 'iyz', where),
     izz: num(i, 'inertia', 'izz', where),
   };
+  for (const k of ['ixx', 'iyy', 'izz'] as const) {
+    const v = inertia[k];
+    if (v > URDF_MAX_INERTIA) throw new UrdfError(`${where}: <inertia ${k}="${v}"> exceeds ${URDF_MAX_INERTIA} kg·m²`, where);
+    if (v > 0 && v < URDF_MIN_INERTIA) {
+      throw new UrdfError(`${where}: <inertia ${k}="${v}"> is below ${URDF_MIN_INERTIA} kg·m²; give the link its real inertia in kg·m²`, where);
+    }
+  }
   checkInertia(inertia, where, warnings);
   return { origin, mass, inertia };
 }
@@ -290,7 +308,7 @@ function readJoint(el: XmlEl, warnings: string[]): UrdfJoint {
   if ((JOINT_TYPES as readonly string[]).includes(rawType)) type = rawType as UrdfJointType;
   else if (rawType === 'floating' || rawType === 'planar') {
     throw new UrdfError(
-      `${where}: type "${rawType}" is not supported (the robot's root body is already free; for a ball hitch use type="fixed" with <${URDF_BALL_ELEMENT}/>, see the README)`,
+      `${where}: type "${rawType}" is not supported (the robot's root body is already free; for a ball hitch use type="fixed" with <${URDF_BALL_ELEMENT}/>, see docs/file-formats.md)`,
       name,
     );
   } else throw new UrdfError(`${where}: unknown type "${clip(rawType)}"; use revolute, continuous, prismatic or fixed`, name);
@@ -427,12 +445,30 @@ export function parseUrdf(input: string | Uint8Array): UrdfModel {
   }
 }
 
+/** The entities XML predefines; anything else would need a declaration, which URDF never has. */
+const PREDEFINED_ENTITIES = new Set(['amp', 'lt', 'gt', 'quot', 'apos']);
+
+/**
+ * Refuses a reference to an undeclared entity (`&foo;`): the XML parser keeps it as literal text,
+ * so it became the robot's name (issue #28). Character references (`&#65;`) are fine.
+ */
+function checkEntityReferences(text: string): void {
+  const re = /&([A-Za-z_:][\w.:-]{0,63});/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (PREDEFINED_ENTITIES.has(m[1])) continue;
+    let line = 1;
+    for (let k = text.indexOf('\n'); k >= 0 && k < m.index; k = text.indexOf('\n', k + 1)) line++;
+    throw new UrdfError(`line ${line}: the entity &${clip(m[1])}; is not declared (URDF declares none); write the text itself, or &amp; for "&"`, '');
+  }
+}
+
 function parseUrdfUnchecked(input: string | Uint8Array): UrdfModel {
   const size = typeof input === 'string' ? input.length : input.byteLength;
   if (size > URDF_MAX_BYTES) throw new UrdfError(`the URDF is ${size} bytes; at most ${URDF_MAX_BYTES} are accepted`, '');
   const text = typeof input === 'string' ? input : new TextDecoder('utf-8', { fatal: false }).decode(input);
   if (text.trim().length === 0) throw new UrdfError('the file is empty; a URDF starts with <robot name="...">', '');
   if (/<!ENTITY/i.test(text)) throw new UrdfError('the file declares XML entities (<!ENTITY>); URDF does not use them, remove the DOCTYPE', '');
+  checkEntityReferences(text);
   const valid = XMLValidator.validate(text, { allowBooleanAttributes: false });
   if (valid !== true) {
     const e = valid.err;

@@ -33,6 +33,20 @@ export const URDF_MAX_OFFSET = 10_000;
 export const URDF_MAX_ANGLE = 1000;
 /** [kg] Largest link mass. */
 export const URDF_MAX_MASS = 1e7;
+/**
+ * [kg] Smallest link mass: 1 mg. Dummy links in real files weigh 1e-3 to 1e-5 kg; below this a
+ * body's inverse mass swamps the solver (1e-300 kg loaded and faulted at step 1, issue #28).
+ */
+export const URDF_MIN_MASS = 1e-6;
+/** [kg·m²] Smallest diagonal moment of inertia: a 1 mg point 1 mm from the axis. */
+export const URDF_MIN_INERTIA = 1e-12;
+/** [kg·m²] Largest diagonal moment of inertia: URDF_MAX_MASS at URDF_MAX_SIZE. */
+export const URDF_MAX_INERTIA = 1e13;
+/**
+ * [m] Smallest box edge, cylinder length or radius, sphere radius: 0.1 mm, far below the contact
+ * slop (5 mm), so only nonsense is refused (a 1e-300 m wheel loaded and never moved, issue #28).
+ */
+export const URDF_MIN_SIZE = 1e-4;
 /** Largest mesh scale factor per axis. */
 export const URDF_MAX_MESH_SCALE = 1e4;
 

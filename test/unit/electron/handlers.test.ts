@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { nodeFiles, nodeSettingsIo } from '../../../electron/node-files';
 import { SettingsStore } from '../../../electron/settings-store';
 import { TokenRegistry } from '../../../electron/token-registry';
 import { IpcValidationError } from '../../../electron/validate';
+import { MESH_MAX_BYTES } from '../../../sim/robot/urdf/urdf-error';
 
 /** Scripted dialogs: each call pops the next answer and records what was asked. */
 class FakeDialogs implements HostDialogs {
@@ -216,6 +217,31 @@ describe('readRelated is limited to the files the opened file names (issue #18)'
     await expectValidationError(handlers.readRelated(token, 'body.stl'), 'readRelated.relativeName', /not a file the opened file names/);
     expect(new TextDecoder().decode(await handlers.readRelated(token, 'bot.urdf'))).toContain('body.stl');
     expect(new TextDecoder().decode(await handlers.readRelated(token, 'body.stl'))).toBe('solid');
+  });
+
+  it('refuses a mesh over MESH_MAX_BYTES named by a URDF without reading it (issue #28)', async () => {
+    const reads: string[] = [];
+    const { handlers } = setup({ ...nodeFiles, readFile: (p: string) => (reads.push(path.basename(p)), nodeFiles.readFile(p)) });
+    writeFileSync(path.join(dir, 'user', 'maps', 'bot.urdf'), '<robot name="b"><link name="l"><collision><geometry><mesh filename="body.stl"/></geometry></collision></link></robot>');
+    writeFileSync(path.join(dir, 'user', 'maps', 'body.stl'), '');
+    truncateSync(path.join(dir, 'user', 'maps', 'body.stl'), MESH_MAX_BYTES + 1);
+    dialogs.openAnswers.push(path.join(dir, 'user', 'maps', 'bot.urdf'));
+    const token = (await handlers.openFile('scenario'))?.token;
+    const message = await handlers.readRelated(token, 'body.stl').then(
+      () => 'resolved',
+      (e: Error) => e.message,
+    );
+    expect(message).toMatch(new RegExp(`'body.stl' is ${MESH_MAX_BYTES + 1} bytes; a robot mesh may be at most ${MESH_MAX_BYTES} bytes`));
+    expect(reads).not.toContain('body.stl');
+  });
+
+  it('refuses a hard link even when the sidecar names it (issue #28)', async () => {
+    const { handlers } = setup();
+    writeFileSync(path.join(dir, 'user', 'maps', 'hard.json'), '{"image":"hard.png"}');
+    linkSync(path.join(dir, 'user', 'secret.txt'), path.join(dir, 'user', 'maps', 'hard.png'));
+    dialogs.openAnswers.push(path.join(dir, 'user', 'maps', 'hard.json'));
+    const token = (await handlers.openFile('terrain'))?.token;
+    await expect(handlers.readRelated(token, 'hard.png')).rejects.toThrow(/'hard.png' has 2 names \(a hard link\)/);
   });
 
   it('refuses a symbolic link even when the sidecar names it', async () => {

@@ -3,14 +3,15 @@
  * folders and package:// too), read through the validated file API; links, dotfiles, paths that
  * leave the folder and files the URDF does not name are never read.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHandlers, type HostDialogs } from '../../../electron/handlers';
 import type { FileKind, OpenedRobotFile } from '../../../electron/ipc-contract';
 import { nodeFiles, nodeSettingsIo } from '../../../electron/node-files';
-import { robotRelatedPaths } from '../../../electron/robot-files';
+import { ROBOT_MAX_RELATED_BYTES, robotRelatedPaths } from '../../../electron/robot-files';
+import { MESH_MAX_BYTES } from '../../../sim/robot/urdf/urdf-error';
 import { SettingsStore } from '../../../electron/settings-store';
 import { TokenRegistry } from '../../../electron/token-registry';
 
@@ -39,10 +40,10 @@ beforeEach(() => {
 
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function open(chosen: string) {
+function open(chosen: string, reads: string[] = []) {
   const dialogs: HostDialogs = { showOpen: async (_k: FileKind) => chosen, showSave: async () => null };
   const handlers = createHandlers({
-    files: nodeFiles,
+    files: { ...nodeFiles, readFile: (p: string) => (reads.push(path.basename(p)), nodeFiles.readFile(p)) },
     dialogs,
     settings: new SettingsStore(nodeSettingsIo, path.join(dir, 'userData', 'settings.json'), () => undefined),
     tokens: new TokenRegistry(() => 'tok'),
@@ -88,3 +89,56 @@ describe('openFile("robot")', () => {
     expect('related' in ((await h.openFile('scenario')) ?? {})).toBe(false);
   });
 });
+
+/** A URDF whose links name the given collision meshes, one link each. */
+/** The rejection message of an open, or 'resolved' (never the result itself: vitest would print megabytes). */
+async function failure(p: Promise<unknown>): Promise<string> {
+  return p.then(
+    () => 'resolved',
+    (e: Error) => e.message,
+  );
+}
+
+function meshRobot(files: string[]): string {
+  const links = files.map((f, i) => link(`l${i}`, `<mesh filename="meshes/${f}"/>`)).join('');
+  const joints = files.slice(1).map((_, i) => `<joint name="j${i}" type="fixed"><parent link="l0"/><child link="l${i + 1}"/></joint>`).join('');
+  return `<robot name="r">${links}${joints}</robot>`;
+}
+
+describe('openFile("robot") applies the mesh limits before reading (issue #28: two sparse 1 GiB meshes took main to 2.1 GiB)', () => {
+  it('refuses a mesh larger than MESH_MAX_BYTES without reading it, naming the file and the limit', async () => {
+    writeFileSync(path.join(dir, 'robot', 'big.urdf'), meshRobot(['base.stl', 'huge.stl']));
+    writeFileSync(path.join(dir, 'robot', 'meshes', 'huge.stl'), '');
+    truncateSync(path.join(dir, 'robot', 'meshes', 'huge.stl'), MESH_MAX_BYTES + 1); // sparse: no disk used
+    const reads: string[] = [];
+    expect(await failure(open(path.join(dir, 'robot', 'big.urdf'), reads))).toMatch(
+      new RegExp(`'meshes/huge.stl' is ${MESH_MAX_BYTES + 1} bytes; a robot mesh may be at most ${MESH_MAX_BYTES}`),
+    );
+    expect(reads).not.toContain('huge.stl');
+    expect(reads).not.toContain('base.stl'); // sizes are checked before any mesh is read
+  });
+
+  it('refuses meshes that together pass ROBOT_MAX_RELATED_BYTES before reading any of them', async () => {
+    const count = Math.floor(ROBOT_MAX_RELATED_BYTES / MESH_MAX_BYTES) + 1;
+    const names = Array.from({ length: count }, (_, i) => `m${i}.stl`);
+    for (const n of names) {
+      writeFileSync(path.join(dir, 'robot', 'meshes', n), '');
+      truncateSync(path.join(dir, 'robot', 'meshes', n), MESH_MAX_BYTES);
+    }
+    writeFileSync(path.join(dir, 'robot', 'many.urdf'), meshRobot(names));
+    const reads: string[] = [];
+    expect(await failure(open(path.join(dir, 'robot', 'many.urdf'), reads))).toMatch(/total at least \d+ bytes; at most \d+ bytes of meshes are read for one robot/);
+    expect(reads.filter((r) => r.endsWith('.stl'))).toEqual([]);
+  });
+});
+
+describe('openFile("robot") refuses hard links (issue #28: they were followed, symbolic links were not)', () => {
+  it('a mesh with a second name (link count > 1) fails the open and says why', async () => {
+    rmSync(path.join(dir, 'robot', 'meshes', 'base.stl'));
+    linkSync(path.join(dir, 'outside.stl'), path.join(dir, 'robot', 'meshes', 'base.stl'));
+    const reads: string[] = [];
+    expect(await failure(open(path.join(dir, 'robot', 'r.urdf'), reads))).toMatch(/'meshes\/base.stl' has 2 names \(a hard link\)/);
+    expect(reads).not.toContain('base.stl');
+  });
+});
+

@@ -65,6 +65,43 @@ describe('recording handlers', () => {
     expect(HANDLED_CHANNELS).toEqual(expect.arrayContaining(Object.values(IPC_RECORDING)));
   });
 
+  it('end waits for an append still writing and reports the size after it landed (issue #28)', async () => {
+    // a disk that holds each write until the test releases it
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow: HostFiles = {
+      ...nodeFiles,
+      async openWriter(p: string) {
+        const w = await nodeFiles.openWriter!(p);
+        return {
+          write: async (b: Uint8Array) => {
+            pending++;
+            await gate;
+            await w.write(b);
+            pending--;
+          },
+          close: () => {
+            if (pending > 0) closedWhileWriting = true;
+            return w.close();
+          },
+        };
+      },
+    };
+    let pending = 0;
+    let closedWhileWriting = false;
+    const h = setup(slow);
+    const target = path.join(dir, 'slow.mcap');
+    dialogs.saveAnswers.push(target);
+    const { id } = (await h.recordingBegin('slow.mcap'))!;
+    const appended = h.recordingAppend(id, new Uint8Array([7, 8, 9]));
+    const ended = h.recordingEnd(id);
+    release();
+    await appended;
+    expect(await ended).toEqual({ name: 'slow.mcap', bytes: 3 });
+    expect(closedWhileWriting, 'the file was closed under a write').toBe(false);
+    expect([...readFileSync(target)]).toEqual([7, 8, 9]);
+  });
+
   it('a cancelled save dialog gives null and no file', async () => {
     const h = setup();
     expect(await h.recordingBegin('run.mcap')).toBeNull();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseCommand, progressLine, runCli } from '../../../sim/node/cli';
+import { EXIT_CUT, parseCommand, progressLine, runCli } from '../../../sim/node/cli';
 
 const SCENARIO = resolve(__dirname, '../../../assets/scenarios/default.json');
 const OTHER = resolve(__dirname, '../../../assets/scenarios/barrels.json');
@@ -33,7 +33,7 @@ describe('CLI: record, verify, export-csv', () => {
     expect(summary.recording.path).toBe(file);
     expect(summary.recording.steps).toBe(300);
     expect(summary.recording.bytes).toBe(readFileSync(file).length);
-  });
+  }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('verify: deterministic, exit 0, JSON result', async () => {
@@ -63,16 +63,41 @@ describe('CLI: record, verify, export-csv', () => {
     expect(JSON.parse(o.out)).toMatchObject({ exitCode: 1, error: expect.any(String) });
   });
 
-  it('verify of a cut copy: the prefix verifies; a missing file: exit 1', async () => {
+  it('verify and export-csv of a cut copy (issue #28): the prefix is checked, the file reported as cut, exit 3; a missing file: exit 1', async () => {
     const bytes = readFileSync(file);
     const cut = join(dir, 'cut.mcap');
-    writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length * 0.7)));
+    const keep = Math.floor(bytes.length * 0.7);
+    writeFileSync(cut, bytes.subarray(0, keep));
     const a = io();
-    expect(await runCli(['verify', cut], a.io)).toBe(0);
+    expect(await runCli(['verify', cut], a.io)).toBe(EXIT_CUT);
     expect(a.o.out).toMatch(/deterministic/);
+    expect(a.o.out).toMatch(/INCOMPLETE +the file is cut: it ends at step \d+ \(\d+\.\d\d s\); \d+ bytes after its last complete chunk are lost/);
+    const j = io();
+    expect(await runCli(['verify', cut, '--json'], j.io)).toBe(EXIT_CUT);
+    const v = JSON.parse(j.o.out);
+    expect(v.verdict).toBe('deterministic');
+    expect(v.cut.kind).toBe('cut');
+    expect(v.cut.lastStep).toBeGreaterThan(0);
+    expect(v.cut.lastStep).toBeLessThan(300);
+    expect(v.framesChecked).toBe(v.cut.lastStep + 1);
+    expect(v.cut.bytesAfterLastChunk).toBeGreaterThan(0);
+    expect(v.cut.bytesAfterLastChunk).toBeLessThan(keep);
+    expect(v.message).toMatch(/the file is cut/);
+    const c = io();
+    expect(await runCli(['export-csv', cut, '--json'], c.io)).toBe(EXIT_CUT);
+    const e = JSON.parse(c.o.out);
+    expect(e.cut).toEqual(v.cut);
+    expect(e.rows).toBe((v.cut.lastStep + 1) * 4);
+    const t = io();
+    expect(await runCli(['export-csv', cut], t.io)).toBe(EXIT_CUT);
+    expect(t.o.out).toMatch(/INCOMPLETE +the file is cut/);
+    // the complete file is not reported as cut
+    const w = io();
+    expect(await runCli(['verify', file, '--json'], w.io)).toBe(0);
+    expect(JSON.parse(w.o.out).cut).toBeNull();
     const b = io();
     expect(await runCli(['verify', join(dir, 'nope.mcap')], b.io)).toBe(1);
-    expect(b.o.err).toMatch(/^sim: cannot read recording .*nope\.mcap: ENOENT/);
+    expect(b.o.err).toMatch(/^terrawheel: file not found: .*nope\.mcap \(the recording\)/);
   });
 
   it('export-csv: one row per wheel per step, default name next to the file', async () => {
@@ -94,7 +119,7 @@ describe('CLI: record, verify, export-csv', () => {
     }
     const { o, io: cio } = io();
     expect(await runCli(['verify'], cio)).toBe(2);
-    expect(o.err).toMatch(/usage: npm run sim/);
+    expect(o.err).toMatch(/verify: no <recording\.mcap> given\nRun `terrawheel help verify`/);
     expect(parseCommand(['export-csv', 'x.mcap', '--out', 'y.csv'])).toEqual({ kind: 'export-csv', file: 'x.mcap', out: 'y.csv', json: false });
     expect(progressLine(0.5, 'x')).toBe(`[${'#'.repeat(12)}${' '.repeat(12)}]  50%  x`);
   });

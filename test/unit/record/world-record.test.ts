@@ -259,4 +259,19 @@ describe('recording the dynamics world through the service', () => {
     await expect(s.openRecording(run.bytes)).rejects.toThrow(/load its scenario first/);
     s.dispose();
   });
+
+  it('refuses a recording of the same robot on another terrain, naming what differs (issue #28)', async () => {
+    // curbs.json: the same rover and dt as default.json (the body names match), another terrain
+    const s = createDefaultService();
+    await s.load(readScenarioFiles(resolve(__dirname, '../../../assets/scenarios/curbs.json')));
+    const err = await s.openRecording(run.bytes).then(() => null, (e: Error) => e);
+    expect(err, 'the curbs world accepted a recording of the default scenario').not.toBeNull();
+    expect(err!.message).toMatch(/the loaded world's files differ from the recording's: scenario, terrain-sidecar, terrain-data/);
+    expect(err!.message).toMatch(/recorded sha256:[0-9a-f]{12}…, loaded sha256:[0-9a-f]{12}…/);
+    // the same world (its scenario loaded again) still opens
+    await s.load(files);
+    const summary = await s.openRecording(run.bytes);
+    expect(summary.firstStep).toBe(0);
+    s.dispose();
+  });
 });

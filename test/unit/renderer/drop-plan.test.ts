@@ -61,6 +61,20 @@ describe('classifyDropped: content first, extension second', () => {
     expect(classifyDropped(text('page.xml', '<html></html>')).why).toContain('not a URDF');
     expect(classifyDropped(text('fake.mcap', 'not mcap')).why).toContain('MCAP magic');
   });
+
+  // Issue #28: an empty .png said ".png is not a file TerraWheel opens"; a URDF named .json said "not valid JSON".
+  it('an empty file says it is empty; a file named .png or .tif without the signature says so', () => {
+    expect(classifyDropped({ name: 'map.png', bytes: new Uint8Array(0) }).why).toBe('the file is empty (0 bytes)');
+    expect(classifyDropped({ name: 'a.json', bytes: new Uint8Array(0) }).why).toBe('the file is empty (0 bytes)');
+    expect(classifyDropped(text('map.png', 'hello')).why).toBe('named .png but not a PNG image (it does not start with the PNG signature)');
+    expect(classifyDropped(text('dem.tiff', 'hello')).why).toBe('named .tiff but not a TIFF image (it does not start with "II*" or "MM*")');
+    expect(planDrop([{ name: 'map.png', bytes: new Uint8Array(0) }], 't', true)).toEqual({ action: 'error', message: expect.stringContaining('map.png: the file is empty') });
+  });
+
+  it('content decides over the extension: a URDF named .json is a URDF; XML that is no URDF says so', () => {
+    expect(classifyDropped(text('robot.json', URDF)).kind).toBe('urdf');
+    expect(classifyDropped(text('page.json', '<html></html>')).why).toBe('named .json but XML without a <robot> element (not JSON, not a URDF)');
+  });
 });
 
 describe('planDrop: file sets → action', () => {

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { VisualSpec } from '../../../sim/app/protocol';
 import { buildRobotVisuals, meshLookup, VISUAL_DEFAULT_COLOR, visualObject } from '../../../renderer/view3d/robot-visuals';
 import { createRobotView } from '../../../renderer/view3d/robot-view';
+import { meshObject } from '../../../renderer/view3d/robot-visuals';
 
 const none = () => undefined;
 const base = { body: 'base', link: 'base', position: [0, 0, 0], orientation: [0, 0, 0, 1] } as const;
@@ -118,6 +119,47 @@ describe('URDF visual meshes', () => {
     expect(r.warnings[1]).toContain('link "cam"');
     expect(r.byBody.get('base')?.children).toHaveLength(1);
     expect(r.byBody.get('wheel')?.children).toHaveLength(1);
+  });
+});
+
+describe('visual meshes that would freeze the renderer are refused before parsing (issue #28)', () => {
+  const enc = (t: string) => new TextEncoder().encode(t);
+  const tri = 'v 0 0 0\nv 1 0 0\nv 0 1 0\n';
+
+  it('an OBJ face of more than 4096 corners (the 0.8 MiB face took 4.6 s), naming the line', () => {
+    const face = Array.from({ length: 4097 }, (_, i) => String(1 + (i % 3))).join(' ');
+    expect(() => meshObject('big.obj', enc(`${tri}f ${face}\n`), undefined)).toThrow(/"big.obj" line 4: a face with more than 4096 corners/);
+    // Backslash continuations join lines as three's loader does: the face is still one face.
+    const continued = Array.from({ length: 4097 }, (_, i) => String(1 + (i % 3))).join(' \\\n');
+    expect(() => meshObject('cont.obj', enc(`${tri}f ${continued}\n`), undefined)).toThrow(/more than 4096 corners/);
+  });
+
+  it('an OBJ of more than 250,000 triangles', () => {
+    expect(() => meshObject('many.obj', enc(tri + 'f 1 2 3\n'.repeat(250_001)), undefined)).toThrow(/"many.obj": more than 250000 triangles/);
+  });
+
+  it('a Collada file with internal entities (the entity bomb took 16.8 s in DOMParser)', () => {
+    const bomb = `<?xml version="1.0"?><!DOCTYPE c [<!ENTITY a "${'x'.repeat(100)}">]><COLLADA>${'&a;'.repeat(100)}</COLLADA>`;
+    expect(() => meshObject('bomb.dae', enc(bomb), undefined)).toThrow(/"bomb.dae": the Collada file declares a DTD or entities/);
+  });
+
+  it('a Collada file whose primitives or index lists pass the triangle budget', () => {
+    const counted = `<COLLADA><triangles material="m" count="250001"><p>0 1 2</p></triangles></COLLADA>`;
+    expect(() => meshObject('counted.dae', enc(counted), undefined)).toThrow(/more than 250000 polygons/);
+    const lying = `<COLLADA><triangles count="1"><p>${'0 '.repeat(3_000_001)}</p></triangles></COLLADA>`;
+    expect(() => meshObject('lying.dae', enc(lying), undefined)).toThrow(/more than 3000000 index values/);
+  });
+
+  it('an ASCII STL of repeated "solid" (quadratic in three\'s STLLoader) is read by the linear reader and refused', () => {
+    expect(() => meshObject('s.stl', enc('solid '.repeat(2000)), undefined)).toThrow(/has no facets/);
+  });
+
+  it('through buildRobotVisuals: a warning naming the link, the robot still built', () => {
+    const r = buildRobotVisuals([vis({ type: 'mesh', file: 'many.obj', uri: 'many.obj', scale: [1, 1, 1] }, { link: 'shell' }), vis({ type: 'box', size: [1, 1, 1] })], () =>
+      enc(tri + 'f 1 2 3\n'.repeat(250_001)),
+    );
+    expect(r.warnings).toEqual([expect.stringMatching(/link "shell": visual not drawn: mesh "many.obj": more than 250000 triangles/)]);
+    expect(r.byBody.get('base')?.children).toHaveLength(1);
   });
 });
 

@@ -91,6 +91,15 @@ describe('gathering scenario files', () => {
     await expect(gatherOpenedScenario(noMesh, a)).rejects.toThrow(/body.stl not beside/);
   });
 
+  // Issue #28: a URDF named .json was "not valid JSON (Unexpected token '<' ...)".
+  it('says what a file that is not JSON is: empty, a URDF, other XML', () => {
+    expect(() => parseJsonFile('r.json', enc.encode('<?xml version="1.0"?>\n<robot name="r"><link name="b"/></robot>'))).toThrow(
+      /^r\.json: a URDF robot \(XML\), not JSON; open it with Open Robot/,
+    );
+    expect(() => parseJsonFile('p.json', enc.encode('  <html></html>'))).toThrow(/^p\.json: XML, not JSON/);
+    expect(() => parseJsonFile('e.json', new Uint8Array(0))).toThrow(/^e\.json: the file is empty \(0 bytes\)/);
+  });
+
   it('names the file and the field when JSON is broken or a reference is missing', async () => {
     expect(() => parseJsonFile('bad.json', enc.encode('{oops'))).toThrow(/^bad\.json: not valid JSON/);
     const host = fakeHost({ 'scenarios/a.json': '{"name":"no terrain"}' });

@@ -10,7 +10,8 @@ import type { TriangleMesh } from '../../../sim/robot/mesh/triangle-mesh';
 import { meshCollisionHull, MESH_HULL_MAX_INPUT_POINTS } from '../../../sim/robot/mesh/mesh-hull';
 import { resolveMeshPath } from '../../../sim/robot/urdf/resolve-mesh-path';
 import { loadUrdfRobot } from '../../../sim/robot/urdf/load-urdf';
-import { UrdfError } from '../../../sim/robot/urdf/urdf-error';
+import { MESH_MAX_TRIANGLES, UrdfError } from '../../../sim/robot/urdf/urdf-error';
+import { OBJ_MAX_FACE_CORNERS } from '../../../sim/robot/mesh/visual-limits';
 
 /** Closed prism over a star-shaped CCW polygon (fan from vertex 0), z from 0 to h: triangles. */
 function prism(poly: [number, number][], h: number): number[][] {
@@ -93,6 +94,24 @@ f 1 4 3 2\nf 5/1 6/1 7/1 8/1\nf 1//1 2//1 6//1 5//1\nf 2/1/1 3/1/1 7/1/1 6/1/1\n
     expect(() => parseObj(enc('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n'), 'b.obj')).toThrow(/mesh "b.obj" line 4: face index "4" does not name one of the 3 vertices/);
     expect(() => parseObj(enc('v 0 0 x\n'), 'b.obj')).toThrow(/line 1: "x" is not a finite number/);
     expect(() => parseObj(enc('v 0 0 0\n'), 'b.obj')).toThrow(/has no faces/);
+  });
+
+  // Issue #28: a 10M-corner face was triangulated (14.6 s, 1.08 GB) before the 2M-triangle check.
+  it('refuses a face of more than OBJ_MAX_FACE_CORNERS corners while reading it, naming the line', () => {
+    const corners = Array.from({ length: OBJ_MAX_FACE_CORNERS + 1 }, (_, i) => String(1 + (i % 3))).join(' ');
+    expect(() => parseObj(enc(`v 0 0 0\nv 1 0 0\nv 0 1 0\nf ${corners}\n`), 'f.obj')).toThrow(
+      new RegExp(`mesh "f.obj" line 4: a face with more than ${OBJ_MAX_FACE_CORNERS} corners`),
+    );
+  });
+
+  it('counts triangles before adding a face: the face that would pass MESH_MAX_TRIANGLES is named by its line', () => {
+    const face = 'f ' + Array.from({ length: OBJ_MAX_FACE_CORNERS }, (_, i) => String(1 + (i % 3))).join(' ') + '\n';
+    const perFace = OBJ_MAX_FACE_CORNERS - 2;
+    const faces = Math.floor(MESH_MAX_TRIANGLES / perFace) + 1;
+    const text = 'v 0 0 0\nv 1 0 0\nv 0 1 0\n' + face.repeat(faces);
+    expect(() => parseObj(enc(text), 'many.obj')).toThrow(
+      new RegExp(`mesh "many.obj" line ${3 + faces}: this face brings the mesh past ${MESH_MAX_TRIANGLES} triangles`),
+    );
   });
 });
 

@@ -3,7 +3,8 @@
  * fix. One case per failure class of issue #14 (plus the caps on absurd sizes).
  */
 import { describe, it, expect } from 'vitest';
-import { parseUrdf } from '../../../sim/robot/urdf/parse-urdf';
+import { NUMBER_RE, parseUrdf } from '../../../sim/robot/urdf/parse-urdf';
+import { Rng } from '../../../sim/math/random';
 import { loadUrdfRobot } from '../../../sim/robot/urdf/load-urdf';
 import { UrdfError, URDF_MAX_BYTES, URDF_MAX_LINKS } from '../../../sim/robot/urdf/urdf-error';
 
@@ -81,6 +82,14 @@ describe('URDF errors', () => {
     ['duplicate link', robot(link('base') + link('base')), /link "base" is defined twice/],
     ['duplicate joint', robot(link('base') + link('a') + link('b') + joint('j', 'fixed', 'base', 'a') + joint('j', 'fixed', 'base', 'b')), /joint "j" is defined twice/],
     ['ball marker on a revolute', GOOD.replace('<axis', '<terrawheel:ball/><axis'), /joint "j": <terrawheel:ball\/> marks a ball joint and needs type="fixed"/],
+    // Issue #28: plausible ranges at load, each error naming the link.
+    ['denormal mass 1e-320', GOOD.replace('<link name="arm"><inertial><mass value="1"/>', '<link name="arm"><inertial><mass value="1e-320"/>'), /link "arm": <mass value="1e-320"> is below 0.000001 kg/, 'arm'],
+    ['tiny mass 1e-300', GOOD.replace('<link name="arm"><inertial><mass value="1"/>', '<link name="arm"><inertial><mass value="1e-300"/>'), /link "arm": <mass value="1e-300"> is below 0.000001 kg/, 'arm'],
+    ['tiny inertia 1e-300', GOOD.replace('<link name="arm"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"', '<link name="arm"><inertial><mass value="1"/><inertia ixx="1e-300" iyy="1e-300" izz="1e-300"'), /link "arm": <inertia ixx="1e-300"> is below 1e-12 kg·m²/, 'arm'],
+    ['absurd inertia', GOOD.replace('<link name="arm"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"', '<link name="arm"><inertial><mass value="1"/><inertia ixx="1e20" iyy="1e20" izz="1e20"'), /link "arm": <inertia ixx="100000000000000000000"> exceeds 10000000000000 kg·m²/, 'arm'],
+    ['tiny wheel radius 1e-300', robot(link('base', INERTIAL + '<collision><geometry><cylinder radius="1e-300" length="0.1"/></geometry></collision>')), /link "base" <collision> #1: <cylinder radius> is 1e-300 m; it must be in \[0.0001, 1000\] m/, 'base'],
+    ['undeclared entity as the robot name', GOOD.replace('<robot name="t">', '<robot name="&foo;">'), /line 1: the entity &foo; is not declared/],
+    ['undeclared entity in a link name', GOOD.replace('<link name="arm">', '<link name="&arm;">'), /the entity &arm; is not declared/],
     ['reserved attribute name', GOOD.replace('<link name="arm">', '<link name="arm" constructor="x">'), /not a URDF this loader can read/],
   ];
   for (const [what, text, re, where] of cases) {
@@ -90,6 +99,30 @@ describe('URDF errors', () => {
       if (where !== undefined) expect(e.where).toBe(where);
     });
   }
+
+  // Issue #28 (no backtracking regex over untrusted text): the number pattern was /\d+\.?\d*/, two
+  // quantifiers over the same digits, so 20,000 digits and an "x" took 4.9 s (quadratic); this
+  // one has a million digits and would take hours. The test's timeout is the guard.
+  it('a number attribute of a million digits and a letter is refused at once (linear number pattern)', () => {
+    const e = errorOf(GOOD.replace('<mass value="1"/>', `<mass value="${'1'.repeat(1_000_000)}x"/>`));
+    expect(e.message).toMatch(/is not a finite decimal number/);
+  });
+
+  it('the number pattern accepts exactly what the old one did (seeded strings over its alphabet)', () => {
+    const old = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+    const rng = new Rng(0x28);
+    const alphabet = ['1', '0', '9', '.', 'e', 'E', '+', '-', 'x', ' '];
+    for (let n = 0; n < 20_000; n++) {
+      let t = '';
+      for (let k = rng.int(0, 8); k > 0; k--) t += alphabet[rng.int(0, alphabet.length - 1)];
+      expect(NUMBER_RE.test(t), t).toBe(old.test(t));
+    }
+  });
+
+  it('the five predefined entities and character references are not refused', () => {
+    expect(parseUrdf(GOOD.replace('<robot name="t">', '<robot name="a &amp; b &lt;&gt;&quot;&apos;">')).name).toBe('a & b <>"\'');
+    expect(() => parseUrdf(GOOD.replace('<robot name="t">', '<robot name="&#65;&#x42;">'))).not.toThrow();
+  });
 
   it('caps the file size and the link count before reading', () => {
     expect(errorOf(' '.repeat(URDF_MAX_BYTES + 1)).message).toMatch(/at most \d+ are accepted/);

@@ -244,8 +244,16 @@ describe('untrusted input: deep, huge and hostile values give a clean ScenarioEr
     // the same walk with a smaller budget (a million-key object is slow to build)
     const wide: Record<string, number> = {};
     for (let k = 0; k <= 1000; k++) wide[`k${k}`] = 0;
-    expect(scenarioError(() => checkScenarioSize(minimalV2({ materials: wide }), MAX_SCENARIO_DEPTH, 1000))).toContain('too large (more than 1000 values)');
+    expect(scenarioError(() => checkScenarioSize(minimalV2({ materials: wide }), MAX_SCENARIO_DEPTH, 1000))).toContain('too large: more than 1000 values in all; "materials" holds at least 999 of them');
     expect(() => checkScenarioSize(minimalV2({ materials: wide }), MAX_SCENARIO_DEPTH, 2000)).not.toThrow();
+  });
+
+  // Issue #28: at the node cap the message named whichever small array came last ("an array of 3 items").
+  it('at the node cap, the message names the field holding the values, not the last small array', () => {
+    const bodies = Array.from({ length: 400 }, (_, k) => ({ name: `b${k}`, pose: [k, 0, 0] }));
+    const msg = scenarioError(() => checkScenarioSize(minimalV2({ bodies }), MAX_SCENARIO_DEPTH, 1000));
+    expect(msg).not.toContain('an array of 3 items');
+    expect(msg).toMatch(/scenario: too large: more than 1000 values in all; "bodies" holds at least \d{3,4} of them/);
   });
 
   it('a long array that fits the node budget is refused by its own limit', () => {
