@@ -21,6 +21,8 @@ function io() {
 describe('CLI: record, verify, export-csv', () => {
   let dir: string;
   let file: string;
+  // One recorded run shared by every test below (1.5 s: a shorter one leaves the 70 % cut without
+  // a whole chunk). Its timeout is vitest.config.ts's hookTimeout: a backstop for a loaded machine.
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tw-cli-'));
     file = join(dir, 'run.mcap');
