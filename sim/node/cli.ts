@@ -37,6 +37,7 @@ import type { SimServiceImpl } from '../app/service';
 import type { SimWorld } from '../app/sim-world';
 import type { WorldFault } from '../dynamics/world';
 import { boundingRadius, frameWarnings, worldWarnings } from '../app/warnings';
+import { runSweep, sweepProgressLine, type SweepOptions } from './sweep';
 
 /** Steps between two checks of the per-frame warnings (fast bodies, off the map). */
 const WARNING_CHECK_STEPS = 24;
@@ -57,6 +58,7 @@ const USAGE = [
   'usage: npm run sim -- <scenario.json> [--duration <seconds>] [--throttle <-1..1>] [--steer <-1..1>] [--record <out.mcap>] [--max-memory <size, default 2GiB>] [--json]',
   '       npm run sim -- verify <recording.mcap> [--scenario <scenario.json>] [--json]',
   '       npm run sim -- export-csv <recording.mcap> [--out <file.csv>] [--json]',
+  '       npm run sim -- sweep <sweep.json> --out <dir> [--workers N] [--resume] [--max-runs N] [--json]',
   'exit codes: 0 ok, 1 failure or divergence, 2 usage, 3 the recording is cut (its prefix checked or exported)',
 ].join('\n');
 
@@ -71,11 +73,13 @@ export class UsageError extends Error {
 export type CliCommand =
   | { kind: 'run'; opts: CliOptions }
   | { kind: 'verify'; file: string; scenario: string | null; json: boolean }
-  | { kind: 'export-csv'; file: string; out: string | null; json: boolean };
+  | { kind: 'export-csv'; file: string; out: string | null; json: boolean }
+  | { kind: 'sweep'; opts: SweepOptions; json: boolean };
 
 /** Parses the command line (throws UsageError). */
 export function parseCommand(argv: string[]): CliCommand {
   const sub = argv[0];
+  if (sub === 'sweep') return parseSweepArgs(argv.slice(1));
   if (sub === 'verify' || sub === 'export-csv') {
     let file = '';
     let extra: string | null = null;
@@ -97,6 +101,35 @@ export function parseCommand(argv: string[]): CliCommand {
     return sub === 'verify' ? { kind: 'verify', file, scenario: extra, json } : { kind: 'export-csv', file, out: extra, json };
   }
   return { kind: 'run', opts: parseArgs(argv) };
+}
+
+/** `sweep <sweep.json> --out <dir> [--workers N] [--resume] [--max-runs N] [--json]` (sim/node/sweep.ts). */
+function parseSweepArgs(argv: string[]): CliCommand {
+  const opts: SweepOptions = { sweepPath: '', out: '' };
+  let json = false;
+  const int = (flag: string, v: string | undefined): number => {
+    const x = Number(v);
+    if (v === undefined || !Number.isInteger(x) || x < 1) throw new UsageError(`sweep: ${flag} needs a whole number ≥ 1, got ${v ?? 'nothing'}`);
+    return x;
+  };
+  for (let k = 0; k < argv.length; k++) {
+    const a = argv[k];
+    if (a === '--json') json = true;
+    else if (a === '--resume') opts.resume = true;
+    else if (a === '--workers') opts.workers = int(a, argv[++k]);
+    else if (a === '--max-runs') opts.maxRuns = int(a, argv[++k]);
+    else if (a === '--out') {
+      const v = argv[++k];
+      if (v === undefined || v.startsWith('--')) throw new UsageError('sweep: --out needs a directory');
+      opts.out = v;
+    } else if (a === '--help' || a === '-h') throw new UsageError('sweep:');
+    else if (a.startsWith('--')) throw new UsageError(`unknown option ${a} for sweep`);
+    else if (opts.sweepPath === '') opts.sweepPath = a;
+    else throw new UsageError(`unexpected argument ${a}`);
+  }
+  if (opts.sweepPath === '') throw new UsageError('sweep: no sweep file given');
+  if (opts.out === '') throw new UsageError('sweep: --out <dir> is required');
+  return { kind: 'sweep', opts, json };
 }
 
 export function parseArgs(argv: string[]): CliOptions {
@@ -423,6 +456,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         },
       };
   try {
+    if (cmd.kind === 'sweep') {
+      const s = await runSweep(cmd.opts, json ? undefined : { update: (...a) => progress?.update(sweepProgressLine(...a)) });
+      progress?.done();
+      io.out(json ? JSON.stringify(s, null, 2) : `${s.runs} runs (${s.computed} computed, ${s.failed} with a fault) in ${s.wallSeconds.toFixed(1)} s on ${s.workers} worker(s): ${s.resultsCsv}`);
+      return 0;
+    }
     if (cmd.kind === 'run') {
       const summary = await runScenarioFile(cmd.opts, progress);
       io.out(cmd.opts.json ? JSON.stringify(summary, null, 2) : formatSummary(summary));

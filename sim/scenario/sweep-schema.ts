@@ -47,7 +47,11 @@ export const MAX_RUN_DURATION = 86_400;
 export const METRIC_NAMES = ['distance', 'timeToGoal', 'success', 'maxWheelDepth', 'p95WheelDepth', 'meanSlip', 'maxTilt'] as const;
 export type MetricName = (typeof METRIC_NAMES)[number];
 
-const describe = (x: unknown): string => excerpt(JSON.stringify(x) ?? String(x), 60);
+/** A value in a message: its JSON, cut at 60 characters. */
+const describe = (x: unknown): string => {
+  const j = JSON.stringify(x) ?? String(x);
+  return j.length > 60 ? `${j.slice(0, 59)}…` : j;
+};
 const got = (what: string) => (issue: v.BaseIssue<unknown>) => `${what}, got ${describe(issue.input)}`;
 
 const AXIS_PATH = /^[A-Za-z_][A-Za-z0-9_-]*(?:\[\d+\]|\.[A-Za-z_][A-Za-z0-9_-]*|\.\d+)*$/;
