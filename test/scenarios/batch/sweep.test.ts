@@ -77,6 +77,14 @@ describe('sweep file: refused before anything starts', () => {
   });
 });
 
+describe('bundled sweeps', () => {
+  it('assets/sweeps/slopes-friction.json passes every check: 3 slopes × 3 frictions × 2 seeds', () => {
+    const l = loadSweep(resolve(__dirname, '../../../assets/sweeps/slopes-friction.json'));
+    expect(l.runs).toHaveLength(18);
+    expect(l.basePath).toMatch(/assets\/sweeps\/scenarios\/ramp-ground\.json$/);
+  });
+});
+
 describe('expansion', () => {
   it('is deterministic, with stable ids, the last axis fastest and replicates innermost', () => {
     const s = parseSweep(sweepJson({ replicates: 2 }));
