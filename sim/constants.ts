@@ -362,6 +362,7 @@ export const CONTACT_SPECULATIVE_MARGIN = 2 * LINEAR_SLOP;
  * per plane.
  */
 export const CLIP_MAX_FACE_VERTICES = 32;
+/** [-] Capacity of one clipped polygon: a face of CLIP_MAX_FACE_VERTICES plus one vertex per side plane. */
 export const CLIP_MAX_POLYGON_VERTICES = 2 * CLIP_MAX_FACE_VERTICES;
 
 /**

@@ -7,6 +7,7 @@
 export * from './math/vec3';
 export * from './math/quat';
 export { Rng } from './math/random';
+/** Every tolerance and limit of the core, with its unit and reason (`sim/constants.ts`). */
 export * as constants from './constants';
 
 // --- terrain ----------------------------------------------------------------------------------
@@ -164,6 +165,14 @@ export type {
   ScenarioWorldOptions,
 } from './scenario/scenario-v2';
 export { checkScenarioSize, MAX_SCENARIO_DEPTH, MAX_SCENARIO_NODES } from './scenario/scenario-guard';
+// a scenario's files (gathered through an injected file system) → a world; Node scripts call
+// openScenario (sim/node/open-scenario.ts, not exported here: it reads the disk)
+export { gatherScenarioFiles, ScenarioFileError } from './scenario/scenario-files';
+export type { ScenarioFiles, ScenarioFileSystem } from './scenario/scenario-files';
+export { worldFromScenarioFiles, openScenarioWith } from './scenario/open-scenario';
+export type { OpenScenarioOptions } from './scenario/open-scenario';
+export { buildScenarioWorld } from './scenario/build-world';
+export type { ScenarioRobotFiles } from './scenario/scenario-robot';
 export {
   buildSkidSteerRover,
   roverNames,

@@ -59,7 +59,7 @@ export class ExactHeights implements TerrainHeights {
   private disposed = false;
   /** Bumped whenever a tile arrives (panels key their redraw on it). */
   version = 0;
-  /** Requests sent and float32 bytes received (for the measurements in the README). */
+  /** Requests sent and float32 bytes received (for the measurements in docs/benchmarks.md). */
   requests = 0;
   bytesReceived = 0;
   lastError: string | null = null;

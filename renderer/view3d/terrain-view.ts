@@ -60,7 +60,7 @@ interface CachedChunk {
   placeholder: boolean;
 }
 
-/** What the terrain holds and draws now (test hook, status, README measurements). */
+/** What the terrain holds and draws now (test hook, status, measurements in docs/design.md). */
 export interface TerrainStats {
   drawnChunks: number;
   drawnVertices: number;

@@ -20,19 +20,9 @@ export interface DriveCommand {
   steer: number;
 }
 
-/** Inputs to load a world. The renderer gathers them through its Host; the CLI from disk. */
-export interface ScenarioFiles {
-  /** Parsed scenario JSON (validated by the worker; see sim/scenario/scenario.ts). */
-  scenario: unknown;
-  /** Parsed terrain sidecar JSON. */
-  terrainSidecar: unknown;
-  /** Bytes of the terrain image/raster named by the sidecar. */
-  terrainData: Uint8Array;
-  /** URDF text of the robot, if the scenario names one. */
-  robotUrdf?: string;
-  /** Mesh files the URDF names, by the path the URDF gives (resolved by the caller). */
-  robotMeshes?: Record<string, Uint8Array>;
-}
+/** Inputs to load a world (the renderer gathers them through its Host; the CLI and openScenario from disk). */
+import type { ScenarioFiles } from '../scenario/scenario-files';
+export type { ScenarioFiles };
 
 /** Visual/collision shape of a body, as the renderer needs it. Local z is the shape's axis. */
 export type ConvexBodyShape =
@@ -42,10 +32,12 @@ export type ConvexBodyShape =
   | { type: 'capsule'; radius: number; height: number }
   | { type: 'hull'; points: [number, number, number][] };
 
+/** The collision shape of a body as the renderer draws it: a convex shape or a compound of them. */
 export type BodyShape =
   | ConvexBodyShape
   | { type: 'compound'; children: { shape: ConvexBodyShape; position: [number, number, number]; orientation: [number, number, number, number] }[] };
 
+/** One body of the world as the renderer sees it: name, role and collision shape. */
 export interface BodyInfo {
   name: string;
   role: 'chassis' | 'wheel' | 'obstacle' | 'static';
@@ -53,6 +45,7 @@ export interface BodyInfo {
   shape: BodyShape;
 }
 
+/** One joint of the world as the renderer sees it: name, kind, the bodies it joins, whether it has a motor. */
 export interface JointInfo {
   name: string;
   type: 'revolute' | 'fixed' | 'prismatic' | 'ball';
@@ -86,6 +79,10 @@ export interface TerrainInfo {
 }
 
 
+/**
+ * What the renderer learns about a world when it loads: its name, step, terrain (shape and
+ * overview), bodies, joints, the robot's base body and visuals.
+ */
 export interface WorldInfo {
   scenarioName: string;
   /** [s] Fixed step. */
@@ -102,6 +99,10 @@ export interface WorldInfo {
   visuals?: VisualSpec[];
 }
 
+/**
+ * One simulation step as sent to the renderer: poses, velocities, contacts and their info in
+ * transferable typed arrays.
+ */
 export interface Frame {
   step: number;
   /** [s] Simulated time. */
@@ -120,6 +121,7 @@ export interface Frame {
   realtimeFactor: number;
 }
 
+/** Progress of a world load, reported to the caller of `SimService.load`. */
 export interface LoadProgress {
   stage: string;
   /** 0..1 */
@@ -144,6 +146,7 @@ export interface RecordingSummary {
   fileBytes: number;
 }
 
+/** The state of the open recording replay, if any. */
 export interface ReplayStatus {
   open: boolean;
   /** The world follows the recording (seek/play); false after a branch. */
@@ -157,6 +160,10 @@ export type { RecordingOptions, RecordingStatus } from './record-session';
 export type { VerifyResult } from '../record/replay';
 export type { TimelineEvent } from '../record/events';
 
+/**
+ * The API the simulation worker exposes through Comlink (implemented by `SimServiceImpl`): load a
+ * world, drive it, pull frames and terrain patches, record, replay, verify.
+ */
 export interface SimService {
   /** Validates and loads a world; rejects with a message that says what is wrong. */
   /** `options.maxMemoryBytes`: refuse a terrain estimated over this many bytes (default 2 GiB; the app asks the user first and passes Infinity). */

@@ -39,6 +39,10 @@ export const RECORDING_MAX_LOSS_SECONDS = 2 * DEFAULT_CHUNK_SECONDS;
 /** Prefix of the asset entry that names the scenario file a recording was made from. */
 export const SCENARIO_ASSET_PREFIX = 'scenario:';
 
+/**
+ * Options of a recording started by the service: keyframe interval, Foxglove rate, chunk size,
+ * encoder.
+ */
 export interface RecordingOptions {
   /** Steps between keyframes (default: the writer's, 120). */
   keyframeInterval?: number;
@@ -56,6 +60,10 @@ export interface RecordingOptions {
   buildId?: string;
 }
 
+/**
+ * The state of the running recording: active, steps and simulated time recorded, bytes handed to
+ * the sink, keyframes, inputs, events.
+ */
 export interface RecordingStatus {
   active: boolean;
   /** First and last step recorded (−1 before any). */
@@ -189,6 +197,7 @@ export interface RecordEncoderChoice {
   pool?: EncoderPoolOptions;
 }
 
+/** Records every step a live world takes (inputs, keyframes, frames, faults) into a recording. */
 export class RecordSession {
   /** Where the captured steps are encoded and written (this thread or an encoder thread). */
   readonly encoder: RecordEncoder;

@@ -70,6 +70,10 @@ interface OpenReplay {
 /** Bytes of a recording held open for replay at most (the app reads files whole). */
 export const MAX_REPLAY_BYTES = 2 ** 31 - 1;
 
+/**
+ * The simulation service: owns one world and runs it on its own fixed-step clock; the web and Node
+ * workers expose it through Comlink, the CLI and tests call it directly.
+ */
 export class SimServiceImpl implements SimService {
   private world: SimWorld | null = null;
   private running = false;

@@ -21,6 +21,11 @@ export { JOINT_FRAME_STRIDE };
 
 const JOINT_TYPE_NAMES = ['revolute', 'fixed', 'prismatic', 'ball'] as const;
 
+/**
+ * The app's world: a parsed scenario and its terrain built into a `DynamicsWorld`, with the world
+ * info, float32 frames and drive the worker protocol needs. Owned by the service; used directly by
+ * the CLI and tests.
+ */
 export class SimWorld {
   readonly engine: DynamicsWorld;
   readonly terrain: Heightfield;

@@ -25,6 +25,7 @@ export const WheelContactKind = {
 } as const;
 export type WheelContactKind = (typeof WheelContactKind)[keyof typeof WheelContactKind];
 
+/** Names of the `WheelContactKind` values, by value. */
 export const WHEEL_CONTACT_KIND_NAMES: readonly string[] = ['flat', 'base', 'side', 'point', 'edge'];
 
 /** Plain contact (scripting API). */

@@ -41,6 +41,7 @@ import { collideBoxBox } from './sat-box-box';
 import { HeightfieldCollideStatus, collideConvexHeightfield } from './convex-heightfield/collide';
 import type { Heightfield } from '../terrain/heightfield';
 
+/** The outcome of `collideShapes`/`collideConvexPair`. */
 export const CollideStatus = {
   /** The routine ran; 0 or more contacts were added. */
   Ok: 0,
@@ -52,6 +53,7 @@ export const CollideStatus = {
   Degenerate: 3,
 } as const;
 export type CollideStatus = (typeof CollideStatus)[keyof typeof CollideStatus];
+/** Names of the `CollideStatus` values, by value. */
 export const COLLIDE_STATUS_NAMES: readonly string[] = ['ok', 'overflow', 'fallback', 'degenerate'];
 
 /** Routine codes of the dispatch table. */

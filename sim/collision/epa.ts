@@ -52,6 +52,7 @@ import {
 } from '../constants';
 import { clearWitness } from './witness';
 
+/** How an EPA query ended (every exit sets one). */
 export const EpaStatus = {
   /** Overlap; depth, normal and witnesses are converged within tolerance. */
   Penetrating: 0,
@@ -65,8 +66,10 @@ export const EpaStatus = {
   Degenerate: 4,
 } as const;
 export type EpaStatus = (typeof EpaStatus)[keyof typeof EpaStatus];
+/** Names of the `EpaStatus` values, by value. */
 export const EPA_STATUS_NAMES: readonly string[] = ['penetrating', 'separated', 'touching', 'fallback', 'degenerate'];
 
+/** How the EPA answer was found: GJK on the shapes' cores (shallow), EPA, or the fallback. */
 export const EpaMethod = { Core: 0, Epa: 1, Fallback: 2, None: 3 } as const;
 
 /** Why EPA gave up (status Fallback); None otherwise. */
@@ -84,9 +87,11 @@ export const EpaFailure = {
   NoFace: 5,
 } as const;
 export type EpaFailure = (typeof EpaFailure)[keyof typeof EpaFailure];
+/** Names of the `EpaFailure` values, by value. */
 export const EPA_FAILURE_NAMES: readonly string[] = ['none', 'initial-polytope', 'max-iterations', 'capacity', 'degenerate-face', 'no-face'];
 export type EpaMethod = (typeof EpaMethod)[keyof typeof EpaMethod];
 
+/** The output record of `epaPenetration`: status, method, depth, normal and witness points. */
 export class EpaResult {
   status: EpaStatus = EpaStatus.Degenerate;
   method: EpaMethod = EpaMethod.None;

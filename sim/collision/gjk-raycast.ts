@@ -36,6 +36,7 @@ import { Simplex } from './simplex';
 import { GJK_CAST_MAX_ITERATIONS, GJK_CAST_TOLERANCE } from '../constants';
 import { clearWitness } from './witness';
 
+/** How a GJK ray or shape cast ended (every exit sets one). */
 export const CastStatus = {
   Hit: 0,
   Miss: 1,
@@ -44,8 +45,13 @@ export const CastStatus = {
   Degenerate: 4,
 } as const;
 export type CastStatus = (typeof CastStatus)[keyof typeof CastStatus];
+/** Names of the `CastStatus` values, by value. */
 export const CAST_STATUS_NAMES: readonly string[] = ['hit', 'miss', 'initially-overlapping', 'max-iterations', 'degenerate'];
 
+/**
+ * The output record of `gjkRayCast`/`gjkShapeCast`: status, fraction of the motion at first
+ * contact, point and normal.
+ */
 export class CastResult {
   status: CastStatus = CastStatus.Degenerate;
   /** λ ∈ [0, 1] of the motion at first contact (1 on a miss). */

@@ -46,6 +46,7 @@ import { Simplex } from './simplex';
 import { GJK_ABSOLUTE_TOLERANCE, GJK_MAX_ITERATIONS, GJK_RELATIVE_TOLERANCE } from '../constants';
 import { clearWitness } from './witness';
 
+/** How a GJK query ended (every exit sets one). */
 export const GjkStatus = {
   /** distance > GJK_ABSOLUTE_TOLERANCE: shapes apart, distance and witnesses exact within tolerance. */
   Separated: 0,
@@ -64,8 +65,13 @@ export const GjkStatus = {
 } as const;
 export type GjkStatus = (typeof GjkStatus)[keyof typeof GjkStatus];
 
+/** Names of the `GjkStatus` values, by value. */
 export const GJK_STATUS_NAMES: readonly string[] = ['separated', 'touching', 'intersecting', 'max-iterations', 'degenerate'];
 
+/**
+ * The output record of `gjkDistance`/`gjkIntersect`: status, signed distance, normal and witness
+ * points.
+ */
 export class GjkResult {
   status: GjkStatus = GjkStatus.Degenerate;
   /** [m] Signed distance (see header). */

@@ -53,6 +53,10 @@ export interface ConvexBodyDesc {
   orientation: [number, number, number, number];
 }
 
+/**
+ * What `queryConvex` returns: intersection, signed distance, normal, witness points, manifold and
+ * status.
+ */
 export interface ConvexQueryResult {
   intersecting: boolean;
   /** [m] Signed distance; negative = −penetration depth. */

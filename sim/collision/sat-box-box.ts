@@ -62,6 +62,7 @@ export interface BoxBoxSat {
   axisB: number;
 }
 
+/** A new separating-axis record for `satBoxBox` (allocates; reuse it). */
 export function createBoxBoxSat(): BoxBoxSat {
   return { separation: 0, normal: [1, 0, 0], kind: SatAxisKind.FaceA, axisA: 0, axisB: -1 };
 }

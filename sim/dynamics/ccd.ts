@@ -1,7 +1,7 @@
 /**
  * Continuous collision in the stepper: nothing fast passes through the terrain or a static body.
  *
- * Choice (argued in the README with measurements): time-of-impact clamping after the solve, in
+ * Choice (argued in docs/design.md and docs/benchmarks.md with measurements): time-of-impact clamping after the solve, in
  * the manner of Box2D v3's continuous pass, on top of the speculative contacts every body has.
  * Speculative contacts (SPECULATIVE_DISTANCE) already stop anything that moves less than that
  * per step; a body that moves more than CCD_MOTION_FRACTION of its smallest extent in one step
@@ -11,7 +11,7 @@
  * body is put back at the time of impact and its velocity along the hit normal is resolved
  * (−e·v_n); the next step finds the contact there and the solver does the rest. Fast body–body pairs between dynamic bodies are left to
  * the speculative contacts (their relative motion is what matters, and a thrown rock hitting the
- * rover is caught by the rover's fattened box); the README says so.
+ * rover is caught by the rover's fattened box); docs/design.md says so.
  *
  * Casting the real shape would report "initially overlapping" for every resting or rolling body
  * (its contacts are a fraction of a millimetre deep), so each body casts a *core*: its shape

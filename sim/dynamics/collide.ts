@@ -33,7 +33,7 @@
 import type { BodyStore } from './bodies';
 import { BodyFlag, BodyKind } from './bodies';
 import type { ContactStore } from './contacts';
-import { BROADPHASE_FAT_MARGIN, LINEAR_SLOP, CONTACTS_PER_BODY, POLYTOPE_SPECULATIVE_MIN, POLYTOPE_SPECULATIVE_STEPS, POLYTOPE_TERRAIN_MAX_CELLS, SPECULATIVE_DISTANCE, WARM_START_MATCH_COS, WARM_START_MATCH_DISTANCE } from './constants';
+import { BROADPHASE_FAT_MARGIN, LINEAR_SLOP, CONTACTS_PER_BODY, MAX_BODY_PAIRS, POLYTOPE_SPECULATIVE_MIN, POLYTOPE_SPECULATIVE_STEPS, POLYTOPE_TERRAIN_MAX_CELLS, SPECULATIVE_DISTANCE, WARM_START_MATCH_COS, WARM_START_MATCH_DISTANCE } from './constants';
 import type { JointStore } from './joints';
 import type { MaterialTable } from './materials';
 import { Polytope, PolytopeTerrainWorkspace, collidePolytopeTerrainInto, polytopeTerrainClear } from './polytope-terrain';
@@ -100,6 +100,11 @@ export class CollisionPass {
   /** Matched flags of the previous step's contacts. */
   private taken = new Uint8Array(64);
   readonly stats: CollideStats = { pairs: 0, terrainQueries: 0, terrainSkipped: 0, degraded: 0 };
+  /**
+   * Set by `run` when more than MAX_BODY_PAIRS pairs overlap (no contacts were computed): the
+   * most overlapped body and a sentence naming the worst few. The world turns it into a fault.
+   */
+  overflow: { body: number; reason: string } | null = null;
   /** [s] The step of the current run. */
   private dt = 0;
   /** Measure the broad phase's time (broadMs, [ms] of the last run). */
@@ -185,8 +190,14 @@ export class CollisionPass {
       this.pairKeys[nk++] = lo * PAIR_SHIFT + (hi + 1); // pairKey(lo, hi), inline: no boxed return
     }
     const keys = this.pairKeys;
-    sortPrefix(keys, nk); // in place: no subarray view per step
     stats.pairs = nk;
+    this.overflow = null;
+    if (nk > MAX_BODY_PAIRS) {
+      this.overflow = describeOverflow(keys, nk, bodies);
+      out.count = 0;
+      return;
+    }
+    sortPrefix(keys, nk); // in place: no subarray view per step
     this.broadMs = this.timeStages ? performance.now() - tb0 : 0;
 
     if (this.taken.length < prev.count) this.taken = new Uint8Array(2 * prev.count);
@@ -480,4 +491,20 @@ export class CollisionPass {
       }
     }
   }
+}
+
+/** The overflow report: pair count, the limit, the five bodies in the most pairs (a failure path: it may allocate). */
+function describeOverflow(keys: Float64Array, nk: number, bodies: BodyStore): { body: number; reason: string } {
+  const per = new Int32Array(bodies.count);
+  for (let k = 0; k < nk; k++) {
+    const lo = Math.floor(keys[k] / PAIR_SHIFT);
+    per[lo]++;
+    per[keys[k] - lo * PAIR_SHIFT - 1]++;
+  }
+  const order = Array.from(per.keys()).filter((b) => per[b] > 0).sort((a, b) => per[b] - per[a] || a - b).slice(0, 5);
+  const worst = order.map((b) => `"${bodies.names[b]}" (${per[b]} pairs)`).join(', ');
+  return {
+    body: order[0] ?? 0,
+    reason: `${nk} body pairs overlap at step STEP, over the limit of ${MAX_BODY_PAIRS} (MAX_BODY_PAIRS): the start state or the step is a pile of bodies inside each other that cannot be solved in reasonable time; most overlapped: ${worst}`,
+  };
 }

@@ -71,7 +71,7 @@ export const SLEEP_SPEED = 0.05;
  * still period began (centre of mass, and bounding radius × rotation angle), whatever its
  * instantaneous speed. A rock balanced on a terrain peak rocks by ±2–4 mm with speed bursts of
  * 0.05–0.1 m/s for seconds (its support jumps between the peak's feature pairs: a known
- * narrow-phase defect, see the README); anything that really moves leaves this ball within a
+ * narrow-phase defect, see docs/benchmarks.md); anything that really moves leaves this ball within a
  * fraction of TIME_TO_SLEEP (at SLEEP_SPEED in 0.1 s) and keeps its timer at 0. Over the 0.5 s
  * still period this is a mean speed below 1 cm/s (Jolt: its points within 15 mm over 0.5 s;
  * Box2D v3: below 5 cm/s throughout). Was 1 mm: in the vehicle scene 23 bodies were awake per
@@ -136,3 +136,11 @@ export const DEFAULT_ROLLING_RESISTANCE = 0;
 export const MAX_BODIES = 1 << 20;
 /** Contacts kept per step per body, used to size the contact store (it grows, at step boundaries only). */
 export const CONTACTS_PER_BODY = 16;
+/**
+ * Most body pairs whose AABBs overlap that one step hands to the narrow phase. Past it the world
+ * pauses with a fault naming the most overlapped bodies instead of colliding them: 2,000 boxes
+ * placed inside each other (2M pairs) took 82 s for 2 steps at 6.5 GB (issue #28). A resting pile
+ * touches ~6–12 neighbours per body, so this is a dense pile of some 10–20 thousand bodies; the
+ * contact store is then bounded by this times the manifold points per pair.
+ */
+export const MAX_BODY_PAIRS = 1 << 17;

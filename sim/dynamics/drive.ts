@@ -12,6 +12,10 @@ import type { BodyStore } from './bodies';
 import type { JointStore } from './joints';
 import type { ControllerSpec, RobotSpec } from './spec';
 
+/**
+ * The world's drive contract: the joints a robot's controller drives and its saved state
+ * (exported from sim/index.ts as `WorldDriveController`).
+ */
 export interface DriveController {
   /** Joint indices the controller writes (woken by a command). */
   readonly joints: readonly number[];

@@ -1,12 +1,20 @@
 /**
- * The scripting form of the world (kept stable for users' scripts; README "Dynamics API"):
+ * The scripting form of the world (kept stable for users' scripts; docs/library.md, "Dynamics API"):
  * plain objects and [x, y, z] arrays in, plain objects out. The engine form is DynamicsWorld.
+ *
+ * Two ways to read bodies:
+ *   - `state()` / `contacts()`: every body (or contact) as plain objects, a new object graph per
+ *     call: convenient for a look now and then, wasteful in a loop that polls every step;
+ *   - `bodyIndex(name)` once, then `readPose(index, out)` / `readVelocity(index, out)` every
+ *     step: they fill the caller's Float64Array and allocate nothing (checked by a test).
  */
 import { BodyKind } from './bodies';
 import type { DynamicsWorld, WorldFault } from './world';
-import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from './frame-layout';
+import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN, POSE_STRIDE, VELOCITY_STRIDE } from './frame-layout';
+import { bodyPoseInto, bodyVelocityInto } from './report';
 import { WHEEL_CONTACT_KIND_NAMES } from '../collision/contact';
 
+/** One body's state in `PlainWorld.state()`. */
 export interface BodyState {
   name: string;
   /** Body frame origin [m] and orientation [x, y, z, w]. */
@@ -18,6 +26,7 @@ export interface BodyState {
   sleeping: boolean;
 }
 
+/** The whole world's state in `PlainWorld.state()`: time, step and every body. */
 export interface WorldState {
   /** [s] */
   time: number;
@@ -25,8 +34,13 @@ export interface WorldState {
   bodies: BodyState[];
 }
 
+/**
+ * What produced a contact: a wheel case of the cylinder–terrain algorithm (`flat`, `base`, `side`,
+ * `point`, `edge`), another shape on the terrain (`terrain`) or two bodies (`body`).
+ */
 export type WorldContactKind = 'flat' | 'base' | 'side' | 'point' | 'edge' | 'terrain' | 'body';
 
+/** One contact of the last step in `PlainWorld.contacts()`. */
 export interface WorldContact {
   /** On B's surface (the terrain for wheels) [m]. */
   point: [number, number, number];
@@ -53,6 +67,10 @@ export function contactKindName(kind: number): WorldContactKind {
   return (WHEEL_CONTACT_KIND_NAMES[kind] ?? 'terrain') as WorldContactKind;
 }
 
+/**
+ * The scripting form of the dynamics world, returned by `createWorld`: plain objects in and out,
+ * kept stable for scripts; `engine` is the allocation-free `DynamicsWorld` underneath.
+ */
 export class PlainWorld {
   readonly engine: DynamicsWorld;
 
@@ -76,6 +94,49 @@ export class PlainWorld {
     this.engine.setMotor(jointName, targetVelocity);
   }
 
+  /**
+   * Index of the body called `name` (for readPose / readVelocity; stable for the world's life).
+   * Throws naming the bodies there are when there is none.
+   */
+  bodyIndex(name: string): number {
+    const names = this.engine.bodies.names;
+    const k = names.indexOf(name);
+    if (k < 0) {
+      const list = names.slice(0, 20).map((n) => JSON.stringify(n)).join(', ') + (names.length > 20 ? `, … (${names.length} bodies)` : '');
+      throw new Error(`bodyIndex: no body named ${JSON.stringify(name)}; the bodies are ${list}`);
+    }
+    return k;
+  }
+
+  /**
+   * Pose of body `index` into `out` (at least 7 numbers): body frame origin [m] then orientation
+   * quaternion [x, y, z, w], world frame, z up. The same numbers as state() and the frames, with
+   * no allocation: poll it every step. Returns out.
+   */
+  readPose(index: number, out: Float64Array): Float64Array {
+    this.checkRead('readPose', index, out, POSE_STRIDE);
+    return bodyPoseInto(out, index, this.engine.bodies);
+  }
+
+  /**
+   * Velocity of body `index` into `out` (at least 6 numbers): the body origin's linear velocity
+   * [m/s] then the angular velocity [rad/s], world frame. Allocates nothing. Returns out.
+   */
+  readVelocity(index: number, out: Float64Array): Float64Array {
+    this.checkRead('readVelocity', index, out, VELOCITY_STRIDE);
+    return bodyVelocityInto(out, index, this.engine.bodies);
+  }
+
+  private checkRead(what: string, index: number, out: Float64Array, size: number): void {
+    const n = this.engine.bodies.count;
+    if (!(Number.isInteger(index) && index >= 0 && index < n)) throw new Error(`${what}: index must be a body index 0..${n - 1} (bodyIndex(name) gives it), got ${String(index)}`);
+    if (!(out instanceof Float64Array) || out.length < size) throw new Error(`${what}: out must be a Float64Array of at least ${size} numbers`);
+  }
+
+  /**
+   * Every body as plain objects (name, pose, velocities, sleeping): builds a new object graph per
+   * call. To poll a few bodies every step, use bodyIndex + readPose / readVelocity instead.
+   */
   state(): WorldState {
     const w = this.engine, b = w.bodies;
     const f = w.frame();

@@ -81,6 +81,39 @@ export function writeBodyReport(poses: Float64Array, vel: Float64Array, n: numbe
 }
 
 /**
+ * One body's pose in the report layout (POSE_STRIDE numbers: origin, quaternion) written into
+ * out[0..6], by writeBodyReport's formulas (bit-identical to the body's slice of a frame).
+ * Allocates nothing.
+ */
+export function bodyPoseInto(out: Float64Array, b: number, s: BodyArrays): Float64Array {
+  const pos = s.pos, rot = s.rot, c = s.comLocal, o = origin;
+  rotateByBody(o, rot, b, c[3 * b], c[3 * b + 1], c[3 * b + 2]);
+  out[0] = pos[3 * b] - o[0];
+  out[1] = pos[3 * b + 1] - o[1];
+  out[2] = pos[3 * b + 2] - o[2];
+  for (let k = 0; k < 4; k++) out[3 + k] = rot[4 * b + k];
+  return out;
+}
+
+/**
+ * One body's velocity in the report layout (VELOCITY_STRIDE numbers: origin velocity, angular
+ * velocity, world frame) written into out[0..5], by writeBodyReport's formulas. Allocates nothing.
+ */
+export function bodyVelocityInto(out: Float64Array, b: number, s: BodyArrays): Float64Array {
+  const pos = s.pos, rot = s.rot, v = s.linVel, w = s.angVel, c = s.comLocal, o = origin;
+  rotateByBody(o, rot, b, c[3 * b], c[3 * b + 1], c[3 * b + 2]);
+  o[0] = pos[3 * b] - o[0];
+  o[1] = pos[3 * b + 1] - o[1];
+  o[2] = pos[3 * b + 2] - o[2];
+  const rx = o[0] - pos[3 * b], ry = o[1] - pos[3 * b + 1], rz = o[2] - pos[3 * b + 2];
+  out[0] = v[3 * b] + w[3 * b + 1] * rz - w[3 * b + 2] * ry;
+  out[1] = v[3 * b + 1] + w[3 * b + 2] * rx - w[3 * b] * rz;
+  out[2] = v[3 * b + 2] + w[3 * b] * ry - w[3 * b + 1] * rx;
+  out[3] = w[3 * b]; out[4] = w[3 * b + 1]; out[5] = w[3 * b + 2];
+  return out;
+}
+
+/**
  * Contacts 0..n−1: point, normal, depth and the step's impulses (the solver's are per substep,
  * re-applied every substep: the step's is substeps × that), then kind, bodies and cell.
  */

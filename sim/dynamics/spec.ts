@@ -8,6 +8,7 @@
  */
 
 export type Vec3Spec = [number, number, number];
+/** A quaternion `[x, y, z, w]` in a world description (normalised when the world is built). */
 export type QuatSpec = [number, number, number, number];
 
 /** A convex shape, as in `queryConvex` (sim/shapes/shape-desc.ts). */
@@ -24,10 +25,18 @@ export interface CompoundShapeSpec {
   children: { shape: ConvexShapeSpec; position?: Vec3Spec; orientation?: QuatSpec }[];
 }
 
+/** The shape of a body: a convex shape or a compound of them. */
 export type ShapeSpec = ConvexShapeSpec | CompoundShapeSpec;
 
+/**
+ * How a body moves: `dynamic` (forces and contacts), `static` (never), `kinematic` (at its set
+ * velocity, unaffected by contacts).
+ */
 export type BodyType = 'dynamic' | 'static' | 'kinematic';
 
+/**
+ * One rigid body of a world description: name, shape, mass or density, pose, velocities, material.
+ */
 export interface BodySpec {
   name: string;
   shape: ShapeSpec;
@@ -58,8 +67,13 @@ export interface BodySpec {
   ccd?: boolean;
 }
 
+/** The joint kinds the dynamics world supports. */
 export type JointType = 'revolute' | 'fixed' | 'prismatic' | 'ball';
 
+/**
+ * One joint of a world description: two bodies (or a body and the world), anchor and axis in world
+ * coordinates at the start, limits, motor, spring.
+ */
 export interface JointSpec {
   type: JointType;
   name: string;
@@ -82,6 +96,9 @@ export interface JointSpec {
   friction?: number;
 }
 
+/**
+ * Surface properties of a body or a terrain region; how two materials combine is given per field.
+ */
 export interface MaterialSpec {
   /** Coulomb friction coefficient (pairs combine by geometric mean). Default 0.8. */
   friction?: number;
@@ -111,11 +128,15 @@ export interface TerrainMaterialMapSpec {
   regions?: TerrainRegionSpec[];
 }
 
+/**
+ * A region of the terrain with its own material: a rectangle, a circle or a polygon in world x, y.
+ */
 export type TerrainRegionSpec =
   | { material: string; shape: 'rect'; min: [number, number]; max: [number, number] }
   | { material: string; shape: 'circle'; center: [number, number]; radius: number }
   | { material: string; shape: 'polygon'; points: [number, number][] };
 
+/** A drive command of a scenario's script, in effect from time `t` until the next one. */
 export interface ScriptCommandSpec {
   /** [s] */
   t: number;

@@ -87,6 +87,11 @@ const HEADER = 12;
 const BODY_STATE = 3 + 4 + 3 + 3 + 3 + 7; // pos rot linVel angVel | sleepTime awake island | sleep anchor (pos, rot)
 const CONTACT_STATE = 1 + 3 + 3 + 5 + 8; // key point normal impulses(5) kind cellI cellJ feature depth friction restitution rolling
 
+/**
+ * The rigid-body world (engine form): fixed steps of the soft-step solver, contacts, joints,
+ * sleeping, continuous collision, faults, and save/restore/hash of the full state. Built by
+ * `createDynamicsWorld`.
+ */
 export class DynamicsWorld {
   readonly spec: WorldSpec;
   readonly terrain: Heightfield | null;
@@ -253,6 +258,14 @@ export class DynamicsWorld {
     this.contacts = swap;
     this.pass.timeStages = this.timeStages;
     this.pass.run(bodies, this.joints, this.materials, this.terrain, this.dt, this.cache, this.contacts, this.wakeFn);
+    const overflow = this.pass.overflow;
+    if (overflow !== null) {
+      // too many overlapping pairs to collide: pause before this step (nothing moved yet)
+      const step = this.stepCount + 1;
+      this.fault = { kind: 'limit', step, body: bodies.names[overflow.body], reason: `${overflow.reason.replace('STEP', String(step))}; the world is paused at step ${this.stepCount}` };
+      this.stepped = false;
+      return;
+    }
     const t1 = this.timeStages ? performance.now() : 0;
 
     // solver masses: 0 for anything the solver must not move this step

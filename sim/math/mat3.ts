@@ -14,12 +14,15 @@ import type { Quat } from './quat';
 import { quatToMat3 } from './quat';
 import { JACOBI_MAX_SWEEPS } from '../constants';
 
+/** A 3 × 3 matrix: nine numbers in a Float64Array. */
 export type Mat3 = Float64Array;
 
+/** A new zero matrix (allocates). */
 export function mat3(): Mat3 {
   return new Float64Array(9);
 }
 
+/** Writes the identity into `out` and returns it. */
 export function mat3Identity(out: Mat3): Mat3 {
   out.fill(0);
   out[0] = 1;
@@ -28,6 +31,7 @@ export function mat3Identity(out: Mat3): Mat3 {
   return out;
 }
 
+/** Copies `a` into `out` and returns `out`. */
 export function mat3Copy(out: Mat3, a: Readonly<Mat3>): Mat3 {
   for (let i = 0; i < 9; i++) out[i] = a[i];
   return out;
@@ -42,6 +46,7 @@ export function mat3Diagonal(out: Mat3, x: number, y: number, z: number): Mat3 {
   return out;
 }
 
+/** The rotation matrix of the unit quaternion `q`, into `out`. */
 export function mat3FromQuat(out: Mat3, q: Readonly<Quat>): Mat3 {
   quatToMat3(out, q);
   return out;
@@ -58,6 +63,7 @@ export function mat3Multiply(out: Mat3, a: Readonly<Mat3>, b: Readonly<Mat3>): M
   return out;
 }
 
+/** `out = aᵀ`; `out` may alias `a`. */
 export function mat3Transpose(out: Mat3, a: Readonly<Mat3>): Mat3 {
   const a1 = a[1], a2 = a[2], a5 = a[5];
   out[0] = a[0];
@@ -90,16 +96,19 @@ export function mat3TransposeMulVec(out: Vec3, m: Readonly<Mat3>, v: Readonly<Ve
   return out;
 }
 
+/** `out = a + b`, element-wise. */
 export function mat3Add(out: Mat3, a: Readonly<Mat3>, b: Readonly<Mat3>): Mat3 {
   for (let i = 0; i < 9; i++) out[i] = a[i] + b[i];
   return out;
 }
 
+/** `out = a · s`, element-wise. */
 export function mat3Scale(out: Mat3, a: Readonly<Mat3>, s: number): Mat3 {
   for (let i = 0; i < 9; i++) out[i] = a[i] * s;
   return out;
 }
 
+/** The determinant of `m`. */
 export function mat3Determinant(m: Readonly<Mat3>): number {
   return (
     m[0] * (m[4] * m[8] - m[7] * m[5]) -

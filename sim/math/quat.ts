@@ -4,12 +4,15 @@
  */
 import type { Vec3 } from './vec3';
 
+/** A unit quaternion `[x, y, z, w]` (the project-wide order; w is the scalar part). */
 export type Quat = [number, number, number, number];
 
+/** A new identity quaternion `[0, 0, 0, 1]` (allocates). */
 export function quatIdentity(): Quat {
   return [0, 0, 0, 1];
 }
 
+/** The rotation by `angle` [rad] about the unit `axis` (right-handed), into `out`. */
 export function quatFromAxisAngle(out: Quat, axis: Readonly<Vec3>, angle: number): Quat {
   const h = angle * 0.5;
   const s = Math.sin(h);
@@ -32,6 +35,7 @@ export function quatFromEuler(out: Quat, roll: number, pitch: number, yaw: numbe
   return out;
 }
 
+/** `out = a ⊗ b`: the rotation b followed by a; `out` may alias an input. */
 export function quatMultiply(out: Quat, a: Readonly<Quat>, b: Readonly<Quat>): Quat {
   const ax = a[0], ay = a[1], az = a[2], aw = a[3];
   const bx = b[0], by = b[1], bz = b[2], bw = b[3];
@@ -42,6 +46,7 @@ export function quatMultiply(out: Quat, a: Readonly<Quat>, b: Readonly<Quat>): Q
   return out;
 }
 
+/** `out = a*` (the inverse rotation of a unit quaternion); `out` may alias `a`. */
 export function quatConjugate(out: Quat, a: Readonly<Quat>): Quat {
   out[0] = -a[0];
   out[1] = -a[1];
@@ -50,6 +55,7 @@ export function quatConjugate(out: Quat, a: Readonly<Quat>): Quat {
   return out;
 }
 
+/** `out = a / |a|`; a zero or non-finite `a` gives the identity. */
 export function quatNormalize(out: Quat, a: Readonly<Quat>): Quat {
   const len = Math.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2] + a[3] * a[3]);
   if (!(len > 0) || !Number.isFinite(len)) {

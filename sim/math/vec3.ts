@@ -7,10 +7,12 @@
 
 export type Vec3 = [number, number, number];
 
+/** A new vector (allocates; for setup code, not hot paths). */
 export function vec3(x = 0, y = 0, z = 0): Vec3 {
   return [x, y, z];
 }
 
+/** Writes (x, y, z) into `out` and returns it. */
 export function set(out: Vec3, x: number, y: number, z: number): Vec3 {
   out[0] = x;
   out[1] = y;
@@ -18,6 +20,7 @@ export function set(out: Vec3, x: number, y: number, z: number): Vec3 {
   return out;
 }
 
+/** Copies `a` into `out` and returns `out`. */
 export function copy(out: Vec3, a: Readonly<Vec3>): Vec3 {
   out[0] = a[0];
   out[1] = a[1];
@@ -25,6 +28,7 @@ export function copy(out: Vec3, a: Readonly<Vec3>): Vec3 {
   return out;
 }
 
+/** `out = a + b`, component-wise; `out` may alias an input. */
 export function add(out: Vec3, a: Readonly<Vec3>, b: Readonly<Vec3>): Vec3 {
   out[0] = a[0] + b[0];
   out[1] = a[1] + b[1];
@@ -32,6 +36,7 @@ export function add(out: Vec3, a: Readonly<Vec3>, b: Readonly<Vec3>): Vec3 {
   return out;
 }
 
+/** `out = a − b`, component-wise; `out` may alias an input. */
 export function sub(out: Vec3, a: Readonly<Vec3>, b: Readonly<Vec3>): Vec3 {
   out[0] = a[0] - b[0];
   out[1] = a[1] - b[1];
@@ -39,6 +44,7 @@ export function sub(out: Vec3, a: Readonly<Vec3>, b: Readonly<Vec3>): Vec3 {
   return out;
 }
 
+/** `out = a · s`; `out` may alias `a`. */
 export function scale(out: Vec3, a: Readonly<Vec3>, s: number): Vec3 {
   out[0] = a[0] * s;
   out[1] = a[1] * s;
@@ -54,6 +60,7 @@ export function addScaled(out: Vec3, a: Readonly<Vec3>, b: Readonly<Vec3>, s: nu
   return out;
 }
 
+/** `out = −a`; `out` may alias `a`. */
 export function negate(out: Vec3, a: Readonly<Vec3>): Vec3 {
   out[0] = -a[0];
   out[1] = -a[1];
@@ -61,10 +68,12 @@ export function negate(out: Vec3, a: Readonly<Vec3>): Vec3 {
   return out;
 }
 
+/** The dot product a · b. */
 export function dot(a: Readonly<Vec3>, b: Readonly<Vec3>): number {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
+/** `out = a × b` (right-handed); `out` may alias an input. */
 export function cross(out: Vec3, a: Readonly<Vec3>, b: Readonly<Vec3>): Vec3 {
   const x = a[1] * b[2] - a[2] * b[1];
   const y = a[2] * b[0] - a[0] * b[2];
@@ -75,14 +84,17 @@ export function cross(out: Vec3, a: Readonly<Vec3>, b: Readonly<Vec3>): Vec3 {
   return out;
 }
 
+/** The squared Euclidean length |a|². */
 export function lengthSq(a: Readonly<Vec3>): number {
   return a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
 }
 
+/** The Euclidean length |a|. */
 export function length(a: Readonly<Vec3>): number {
   return Math.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
 }
 
+/** The squared distance |a − b|². */
 export function distanceSq(a: Readonly<Vec3>, b: Readonly<Vec3>): number {
   const x = a[0] - b[0];
   const y = a[1] - b[1];
@@ -90,6 +102,7 @@ export function distanceSq(a: Readonly<Vec3>, b: Readonly<Vec3>): number {
   return x * x + y * y + z * z;
 }
 
+/** The distance |a − b|. */
 export function distance(a: Readonly<Vec3>, b: Readonly<Vec3>): number {
   return Math.sqrt(distanceSq(a, b));
 }
@@ -152,6 +165,7 @@ export function anyPerpendicular(out: Vec3, a: Readonly<Vec3>): Vec3 {
   return out;
 }
 
+/** True when all three components are finite (no NaN, no ±∞). */
 export function isFinite3(a: Readonly<Vec3>): boolean {
   return Number.isFinite(a[0]) && Number.isFinite(a[1]) && Number.isFinite(a[2]);
 }

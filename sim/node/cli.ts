@@ -19,20 +19,16 @@
  * says where it ends and how many bytes after its last complete chunk are lost). With --json the result, or
  * `{ "error": message, "exitCode": n }`, is printed as JSON on stdout.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { FileSink, FileSource, exportWheelCsvFile } from './record-file';
 import { assetHashes, SCENARIO_ASSET_PREFIX, type RecordingStatus } from '../app/record-session';
 import { RecordingReader } from '../record/reader';
 import { loadCodecs } from '../record/codecs';
 import type { VerifyResult } from '../record/replay';
 import { contactKindName } from '../dynamics/plain-world';
-import type { ScenarioFiles } from '../app/protocol';
-import { parseUrdf } from '../robot/urdf/parse-urdf';
-import { urdfReferencedFiles } from '../robot/urdf/load-urdf';
-import { parseScenarioFile } from '../scenario/scenario-v2';
-import { createDefaultService, terrainDataFileName } from '../app/default-service';
+import { createDefaultService } from '../app/default-service';
 import { nodeEncoderThread } from './record-thread';
+import { readScenarioFiles } from './open-scenario';
 import type { SimServiceImpl } from '../app/service';
 import type { SimWorld } from '../app/sim-world';
 import type { WorldFault } from '../dynamics/world';
@@ -167,22 +163,6 @@ function parseSize(flag: string, v: string | undefined): number {
   return Math.round(Number(m[1]) * (m[3] === 'i' ? 1024 : 1000) ** power);
 }
 
-function readOrExplain(path: string, what: string): Buffer {
-  try {
-    return readFileSync(path);
-  } catch (e) {
-    throw new Error(`cannot read ${what} ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-}
-
-function parseJson(bytes: Buffer, what: string, path: string): unknown {
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch (e) {
-    throw new Error(`${what} ${path} is not valid JSON: ${(e as Error).message}`);
-  }
-}
-
 export interface RunSummary {
   scenario: string;
   terrain: { cols: number; rows: number; dx: number; dy: number };
@@ -209,29 +189,8 @@ export interface RunSummary {
   recording?: { path: string } & RecordingStatus;
 }
 
-/** Reads the files a scenario needs (terrain sidecar and data, URDF and its meshes) relative to it. */
-export function readScenarioFiles(scenarioPath: string): ScenarioFiles {
-  const scenarioJson = parseJson(readOrExplain(scenarioPath, 'scenario'), 'scenario', scenarioPath);
-  const parsed = parseScenarioFile(scenarioJson);
-  const dir = dirname(scenarioPath);
-  const files: ScenarioFiles = { scenario: scenarioJson, terrainSidecar: null, terrainData: new Uint8Array(0) };
-  if ('file' in parsed.terrain) {
-    const sidecarPath = resolve(dir, parsed.terrain.file);
-    files.terrainSidecar = parseJson(readOrExplain(sidecarPath, 'terrain sidecar'), 'terrain sidecar', sidecarPath);
-    const dataPath = resolve(dirname(sidecarPath), terrainDataFileName(files.terrainSidecar));
-    files.terrainData = new Uint8Array(readOrExplain(dataPath, 'terrain data'));
-  }
-  if (parsed.robot !== undefined && 'urdf' in parsed.robot) {
-    const urdfPath = resolve(dir, parsed.robot.urdf);
-    files.robotUrdf = readOrExplain(urdfPath, 'robot URDF').toString('utf8');
-    files.robotMeshes = {};
-    for (const ref of urdfReferencedFiles(parseUrdf(files.robotUrdf), parsed.robot.urdf)) {
-      if (ref.role !== 'collision') continue;
-      files.robotMeshes[ref.path] = new Uint8Array(readOrExplain(resolve(dir, ref.path), `mesh of link "${ref.link}"`));
-    }
-  }
-  return files;
-}
+/** Reads the files a scenario needs (terrain sidecar and data, URDF and its meshes) relative to it: openScenario's reader. */
+export { readScenarioFiles };
 
 /** Where progress lines go (stderr in the CLI); `done` ends the line. */
 export interface Progress {

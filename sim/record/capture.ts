@@ -58,6 +58,7 @@ export interface CaptureBatch {
 /** [B] Default size of one capture buffer (about 38 steps of the vehicle scene with 420 contacts). */
 export const CAPTURE_BUFFER_BYTES = 2 << 20;
 
+/** A new, empty capture batch of `bytes` bytes (allocates). */
 export function newBatch(bytes: number): CaptureBatch {
   return { buf: new ArrayBuffer(bytes), used: 0, frames: 0, strings: [] };
 }

@@ -36,6 +36,10 @@ export interface EncoderStalls {
   grown: number;
 }
 
+/**
+ * Where captured steps go to be encoded and written: `SyncEncoder` (in the stepping thread) or
+ * `ThreadedEncoder` (an encoder thread).
+ */
 export interface RecordEncoder {
   /** Takes a filled batch (null: none yet) and returns an empty one to fill next. */
   exchange(filled: CaptureBatch | null): CaptureBatch;
@@ -64,6 +68,7 @@ export interface EncoderPoolOptions {
   poolSize?: number;
 }
 
+/** The encoder that encodes and writes each batch in the stepping thread (no encoder thread). */
 export class SyncEncoder implements RecordEncoder {
   readonly stalls: EncoderStalls = { waits: 0, waitMs: 0, grown: 0 };
   private readonly spare: CaptureBatch;
@@ -145,11 +150,13 @@ export interface EncoderPort {
 /** Starts an encoder thread (Node: sim/node/record-thread.ts; browser: encoder-thread-web.ts). */
 export type EncoderThreadFactory = () => EncoderPort;
 
+/** A message from the stepping thread to the encoder thread. */
 export type EncoderRequest =
   | { type: 'start'; header: RecordingHeader; options: EncoderWriterOptions; compression: RecordingCodecs['compression'] }
   | { type: 'batch'; buf: ArrayBuffer; used: number; frames: number; strings: string[] }
   | { type: 'close' };
 
+/** A message from the encoder thread back to the stepping thread. */
 export type EncoderReply =
   | { type: 'started' }
   | { type: 'free'; buf: ArrayBuffer }
@@ -165,6 +172,10 @@ export class EncoderThreadStartError extends Error {}
 /** [ms] Longest single wait for a free buffer before the encoder thread counts as hung. */
 export const ENCODER_WAIT_LIMIT_MS = 60_000;
 
+/**
+ * The encoder that hands each captured batch to an encoder thread and takes empty ones back, so
+ * the stepping thread only copies.
+ */
 export class ThreadedEncoder implements RecordEncoder {
   readonly stalls: EncoderStalls = { waits: 0, waitMs: 0, grown: 0 };
   private readonly free: CaptureBatch[] = [];

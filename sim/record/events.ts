@@ -11,8 +11,13 @@ import { CONTACT_INFO_STRIDE, CONTACT_KIND_BODY_PAIR } from '../dynamics/frame-l
 import type { FrameData } from './format';
 import type { RecordingReader } from './reader';
 
+/**
+ * The kind of a timeline marker: wheel lift-off or touch-down, a body–body collision beginning, a
+ * fault, or another recorded event's kind.
+ */
 export type TimelineEventKind = 'lift-off' | 'touch-down' | 'collision' | 'fault' | string;
 
+/** A marker on the replay timeline at one step. */
 export interface TimelineEvent {
   step: number;
   kind: TimelineEventKind;
@@ -23,6 +28,10 @@ export interface TimelineEvent {
   message: string;
 }
 
+/**
+ * Finds timeline markers incrementally: feed it frames in step order and it reports each new
+ * frame's markers.
+ */
 export class TimelineEventDetector {
   private readonly wheels: readonly number[];
   private readonly names: readonly string[];

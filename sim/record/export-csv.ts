@@ -10,6 +10,7 @@
 import { wheelRadius, wheelStatsInto, makeWheelStats } from './foxglove';
 import type { RecordingReader } from './reader';
 
+/** The header line of the per-wheel CSV export (one row per wheel per step). */
 export const WHEEL_CSV_HEADER = 'step,time,body,count,max_depth_m,normal_force_n,slip';
 
 /** Resolves wheel names or body indices to body indices (default: the recording's wheels). */
@@ -27,6 +28,7 @@ export function resolveWheels(reader: RecordingReader, wheels?: readonly (number
   });
 }
 
+/** Options of the CSV export: which wheels and which steps. */
 export interface WheelCsvOptions {
   /** Wheel body indices or names; default the recording's wheels. */
   wheels?: readonly (number | string)[];

@@ -1,6 +1,6 @@
 /**
  * The TerraWheel recording format (MCAP profile "terrawheel", format version 2): topics, schema
- * names and the binary layouts of our own messages. The README's "Recordings (MCAP)" section is
+ * names and the binary layouts of our own messages. docs/recordings.md is
  * the prose form of this file; keep both in step.
  *
  * Every message's MCAP log time is `step · stepNs` (stepNs = round(dt · 1e9)), so a step number
@@ -28,7 +28,7 @@
  * byte planes (byte 0 of every float, then byte 1, …) and the i32 block likewise with 4 planes.
  * Unshuffled, the numbers sit in the spec.ts order one after another. Shuffling puts the slowly
  * changing sign/exponent bytes of like values, and of consecutive frames, next to each other
- * where zstd finds them (README: measured sizes).
+ * where zstd finds them (docs/recordings.md: measured sizes).
  */
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
 
@@ -49,6 +49,10 @@ export const RECORDING_METADATA_NAME = 'terrawheel.recording';
 /** Attachment that holds the scenario JSON. */
 export const SCENARIO_ATTACHMENT_NAME = 'scenario.json';
 
+/**
+ * The MCAP topics of a recording, by purpose (see docs/recordings.md for each one's schema and
+ * rate).
+ */
 export const TOPIC = {
   frame: '/terrawheel/frame',
   keyframe: '/terrawheel/keyframe',
@@ -102,6 +106,7 @@ export interface FrameData {
   contactInfo: Int32Array;
 }
 
+/** How a frame's numbers are stored: precision, byte-plane shuffle, delta coding. */
 export interface FrameEncoding {
   /** Store floats as f32 (half the bytes; display precision) instead of f64 (exact). */
   f32: boolean;

@@ -343,6 +343,7 @@ export interface WheelStats {
   slip: number;
 }
 
+/** A new, zeroed per-wheel statistics record (allocates; reuse it with `wheelStatsInto`). */
 export function makeWheelStats(): WheelStats {
   return { count: 0, maxDepth: 0, normalForce: 0, slip: 0 };
 }

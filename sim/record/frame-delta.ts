@@ -50,6 +50,7 @@ import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } fro
 import type { FrameChangeHint } from './capture';
 import { FRAME_FLAG_F32, FRAME_FLAG_SHUFFLED, RecordingError, shuffleInto, unshuffleFrom, type FrameData, type FrameEncoding, type FrameScratch } from './format';
 
+/** Frame layout number of a delta frame (layout 1 is the full frame). */
 export const FRAME_LAYOUT_DELTA = 2;
 export const DELTA_HEADER_BYTES = 40;
 /** Delta flag: numbers are XOR-coded against the base frame's. */

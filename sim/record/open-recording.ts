@@ -11,6 +11,10 @@ import { openIndexed, scanLinear, type ChunkEntry, type Incomplete, type Scanned
 import { parseRecordingMetadata, readExactly, readU64, stepOf } from './read-checks';
 import type { RecordingMetadata } from './writer';
 
+/**
+ * What a recording says about itself: its metadata, scenario, assets, steps, keyframes, and a
+ * notice when the file was cut short.
+ */
 export interface RecordingInfo {
   metadata: RecordingMetadata;
   /** The scenario JSON text as recorded. */

@@ -39,16 +39,22 @@ import type { EventRecord, InputRecord } from './writer';
 
 export type { RecordingInfo } from './open-recording';
 
+/** Options of `RecordingReader.open`: the codecs and the chunk cache size. */
 export interface RecordingReaderOptions {
   codecs: RecordingCodecs;
   /** Decompressed chunks kept in memory (≥ 2). Default 8 (about 8 MiB). */
   cacheChunks?: number;
 }
 
+/** Decompressed chunks a `RecordingReader` keeps by default (about 8 MiB). */
 export const DEFAULT_CACHE_CHUNKS = 8;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * Reads a recording: its description, frames, keyframes, inputs and events by step, through a
+ * cache of decompressed chunks.
+ */
 export class RecordingReader {
   readonly info: RecordingInfo;
   private readonly chunks: ChunkEntry[];

@@ -16,6 +16,10 @@ import type { InputRecord } from './writer';
 import type { Incomplete } from './chunk-index';
 import type { RecordingInfo } from './open-recording';
 
+/**
+ * What `seekWorld` and `verifyRecording` need of a world: restore a state, apply inputs, step,
+ * hash.
+ */
 export interface ReplayableWorld {
   /** Bytes from saveState() of a world built from the same scenario. */
   restoreState(bytes: Uint8Array): void;
@@ -27,6 +31,7 @@ export interface ReplayableWorld {
   poses?(): Float64Array;
 }
 
+/** Where a seek landed: the keyframe restored and the steps re-simulated after it. */
 export interface SeekResult {
   /** Keyframe the world was restored from. */
   keyframeStep: number;
@@ -72,6 +77,7 @@ export async function seekWorld(reader: RecordingReader, world: ReplayableWorld,
   return { keyframeStep: kf.step, simulated: step - kf.step, input: { ...current } };
 }
 
+/** Options of `verifyRecording`: the build id of the world and a progress callback. */
 export interface VerifyOptions {
   /** The build id of the world doing the re-simulation (compared with the recording's). */
   buildId?: string;
@@ -80,6 +86,10 @@ export interface VerifyOptions {
   progressEvery?: number;
 }
 
+/**
+ * The verdict of `verifyRecording`: deterministic, diverged (with the first difference) or
+ * recorded by a different build.
+ */
 export interface VerifyResult {
   /**
    * 'deterministic': every keyframe hash (and every recorded pose) matched.

@@ -83,6 +83,10 @@ export interface RecordingHeader {
   createdAt?: string;
 }
 
+/**
+ * Options of `RecordingWriter.create`: codecs, keyframe interval, Foxglove rate, chunk size, frame
+ * encoding.
+ */
 export interface RecordingWriterOptions {
   codecs: RecordingCodecs;
   /** Steps between full-state keyframes (`keyframeDue`). Default 120 (0.5 s at 240 Hz). */
@@ -99,7 +103,12 @@ export interface RecordingWriterOptions {
 
 /** 0.5 s at 240 Hz: a seek re-simulates at most 119 steps (issue #16: seeks under 200 ms at p95; the 10-minute driven run stays under 200 MB). */
 export const DEFAULT_KEYFRAME_INTERVAL = 120;
+/** [Hz] Rate of the Foxglove channels (transforms, contact arrows, wheel series). */
 export const DEFAULT_FOXGLOVE_HZ = 30;
+/**
+ * [bytes] An MCAP chunk is written once it holds this much uncompressed (1 MiB), or after
+ * DEFAULT_CHUNK_SECONDS of simulated time, whichever comes first.
+ */
 export const DEFAULT_CHUNK_BYTES = 1 << 20;
 /** [s] A chunk is closed after at most this much simulated time (what a killed process loses, plus the chunk in flight). */
 export const DEFAULT_CHUNK_SECONDS = 1;
@@ -110,6 +119,11 @@ export const MAX_CHUNK_BYTES = MAX_CHUNK_UNCOMPRESSED_BYTES / 2;
 export function chunkWindowSteps(dt: number, chunkSeconds: number = DEFAULT_CHUNK_SECONDS): number {
   return Math.max(1, Math.floor(chunkSeconds / dt + 1e-9));
 }
+
+/**
+ * Frames as written by default: float32, byte-plane shuffled, delta-coded against the last full
+ * frame.
+ */
 export const DEFAULT_FRAME_ENCODING: FrameEncoding = { f32: true, shuffle: true, delta: true };
 
 /** The recording's description as stored in the `terrawheel.recording` metadata record. */
@@ -144,12 +158,14 @@ export function metadataToMap(m: RecordingMetadata): Map<string, string> {
   ]);
 }
 
+/** A drive input as recorded, in effect from `step` on. */
 export interface InputRecord {
   step: number;
   throttle: number;
   steer: number;
 }
 
+/** An event as recorded (a fault, a note), written before its step's frame. */
 export interface EventRecord {
   step: number;
   /** 'fault' (solver/collision status), 'note', or any short tag. */
@@ -176,7 +192,7 @@ interface QueuedMessage {
  * The chunk-size limit handed to McapWriter. McapWriter closes its chunk after a message when the
  * chunk's byte length is `>` its `chunkSize` (a relational comparison, so it reads `valueOf()`
  * at that moment): −1 closes the chunk after the message being added, which is how a chunk is
- * closed by simulated time. Pinned by test/unit/record/crash-safe-chunks.test.ts (@mcap/core is
+ * closed by simulated time. Pinned by test/unit/record/crash-safe.test.ts (with byte-sized chunks only, the default scene loses 4 s) (@mcap/core is
  * pinned to an exact version).
  */
 class ChunkLimit {
@@ -201,6 +217,10 @@ class SinkWritable implements IWritable {
   }
 }
 
+/**
+ * Writes a recording: one MCAP file with inputs, keyframes, frames, events and Foxglove channels,
+ * appended chunk by chunk (see docs/recordings.md).
+ */
 export class RecordingWriter {
   readonly metadata: RecordingMetadata;
   private readonly mcap: McapWriter;

@@ -64,6 +64,10 @@ export interface SkidSteerRoverOptions {
   wheelMaterial?: string;
 }
 
+/**
+ * Everything `buildSkidSteerRover` needs: the rover's dimensions and its v2 options (masses,
+ * torque, materials).
+ */
 export type SkidSteerBuildSpec = SkidSteerSpec & SkidSteerRoverOptions;
 
 /** Wheel order and corners, as in skid-steer.ts: sx = +1 front, sy = +1 left. */
@@ -74,6 +78,7 @@ export const ROVER_WHEELS: readonly { key: 'fl' | 'fr' | 'rl' | 'rr'; sx: 1 | -1
   { key: 'rr', sx: -1, sy: -1 },
 ];
 
+/** The body and joint names of a built rover. */
 export interface RoverNames {
   chassis: string;
   /** In ROVER_WHEELS order. */

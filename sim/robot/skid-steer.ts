@@ -20,6 +20,7 @@ import type { Vec3 } from '../math/vec3';
 import type { Heightfield } from '../terrain/heightfield';
 import { describeValue } from '../util/describe-value';
 
+/** The built-in skid-steer rover's dimensions and limits (a v1 scenario's `robot` block). */
 export interface RobotSpec {
   name: string;
   /** [m] Chassis box half extents (x, y, z). */
@@ -44,6 +45,7 @@ export interface RobotSpec {
   maxYawAccel: number;
 }
 
+/** The built-in rover when a scenario gives no robot fields. */
 export const DEFAULT_ROBOT: RobotSpec = {
   name: 'rover',
   chassisHalfExtents: [0.35, 0.22, 0.08],

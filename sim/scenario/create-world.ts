@@ -1,5 +1,5 @@
 /**
- * createWorld(scenario): the scripting entry (README "Dynamics API"). The scenario is the object
+ * createWorld(scenario): the scripting entry (docs/library.md, "Dynamics API"). The scenario is the object
  * a scenario file holds (format v2, or v1); its terrain is inline
  * ({ cols, rows, dx, dy, x0, y0, heights }) or, for a file path, given as `options.terrain`.
  * To read a scenario file with its terrain, URDF and meshes from disk in Node, use openScenario
@@ -12,6 +12,10 @@ import { ScenarioError } from './scenario-guard';
 import { loadScenarioUrdfRobot } from './scenario-robot';
 import { parseScenarioFile } from './scenario-v2';
 
+/**
+ * What `createWorld` cannot read from the scenario object itself: a terrain or URDF robot the
+ * scenario names as files.
+ */
 export interface CreateWorldOptions {
   /** The terrain, when the scenario names a file instead of inline heights. */
   terrain?: Heightfield;
@@ -20,6 +24,10 @@ export interface CreateWorldOptions {
   robotMeshes?: Record<string, Uint8Array>;
 }
 
+/**
+ * Builds a world from a scenario object (a parsed v1 or v2 scenario file) for scripts. Throws a
+ * `ScenarioError` naming the field when the scenario is invalid.
+ */
 export function createWorld(scenario: unknown, options: CreateWorldOptions = {}): PlainWorld {
   const parsed = parseScenarioFile(scenario);
   let terrain: Heightfield;

@@ -19,6 +19,7 @@ import { describeValue, ScenarioError } from './scenario-guard';
 
 export { ScenarioError };
 
+/** A drive command of a v1 script, in effect from time `t`. */
 export interface ScriptCommand {
   /** [s] Simulated time at which this command takes effect. */
   t: number;
@@ -26,6 +27,7 @@ export interface ScriptCommand {
   steer: number;
 }
 
+/** A version 1 scenario: terrain file, the built-in rover, start pose and drive script. */
 export interface Scenario {
   name: string;
   terrain: string;

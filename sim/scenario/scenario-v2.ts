@@ -55,9 +55,11 @@ import { parseScenarioV1, type Scenario as ScenarioV1 } from './scenario-v1';
 export const DEFAULT_GRAVITY: Vec3Spec = [0, 0, -9.81];
 /** [s] */
 export const DEFAULT_DT = 1 / 240;
+/** Solver substeps per step when a scenario gives none. */
 export const DEFAULT_SUBSTEPS = 4;
 /** The material anything without one uses; always present in a parsed scenario. */
 export const DEFAULT_MATERIAL_NAME = 'default';
+/** The `default` material's values when a scenario does not define it. */
 export const DEFAULT_MATERIAL: Required<MaterialSpec> = { friction: 0.8, restitution: 0, rollingResistance: 0 };
 
 /** The built-in rover: v1's robot fields, its start pose, and what v2 adds (masses, torque, materials). */
@@ -82,10 +84,16 @@ export interface UrdfRobotEntry {
   controller?: ControllerSpec;
 }
 
+/** The `robot` block of a scenario: the built-in skid-steer rover or a URDF robot. */
 export type ScenarioRobotEntry = SkidSteerRobotEntry | UrdfRobotEntry;
 
+/** A scenario's terrain: a sidecar file path (relative to the scenario) or inline heights. */
 export type ScenarioTerrain = { file: string } | { inline: InlineTerrainSpec };
 
+/**
+ * A validated scenario file (v1 files converted): its name, terrain, robot, script and world
+ * description.
+ */
 export interface ParsedScenario {
   /** The file's format version (1 files are converted). */
   version: 1 | 2;
@@ -362,6 +370,10 @@ function checkScript(raw: NonNullable<ScenarioV2Raw['script']>, problems: V2Prob
   return script;
 }
 
+/**
+ * What `scenarioWorldSpec` needs from outside the scenario: the terrain height for placing the
+ * rover, a loaded URDF robot.
+ */
 export interface ScenarioWorldOptions {
   /** The terrain's height [m] at (x, y): places the built-in rover's wheels just above it. */
   heightAt?: (x: number, y: number) => number;

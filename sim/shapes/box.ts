@@ -28,6 +28,7 @@ const BOX_FACES: readonly (readonly [number, number, number, number])[] = [
   [4, 5, 7, 6], // +z
 ];
 
+/** A box centred on the local origin, given by its half extents along the local axes. */
 export class BoxShape implements ConvexShape {
   readonly kind = ShapeKind.Box;
   readonly coreRadius = 0;

@@ -9,6 +9,7 @@ import { UNIT_EPSILON } from '../constants';
 import type { Aabb, ConvexShape, MassProperties } from './shape';
 import { ShapeKind, SupportFace } from './shape';
 
+/** A capsule along local z: a segment core of length `2·halfHeight` with a radius. */
 export class CapsuleShape implements ConvexShape {
   readonly kind = ShapeKind.Capsule;
   readonly coreRadius: number;

@@ -9,6 +9,7 @@ import { mat3, mat3FromQuat, mat3RotateTensor, mat3AddPointInertia } from '../ma
 import type { Aabb, CompoundChild, MassProperties } from './shape';
 import { ShapeKind } from './shape';
 
+/** A rigid set of convex child shapes, each at its own pose in the body frame. */
 export class CompoundShape {
   readonly kind = ShapeKind.Compound;
   readonly children: readonly CompoundChild[];

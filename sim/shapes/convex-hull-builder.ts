@@ -28,6 +28,7 @@
 import type { ConvexHullData } from './convex-hull';
 import { HULL_COPLANAR_COS_SLACK, HULL_DISTANCE_RELATIVE, HULL_MAX_VERTICES, HULL_MERGE_DISTANCE_RELATIVE } from '../constants';
 
+/** Why `buildConvexHull` returned no hull, or `Ok`. */
 export const HullStatus = {
   Ok: 0,
   /** Fewer than 4 points (and no flatThickness to make a slab of 3). */
@@ -44,8 +45,10 @@ export const HullStatus = {
   TooManyVertices: 6,
 } as const;
 export type HullStatus = (typeof HullStatus)[keyof typeof HullStatus];
+/** Names of the `HullStatus` values, by value. */
 export const HULL_STATUS_NAMES: readonly string[] = ['ok', 'too-few-points', 'coincident', 'collinear', 'coplanar', 'not-finite', 'too-many-vertices'];
 
+/** Options of `buildConvexHull`: slab thickness for coplanar input, vertex cap. */
 export interface HullBuildOptions {
   /** [m] When the input is coplanar, extrude it to a slab this thick (centred on the plane). */
   flatThickness?: number;
@@ -53,6 +56,7 @@ export interface HullBuildOptions {
   maxVertices?: number;
 }
 
+/** What `buildConvexHull` returns: a status, the hull (or null) and the reason when it failed. */
 export interface HullBuildResult {
   status: HullStatus;
   data: ConvexHullData | null;

@@ -19,6 +19,7 @@ import { HULL_HILL_CLIMB_MIN_VERTICES } from '../constants';
 import type { Aabb, ConvexShape, MassProperties } from './shape';
 import { ShapeKind, SupportFace } from './shape';
 
+/** The vertices and faces of a convex hull as `buildConvexHull` returns them. */
 export interface ConvexHullData {
   vertices: Float64Array;
   faceStart: Int32Array;
@@ -26,6 +27,7 @@ export interface ConvexHullData {
   planes: Float64Array;
 }
 
+/** A convex polytope: vertices, faces and face planes, with support and face queries. */
 export class ConvexHullShape implements ConvexShape {
   readonly kind = ShapeKind.ConvexHull;
   readonly coreRadius = 0;

@@ -9,6 +9,7 @@ import { CYLINDER_CAP_SEGMENTS } from '../constants';
 import type { Aabb, ConvexShape, MassProperties } from './shape';
 import { ShapeKind, SupportFace } from './shape';
 
+/** A solid cylinder along local z (a wheel): radius and half height. */
 export class CylinderShape implements ConvexShape {
   readonly kind = ShapeKind.Cylinder;
   readonly coreRadius = 0;

@@ -18,6 +18,7 @@ import type { Mat3 } from '../math/mat3';
 import { mat3SymmetricEigen, mat3ToQuat } from '../math/mat3';
 import type { ConvexHullShape } from './convex-hull';
 
+/** An oriented bounding box: centre, orientation (axes) and half extents. */
 export interface Obb {
   /** World (input-frame) centre [m]. */
   center: Vec3;
@@ -29,6 +30,7 @@ export interface Obb {
   halfExtents: Vec3;
 }
 
+/** A new, zeroed oriented box (allocates). */
 export function obb(): Obb {
   return { center: [0, 0, 0], orientation: [0, 0, 0, 1], axes: new Float64Array(9), halfExtents: [0, 0, 0] };
 }

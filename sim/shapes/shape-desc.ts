@@ -19,6 +19,10 @@ import { ConvexHullShape } from './convex-hull';
 import { buildConvexHull, HULL_STATUS_NAMES, HullStatus } from './convex-hull-builder';
 import type { HullBuildOptions } from './convex-hull-builder';
 
+/**
+ * A shape in plain form (scripting API, scenario files): sphere, box, capsule, cylinder or hull,
+ * axes along local z.
+ */
 export type ShapeDesc =
   | { type: 'sphere'; radius: number }
   | { type: 'box'; halfExtents: [number, number, number] }

@@ -54,6 +54,7 @@ export const ShapeKind = {
 } as const;
 export type ShapeKind = (typeof ShapeKind)[keyof typeof ShapeKind];
 
+/** Names of the `ShapeKind` values, by value. */
 export const SHAPE_KIND_NAMES: readonly string[] = ['sphere', 'box', 'capsule', 'cylinder', 'hull', 'compound'];
 
 /** Rigid placement of a shape: x_world = position + orientation · x_local. */
@@ -68,6 +69,7 @@ export interface Aabb {
   max: Vec3;
 }
 
+/** A new, zeroed axis-aligned box (allocates). */
 export function aabb(): Aabb {
   return { min: [0, 0, 0], max: [0, 0, 0] };
 }
@@ -80,6 +82,7 @@ export interface MassProperties {
   inertia: Mat3;
 }
 
+/** A new, zeroed mass-properties record (allocates). */
 export function massProperties(): MassProperties {
   return { mass: 0, volume: 0, centerOfMass: [0, 0, 0], inertia: new Float64Array(9) };
 }

@@ -7,6 +7,7 @@ import { mat3Diagonal } from '../math/mat3';
 import type { Aabb, ConvexShape, MassProperties } from './shape';
 import { ShapeKind, SupportFace } from './shape';
 
+/** A sphere about the local origin (a point core with a radius). */
 export class SphereShape implements ConvexShape {
   readonly kind = ShapeKind.Sphere;
   readonly coreRadius: number;

@@ -28,6 +28,7 @@ export { isTiff } from './tiff-container';
 export { metresPerDegreeLatitude, metresPerDegreeLongitude } from './geotiff-georef';
 export type { GeoReference } from './geotiff-georef';
 
+/** Options of `decodeGeoTiff`: no-data handling and a spacing for files without georeferencing. */
 export interface GeoTiffOptions {
   /** What to do with no-data pixels; see geotiff-raster.ts. Default 'reject'. */
   noData?: 'reject' | 'fill-min';
@@ -37,6 +38,7 @@ export interface GeoTiffOptions {
   onProgress?: (fraction: number) => void;
 }
 
+/** A decoded GeoTIFF elevation model: grid size, spacing, origin, heights and georeference. */
 export interface GeoTiffDem {
   cols: number;
   rows: number;

@@ -45,6 +45,7 @@ export const US_SURVEY_FOOT = 1200 / 3937;
 /** Largest GeoKey count read (the directory's count is a SHORT). */
 const MAX_GEOKEYS = 0xffff;
 
+/** Where a GeoTIFF sits on the Earth: its CRS and how its units were converted to metres. */
 export interface GeoReference {
   /** 'projected': linear CRS units converted to metres; 'geographic': degrees converted at the map's latitude. */
   kind: 'projected' | 'geographic';

@@ -93,6 +93,10 @@ interface PyramidLevel {
 /** Fixed capacity of the descent stack of a pyramid query: 4 children × levels, with margin. */
 const PYRAMID_STACK_CAPACITY = 4 * 32 + 8;
 
+/**
+ * A regular-grid terrain: heights, spacing and origin, the paper's element classification of each
+ * cell, edge classes, and a min/max pyramid for range queries.
+ */
 export class Heightfield {
   readonly cols: number;
   readonly rows: number;

@@ -28,6 +28,7 @@ export const TERRAIN_LOAD_VERTICES_PER_SECOND = 1e7;
 /** [bytes] Per vertex, independent of the file format (see the header). */
 const BYTES_PER_VERTEX = 8 + 8 + 5.3 + 1;
 
+/** What loading a terrain will cost, read from its header alone: size, memory and time. */
 export interface TerrainLoadEstimate {
   format: TerrainFormat;
   cols: number;

@@ -56,6 +56,10 @@ export interface TerrainLoadOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * A loaded terrain: the heightfield, its format, notes for the user and, for GeoTIFFs, the
+ * georeference.
+ */
 export interface TerrainLoadResult {
   heightfield: Heightfield;
   format: TerrainFormat;

@@ -15,6 +15,7 @@ import { crc32 } from './crc32';
 import { PNG_SIGNATURE } from './png-decode';
 import { TerrainError } from './heightfield';
 
+/** Options of the grayscale PNG encoder: compression level and row filter. */
 export interface EncodePngOptions {
   /** zlib level 0–9 (default 9). */
   level?: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;

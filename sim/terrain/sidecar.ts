@@ -37,6 +37,7 @@ import {
   isPlausibleSpacing,
 } from './plausibility';
 
+/** The heightmap formats a sidecar can name. */
 export type TerrainFormat = 'png' | 'raw-f32' | 'geotiff';
 
 /** A validated, normalised sidecar. */

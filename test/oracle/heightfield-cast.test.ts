@@ -379,7 +379,7 @@ describe('wheel cast against the discrete analytic wheel query sampled along the
         // At first touch the classified contacts are shallow. Since the completeness fix (#12) the
         // query also reports a steep element's own deepest point along that element's normal (a
         // curb's face, normal within 60° of horizontal), which at a grazing first touch reads a
-        // few mm: the known over-report of element-wall contacts on steep features (README,
+        // few mm: the known over-report of element-wall contacts on steep features (docs/benchmarks.md,
         // Wheel vs terrain). Gentle elements stay within 1 mm.
         const steep = contacts.normal[3 * k + 2] < 0.5;
         if (!steep) expect(contacts.depth[k], `wheel ${n}: contact ${k} on a gentle element`).toBeLessThan(1e-3);

@@ -45,6 +45,10 @@ import { sortPrefix } from '../../math/sort-prefix';
 
 const fat: Aabb = aabb();
 
+/**
+ * The body broad phase: fattened AABBs in a dynamic tree, and the overlapping proxy pairs in a
+ * deterministic order.
+ */
 export class BroadPhase {
   readonly tree: DynamicTree;
   /** [m] Fattening margin on every side. */

@@ -41,6 +41,7 @@ import type { Aabb } from './aabb';
 import type { NodeList } from './node-list';
 import type { Vec3 } from '../../math/vec3';
 
+/** The node index that means "no node". */
 export const NULL_NODE = -1;
 
 /** The list the queries write into, re-exported so existing `from './dynamic-tree'` imports keep working. */
@@ -53,6 +54,10 @@ export interface TreeRayVisitor {
 }
 const FREE_HEIGHT = -1;
 
+/**
+ * A dynamic AABB tree (surface-area heuristic insertion, rotations): leaves hold proxies, queries
+ * by box and ray.
+ */
 export class DynamicTree {
   /** Root node index, NULL_NODE when empty. */
   root = NULL_NODE;
@@ -60,7 +65,7 @@ export class DynamicTree {
   private capacity: number;
   private box: Float64Array;
   /**
-   * [0]: the half area written by nodeArea / unionArea (a double returned from a call V8 does not
+   * Slot 0: the half area written by nodeArea / unionArea (a double returned from a call V8 does not
    * inline is boxed: an allocation; through this array there is none).
    */
   private readonly area = new Float64Array(1);

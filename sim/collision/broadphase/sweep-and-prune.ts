@@ -21,6 +21,10 @@ import type { Aabb } from './aabb';
 import { aabbIsValid } from './aabb';
 import { pairKey, pairKeyA, pairKeyB } from './pair-key';
 
+/**
+ * Sweep and prune over fattened AABBs: the baseline and second oracle for `BroadPhase` (same
+ * fattening, same pair order).
+ */
 export class SweepAndPrune {
   readonly margin: number;
   /** Moves ignored because the box was not finite or inverted (the proxy kept its fat box). */

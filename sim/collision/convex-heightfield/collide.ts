@@ -40,6 +40,7 @@ import { loadElement, loadPlanarPatch } from './element-shape';
 import { bodySupportGap, facePlaneAboveElement, loadBodyVertices, outsidePrism, supportingPolygon, vertexContacts } from './face-contacts';
 import { ConvexHeightfieldWorkspace } from './workspace';
 
+/** How a convex shape vs terrain query ended. */
 export const HeightfieldCollideStatus = {
   Ok: 0,
   /** The body's footprint covers more than HEIGHTFIELD_MAX_CELLS_PER_QUERY cells: only the first were tested. */

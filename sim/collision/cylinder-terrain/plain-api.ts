@@ -25,6 +25,10 @@ import { describeValue } from '../../util/describe-value';
 import { collideCylinderTerrainInto } from './collide';
 import { CylinderTerrainStatus, CylinderTerrainWorkspace } from './workspace';
 
+/**
+ * Which case of the wheel algorithm produced a contact: the flat patch, the base (case A), the
+ * side (B), a single point (C) or the edge pass.
+ */
 export type CylinderTerrainContactKind = 'flat' | 'base' | 'side' | 'point' | 'edge';
 
 /** Plain cylinder description. */
@@ -39,6 +43,10 @@ export interface CylinderDesc {
   height: number;
 }
 
+/**
+ * One contact of `collideCylinderTerrain`: point on the terrain, normal out of it, depth, case and
+ * cell.
+ */
 export interface CylinderTerrainContact {
   /** [m] Point on the terrain surface. */
   point: [number, number, number];
@@ -52,6 +60,7 @@ export interface CylinderTerrainContact {
   cell: [number, number];
 }
 
+/** What `collideCylinderTerrain` returns: the contacts, and warnings when something was dropped. */
 export interface CylinderTerrainResult {
   contacts: CylinderTerrainContact[];
   /** Present only when the query had to drop something: one sentence per cause. */

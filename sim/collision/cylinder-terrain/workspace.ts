@@ -46,6 +46,10 @@ class FootprintRange implements MinMax {
   max = NaN;
 }
 
+/**
+ * Reusable scratch of the wheel query (`collideCylinderTerrainInto`): candidate contacts, normal
+ * groups, cell lists. One per caller; nothing is allocated per query.
+ */
 export class CylinderTerrainWorkspace {
   /** Candidate contacts of the current query (before reduction). */
   readonly candidates: ContactBuffer;

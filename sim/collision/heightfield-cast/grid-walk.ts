@@ -44,6 +44,7 @@ export interface CellVisitor {
   visitCell(hf: Heightfield, i: number, j: number): void;
 }
 
+/** How a walk over the terrain cells under a moving footprint ended. */
 export const GridWalkStatus = {
   Ok: 0,
   /** More than HEIGHTFIELD_CAST_MAX_STEPS steps: the walk stopped early (hits found so far stand). */

@@ -9,6 +9,10 @@ import { ElementKind } from '../../terrain/heightfield';
 import { SweptFeature, SweptStatus } from '../swept/swept-sphere';
 import { GridWalkStats } from './grid-walk';
 
+/**
+ * The output record of the terrain casts: status, time of impact, point, normal, the cell and
+ * element hit, walk statistics.
+ */
 export class TerrainCastResult {
   /** SweptStatus: Hit, Miss, InitiallyOverlapping (toi 0), Degenerate (bad input: nothing else valid). */
   status: SweptStatus = SweptStatus.Miss;

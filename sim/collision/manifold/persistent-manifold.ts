@@ -27,6 +27,10 @@ const inheritN = new Float64Array(MANIFOLD_MAX_POINTS);
 const inheritT = new Float64Array(MANIFOLD_MAX_POINTS * 2);
 const inheritFlag = new Uint8Array(MANIFOLD_MAX_POINTS);
 
+/**
+ * The contact points of one body pair kept from step to step with their impulses, matched to each
+ * step's new contacts for warm starting.
+ */
 export class PersistentManifold {
   count = 0;
   /** World contact points (on B), xyz interleaved. */

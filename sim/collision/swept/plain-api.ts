@@ -41,9 +41,11 @@ import { shapeFromDesc } from '../../shapes/shape-desc';
 import { ElementKind, Heightfield } from '../../terrain/heightfield';
 import { linearCast } from './time-of-impact';
 
+/** The terrain element a cast hit: the cell's rectangle or one of its two triangles. */
 export type CastElementName = 'rectangle' | 'lower-triangle' | 'upper-triangle';
 const ELEMENT_NAMES: readonly CastElementName[] = ['rectangle', 'lower-triangle', 'upper-triangle'];
 
+/** A cast whose path is clear. */
 export interface CastMiss {
   hit: false;
   toi?: undefined;
@@ -51,6 +53,7 @@ export interface CastMiss {
   normal?: undefined;
 }
 
+/** A cast that hits: the fraction of the motion at first contact, the point and the normal. */
 export interface CastHit {
   hit: true;
   /** Fraction of the motion at first contact, in [0, 1]. */
@@ -61,8 +64,13 @@ export interface CastHit {
   normal: [number, number, number];
 }
 
+/** What `castShape` returns. */
 export type ShapeCastResult = CastHit | CastMiss;
 
+/**
+ * A terrain cast that hits: as `CastHit`, plus the cell and element hit and, for cylinders, the
+ * wheel manifold at the time of impact.
+ */
 export interface TerrainCastHit extends CastHit {
   /** [i, j] of the terrain cell hit first. */
   cell: [number, number];
@@ -71,6 +79,7 @@ export interface TerrainCastHit extends CastHit {
   contacts?: CylinderTerrainContact[];
 }
 
+/** What `castShapeTerrain` returns. */
 export type ShapeTerrainCastResult = TerrainCastHit | CastMiss;
 
 function readPose(fn: string, body: ConvexBodyDesc, name: string): Pose {

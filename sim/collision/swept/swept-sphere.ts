@@ -45,6 +45,7 @@
 import { SWEPT_PARALLEL_EPSILON } from '../../constants';
 import type { Vec3 } from '../../math/vec3';
 
+/** How a swept-sphere query ended. */
 export const SweptStatus = {
   Hit: 0,
   Miss: 1,
@@ -54,6 +55,7 @@ export const SweptStatus = {
   Degenerate: 3,
 } as const;
 export type SweptStatus = (typeof SweptStatus)[keyof typeof SweptStatus];
+/** Names of the `SweptStatus` values, by value. */
 export const SWEPT_STATUS_NAMES: readonly string[] = ['hit', 'miss', 'initially-overlapping', 'degenerate'];
 
 /** Which feature of the obstacle the sphere touched first. */
@@ -68,6 +70,10 @@ export const SweptFeature = {
 } as const;
 export type SweptFeature = (typeof SweptFeature)[keyof typeof SweptFeature];
 
+/**
+ * The output record of the swept-sphere queries: status, time of impact, point, normal and the
+ * feature touched.
+ */
 export class SweptHit {
   status: SweptStatus = SweptStatus.Miss;
   /** Fraction of the motion at first contact, in [0, 1] (1 on a miss). */

@@ -26,6 +26,7 @@ import { quatRotateInverse } from '../../math/quat';
 import type { Quat } from '../../math/quat';
 import { ackermannMaxCurvature, ackermannRearWheelSpeeds, ackermannSteeringAngles, approach, skidSteerWheelSpeeds } from './drive-kinematics';
 
+/** A drive command from the user or a script: throttle and steer in −1…1. */
 export interface DriveCommand {
   /** −1..1: fraction of maxSpeed (negative = reverse). */
   throttle: number;
@@ -36,6 +37,10 @@ export interface DriveCommand {
 /** Numbers in a saved controller state (saveState / loadState). */
 export const DRIVE_CONTROLLER_STATE_SIZE = 2;
 
+/**
+ * Turns drive commands into joint motor targets for one robot (skid-steer, differential or
+ * Ackermann), rate-limited; its state is part of the world's saved state.
+ */
 export interface DriveController {
   readonly spec: ControllerSpec;
   /** Every joint the controller writes: wheels, then steering joints (Ackermann). */

@@ -33,6 +33,7 @@ export const INFERRED_MAX_STEER = 0.5;
 /** [m] Anchors closer than this to the centre line cannot be called left or right. */
 const SIDE_TOLERANCE = 1e-3;
 
+/** A drive controller inferred from a URDF's joint names, or why none was. */
 export interface InferredController {
   controller?: ControllerSpec;
   /** Why nothing was inferred (empty when a controller was). */

@@ -15,6 +15,7 @@ export const STEERING_GAIN = 20;
 /** [rad/s] Fastest steering joint rate. */
 export const STEERING_MAX_RATE = 6;
 
+/** The robot layer's drive controllers as the world's `DriveControllerFactory`: pass it to `createDynamicsWorld`. */
 export const robotDriveController: DriveControllerFactory = (spec, robot, jointIndex) => {
   const ctl = createDriveController(spec, robot);
   const indices = ctl.joints.map((name, k) => jointIndex(name, `controller joint ${k}`));

@@ -32,6 +32,7 @@ const MESH_HULL_MAX_ATTEMPTS = 6;
 /** [m] A flat collision mesh (a plate) becomes a slab this thick. */
 export const MESH_FLAT_THICKNESS = 0.005;
 
+/** The convex hull of a collision mesh and how well it fits the mesh (volume ratio, warning). */
 export interface MeshHullResult {
   /** Hull vertices in the link's collision frame (mesh scale applied). */
   points: Vec3Spec[];

@@ -16,6 +16,10 @@ function isBlank(c: number): boolean {
   return c === 32 || c === 9 || c === 13 || c === 11 || c === 12;
 }
 
+/**
+ * Parses a Wavefront OBJ mesh (vertices and faces; polygons fanned into triangles). Throws a
+ * `UrdfError` naming the file when it is malformed or too large.
+ */
 export function parseObj(bytes: Uint8Array, name: string): TriangleMesh {
   if (bytes.byteLength > MESH_MAX_BYTES) throw new UrdfError(`mesh "${name}": ${bytes.byteLength} bytes; at most ${MESH_MAX_BYTES} are accepted`, name);
   const text = new TextDecoder('utf-8').decode(bytes);

@@ -15,6 +15,10 @@ export function loadUrdfRobot(text: string | Uint8Array, options: UrdfToRobotOpt
   return { ...urdfToRobot(model, options), model };
 }
 
+/**
+ * A file a URDF references (a mesh or texture): its resolved path, the link, and whether it is
+ * needed to build the robot or only to draw it.
+ */
 export interface UrdfFileRef {
   /** Resolved path (resolveMeshPath against the URDF's path). */
   path: string;

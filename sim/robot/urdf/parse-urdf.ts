@@ -308,7 +308,7 @@ function readJoint(el: XmlEl, warnings: string[]): UrdfJoint {
   if ((JOINT_TYPES as readonly string[]).includes(rawType)) type = rawType as UrdfJointType;
   else if (rawType === 'floating' || rawType === 'planar') {
     throw new UrdfError(
-      `${where}: type "${rawType}" is not supported (the robot's root body is already free; for a ball hitch use type="fixed" with <${URDF_BALL_ELEMENT}/>, see the README)`,
+      `${where}: type "${rawType}" is not supported (the robot's root body is already free; for a ball hitch use type="fixed" with <${URDF_BALL_ELEMENT}/>, see docs/file-formats.md)`,
       name,
     );
   } else throw new UrdfError(`${where}: unknown type "${clip(rawType)}"; use revolute, continuous, prismatic or fixed`, name);

@@ -15,6 +15,10 @@
  */
 import { UrdfError } from './urdf-error';
 
+/**
+ * Resolves a mesh URI of a URDF (relative, `package://pkg/…` or `file://`) against the URDF's own
+ * path; throws a `UrdfError` for a URI it cannot resolve.
+ */
 export function resolveMeshPath(urdfPath: string, uri: string): string {
   const u = uri.trim();
   const base = urdfPath.replace(/\\/g, '/');

@@ -23,6 +23,7 @@ export interface UrdfPose {
   rpy: Vec3Spec;
 }
 
+/** A URDF `<geometry>`: box, cylinder (axis along local z), sphere or mesh. */
 export type UrdfGeometry =
   | { type: 'box'; size: Vec3Spec }
   | { type: 'cylinder'; radius: number; length: number }
@@ -30,6 +31,7 @@ export type UrdfGeometry =
   /** `filename` exactly as written (package://, relative or file://); see resolveMeshPath. */
   | { type: 'mesh'; filename: string; scale: Vec3Spec };
 
+/** A URDF `<material>`: its colour and texture name. */
 export interface UrdfMaterial {
   name: string;
   /** RGBA, each 0..1. */
@@ -62,6 +64,7 @@ export interface UrdfInertia {
   izz: number;
 }
 
+/** A URDF `<inertial>`: mass, centre of mass and inertia tensor. */
 export interface UrdfInertial {
   /** Centre of mass (xyz) and the frame of `inertia` (rpy), relative to the link frame. */
   origin: UrdfPose;
@@ -70,6 +73,7 @@ export interface UrdfInertial {
   inertia: UrdfInertia;
 }
 
+/** A URDF `<link>`: its inertial, collisions and visuals. */
 export interface UrdfLink {
   name: string;
   inertial?: UrdfInertial;
@@ -77,7 +81,7 @@ export interface UrdfLink {
   visuals: UrdfVisual[];
 }
 
-/** URDF joint types we accept; 'ball' is TerraWheel's extension (see the README, "Robots (URDF)"). */
+/** URDF joint types we accept; 'ball' is TerraWheel's extension (see docs/file-formats.md, "Ball joints"). */
 export type UrdfJointType = 'revolute' | 'continuous' | 'prismatic' | 'fixed' | 'ball';
 
 export interface UrdfLimit {
@@ -90,6 +94,7 @@ export interface UrdfLimit {
   velocity: number;
 }
 
+/** A URDF `<joint>`: kind, parent and child links, origin, axis, limits and dynamics. */
 export interface UrdfJoint {
   name: string;
   type: UrdfJointType;
@@ -104,6 +109,7 @@ export interface UrdfJoint {
   dynamics?: { damping: number; friction: number };
 }
 
+/** A parsed URDF file (`parseUrdf`): the robot's links and joints, before they become bodies. */
 export interface UrdfModel {
   name: string;
   links: UrdfLink[];

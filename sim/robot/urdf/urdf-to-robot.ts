@@ -45,6 +45,10 @@ const CONTROLLER_GEOMETRY_TOLERANCE = 0.05;
 /** World-axis components below this are rounding of exact zeros (a unit vector's ulp is ~1e-16). */
 const AXIS_SNAP = 1e-14;
 
+/**
+ * Options of `urdfToRobot`/`loadUrdfRobot`: where to place the robot, its meshes, its controller,
+ * link lumping.
+ */
 export interface UrdfToRobotOptions {
   /** [m] World position of the root link. Default [0, 0, 0]. */
   position?: Vec3Spec;
@@ -91,6 +95,10 @@ export interface VisualSpec {
   material?: string;
 }
 
+/**
+ * A URDF robot ready for the world: its bodies and joints, its visuals for the renderer, the link-
+ * to-body map and warnings.
+ */
 export interface UrdfRobot {
   robot: RobotSpec;
   visuals: VisualSpec[];

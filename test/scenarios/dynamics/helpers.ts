@@ -50,7 +50,7 @@ export const pitchQuat = (pitch: number): Q => [0, Math.sin(pitch / 2), 0, Math.
 export const AXLE_Y: Q = [-Math.SQRT1_2, 0, 0, Math.SQRT1_2];
 
 /**
- * The default rover (README): 1.0 × 0.6 × 0.3 m chassis of 40 kg, four 2 kg wheels r = 0.15 m,
+ * The default rover (docs/file-formats.md, "Scenario files"): 1.0 × 0.6 × 0.3 m chassis of 40 kg, four 2 kg wheels r = 0.15 m,
  * width 0.1 m at x = ±0.35, y = ±0.36, z = −0.15 (chassis frame), revolute joints with velocity
  * motors (20 N·m) about the chassis +y axis: positive targets drive forward.
  * `frame(x, y) → [X, Y, Z, q]` places the chassis (e.g. on an incline).

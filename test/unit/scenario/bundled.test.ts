@@ -218,9 +218,9 @@ describe('sandhill.json: the second scene\'s terrain material map (placeholder)'
   });
 });
 
-describe('README', () => {
+describe('docs/file-formats.md', () => {
   it('the example in "## Scenario files" parses', () => {
-    const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+    const readme = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'file-formats.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Scenario files'));
     const json = section.slice(section.indexOf('```json') + 7, section.indexOf('```', section.indexOf('```json') + 7));
     const p = parseScenarioFile(JSON.parse(json));

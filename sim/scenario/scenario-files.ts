@@ -1,0 +1,88 @@
+/**
+ * The files a scenario needs, gathered from wherever they live: the scenario JSON, its terrain
+ * (sidecar JSON and the data file the sidecar names), its URDF robot and the URDF's collision
+ * meshes, each resolved relative to the file that names it. The file system is injected
+ * (ScenarioFileSystem): Node's is sim/node/open-scenario.ts; the core never touches one.
+ *
+ * A file that is missing is reported as `file not found: <path> (<which field named it>)`.
+ */
+import { parseUrdf } from '../robot/urdf/parse-urdf';
+import { urdfReferencedFiles } from '../robot/urdf/load-urdf';
+import { parseTerrainSidecar } from '../terrain/sidecar';
+import { parseScenarioFile } from './scenario-v2';
+
+/** Inputs to load a world (what the worker's `load` takes; the CLI and openScenario gather them from disk). */
+export interface ScenarioFiles {
+  /** Parsed scenario JSON (validated when the world is built; see sim/scenario/scenario.ts). */
+  scenario: unknown;
+  /** Parsed terrain sidecar JSON (null for inline terrain). */
+  terrainSidecar: unknown;
+  /** Bytes of the terrain image/raster named by the sidecar. */
+  terrainData: Uint8Array;
+  /** URDF text of the robot, if the scenario names one. */
+  robotUrdf?: string;
+  /** Mesh files the URDF names, by the path the URDF gives (resolved by the caller). */
+  robotMeshes?: Record<string, Uint8Array>;
+}
+
+/** Where gathered files come from. */
+export interface ScenarioFileSystem {
+  /** The bytes of the file at `path`, or null when there is no such file (other failures throw). */
+  readFile(path: string): Uint8Array | null;
+  /** `relative` resolved against the directory of the file `base`. */
+  resolve(base: string, relative: string): string;
+}
+
+/** A scenario's file is missing or unreadable: `path` is where it was looked for, `field` what named it. */
+export class ScenarioFileError extends Error {
+  readonly path: string;
+  readonly field: string;
+  constructor(message: string, path: string, field: string) {
+    super(message);
+    this.name = 'ScenarioFileError';
+    this.path = path;
+    this.field = field;
+  }
+}
+
+function read(fs: ScenarioFileSystem, path: string, field: string): Uint8Array {
+  const bytes = fs.readFile(path);
+  if (bytes === null) throw new ScenarioFileError(`file not found: ${path} (${field})`, path, field);
+  return bytes;
+}
+
+function json(bytes: Uint8Array, path: string, field: string): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch (e) {
+    throw new ScenarioFileError(`${path} (${field}) is not valid JSON: ${(e as Error).message}`, path, field);
+  }
+}
+
+/**
+ * Reads the scenario at `scenarioPath` and every file it needs, relative to it. Throws
+ * ScenarioFileError for a missing or malformed file, ScenarioError (naming the field) for a
+ * scenario that does not validate, TerrainError for a bad sidecar, UrdfError for a bad URDF.
+ */
+export function gatherScenarioFiles(scenarioPath: string, fs: ScenarioFileSystem): ScenarioFiles {
+  const scenario = json(read(fs, scenarioPath, 'the scenario'), scenarioPath, 'the scenario');
+  const parsed = parseScenarioFile(scenario);
+  const files: ScenarioFiles = { scenario, terrainSidecar: null, terrainData: new Uint8Array(0) };
+  if ('file' in parsed.terrain) {
+    const field = `"terrain" of ${scenarioPath}`;
+    const sidecarPath = fs.resolve(scenarioPath, parsed.terrain.file);
+    files.terrainSidecar = json(read(fs, sidecarPath, field), sidecarPath, field);
+    const dataPath = fs.resolve(sidecarPath, parseTerrainSidecar(files.terrainSidecar).image);
+    files.terrainData = read(fs, dataPath, `"image" of the terrain sidecar ${sidecarPath}`);
+  }
+  if (parsed.robot !== undefined && 'urdf' in parsed.robot) {
+    const urdfPath = fs.resolve(scenarioPath, parsed.robot.urdf);
+    files.robotUrdf = new TextDecoder().decode(read(fs, urdfPath, `"robot.urdf" of ${scenarioPath}`));
+    files.robotMeshes = {};
+    for (const ref of urdfReferencedFiles(parseUrdf(files.robotUrdf), parsed.robot.urdf)) {
+      if (ref.role !== 'collision') continue;
+      files.robotMeshes[ref.path] = read(fs, fs.resolve(scenarioPath, ref.path), `collision mesh of link "${ref.link}" in ${urdfPath}`);
+    }
+  }
+  return files;
+}
