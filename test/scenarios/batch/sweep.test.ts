@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../sim/node/cli';
+import { runCli, verifyRecordingFile } from '../../../sim/node/cli';
 import { formatMetric, loadSweep, runSweep } from '../../../sim/node/sweep';
 import { countRuns, expandSweep, MAX_SWEEP_RUNS, parseSweep, pathProblem, runScenario, withPath } from '../../../sim/scenario/sweep-schema';
 
@@ -68,7 +68,7 @@ describe('sweep file: refused before anything starts', () => {
 
   it('a missing base scenario or terrain file is named', () => {
     expect(() => loadSweep(writeSweep(sweepJson({ base: 'no-such.json' })))).toThrow(/cannot read base scenario \(sweep "base"\) .*no-such\.json: ENOENT/);
-    expect(() => loadSweep(writeSweep(sweepJson({ base: TINY, axes: [{ path: 'terrain', values: ['missing-terrain.json'] }] })))).toThrow(/cannot read terrain sidecar .*missing-terrain\.json/);
+    expect(() => loadSweep(writeSweep(sweepJson({ base: TINY, axes: [{ path: 'terrain', values: ['missing-terrain.json'] }] })))).toThrow(/file not found: .*missing-terrain\.json \("terrain" of/);
     expect(() => loadSweep(join(tmp, 'absent-sweep.json'))).toThrow(/cannot read sweep file/);
   });
 
@@ -167,6 +167,16 @@ describe('driver', () => {
     const lines = readFileSync(join(tmp, 'out-fault', 'results.csv'), 'utf8').trim().split('\n');
     expect(lines[1]).toMatch(/^r0000,"\[-2,0\]",/);
     expect(lines[2]).toMatch(/^r0001,"\[100,0\]",.*load: scenario: start position \(100, 0\) is outside the terrain/);
+  }, 300_000);
+
+  it('with "record": true each run is an MCAP recording that verify re-simulates to the same state', async () => {
+    const path = writeSweep(sweepJson({ axes: [{ path: 'robot.maxTorque', values: [15] }], stop: { duration: 0.5 }, record: true }));
+    const out = join(tmp, 'out-rec');
+    const r = await runSweep({ sweepPath: path, out, workers: 1 });
+    expect(r.failed).toBe(0);
+    const v = await verifyRecordingFile(join(out, 'runs', 'r0000.mcap'), null);
+    expect(v.verdict).toBe('deterministic');
+    expect(v.assetMismatches).toEqual([]);
   }, 300_000);
 
   it('the CLI refuses a bad sweep before starting and a missing --out as usage', async () => {
