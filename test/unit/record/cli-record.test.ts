@@ -95,7 +95,7 @@ describe('CLI: record, verify, export-csv', () => {
     expect(JSON.parse(w.o.out).cut).toBeNull();
     const b = io();
     expect(await runCli(['verify', join(dir, 'nope.mcap')], b.io)).toBe(1);
-    expect(b.o.err).toMatch(/^sim: cannot read recording .*nope\.mcap: ENOENT/);
+    expect(b.o.err).toMatch(/^terrawheel: file not found: .*nope\.mcap \(the recording\)/);
   });
 
   it('export-csv: one row per wheel per step, default name next to the file', async () => {
@@ -117,7 +117,7 @@ describe('CLI: record, verify, export-csv', () => {
     }
     const { o, io: cio } = io();
     expect(await runCli(['verify'], cio)).toBe(2);
-    expect(o.err).toMatch(/usage: npm run sim/);
+    expect(o.err).toMatch(/verify: no <recording\.mcap> given\nRun `terrawheel help verify`/);
     expect(parseCommand(['export-csv', 'x.mcap', '--out', 'y.csv'])).toEqual({ kind: 'export-csv', file: 'x.mcap', out: 'y.csv', json: false });
     expect(progressLine(0.5, 'x')).toBe(`[${'#'.repeat(12)}${' '.repeat(12)}]  50%  x`);
   });
