@@ -24,7 +24,8 @@ const COMMON_INPUTS = ['package.json', 'package-lock.json', 'tsconfig.base.json'
 
 /**
  * The builds `npm start` needs. `inputs` are paths relative to the repository root (a folder
- * means every file under it, dot-files excepted); `outputs` must exist for the build to count.
+ * means every file under it, dot-files excepted; '!folder' leaves that folder out); `outputs`
+ * must exist for the build to count.
  * test/unit/electron/build-stamp.test.ts checks that every local module the build configs import
  * lies inside these inputs.
  */
@@ -33,7 +34,8 @@ export const BUILDS = {
     label: 'renderer (dist/web)',
     script: 'build:web',
     outDir: 'dist/web',
-    inputs: [...COMMON_INPUTS, 'vite.config.ts', 'scripts/vite-foxglove-wasm.ts', 'renderer', 'sim', 'electron', 'assets'],
+    // sim/node is Node-only: nothing in the renderer or its workers may import it (the boundary test)
+    inputs: [...COMMON_INPUTS, 'vite.config.ts', 'scripts/vite-foxglove-wasm.ts', 'renderer', 'sim', '!sim/node', 'electron', 'assets'],
     outputs: ['index.html', 'assets-manifest.json'],
   },
   electron: {
@@ -60,8 +62,10 @@ export function inputFiles(root, inputs) {
       for (const name of readdirSync(full)) if (!name.startsWith('.') && name !== 'node_modules') walk(rel === '' ? name : `${rel}/${name}`);
     } else if (st.isFile()) out.push(rel);
   };
-  for (const i of inputs) walk(i.split(path.sep).join('/'));
-  return [...new Set(out)].sort();
+  const excluded = inputs.filter((i) => i.startsWith('!')).map((i) => i.slice(1).split(path.sep).join('/'));
+  for (const i of inputs) if (!i.startsWith('!')) walk(i.split(path.sep).join('/'));
+  const kept = out.filter((f) => !excluded.some((x) => f === x || f.startsWith(`${x}/`)));
+  return [...new Set(kept)].sort();
 }
 
 /** SHA-256 over every input file's path and content (hex). */

@@ -35,7 +35,7 @@ import type { VerifyResult } from '../record/replay';
 import { contactKindName } from '../dynamics/plain-world';
 import { createDefaultService } from '../app/default-service';
 import { nodeEncoderThread } from './record-thread';
-import { readScenarioFiles as readScenarioFilesFromDisk } from './open-scenario';
+import { readScenarioFiles as readScenarioFilesFromDisk, readScenarioFilesAsync as readScenarioFilesFromDiskAsync } from './open-scenario';
 import { ScenarioFileError, type ScenarioFiles } from '../scenario/scenario-files';
 import type { SimServiceImpl } from '../app/service';
 import type { SimWorld } from '../app/sim-world';
@@ -58,6 +58,17 @@ type CliOptions = RunOptions;
 export function readScenarioFiles(path: string): ScenarioFiles {
   try {
     return readScenarioFilesFromDisk(path);
+  } catch (e) {
+    if (!(e instanceof ScenarioFileError) || !e.message.startsWith('file not found: ')) throw e;
+    const guess = similarFile(e.path);
+    throw new ScenarioFileError(`file not found: ${displayPath(e.path)} (${e.field})${guess === null ? '' : `; did you mean ${displayPath(guess)}?`}`, e.path, e.field);
+  }
+}
+
+/** readScenarioFiles, expanding a xacro robot (robot.xacroArgs; includes read from disk). */
+export async function readScenarioFilesAsync(path: string): Promise<ScenarioFiles> {
+  try {
+    return await readScenarioFilesFromDiskAsync(path);
   } catch (e) {
     if (!(e instanceof ScenarioFileError) || !e.message.startsWith('file not found: ')) throw e;
     const guess = similarFile(e.path);
@@ -115,7 +126,7 @@ export async function runScenarioFile(opts: CliOptions, progress?: Progress, pro
 
 async function runOn(service: SimServiceImpl, opts: CliOptions, progress: Progress | undefined, progressMs: number): Promise<RunSummary> {
   const scenarioPath = resolve(opts.scenarioPath);
-  await service.load(readScenarioFiles(scenarioPath), undefined, opts.maxMemoryBytes !== undefined ? { maxMemoryBytes: opts.maxMemoryBytes } : {});
+  await service.load(await readScenarioFilesAsync(scenarioPath), undefined, opts.maxMemoryBytes !== undefined ? { maxMemoryBytes: opts.maxMemoryBytes } : {});
   const world = service.getWorld() as SimWorld;
   let recordPath: string | null = null;
   let sink: FileSink | null = null;
@@ -247,7 +258,7 @@ export async function verifyRecordingFile(file: string, scenarioPath: string | n
     const scenario = scenarioPath !== null ? resolve(scenarioPath) : recordedScenario ? recordedScenario.name.slice(SCENARIO_ASSET_PREFIX.length) : '';
     if (scenario === '') throw new UsageError(`${displayPath(path)} does not name its scenario file: pass --scenario <scenario.json>`, 'verify');
     if (scenarioPath === null && !existsSync(scenario)) throw new Error(`file not found: ${displayPath(scenario)} (the scenario the recording names; pass --scenario <scenario.json> if it moved)`);
-    const files = readScenarioFiles(scenario);
+    const files = await readScenarioFilesAsync(scenario);
     files.scenario = info.scenario;
     const hashes = await assetHashes(files, scenario);
     const mismatches: string[] = [];

@@ -36,8 +36,9 @@ describe('build stamp', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('lists the input files sorted, without dot-files, skipping inputs that do not exist', () => {
+  it('lists the input files sorted, without dot-files or !excluded folders, skipping inputs that do not exist', () => {
     expect(inputFiles(dir, [...build.inputs, 'missing'])).toEqual(['config.json', 'src/a.ts', 'src/sub/b.ts']);
+    expect(inputFiles(dir, [...build.inputs, '!src/sub'])).toEqual(['config.json', 'src/a.ts']);
   });
 
   it('is up to date after a stamp, and stays so when only mtimes change', () => {
