@@ -4,7 +4,7 @@
  * suggestions for a mistyped command or option. The table is the single source: a new option
  * added here is parsed, listed in `--help` with its default, and suggested on a typo.
  *
- *   terrawheel <command> [options]          commands: run, verify, export-csv, help
+ *   terrawheel <command> [options]          commands: run, verify, export-csv, sweep, help
  *   terrawheel <scenario.json> [options]    short for `terrawheel run <scenario.json>`
  *   terrawheel help [command] | --help | <command> --help
  *
@@ -14,13 +14,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_MAX_LOAD_MEMORY_BYTES } from '../app/service';
+import type { SweepOptions } from './sweep';
 
 /** The repository root (this file is sim/node/cli-args.ts). */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Where the bundled scenarios live, listed by `--help`. */
 export const BUNDLED_SCENARIOS_DIR = join(ROOT, 'assets', 'scenarios');
 
-export type CommandName = 'run' | 'verify' | 'export-csv';
+export type CommandName = 'run' | 'verify' | 'export-csv' | 'sweep';
 
 /** One option of a command, as parsed and as listed in the help. */
 interface OptionSpec {
@@ -99,6 +100,19 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     examples: ['terrawheel export-csv out.mcap', 'terrawheel export-csv out.mcap --out wheels.csv'],
   },
+  {
+    name: 'sweep',
+    operand: '<sweep.json>',
+    summary: 'run a sweep (a base scenario with fields varied, docs/sweeps.md) on a worker-thread pool; one results.csv row per run',
+    options: [
+      { flag: '--out', value: '<dir>', default: 'none (required)', help: 'directory for results.csv, summary.json, rows/<id>.json and runs/<id>.mcap' },
+      { flag: '--workers', value: '<n>', default: 'the cores (os.availableParallelism())', help: 'worker threads; 1 runs the runs in this process', range: [1, 4096] },
+      { flag: '--resume', default: 'off (every run is computed)', help: 'skip the runs whose row file is already in <dir>/rows' },
+      { flag: '--max-runs', value: '<n>', default: '100000', help: 'refuse a sweep that expands to more runs than this', range: [1, 1e12] },
+      JSON_OPTION,
+    ],
+    examples: ['terrawheel sweep assets/sweeps/slopes-friction.json --out out/slopes', 'terrawheel sweep assets/sweeps/slopes-friction.json --out out/slopes --resume --workers 2'],
+  },
 ];
 
 const HELP_FLAGS = ['--help', '-h'];
@@ -128,6 +142,7 @@ export type CliCommand =
   | { kind: 'run'; opts: RunOptions }
   | { kind: 'verify'; file: string; scenario: string | null; json: boolean }
   | { kind: 'export-csv'; file: string; out: string | null; json: boolean }
+  | { kind: 'sweep'; opts: SweepOptions; json: boolean }
   | { kind: 'help'; command: CommandName | null }
   | { kind: 'version' };
 
@@ -268,6 +283,21 @@ function parseFor(cmd: CommandSpec, argv: string[]): CliCommand {
       return { kind: 'verify', file: operand, scenario: str('--scenario'), json };
     case 'export-csv':
       return { kind: 'export-csv', file: operand, out: str('--out'), json };
+    case 'sweep': {
+      const out = str('--out');
+      if (out === null) throw new UsageError('sweep: --out <dir> is required', cmd.name);
+      const opts: SweepOptions = { sweepPath: operand, out, resume: values.get('--resume') === true };
+      const whole = (flag: string): number | null => {
+        const x = num(flag);
+        if (x !== null && !Number.isInteger(x)) throw new UsageError(`${flag} needs a whole number, got ${str(flag)}`, cmd.name);
+        return x;
+      };
+      const workers = whole('--workers');
+      const maxRuns = whole('--max-runs');
+      if (workers !== null) opts.workers = workers;
+      if (maxRuns !== null) opts.maxRuns = maxRuns;
+      return { kind: 'sweep', opts, json };
+    }
   }
 }
 

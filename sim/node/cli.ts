@@ -3,6 +3,7 @@
  *   terrawheel run <scenario.json> [--duration s] [--throttle t] [--steer s] [--record out.mcap] [--max-memory size] [--json]
  *   terrawheel verify <recording.mcap> [--scenario <scenario.json>] [--json]
  *   terrawheel export-csv <recording.mcap> [--out <file.csv>] [--json]
+ *   terrawheel sweep <sweep.json> --out <dir> [--workers n] [--resume] [--max-runs n] [--json]
  *   terrawheel help [command]
  * The commands, options, defaults and help text are one table in ./cli-args.ts. Through npm,
  * `npm run --silent sim -- …` (without --silent npm's banner precedes the output on stdout).
@@ -40,6 +41,7 @@ import type { SimServiceImpl } from '../app/service';
 import type { SimWorld } from '../app/sim-world';
 import type { WorldFault } from '../dynamics/world';
 import { boundingRadius, frameWarnings, worldWarnings } from '../app/warnings';
+import { runSweep, sweepProgressLine } from './sweep';
 import { commandHelp, displayPath, helpText, parseCommand, UsageError, version, type CliCommand, type RunOptions } from './cli-args';
 import { createErrorMessage, fileError, fileErrorMessage, isFsError, missingFileMessage, similarFile } from './file-errors';
 
@@ -345,6 +347,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         },
       };
   try {
+    if (cmd.kind === 'sweep') {
+      const s = await runSweep(cmd.opts, json ? undefined : { update: (...a) => progress?.update(sweepProgressLine(...a)) });
+      progress?.done();
+      io.out(json ? JSON.stringify(s, null, 2) : `${s.runs} runs (${s.computed} computed, ${s.failed} with a fault) in ${s.wallSeconds.toFixed(1)} s on ${s.workers} worker(s): ${s.resultsCsv}`);
+      return 0;
+    }
     if (cmd.kind === 'run') {
       const summary = await runScenarioFile(cmd.opts, progress);
       io.out(cmd.opts.json ? JSON.stringify(summary, null, 2) : formatSummary(summary));
