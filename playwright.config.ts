@@ -31,10 +31,15 @@ export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '**/*.spec.ts',
   fullyParallel: false,
+  // One browser at a time: the app runs a simulation worker and software GL, and two of them on
+  // a 2-core machine only slow each other down.
   workers: 1,
+  // Never retried: a flaky test is fixed (it waits on the app's state, test/e2e/wait.ts), not rerun.
   retries: 0,
-  timeout: 60_000,
-  expect: { timeout: 15_000 },
+  // Failure backstops, not budgets: every wait is on state (a step count, a drawn-chunk count), and
+  // these only bound how long a broken app hangs a test. A loaded machine stays well inside them.
+  timeout: 300_000,
+  expect: { timeout: 90_000 },
   reporter: [['list']],
   outputDir: 'test-results/e2e',
   use: {

@@ -6,16 +6,17 @@
  * panels redraw at a lower rate. Each piece lives in its own module under app/, inspect/,
  * panels/ and view3d/; their logic is unit-tested without a DOM.
  */
-import type { Frame, WorldInfo } from '../sim/app/protocol';
-import { TIME_SCALE_MAX, TIME_SCALE_MIN } from './config';
+import type { Frame } from '../sim/app/protocol';
+import { AppState } from './app-state';
 import { installControls } from './controls';
 import { blendFactor, interpolatePoses } from './frame-interp';
 import { pickHost } from './host';
 import type { Host } from './host/host';
 import { PlotPanel } from './panels/plot-panel';
-import { availableSeries, type SeriesDef } from './panels/plot-series';
+import { availableSeries } from './panels/plot-series';
 import { ManifoldView } from './panels/manifold-view';
-import { createSimClient, FramePump, loadWorld, type ReceivedFrame } from './sim-client';
+import { FramePump, type ReceivedFrame } from './sim-client';
+import { createSimClient } from './sim-worker';
 import { installTestHook, type TestHookState } from './test-hook';
 import { FrameTiming, terrainGpuMemory, typedArrayBytes } from './render-stats';
 import { yawOf } from './view3d/yaw';
@@ -60,24 +61,10 @@ const ui = {
   inspectorSection: el<HTMLElement>('inspector').closest('details') as HTMLDetailsElement,
 };
 
-// ---- state -----------------------------------------------------------------------------------
-let world: WorldInfo | null = null;
-/** Exact terrain heights around what the inspectors and overlays look at (fetched from the worker). */
-let exactHeights: ExactHeights | null = null;
-let bodySizes: number[] = [];
-let staticWarnings: string[] = [];
-let terrainStride = 1;
-let paused = false;
-let framesReceived = 0;
-let framesRendered = 0;
-/** Simulated seconds per wall-clock second requested from the worker (it clamps to 0.1..10). */
-let timeScale = 1;
-let selection: Selection = NO_SELECTION;
-let seriesDefs: SeriesDef[] = [];
-let warningsShown: string[] = [];
-/** Render loop timing and the terrain's bytes from the worker, for the test hook (renderer benchmark). */
+// ---- state (app-state.ts: the panels read it, setters change it, subscribers react) ------------
+const state = new AppState();
+/** Render loop timing, for the test hook (renderer benchmark). */
 const frameTiming = new FrameTiming();
-let terrainBytesFromWorker = 0;
 
 const banner = new Banner();
 const store: KeyValueStore | null = (() => {
@@ -105,13 +92,18 @@ const host: Host = pickHost({
 });
 
 const scene = new SceneView(ui.view);
-const sim = createSimClient((msg) => banner.show(`Simulation worker: ${msg}`));
+// Every worker call goes through the client; a failed command lands in the state, and from there
+// in the banner (the status bar reads it too).
+const sim = createSimClient((call, message) => state.reportWorkerFailure(call, message));
+state.subscribe('workerFailure', (f) => {
+  if (!f) return;
+  const again = f.count > 1 ? ` (${f.count} times)` : '';
+  banner.show(f.call === 'worker' ? `Simulation worker: ${f.message}` : `Simulation worker: ${f.call} failed${again}: ${f.message}`);
+});
 const interpolated = { poses: new Float32Array(0) };
-/** The frame whose contacts are on screen (chosen to match the interpolated poses). */
-let shown: Frame | null = null;
 
-const pump = new FramePump(sim.remote, (rf: ReceivedFrame) => {
-  framesReceived++;
+const pump = new FramePump(sim, (rf: ReceivedFrame) => {
+  state.frameReceived();
   panel?.push(rf.frame);
 });
 
@@ -120,8 +112,8 @@ PlotPanel.create(ui.panel).then(
   (p) => {
     panel = p;
     p?.setUnits(settings.units);
-    if (p && world) {
-      p.setWorld(world.terrain, world.dt); // the world finished loading first
+    if (p && state.world) {
+      p.setWorld(state.world.terrain, state.world.dt); // the world finished loading first
       applySeries();
     }
     if (!p) {
@@ -150,6 +142,7 @@ ManifoldView.create(el<HTMLCanvasElement>('manifold')).then(
 
 const entities = new EntityPanel(el('entities'), (s) => setSelection(s));
 const inspector = new InspectorPanel(el('inspector'), ({ contact }) => {
+  const shown = state.shown;
   if (shown) setSelection(selectContact(shown.contacts, shown.contactInfo, contact));
 });
 const settingsPanel = new SettingsPanel(el('settings'), el('series'), settings, store, () => applySettings());
@@ -161,7 +154,7 @@ applyDisplaySettings();
 
 function applySeries(): void {
   if (!panel) return;
-  const chosen = settings.plots.map((k) => seriesDefs.find((d) => d.key === k)).filter((d): d is SeriesDef => d !== undefined);
+  const chosen = settings.plots.map((k) => state.seriesDefs.find((d) => d.key === k)).filter((d) => d !== undefined);
   panel.setSeries(chosen);
 }
 
@@ -181,7 +174,7 @@ function applyDisplaySettings(): void {
   const unitsKey = `${settings.units.length}|${settings.units.angle}|${settings.units.force}`;
   if (unitsKey !== seriesUnits) {
     seriesUnits = unitsKey;
-    settingsPanel.setSeries(seriesDefs); // the series chooser shows units
+    settingsPanel.setSeries([...state.seriesDefs]); // the series chooser shows units
   }
 }
 
@@ -194,6 +187,7 @@ function applySettings(): void {
   scene.overlays.setShowCellRange(settings.showCellRange);
   scene.overlays.setShowAxes(settings.showAxes);
   scene.setShowCollision(settings.showCollision);
+  const selection = state.selection;
   scene.setCamera(settings.camera, selection.type === 'body' ? selection.body : -1);
   ui.cameraMenu.value = settings.camera;
   applySeries();
@@ -213,6 +207,7 @@ ui.cameraMenu.addEventListener('change', () => {
 
 // ---- selection -------------------------------------------------------------------------------
 function describeSelection(s: Selection): string | null {
+  const world = state.world;
   const name = (b: number): string => (b < 0 ? 'terrain' : (world?.bodies[b]?.name ?? `#${b}`));
   switch (s.type) {
     case 'none':
@@ -229,7 +224,7 @@ function describeSelection(s: Selection): string | null {
 }
 
 function setSelection(s: Selection): void {
-  selection = s;
+  state.select(s);
   if (settings.camera === 'wheel' && s.type === 'body') scene.setCamera('wheel', s.body);
   if (s.type === 'contact' && ui.inspectorSection) ui.inspectorSection.open = true;
   redrawContacts();
@@ -238,9 +233,9 @@ function setSelection(s: Selection): void {
 
 /** Redraws the contact markers and overlays of the frame on screen (the selection changed). */
 function redrawContacts(): void {
-  if (!shown) return;
-  const f = shown;
-  scene.contacts.update(f.contacts, f.contactInfo, (k) => contactHighlighted(selection, f.contactInfo, k), world?.dt ?? 0);
+  const f = state.shown;
+  if (!f) return;
+  scene.contacts.update(f.contacts, f.contactInfo, (k) => contactHighlighted(state.selection, f.contactInfo, k), state.world?.dt ?? 0);
   scene.overlays.updateElements(f.contacts, f.contactInfo);
 }
 
@@ -250,6 +245,7 @@ ui.view.addEventListener('pointerdown', (e) => {
   downAt = [e.clientX, e.clientY];
 });
 ui.view.addEventListener('pointerup', (e) => {
+  const shown = state.shown;
   if (!downAt || !shown || e.button !== 0) return;
   const moved = Math.hypot(e.clientX - downAt[0], e.clientY - downAt[1]);
   downAt = null;
@@ -273,8 +269,8 @@ const loadCost = createLoadCostUi<HTMLElement>(el<HTMLElement>('progress'), () =
 const recordings = new RecordingPanel({
   host,
   banner,
-  remote: sim.remote,
-  scenarioName: () => world?.scenarioName ?? null,
+  sim,
+  scenarioName: () => state.world?.scenarioName ?? null,
   onJump: () => pump.reset(),
   onBranch: () => setPaused(false),
   baseBody: () => scene.baseIndex(),
@@ -285,38 +281,36 @@ const files = new FileActions({
   banner,
   openRecording: (f) => recordings.openOpened(f),
   saveRecordingAs: () => recordings.saveRecordingAs(),
-  load: (f, onProgress) => loadWorld(sim.remote, f, onProgress),
+  load: (f, onProgress) => sim.load(f, onProgress),
   confirmLoad: (f) => loadCost.confirm(f.terrainSidecar, f.terrainData),
   loadEnded: () => loadCost.clear(),
   loaded(info, f) {
-    world = info;
-    terrainBytesFromWorker = typedArrayBytes(info.terrain);
     recordings.worldChanged();
     pump.reset();
-    shown = null;
-    selection = NO_SELECTION;
-    bodySizes = info.bodies.map((b) => boundingRadius(b.shape));
-    staticWarnings = worldWarnings(info);
-    seriesDefs = availableSeries(info);
-    settingsPanel.setSeries(seriesDefs);
-    panel?.setWorld(info.terrain, info.dt);
-    applySeries();
-    exactHeights?.dispose();
-    const fetchPatch = (i0: number, j0: number, cols: number, rows: number, stride: number) => sim.remote.terrainPatch(i0, j0, cols, rows, stride);
+    const fetchPatch = (i0: number, j0: number, cols: number, rows: number, stride: number) => sim.terrainPatch(i0, j0, cols, rows, stride);
     const heights = new ExactHeights(info.terrain, fetchPatch, () => {
       // a tile arrived: outlines and panels that waited for it redraw
-      if (exactHeights !== heights) return;
+      if (state.exactHeights !== heights) return;
       redrawContacts();
       updatePanels(true);
     });
-    exactHeights = heights;
+    state.worldLoaded({
+      info,
+      bodySizes: info.bodies.map((b) => boundingRadius(b.shape)),
+      staticWarnings: worldWarnings(info),
+      seriesDefs: availableSeries(info),
+      terrainBytes: typedArrayBytes(info.terrain),
+    }, heights);
+    settingsPanel.setSeries([...state.seriesDefs]);
+    panel?.setWorld(info.terrain, info.dt);
+    applySeries();
     inspector.terrain = heights;
     scene.setWorld(info, fetchPatch, heights, meshLookup(f.robotMeshes));
-    staticWarnings.push(...scene.visualWarnings);
+    state.addStaticWarnings(scene.visualWarnings);
     entities.setWorld(info);
     applySettings();
     ui.worldName.textContent = `${info.scenarioName} — ${info.terrain.cols}×${info.terrain.rows} @ ${info.terrain.dx} m`;
-    sim.remote.setRunning(!paused);
+    void sim.setRunning(!state.paused);
   },
 });
 
@@ -324,15 +318,19 @@ const files = new FileActions({
 installDrop(window, { banner, zone: el<HTMLElement>('drop-zone'), open: (fs) => files.openDropped(fs) });
 
 // ---- controls --------------------------------------------------------------------------------
+/**
+ * Pauses or resumes the worker's clock. Always tells the worker, even when the state does not
+ * change: a replay's seek pauses the worker behind the state's back, and a branch resumes it here.
+ */
 function setPaused(p: boolean): void {
-  paused = p;
-  ui.btnPause.textContent = p ? 'Resume' : 'Pause';
-  if (world) sim.remote.setRunning(!p);
+  state.setPaused(p);
+  if (state.world) void sim.setRunning(!p);
 }
+state.subscribe('paused', (p) => (ui.btnPause.textContent = p ? 'Resume' : 'Pause'));
 
 function stepOnce(): void {
-  if (!paused || !world) return;
-  sim.remote.step(1).catch((e: unknown) => banner.show(messageOf(e)));
+  if (!state.paused || !state.world) return;
+  sim.step(1).catch((e: unknown) => state.reportWorkerFailure('step', messageOf(e)));
 }
 
 function setContacts(v: boolean): void {
@@ -348,25 +346,22 @@ function toggleHelp(): void {
 
 installControls(window, {
   drive: (cmd) => {
-    if (world) sim.remote.setDrive(cmd);
+    if (state.world) void sim.setDrive(cmd);
   },
-  togglePause: () => setPaused(!paused),
+  togglePause: () => setPaused(!state.paused),
   stepOnce,
   toggleContacts: () => setContacts(!settings.showContacts),
   toggleHelp,
   toggleInspector: () => {
     if (ui.inspectorSection) ui.inspectorSection.open = !ui.inspectorSection.open;
   },
-  scaleTime: (factor) => {
-    timeScale = Math.min(TIME_SCALE_MAX, Math.max(TIME_SCALE_MIN, timeScale * factor));
-    sim.remote.setTimeScale(timeScale);
-  },
+  scaleTime: (factor) => void sim.setTimeScale(state.setTimeScale(state.timeScale * factor)),
   reset: () => files.reset(),
   toggleXray: () => settingsPanel.set('xray', !settings.xray),
   nextCamera: () => settingsPanel.set('camera', CAMERA_PRESETS[(CAMERA_PRESETS.indexOf(settings.camera) + 1) % CAMERA_PRESETS.length]),
   clearSelection: () => setSelection(NO_SELECTION),
 });
-ui.btnPause.addEventListener('click', () => setPaused(!paused));
+ui.btnPause.addEventListener('click', () => setPaused(!state.paused));
 ui.btnStep.addEventListener('click', stepOnce);
 ui.btnHelp.addEventListener('click', toggleHelp);
 ui.chkContacts.addEventListener('change', () => setContacts(ui.chkContacts.checked));
@@ -379,11 +374,11 @@ host.getSettings().then((s) => setContacts(s.showContacts), () => undefined);
 
 // ---- panels ----------------------------------------------------------------------------------
 function updateWarnings(): void {
+  const world = state.world, shown = state.shown;
   if (!world || !shown) return;
-  const list = [...staticWarnings, ...frameWarnings(world, shown.poses, shown.velocities, bodySizes)];
+  const list = [...state.staticWarnings, ...frameWarnings(world, shown.poses, shown.velocities, state.bodySizes)];
   if (shown.fault) list.push(`simulation paused: ${shown.fault}`);
-  if (list.join('\n') === warningsShown.join('\n')) return;
-  warningsShown = list;
+  if (!state.setWarningsShown(list)) return;
   ui.warnings.hidden = list.length === 0;
   ui.warnings.replaceChildren(...list.map((w) => {
     const li = document.createElement('li');
@@ -393,41 +388,39 @@ function updateWarnings(): void {
 }
 
 function updatePanels(force = false): void {
-  const f = shown;
+  const { shown: f, world, selection, exactHeights } = state;
   inspector.update(f, world, selection, force);
   entities.update(selection, f?.poses ?? null, f?.velocities, f?.joints ?? null);
   if (manifoldView && world && exactHeights) manifoldView.update(f, world, exactHeights, selection);
 }
 
 // ---- render loop -----------------------------------------------------------------------------
-let lastT = performance.now();
-let lastPanel = 0;
-let fps = 0;
-let fpsFrames = 0;
-let fpsStart = lastT;
+/** The render loop's own clock: last frame, last panel redraw, frames counted for the fps. */
+const loop = { lastT: performance.now(), lastPanel: 0, fpsFrames: 0, fpsStart: performance.now() };
 
 function updateStatus(): void {
+  const failed = state.workerFailure;
   ui.status.textContent = statusText({
-    frame: shown,
-    fps,
-    paused,
-    timeScale,
+    frame: state.shown,
+    fps: state.fps,
+    paused: state.paused,
+    timeScale: state.timeScale,
     host: host.kind,
     softwareGL: scene.softwareGL,
-    terrainStride,
-    workerError: pump.lastError && world ? pump.lastError : null,
-    selection: describeSelection(selection),
+    terrainStride: state.terrainStride,
+    workerError: pump.lastError && state.world ? pump.lastError : failed ? `${failed.call} failed: ${failed.message}` : null,
+    selection: describeSelection(state.selection),
     units: settings.units,
   });
 }
 
 function frameLoop(now: number): void {
   const entered = performance.now();
-  const dt = (now - lastT) / 1000;
-  lastT = now;
-  if (world && !files.loading) pump.poll();
+  const dt = (now - loop.lastT) / 1000;
+  loop.lastT = now;
+  if (state.world && !files.loading) pump.poll();
   const cur = pump.current;
-  if (cur && world) {
+  if (cur && state.world) {
     const prev = pump.previous;
     if (interpolated.poses.length !== cur.frame.poses.length) interpolated.poses = new Float32Array(cur.frame.poses.length);
     let contactsOf = cur.frame;
@@ -447,26 +440,25 @@ function frameLoop(now: number): void {
       const p = interpolated.poses;
       if (o + 6 < p.length) panel.setRobot(p[o], p[o + 1], yawOf(p[o + 3], p[o + 4], p[o + 5], p[o + 6]));
     }
-    if (contactsOf !== shown) {
-      const next = followSelection(selection, contactsOf.contacts, contactsOf.contactInfo);
-      if (!sameSelection(next, selection)) selection = next;
-      shown = contactsOf;
+    if (contactsOf !== state.shown) {
+      const next = followSelection(state.selection, contactsOf.contacts, contactsOf.contactInfo);
+      state.show(contactsOf, sameSelection(next, state.selection) ? state.selection : next);
       redrawContacts();
     }
-    scene.updateOverlays(selection, shown.contacts);
+    scene.updateOverlays(state.selection, contactsOf.contacts); // contactsOf is the shown frame now
   }
   scene.resize();
   scene.render();
-  framesRendered++;
-  fpsFrames++;
-  if (now - fpsStart >= 1000) {
-    fps = (fpsFrames * 1000) / (now - fpsStart);
-    fpsFrames = 0;
-    fpsStart = now;
+  state.frameRendered();
+  loop.fpsFrames++;
+  if (now - loop.fpsStart >= 1000) {
+    state.setFps((loop.fpsFrames * 1000) / (now - loop.fpsStart));
+    loop.fpsFrames = 0;
+    loop.fpsStart = now;
   }
-  if (now - lastPanel >= PANEL_PERIOD_MS) {
+  if (now - loop.lastPanel >= PANEL_PERIOD_MS) {
     if (panel) {
-      panel.setTime(shown?.time ?? 0);
+      panel.setTime(state.shown?.time ?? 0);
       panel.resize();
       panel.draw();
     }
@@ -474,10 +466,11 @@ function frameLoop(now: number): void {
     recordings.draw();
     updatePanels();
     updateWarnings();
-    terrainStride = scene.terrainStride;
+    state.setTerrainStride(scene.terrainStride);
     // The status bar's time and the plots' right edge come from the same frame at the same tick.
     updateStatus();
-    lastPanel = now;
+    loop.lastPanel = now;
+    state.panelTick();
   }
   frameTiming.record(now, performance.now() - entered);
   requestAnimationFrame(frameLoop);
@@ -490,7 +483,7 @@ function baseOnScreen(): { x: number; y: number } | null {
   const o = 7 * scene.baseIndex();
   const p: [number, number] = [0, 0];
   const q = interpolated.poses;
-  if (!world || o + 2 >= q.length || !scene.toScreen(p, q[o], q[o + 1], q[o + 2])) return null;
+  if (!state.world || o + 2 >= q.length || !scene.toScreen(p, q[o], q[o + 1], q[o + 2])) return null;
   return { x: p[0], y: p[1] };
 }
 
@@ -499,31 +492,32 @@ function baseOnScreen(): { x: number; y: number } | null {
 // polls while it measures).
 installTestHook((): TestHookState => {
   const chassis = (fr: Frame | undefined): number[] => {
-    if (!fr || !world) return [];
+    if (!fr || !state.world) return [];
     const k = scene.baseIndex();
     return Array.from(fr.poses.subarray(7 * k, 7 * k + 7));
   };
+  const world = (): typeof state.world => state.world;
   return {
-    get ready() { return world !== null && pump.current?.frame !== undefined; },
+    get ready() { return world() !== null && pump.current?.frame !== undefined; },
     get host() { return host.kind; },
-    get scenarioName() { return world?.scenarioName ?? null; },
-    get bodies() { return world?.bodies.length ?? 0; },
-    get bodyNames() { return world?.bodies.map((b) => `${b.role}:${b.name}`) ?? []; },
-    get terrainStride() { return terrainStride; },
+    get scenarioName() { return world()?.scenarioName ?? null; },
+    get bodies() { return world()?.bodies.length ?? 0; },
+    get bodyNames() { return world()?.bodies.map((b) => `${b.role}:${b.name}`) ?? []; },
+    get terrainStride() { return state.terrainStride; },
     get glRenderer() { return scene.glRenderer; },
-    get paused() { return paused; },
-    get framesReceived() { return framesReceived; },
-    get framesRendered() { return framesRendered; },
+    get paused() { return state.paused; },
+    get framesReceived() { return state.framesReceived; },
+    get framesRendered() { return state.framesRendered; },
     get lastFrame() {
       const f = pump.current?.frame;
       return f ? { step: f.step, time: f.time, speed: f.speed, contacts: f.contactInfo.length / 5, realtimeFactor: f.realtimeFactor, chassis: chassis(f) } : null;
     },
     get shownFrame() {
-      const s = shown;
+      const s = state.shown;
       return s ? { step: s.step, time: s.time, contacts: Array.from(s.contacts), contactInfo: Array.from(s.contactInfo) } : null;
     },
     get contactsOnScreen() {
-      const s = shown;
+      const s = state.shown;
       const screen: { index: number; x: number; y: number }[] = [];
       if (s) {
         const p: [number, number] = [0, 0];
@@ -534,29 +528,32 @@ installTestHook((): TestHookState => {
       }
       return screen;
     },
-    get selection() { return describeSelection(selection); },
+    get selection() { return describeSelection(state.selection); },
     get selectedContact() {
-      const s = shown;
-      return s && world && selection.type === 'contact' ? contactDetail(s, selection.index, world.dt, exactHeights) : null;
+      const s = state.shown;
+      const w = world(), sel = state.selection;
+      return s && w && sel.type === 'contact' ? contactDetail(s, sel.index, w.dt, state.exactHeights) : null;
     },
     get highlightedContacts() { return scene.contacts.highlighted; },
-    get warnings() { return warningsShown.slice(); },
+    get warnings() { return state.warningsShown.slice(); },
     get error() { return banner.error; },
     get loads() { return files.loads; },
     get visualBodies() { return scene.visualBodies; },
     get recording() { return recordings.hookState(); },
     get overlaySegments() { return scene.overlays.segmentCounts; },
     get terrain() {
-      const ts = scene.terrainStats;
+      const ts = scene.terrainStats, exactHeights = state.exactHeights;
       return ts && exactHeights ? { ...ts, exactTiles: exactHeights.tileCount, exactBytes: exactHeights.bytes, exactRequests: exactHeights.requests, exactBytesReceived: exactHeights.bytesReceived } : null;
     },
-    get drawnChassis() { return world ? Array.from(interpolated.poses.subarray(7 * scene.baseIndex(), 7 * scene.baseIndex() + 7)) : []; },
+    get drawnChassis() { return world() ? Array.from(interpolated.poses.subarray(7 * scene.baseIndex(), 7 * scene.baseIndex() + 7)) : []; },
     get baseOnScreen() { return baseOnScreen(); },
     get frameTiming() { return frameTiming.snapshot(); },
     get terrainGpu() { return terrainGpuMemory(scene.scene); },
-    get terrainBytesFromWorker() { return terrainBytesFromWorker; },
+    get terrainBytesFromWorker() { return state.terrainBytesFromWorker; },
     get manifoldScale() { return manifoldView?.scaleLabel ?? null; },
     get plotTime() { return panel?.timeText ?? null; },
+    get cameraLag() { return scene.cameraLag; },
+    get panelTicks() { return state.panelTicks; },
   };
 });
 

@@ -77,6 +77,10 @@ export interface TestHookState {
   terrainGpu?: TerrainGpuMemory;
   /** Bytes of typed arrays in the WorldInfo.terrain the worker sent for the current world. */
   terrainBytesFromWorker?: number;
+  /** [m] The 3D camera's remaining smoothing lag behind the followed body (0: settled). */
+  cameraLag?: number;
+  /** Panel/status redraws since start (they run at PANEL_PERIOD_MS, slower than frames). */
+  panelTicks?: number;
   /** The manifold view's scale-bar label ('' when it draws no patch), null without the view. */
   manifoldScale?: string | null;
   /** The plot panel's time label as drawn, null without the panel. */
@@ -100,7 +104,7 @@ export function installTestHook(get: () => TestHookState): void {
     'ready', 'host', 'scenarioName', 'bodies', 'bodyNames', 'terrainStride', 'glRenderer', 'paused',
     'framesReceived', 'framesRendered', 'lastFrame', 'shownFrame', 'contactsOnScreen', 'selection',
     'selectedContact', 'highlightedContacts', 'warnings', 'error', 'loads', 'visualBodies', 'recording', 'overlaySegments', 'terrain', 'drawnChassis', 'baseOnScreen',
-    'frameTiming', 'terrainGpu', 'terrainBytesFromWorker', 'manifoldScale', 'plotTime',
+    'frameTiming', 'terrainGpu', 'terrainBytesFromWorker', 'cameraLag', 'panelTicks', 'manifoldScale', 'plotTime',
   ];
   for (const k of keys) Object.defineProperty(hook, k, { get: () => get()[k], enumerable: true });
   Object.freeze(hook);

@@ -11,7 +11,13 @@
  * ELECTRON_SKIP_BINARY_DOWNLOAD=1), and fall back to `node scripts/serve-web.mjs`, which serves
  * dist/web on 127.0.0.1 and prints the URL.
  *
- * Flags: --no-build (use existing dist/), --web (skip Electron, serve the web app).
+ * Builds are reused: the renderer (dist/web, Vite: minutes on a busy machine) and the Electron
+ * main/preload (dist/electron) are rebuilt only when their sources changed since the last build
+ * `npm start` made (scripts/build-stamp.mjs: a SHA-256 of the input files, kept in the output
+ * folder); otherwise it says "build is up to date" and starts at once.
+ *
+ * Flags: --no-build (use existing dist/ as it is), --rebuild (build even if up to date), --web
+ * (skip Electron, serve the web app; only the renderer is built).
  * Other arguments go to Electron (or to serve-web.mjs in the fallback, e.g. --port 8080).
  * Env for tests: TERRAWHEEL_SERVE_WEB=<script> replaces scripts/serve-web.mjs.
  */
@@ -19,12 +25,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUILDS, buildState, inputsHash, writeStamp } from './build-stamp.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
 const noBuild = argv.includes('--no-build');
+const rebuild = argv.includes('--rebuild');
 const webOnly = argv.includes('--web');
-const passArgs = argv.filter((a) => a !== '--no-build' && a !== '--web');
+const passArgs = argv.filter((a) => a !== '--no-build' && a !== '--rebuild' && a !== '--web');
 /** One download attempt; a blackholed network otherwise hangs for minutes. */
 const DOWNLOAD_TIMEOUT_MS = 90_000;
 
@@ -39,13 +47,33 @@ function npmRun(script) {
   }
 }
 
+/** Builds what is out of date (or everything with --rebuild), stamping each build that succeeds. */
 function build() {
-  if (pkg.scripts?.['build:web']) npmRun('build:web');
-  else if (!existsSync(path.join(root, 'dist', 'web', 'index.html'))) {
-    console.error('npm start: there is no `build:web` script and no dist/web/index.html, so there is no renderer to show.');
-    process.exit(1);
+  if (!pkg.scripts?.['build:web']) {
+    if (!existsSync(path.join(root, 'dist', 'web', 'index.html'))) {
+      console.error('npm start: there is no `build:web` script and no dist/web/index.html, so there is no renderer to show.');
+      process.exit(1);
+    }
   }
-  npmRun('build:electron');
+  const wanted = [pkg.scripts?.['build:web'] ? BUILDS.web : null, webOnly ? null : BUILDS.electron].filter((b) => b !== null);
+  const stale = [];
+  for (const b of wanted) {
+    const hash = inputsHash(root, b.inputs);
+    const state = rebuild ? { upToDate: false, reason: '--rebuild' } : buildState(root, b, hash);
+    if (!state.upToDate) stale.push({ build: b, hash, reason: state.reason });
+  }
+  if (stale.length === 0) {
+    const many = wanted.length > 1;
+    console.log(`npm start: build is up to date (${wanted.map((b) => b.outDir).join(' and ')} ${many ? 'match their' : 'matches its'} sources; --rebuild builds anyway).`);
+    return;
+  }
+  for (const { build: b, hash, reason } of stale) {
+    console.log(`npm start: building the ${b.label}: ${reason}.`);
+    npmRun(b.script);
+    writeStamp(root, b, hash);
+  }
+  const fresh = wanted.filter((b) => !stale.some((s) => s.build === b));
+  if (fresh.length > 0) console.log(`npm start: ${fresh.map((b) => b.outDir).join(' and ')} ${fresh.length > 1 ? 'were' : 'was'} up to date.`);
 }
 
 /** Platform-specific path of the executable inside an Electron dist folder (what install.js writes to path.txt). */

@@ -9,9 +9,9 @@
  * dialog at the start); in the browser they are kept and saved as a download at the end. The
  * last recording also stays in memory (up to KEEP_RECORDING_BYTES) for "Replay".
  */
-import * as Comlink from 'comlink';
-import type { RecordingStatus, RecordingSummary, SimService, TimelineEvent, VerifyResult } from '../../sim/app/protocol';
+import type { RecordingStatus, RecordingSummary, TimelineEvent, VerifyResult } from '../../sim/app/protocol';
 import type { Host, OpenedFile } from '../host/host';
+import type { SimClient } from '../sim-client';
 import { TimelineView } from '../panels/timeline';
 import type { Banner } from './banner';
 import { h, messageOf } from './dom';
@@ -26,7 +26,8 @@ export const REPLAY_SPEEDS = [0.1, 0.25, 0.5, 1, 2, 4, 10] as const;
 export interface RecordingPanelDeps {
   host: Host;
   banner: Banner;
-  remote: Comlink.Remote<SimService>;
+  /** The worker (its failed commands are reported by the client itself). */
+  sim: SimClient;
   /** Name of the loaded scenario (default file name, scenario path in the file). */
   scenarioName(): string | null;
   /** The world jumped (seek, open): drop interpolation history. */
@@ -119,7 +120,7 @@ export class RecordingPanel {
     this.btnReplay.addEventListener('click', () => void this.replayLast());
     btnOpen.addEventListener('click', () => this.openViaHost());
     this.btnPlay.addEventListener('click', () => void this.setPlaying(!this.running));
-    this.speed.addEventListener('change', () => void d.remote.setTimeScale(Number(this.speed.value)));
+    this.speed.addEventListener('change', () => void d.sim.setTimeScale(Number(this.speed.value)));
     btnBranch.addEventListener('click', () => void this.start(true));
     btnVerify.addEventListener('click', () => void this.verify());
     btnCsv.addEventListener('click', () => void this.exportCsv());
@@ -152,7 +153,7 @@ export class RecordingPanel {
       const rec: ActiveRecording = { name, streamId, parts: [], bytes: 0, chain: Promise.resolve(), error: null };
       const stream = this.d.host.recording;
       let kept = 0;
-      const onChunk = Comlink.proxy(async (bytes: Uint8Array): Promise<void> => {
+      const onChunk = async (bytes: Uint8Array): Promise<void> => {
         kept += bytes.length;
         if (rec.parts) {
           if (kept <= KEEP_RECORDING_BYTES) rec.parts.push(bytes);
@@ -169,10 +170,10 @@ export class RecordingPanel {
           await rec.chain;
           if (rec.error) throw rec.error;
         } else rec.bytes += bytes.length;
-      });
+      };
       const options = { scenarioPath: this.d.scenarioName() ?? undefined };
       this.active = rec;
-      this.status = branch ? await this.d.remote.branch(options, onChunk) : await this.d.remote.startRecording(options, onChunk);
+      this.status = await this.d.sim.startRecording(options, onChunk, branch);
       if (branch) {
         this.d.onBranch();
         this.running = true;
@@ -192,7 +193,7 @@ export class RecordingPanel {
     if (!rec || this.busy) return;
     this.busy = true;
     try {
-      this.status = await this.d.remote.stopRecording();
+      this.status = await this.d.sim.stopRecording();
       await rec.chain;
       if (rec.error) throw rec.error;
       if (rec.streamId !== null && this.d.host.recording) {
@@ -239,14 +240,14 @@ export class RecordingPanel {
   async openBytes(bytes: Uint8Array, name: string): Promise<void> {
     if (this.active) await this.stop();
     try {
-      const summary = await this.d.remote.openRecording(Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]), name);
+      const summary = await this.d.sim.openRecording(bytes, name);
       this.summary = summary;
       this.verifyResult = null;
       this.running = false;
       this.step = summary.firstStep;
       this.events = [];
       // Markers need every frame decoded: fill them in when ready (long files take a while).
-      this.d.remote.recordingEvents().then(
+      this.d.sim.recordingEvents().then(
         (ev) => {
           if (this.summary === summary) {
             this.events = ev;
@@ -271,7 +272,7 @@ export class RecordingPanel {
     if (!this.summary) return;
     if (play && this.step >= this.summary.lastStep) await this.seek(this.summary.firstStep);
     this.running = play;
-    this.d.remote.setRunning(play);
+    void this.d.sim.setRunning(play);
     this.render();
   }
 
@@ -284,12 +285,12 @@ export class RecordingPanel {
     }
     this.seeking = true;
     try {
-      const f = await this.d.remote.seek(step);
+      const f = await this.d.sim.seek(step);
       this.running = false;
       this.step = f.step;
       this.d.onJump();
       this.timeline?.setCursor(f.step);
-      const rf = await this.d.remote.recordedFrame(f.step);
+      const rf = await this.d.sim.recordedFrame(f.step);
       this.recordedChassis = rf ? this.chassisOf(rf.poses) : null;
     } catch (e) {
       this.d.banner.show(`Seek failed: ${messageOf(e)}`);
@@ -311,7 +312,7 @@ export class RecordingPanel {
     if (!this.summary) return;
     this.result.textContent = 'verifying…';
     try {
-      this.verifyResult = await this.d.remote.verify();
+      this.verifyResult = await this.d.sim.verify();
       this.result.textContent = this.verifyResult.message;
       this.result.className = `timeline-result ${this.verifyResult.verdict}`;
     } catch (e) {
@@ -322,7 +323,7 @@ export class RecordingPanel {
   async exportCsv(): Promise<void> {
     if (!this.summary) return;
     try {
-      const csv = await this.d.remote.exportCsv();
+      const csv = await this.d.sim.exportCsv();
       const name = `${this.summary.name.replace(/\.mcap$/i, '')}-wheels.csv`;
       await this.d.host.saveFile({ kind: 'recording', suggestedName: name, bytes: new TextEncoder().encode(csv) });
     } catch (e) {
@@ -338,7 +339,7 @@ export class RecordingPanel {
   }
 
   close(): void {
-    this.d.remote.closeRecording();
+    void this.d.sim.closeRecording();
     this.summary = null;
     this.wrap.hidden = true;
     this.render();
@@ -358,9 +359,9 @@ export class RecordingPanel {
       return;
     }
     try {
-      if (this.active) this.status = await this.d.remote.recordingStatus();
+      if (this.active) this.status = await this.d.sim.recordingStatus();
       if (this.summary && !this.seeking) {
-        const r = await this.d.remote.replayStatus();
+        const r = await this.d.sim.replayStatus();
         this.step = r.step;
         this.running = r.running;
         this.timeline?.setCursor(r.step);

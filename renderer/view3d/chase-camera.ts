@@ -36,6 +36,8 @@ export class ChaseCamera {
   private readonly target = new THREE.Vector3();
   private heading = 0;
   private initialised = false;
+  /** [m] How far the smoothed camera still is from where it is heading (see `lag`). */
+  private lagM = 0;
   private readonly detach: () => void;
 
   constructor(aspect: number, element: HTMLElement) {
@@ -109,6 +111,8 @@ export class ChaseCamera {
       }
     }
     const dir = this.heading + this.orbit;
+    const dh = Math.atan2(Math.sin(yaw - this.heading), Math.cos(yaw - this.heading));
+    this.lagM = Math.max(Math.hypot(x - this.target.x, y - this.target.y, z - this.target.z), this.mode === 'chase' ? Math.abs(dh) * this.distance : 0);
     const elevation = this.mode === 'top' ? TOP_ELEVATION : this.elevation;
     const distance = this.mode === 'wheel' ? Math.min(this.distance, WHEEL_DISTANCE) : this.mode === 'top' ? Math.max(this.distance, TOP_DISTANCE) : this.distance;
     const horiz = distance * Math.cos(elevation);
@@ -117,6 +121,15 @@ export class ChaseCamera {
     const sz = this.target.z + distance * Math.sin(elevation);
     this.camera.position.set(sx, sz, -sy);
     this.camera.lookAt(this.target.x, this.target.z, -this.target.y);
+  }
+
+  /**
+   * [m] How far the smoothing still has to go after the last `follow`: the target's distance from
+   * the body, or the heading's arc at the camera's distance, whichever is larger. 0 after a snap.
+   * The e2e tests wait for it to shrink (a settled view) instead of waiting a fixed time.
+   */
+  get lag(): number {
+    return this.lagM;
   }
 
   setAspect(aspect: number): void {

@@ -116,6 +116,11 @@ export class SceneView {
   }
 
   /** The terrain's chunks and memory (null before a world). */
+  /** [m] The camera's remaining smoothing lag (chase-camera.ts `lag`). */
+  get cameraLag(): number {
+    return this.chase.lag;
+  }
+
   get terrainStats(): TerrainStats | null {
     return this.terrain?.stats ?? null;
   }

@@ -63,6 +63,8 @@ interface CachedChunk {
 /** What the terrain holds and draws now (test hook, status, measurements in docs/design.md). */
 export interface TerrainStats {
   drawnChunks: number;
+  /** Chunks of the current selection (drawnChunks reaches it once `waiting` is 0 and the last selection is whole). */
+  wantedChunks: number;
   drawnVertices: number;
   cachedChunks: number;
   /** Bytes of the cached chunk meshes (positions, normals, colours, indices). */
@@ -316,6 +318,7 @@ export class TerrainView {
     }
     return {
       drawnChunks: this.drawn.size,
+      wantedChunks: this.wanted.length,
       drawnVertices,
       cachedChunks: this.cache.size,
       meshBytes,

@@ -106,7 +106,8 @@ export function frameWarnings(w: WorldInfo, poses: Float32Array, velocities: Flo
       if (q + 2 >= velocities.length || w.bodies[b].role === 'static') continue;
       const step = Math.hypot(velocities[q], velocities[q + 1], velocities[q + 2]) * w.dt;
       const size = 2 * (sizes[b] ?? Infinity);
-      if (step > size) out.push(`${w.bodies[b].name} moves ${step.toFixed(3)} m per step, more than its size (${size.toFixed(3)} m): it may pass through thin obstacles`);
+      // a body without a collision shape (size 0: a URDF link with mass but no <collision>) hits nothing
+      if (size > 0 && step > size) out.push(`${w.bodies[b].name} moves ${step.toFixed(3)} m per step, more than its size (${size.toFixed(3)} m): it may pass through thin obstacles`);
     }
   }
   const base = w.baseBody;

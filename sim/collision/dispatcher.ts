@@ -59,7 +59,10 @@ export const COLLIDE_STATUS_NAMES: readonly string[] = ['ok', 'overflow', 'fallb
 /** Routine codes of the dispatch table. */
 const R_CC = 0, R_CB = 1, R_BC = 2, R_SAT = 3, R_CVX = 4;
 const KINDS = 5;
-/** PAIR_TABLE[kindA·KINDS + kindB] (kinds 0..4 = sphere, box, capsule, cylinder, hull). */
+/**
+ * PAIR_TABLE[kindA·KINDS + kindB] (kinds 0..4 = sphere, box, capsule, cylinder, hull).
+ * @immutable a lookup table written only here (a typed array: Object.freeze cannot freeze it)
+ */
 const PAIR_TABLE = new Uint8Array([
   /* sphere   */ R_CC, R_CB, R_CC, R_CVX, R_CVX,
   /* box      */ R_BC, R_SAT, R_BC, R_CVX, R_CVX,

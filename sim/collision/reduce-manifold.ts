@@ -3,7 +3,7 @@
  * MANIFOLD_MAX_POINTS per normal group. Every routine that builds a manifold from more points than
  * the solver needs calls it: the wheel query (cylinder-terrain/collide.ts), face clipping
  * (manifold/clip-faces.ts, hence SAT box–box and the convex–convex manifolds), convex body vs
- * terrain (convex-heightfield/) and the rock routine (dynamics/polytope-terrain.ts).
+ * terrain (convex-heightfield/) and the rock routine (polytope-terrain.ts).
  * Strashnov & Torgashev 2020 §V ("building the contact manifold", stage 4); the area heuristic is
  * the one of Box3D's b3CullPoints and Jolt's PruneContactPoints.
  *

@@ -72,6 +72,16 @@ export class BodyStore {
    */
   readonly sleepPos: Float64Array;
   readonly sleepRot: Float64Array;
+  /**
+   * Collision filter. Bodies with the same non-zero group never collide with each other: the
+   * links of one robot, as Gazebo's default (`self_collide` off). 0 = no group. Set at build.
+   */
+  readonly collisionGroup: Int32Array;
+  /**
+   * Sorted keys (lo · 2²¹ + hi, body indices) of pairs that never collide although their groups
+   * allow it: SRDF-style `disable_collisions` of a robot that collides with itself. Set at build.
+   */
+  noCollideKeys = new Float64Array(0);
   /** Centre of mass and orientation at the start of the step (contact separation tracking, CCD). */
   readonly pos0: Float64Array;
   readonly rot0: Float64Array;
@@ -98,8 +108,29 @@ export class BodyStore {
     this.sleepTime = new Float64Array(capacity);
     this.sleepPos = new Float64Array(3 * capacity);
     this.sleepRot = new Float64Array(4 * capacity);
+    this.collisionGroup = new Int32Array(capacity);
     this.pos0 = new Float64Array(3 * capacity);
     this.rot0 = new Float64Array(4 * capacity);
+  }
+
+  /**
+   * True when bodies lo < hi are kept from colliding by the filter (same group, or a disabled
+   * pair). Binary search over a sorted typed array: nothing allocates.
+   */
+  collisionFiltered(lo: number, hi: number): boolean {
+    const g = this.collisionGroup[lo];
+    if (g !== 0 && g === this.collisionGroup[hi]) return true;
+    const k = this.noCollideKeys;
+    if (k.length === 0) return false;
+    const key = lo * 2097152 + hi;
+    let l = 0, r = k.length - 1;
+    while (l <= r) {
+      const m = (l + r) >> 1;
+      if (k[m] === key) return true;
+      if (k[m] < key) l = m + 1;
+      else r = m - 1;
+    }
+    return false;
   }
 
   /** Index of the body with this name, or −1. */

@@ -69,8 +69,21 @@ function buildShape(s: ShapeSpec, field: string): Shape | null {
   );
 }
 
-/** A shape placed at an offset inside the mass frame; keeps a lone convex shape unwrapped. */
+/**
+ * A shape placed at an offset inside the mass frame. A compound whose only child is a cylinder
+ * (a URDF wheel whose <collision> is turned or moved inside its link, as ROS files write them)
+ * becomes that cylinder at the child's pose: the body is then an analytic wheel (the paper's
+ * cylinder–terrain contacts) instead of a compound through the general routine. Other lone
+ * children stay compounds (a box or hull keeps its contacts bit-identical to before).
+ */
 function offsetShape(shape: Shape | null, com: Vec3): { shape: Shape | null; pos: Vec3; rot: Quat } {
+  if (shape !== null && shape.kind === ShapeKind.Compound) {
+    const children = (shape as CompoundShape).children;
+    if (children.length === 1 && children[0].shape.kind === ShapeKind.Cylinder) {
+      const c = children[0];
+      return { shape: c.shape, pos: [c.position[0] - com[0], c.position[1] - com[1], c.position[2] - com[2]], rot: [c.orientation[0], c.orientation[1], c.orientation[2], c.orientation[3]] };
+    }
+  }
   return { shape, pos: [-com[0], -com[1], -com[2]], rot: [0, 0, 0, 1] };
 }
 
@@ -108,6 +121,7 @@ export function createDynamicsWorld(spec: WorldSpec, terrain: Heightfield | null
   for (const { spec: j, field } of jointSpecs) addJoint(joints, jointNames, bodies, n, j, field);
 
   raiseMiddleLinkInertia(bodies, joints);
+  if (spec.robot) setRobotCollisionFilter(bodies, spec.robot, spec.bodies.length);
 
   const controllerSpec = spec.robot?.controller;
   if (controllerSpec && spec.robot && !driveController) {
@@ -121,7 +135,11 @@ export function createDynamicsWorld(spec: WorldSpec, terrain: Heightfield | null
         return k;
       })
     : null;
-  const ccd = new ContinuousPass(bodies, bodySpecs.map((b) => b.spec.shape));
+  // a lone cylinder child was unwrapped (offsetShape): its continuous core is the cylinder's
+  const ccd = new ContinuousPass(bodies, bodySpecs.map((b) => {
+    const s = b.spec.shape;
+    return s.type === 'compound' && s.children.length === 1 && s.children[0].shape.type === 'cylinder' ? s.children[0].shape : s;
+  }));
   return new DynamicsWorld(spec, terrain, bodies, joints, materials, controller, ccd);
 }
 
@@ -161,12 +179,14 @@ function addBody(
   bodies.shapes.push(placed.shape);
   bodies.shapeOffsetPos.set(placed.pos, 3 * i);
   bodies.shapeOffsetRot.set(placed.rot, 4 * i);
-  if (shape !== null && shape.kind === ShapeKind.Cylinder) bodies.flags[i] |= BodyFlag.AnalyticCylinder;
-  if (shape !== null) shape.localAabb(box);
+  if (placed.shape !== null && placed.shape.kind === ShapeKind.Cylinder) bodies.flags[i] |= BodyFlag.AnalyticCylinder;
+  if (placed.shape !== null) placed.shape.localAabb(box);
   else box.min.fill(0), box.max.fill(0);
   const ext = Math.min(box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]);
   bodies.minExtent[i] = ext;
-  bodies.boundRadius[i] = 0.5 * Math.hypot(box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]) + Math.hypot(com[0], com[1], com[2]);
+  // the shape's box is about its own origin, which sits at placed.pos from the centre of mass
+  // (−com for a shape in the body frame)
+  bodies.boundRadius[i] = 0.5 * Math.hypot(box.max[0] - box.min[0], box.max[1] - box.min[1], box.max[2] - box.min[2]) + Math.hypot(placed.pos[0], placed.pos[1], placed.pos[2]);
   setInitialMotion(bodies, i, kind, b, field, com);
 }
 
@@ -300,6 +320,29 @@ function jointFrames(
   pa[0] /= pl; pa[1] /= pl; pa[2] /= pl;
   const q0 = quatMultiply([0, 0, 0, 1], quatConjugate([0, 0, 0, 1], qa), qb) as [number, number, number, number];
   return { anchorA, anchorB, axisA, axisB, perpA: pa, q0 };
+}
+
+/**
+ * The robot's collision filter: without selfCollide its bodies share one group (they never
+ * collide with each other, Gazebo's default); with it, the pairs of disableCollisions are kept
+ * apart. `first`: index of the robot's first body (the world's bodies come before it).
+ */
+function setRobotCollisionFilter(bodies: BodyStore, robot: NonNullable<WorldSpec['robot']>, first: number): void {
+  if (robot.selfCollide !== undefined && typeof robot.selfCollide !== 'boolean') throw new Error('robot.selfCollide must be true or false');
+  if (!robot.selfCollide) {
+    for (let b = first; b < first + robot.bodies.length; b++) bodies.collisionGroup[b] = 1;
+    return;
+  }
+  const keys: number[] = [];
+  (robot.disableCollisions ?? []).forEach((pair, k) => {
+    const field = `robot.disableCollisions[${k}]`;
+    if (!Array.isArray(pair) || pair.length !== 2) throw new Error(`${field} must be a pair of body names [a, b]`);
+    const a = bodies.indexOf(pair[0]), b = bodies.indexOf(pair[1]);
+    if (a < first || b < first) throw new Error(`${field}: no robot body named "${a < first ? pair[0] : pair[1]}"`);
+    if (a !== b) keys.push(Math.min(a, b) * 2097152 + Math.max(a, b));
+  });
+  keys.sort((x, y) => x - y);
+  bodies.noCollideKeys = Float64Array.from(keys);
 }
 
 /** The cylinder of an analytic wheel body, for callers that need its size. */

@@ -25,7 +25,8 @@
  *   CELLS cells)               body's motion (POLYTOPE_SPECULATIVE_MIN + STEPS steps, ≤ S).
  *   other shape vs terrain     collideShapeHeightfield with margin S (GJK/EPA per element).
  *   body vs body               collideShapes with margin S (SAT, capsule routines, GJK/EPA).
- * Jointed bodies do not collide with each other.
+ * Jointed bodies do not collide with each other, nor do bodies the filter keeps apart (one
+ * robot's links unless it collides with itself, disabled pairs: BodyStore.collisionFiltered).
  *
  * Order (deterministic, and what warm-start matching relies on): contacts sorted by pair key
  * (body A, then body B with the terrain first); within a pair in the collision routine's order.
@@ -36,13 +37,14 @@ import type { ContactStore } from './contacts';
 import { BROADPHASE_FAT_MARGIN, LINEAR_SLOP, CONTACTS_PER_BODY, MAX_BODY_PAIRS, POLYTOPE_SPECULATIVE_MIN, POLYTOPE_SPECULATIVE_STEPS, POLYTOPE_TERRAIN_MAX_CELLS, SPECULATIVE_DISTANCE, WARM_START_MATCH_COS, WARM_START_MATCH_DISTANCE } from './constants';
 import type { JointStore } from './joints';
 import type { MaterialTable } from './materials';
-import { Polytope, PolytopeTerrainWorkspace, collidePolytopeTerrainInto, polytopeTerrainClear } from './polytope-terrain';
+import { Polytope, PolytopeTerrainWorkspace, collidePolytopeTerrainInto, polytopeTerrainClear } from '../collision/polytope-terrain';
 import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from './frame-layout';
 import { ContactBuffer, WheelContactKind } from '../collision/contact';
 import { collideCylinderTerrainInto } from '../collision/cylinder-terrain/collide';
 import { CylinderTerrainWorkspace } from '../collision/cylinder-terrain/workspace';
 import { collideShapeHeightfield, collideShapes } from '../collision/dispatcher';
 import { BroadPhase } from '../collision/broadphase/broad-phase';
+import { BODY_PAIR_SHIFT, bodyPairA, bodyPairB } from '../collision/pair-key';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { Aabb, Pose, Shape } from '../shapes/shape';
@@ -51,8 +53,6 @@ import { shapeWorldAabb } from '../shapes/world-aabb';
 import type { Heightfield } from '../terrain/heightfield';
 import { sortPrefix } from '../math/sort-prefix';
 
-/** pairKey's multiplier (contacts.ts), for the keys computed inline here. */
-const PAIR_SHIFT = 2097152;
 
 /** [m] Smallest speculative distance of a wheel at rest (it grows with the wheel's motion). */
 const WHEEL_SPECULATIVE_MIN = 2 * LINEAR_SLOP;
@@ -186,8 +186,8 @@ export class CollisionPass {
       const lo = a < b ? a : b, hi = a < b ? b : a;
       if (bodies.kind[lo] !== BodyKind.Dynamic && bodies.kind[hi] !== BodyKind.Dynamic) continue;
       if (!bodies.awake[lo] && !bodies.awake[hi]) continue;
-      if (joints.connected(lo, hi)) continue;
-      this.pairKeys[nk++] = lo * PAIR_SHIFT + (hi + 1); // pairKey(lo, hi), inline: no boxed return
+      if (joints.connected(lo, hi) || bodies.collisionFiltered(lo, hi)) continue;
+      this.pairKeys[nk++] = lo * BODY_PAIR_SHIFT + (hi + 1); // bodyPairKey(lo, hi), inline: no boxed return
     }
     const keys = this.pairKeys;
     stats.pairs = nk;
@@ -210,23 +210,22 @@ export class CollisionPass {
     // A sleeping body keeps last step's contacts (carried, with their impulses) so that a parked
     // robot still shows its contacts and warm-starts when it wakes.
     let kp = 0, cp = 0;
-    const SHIFT = 2097152;
     for (let a = 0; a < bodies.count; a++) {
       const asleep = bodies.kind[a] === BodyKind.Dynamic && !bodies.awake[a];
       // skip carried candidates of earlier bodies
-      while (cp < prev.count && prev.key[cp] < a * SHIFT) cp++;
+      while (cp < prev.count && prev.key[cp] < a * BODY_PAIR_SHIFT) cp++;
       if (terrain !== null && bodies.kind[a] !== BodyKind.Static && bodies.awake[a] && this.proxies[a] >= 0) {
         this.terrainContacts(bodies, materials, terrain, a, prev, out);
       } else if (asleep) {
         cp = this.carry(prev, out, a, -1, cp);
       }
-      while (cp < prev.count && prev.key[cp] === a * PAIR_SHIFT) cp++;
+      while (cp < prev.count && prev.key[cp] === a * BODY_PAIR_SHIFT) cp++;
       for (;;) {
-        const fresh = kp < nk && Math.floor(keys[kp] / SHIFT) === a ? keys[kp] : Infinity;
+        const fresh = kp < nk && Math.floor(keys[kp] / BODY_PAIR_SHIFT) === a ? keys[kp] : Infinity;
         // a carried pair: both bodies not awake (never computed fresh this step)
         let carried = Infinity;
-        while (cp < prev.count && prev.key[cp] < (a + 1) * SHIFT) {
-          const b = prev.key[cp] - a * SHIFT - 1;
+        while (cp < prev.count && prev.key[cp] < (a + 1) * BODY_PAIR_SHIFT) {
+          const b = prev.key[cp] - a * BODY_PAIR_SHIFT - 1;
           if (!bodies.awake[a] && !bodies.awake[b]) {
             carried = prev.key[cp];
             break;
@@ -235,12 +234,12 @@ export class CollisionPass {
         }
         if (fresh === Infinity && carried === Infinity) break;
         if (fresh <= carried) {
-          const b = fresh - a * SHIFT - 1;
+          const b = fresh - a * BODY_PAIR_SHIFT - 1;
           if (this.tightOverlap(a, b)) this.pairContacts(bodies, materials, a, b, prev, out, wake);
           kp++;
           while (cp < prev.count && prev.key[cp] === fresh) cp++;
         } else {
-          cp = this.carry(prev, out, a, carried - a * PAIR_SHIFT - 1, cp);
+          cp = this.carry(prev, out, a, carried - a * BODY_PAIR_SHIFT - 1, cp);
         }
       }
     }
@@ -261,7 +260,7 @@ export class CollisionPass {
 
   /** Copies the previous step's contacts of pair (a, b) (starting at or after index `from`); returns the index past them. */
   private carry(prev: ContactStore, out: ContactStore, a: number, b: number, from: number): number {
-    const key = a * PAIR_SHIFT + (b + 1); // pairKey(a, b)
+    const key = a * BODY_PAIR_SHIFT + (b + 1); // bodyPairKey(a, b)
     let j0 = from;
     while (j0 < prev.count && prev.key[j0] < key) j0++;
     let j1 = j0;
@@ -385,7 +384,7 @@ export class CollisionPass {
       const speed = Math.sqrt(v[3 * a] * v[3 * a] + v[3 * a + 1] * v[3 * a + 1] + v[3 * a + 2] * v[3 * a + 2])
         + Math.sqrt(w[3 * a] * w[3 * a] + w[3 * a + 1] * w[3 * a + 1] + w[3 * a + 2] * w[3 * a + 2]) * bodies.boundRadius[a];
       const margin = Math.min(S, POLYTOPE_SPECULATIVE_MIN + POLYTOPE_SPECULATIVE_STEPS * speed * this.dt);
-      this.polyWs.s[23] = margin;
+      this.polyWs.margin = margin;
       const status = collidePolytopeTerrainInto(buf, this.polytopes[a]!, pose.position, pose.orientation, hf, this.polyWs);
       if (status !== 0) this.stats.degraded++;
       for (let k = 0; k < buf.count; k++) buf.kind[k] = CONTACT_KIND_CONVEX_TERRAIN;
@@ -429,7 +428,7 @@ export class CollisionPass {
   /** Copies the buffer's contacts into `out` as pair (a, b), with materials and warm-start impulses. */
   private emit(bodies: BodyStore, materials: MaterialTable, a: number, b: number, prev: ContactStore, out: ContactStore, terrain: boolean): void {
     const buf = this.buffer;
-    const key = a * PAIR_SHIFT + (b + 1); // pairKey(a, b)
+    const key = a * BODY_PAIR_SHIFT + (b + 1); // bodyPairKey(a, b)
     const slotB = b < 0 ? bodies.count : b;
     // first previous contact of the same pair (binary search on the sorted keys)
     let lo = 0, hi = prev.count;
@@ -497,9 +496,8 @@ export class CollisionPass {
 function describeOverflow(keys: Float64Array, nk: number, bodies: BodyStore): { body: number; reason: string } {
   const per = new Int32Array(bodies.count);
   for (let k = 0; k < nk; k++) {
-    const lo = Math.floor(keys[k] / PAIR_SHIFT);
-    per[lo]++;
-    per[keys[k] - lo * PAIR_SHIFT - 1]++;
+    per[bodyPairA(keys[k])]++;
+    per[bodyPairB(keys[k])]++;
   }
   const order = Array.from(per.keys()).filter((b) => per[b] > 0).sort((a, b) => per[b] - per[a] || a - b).slice(0, 5);
   const worst = order.map((b) => `"${bodies.names[b]}" (${per[b]} pairs)`).join(', ');

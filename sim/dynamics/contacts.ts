@@ -33,7 +33,7 @@ export class ContactStore {
   cellI = new Int32Array(0);
   cellJ = new Int32Array(0);
   feature = new Uint32Array(0);
-  /** Pair key (see pairKey), for warm-start matching. */
+  /** Body-pair key (collision/pair-key.ts bodyPairKey), for warm-start matching. */
   key = new Float64Array(0);
   /**
    * Index of the previous step's contact this one was carried over from (a sleeping pair's,
@@ -123,11 +123,6 @@ export class ContactStore {
     this.activeCount = 0;
     this.capacity = capacity;
   }
-}
-
-/** Orders contacts by body pair: A's index, then B's (terrain first). Exact in float64 below 2^53. */
-export function pairKey(a: number, b: number): number {
-  return a * 2097152 + (b + 1);
 }
 
 /*

@@ -3,8 +3,6 @@
  * (`DynamicsWorld.frame()`) and a recorder's copy of them (sim/record/capture.ts) go through the
  * same formulas, so a recorded frame equals the live one bit for bit.
  */
-import type { Vec3 } from '../math/vec3';
-import { rotateByBody } from './bodies';
 import type { Heightfield } from '../terrain/heightfield';
 import { CONTACT_ELEMENT_NONE, CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from './frame-layout';
 
@@ -31,8 +29,6 @@ export interface ContactArrays {
   cellI: ArrayLike<number>;
   cellJ: ArrayLike<number>;
 }
-
-const origin: Vec3 = [0, 0, 0];
 
 /**
  * Arrays a report is written into (the world's `frame()`, a recorder's decoded frames), grown as
@@ -66,16 +62,19 @@ export class ReportArrays {
 
 /** Poses (body origin o = x − R·c, rotation) and origin velocities (v + ω × (o − x), ω) of bodies 0..n−1. */
 export function writeBodyReport(poses: Float64Array, vel: Float64Array, n: number, s: BodyArrays): void {
-  const pos = s.pos, rot = s.rot, v = s.linVel, w = s.angVel, c = s.comLocal, o = origin;
+  const pos = s.pos, rot = s.rot, v = s.linVel, w = s.angVel, c = s.comLocal;
   for (let b = 0; b < n; b++) {
-    rotateByBody(o, rot, b, c[3 * b], c[3 * b + 1], c[3 * b + 2]);
-    o[0] = pos[3 * b] - o[0];
-    o[1] = pos[3 * b + 1] - o[1];
-    o[2] = pos[3 * b + 2] - o[2];
+    // R·c (rotateByBody's arithmetic, inline: no scratch vector and no boxed arguments)
+    const x = c[3 * b], y = c[3 * b + 1], z = c[3 * b + 2];
+    const qx = rot[4 * b], qy = rot[4 * b + 1], qz = rot[4 * b + 2], qw = rot[4 * b + 3];
+    const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
+    const ox = pos[3 * b] - (x + qw * tx + (qy * tz - qz * ty));
+    const oy = pos[3 * b + 1] - (y + qw * ty + (qz * tx - qx * tz));
+    const oz = pos[3 * b + 2] - (z + qw * tz + (qx * ty - qy * tx));
     const p = b * POSE_STRIDE;
-    poses[p] = o[0]; poses[p + 1] = o[1]; poses[p + 2] = o[2];
+    poses[p] = ox; poses[p + 1] = oy; poses[p + 2] = oz;
     for (let k = 0; k < 4; k++) poses[p + 3 + k] = rot[4 * b + k];
-    const rx = o[0] - pos[3 * b], ry = o[1] - pos[3 * b + 1], rz = o[2] - pos[3 * b + 2];
+    const rx = ox - pos[3 * b], ry = oy - pos[3 * b + 1], rz = oz - pos[3 * b + 2];
     const q = b * VELOCITY_STRIDE;
     vel[q] = v[3 * b] + w[3 * b + 1] * rz - w[3 * b + 2] * ry;
     vel[q + 1] = v[3 * b + 1] + w[3 * b + 2] * rx - w[3 * b] * rz;
@@ -90,11 +89,17 @@ export function writeBodyReport(poses: Float64Array, vel: Float64Array, n: numbe
  * Allocates nothing.
  */
 export function bodyPoseInto(out: Float64Array, b: number, s: BodyArrays): Float64Array {
-  const pos = s.pos, rot = s.rot, c = s.comLocal, o = origin;
-  rotateByBody(o, rot, b, c[3 * b], c[3 * b + 1], c[3 * b + 2]);
-  out[0] = pos[3 * b] - o[0];
-  out[1] = pos[3 * b + 1] - o[1];
-  out[2] = pos[3 * b + 2] - o[2];
+  const pos = s.pos, rot = s.rot, c = s.comLocal;
+  // R·c (rotateByBody's arithmetic, inline: no scratch vector and no boxed arguments)
+  const x = c[3 * b], y = c[3 * b + 1], z = c[3 * b + 2];
+  const qx = rot[4 * b], qy = rot[4 * b + 1], qz = rot[4 * b + 2], qw = rot[4 * b + 3];
+  const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
+  const ox = pos[3 * b] - (x + qw * tx + (qy * tz - qz * ty));
+  const oy = pos[3 * b + 1] - (y + qw * ty + (qz * tx - qx * tz));
+  const oz = pos[3 * b + 2] - (z + qw * tz + (qx * ty - qy * tx));
+  out[0] = ox;
+  out[1] = oy;
+  out[2] = oz;
   for (let k = 0; k < 4; k++) out[3 + k] = rot[4 * b + k];
   return out;
 }
@@ -104,12 +109,15 @@ export function bodyPoseInto(out: Float64Array, b: number, s: BodyArrays): Float
  * velocity, world frame) written into out[0..5], by writeBodyReport's formulas. Allocates nothing.
  */
 export function bodyVelocityInto(out: Float64Array, b: number, s: BodyArrays): Float64Array {
-  const pos = s.pos, rot = s.rot, v = s.linVel, w = s.angVel, c = s.comLocal, o = origin;
-  rotateByBody(o, rot, b, c[3 * b], c[3 * b + 1], c[3 * b + 2]);
-  o[0] = pos[3 * b] - o[0];
-  o[1] = pos[3 * b + 1] - o[1];
-  o[2] = pos[3 * b + 2] - o[2];
-  const rx = o[0] - pos[3 * b], ry = o[1] - pos[3 * b + 1], rz = o[2] - pos[3 * b + 2];
+  const pos = s.pos, rot = s.rot, v = s.linVel, w = s.angVel, c = s.comLocal;
+  // R·c (rotateByBody's arithmetic, inline: no scratch vector and no boxed arguments)
+  const x = c[3 * b], y = c[3 * b + 1], z = c[3 * b + 2];
+  const qx = rot[4 * b], qy = rot[4 * b + 1], qz = rot[4 * b + 2], qw = rot[4 * b + 3];
+  const tx = 2 * (qy * z - qz * y), ty = 2 * (qz * x - qx * z), tz = 2 * (qx * y - qy * x);
+  const ox = pos[3 * b] - (x + qw * tx + (qy * tz - qz * ty));
+  const oy = pos[3 * b + 1] - (y + qw * ty + (qz * tx - qx * tz));
+  const oz = pos[3 * b + 2] - (z + qw * tz + (qx * ty - qy * tx));
+  const rx = ox - pos[3 * b], ry = oy - pos[3 * b + 1], rz = oz - pos[3 * b + 2];
   out[0] = v[3 * b] + w[3 * b + 1] * rz - w[3 * b + 2] * ry;
   out[1] = v[3 * b + 1] + w[3 * b + 2] * rx - w[3 * b] * rz;
   out[2] = v[3 * b + 2] + w[3 * b] * ry - w[3 * b + 1] * rx;

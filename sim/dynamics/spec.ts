@@ -190,6 +190,13 @@ export interface RobotSpec {
   controller?: ControllerSpec;
   /** Name of the body whose pose the app follows (the chassis). */
   base: string;
+  /**
+   * Whether the robot's bodies collide with each other (Gazebo's `self_collide`). Default false:
+   * a robot's links pass through each other (jointed pairs never collide either way).
+   */
+  selfCollide?: boolean;
+  /** With selfCollide: body pairs that still never collide (SRDF `disable_collisions`). */
+  disableCollisions?: [string, string][];
 }
 
 /** Everything a world is built from (scenario file v2 after parsing, or a script's object). */

@@ -3,8 +3,12 @@
  *
  *   drive → collide (once per step) → prepare contacts and joints →
  *   substeps × [integrate velocities → warm start → solve (bias) → integrate positions → relax]
- *   → restitution → store impulses (this step's contacts become next step's warm-start cache)
- *   → sleep → fault check.
+ *   → restitution (and time-of-impact clamping) → finish: joint measures, sleep, fault check
+ *   (this step's contacts, with their impulses, become the next step's warm-start cache).
+ *
+ * stepOnce() is that list, one method per stage. Beside this file: world-state.ts (save,
+ * restore, hash), islands.ts (sleep), faults.ts (the checks that stop the world), report.ts
+ * (the per-step frame), collide.ts (the collision pass), contacts.ts and joints/ (the rows).
  *
  * Why this shape: the collision pass is the expensive part (the analytic wheel query, GJK/EPA),
  * so it runs once per step, and the cheap solver runs several substeps with the separation of
@@ -24,46 +28,25 @@ import type { BodyStore } from './bodies';
 import { BodyKind } from './bodies';
 import { CollisionPass } from './collide';
 import { ContactStore, applyRestitution, prepareContacts, solveContacts, warmStartContacts } from './contacts';
-import {
-  CONTACT_DAMPING_RATIO,
-  CONTACT_HERTZ,
-  FAULT_MAX_ANGULAR_SPEED,
-  FAULT_MAX_COORDINATE,
-  FAULT_MAX_DEPTH,
-  FAULT_MAX_SPEED,
-  JOINT_DAMPING_RATIO,
-  JOINT_HERTZ,
-  MAX_ROTATION_PER_SUBSTEP,
-  SLEEP_DRIFT,
-  SLEEP_SPEED,
-  TIME_TO_SLEEP,
-} from './constants';
+import { CONTACT_DAMPING_RATIO, CONTACT_HERTZ, JOINT_DAMPING_RATIO, JOINT_HERTZ, MAX_ROTATION_PER_SUBSTEP } from './constants';
 import type { DriveController } from './drive';
 import type { ContinuousPass } from './ccd';
+import type { WorldFault } from './faults';
+import { MotionBackup, findLeftTerrain, findLimitFault } from './faults';
+import { SleepIslands, resetSleepAnchor } from './islands';
 import type { JointSolveContext, JointStore } from './joints';
-import { JOINT_IMPULSE_STRIDE, JointScratch, measureJoints, solveJoints, warmStartJoints } from './joints';
+import { JointScratch, measureJoints, solveJoints, warmStartJoints } from './joints';
 import type { MaterialTable } from './materials';
 import { Softness } from './soft';
 import type { ScriptCommandSpec, WorldSpec } from './spec';
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from './frame-layout';
 import { ReportArrays, contactElements, writeBodyReport, writeContactReport } from './report';
+import { hashFloat64, restoreWorldState, saveWorldState } from './world-state';
 import type { Heightfield } from '../terrain/heightfield';
 import type { Vec3 } from '../math/vec3';
 
-/**
- * Why the world stopped: a body went non-finite or past a named limit (`limit`: the world is back
- * at the step's start), or a robot body's origin left the terrain's x, y extent (`left-terrain`:
- * the step stands; beyond the grid there is no ground, so the robot would only fall).
- */
-export interface WorldFault {
-  kind: 'limit' | 'left-terrain';
-  step: number;
-  body: string;
-  reason: string;
-  /** [m] left-terrain: the body origin's x, y after the step that left the terrain. */
-  x?: number;
-  y?: number;
-}
+export type { WorldFault } from './faults';
+export { WORLD_STATE_MAGIC, hashFloat64 } from './world-state';
 
 /** Time spent in each stage over `steps` steps [ms], for the benchmark's split (timeStages). */
 export interface StepTimings {
@@ -82,10 +65,6 @@ export interface StepTimings {
   steps: number;
 }
 
-export const WORLD_STATE_MAGIC = 0x54575331; // "TWS1"
-const HEADER = 12;
-const BODY_STATE = 3 + 4 + 3 + 3 + 3 + 7; // pos rot linVel angVel | sleepTime awake island | sleep anchor (pos, rot)
-const CONTACT_STATE = 1 + 3 + 3 + 5 + 8; // key point normal impulses(5) kind cellI cellJ feature depth friction restitution rolling
 
 /**
  * The rigid-body world (engine form): fixed steps of the soft-step solver, contacts, joints,
@@ -113,15 +92,15 @@ export class DynamicsWorld {
   fault: WorldFault | null = null;
   /** Island representative of each sleeping body (−1 when awake or static). */
   readonly island: Int32Array;
+  private readonly islands: SleepIslands;
   /** Per body slot: inverse mass the solver may use this step (0: static, kinematic, asleep). */
   private readonly solverMass: Float64Array;
   private readonly contactSoft = new Softness();
   private readonly jointSoft = new Softness();
   private readonly jointCtx: JointSolveContext;
   private readonly wakeFn: (b: number) => void;
-  private readonly parent: Int32Array;
-  private readonly minSleep: Float64Array;
-  private readonly backup: Float64Array;
+  /** The motion state at the start of the step (a limit fault restores it). */
+  private readonly motionBackup: MotionBackup;
   /**
    * The state is the one the last step left (false after building or restoreState: then the
    * next step's change certificate does not hold, see lastStepChanges).
@@ -139,6 +118,8 @@ export class DynamicsWorld {
   readonly timings: StepTimings = { collide: 0, broad: 0, narrow: 0, solve: 0, integrate: 0, finish: 0, steps: 0 };
   /** Measure the stage split (performance.now per stage; off by default). */
   timeStages = false;
+  /** [ms] Integration time of the substeps of this step (written only when timeStages). */
+  private integrateMs = 0;
   // report buffers (frame())
   private readonly report = new ReportArrays();
 
@@ -161,11 +142,10 @@ export class DynamicsWorld {
     this.contacts = new ContactStore(Math.max(64, n * 8));
     this.cache = new ContactStore(Math.max(64, n * 8));
     this.pass = new CollisionPass(bodies);
-    this.island = new Int32Array(n).fill(-1);
+    this.islands = new SleepIslands(n);
+    this.island = this.islands.island;
     this.solverMass = new Float64Array(n + 1);
-    this.parent = new Int32Array(n);
-    this.minSleep = new Float64Array(n);
-    this.backup = new Float64Array(n * 13);
+    this.motionBackup = new MotionBackup(n);
     this.robotBodies = Int32Array.from(spec.robot?.bodies ?? [], (b) => bodies.indexOf(b.name));
     const h = this.dt / this.substeps;
     this.contactSoft.setHertz(Math.min(CONTACT_HERTZ, 0.25 / h), CONTACT_DAMPING_RATIO, h);
@@ -174,16 +154,9 @@ export class DynamicsWorld {
     this.wakeFn = (b: number) => this.wakeBody(b);
     for (let b = 0; b < n; b++) {
       bodies.updateInertia(b);
-      this.resetSleepAnchor(b);
+      resetSleepAnchor(bodies, b);
     }
     measureJoints(joints, bodies, this.jointCtx.scratch);
-  }
-
-  /** The body's sleep anchor becomes its current pose. */
-  private resetSleepAnchor(b: number): void {
-    const bodies = this.bodies;
-    for (let k = 0; k < 3; k++) bodies.sleepPos[3 * b + k] = bodies.pos[3 * b + k];
-    for (let k = 0; k < 4; k++) bodies.sleepRot[4 * b + k] = bodies.rot[4 * b + k];
   }
 
   get time(): number {
@@ -225,17 +198,7 @@ export class DynamicsWorld {
 
   /** Wakes body b and every body of its island. */
   wakeBody(b: number): void {
-    const bodies = this.bodies;
-    if (b >= bodies.count || bodies.kind[b] !== BodyKind.Dynamic || bodies.awake[b]) return;
-    const rep = this.island[b];
-    for (let k = 0; k < bodies.count; k++) {
-      if (this.island[k] === rep && !bodies.awake[k]) {
-        bodies.awake[k] = 1;
-        bodies.sleepTime[k] = 0;
-        this.resetSleepAnchor(k);
-        this.island[k] = -1;
-      }
-    }
+    this.islands.wake(this.bodies, b);
   }
 
   /** Advances n fixed steps (stops early, and does nothing, once a fault is set). */
@@ -243,31 +206,65 @@ export class DynamicsWorld {
     for (let k = 0; k < n && this.fault === null; k++) this.stepOnce();
   }
 
+  /** One fixed step: the stages, in order (each a method below). */
   private stepOnce(): void {
-    const bodies = this.bodies, count = bodies.count;
+    const timed = this.timeStages;
     const from = this.stepped ? this.stepCount : -1;
+    this.driveStage();
+    // keep a copy of the motion state: a fault restores it, so the world never holds NaN
+    this.motionBackup.save(this.bodies);
+    const t0 = timed ? performance.now() : 0;
+    if (!this.collideStage()) return;
+    const t1 = timed ? performance.now() : 0;
+    this.prepareStage();
+    this.substepStage();
+    this.restitutionStage();
+    const t2 = timed ? performance.now() : 0;
+    this.finishStage(from);
+    if (timed) {
+      const t3 = performance.now();
+      const T = this.timings;
+      T.collide += t1 - t0;
+      T.broad += this.pass.broadMs;
+      T.narrow += t1 - t0 - this.pass.broadMs;
+      T.solve += t2 - t1 - this.integrateMs;
+      T.integrate += this.integrateMs;
+      T.finish += t3 - t2;
+      T.steps++;
+    }
+  }
+
+  /** Drive: the script's due commands, then the controller turns the drive into motor targets. */
+  private driveStage(): void {
     this.applyScript();
     this.controller?.update(this.drive, this.dt, this.joints, this.bodies);
-    // keep a copy of the motion state: a fault restores it, so the world never holds NaN
-    this.backupMotion();
+  }
 
-    const t0 = this.timeStages ? performance.now() : 0;
-    // collide: this step's contacts, warm-started from the cache
+  /**
+   * Collide: this step's contacts, warm-started from the cache (last step's contacts). False
+   * when the pass overflowed (too many overlapping pairs): then the world is paused with a
+   * fault before anything moved, and the step ends here.
+   */
+  private collideStage(): boolean {
     const swap = this.cache;
     this.cache = this.contacts;
     this.contacts = swap;
     this.pass.timeStages = this.timeStages;
-    this.pass.run(bodies, this.joints, this.materials, this.terrain, this.dt, this.cache, this.contacts, this.wakeFn);
+    this.pass.run(this.bodies, this.joints, this.materials, this.terrain, this.dt, this.cache, this.contacts, this.wakeFn);
     const overflow = this.pass.overflow;
     if (overflow !== null) {
       // too many overlapping pairs to collide: pause before this step (nothing moved yet)
       const step = this.stepCount + 1;
-      this.fault = { kind: 'limit', step, body: bodies.names[overflow.body], reason: `${overflow.reason.replace('STEP', String(step))}; the world is paused at step ${this.stepCount}` };
+      this.fault = { kind: 'limit', step, body: this.bodies.names[overflow.body], reason: `${overflow.reason.replace('STEP', String(step))}; the world is paused at step ${this.stepCount}` };
       this.stepped = false;
-      return;
+      return false;
     }
-    const t1 = this.timeStages ? performance.now() : 0;
+    return true;
+  }
 
+  /** Prepare: solver masses, the step's start poses (contact separations are tracked from them), contact rows. */
+  private prepareStage(): void {
+    const bodies = this.bodies, count = bodies.count;
     // solver masses: 0 for anything the solver must not move this step
     const sm = this.solverMass;
     for (let b = 0; b < count; b++) sm[b] = bodies.kind[b] === BodyKind.Dynamic && bodies.awake[b] ? bodies.invMass[b] : 0;
@@ -276,9 +273,12 @@ export class DynamicsWorld {
     const pos = bodies.pos, rot = bodies.rot, pos0 = bodies.pos0, rot0 = bodies.rot0;
     for (let k = 0; k < 3 * count; k++) pos0[k] = pos[k];
     for (let k = 0; k < 4 * count; k++) rot0[k] = rot[k];
-    const c = this.contacts;
-    prepareContacts(c, bodies, sm);
+    prepareContacts(this.contacts, bodies, sm);
+  }
 
+  /** Substeps × [integrate velocities → warm start → solve (bias) → integrate positions → relax]. */
+  private substepStage(): void {
+    const bodies = this.bodies, count = bodies.count, sm = this.solverMass, c = this.contacts;
     const h = this.dt / this.substeps;
     const gx = this.gravity[0] * h, gy = this.gravity[1] * h, gz = this.gravity[2] * h;
     const timed = this.timeStages;
@@ -303,27 +303,31 @@ export class DynamicsWorld {
       solveJoints(this.joints, this.jointCtx, false);
       solveContacts(c, bodies, this.contactSoft, this.jointCtx, false);
     }
-    applyRestitution(c, bodies);
-    if (this.ccd !== null && this.spec.ccd) this.ccd.run(bodies, this.materials, this.terrain, false);
-    const t2 = timed ? performance.now() : 0;
+    if (timed) this.integrateMs = integrateMs;
+  }
+
+  /** Restitution on the contacts that closed fast, then time-of-impact clamping of fast bodies. */
+  private restitutionStage(): void {
+    applyRestitution(this.contacts, this.bodies);
+    if (this.ccd !== null && this.spec.ccd) this.ccd.run(this.bodies, this.materials, this.terrain, false);
+  }
+
+  /** Finish: joint measures, the step count, sleep, the fault checks, the change certificate. */
+  private finishStage(from: number): void {
+    const bodies = this.bodies;
     measureJoints(this.joints, bodies, this.jointCtx.scratch);
     this.stepCount++;
-    if (this.spec.sleep) this.updateSleep();
-    this.checkFaults();
-    if (this.fault === null) this.checkLeftTerrain();
+    if (this.spec.sleep) this.islands.update(bodies, this.joints, this.contacts, this.dt);
+    const limit = findLimitFault(bodies, this.contacts, this.stepCount);
+    if (limit !== null) {
+      this.motionBackup.restore(bodies);
+      this.stepCount--;
+      this.fault = limit;
+    } else {
+      this.fault = findLeftTerrain(this.terrain, bodies, this.robotBodies, this.stepCount);
+    }
     this.stepped = this.fault === null;
     this.certifiedFrom = this.fault === null ? from : -1;
-    if (timed) {
-      const t3 = performance.now();
-      const T = this.timings;
-      T.collide += t1 - t0;
-      T.broad += this.pass.broadMs;
-      T.narrow += t1 - t0 - this.pass.broadMs;
-      T.solve += t2 - t1 - integrateMs;
-      T.integrate += integrateMs;
-      T.finish += t3 - t2;
-      T.steps++;
-    }
   }
 
   private applyScript(): void {
@@ -370,173 +374,6 @@ export class DynamicsWorld {
     }
   }
 
-  /**
-   * Sleeping by islands: dynamic bodies joined by a joint or a contact (with each other, not
-   * with static bodies or the terrain) form an island; when every body of an island has been
-   * still for TIME_TO_SLEEP it sleeps as one. A body driven by a motor never sleeps.
-   */
-  private updateSleep(): void {
-    const bodies = this.bodies, n = bodies.count, dt = this.dt;
-    const parent = this.parent;
-    const still2 = SLEEP_SPEED * SLEEP_SPEED, drift2 = SLEEP_DRIFT * SLEEP_DRIFT;
-    const pos = bodies.pos, rot = bodies.rot, ap = bodies.sleepPos, aq = bodies.sleepRot;
-    for (let b = 0; b < n; b++) {
-      parent[b] = b;
-      if (bodies.kind[b] !== BodyKind.Dynamic || !bodies.awake[b]) continue;
-      const v = bodies.linVel, w = bodies.angVel, r = bodies.boundRadius[b];
-      const vv = v[3 * b] ** 2 + v[3 * b + 1] ** 2 + v[3 * b + 2] ** 2;
-      const ww = (w[3 * b] ** 2 + w[3 * b + 1] ** 2 + w[3 * b + 2] ** 2) * r * r;
-      const moving = vv > still2 || ww > still2;
-      // drift from the sleep anchor: centre displacement, and r·θ with θ the rotation angle
-      // (sin²(θ/2) = 1 − (q·q_anchor)², θ ≈ 2 sin(θ/2) at these small angles)
-      const dx = pos[3 * b] - ap[3 * b], dy = pos[3 * b + 1] - ap[3 * b + 1], dz = pos[3 * b + 2] - ap[3 * b + 2];
-      const dot = rot[4 * b] * aq[4 * b] + rot[4 * b + 1] * aq[4 * b + 1] + rot[4 * b + 2] * aq[4 * b + 2] + rot[4 * b + 3] * aq[4 * b + 3];
-      const drifted = dx * dx + dy * dy + dz * dz > drift2 || 4 * (1 - dot * dot) * r * r > drift2;
-      if (drifted) {
-        ap[3 * b] = pos[3 * b]; ap[3 * b + 1] = pos[3 * b + 1]; ap[3 * b + 2] = pos[3 * b + 2];
-        aq[4 * b] = rot[4 * b]; aq[4 * b + 1] = rot[4 * b + 1]; aq[4 * b + 2] = rot[4 * b + 2]; aq[4 * b + 3] = rot[4 * b + 3];
-      }
-      // still: slow (Box2D v3's rule) or jittering in place
-      bodies.sleepTime[b] = moving && drifted ? 0 : bodies.sleepTime[b] + dt;
-    }
-    const joints = this.joints;
-    for (let j = 0; j < joints.count; j++) {
-      const d = joints.defs[j];
-      if (d.motor && joints.motorTarget[j] !== 0) {
-        if (d.bodyA < n) bodies.sleepTime[d.bodyA] = 0;
-        if (d.bodyB < n) bodies.sleepTime[d.bodyB] = 0;
-      }
-      if (d.bodyA < n && d.bodyB < n) this.union(d.bodyA, d.bodyB);
-    }
-    const c = this.contacts;
-    for (let i = 0; i < c.count; i++) {
-      const a = c.bodyA[i], b = c.bodyB[i];
-      if (b < 0 || bodies.kind[a] !== BodyKind.Dynamic || bodies.kind[b] !== BodyKind.Dynamic) continue;
-      this.union(a, b);
-    }
-    const minSleep = this.minSleep;
-    minSleep.fill(Infinity);
-    for (let b = 0; b < n; b++) {
-      if (bodies.kind[b] !== BodyKind.Dynamic) continue;
-      const r = this.find(b);
-      // a sleeping body in an awake island (touched this step) counts as awake
-      const t = bodies.awake[b] ? bodies.sleepTime[b] : 0;
-      if (t < minSleep[r]) minSleep[r] = t;
-    }
-    for (let b = 0; b < n; b++) {
-      if (bodies.kind[b] !== BodyKind.Dynamic || !bodies.awake[b]) continue;
-      const r = this.find(b);
-      if (minSleep[r] >= TIME_TO_SLEEP) {
-        bodies.awake[b] = 0;
-        this.island[b] = r;
-        bodies.linVel.fill(0, 3 * b, 3 * b + 3);
-        bodies.angVel.fill(0, 3 * b, 3 * b + 3);
-      }
-    }
-  }
-
-  private find(b: number): number {
-    const p = this.parent;
-    while (p[b] !== b) {
-      p[b] = p[p[b]];
-      b = p[b];
-    }
-    return b;
-  }
-
-  private union(a: number, b: number): void {
-    const ra = this.find(a), rb = this.find(b);
-    if (ra === rb) return;
-    // the smaller index is the root: the same islands get the same representative every run
-    if (ra < rb) this.parent[rb] = ra;
-    else this.parent[ra] = rb;
-  }
-
-  /** Copies the motion state into `backup` (plain loops: no subarray view per step). */
-  private backupMotion(): void {
-    const b = this.bodies, n = b.count, out = this.backup;
-    const pos = b.pos, rot = b.rot, v = b.linVel, w = b.angVel;
-    for (let k = 0; k < 3 * n; k++) out[k] = pos[k];
-    for (let k = 0; k < 4 * n; k++) out[3 * n + k] = rot[k];
-    for (let k = 0; k < 3 * n; k++) out[7 * n + k] = v[k];
-    for (let k = 0; k < 3 * n; k++) out[10 * n + k] = w[k];
-  }
-
-  private restoreMotion(): void {
-    const b = this.bodies, n = b.count, src = this.backup;
-    b.pos.set(src.subarray(0, 3 * n));
-    b.rot.set(src.subarray(3 * n, 7 * n));
-    b.linVel.set(src.subarray(7 * n, 10 * n));
-    b.angVel.set(src.subarray(10 * n, 13 * n));
-    for (let k = 0; k < n; k++) b.updateInertia(k);
-  }
-
-  /** Pauses the world (restoring the step's start) when a body is non-finite or past a limit. */
-  private checkFaults(): void {
-    const bodies = this.bodies;
-    let reason = '', body = -1;
-    for (let b = 0; b < bodies.count && body < 0; b++) {
-      if (bodies.kind[b] === BodyKind.Static) continue;
-      const p = bodies.pos, v = bodies.linVel, w = bodies.angVel, q = bodies.rot;
-      const sum = p[3 * b] + p[3 * b + 1] + p[3 * b + 2] + v[3 * b] + v[3 * b + 1] + v[3 * b + 2]
-        + w[3 * b] + w[3 * b + 1] + w[3 * b + 2] + q[4 * b] + q[4 * b + 1] + q[4 * b + 2] + q[4 * b + 3];
-      if (!Number.isFinite(sum)) {
-        reason = 'its pose or velocity became non-finite (NaN or infinity)';
-        body = b;
-        break;
-      }
-      // squared norms: no Math.hypot (a variadic call that boxes its arguments) on the per-step path
-      const speed2 = v[3 * b] * v[3 * b] + v[3 * b + 1] * v[3 * b + 1] + v[3 * b + 2] * v[3 * b + 2];
-      const spin2 = w[3 * b] * w[3 * b] + w[3 * b + 1] * w[3 * b + 1] + w[3 * b + 2] * w[3 * b + 2];
-      if (speed2 > FAULT_MAX_SPEED * FAULT_MAX_SPEED) { reason = `its speed ${Math.sqrt(speed2).toPrecision(4)} m/s exceeds ${FAULT_MAX_SPEED} m/s`; body = b; }
-      else if (spin2 > FAULT_MAX_ANGULAR_SPEED * FAULT_MAX_ANGULAR_SPEED) { reason = `its angular speed ${Math.sqrt(spin2).toPrecision(4)} rad/s exceeds ${FAULT_MAX_ANGULAR_SPEED} rad/s`; body = b; }
-      else if (Math.max(Math.abs(p[3 * b]), Math.abs(p[3 * b + 1]), Math.abs(p[3 * b + 2])) > FAULT_MAX_COORDINATE) {
-        reason = `its position is farther than ${FAULT_MAX_COORDINATE} m from the origin`;
-        body = b;
-      }
-    }
-    if (body < 0) {
-      const c = this.contacts;
-      for (let i = 0; i < c.count; i++) {
-        if (c.depth[i] > FAULT_MAX_DEPTH) {
-          body = c.bodyA[i];
-          reason = `a contact is ${c.depth[i].toFixed(3)} m deep (limit ${FAULT_MAX_DEPTH} m): the body is inside ${c.bodyB[i] < 0 ? 'the terrain' : `"${bodies.names[c.bodyB[i]]}"`}`;
-          break;
-        }
-      }
-    }
-    if (body >= 0) {
-      this.restoreMotion();
-      this.stepCount--;
-      this.fault = { kind: 'limit', step: this.stepCount + 1, body: bodies.names[body], reason: `body "${bodies.names[body]}" at step ${this.stepCount + 1}: ${reason}; the world is paused at step ${this.stepCount}` };
-    }
-  }
-
-  /**
-   * Pauses the world after this step when a robot body's origin is outside the terrain's x, y
-   * extent (borders belong to the terrain). Past the edge there is no ground: the robot would
-   * fall for minutes until a speed limit stopped it with a fault that no longer says why. The
-   * step stands (its state is sound), so the world is paused at this step.
-   */
-  private checkLeftTerrain(): void {
-    const t = this.terrain;
-    if (t === null) return;
-    const rb = this.robotBodies, pos = this.bodies.pos;
-    for (let k = 0; k < rb.length; k++) {
-      const b = rb[k];
-      const x = pos[3 * b], y = pos[3 * b + 1];
-      if (t.contains(x, y)) continue;
-      const name = this.bodies.names[b], step = this.stepCount;
-      const mm = (v: number) => String(+v.toFixed(3)); // [m] to the millimetre, no trailing zeros
-      const x1 = t.x0 + t.cellsX * t.dx, y1 = t.y0 + t.cellsY * t.dy;
-      this.fault = {
-        kind: 'left-terrain', step, body: name, x, y,
-        reason: `body "${name}" left the terrain at x ${x.toFixed(3)}, y ${y.toFixed(3)} m (step ${step}): the terrain spans x ${mm(t.x0)}..${mm(x1)} m, y ${mm(t.y0)}..${mm(y1)} m; the world is paused at step ${step}`,
-      };
-      return;
-    }
-  }
-
   // --- state -------------------------------------------------------------------------------
 
   /**
@@ -545,106 +382,14 @@ export class DynamicsWorld {
    * warm-start cache (last step's contacts and impulses), drive, script cursor, controller.
    */
   saveState(): Float64Array {
-    const bodies = this.bodies, n = bodies.count, joints = this.joints, nj = joints.count;
-    const c = this.contacts, nc = c.count;
-    const ctl = this.controller ? this.controller.state : new Float64Array(0);
-    const size = HEADER + n * BODY_STATE + nj * (1 + JOINT_IMPULSE_STRIDE) + nc * CONTACT_STATE + ctl.length;
-    const s = new Float64Array(size);
-    s[0] = WORLD_STATE_MAGIC;
-    s[1] = n;
-    s[2] = nj;
-    s[3] = nc;
-    s[4] = this.stepCount;
-    s[5] = this.drive.throttle;
-    s[6] = this.drive.steer;
-    s[7] = this.scriptCursor;
-    s[8] = this.scriptOverridden ? 1 : 0;
-    s[9] = ctl.length;
-    s[10] = 0;
-    s[11] = 0;
-    let o = HEADER;
-    s.set(bodies.pos.subarray(0, 3 * n), o); o += 3 * n;
-    s.set(bodies.rot.subarray(0, 4 * n), o); o += 4 * n;
-    s.set(bodies.linVel.subarray(0, 3 * n), o); o += 3 * n;
-    s.set(bodies.angVel.subarray(0, 3 * n), o); o += 3 * n;
-    s.set(bodies.sleepTime.subarray(0, n), o); o += n;
-    for (let b = 0; b < n; b++) s[o++] = bodies.awake[b];
-    for (let b = 0; b < n; b++) s[o++] = this.island[b];
-    s.set(bodies.sleepPos.subarray(0, 3 * n), o); o += 3 * n;
-    s.set(bodies.sleepRot.subarray(0, 4 * n), o); o += 4 * n;
-    s.set(joints.motorTarget, o); o += nj;
-    s.set(joints.impulses, o); o += nj * JOINT_IMPULSE_STRIDE;
-    for (let i = 0; i < nc; i++) {
-      s[o++] = c.key[i];
-      s[o++] = c.point[3 * i]; s[o++] = c.point[3 * i + 1]; s[o++] = c.point[3 * i + 2];
-      s[o++] = c.normal[3 * i]; s[o++] = c.normal[3 * i + 1]; s[o++] = c.normal[3 * i + 2];
-      s[o++] = c.normalImpulse[i]; s[o++] = c.t1Impulse[i]; s[o++] = c.t2Impulse[i];
-      s[o++] = c.r1Impulse[i]; s[o++] = c.r2Impulse[i];
-      s[o++] = c.kind[i]; s[o++] = c.cellI[i]; s[o++] = c.cellJ[i]; s[o++] = c.feature[i];
-      s[o++] = c.depth[i]; s[o++] = c.friction[i]; s[o++] = c.restitution[i]; s[o++] = c.rolling[i];
-    }
-    s.set(ctl, o);
-    return s;
+    return saveWorldState(this);
   }
 
   /** Restores a state saved by saveState() of a world built from the same spec; throws on a mismatch. */
   restoreState(s: Float64Array): void {
-    const bodies = this.bodies, n = bodies.count, joints = this.joints, nj = joints.count;
-    if (!(s instanceof Float64Array) || s.length < HEADER || s[0] !== WORLD_STATE_MAGIC) throw new Error('restoreState: not a saved world state');
-    if (s[1] !== n || s[2] !== nj) throw new Error(`restoreState: the state has ${s[1]} bodies and ${s[2]} joints, this world ${n} and ${nj}`);
-    const nc = s[3], nctl = s[9];
-    const ctl = this.controller ? this.controller.state : new Float64Array(0);
-    if (nctl !== ctl.length) throw new Error('restoreState: the drive controller differs from this world\'s');
-    const size = HEADER + n * BODY_STATE + nj * (1 + JOINT_IMPULSE_STRIDE) + nc * CONTACT_STATE + nctl;
-    if (s.length !== size || !Number.isInteger(nc) || nc < 0) throw new Error(`restoreState: the state is ${s.length} numbers long, expected ${size}`);
-    for (let k = 0; k < s.length; k++) if (!Number.isFinite(s[k])) throw new Error(`restoreState: number ${k} of the state is not finite`);
-    // validate the contacts' body pairs before anything is copied (a failed restore changes nothing)
-    const contactsAt = HEADER + n * BODY_STATE + nj * (1 + JOINT_IMPULSE_STRIDE);
-    for (let i = 0; i < nc; i++) {
-      const key = s[contactsAt + i * CONTACT_STATE];
-      const a = Math.floor(key / 2097152), b = key - a * 2097152 - 1;
-      if (!(a >= 0 && a < n && b >= -1 && b < n && Number.isInteger(b))) throw new Error(`restoreState: contact ${i} names bodies that do not exist`);
-    }
-    this.stepCount = s[4];
-    this.drive.throttle = s[5];
-    this.drive.steer = s[6];
-    this.scriptCursor = s[7];
-    this.scriptOverridden = s[8] === 1;
-    let o = HEADER;
-    bodies.pos.set(s.subarray(o, o + 3 * n)); o += 3 * n;
-    bodies.rot.set(s.subarray(o, o + 4 * n)); o += 4 * n;
-    bodies.linVel.set(s.subarray(o, o + 3 * n)); o += 3 * n;
-    bodies.angVel.set(s.subarray(o, o + 3 * n)); o += 3 * n;
-    bodies.sleepTime.set(s.subarray(o, o + n)); o += n;
-    for (let b = 0; b < n; b++) bodies.awake[b] = s[o++];
-    for (let b = 0; b < n; b++) this.island[b] = s[o++];
-    bodies.sleepPos.set(s.subarray(o, o + 3 * n)); o += 3 * n;
-    bodies.sleepRot.set(s.subarray(o, o + 4 * n)); o += 4 * n;
-    joints.motorTarget.set(s.subarray(o, o + nj)); o += nj;
-    joints.impulses.set(s.subarray(o, o + nj * JOINT_IMPULSE_STRIDE)); o += nj * JOINT_IMPULSE_STRIDE;
-    const c = this.contacts;
-    if (c.capacity < nc) c.resize(nc);
-    c.count = nc;
-    for (let i = 0; i < nc; i++) {
-      c.key[i] = s[o++];
-      c.point[3 * i] = s[o++]; c.point[3 * i + 1] = s[o++]; c.point[3 * i + 2] = s[o++];
-      c.normal[3 * i] = s[o++]; c.normal[3 * i + 1] = s[o++]; c.normal[3 * i + 2] = s[o++];
-      c.normalImpulse[i] = s[o++]; c.t1Impulse[i] = s[o++]; c.t2Impulse[i] = s[o++];
-      c.r1Impulse[i] = s[o++]; c.r2Impulse[i] = s[o++];
-      c.kind[i] = s[o++]; c.cellI[i] = s[o++]; c.cellJ[i] = s[o++]; c.feature[i] = s[o++];
-      c.depth[i] = s[o++]; c.friction[i] = s[o++]; c.restitution[i] = s[o++]; c.rolling[i] = s[o++];
-      // the pair from the key
-      const a = Math.floor(c.key[i] / 2097152);
-      const b = c.key[i] - a * 2097152 - 1;
-      c.bodyA[i] = a;
-      c.bodyB[i] = b;
-      c.slotB[i] = b < 0 ? n : b;
-    }
-    ctl.set(s.subarray(o, o + nctl));
-    for (let b = 0; b < n; b++) bodies.updateInertia(b);
-    measureJoints(joints, bodies, this.jointCtx.scratch);
+    restoreWorldState(this, s);
+    measureJoints(this.joints, this.bodies, this.jointCtx.scratch);
     this.fault = null;
-    c.source.fill(-1, 0, nc);
     this.stepped = false;
     this.certifiedFrom = -1;
   }
@@ -699,15 +444,4 @@ export class DynamicsWorld {
   get collideStats() {
     return this.pass.stats;
   }
-}
-
-/** FNV-1a over the bytes, two lanes (different offsets) → 16 hex digits. */
-export function hashFloat64(a: Float64Array): string {
-  const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-  let h1 = 0x811c9dc5, h2 = 0x01000193 ^ 0x9e3779b9;
-  for (let i = 0; i < bytes.length; i++) {
-    h1 = Math.imul(h1 ^ bytes[i], 0x01000193);
-    h2 = Math.imul(h2 ^ bytes[i], 0x01000193) ^ (h2 >>> 13);
-  }
-  return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
 }

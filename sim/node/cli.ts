@@ -1,8 +1,12 @@
 /**
- * Headless runner:
- *   npm run sim -- <scenario.json> [--duration s] [--throttle t] [--steer s] [--record out.mcap] [--json]
- *   npm run sim -- verify <recording.mcap> [--scenario <scenario.json>] [--json]
- *   npm run sim -- export-csv <recording.mcap> [--out <file.csv>] [--json]
+ * `terrawheel`, the headless runner (bin/terrawheel.mjs; `npx terrawheel` in a clone):
+ *   terrawheel run <scenario.json> [--duration s] [--throttle t] [--steer s] [--record out.mcap] [--max-memory size] [--json]
+ *   terrawheel verify <recording.mcap> [--scenario <scenario.json>] [--json]
+ *   terrawheel export-csv <recording.mcap> [--out <file.csv>] [--json]
+ *   terrawheel sweep <sweep.json> --out <dir> [--workers n] [--resume] [--max-runs n] [--json]
+ *   terrawheel help [command]
+ * The commands, options, defaults and help text are one table in ./cli-args.ts. Through npm,
+ * `npm run --silent sim -- …` (without --silent npm's banner precedes the output on stdout).
  *
  * Loads the scenario and its terrain from disk, steps the world in this process (no worker, no
  * DOM), and prints a summary: what was simulated, how fast, where the robot ended, what the
@@ -13,12 +17,15 @@
  * "rover/wheel_fr" left the terrain at x 30.002, y 24.118 m (step 4146): …"). It is reported in
  * the summary (`fault`, and `faultDetail` with its kind, body, step and x, y) and is not a failure.
  *
- * Exit codes: 0 ok (verify: deterministic; a run that ended at a fault), 1 failure (an unreadable
- * file, a diverged or other-build recording), 2 usage, 3 incomplete recording (verify, export-csv:
- * the file is cut, damaged or without its summary; its prefix was verified or exported, and `cut`
- * says where it ends and how many bytes after its last complete chunk are lost). With --json the result, or
+ * Exit codes: 0 ok (verify: deterministic; a run that ended at a fault; help), 1 failure (a
+ * missing or unreadable file, "file not found: …", a diverged or other-build recording), 2 usage
+ * (with a "did you mean" for a mistyped command or option), 3 incomplete recording (verify,
+ * export-csv: the file is cut, damaged or without its summary; its prefix was verified or
+ * exported, and `cut` says where it ends and how many bytes after its last complete chunk are
+ * lost). With --json the result, or
  * `{ "error": message, "exitCode": n }`, is printed as JSON on stdout.
  */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { FileSink, FileSource, exportWheelCsvFile } from './record-file';
 import { assetHashes, SCENARIO_ASSET_PREFIX, type RecordingStatus } from '../app/record-session';
@@ -28,106 +35,45 @@ import type { VerifyResult } from '../record/replay';
 import { contactKindName } from '../dynamics/plain-world';
 import { createDefaultService } from '../app/default-service';
 import { nodeEncoderThread } from './record-thread';
-import { readScenarioFiles } from './open-scenario';
+import { readScenarioFiles as readScenarioFilesFromDisk, readScenarioFilesAsync as readScenarioFilesFromDiskAsync } from './open-scenario';
+import { ScenarioFileError, type ScenarioFiles } from '../scenario/scenario-files';
 import type { SimServiceImpl } from '../app/service';
 import type { SimWorld } from '../app/sim-world';
 import type { WorldFault } from '../dynamics/world';
 import { boundingRadius, frameWarnings, worldWarnings } from '../app/warnings';
+import { runSweep, sweepProgressLine } from './sweep';
+import { commandHelp, displayPath, helpText, parseCommand, UsageError, version, type CliCommand, type RunOptions } from './cli-args';
+import { createErrorMessage, fileError, fileErrorMessage, isFsError, missingFileMessage, similarFile } from './file-errors';
 
 /** Steps between two checks of the per-frame warnings (fast bodies, off the map). */
 const WARNING_CHECK_STEPS = 24;
 
-interface CliOptions {
-  scenarioPath: string;
-  duration: number;
-  throttle: number | null;
-  steer: number | null;
-  json: boolean;
-  /** Path of the MCAP recording to write, or null. */
-  record?: string | null;
-  /** [bytes] Refuse a terrain estimated over this (default: the service's, 2 GiB). */
-  maxMemoryBytes?: number;
-}
+export { parseArgs, parseCommand, UsageError, type CliCommand } from './cli-args';
+type CliOptions = RunOptions;
 
-const USAGE = [
-  'usage: npm run sim -- <scenario.json> [--duration <seconds>] [--throttle <-1..1>] [--steer <-1..1>] [--record <out.mcap>] [--max-memory <size, default 2GiB>] [--json]',
-  '       npm run sim -- verify <recording.mcap> [--scenario <scenario.json>] [--json]',
-  '       npm run sim -- export-csv <recording.mcap> [--out <file.csv>] [--json]',
-  'exit codes: 0 ok, 1 failure or divergence, 2 usage, 3 the recording is cut (its prefix checked or exported)',
-].join('\n');
-
-/** A command-line mistake (exit code 2). */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(`${message}\n${USAGE}`);
-    this.name = 'UsageError';
+/**
+ * The scenario's files (openScenario's reader), with a missing one named relative to the working
+ * directory and, when a file beside it has a close name, "did you mean <that file>?".
+ */
+export function readScenarioFiles(path: string): ScenarioFiles {
+  try {
+    return readScenarioFilesFromDisk(path);
+  } catch (e) {
+    if (!(e instanceof ScenarioFileError) || !e.message.startsWith('file not found: ')) throw e;
+    const guess = similarFile(e.path);
+    throw new ScenarioFileError(`file not found: ${displayPath(e.path)} (${e.field})${guess === null ? '' : `; did you mean ${displayPath(guess)}?`}`, e.path, e.field);
   }
 }
 
-export type CliCommand =
-  | { kind: 'run'; opts: CliOptions }
-  | { kind: 'verify'; file: string; scenario: string | null; json: boolean }
-  | { kind: 'export-csv'; file: string; out: string | null; json: boolean };
-
-/** Parses the command line (throws UsageError). */
-export function parseCommand(argv: string[]): CliCommand {
-  const sub = argv[0];
-  if (sub === 'verify' || sub === 'export-csv') {
-    let file = '';
-    let extra: string | null = null;
-    let json = false;
-    const flag = sub === 'verify' ? '--scenario' : '--out';
-    for (let k = 1; k < argv.length; k++) {
-      const a = argv[k];
-      if (a === '--json') json = true;
-      else if (a === flag) {
-        const v = argv[++k];
-        if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a path`);
-        extra = v;
-      } else if (a === '--help' || a === '-h') throw new UsageError(`${sub}:`);
-      else if (a.startsWith('--')) throw new UsageError(`unknown option ${a} for ${sub}`);
-      else if (file === '') file = a;
-      else throw new UsageError(`unexpected argument ${a}`);
-    }
-    if (file === '') throw new UsageError(`${sub}: no recording file given`);
-    return sub === 'verify' ? { kind: 'verify', file, scenario: extra, json } : { kind: 'export-csv', file, out: extra, json };
+/** readScenarioFiles, expanding a xacro robot (robot.xacroArgs; includes read from disk). */
+export async function readScenarioFilesAsync(path: string): Promise<ScenarioFiles> {
+  try {
+    return await readScenarioFilesFromDiskAsync(path);
+  } catch (e) {
+    if (!(e instanceof ScenarioFileError) || !e.message.startsWith('file not found: ')) throw e;
+    const guess = similarFile(e.path);
+    throw new ScenarioFileError(`file not found: ${displayPath(e.path)} (${e.field})${guess === null ? '' : `; did you mean ${displayPath(guess)}?`}`, e.path, e.field);
   }
-  return { kind: 'run', opts: parseArgs(argv) };
-}
-
-export function parseArgs(argv: string[]): CliOptions {
-  const opts: CliOptions = { scenarioPath: '', duration: 5, throttle: null, steer: null, json: false, record: null };
-  const num = (flag: string, v: string | undefined, lo: number, hi: number): number => {
-    const x = Number(v);
-    if (v === undefined || !Number.isFinite(x) || x < lo || x > hi) throw new UsageError(`${flag} needs a number from ${lo} to ${hi}, got ${v ?? 'nothing'}`);
-    return x;
-  };
-  for (let k = 0; k < argv.length; k++) {
-    const a = argv[k];
-    if (a === '--duration') opts.duration = num(a, argv[++k], 0, 86400);
-    else if (a === '--throttle') opts.throttle = num(a, argv[++k], -1, 1);
-    else if (a === '--steer') opts.steer = num(a, argv[++k], -1, 1);
-    else if (a === '--json') opts.json = true;
-    else if (a === '--max-memory') opts.maxMemoryBytes = parseSize(a, argv[++k]);
-    else if (a === '--record') {
-      const v = argv[++k];
-      if (v === undefined || v.startsWith('--')) throw new UsageError('--record needs a file path (out.mcap)');
-      opts.record = v;
-    } else if (a === '--help' || a === '-h') throw new UsageError('');
-    else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
-    else if (opts.scenarioPath === '') opts.scenarioPath = a;
-    else throw new UsageError(`unexpected argument ${a}`);
-  }
-  if (opts.scenarioPath === '') throw new UsageError('no scenario file given');
-  return opts;
-}
-
-/** "2GiB", "500MB", "64M", "1e9" → bytes (k/M/G/T: powers of 1000; KiB/MiB/GiB/TiB: of 1024). */
-function parseSize(flag: string, v: string | undefined): number {
-  const m = /^(\d+(?:\.\d+)?(?:e\d+)?)\s*(?:([kKmMgGtT])(i?)[bB]?)?$/.exec(v ?? '');
-  if (m === null) throw new UsageError(`${flag} needs a size such as 4GB, 512MiB or a number of bytes, got ${v ?? 'nothing'}`);
-  const power = m[2] === undefined ? 0 : 'kmgt'.indexOf(m[2].toLowerCase()) + 1;
-  return Math.round(Number(m[1]) * (m[3] === 'i' ? 1024 : 1000) ** power);
 }
 
 export interface RunSummary {
@@ -156,8 +102,6 @@ export interface RunSummary {
   recording?: { path: string } & RecordingStatus;
 }
 
-/** Reads the files a scenario needs (terrain sidecar and data, URDF and its meshes) relative to it: openScenario's reader. */
-export { readScenarioFiles };
 
 /** Where progress lines go (stderr in the CLI); `done` ends the line. */
 export interface Progress {
@@ -168,29 +112,30 @@ export interface Progress {
 /** [ms] Wall time between progress updates. */
 const PROGRESS_MS = 250;
 
-export async function runScenarioFile(opts: CliOptions, progress?: Progress): Promise<RunSummary> {
+/** `progressMs`: wall time between progress updates (0: every step; tests). */
+export async function runScenarioFile(opts: CliOptions, progress?: Progress, progressMs = PROGRESS_MS): Promise<RunSummary> {
   // With --record the file is encoded in a worker thread (sim/record/encoder.ts).
   const service = createDefaultService(opts.record ? { recordThread: nodeEncoderThread } : {});
   try {
-    return await runOn(service, opts, progress);
+    return await runOn(service, opts, progress, progressMs);
   } finally {
     // on an error: the recording's captured steps are flushed and its encoder thread ends
     service.dispose();
   }
 }
 
-async function runOn(service: SimServiceImpl, opts: CliOptions, progress?: Progress): Promise<RunSummary> {
+async function runOn(service: SimServiceImpl, opts: CliOptions, progress: Progress | undefined, progressMs: number): Promise<RunSummary> {
   const scenarioPath = resolve(opts.scenarioPath);
-  await service.load(readScenarioFiles(scenarioPath), undefined, opts.maxMemoryBytes !== undefined ? { maxMemoryBytes: opts.maxMemoryBytes } : {});
+  await service.load(await readScenarioFilesAsync(scenarioPath), undefined, opts.maxMemoryBytes !== undefined ? { maxMemoryBytes: opts.maxMemoryBytes } : {});
   const world = service.getWorld() as SimWorld;
   let recordPath: string | null = null;
+  let sink: FileSink | null = null;
   if (opts.record) {
     recordPath = resolve(opts.record);
-    let sink: FileSink;
     try {
       sink = await FileSink.create(recordPath);
     } catch (e) {
-      throw new Error(`cannot create the recording ${recordPath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new Error(createErrorMessage(e, recordPath, 'the recording'));
     }
     await service.startRecordingTo(sink, { scenarioPath });
   }
@@ -214,10 +159,16 @@ async function runOn(service: SimServiceImpl, opts: CliOptions, progress?: Progr
   for (; done < steps && engine.fault === null; done++) {
     if (recordPath !== null) {
       await service.step(1);
-      if (progress && performance.now() - lastProgress > PROGRESS_MS) {
+      // The encoder thread's output and the file's writes complete on the event loop, which this
+      // loop (awaits of settled promises: microtasks only) would otherwise let run only when the
+      // recording is behind and step() waits for it: one turn per step lets the writes go on
+      // while stepping, and the progress line's bytes follow the file.
+      await new Promise<void>((r) => setImmediate(r));
+      if (progress && sink !== null && performance.now() - lastProgress >= progressMs) {
         lastProgress = performance.now();
-        const st = await service.recordingStatus();
-        progress.update(progressLine(done / steps, `${(done * world.dt).toFixed(1)}/${(steps * world.dt).toFixed(1)} s, ${formatBytes(st.bytes)}`));
+        // what the file sink reports on disk: its bytes, and the last step they hold completely
+        const saved = sink.savedStep < 0 ? '' : `, saved to ${(sink.savedStep * world.dt).toFixed(1)} s`;
+        progress.update(progressLine(done / steps, `${(done * world.dt).toFixed(1)}/${(steps * world.dt).toFixed(1)} s, ${formatBytes(sink.bytesWritten)} on disk${saved}`));
       }
     } else world.step(1);
     if (done % WARNING_CHECK_STEPS === 0) {
@@ -297,7 +248,7 @@ export async function verifyRecordingFile(file: string, scenarioPath: string | n
   try {
     source = await FileSource.open(path);
   } catch (e) {
-    throw new Error(`cannot read recording ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new Error(missingFileMessage(e, path, 'the recording'));
   }
   const service = createDefaultService();
   try {
@@ -305,8 +256,9 @@ export async function verifyRecordingFile(file: string, scenarioPath: string | n
     const info = reader.info;
     const recordedScenario = info.assets.find((a) => a.name.startsWith(SCENARIO_ASSET_PREFIX));
     const scenario = scenarioPath !== null ? resolve(scenarioPath) : recordedScenario ? recordedScenario.name.slice(SCENARIO_ASSET_PREFIX.length) : '';
-    if (scenario === '') throw new UsageError(`${path} does not name its scenario file: pass --scenario <scenario.json>`);
-    const files = readScenarioFiles(scenario);
+    if (scenario === '') throw new UsageError(`${displayPath(path)} does not name its scenario file: pass --scenario <scenario.json>`, 'verify');
+    if (scenarioPath === null && !existsSync(scenario)) throw new Error(`file not found: ${displayPath(scenario)} (the scenario the recording names; pass --scenario <scenario.json> if it moved)`);
+    const files = await readScenarioFilesAsync(scenario);
     files.scenario = info.scenario;
     const hashes = await assetHashes(files, scenario);
     const mismatches: string[] = [];
@@ -356,16 +308,29 @@ export interface CliIo {
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const json = argv.includes('--json');
   const fail = (e: unknown, code: number): number => {
-    const message = (e as Error).message ?? String(e);
+    const message = isFsError(e) ? fileErrorMessage(e) : ((e as Error).message ?? String(e));
     if (json) io.out(JSON.stringify({ error: message, exitCode: code }, null, 2));
-    else io.err(code === 2 ? message : `sim: ${message}`);
+    else io.err(code === 2 ? message : `terrawheel: ${message}`);
     return code;
   };
+  if (argv.length === 0) {
+    // a bare `terrawheel`: what it can do, on stderr (stdout stays for results)
+    io.err(helpText());
+    return 2;
+  }
   let cmd: CliCommand;
   try {
     cmd = parseCommand(argv);
   } catch (e) {
     return fail(e, 2);
+  }
+  if (cmd.kind === 'help') {
+    io.out(cmd.command === null ? helpText() : commandHelp(cmd.command));
+    return 0;
+  }
+  if (cmd.kind === 'version') {
+    io.out(version());
+    return 0;
   }
   let last = '';
   const progress: Progress | undefined = json
@@ -382,6 +347,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         },
       };
   try {
+    if (cmd.kind === 'sweep') {
+      const s = await runSweep(cmd.opts, json ? undefined : { update: (...a) => progress?.update(sweepProgressLine(...a)) });
+      progress?.done();
+      io.out(json ? JSON.stringify(s, null, 2) : `${s.runs} runs (${s.computed} computed, ${s.failed} with a fault) in ${s.wallSeconds.toFixed(1)} s on ${s.workers} worker(s): ${s.resultsCsv}`);
+      return 0;
+    }
     if (cmd.kind === 'run') {
       const summary = await runScenarioFile(cmd.opts, progress);
       io.out(cmd.opts.json ? JSON.stringify(summary, null, 2) : formatSummary(summary));
@@ -394,7 +365,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     const src = resolve(cmd.file);
     const out = resolve(cmd.out ?? src.replace(/\.mcap$/i, '') + '.csv');
-    const { rows, cut } = await exportWheelCsvFile(src, out);
+    let exported: Awaited<ReturnType<typeof exportWheelCsvFile>>;
+    try {
+      exported = await exportWheelCsvFile(src, out);
+    } catch (e) {
+      if (isFsError(e) && e.path !== undefined && resolve(e.path) === out) throw new Error(createErrorMessage(e, out, 'the CSV'));
+      throw fileError(e, undefined, isFsError(e) && e.path !== undefined && resolve(e.path) === src ? 'the recording' : undefined);
+    }
+    const { rows, cut } = exported;
     io.out(cmd.json ? JSON.stringify({ file: src, out, rows, cut }, null, 2) : `wrote ${rows} rows to ${out}${cut ? `\nINCOMPLETE    ${cut.message}` : ''}`);
     return cut !== null ? EXIT_CUT : 0;
   } catch (e) {
@@ -420,8 +398,9 @@ export function formatSummary(r: RunSummary): string {
   ].join('\n');
 }
 
-async function main(): Promise<void> {
-  const code = await runCli(process.argv.slice(2), {
+/** The `terrawheel` command (bin/terrawheel.mjs, `npm run sim`): runs argv, sets the exit code. */
+export async function main(argv = process.argv.slice(2)): Promise<void> {
+  const code = await runCli(argv, {
     out: (t) => process.stdout.write(t.endsWith('\n') ? t : t + '\n'),
     err: (t) => process.stderr.write(t.endsWith('\n') || t.startsWith('\r') ? t : t + '\n'),
     tty: process.stderr.isTTY === true,

@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { PlainWorld } from '../dynamics/plain-world';
 import { openScenarioWith, type OpenScenarioOptions } from '../scenario/open-scenario';
-import { gatherScenarioFiles, ScenarioFileError, type ScenarioFiles, type ScenarioFileSystem } from '../scenario/scenario-files';
+import { gatherScenarioFiles, gatherScenarioFilesAsync, ScenarioFileError, type ScenarioFiles, type ScenarioFileSystem } from '../scenario/scenario-files';
 
 export type { OpenScenarioOptions };
 
@@ -42,6 +42,11 @@ export const nodeScenarioFileSystem: ScenarioFileSystem = {
 /** The files of the scenario at `path` (resolved against the working directory), read from disk. */
 export function readScenarioFiles(path: string): ScenarioFiles {
   return gatherScenarioFiles(resolve(path), nodeScenarioFileSystem);
+}
+
+/** readScenarioFiles, expanding a xacro robot (robot.xacroArgs; includes read from disk). */
+export function readScenarioFilesAsync(path: string): Promise<ScenarioFiles> {
+  return gatherScenarioFilesAsync(resolve(path), nodeScenarioFileSystem);
 }
 
 /** The world of the scenario file at `path` (see the header); throws naming the missing file or bad field. */

@@ -13,6 +13,7 @@ import { gatherScenarioFiles, type ScenarioFiles, type ScenarioFileSystem } from
 import { loadScenarioUrdfRobot } from './scenario-robot';
 import { parseScenarioFile } from './scenario-v2';
 
+/** Options of `openScenario`/`openScenarioWith`/`worldFromScenarioFiles`. */
 export interface OpenScenarioOptions {
   /** Progress and cancellation of the terrain decode (big maps take seconds). */
   terrain?: TerrainLoadOptions;

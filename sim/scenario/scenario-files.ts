@@ -7,6 +7,7 @@
  * A file that is missing is reported as `file not found: <path> (<which field named it>)`.
  */
 import { parseUrdf } from '../robot/urdf/parse-urdf';
+import { expandXacro, isXacro } from '../robot/urdf/xacro';
 import { urdfReferencedFiles } from '../robot/urdf/load-urdf';
 import { parseTerrainSidecar } from '../terrain/sidecar';
 import { parseScenarioFile } from './scenario-v2';
@@ -23,6 +24,8 @@ export interface ScenarioFiles {
   robotUrdf?: string;
   /** Mesh files the URDF names, by the path the URDF gives (resolved by the caller). */
   robotMeshes?: Record<string, Uint8Array>;
+  /** SRDF text next to the URDF (same name, .srdf), if any: its disable_collisions pairs are honoured. */
+  robotSrdf?: string;
 }
 
 /** Where gathered files come from. */
@@ -65,6 +68,44 @@ function json(bytes: Uint8Array, path: string, field: string): unknown {
  * scenario that does not validate, TerrainError for a bad sidecar, UrdfError for a bad URDF.
  */
 export function gatherScenarioFiles(scenarioPath: string, fs: ScenarioFileSystem): ScenarioFiles {
+  return gatherWith(scenarioPath, fs, (text, urdfPath) => {
+    if (isXacro(text)) throw new ScenarioFileError(`${urdfPath} is a xacro file: gather the scenario with gatherScenarioFilesAsync (readScenarioFilesAsync in Node), which expands it`, urdfPath, 'robot.urdf');
+    return text;
+  });
+}
+
+/**
+ * gatherScenarioFiles, expanding a xacro robot (arguments from `robot.xacroArgs`; includes read
+ * through `fs`, resolved as sim/robot/urdf/xacro.ts says). The expanded URDF is what the files
+ * carry (and what a recording hashes): a replay needs no include.
+ */
+export async function gatherScenarioFilesAsync(scenarioPath: string, fs: ScenarioFileSystem): Promise<ScenarioFiles> {
+  let pending: Promise<string> | null = null;
+  const first = gatherWith(scenarioPath, fs, (text, urdfPath, args) => {
+    if (!isXacro(text)) return text;
+    pending = expandXacro(text, {
+      path: urdfPath,
+      args,
+      readFile: (p) => {
+        const bytes = fs.readFile(p);
+        return bytes === null ? undefined : new TextDecoder().decode(bytes);
+      },
+    }).then((r) => r.urdf);
+    return null;
+  });
+  if (pending === null) return first;
+  const urdf: string = await pending;
+  return gatherWith(scenarioPath, fs, () => urdf);
+}
+
+/**
+ * The gathering; `urdfText` turns the robot file's text into URDF text (null: not yet, the files
+ * are returned without the robot's).
+ */
+function gatherWith(
+  scenarioPath: string, fs: ScenarioFileSystem,
+  urdfText: (text: string, urdfPath: string, args: Record<string, string | number | boolean> | undefined) => string | null,
+): ScenarioFiles {
   const scenario = json(read(fs, scenarioPath, 'the scenario'), scenarioPath, 'the scenario');
   const parsed = parseScenarioFile(scenario);
   const files: ScenarioFiles = { scenario, terrainSidecar: null, terrainData: new Uint8Array(0) };
@@ -77,11 +118,19 @@ export function gatherScenarioFiles(scenarioPath: string, fs: ScenarioFileSystem
   }
   if (parsed.robot !== undefined && 'urdf' in parsed.robot) {
     const urdfPath = fs.resolve(scenarioPath, parsed.robot.urdf);
-    files.robotUrdf = new TextDecoder().decode(read(fs, urdfPath, `"robot.urdf" of ${scenarioPath}`));
+    const text = urdfText(new TextDecoder().decode(read(fs, urdfPath, `"robot.urdf" of ${scenarioPath}`)), urdfPath, parsed.robot.xacroArgs);
+    if (text === null) return files;
+    files.robotUrdf = text;
     files.robotMeshes = {};
     for (const ref of urdfReferencedFiles(parseUrdf(files.robotUrdf), parsed.robot.urdf)) {
       if (ref.role !== 'collision') continue;
       files.robotMeshes[ref.path] = read(fs, fs.resolve(scenarioPath, ref.path), `collision mesh of link "${ref.link}" in ${urdfPath}`);
+    }
+    // an SRDF of the same name next to the URDF (robot.urdf, robot.urdf.xacro → robot.srdf)
+    const srdfPath = urdfPath.replace(/(\.urdf)?(\.xacro)?$/i, '.srdf');
+    if (srdfPath !== urdfPath) {
+      const srdf = fs.readFile(srdfPath);
+      if (srdf !== null) files.robotSrdf = new TextDecoder().decode(srdf);
     }
   }
   return files;

@@ -6,6 +6,7 @@
 import type { RobotSpec } from '../dynamics/spec';
 import { placeOnTerrain } from '../robot/place-robot';
 import { loadUrdfRobot } from '../robot/urdf/load-urdf';
+import { parseSrdfDisabledPairs } from '../robot/urdf/srdf';
 import type { VisualSpec } from '../robot/urdf/urdf-to-robot';
 import type { Heightfield } from '../terrain/heightfield';
 import { ScenarioError } from './scenario-guard';
@@ -15,6 +16,8 @@ import type { ParsedScenario } from './scenario-v2';
 export interface ScenarioRobotFiles {
   robotUrdf?: string;
   robotMeshes?: Record<string, Uint8Array>;
+  /** SRDF text next to the URDF: its disable_collisions pairs are honoured. */
+  robotSrdf?: string;
 }
 
 /** The scenario's URDF robot placed on the terrain (throws ScenarioError without one). */
@@ -34,6 +37,12 @@ export function loadScenarioUrdfRobotWithVisuals(parsed: ParsedScenario, files: 
     urdfPath: entry.urdf,
     meshes: (path) => meshes[path] ?? meshes[path.split('/').pop() ?? path],
     controller: entry.controller ?? 'infer',
+    ...(entry.lumpFixedLinks !== undefined ? { lumpFixedLinks: entry.lumpFixedLinks } : {}),
+    ...(entry.motorTorque !== undefined ? { motorTorque: entry.motorTorque } : {}),
+    ...(entry.selfCollide !== undefined ? { selfCollide: entry.selfCollide } : {}),
+    ...(entry.disableCollisions !== undefined || files.robotSrdf !== undefined
+      ? { disableCollisions: [...(entry.disableCollisions ?? []), ...(files.robotSrdf !== undefined ? parseSrdfDisabledPairs(files.robotSrdf, 'the robot\'s SRDF') : [])] }
+      : {}),
   });
   return { robot: placeOnTerrain(loaded.robot, terrain), visuals: loaded.visuals };
 }

@@ -511,11 +511,31 @@ export const controllerSchema = variantOf('type', ['skid-steer', 'differential',
   }),
 ]);
 
+/** Most `robot.disableCollisions` pairs and `robot.xacroArgs` entries a scenario may give. */
+export const MAX_ROBOT_PAIRS = 10_000;
+export const MAX_XACRO_ARGS = 1000;
+
+const xacroArgsSchema = v.custom<Record<string, string | number | boolean>>(
+  (x) => typeof x === 'object' && x !== null && !Array.isArray(x) && Object.keys(x).length <= MAX_XACRO_ARGS
+    && Object.entries(x).every(([k, a]) => k.length <= MAX_NAME_CHARS && (typeof a === 'string' ? a.length <= MAX_PATH_CHARS : typeof a === 'boolean' || (typeof a === 'number' && Number.isFinite(a)))),
+  got(`must be an object of xacro argument values by name (strings, finite numbers or true/false; at most ${MAX_XACRO_ARGS})`),
+);
+
 export const urdfRobotSchema = obj({
-  urdf: text(MAX_PATH_CHARS, 'the path of a URDF file, relative to the scenario file,'),
+  urdf: text(MAX_PATH_CHARS, 'the path of a URDF file (or xacro), relative to the scenario file,'),
   position: v.optional(vec2()),
   yaw: v.optional(num(YAW)),
   controller: v.optional(controllerSchema),
+  /** Values of the xacro file's <xacro:arg>s. */
+  xacroArgs: v.optional(xacroArgsSchema),
+  /** Links collide with each other (Gazebo's self_collide); default false. */
+  selfCollide: v.optional(boolean()),
+  /** With selfCollide: link pairs that never collide (SRDF disable_collisions). */
+  disableCollisions: v.optional(list(list(text(MAX_NAME_CHARS, 'a link name'), 2, 2, 'two link names'), MAX_ROBOT_PAIRS, 0, 'link pairs [a, b]')),
+  /** Merge links on fixed joints into their parent's body (see urdfToRobot). */
+  lumpFixedLinks: v.optional(boolean()),
+  /** [N·m] Torque cap of the driven joints' motors (replaces the URDF's effort limits). */
+  motorTorque: v.optional(num({ lo: 0, hi: MAX_EFFORT, loOpen: true, unit: 'N·m' })),
 });
 
 // --- the file ---------------------------------------------------------------------------------

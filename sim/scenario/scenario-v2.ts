@@ -82,6 +82,14 @@ export interface UrdfRobotEntry {
   position: [number, number];
   yaw: number;
   controller?: ControllerSpec;
+  /** Values of the xacro file's arguments (the gatherer expands it with them). */
+  xacroArgs?: Record<string, string | number | boolean>;
+  selfCollide?: boolean;
+  /** Link pairs (with selfCollide). */
+  disableCollisions?: [string, string][];
+  lumpFixedLinks?: boolean;
+  /** [N·m] */
+  motorTorque?: number;
 }
 
 /** The `robot` block of a scenario: the built-in skid-steer rover or a URDF robot. */
@@ -267,7 +275,13 @@ function parseV2(f: ScenarioV2Raw): ParsedScenario {
 function parseRobotEntry(raw: Exclude<ScenarioV2Raw['robot'], undefined>, problems: V2Problems): ScenarioRobotEntry {
   if (isObject(raw) && Object.prototype.hasOwnProperty.call(raw, 'urdf')) {
     const u = run(runSchema(urdfRobotSchema, raw, 'robot'));
-    return { urdf: u.urdf, position: u.position ?? [0, 0], yaw: u.yaw ?? 0, ...(u.controller ? { controller: u.controller as ControllerSpec } : {}) };
+    const entry: UrdfRobotEntry = { urdf: u.urdf, position: u.position ?? [0, 0], yaw: u.yaw ?? 0, ...(u.controller ? { controller: u.controller as ControllerSpec } : {}) };
+    if (u.xacroArgs !== undefined) entry.xacroArgs = u.xacroArgs;
+    if (u.selfCollide !== undefined) entry.selfCollide = u.selfCollide;
+    if (u.disableCollisions !== undefined) entry.disableCollisions = u.disableCollisions.map((p) => [p[0], p[1]]);
+    if (u.lumpFixedLinks !== undefined) entry.lumpFixedLinks = u.lumpFixedLinks;
+    if (u.motorTorque !== undefined) entry.motorTorque = u.motorTorque;
+    return entry;
   }
   if (isObject(raw) && !Object.prototype.hasOwnProperty.call(raw, 'type')) {
     fail('robot: give "type": "skid-steer" (the built-in rover) or "urdf": the path of a URDF file');

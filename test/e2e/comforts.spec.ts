@@ -12,6 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { watchConsole as watchConsoleOf } from './console';
 import { pixelStats } from './pixels';
+import { cameraSettled, framesReceived, framesRendered, panelTicks } from './wait';
 
 const port = process.env.TERRAWHEEL_WEB_PORT;
 test.use({ baseURL: `http://127.0.0.1:${port ?? 5173}/` });
@@ -40,13 +41,12 @@ const watchConsole = (page: Page): string[] => watchConsoleOf(page, [COLLADA_Z_U
 
 async function openApp(page: Page): Promise<void> {
   await page.goto('./');
-  await page.waitForFunction(() => window.__terrawheel?.ready === true, null, { timeout: 30_000 });
+  await page.waitForFunction(() => window.__terrawheel?.ready === true);
   await waitFrames(page);
 }
 
 async function waitFrames(page: Page, n = 3): Promise<void> {
-  const k = (await hook(page)).framesRendered;
-  await page.waitForFunction((m) => (window.__terrawheel?.framesRendered ?? 0) > m, k + n);
+  await framesRendered(page, n + 1);
 }
 
 /** Files as the page sees them: name + base64 bytes (from disk, or literal text). */
@@ -85,7 +85,7 @@ test('drop a scenario, then a terrain: each loads through the Open paths; bad dr
 
   // A URDF with its STL and Collada meshes, into the running (version 2) scenario.
   await drag(page, 'drop', [{ name: 'e2e-bot.urdf', path: fixture('e2e-bot.urdf') }, { name: 'e2e-shell.stl', path: fixture('e2e-shell.stl') }, { name: 'e2e-caster.dae', path: fixture('e2e-caster.dae') }]);
-  await expect.poll(async () => (await hook(page)).loads, { timeout: 30_000 }).toBe(h0.loads + 1);
+  await expect.poll(async () => (await hook(page)).loads).toBe(h0.loads + 1);
   let h = await hook(page);
   expect(h.error).toBeNull();
   expect(h.scenarioName).toBe(h0.scenarioName);
@@ -94,7 +94,7 @@ test('drop a scenario, then a terrain: each loads through the Open paths; bad dr
 
   // A v1 scenario naming a bundled terrain.
   await drag(page, 'drop', [{ name: 'ramp-scenario.json', path: fixture('ramp-scenario.json') }]);
-  await expect.poll(async () => (await hook(page)).scenarioName, { timeout: 30_000 }).toBe('e2e ramp');
+  await expect.poll(async () => (await hook(page)).scenarioName).toBe('e2e ramp');
   h = await hook(page);
   expect(h.loads).toBe(h0.loads + 2);
   expect(h.error).toBeNull();
@@ -102,7 +102,7 @@ test('drop a scenario, then a terrain: each loads through the Open paths; bad dr
 
   // A terrain (sidecar + image dropped together) into the running scenario.
   await drag(page, 'drop', [{ name: 'curbs.png', path: asset('terrains/curbs.png') }, { name: 'curbs.json', path: asset('terrains/curbs.json') }]);
-  await expect.poll(async () => (await hook(page)).loads, { timeout: 30_000 }).toBe(h0.loads + 3);
+  await expect.poll(async () => (await hook(page)).loads).toBe(h0.loads + 3);
   h = await hook(page);
   expect(h.error).toBeNull();
   expect(h.scenarioName).toBe('e2e ramp');
@@ -112,7 +112,7 @@ test('drop a scenario, then a terrain: each loads through the Open paths; bad dr
 
   // A PNG alone: loads with the default spacing and says so.
   await drag(page, 'drop', [{ name: 'ramp.png', path: asset('terrains/ramp.png') }]);
-  await expect.poll(async () => (await hook(page)).loads, { timeout: 30_000 }).toBe(h0.loads + 4);
+  await expect.poll(async () => (await hook(page)).loads).toBe(h0.loads + 4);
   await expect(page.locator('#world-name')).toContainText('601×481 @ 0.1 m');
   await expect(page.locator('#banner-text')).toContainText('no sidecar dropped');
 
@@ -130,9 +130,9 @@ test('drop a scenario, then a terrain: each loads through the Open paths; bad dr
   h = await hook(page);
   expect(h.loads).toBe(loads);
   expect(h.scenarioName).toBe('e2e ramp');
-  await expect.poll(async () => (await hook(page)).lastFrame?.step ?? 0, { timeout: 30_000 }).toBeGreaterThan(0);
+  await expect.poll(async () => (await hook(page)).lastFrame?.step ?? 0).toBeGreaterThan(0);
   const s = (await hook(page)).lastFrame!.step;
-  await expect.poll(async () => (await hook(page)).lastFrame!.step, { timeout: 30_000 }).toBeGreaterThan(s + 10); // still running
+  await expect.poll(async () => (await hook(page)).lastFrame!.step).toBeGreaterThan(s + 10); // still running
   expect(problems).toEqual([]);
 });
 
@@ -141,10 +141,10 @@ test('units change the entity panel, inspector, status bar and plot labels, and 
   await openApp(page);
   // The ramp fixture: the robot stands still at (-8, 0) facing +x, so the chase camera looks at the origin.
   await drag(page, 'drop', [{ name: 'ramp-scenario.json', path: fixture('ramp-scenario.json') }]);
-  await expect.poll(async () => (await hook(page)).scenarioName, { timeout: 30_000 }).toBe('e2e ramp');
+  await expect.poll(async () => (await hook(page)).scenarioName).toBe('e2e ramp');
   await page.keyboard.press('Space'); // pause: the view only changes through the settings below
   await expect.poll(async () => (await hook(page)).lastFrame?.step).toBeGreaterThan(0);
-  await page.waitForTimeout(1500); // the camera settles
+  await cameraSettled(page); // the chase camera caught up with the still robot
   const h = await hook(page);
   const base = h.bodyNames.findIndex((n) => n.startsWith('chassis:'));
   await page.locator(`[data-entity="body:${base}"]`).click();
@@ -192,7 +192,7 @@ test('units change the entity panel, inspector, status bar and plot labels, and 
 
   // Remembered across runs.
   await page.reload();
-  await page.waitForFunction(() => window.__terrawheel?.ready === true, null, { timeout: 30_000 });
+  await page.waitForFunction(() => window.__terrawheel?.ready === true);
   await expect(page.locator('#set-units-length')).toHaveValue('mm');
   await expect(page.locator('#set-units-angle')).toHaveValue('rad');
   await expect(page.locator('#set-units-force')).toHaveValue('kN');
@@ -217,14 +217,15 @@ test('the layout follows the window; sidebar panels collapse and stay collapsed 
   // contact table above it keeps its height, so the title stays where the click goes)
   await page.keyboard.press('Space');
   await expect.poll(async () => (await page.evaluate(() => window.__terrawheel?.paused)) === true).toBe(true);
-  await page.waitForTimeout(300);
+  await framesReceived(page, 3);
+  await panelTicks(page, 2); // the panels redrew with the paused frame
   const manifold = page.locator('details[data-panel="manifold"]');
   await expect(manifold).toHaveJSProperty('open', true);
   await manifold.locator('summary').click();
   await expect(manifold).toHaveJSProperty('open', false);
   await expect(page.locator('#manifold')).toBeHidden();
   await page.reload();
-  await page.waitForFunction(() => window.__terrawheel?.ready === true, null, { timeout: 30_000 });
+  await page.waitForFunction(() => window.__terrawheel?.ready === true);
   await expect(page.locator('details[data-panel="manifold"]')).toHaveJSProperty('open', false);
   await page.locator('details[data-panel="manifold"] summary').click();
   await expect(page.locator('#manifold')).toBeVisible();
@@ -259,7 +260,7 @@ test('the sidebar and the plot strip collapse from keyboard-reachable toggles, t
   await expect(page.locator('#panel-wrap')).toBeHidden();
   await settled((v) => v[1] === h0 + stripHeight && v[0] === w1);
   await page.reload();
-  await page.waitForFunction(() => window.__terrawheel?.ready === true, null, { timeout: 30_000 });
+  await page.waitForFunction(() => window.__terrawheel?.ready === true);
   await expect(sidebarBtn).toHaveAttribute('aria-expanded', 'false');
   await expect(plotsBtn).toHaveAttribute('aria-expanded', 'false');
   await expect(page.locator('#sidebar')).toBeHidden();
@@ -285,7 +286,7 @@ test('a terrain too fine for the wheels is said over the 3D view', async ({ page
   // rover's wheels covers ~6000 cells per query, over WHEEL_MAX_FOOTPRINT_CELLS (1024)
   const sidecar = { ...JSON.parse(readFileSync(asset('terrains/curbs.json'), 'utf8')), metersPerPixel: 0.004, origin: [-1.2, -0.8], name: 'curbs-fine' };
   await drag(page, 'drop', [{ name: 'curbs.png', path: asset('terrains/curbs.png') }, { name: 'curbs-fine.json', text: JSON.stringify(sidecar) }]);
-  await expect.poll(async () => (await hook(page)).loads, { timeout: 30_000 }).toBe(h0.loads + 1);
+  await expect.poll(async () => (await hook(page)).loads).toBe(h0.loads + 1);
   expect((await hook(page)).error).toBeNull();
   await expect(page.locator('#warnings')).toContainText('terrain too fine for 4 wheels');
   await expect(page.locator('#warnings')).not.toContainText('terrain too coarse');

@@ -8,6 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { watchConsole } from './console';
 import { pixelStats } from './pixels';
+import { panelTicks, stepsAdvance } from './wait';
 
 const port = process.env.TERRAWHEEL_WEB_PORT;
 test.use({ baseURL: `http://127.0.0.1:${port ?? 5173}/` });
@@ -51,7 +52,7 @@ const hook = (page: Page): Promise<Hook> => page.evaluate(() => JSON.parse(JSON.
 
 async function openApp(page: Page): Promise<void> {
   await page.goto('./');
-  await page.waitForFunction(() => window.__terrawheel?.ready === true, null, { timeout: 30_000 });
+  await page.waitForFunction(() => window.__terrawheel?.ready === true);
 }
 
 /** Pauses and waits until no new step arrives over three received frames. */
@@ -67,7 +68,7 @@ async function pauseSettled(page: Page): Promise<number> {
       return false;
     }
     return h.framesReceived - f0 >= 3;
-  }, { intervals: [100], timeout: 20_000 }).toBe(true);
+  }, { intervals: [100] }).toBe(true);
   return s0;
 }
 
@@ -83,7 +84,7 @@ test('pause, click a contact: the inspector shows the worker\'s contact of that 
   const problems = watchConsole(page);
   await openApp(page);
   // Wait until wheels touch (the default world starts just above the ground).
-  await expect.poll(async () => (await hook(page)).contactsOnScreen.length, { timeout: 20_000 }).toBeGreaterThan(0);
+  await expect.poll(async () => (await hook(page)).contactsOnScreen.length).toBeGreaterThan(0);
   await pauseSettled(page);
   const h0 = await hook(page);
   const box = (await page.locator('#view3d').boundingBox())!;
@@ -114,8 +115,9 @@ test('pause, click a contact: the inspector shows the worker\'s contact of that 
   await expect(page.locator('[data-field="slip"]')).toHaveText(/\|/);
   expect(h1.highlightedContacts).toBe(1);
   await expect(page.locator('#status')).toContainText('selected contact');
-  // The manifold view draws that wheel's patch.
-  await page.waitForTimeout(300);
+  // The manifold view draws that wheel's patch (its scale bar shows once it has one), then the panels redraw.
+  await expect.poll(async () => (await hook(page)).manifoldScale).toBeTruthy();
+  await panelTicks(page, 2);
   await shoot(page, '#manifold', 'manifold-view', 8);
   await shoot(page, '#inspector', 'inspector', 8);
   // Step once: the selection follows to the same body pair in the next step.
@@ -132,7 +134,7 @@ test('pause, click a contact: the inspector shows the worker\'s contact of that 
 test('selecting a wheel in the entity tree highlights its contacts; entity state and panels draw', async ({ page }) => {
   const problems = watchConsole(page);
   await openApp(page);
-  await expect.poll(async () => (await hook(page)).contactsOnScreen.length, { timeout: 20_000 }).toBeGreaterThan(0);
+  await expect.poll(async () => (await hook(page)).contactsOnScreen.length).toBeGreaterThan(0);
   await pauseSettled(page);
   const h0 = await hook(page);
   const f = h0.shownFrame!;
@@ -189,8 +191,9 @@ test('selecting a wheel in the entity tree highlights its contacts; entity state
   await page.locator('#set-normalScale').selectOption('force');
   await page.locator('details[data-panel="plots"] summary').click();
   await page.locator(`[data-series="wheel:${wheel}:force"]`).check();
-  await page.keyboard.press('Space'); // run so the plot fills
-  await page.waitForTimeout(1500);
+  await page.keyboard.press('Space'); // run 300 steps so the plot fills
+  await stepsAdvance(page, 300);
+  await panelTicks(page, 2);
   await page.keyboard.press('Space');
   const stored = await page.evaluate(() => localStorage.getItem('terrawheel.ui.v1'));
   expect(JSON.parse(stored!)).toMatchObject({ xray: true, showAabbs: true, normalScale: 'force' });
@@ -202,14 +205,14 @@ test('selecting a wheel in the entity tree highlights its contacts; entity state
   await shoot(page, '#status', 'status', 3);
   // settings survive a reload
   await page.reload();
-  await page.waitForFunction(() => window.__terrawheel?.ready === true, null, { timeout: 30_000 });
+  await page.waitForFunction(() => window.__terrawheel?.ready === true);
   await expect(page.locator('#set-xray')).toBeChecked();
   await expect(page.locator('#set-normalScale')).toHaveValue('force');
   expect(problems).toEqual([]);
 });
 
 test('every bundled scenario opens from the menu; reset starts the world again', async ({ page }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(900_000); // a backstop: eleven loads one after another
   const problems = watchConsole(page);
   await openApp(page);
   const options = await page.locator('#scenario-menu option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter((v) => v));
@@ -218,17 +221,17 @@ test('every bundled scenario opens from the menu; reset starts the world again',
   for (const path of options) {
     const loads = (await hook(page)).loads;
     await page.locator('#scenario-menu').selectOption(path);
-    await expect.poll(async () => (await hook(page)).loads, { timeout: 40_000, message: path }).toBe(loads + 1);
+    await expect.poll(async () => (await hook(page)).loads, { message: path }).toBe(loads + 1);
     const h = await hook(page);
     expect(h.error, path).toBeNull();
-    await page.waitForFunction(() => (window.__terrawheel?.lastFrame?.step ?? 0) > 5, null, { timeout: 20_000 });
+    await page.waitForFunction(() => (window.__terrawheel?.lastFrame?.step ?? 0) > 5);
     const name = path.replace(/^scenarios\//, '').replace(/\.json$/, '');
     if (name.startsWith('robot-')) await shoot(page, '#view3d', `scenario-${name}`, 30);
   }
   // Reset: the same world again from step 0
   const before = await hook(page);
   await page.locator('#btn-reset').click();
-  await expect.poll(async () => (await hook(page)).loads, { timeout: 40_000 }).toBe(before.loads + 1);
+  await expect.poll(async () => (await hook(page)).loads).toBe(before.loads + 1);
   expect((await hook(page)).scenarioName).toBe(before.scenarioName);
   expect(problems).toEqual([]);
 });

@@ -36,10 +36,10 @@ test('record 5 s, replay, seek to the middle (pose on screen = sim = file), bran
     if (m.text().startsWith('recording: the encoder thread could not start')) encoderFallbacks.push(m.text());
   });
   await page.goto('./');
-  await page.waitForFunction(() => window.__terrawheel?.ready === true, null, { timeout: 30_000 });
+  await page.waitForFunction(() => window.__terrawheel?.ready === true);
 
   await page.getByTestId('btn-record').click();
-  await page.waitForFunction(() => (window.__terrawheel?.recording?.recording?.status?.simSeconds ?? 0) >= 5, null, { timeout: 30_000 });
+  await page.waitForFunction(() => (window.__terrawheel?.recording?.recording?.status?.simSeconds ?? 0) >= 5);
   const download = page.waitForEvent('download');
   await page.getByTestId('btn-record').click();
   expect((await download).suggestedFilename()).toMatch(/\.mcap$/);
@@ -83,7 +83,7 @@ test('record 5 s, replay, seek to the middle (pose on screen = sim = file), bran
   await page.getByTestId('timeline-branch').click();
   await page.waitForFunction(() => window.__terrawheel?.recording?.recording !== null);
   await page.keyboard.down('w');
-  await page.waitForFunction((s) => (window.__terrawheel?.lastFrame?.step ?? 0) > s + 200, seekStep, { timeout: 20_000 });
+  await page.waitForFunction((s) => (window.__terrawheel?.lastFrame?.step ?? 0) > s + 200, seekStep);
   await page.keyboard.up('w');
   const download2 = page.waitForEvent('download');
   await page.getByTestId('btn-record').click();

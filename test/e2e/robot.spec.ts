@@ -39,12 +39,12 @@ test('bundled robot from the menu, keyboard driving, Open robot… with its mesh
     if (m.type() === 'error') problems.push(m.text());
   });
   await page.goto('./');
-  await page.waitForFunction(() => window.__terrawheel?.ready === true, null, { timeout: 30_000 });
+  await page.waitForFunction(() => window.__terrawheel?.ready === true);
   const loads0 = (await hook(page)).loads;
 
   // A bundled robot scenario from the menu: its bodies drawn from the URDF visuals.
   await page.locator('#scenario-menu').selectOption('scenarios/robot-diff-drive-caster.json');
-  await expect.poll(async () => (await hook(page)).loads, { timeout: 30_000 }).toBe(loads0 + 1);
+  await expect.poll(async () => (await hook(page)).loads).toBe(loads0 + 1);
   let h = await hook(page);
   expect(h.error).toBeNull();
   expect(h.bodyNames).toContain('chassis:base_link');
@@ -53,15 +53,15 @@ test('bundled robot from the menu, keyboard driving, Open robot… with its mesh
   // Keyboard: S reverses (the scenario's script drives forward; the user's command overrides it).
   await page.waitForFunction(() => (window.__terrawheel?.lastFrame?.step ?? 0) > 40);
   await page.keyboard.down('KeyS');
-  await expect.poll(async () => (await hook(page)).lastFrame?.speed ?? 0, { timeout: 15_000 }).toBeLessThan(-0.2);
+  await expect.poll(async () => (await hook(page)).lastFrame?.speed ?? 0).toBeLessThan(-0.2);
   await page.keyboard.up('KeyS');
   await page.keyboard.down('KeyW');
-  await expect.poll(async () => (await hook(page)).lastFrame?.speed ?? 0, { timeout: 15_000 }).toBeGreaterThan(0.2);
+  await expect.poll(async () => (await hook(page)).lastFrame?.speed ?? 0).toBeGreaterThan(0.2);
   await page.keyboard.up('KeyW');
 
   // Open robot…: the URDF, its STL and its Collada mesh picked together, swapped into the running scenario.
   await pickRobot(page, ['e2e-bot.urdf', 'e2e-shell.stl', 'e2e-caster.dae']);
-  await expect.poll(async () => (await hook(page)).loads, { timeout: 30_000 }).toBe(loads0 + 2);
+  await expect.poll(async () => (await hook(page)).loads).toBe(loads0 + 2);
   h = await hook(page);
   expect(h.error).toBeNull();
   expect(h.scenarioName).toBe('Differential drive with caster on the ramps');
@@ -70,12 +70,12 @@ test('bundled robot from the menu, keyboard driving, Open robot… with its mesh
   expect(h.warnings.filter((w) => w.includes('visual'))).toEqual([]); // the STL shell and the Collada caster were drawn
   await page.keyboard.down('KeyW');
   const x0 = (await hook(page)).lastFrame?.chassis[0] ?? 0;
-  await expect.poll(async () => ((await hook(page)).lastFrame?.chassis[0] ?? 0) - x0, { timeout: 15_000 }).toBeGreaterThan(0.3);
+  await expect.poll(async () => ((await hook(page)).lastFrame?.chassis[0] ?? 0) - x0).toBeGreaterThan(0.3);
   await page.keyboard.up('KeyW');
 
   // A broken URDF: the banner names the joint, the swapped-in robot keeps running.
   await pickRobot(page, ['broken-robot.urdf']);
-  await expect.poll(async () => (await hook(page)).error, { timeout: 15_000 }).toContain('caster_joint');
+  await expect.poll(async () => (await hook(page)).error).toContain('caster_joint');
   h = await hook(page);
   expect(h.error).toContain('broken-robot.urdf');
   expect(h.loads).toBe(loads0 + 2);
@@ -120,11 +120,11 @@ test('desktop: File ▸ Open Robot… through an Electron-style bridge swaps in 
     };
   }, files);
   await page.goto('./');
-  await page.waitForFunction(() => window.__terrawheel?.ready === true, null, { timeout: 30_000 });
+  await page.waitForFunction(() => window.__terrawheel?.ready === true);
   const before = await hook(page);
   expect(before.visualBodies).toBe(0); // the default world's built-in rover: collision shapes
   await page.evaluate(() => (window as unknown as { __sendMenu: (c: unknown) => void }).__sendMenu({ type: 'open', kind: 'robot' }));
-  await expect.poll(async () => (await hook(page)).loads, { timeout: 30_000 }).toBe(before.loads + 1);
+  await expect.poll(async () => (await hook(page)).loads).toBe(before.loads + 1);
   const h = await hook(page);
   expect(h.error).toBeNull();
   expect(h.scenarioName).toBe(before.scenarioName);

@@ -51,7 +51,7 @@ function check(sidecar: unknown, data: Uint8Array): Outcome {
       outcome = 'rejected';
     }
   });
-  if (ms > PER_INPUT_BUDGET_MS) throw new Error(`took ${ms.toFixed(0)} ms (budget ${PER_INPUT_BUDGET_MS} ms)`);
+  if (ms > PER_INPUT_BUDGET_MS) throw new Error(`took ${ms.toFixed(0)} ms of CPU (budget ${PER_INPUT_BUDGET_MS} ms)`);
   return outcome;
 }
 

@@ -19,6 +19,7 @@ import { parseStl } from '../../sim/robot/mesh/stl';
 import { parseObj } from '../../sim/robot/mesh/obj';
 import { meshCollisionHull } from '../../sim/robot/mesh/mesh-hull';
 import { PEAK_RSS_BUDGET_BYTES, peakRss } from './fuzz-budget';
+import { mutateXml as mutate, pick } from './xml-mutate';
 
 const N = Number(process.env.URDF_FUZZ_N ?? 800);
 const SEED = Number(process.env.URDF_FUZZ_SEED ?? 0x5eed0014);
@@ -27,71 +28,6 @@ const SEEDS = readdirSync(DIR)
   .filter((f) => f.endsWith('.urdf'))
   .sort()
   .map((f) => readFileSync(join(DIR, f), 'utf8'));
-
-const BAD_NUMBERS = ['NaN', '-1', '0', '-0', '1e308', '1e-320', '1e-300', '1e-7', '1e20', 'Infinity', 'abc', '', '1 2', '99999999', '0x1F', '.', '-'];
-const JUNK = ['<', '>', '&', '"', "'", '</robot>', '<link name="x">', '<joint>', '<!--', ']]>', '<?x?>', '&amp;', '&foo;', '&#65;', '\u0000', '\uFFFF'];
-
-function pick<T>(rng: Rng, a: readonly T[]): T {
-  return a[rng.int(0, a.length - 1)];
-}
-
-function mutate(text: string, rng: Rng): string {
-  const kind = rng.int(0, 6);
-  switch (kind) {
-    case 0: {
-      // byte flips (on UTF-16 code units of ASCII text: same thing here)
-      const chars = text.split('');
-      const flips = rng.int(1, 4);
-      for (let k = 0; k < flips; k++) {
-        const i = rng.int(0, chars.length - 1);
-        chars[i] = String.fromCharCode(chars[i].charCodeAt(0) ^ (1 << rng.int(0, 6)));
-      }
-      return chars.join('');
-    }
-    case 1: {
-      // swap two attribute values
-      const re = /="([^"]*)"/g;
-      const spans: [number, number][] = [];
-      for (let m = re.exec(text); m; m = re.exec(text)) spans.push([m.index + 2, m.index + 2 + m[1].length]);
-      if (spans.length < 2) return text;
-      let [a, b] = [pick(rng, spans), pick(rng, spans)];
-      if (a[0] > b[0]) [a, b] = [b, a];
-      if (a[0] === b[0]) return text;
-      return text.slice(0, a[0]) + text.slice(b[0], b[1]) + text.slice(a[1], b[0]) + text.slice(a[0], a[1]) + text.slice(b[1]);
-    }
-    case 2:
-    case 3: {
-      // delete (2) or duplicate (3) one element
-      const starts: number[] = [];
-      for (let i = text.indexOf('<'); i >= 0; i = text.indexOf('<', i + 1)) if (/[a-z]/i.test(text[i + 1] ?? '')) starts.push(i);
-      if (starts.length === 0) return text;
-      const s = pick(rng, starts);
-      const tag = /^<([\w:]+)/.exec(text.slice(s))?.[1] ?? '';
-      const close = text.indexOf('>', s);
-      let e = close + 1;
-      if (text[close - 1] !== '/') {
-        const c = text.indexOf(`</${tag}>`, s);
-        e = c < 0 ? close + 1 : c + tag.length + 3;
-      }
-      return kind === 2 ? text.slice(0, s) + text.slice(e) : text.slice(0, e) + text.slice(s, e) + text.slice(e);
-    }
-    case 4: {
-      // replace one number with a bad one
-      const re = /-?\d+(\.\d+)?(e-?\d+)?/g;
-      const spans: [number, number][] = [];
-      for (let m = re.exec(text); m; m = re.exec(text)) spans.push([m.index, m.index + m[0].length]);
-      if (spans.length === 0) return text;
-      const [a, b] = pick(rng, spans);
-      return text.slice(0, a) + pick(rng, BAD_NUMBERS) + text.slice(b);
-    }
-    case 5:
-      return text.slice(0, rng.int(0, text.length));
-    default: {
-      const i = rng.int(0, text.length);
-      return text.slice(0, i) + pick(rng, JUNK) + text.slice(i);
-    }
-  }
-}
 
 function allFinite(x: unknown, path: string): string | undefined {
   if (typeof x === 'number') return Number.isFinite(x) ? undefined : path;

@@ -19,7 +19,7 @@
  * the tree's LIFO free list, so the same sequence of calls gives the same ids and the same
  * pair order on every run and every JS engine.
  *
- * Pairs are packed into one float64 key  a * 2^26 + b  (a < b < TREE_MAX_NODES = 2^26), exact
+ * Pairs are packed into one float64 key (collision/pair-key.ts: a * 2^26 + b, a < b < 2^26), exact
  * below 2^52, so one numeric typed-array sort orders them.
  *
  * Use from a world step:
@@ -38,7 +38,7 @@ import { BROADPHASE_AABB_MARGIN, BROADPHASE_DISPLACEMENT_MULTIPLIER } from '../.
 import type { Vec3 } from '../../math/vec3';
 import type { Aabb } from './aabb';
 import { aabb, aabbIsValid } from './aabb';
-import { pairKey, pairKeyA, pairKeyB } from './pair-key';
+import { pairKey, pairKeyA, pairKeyB } from '../pair-key';
 import { DynamicTree, NodeList, NULL_NODE } from './dynamic-tree';
 import type { TreeRayVisitor } from './dynamic-tree';
 import { sortPrefix } from '../../math/sort-prefix';

@@ -19,7 +19,7 @@ import { BROADPHASE_AABB_MARGIN, BROADPHASE_DISPLACEMENT_MULTIPLIER, TREE_MAX_NO
 import type { Vec3 } from '../../math/vec3';
 import type { Aabb } from './aabb';
 import { aabbIsValid } from './aabb';
-import { pairKey, pairKeyA, pairKeyB } from './pair-key';
+import { pairKey, pairKeyA, pairKeyB } from '../pair-key';
 
 /**
  * Sweep and prune over fattened AABBs: the baseline and second oracle for `BroadPhase` (same

@@ -40,15 +40,19 @@ import type { Heightfield } from '../../terrain/heightfield';
 import { elementSides } from './case-b-side-trapezoid';
 import { EdgeClass } from './edge-bend';
 import type { ElementFrame } from './frame';
-/** Polygon of the current element: world xyz of up to 4 vertices, and their disc coordinates. */
-const vx = new Float64Array(4);
-const vy = new Float64Array(4);
-const vz = new Float64Array(4);
-const bx = new Float64Array(4);
-const by = new Float64Array(4);
-/** 1 where the element's side e is bent (convex or concave), else 0. */
-const bent = new Uint8Array(4);
-const inside = new Uint8Array(4);
+/** Case A's scratch (one per CylinderTerrainWorkspace): the current element's polygon. */
+export class BaseEllipseScratch {
+  /** World xyz of up to 4 vertices, and their disc coordinates. */
+  readonly vx = new Float64Array(4);
+  readonly vy = new Float64Array(4);
+  readonly vz = new Float64Array(4);
+  readonly bx = new Float64Array(4);
+  readonly by = new Float64Array(4);
+  /** 1 where the element's side e is bent (convex or concave), else 0. */
+  readonly bent = new Uint8Array(4);
+  /** 1 where vertex e is inside the disc, else 0. */
+  readonly inside = new Uint8Array(4);
+}
 
 /** Rim extreme points in disc coordinates: A_L, B_L, D+, D−. */
 const RIM_X = [1, -1, 0, 0] as const;
@@ -80,8 +84,9 @@ export function lowestFootInElement(hf: Heightfield, f: ElementFrame): boolean {
   return true;
 }
 
-/** Loads the element polygon (CCW from above; see heightfield.ts) into vx/vy/vz; returns its vertex count. */
-function loadPolygon(hf: Heightfield, f: ElementFrame): number {
+/** Loads the element polygon (CCW from above; see heightfield.ts) into sc.vx/vy/vz; returns its vertex count. */
+function loadPolygon(sc: BaseEllipseScratch, hf: Heightfield, f: ElementFrame): number {
+  const vx = sc.vx, vy = sc.vy, vz = sc.vz;
   const H = hf.heights, c = hf.cols, kv = f.j * c + f.i;
   const x0 = f.ox, x1 = f.ox + f.dx, y0 = f.oy, y1 = f.oy + f.dy;
   let m = 0;
@@ -119,7 +124,8 @@ function writeBaseContact(out: ContactBuffer, f: ElementFrame, px: number, py: n
 }
 
 /** Case A contacts of one element (frame with s(B_L) > 0). Returns the number that did not fit. */
-export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: ElementFrame): number {
+export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: ElementFrame, sc: BaseEllipseScratch): number {
+  const vx = sc.vx, vy = sc.vy, vz = sc.vz, bx = sc.bx, by = sc.by, bent = sc.bent, inside = sc.inside;
   const r = f.r;
   if (f.cos <= CYLINDER_TERRAIN_AXIS_PARALLEL_EPSILON) return 0; // lying cylinder buried past its radius: the base cannot face the plane
   let lost = 0;
@@ -140,7 +146,7 @@ export function baseEllipseContacts(out: ContactBuffer, hf: Heightfield, f: Elem
   }
   // Bent edges: crossings with the rim and vertices inside the disc.
   const sides = elementSides(f.kind);
-  const m = loadPolygon(hf, f);
+  const m = loadPolygon(sc, hf, f);
   let anyBent = false;
   for (let e = 0; e < m; e++) {
     bent[e] = hf.edgeClass(f.i, f.j, sides[e]) !== EdgeClass.Flat ? 1 : 0; // concave or convex: either ends the plane

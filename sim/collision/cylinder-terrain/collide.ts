@@ -262,7 +262,7 @@ function elementContacts(cand: ContactBuffer, hf: Heightfield, ws: CylinderTerra
   const f = ws.frame;
   if (setElementFrame(f, ws.query, hf, i, j, kind) !== ElementTest.Frame) return screen;
   if (f.sAU > 0) sideTrapezoidContacts(cand, hf, f, ws.lineClip);
-  else if (f.sBL > 0) baseEllipseContacts(cand, hf, f);
+  else if (f.sBL > 0) baseEllipseContacts(cand, hf, f, ws.baseEllipse);
   else singlePointContact(cand, hf, f, ws.lineClip);
   if (!lowestFootInElement(hf, f) && f.sCL - f.hh * f.cos < 0) queueFrameWall(ws.faceWalls, hf, f);
   return screen;

@@ -250,8 +250,8 @@ function vertexIsNew(ep: EdgePass, end: number): boolean {
 }
 
 /** Vertex offsets (i, j) of each CellEdge's two ends, indexed by CellEdge: bottom, right, top, left, diagonal. */
-const EDGE_A_DI = [0, 1, 0, 0, 1], EDGE_A_DJ = [0, 0, 1, 0, 0];
-const EDGE_B_DI = [1, 1, 1, 0, 0], EDGE_B_DJ = [0, 1, 1, 1, 1];
+const EDGE_A_DI = [0, 1, 0, 0, 1] as const, EDGE_A_DJ = [0, 0, 1, 0, 0] as const;
+const EDGE_B_DI = [1, 1, 1, 0, 0] as const, EDGE_B_DJ = [0, 1, 1, 1, 1] as const;
 
 /**
  * The edge pass for edge `edge` of cell (i, j), whose Heightfield.cellBits are `bits`: its

@@ -15,6 +15,7 @@ import {
 import { ContactBuffer } from '../contact';
 import type { MinMax } from '../../terrain/heightfield';
 import { ManifoldGroups } from '../reduce-manifold';
+import { BaseEllipseScratch } from './case-a-base-ellipse';
 import { LineClip } from './case-b-side-trapezoid';
 import { CellCull } from './cell-cull';
 import { PendingWalls, WallRound } from './element-walls';
@@ -71,6 +72,7 @@ export class CylinderTerrainWorkspace {
   readonly horizontalFrame = new ElementFrame();
   readonly cull = new CellCull();
   readonly lineClip = new LineClip();
+  readonly baseEllipse = new BaseEllipseScratch();
   /**
    * Elements whose own deepest point is still to be decided (element-walls.ts): those the face
    * screen ruled out, then those with a face contact elsewhere; and the decision's scratch.

@@ -13,6 +13,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { INERTIA_DEGENERATE_RELATIVE, MIN_DIRECTION_NORM } from '../../constants';
 import type { Vec3Spec } from '../../dynamics/spec';
+import { isXacro } from './xacro-detect';
 import { UrdfError, URDF_MAX_ANGLE, URDF_MAX_BYTES, URDF_MAX_GEOMETRIES_PER_LINK, URDF_MAX_LINKS, URDF_MAX_MASS, URDF_MAX_MESH_SCALE, URDF_MAX_OFFSET, URDF_MAX_SIZE } from './urdf-error';
 import { URDF_MAX_INERTIA, URDF_MIN_INERTIA, URDF_MIN_MASS, URDF_MIN_SIZE } from './urdf-error';
 import type {
@@ -294,7 +295,14 @@ function readLink(el: XmlEl, materials: Record<string, UrdfMaterial>, warnings: 
     return out;
   });
   const link: UrdfLink = { name, collisions, visuals };
-  if (inertials.length === 1) link.inertial = readInertial(inertials[0], where, warnings);
+  if (inertials.length === 1) {
+    // mass="0" (a sensor frame, a footprint) is ROS's way of writing "massless": read it as a link
+    // without <inertial>, which may hang on a fixed joint and is merged into its parent's body
+    const m = child(inertials[0], 'mass', where);
+    if (m && attr(m, 'value') !== undefined && num(m, 'mass', 'value', where) === 0) {
+      warnings.push(`${where}: <mass value="0"> is read as a massless link (no <inertial>); it must hang on a fixed joint`);
+    } else link.inertial = readInertial(inertials[0], where, warnings);
+  }
   return link;
 }
 
@@ -474,7 +482,7 @@ function parseUrdfUnchecked(input: string | Uint8Array): UrdfModel {
     const e = valid.err;
     throw new UrdfError(`malformed XML at line ${e.line}, column ${e.col}: ${e.msg}`, '');
   }
-  if (/<xacro:/.test(text)) throw new UrdfError('this is a xacro file (<xacro:...> elements); expand it first: `xacro robot.urdf.xacro > robot.urdf`', '');
+  if (isXacro(text)) throw new UrdfError('this is a xacro file (<xacro:...> elements or ${...} substitutions outside comments): a scenario naming it in "robot.urdf" expands it (arguments in "robot.xacroArgs"); in a script call expandXacro first', '');
   const doc = asEl(parser.parse(text));
   const robots = children(doc, 'robot');
   const others = Object.keys(doc).filter((k) => k !== 'robot' && k !== '#text');

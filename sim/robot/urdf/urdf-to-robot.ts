@@ -37,6 +37,8 @@ import { MESH_HULL_POOR_FIT_RATIO, meshCollisionHull } from '../mesh/mesh-hull';
 import type { MeshHullResult } from '../mesh/mesh-hull';
 import { inferController } from '../controllers/infer-controller';
 import { createDriveController } from '../controllers/drive-controller';
+import { frameWheel } from './wheel-frame';
+import type { WheelPart } from './wheel-frame';
 
 /** Poses closer than this to the identity count as the identity ([m] and quaternion components). */
 const IDENTITY_POSE_TOLERANCE = 1e-12;
@@ -69,6 +71,20 @@ export interface UrdfToRobotOptions {
    * solver; the merged links' names map to their host in `linkBodies`. Default false.
    */
   lumpFixedLinks?: boolean;
+  /**
+   * [N·m] Torque cap of every driven joint's motor (a scenario's `robot.motorTorque`): replaces
+   * the URDF <limit effort> and the controller's maxTorque. Default: the joint's effort limit when
+   * it has one, capped by the controller's maxTorque (a warning when that is below what the
+   * drive can need).
+   */
+  motorTorque?: number;
+  /** The robot's links collide with each other (Gazebo's self_collide). Default false. */
+  selfCollide?: boolean;
+  /**
+   * With selfCollide: link pairs that never collide (SRDF `disable_collisions`, a scenario's
+   * `robot.disableCollisions`). Links merged into one body need no pair; an unknown link is an error.
+   */
+  disableCollisions?: readonly (readonly [string, string])[];
 }
 
 /** What the renderer draws for one URDF <visual>: in the frame of `body`. */
@@ -106,6 +122,20 @@ export interface UrdfRobot {
   linkBodies: Record<string, string>;
   /** Model warnings (from parseUrdf) and import warnings (merges, poor hull fits, ...). */
   warnings: string[];
+  /**
+   * The bodies on continuous joints that collide as analytic wheels (one cylinder about the joint
+   * axis): radius and width [m], and whether the cylinder is the file's own or fitted (several
+   * parts, a mesh). A continuous-joint body not listed here has a warning saying why.
+   */
+  wheels: UrdfWheel[];
+}
+
+export interface UrdfWheel {
+  body: string;
+  joint: string;
+  radius: number;
+  width: number;
+  from: 'cylinder' | 'fit';
 }
 
 interface Pose {
@@ -180,15 +210,38 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
   const tree = linkTree(model, position, yaw);
   const base = assignBodies(tree, model, options, warnings);
   const { bodies, bodyIndex } = massBodies(tree, warnings);
-  attachCollisionShapes(tree, bodies, urdfPath, options, warnings);
+  const wheelAxes = wheelJointAxes(tree, model);
+  const wheels = attachCollisionShapes(tree, bodies, urdfPath, options, wheelAxes, warnings);
   const joints = convertJoints(tree, model, bodyIndex, warnings);
   const robot: RobotSpec = { name: model.name, bodies, joints, base };
+  collisionFilter(robot, tree, options);
   attachController(robot, model, options, warnings);
   const visuals = convertVisuals(tree, urdfPath, warnings);
 
   const linkBodies: Record<string, string> = {};
   for (const [l, b] of tree.bodyOf) linkBodies[l] = b;
-  return { robot, visuals, linkBodies, warnings };
+  return { robot, visuals, linkBodies, warnings, wheels };
+}
+
+/** selfCollide and the disabled pairs, link names turned into body names (pairs inside one body dropped). */
+function collisionFilter(robot: RobotSpec, tree: LinkTree, options: UrdfToRobotOptions): void {
+  if (options.selfCollide === undefined && options.disableCollisions === undefined) return;
+  if (options.selfCollide !== undefined && typeof options.selfCollide !== 'boolean') throw new UrdfError('urdfToRobot: options.selfCollide must be true or false', 'selfCollide');
+  robot.selfCollide = options.selfCollide === true;
+  const pairs: [string, string][] = [];
+  const seen = new Set<string>();
+  for (const pair of options.disableCollisions ?? []) {
+    const [a, b] = [tree.bodyOf.get(pair[0]), tree.bodyOf.get(pair[1])];
+    if (a === undefined || b === undefined) {
+      const missing = a === undefined ? pair[0] : pair[1];
+      throw new UrdfError(`disableCollisions: "${missing}" is not a link of robot "${robot.name}"; check the name`, missing);
+    }
+    const key = a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`;
+    if (a === b || seen.has(key)) continue;
+    seen.add(key);
+    pairs.push([a, b]);
+  }
+  if (pairs.length > 0) robot.disableCollisions = pairs;
 }
 
 /** Indexes the links and joints and computes every link's world pose (depth first, file order). */
@@ -311,10 +364,30 @@ function massBodies(tree: LinkTree, warnings: string[]): { bodies: BodySpec[]; b
 }
 
 /**
- * Every link's <collision> shapes, posed in their body's frame, become the body's shape: the
- * shape itself when it is the only one at the identity pose, else a compound.
+ * The wheel candidates: every body that is the child link of a continuous joint (its own body, not
+ * merged), with the joint's anchor and axis in the body frame (the link frame: the anchor is its
+ * origin, the axis as written).
  */
-function attachCollisionShapes(tree: LinkTree, bodies: BodySpec[], urdfPath: string, options: UrdfToRobotOptions, warnings: string[]): void {
+function wheelJointAxes(tree: LinkTree, model: UrdfModel): Map<string, { joint: string; anchor: Vec3; axis: Vec3 }> {
+  const out = new Map<string, { joint: string; anchor: Vec3; axis: Vec3 }>();
+  for (const j of model.joints) {
+    if (j.type !== 'continuous' || tree.bodyOf.get(j.child) !== j.child || tree.bodyOf.get(j.parent) === j.child) continue;
+    const n = Math.hypot(j.axis[0], j.axis[1], j.axis[2]);
+    out.set(j.child, { joint: j.name, anchor: [0, 0, 0], axis: [j.axis[0] / n, j.axis[1] / n, j.axis[2] / n] });
+  }
+  return out;
+}
+
+/**
+ * Every link's <collision> shapes, posed in their body's frame, become the body's shape: the
+ * shape itself when it is the only one at the identity pose, else a compound. A wheel body (see
+ * wheelJointAxes) is framed by frameWheel: one cylinder about its joint axis, or a warning that
+ * says why it stays as written. Returns the analytic wheels.
+ */
+function attachCollisionShapes(
+  tree: LinkTree, bodies: BodySpec[], urdfPath: string, options: UrdfToRobotOptions,
+  wheelAxes: Map<string, { joint: string; anchor: Vec3; axis: Vec3 }>, warnings: string[],
+): UrdfWheel[] {
   const { links, world, order, bodyOf } = tree;
   const hullCache = new Map<string, MeshHullResult>();
   const parts = new Map<string, { shape: ConvexShapeSpec; pose: Pose; link: string }[]>();
@@ -330,8 +403,26 @@ function attachCollisionShapes(tree: LinkTree, bodies: BodySpec[], urdfPath: str
       parts.set(bodyName, list);
     });
   }
+  const wheels: UrdfWheel[] = [];
   for (const body of bodies) {
-    const list = parts.get(body.name) ?? [];
+    let list = parts.get(body.name) ?? [];
+    const wheel = wheelAxes.get(body.name);
+    if (wheel) {
+      const framed = frameWheel(list.map((c): WheelPart => ({ shape: c.shape, position: c.pose.p, orientation: c.pose.q })), wheel.anchor, wheel.axis);
+      if ('fit' in framed) {
+        const f = framed.fit;
+        wheels.push({ body: body.name, joint: wheel.joint, radius: f.radius, width: f.width, from: f.from });
+        if (f.from === 'fit') {
+          const what = list.length === 1 ? 'its collision mesh' : `its ${list.length} collision shapes`;
+          warnings.push(
+            `link "${body.name}": ${what} collide as one cylinder about joint "${wheel.joint}"'s axis (radius ${+f.radius.toFixed(4)} m, width ${+f.width.toFixed(4)} m${f.fill < 1 ? `, the mesh fills ${Math.round(100 * f.fill)}% of it` : ''}): the analytic wheel`,
+          );
+          list = [{ shape: { type: 'cylinder', radius: f.radius, height: f.width }, pose: { p: [...f.position], q: [...f.orientation] }, link: body.name }];
+        }
+      } else if (list.length > 0) {
+        warnings.push(`link "${body.name}" turns on continuous joint "${wheel.joint}" but is not an analytic wheel: ${framed.reason}; it collides through the general routine`);
+      }
+    }
     if (list.length === 1 && isIdentity(list[0].pose)) body.shape = list[0].shape;
     else {
       body.shape = {
@@ -345,6 +436,7 @@ function attachCollisionShapes(tree: LinkTree, bodies: BodySpec[], urdfPath: str
       };
     }
   }
+  return wheels;
 }
 
 /** Joints between different bodies (continuous → revolute), with world anchor and axis, limits, damping and friction. */
@@ -366,13 +458,6 @@ function convertJoints(tree: LinkTree, model: UrdfModel, bodyIndex: Map<string, 
     if (j.dynamics && j.dynamics.damping > 0) spec.damping = j.dynamics.damping;
     if (j.dynamics && j.dynamics.friction > 0) spec.friction = j.dynamics.friction;
     joints.push(spec);
-    // A cylinder wheel that is not a plain shape may miss the analytic wheel–terrain path.
-    if (j.type === 'continuous') {
-      const body = bodyIndex.get(b) as BodySpec;
-      if (body.shape.type === 'compound' && body.shape.children.some((c) => c.shape.type === 'cylinder')) {
-        warnings.push(`link "${b}": its cylinder is offset or turned inside the link (or one of several shapes); a wheel collides best as the link's only collision at the identity origin, with the link's z along the axle`);
-      }
-    }
   }
   return joints;
 }
@@ -404,7 +489,7 @@ function attachController(robot: RobotSpec, model: UrdfModel, options: UrdfToRob
     warnGeometryMismatch(robot, controller, warnings);
   }
   if (controller) {
-    attachMotors(robot, controller, model);
+    attachMotors(robot, controller, model, options.motorTorque, warnings);
     try {
       createDriveController(controller, robot); // validates every field, names the bad one
     } catch (e) {
@@ -581,19 +666,57 @@ function collisionShape(
   }
 }
 
+/** Friction coefficient assumed for the torque a skid-steered wheel can need (see attachMotors). */
+const DRIVE_TRACTION_MU = 1;
+/** [rad] Slope a wheeled robot that steers without slipping should climb on its motors (see attachMotors). */
+const DRIVE_CLIMB_SLOPE = (15 * Math.PI) / 180;
+/** [m/s²] Acceleration assumed when the controller gives none. */
+const DRIVE_DEFAULT_ACCELERATION = 1;
+
 /**
  * Gives the joints the controller drives a velocity motor (target 0 until the first command).
- * Torque limit: the joint's URDF effort limit when it has one, capped by the controller's maxTorque.
+ * Torque limit: `motorTorque` when given; else the joint's URDF effort limit when it has one,
+ * capped by the controller's maxTorque. A wheel whose URDF effort is the binding cap and below
+ * what the drive can need warns. What it needs: for skid steer, the torque that slips the wheel on
+ * the ground (μ·m·g·r / wheels, μ = DRIVE_TRACTION_MU: a skid-steer turn scrubs the wheels
+ * sideways); for a differential drive or Ackermann car, which steer without slipping, the torque
+ * to accelerate at the controller's rate up a DRIVE_CLIMB_SLOPE slope (m·(a + g·sin θ)·r / wheels);
+ * plus, both, the joint's own friction and its damping at top speed.
  */
-function attachMotors(robot: RobotSpec, c: ControllerSpec, model: UrdfModel): void {
-  const driven = c.type === 'ackermann' ? [...c.driveLeft, ...c.driveRight, c.steerLeft, c.steerRight] : [...c.left, ...c.right];
+function attachMotors(robot: RobotSpec, c: ControllerSpec, model: UrdfModel, motorTorque: number | undefined, warnings: string[]): void {
+  if (motorTorque !== undefined && !(motorTorque > 0 && Number.isFinite(motorTorque))) {
+    throw new UrdfError(`motorTorque must be a positive number of N·m, got ${motorTorque}`, 'motorTorque');
+  }
+  const wheels = c.type === 'ackermann' ? [...c.driveLeft, ...c.driveRight] : [...c.left, ...c.right];
+  const driven = c.type === 'ackermann' ? [...wheels, c.steerLeft, c.steerRight] : wheels;
   const efforts = new Map<string, number>();
   for (const j of model.joints) if (j.limit && j.limit.effort > 0) efforts.set(j.name, j.limit.effort);
+  let mass = 0;
+  for (const b of robot.bodies) mass += b.mass ?? 0;
+  const perWheel = c.type === 'skid-steer'
+    ? DRIVE_TRACTION_MU * mass * 9.81
+    : mass * ((c.maxAcceleration ?? DRIVE_DEFAULT_ACCELERATION) + 9.81 * Math.sin(DRIVE_CLIMB_SLOPE));
+  const traction = (perWheel * c.wheelRadius) / Math.max(1, wheels.length);
+  const low: string[] = [];
+  let need = 0;
   for (const name of driven) {
     const joint = robot.joints.find((j) => j.name === name);
     if (!joint) throw new UrdfError(`controller: joint "${name}" is not a joint of robot "${robot.name}" (or it was merged as fixed); check the name`, name);
     if (joint.type !== 'revolute') throw new UrdfError(`controller: joint "${name}" is ${joint.type}; driven and steering joints must be revolute or continuous`, name);
     const effort = efforts.get(name);
-    joint.motor = { targetVelocity: 0, maxTorque: effort === undefined ? c.maxTorque : Math.min(effort, c.maxTorque) };
+    const cap = motorTorque ?? (effort === undefined ? c.maxTorque : Math.min(effort, c.maxTorque));
+    joint.motor = { targetVelocity: 0, maxTorque: cap };
+    if (motorTorque === undefined && effort !== undefined && effort <= c.maxTorque && wheels.includes(name)) {
+      const needed = traction + (joint.friction ?? 0) + (joint.damping ?? 0) * (c.maxSpeed / c.wheelRadius);
+      if (cap < needed) {
+        low.push(name);
+        need = Math.max(need, needed);
+      }
+    }
+  }
+  if (low.length > 0) {
+    warnings.push(
+      `the wheel motors are capped by the URDF's <limit effort> (${low.map((n) => `"${n}" ${efforts.get(n)} N·m`).join(', ')}), below the ${+need.toFixed(2)} N·m the drive can need (${c.type === 'skid-steer' ? `slipping a wheel sideways in a skid-steer turn: μ·m·g·r / wheels with μ = ${DRIVE_TRACTION_MU}` : `accelerating up a ${Math.round((DRIVE_CLIMB_SLOPE * 180) / Math.PI)}° slope: m·(a + g·sin θ)·r / wheels`}, plus joint friction and damping at top speed); the robot may not ${c.type === 'skid-steer' ? 'turn' : 'climb'}: set the scenario's "robot.motorTorque"`,
+    );
   }
 }

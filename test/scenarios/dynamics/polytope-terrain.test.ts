@@ -1,5 +1,5 @@
 /**
- * The rocks' narrow phase (sim/dynamics/polytope-terrain.ts): known answers on planar and
+ * The rocks' narrow phase (sim/collision/polytope-terrain.ts): known answers on planar and
  * ridge terrain, no ghost normals on a slope, and agreement with the general routine
  * (collideConvexHeightfield) on random rocks resting on a fractal terrain with curbs.
  */
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ContactBuffer } from '../../../sim/collision/contact';
 import { collideConvexHeightfield } from '../../../sim/collision/convex-heightfield/collide';
 import { GjkResult, gjkDistance } from '../../../sim/collision/gjk';
-import { Polytope, PolytopeTerrainWorkspace, collidePolytopeTerrain, polytopeTerrainClear } from '../../../sim/dynamics/polytope-terrain';
+import { Polytope, PolytopeTerrainWorkspace, collidePolytopeTerrain, polytopeTerrainClear } from '../../../sim/collision/polytope-terrain';
 import { Rng } from '../../../sim/math/random';
 import { BoxShape } from '../../../sim/shapes/box';
 import { ConvexHullShape } from '../../../sim/shapes/convex-hull';

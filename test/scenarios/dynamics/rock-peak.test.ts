@@ -14,7 +14,7 @@
 import { describe, expect, it } from 'vitest';
 import { energy, makeWorld } from './helpers';
 import { ContactBuffer } from '../../../sim/collision/contact';
-import { Polytope, PolytopeTerrainWorkspace, collidePolytopeTerrain } from '../../../sim/dynamics/polytope-terrain';
+import { Polytope, PolytopeTerrainWorkspace, collidePolytopeTerrain } from '../../../sim/collision/polytope-terrain';
 import type { BodySpec } from '../../../sim/dynamics/spec';
 import { Rng } from '../../../sim/math/random';
 import { BoxShape } from '../../../sim/shapes/box';

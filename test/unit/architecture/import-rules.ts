@@ -35,7 +35,9 @@ export const SIM_RULES: Readonly<Record<string, readonly Area[]>> = {
   record: ['math', 'shapes', 'terrain', 'collision', 'dynamics', 'constants', 'util'],
   scenario: ['math', 'shapes', 'terrain', 'collision', 'dynamics', 'robot', 'record', 'constants', 'util'],
   app: ['math', 'shapes', 'terrain', 'collision', 'dynamics', 'robot', 'record', 'constants', 'util', 'scenario'],
-  node: ['math', 'shapes', 'terrain', 'collision', 'dynamics', 'robot', 'record', 'constants', 'util', 'scenario', 'app', 'index'],
+  // one batch run as a function (scenario files, stop, metrics → a result row) over the app's service
+  batch: ['math', 'shapes', 'terrain', 'collision', 'dynamics', 'robot', 'record', 'constants', 'util', 'scenario', 'app'],
+  node: ['math', 'shapes', 'terrain', 'collision', 'dynamics', 'robot', 'record', 'constants', 'util', 'scenario', 'app', 'batch', 'index'],
   index: ['math', 'shapes', 'terrain', 'collision', 'dynamics', 'robot', 'record', 'constants', 'util', 'scenario', 'app'],
 };
 

@@ -12,7 +12,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ContactBuffer, WheelContactKind } from '../../../sim/collision/contact';
-import { baseEllipseContacts } from '../../../sim/collision/cylinder-terrain/case-a-base-ellipse';
+import { BaseEllipseScratch, baseEllipseContacts } from '../../../sim/collision/cylinder-terrain/case-a-base-ellipse';
 import { sideTrapezoidContacts } from '../../../sim/collision/cylinder-terrain/case-b-side-trapezoid';
 import { LineClip } from '../../../sim/collision/cylinder-terrain/case-b-side-trapezoid';
 import { singlePointContact } from '../../../sim/collision/cylinder-terrain/case-c-single-point';
@@ -85,13 +85,14 @@ function referenceFaceContacts(p: Pose, terrain: Heightfield): ContactBuffer {
   const j1 = Math.min(terrain.cellsY - 1, Math.ceil((p.center[1] + reach(vy) - terrain.y0) / terrain.dy) - 1);
   const f = new ElementFrame();
   const clip = new LineClip();
+  const baseScratch = new BaseEllipseScratch();
   for (let j = j0; j <= j1; j++) {
     for (let i = i0; i <= i1; i++) {
       const kinds = terrain.cellIsRectangle(i, j) ? [ElementKind.Rectangle] : [ElementKind.LowerTriangle, ElementKind.UpperTriangle];
       for (const kind of kinds) {
         if (setElementFrame(f, q, terrain, i, j, kind) !== ElementTest.Frame) continue;
         if (f.sAU > 0) sideTrapezoidContacts(out, terrain, f, clip);
-        else if (f.sBL > 0) baseEllipseContacts(out, terrain, f);
+        else if (f.sBL > 0) baseEllipseContacts(out, terrain, f, baseScratch);
         else singlePointContact(out, terrain, f, clip);
       }
     }

@@ -70,7 +70,7 @@ async function scan(input: string): Promise<Issue[]> {
 beforeAll(async () => {
   run = loadScanner();
   work = mkdtempSync(path.join(tmpdir(), 'tw-electronegativity-'));
-  const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-electron.mjs'), '--outdir', path.join(work, 'build')], { encoding: 'utf8', timeout: 60_000 });
+  const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-electron.mjs'), '--outdir', path.join(work, 'build')], { encoding: 'utf8', timeout: 100_000 }); // a hang guard under vitest's 120 s hookTimeout, not a budget
   expect(build.status, build.stderr).toBe(0);
   // Only what ships: the two bundles, without their source maps.
   const shipped = path.join(work, 'shipped');

@@ -56,7 +56,7 @@ function runHarness<T>(harness: string, entry: string, extraArgs: string[] = [],
   const res = spawnSync(process.execPath, [path.join(FIXTURES, harness), entry, ...extraArgs], {
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', FAKE_APP_PATH: appDir, FAKE_USER_DATA: path.join(dir, 'userData'), ...extraEnv },
-    timeout: 20_000,
+    timeout: 100_000, // a hang guard under vitest's 120 s testTimeout, not a budget
   });
   expect(res.stderr).toBe('');
   const parsed = JSON.parse(res.stdout) as { harnessError?: string };
@@ -68,7 +68,7 @@ beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'tw-wiring-'));
   outDir = path.join(dir, 'build');
   appDir = path.join(dir, 'app');
-  const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-electron.mjs'), '--outdir', outDir], { encoding: 'utf8', timeout: 60_000 });
+  const build = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-electron.mjs'), '--outdir', outDir], { encoding: 'utf8', timeout: 100_000 }); // a hang guard under vitest's 120 s hookTimeout, not a budget
   expect(build.status, build.stderr).toBe(0);
   mkdirSync(path.join(appDir, 'dist', 'web', 'static'), { recursive: true });
   mkdirSync(path.join(appDir, 'assets', 'scenarios'), { recursive: true });

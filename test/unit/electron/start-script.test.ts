@@ -21,7 +21,7 @@ function runStart(args: string[], env: Record<string, string>) {
   const res = spawnSync(process.execPath, [START, '--no-build', ...args], {
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', ELECTRON_SKIP_BINARY_DOWNLOAD: '1', TERRAWHEEL_SERVE_WEB: path.join(dir, 'serve.mjs'), ...env },
-    timeout: 20_000,
+    timeout: 100_000, // a hang guard under vitest's 120 s testTimeout, not a budget
   });
   return { status: res.status, out: `${res.stdout}${res.stderr}` };
 }

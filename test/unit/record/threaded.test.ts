@@ -122,8 +122,10 @@ describe('threaded recorder', () => {
     let seenMidRun = 0;
     await recordRun({ thread: nodeEncoderThread, pool: { bufferBytes: 64 * 1024, poolSize: 4 } }, sink, async (step) => {
       if (step === 200) {
-        // give the encoder thread a moment to catch up with the batches handed over so far
-        for (let k = 0; k < 100 && sink.byteLength < 64 * 1024; k++) await new Promise((r) => setTimeout(r, 20));
+        // wait (on the sink's state, not a time budget) until the encoder thread has written the
+        // batches handed over so far; a pool that only wrote at the end would hang here until the
+        // test timeout (a backstop) and fail
+        while (sink.byteLength < 64 * 1024) await new Promise((r) => setTimeout(r, 20));
         seenMidRun = sink.byteLength;
       }
     });

@@ -35,14 +35,32 @@ describe('sim/record in a Web Worker bundle', () => {
     try {
       const entry = join(dir, 'entry.ts');
       writeFileSync(entry, ENTRY);
+      const warnings: string[] = [];
+      // as `vite build` runs: Vite warns about Node modules pulled into a browser bundle only in
+      // production (vitest sets NODE_ENV=test)
+      const nodeEnv = process.env.NODE_ENV;
+      process.env.NODE_ENV = 'production';
       await build({
         configFile: false,
         logLevel: 'silent',
         plugins: [foxgloveWasm()],
-        build: { outDir: join(dir, 'out'), emptyOutDir: true, target: 'es2022', minify: false, lib: { entry, formats: ['iife'], name: 'Smoke', fileName: 'smoke' } },
+        build: {
+          outDir: join(dir, 'out'),
+          emptyOutDir: true,
+          target: 'es2022',
+          minify: false,
+          lib: { entry, formats: ['iife'], name: 'Smoke', fileName: 'smoke' },
+          rollupOptions: { onwarn: (w) => void warnings.push(w.message) },
+        },
+      }).finally(() => {
+        process.env.NODE_ENV = nodeEnv;
       });
+      // The glue's Node branch (require("fs"), require("path")) is cut by the plugin: no Node
+      // module is externalized into the browser bundle, and Vite has nothing to warn about.
+      expect(warnings.filter((w) => /externalized for browser compatibility/.test(w))).toEqual([]);
       const file = readdirSync(join(dir, 'out')).find((f) => f.endsWith('.js'))!;
       const code = readFileSync(join(dir, 'out', file), 'utf8');
+      expect(code).not.toMatch(/__vite-browser-external|require\("(fs|path)"\)/);
       /** Synchronous and asynchronous XHR over data: URLs (what the Emscripten glue uses in a worker). */
       class DataXhr {
         url = '';

@@ -36,7 +36,7 @@ describe('URDF errors', () => {
     ['malformed XML', GOOD.replace('</robot>', ''), /malformed XML at line 1, column \d+/],
     ['empty file', '   ', /the file is empty/],
     ['not a robot', '<model name="x"/>', /root element must be one <robot/],
-    ['xacro', robot('<xacro:macro name="w"/>' + link('base')), /xacro file.*expand it first/],
+    ['xacro', robot('<xacro:macro name="w"/>' + link('base')), /xacro file.*a scenario naming it in "robot.urdf" expands it/],
     ['entities', `<!DOCTYPE r [<!ENTITY a "aaaa">]>${GOOD}`, /declares XML entities/],
     ['unknown joint type', GOOD.replace('type="revolute"', 'type="hinge"'), /joint "j": unknown type "hinge"; use revolute, continuous, prismatic or fixed/, 'j'],
     ['floating joint', GOOD.replace('type="revolute"', 'type="floating"'), /joint "j": type "floating" is not supported/, 'j'],
@@ -52,7 +52,6 @@ describe('URDF errors', () => {
     ['two parents', robot(link('base') + link('a') + joint('j1', 'fixed', 'base', 'a') + joint('j2', 'fixed', 'base', 'a')), /link "a" is the child of two joints \("j1" and "j2"\)/, 'a'],
     ['missing child link', GOOD.replace('<child link="arm"/>', '<child link="nope"/>'), /joint "j": child link "nope" does not exist/, 'j'],
     ['missing parent link', GOOD.replace('<parent link="base"/>', '<parent link="nope"/>'), /joint "j": parent link "nope" does not exist/, 'j'],
-    ['zero mass', GOOD.replace('<link name="arm"><inertial><mass value="1"/>', '<link name="arm"><inertial><mass value="0"/>'), /link "arm": <mass value="0"> must be > 0 kg/, 'arm'],
     ['negative mass', GOOD.replace('<link name="arm"><inertial><mass value="1"/>', '<link name="arm"><inertial><mass value="-2"/>'), /link "arm": <mass value="-2"> must be > 0 kg/],
     ['absurd mass', GOOD.replace('<link name="arm"><inertial><mass value="1"/>', '<link name="arm"><inertial><mass value="1e12"/>'), /link "arm": <mass value="1000000000000"> exceeds/],
     ['non-positive-definite inertia', GOOD.replace('<link name="arm"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0"', '<link name="arm"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="2"'), /link "arm": <inertia .*> is not positive definite/],
@@ -99,6 +98,16 @@ describe('URDF errors', () => {
       if (where !== undefined) expect(e.where).toBe(where);
     });
   }
+
+  it('mass="0" is a massless link: merged on a fixed joint (a sensor frame), refused on a moving one', () => {
+    const zero = (type: string) => GOOD.replace('<link name="arm"><inertial><mass value="1"/>', '<link name="arm"><inertial><mass value="0"/>').replace('type="revolute"', `type="${type}"`);
+    const e = errorOf(zero('revolute'), true);
+    expect(e.message).toMatch(/link "arm" has no <inertial> but moves on revolute joint "j"/);
+    const out = loadUrdfRobot(zero('fixed'), { controller: 'none' });
+    expect(out.robot.bodies.map((b) => b.name)).toEqual(['base']);
+    expect(out.linkBodies.arm).toBe('base');
+    expect(out.warnings[0]).toMatch(/link "arm": <mass value="0"> is read as a massless link/);
+  });
 
   // Issue #28 (no backtracking regex over untrusted text): the number pattern was /\d+\.?\d*/, two
   // quantifiers over the same digits, so 20,000 digits and an "x" took 4.9 s (quadratic); this

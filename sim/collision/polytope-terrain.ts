@@ -39,8 +39,8 @@
  * Validated against collideConvexHeightfield and a brute-force oracle in
  * test/scenarios/dynamics/polytope-terrain.test.ts.
  */
-import { ContactBuffer } from '../collision/contact';
-import { ManifoldGroups, ReduceManifoldStatus, reduceManifoldInto } from '../collision/reduce-manifold';
+import { ContactBuffer } from './contact';
+import { ManifoldGroups, ReduceManifoldStatus, reduceManifoldInto } from './reduce-manifold';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { BoxShape } from '../shapes/box';
@@ -145,14 +145,26 @@ export class PolytopeTerrainWorkspace {
   planes = new Float64Array(4 * 64);
   readonly cand = new ContactBuffer(CANDIDATE_CAPACITY);
   readonly groups = new ManifoldGroups(CANDIDATE_CAPACITY);
-  /**
-   * Scratch numbers handed to the helpers below instead of float arguments (V8 boxes a double
-   * passed to a call it does not inline): candidate [0..6] = point, normal, depth; edge pair
-   * [8..18] = point on the rock edge, its direction, the terrain edge's direction, terrain
-   * height, margin; element clip [19..22] = the gap g and the element's far vertex; [23] the
-   * query's margin (collidePolytopeTerrainInto).
-   */
-  readonly s = new Float64Array(24);
+  // Numbers handed to the helpers below instead of float arguments (V8 boxes a double passed to
+  // a call it does not inline; a double stored in a typed array or an object field is not).
+  /** Candidate for writeCandidate: point on the terrain, normal out of it, depth [m]. */
+  readonly candPoint = new Float64Array(3);
+  readonly candNormal = new Float64Array(3);
+  candDepth = 0.5;
+  /** Edge pair for edgeEdgeCandidate: the point on the rock edge over the crossing and the edge's direction. */
+  readonly edgePoint = new Float64Array(3);
+  readonly edgeDir = new Float64Array(3);
+  /** Edge pair: the terrain edge's direction (its height rise in z). */
+  readonly terrainEdge = new Float64Array(3);
+  /** [m] Edge pair: the terrain's height at the crossing, and the margin. */
+  terrainHeight = 0.5;
+  edgeMargin = 0.5;
+  /** [m] Element clip (elementCandidate): the rock edge's vertical gap above the terrain. */
+  clipGap = 0.5;
+  /** Element clip: the element's far vertex, relative to the terrain point. */
+  readonly farVertex = new Float64Array(3);
+  /** [m] The query's margin (collidePolytopeTerrainInto). */
+  margin = 0.5;
   /** The rock's rotation matrix, row-major (toWorld). */
   readonly rot = new Float64Array(9);
   /** Bounds of the rock's world vertices: min x, y, z, max x, y, z (toWorld). */
@@ -208,19 +220,19 @@ export function collidePolytopeTerrain(
   out: ContactBuffer, poly: Polytope, p: Readonly<Vec3>, q: Readonly<Quat>, hf: Heightfield, margin: number,
   ws: PolytopeTerrainWorkspace,
 ): number {
-  ws.s[23] = margin;
+  ws.margin = margin;
   return collidePolytopeTerrainInto(out, poly, p, q, hf, ws);
 }
 
 /**
- * collidePolytopeTerrain with the margin [m] taken from ws.s[23] (the caller writes it there): the
+ * collidePolytopeTerrain with the margin [m] taken from ws.margin (the caller writes it there): the
  * per-step form, whose call passes no double (V8 boxes a double argument of a call it does not
  * inline).
  */
 export function collidePolytopeTerrainInto(
   out: ContactBuffer, poly: Polytope, p: Readonly<Vec3>, q: Readonly<Quat>, hf: Heightfield, ws: PolytopeTerrainWorkspace,
 ): number {
-  const margin = ws.s[23];
+  const margin = ws.margin;
   const nv = poly.vertexCount, nf = poly.faceCount;
   ws.ensure(nv, nf);
   const W = ws.verts, WP = ws.planes;
@@ -278,9 +290,8 @@ export function collidePolytopeTerrainInto(
     if (s <= -margin) continue;
     const slot = cand.reserve();
     if (slot < 0) break;
-    const S = ws.s;
-    S[0] = vx + s * nx; S[1] = vy + s * ny; S[2] = vz + s * nz; S[3] = nx; S[4] = ny; S[5] = nz; S[6] = s;
-    writeCandidate(cand, slot, S, i, j, TAG_VERTEX_FACE | k);
+    ws.candPoint[0] = vx + s * nx; ws.candPoint[1] = vy + s * ny; ws.candPoint[2] = vz + s * nz; ws.candNormal[0] = nx; ws.candNormal[1] = ny; ws.candNormal[2] = nz; ws.candDepth = s;
+    writeCandidate(cand, slot, ws, i, j, TAG_VERTEX_FACE | k);
   }
 
   // --- face–vertex ---------------------------------------------------------------------------
@@ -331,9 +342,8 @@ export function collidePolytopeTerrainInto(
       if (bf < 0) continue;
       const slot = cand.reserve();
       if (slot < 0) break;
-      const S = ws.s;
-      S[0] = gx; S[1] = gy; S[2] = gz; S[3] = -WP[4 * bf]; S[4] = -WP[4 * bf + 1]; S[5] = -WP[4 * bf + 2]; S[6] = -best;
-      writeCandidate(cand, slot, S, i < cellsX ? i : cellsX - 1, j < cellsY ? j : cellsY - 1, TAG_FACE_VERTEX | (bf << 16));
+      ws.candPoint[0] = gx; ws.candPoint[1] = gy; ws.candPoint[2] = gz; ws.candNormal[0] = -WP[4 * bf]; ws.candNormal[1] = -WP[4 * bf + 1]; ws.candNormal[2] = -WP[4 * bf + 2]; ws.candDepth = -best;
+      writeCandidate(cand, slot, ws, i < cellsX ? i : cellsX - 1, j < cellsY ? j : cellsY - 1, TAG_FACE_VERTEX | (bf << 16));
     }
   }
 
@@ -362,9 +372,8 @@ export function collidePolytopeTerrainInto(
         if (z - h >= margin) continue;
         const cls = i < cellsX ? hf.edgeClass(i, j, CellEdge.Left) : hf.edgeClass(i - 1, j, CellEdge.Right);
         if (cls !== EdgeClass.Convex && cls !== EdgeClass.Active) continue;
-        const S = ws.s;
-        S[8] = ax + t * ex; S[9] = y; S[10] = z; S[11] = ex; S[12] = ey; S[13] = ez;
-        S[14] = 0; S[15] = dy; S[16] = h1 - h0; S[17] = h; S[18] = margin;
+        ws.edgePoint[0] = ax + t * ex; ws.edgePoint[1] = y; ws.edgePoint[2] = z; ws.edgeDir[0] = ex; ws.edgeDir[1] = ey; ws.edgeDir[2] = ez;
+        ws.terrainEdge[0] = 0; ws.terrainEdge[1] = dy; ws.terrainEdge[2] = h1 - h0; ws.terrainHeight = h; ws.edgeMargin = margin;
         if (!edgeCandidate(cand, ws, poly, hf, i + 1, j, i - 1, j + 1, i < cellsX ? i : i - 1, j, TAG_EDGE_EDGE | (e << 2))) break;
       }
     }
@@ -383,9 +392,8 @@ export function collidePolytopeTerrainInto(
         if (z - h >= margin) continue;
         const cls = j < cellsY ? hf.edgeClass(i, j, CellEdge.Bottom) : hf.edgeClass(i, j - 1, CellEdge.Top);
         if (cls !== EdgeClass.Convex && cls !== EdgeClass.Active) continue;
-        const S = ws.s;
-        S[8] = x; S[9] = ay + t * ey; S[10] = z; S[11] = ex; S[12] = ey; S[13] = ez;
-        S[14] = dx; S[15] = 0; S[16] = h1 - h0; S[17] = h; S[18] = margin;
+        ws.edgePoint[0] = x; ws.edgePoint[1] = ay + t * ey; ws.edgePoint[2] = z; ws.edgeDir[0] = ex; ws.edgeDir[1] = ey; ws.edgeDir[2] = ez;
+        ws.terrainEdge[0] = dx; ws.terrainEdge[1] = 0; ws.terrainEdge[2] = h1 - h0; ws.terrainHeight = h; ws.edgeMargin = margin;
         if (!edgeCandidate(cand, ws, poly, hf, i, j + 1, i + 1, j - 1, i, j < cellsY ? j : j - 1, TAG_EDGE_EDGE | (e << 2) | 1)) break;
       }
     }
@@ -408,9 +416,8 @@ export function collidePolytopeTerrainInto(
         if (z - h >= margin || hf.cellIsRectangle(i, j)) continue;
         const cls = hf.edgeClass(i, j, CellEdge.Diagonal);
         if (cls !== EdgeClass.Convex && cls !== EdgeClass.Active) continue;
-        const S = ws.s;
-        S[8] = x; S[9] = y; S[10] = z; S[11] = ex; S[12] = ey; S[13] = ez;
-        S[14] = -dx; S[15] = dy; S[16] = h2 - h1; S[17] = h; S[18] = margin;
+        ws.edgePoint[0] = x; ws.edgePoint[1] = y; ws.edgePoint[2] = z; ws.edgeDir[0] = ex; ws.edgeDir[1] = ey; ws.edgeDir[2] = ez;
+        ws.terrainEdge[0] = -dx; ws.terrainEdge[1] = dy; ws.terrainEdge[2] = h2 - h1; ws.terrainHeight = h; ws.edgeMargin = margin;
         if (!edgeCandidate(cand, ws, poly, hf, i, j, i + 1, j + 1, i, j, TAG_EDGE_EDGE | (e << 2) | 2)) break;
       }
     }
@@ -421,11 +428,11 @@ export function collidePolytopeTerrainInto(
   return cand.overflow > 0 || rs !== ReduceManifoldStatus.Ok ? POLYTOPE_TERRAIN_OVERFLOW : POLYTOPE_TERRAIN_OK;
 }
 
-function writeCandidate(buf: ContactBuffer, k: number, S: Float64Array, i: number, j: number, feature: number): void {
+function writeCandidate(buf: ContactBuffer, k: number, ws: PolytopeTerrainWorkspace, i: number, j: number, feature: number): void {
   const k3 = 3 * k;
-  buf.point[k3] = S[0]; buf.point[k3 + 1] = S[1]; buf.point[k3 + 2] = S[2];
-  buf.normal[k3] = S[3]; buf.normal[k3 + 1] = S[4]; buf.normal[k3 + 2] = S[5];
-  buf.depth[k] = S[6];
+  buf.point[k3] = ws.candPoint[0]; buf.point[k3 + 1] = ws.candPoint[1]; buf.point[k3 + 2] = ws.candPoint[2];
+  buf.normal[k3] = ws.candNormal[0]; buf.normal[k3 + 1] = ws.candNormal[1]; buf.normal[k3 + 2] = ws.candNormal[2];
+  buf.depth[k] = ws.candDepth;
   buf.kind[k] = 0;
   buf.cellI[k] = i;
   buf.cellJ[k] = j;
@@ -433,7 +440,7 @@ function writeCandidate(buf: ContactBuffer, k: number, S: Float64Array, i: numbe
 }
 
 /**
- * Edge–edge candidate at a crossing (ws.s[8..18]): rock edge direction (ex, ey, ez) at point
+ * Edge–edge candidate at a crossing (ws.edgePoint, edgeDir, terrainEdge, terrainHeight, edgeMargin): rock edge direction (ex, ey, ez) at point
  * (x, y, z); terrain edge direction (tx, ty, tz) with the terrain at height h there; far vertices
  * (ci0, cj0), (ci1, cj1) of the elements sharing the terrain edge. False when the
  * candidate buffer is full.
@@ -442,8 +449,8 @@ function edgeCandidate(
   cand: ContactBuffer, ws: PolytopeTerrainWorkspace, poly: Polytope, hf: Heightfield, ci0: number, cj0: number, ci1: number, cj1: number,
   i: number, j: number, feature: number,
 ): boolean {
-  const S = ws.s, nv = poly.vertexCount;
-  const x = S[8], y = S[9], z = S[10], ex = S[11], ey = S[12], ez = S[13], tx = S[14], ty = S[15], tz = S[16], h = S[17], margin = S[18];
+  const nv = poly.vertexCount;
+  const x = ws.edgePoint[0], y = ws.edgePoint[1], z = ws.edgePoint[2], ex = ws.edgeDir[0], ey = ws.edgeDir[1], ez = ws.edgeDir[2], tx = ws.terrainEdge[0], ty = ws.terrainEdge[1], tz = ws.terrainEdge[2], h = ws.terrainHeight, margin = ws.edgeMargin;
   const g = z - h;
   if (g >= margin) return true;
   let nx = ey * tz - ez * ty, ny = ez * tx - ex * tz, nz = ex * ty - ey * tx;
@@ -486,8 +493,8 @@ function edgeCandidate(
   if (rockOk && s0 <= SUPPORT_TOLERANCE && s1 <= SUPPORT_TOLERANCE) {
     const slot = cand.reserve();
     if (slot < 0) return false;
-    S[0] = x; S[1] = y; S[2] = h; S[3] = nx; S[4] = ny; S[5] = nz; S[6] = depth;
-    writeCandidate(cand, slot, S, i, j, feature);
+    ws.candPoint[0] = x; ws.candPoint[1] = y; ws.candPoint[2] = h; ws.candNormal[0] = nx; ws.candNormal[1] = ny; ws.candNormal[2] = nz; ws.candDepth = depth;
+    writeCandidate(cand, slot, ws, i, j, feature);
     return true;
   }
   // Not a pair, but maybe one end of a line contact: the rock edge lying (nearly) flat on the
@@ -496,12 +503,12 @@ function edgeCandidate(
   // leaves F). The vertex–face or face–vertex pair gives the other end; without this one, only the
   // lower end of the line touches, and which one that is flips as the rock rocks by microns.
   if (s0 > SUPPORT_TOLERANCE && s0 * s0 <= LINE_CONTACT_SLOPE2 * (f0x * f0x + f0y * f0y + f0z * f0z)) {
-    S[19] = g; S[20] = f0x; S[21] = f0y; S[22] = f0z;
-    if (!elementClip(cand, S, i, j, feature)) return false;
+    ws.clipGap = g; ws.farVertex[0] = f0x; ws.farVertex[1] = f0y; ws.farVertex[2] = f0z;
+    if (!elementClip(cand, ws, i, j, feature)) return false;
   }
   if (s1 > SUPPORT_TOLERANCE && s1 * s1 <= LINE_CONTACT_SLOPE2 * (f1x * f1x + f1y * f1y + f1z * f1z)) {
-    S[19] = g; S[20] = f1x; S[21] = f1y; S[22] = f1z;
-    if (!elementClip(cand, S, i, j, feature)) return false;
+    ws.clipGap = g; ws.farVertex[0] = f1x; ws.farVertex[1] = f1y; ws.farVertex[2] = f1z;
+    if (!elementClip(cand, ws, i, j, feature)) return false;
   }
   if (!rockOk && faceFlat) {
     // the rock face through both ends of the edge most nearly parallel to P, facing down along
@@ -524,8 +531,8 @@ function edgeCandidate(
       if (d > -margin) {
         const slot = cand.reserve();
         if (slot < 0) return false;
-        S[0] = x; S[1] = y; S[2] = h; S[3] = -WP[4 * bf]; S[4] = -WP[4 * bf + 1]; S[5] = -WP[4 * bf + 2]; S[6] = d;
-        writeCandidate(cand, slot, S, i, j, feature | FEATURE_FACE_CLIP);
+        ws.candPoint[0] = x; ws.candPoint[1] = y; ws.candPoint[2] = h; ws.candNormal[0] = -WP[4 * bf]; ws.candNormal[1] = -WP[4 * bf + 1]; ws.candNormal[2] = -WP[4 * bf + 2]; ws.candDepth = d;
+        writeCandidate(cand, slot, ws, i, j, feature | FEATURE_FACE_CLIP);
       }
     }
   }
@@ -533,13 +540,14 @@ function edgeCandidate(
 }
 
 /**
- * The rock edge's point over the crossing (S[8..10]; vertical gap g = S[19] above the terrain) as a
- * contact with the element spanned by the terrain edge (tx, ty, tz) = S[14..16] and its far vertex
- * (fx, fy, fz) = S[20..22] (relative to the terrain point), margin S[18]: the element's normal,
- * depth −g·n_z. False when the buffer is full. (Numbers come through S: no boxed arguments.)
+ * The rock edge's point over the crossing (ws.edgePoint; vertical gap g = ws.clipGap above the
+ * terrain) as a contact with the element spanned by the terrain edge (tx, ty, tz) = ws.terrainEdge
+ * and its far vertex (fx, fy, fz) = ws.farVertex (relative to the terrain point), margin
+ * ws.edgeMargin: the element's normal, depth −g·n_z. False when the buffer is full. (Numbers come
+ * through the workspace: no boxed arguments.)
  */
-function elementClip(cand: ContactBuffer, S: Float64Array, i: number, j: number, feature: number): boolean {
-  const tx = S[14], ty = S[15], tz = S[16], margin = S[18], g = S[19], fx = S[20], fy = S[21], fz = S[22];
+function elementClip(cand: ContactBuffer, ws: PolytopeTerrainWorkspace, i: number, j: number, feature: number): boolean {
+  const tx = ws.terrainEdge[0], ty = ws.terrainEdge[1], tz = ws.terrainEdge[2], margin = ws.edgeMargin, g = ws.clipGap, fx = ws.farVertex[0], fy = ws.farVertex[1], fz = ws.farVertex[2];
   let nx = ty * fz - tz * fy, ny = tz * fx - tx * fz, nz = tx * fy - ty * fx;
   const inv = (nz < 0 ? -1 : 1) / Math.sqrt(nx * nx + ny * ny + nz * nz);
   nx *= inv; ny *= inv; nz *= inv;
@@ -547,14 +555,14 @@ function elementClip(cand: ContactBuffer, S: Float64Array, i: number, j: number,
   if (depth <= -margin) return true;
   const slot = cand.reserve();
   if (slot < 0) return false;
-  S[0] = S[8]; S[1] = S[9]; S[2] = S[10] - g; S[3] = nx; S[4] = ny; S[5] = nz; S[6] = depth;
-  writeCandidate(cand, slot, S, i, j, feature | FEATURE_ELEMENT_CLIP);
+  ws.candPoint[0] = ws.edgePoint[0]; ws.candPoint[1] = ws.edgePoint[1]; ws.candPoint[2] = ws.edgePoint[2] - g; ws.candNormal[0] = nx; ws.candNormal[1] = ny; ws.candNormal[2] = nz; ws.candDepth = depth;
+  writeCandidate(cand, slot, ws, i, j, feature | FEATURE_ELEMENT_CLIP);
   return true;
 }
 
 /** Grid neighbours of a vertex in the triangulation (axis neighbours and the two ends of the V1–V2 diagonals). */
-const NEIGHBOUR_DI = [1, -1, 0, 0, -1, 1];
-const NEIGHBOUR_DJ = [0, 0, 1, -1, 1, -1];
+const NEIGHBOUR_DI = [1, -1, 0, 0, -1, 1] as const;
+const NEIGHBOUR_DJ = [0, 0, 1, -1, 1, -1] as const;
 
 /**
  * True if grid vertex (i, j) is a highest point of the terrain along −n_f (face f of the world

@@ -1,116 +1,23 @@
 /**
- * Joints: revolute (hinge: wheel axles, steering), fixed, prismatic (suspension), ball (trailer
- * hitch), solved as soft constraints in the same stages as contacts (Box2D v3's joint solver,
- * carried to 3D).
- *
- * Frames. Every joint stores its anchor and axis in both bodies' mass frames, taken from the
- * world anchor/axis at the start pose, and the relative orientation q0 = q_A⁻¹·q_B at that pose
- * (the zero of the joint's angle and of a fixed joint's error). "World" as body A is the static
- * terrain slot.
- *
- * Rows, solved in this order so that the hard rows have the last word:
- *   1. spring / damping / joint friction / motor on the joint coordinate (revolute: angle about
- *      the axis; prismatic: slide along it),
- *   2. limits (one-sided, speculative when not yet reached),
- *   3. the locked rows: point (3×3 block: revolute, fixed, prismatic's two perpendicular rows
- *      use their own), angular (revolute 2×2 block perpendicular to the axis; fixed and
- *      prismatic 3×3).
- * Sign convention: the joint coordinate's rate is axis·(ω_B − ω_A) (revolute) or
- * axis·(v_B − v_A at the anchor) (prismatic); a motor's positive target turns/moves B
- * positively about/along the axis relative to A.
+ * The rows every joint kind is built from (Box2D v3's joint rows, carried to 3D): velocity and
+ * effective-mass helpers, the point block (anchors coincide), the angular lock (axis-only or
+ * full), a linear row along a direction, and the rows on the joint coordinate (spring, friction,
+ * motor, limits). Each joint kind's file (revolute.ts, prismatic.ts, fixed.ts, ball.ts) calls
+ * these in its order; the per-context JointScratch carries the vectors and the named scalars
+ * between them.
  */
-import type { BodyStore } from './bodies';
-import { Softness, springSoftness } from './soft';
-import type { Vec3 } from '../math/vec3';
-
-export const JointKind = { Revolute: 0, Fixed: 1, Prismatic: 2, Ball: 3 } as const;
-export type JointKind = (typeof JointKind)[keyof typeof JointKind];
-export const JOINT_KIND_NAMES = ['revolute', 'fixed', 'prismatic', 'ball'] as const;
-
-/** Number of float64 slots of one joint's warm-start state (see JointStore.impulses). */
-export const JOINT_IMPULSE_STRIDE = 12;
-const I_LIN = 0, I_ANG = 3, I_MOTOR = 6, I_LOWER = 7, I_UPPER = 8, I_SPRING = 9, I_PERP = 10;
-
-export interface JointDef {
-  kind: JointKind;
-  name: string;
-  bodyA: number;
-  bodyB: number;
-  /** Anchor and axis in each body's mass frame; perp ⟂ axis, also in both. */
-  anchorA: Vec3;
-  anchorB: Vec3;
-  axisA: Vec3;
-  axisB: Vec3;
-  perpA: Vec3;
-  /** q_A⁻¹·q_B at the start pose. */
-  q0: [number, number, number, number];
-  limits: [number, number] | null;
-  motor: boolean;
-  maxMotorEffort: number;
-  stiffness: number;
-  damping: number;
-  restPosition: number;
-  friction: number;
-}
-
-export class JointStore {
-  readonly defs: JointDef[] = [];
-  /** Motor target velocities (state: the drive writes them). */
-  motorTarget = new Float64Array(0);
-  /** Accumulated impulses, JOINT_IMPULSE_STRIDE per joint (warm start; state). */
-  impulses = new Float64Array(0);
-  /** Joint coordinate and its rate after the last step (report). */
-  position = new Float64Array(0);
-  velocity = new Float64Array(0);
-  /** Sorted pair keys of jointed bodies (their contacts are not generated). */
-  connectedKeys = new Float64Array(0);
-
-  get count(): number {
-    return this.defs.length;
-  }
-
-  add(def: JointDef, motorTarget: number): number {
-    this.defs.push(def);
-    const n = this.defs.length;
-    const grow = (a: Float64Array, stride: number) => {
-      const b = new Float64Array(n * stride);
-      b.set(a);
-      return b;
-    };
-    this.motorTarget = grow(this.motorTarget, 1);
-    this.impulses = grow(this.impulses, JOINT_IMPULSE_STRIDE);
-    this.position = grow(this.position, 1);
-    this.velocity = grow(this.velocity, 1);
-    this.motorTarget[n - 1] = motorTarget;
-    const lo = Math.min(def.bodyA, def.bodyB), hi = Math.max(def.bodyA, def.bodyB);
-    const keys = Array.from(this.connectedKeys);
-    keys.push(lo * 2097152 + hi);
-    keys.sort((x, y) => x - y);
-    this.connectedKeys = Float64Array.from(keys);
-    return n - 1;
-  }
-
-  /** True if bodies a and b are joined (either order). */
-  connected(a: number, b: number): boolean {
-    const lo = Math.min(a, b), hi = Math.max(a, b);
-    const key = lo * 2097152 + hi;
-    const k = this.connectedKeys;
-    let l = 0, r = k.length - 1;
-    while (l <= r) {
-      const m = (l + r) >> 1;
-      if (k[m] === key) return true;
-      if (k[m] < key) l = m + 1;
-      else r = m - 1;
-    }
-    return false;
-  }
-}
+import type { BodyStore } from '../bodies';
+import { Softness, springSoftness } from '../soft';
+import type { Vec3 } from '../../math/vec3';
+import type { JointDef, JointStore } from './store';
+import { I_ANG, I_LIN, I_LOWER, I_MOTOR, I_PERP, I_SPRING, I_UPPER, JOINT_IMPULSE_STRIDE } from './store';
 
 /**
  * Scratch of the joint rows, one per solver context (a world's): the vectors of the joint being
- * solved, its 3×3 blocks, and the slots through which the helpers below hand back scalar results
- * (`out[0]`) and take scalar arguments (`arg`) — V8 boxes a double that crosses a call it does not
- * inline, and the joint rows run every substep. Nothing here outlives one joint's rows.
+ * solved, its 3×3 blocks, and the named fields through which the helpers below hand back scalar
+ * results and take scalar arguments — V8 boxes a double that crosses a call it does not inline
+ * (a double stored into an object field is written in place), and the joint rows run every
+ * substep. Nothing here outlives one joint's rows.
  */
 export class JointScratch {
   readonly rA: Vec3 = [0, 0, 0];
@@ -123,12 +30,28 @@ export class JointScratch {
   readonly K = new Float64Array(9);
   readonly Kinv = new Float64Array(9);
   readonly spring = new Softness();
-  /** Scalar result of the last helper called. */
-  readonly out = new Float64Array(1);
   /** Impulse or direction vector handed to a helper. */
   readonly vec: Vec3 = [0, 0, 0];
-  /** Scalar arguments: [0] K of the coordinate row, [1] prismatic slide, [2] perpendicular row error, [3] coordinate impulse. */
-  readonly arg = new Float64Array(4);
+  /** Warm start: the accumulated linear (point rows) and angular impulses to re-apply. */
+  readonly linImpulse: Vec3 = [0, 0, 0];
+  readonly angImpulse: Vec3 = [0, 0, 0];
+  // results (written by the helper named, read right after the call); initialised with a
+  // fraction so that V8 gives the fields a double representation from the start
+  /** linK, angK, dotK: the effective inverse mass of the row [1/kg or 1/(kg·m²)]. */
+  rowK = 0.5;
+  /** linVel, angVel, coordRate: the relative rate along the row [m/s or rad/s]. */
+  rate = 0.5;
+  /** revoluteAngle: B's angle relative to A about the axis [rad], in (−π, π]. */
+  angle = 0.5;
+  // arguments (set by the joint kind's solver before the call)
+  /** solveCoordinateRows: K of the coordinate row (> 0). */
+  coordK = 0.5;
+  /** solveCoordinateRows: the prismatic slide along the axis [m] (0 for revolute). */
+  slide = 0.5;
+  /** solvePerpRow: the row's position error [m]. */
+  perpError = 0.5;
+  /** coordApply: the impulse on the joint coordinate [N·s or N·m·s]. */
+  coordImpulse = 0.5;
 }
 
 /** Joint solver context of one substep. */
@@ -143,19 +66,19 @@ export interface JointSolveContext {
   scratch: JointScratch;
 }
 
-/** out[0] = relative velocity of B's anchor w.r.t. A's along d, with A's arm `ra` (may include the prismatic offset). */
-function linVel(js: JointScratch, bodies: BodyStore, a: number, b: number, ra: Vec3, rb: Vec3, d: Vec3): void {
+/** rate = relative velocity of B's anchor w.r.t. A's along d, with A's arm `ra` (may include the prismatic offset). */
+export function linVel(js: JointScratch, bodies: BodyStore, a: number, b: number, ra: Vec3, rb: Vec3, d: Vec3): void {
   const v = bodies.linVel, w = bodies.angVel;
   const wax = w[3 * a], way = w[3 * a + 1], waz = w[3 * a + 2];
   const wbx = w[3 * b], wby = w[3 * b + 1], wbz = w[3 * b + 2];
   const vx = v[3 * b] + wby * rb[2] - wbz * rb[1] - (v[3 * a] + way * ra[2] - waz * ra[1]);
   const vy = v[3 * b + 1] + wbz * rb[0] - wbx * rb[2] - (v[3 * a + 1] + waz * ra[0] - wax * ra[2]);
   const vz = v[3 * b + 2] + wbx * rb[1] - wby * rb[0] - (v[3 * a + 2] + wax * ra[1] - way * ra[0]);
-  js.out[0] = vx * d[0] + vy * d[1] + vz * d[2];
+  js.rate = vx * d[0] + vy * d[1] + vz * d[2];
 }
 
-/** out[0] = K of a linear row along d: mA + mB + (ra×d)·I_A(ra×d) + (rb×d)·I_B(rb×d). */
-function linK(ctx: JointSolveContext, a: number, b: number, ra: Vec3, rb: Vec3, d: Vec3): void {
+/** rowK = K of a linear row along d: mA + mB + (ra×d)·I_A(ra×d) + (rb×d)·I_B(rb×d). */
+export function linK(ctx: JointSolveContext, a: number, b: number, ra: Vec3, rb: Vec3, d: Vec3): void {
   const js = ctx.scratch;
   const mA = ctx.invMass[a], mB = ctx.invMass[b];
   const I = ctx.bodies.invInertiaWorld;
@@ -169,11 +92,11 @@ function linK(ctx: JointSolveContext, a: number, b: number, ra: Vec3, rb: Vec3, 
     const x = rb[1] * dz - rb[2] * dy, y = rb[2] * dx - rb[0] * dz, z = rb[0] * dy - rb[1] * dx, o = 9 * b;
     k += x * (I[o] * x + I[o + 3] * y + I[o + 6] * z) + y * (I[o + 1] * x + I[o + 4] * y + I[o + 7] * z) + z * (I[o + 2] * x + I[o + 5] * y + I[o + 8] * z);
   }
-  js.out[0] = k;
+  js.rowK = k;
 }
 
-/** out[0] = K of an angular row along d: d·I_A·d + d·I_B·d (bodies the solver may move). */
-function angK(ctx: JointSolveContext, a: number, b: number, d: Vec3): void {
+/** rowK = K of an angular row along d: d·I_A·d + d·I_B·d (bodies the solver may move). */
+export function angK(ctx: JointSolveContext, a: number, b: number, d: Vec3): void {
   const js = ctx.scratch;
   const I = ctx.bodies.invInertiaWorld;
   const x = d[0], y = d[1], z = d[2];
@@ -186,11 +109,11 @@ function angK(ctx: JointSolveContext, a: number, b: number, d: Vec3): void {
     const o = 9 * b;
     kb = x * (I[o] * x + I[o + 3] * y + I[o + 6] * z) + y * (I[o + 1] * x + I[o + 4] * y + I[o + 7] * z) + z * (I[o + 2] * x + I[o + 5] * y + I[o + 8] * z);
   }
-  js.out[0] = ka + kb;
+  js.rowK = ka + kb;
 }
 
 /** Applies linear impulse P: +P to B at rb, −P to A at ra. */
-function applyLin(ctx: JointSolveContext, a: number, b: number, ra: Vec3, rb: Vec3, P: Vec3): void {
+export function applyLin(ctx: JointSolveContext, a: number, b: number, ra: Vec3, rb: Vec3, P: Vec3): void {
   const v = ctx.bodies.linVel, w = ctx.bodies.angVel, I = ctx.bodies.invInertiaWorld;
   const px = P[0], py = P[1], pz = P[2];
   const mA = ctx.invMass[a], mB = ctx.invMass[b];
@@ -211,7 +134,7 @@ function applyLin(ctx: JointSolveContext, a: number, b: number, ra: Vec3, rb: Ve
 }
 
 /** Angular impulse L: +L to B, −L to A. */
-function applyAng(ctx: JointSolveContext, a: number, b: number, L: Vec3): void {
+export function applyAng(ctx: JointSolveContext, a: number, b: number, L: Vec3): void {
   const w = ctx.bodies.angVel, I = ctx.bodies.invInertiaWorld;
   if (ctx.invMass[a] > 0) {
     const lx = -L[0], ly = -L[1], lz = -L[2], o = 9 * a;
@@ -227,14 +150,14 @@ function applyAng(ctx: JointSolveContext, a: number, b: number, L: Vec3): void {
   }
 }
 
-/** out[0] = (ω_B − ω_A)·d. */
-function angVel(js: JointScratch, bodies: BodyStore, a: number, b: number, d: Vec3): void {
+/** rate = (ω_B − ω_A)·d. */
+export function angVel(js: JointScratch, bodies: BodyStore, a: number, b: number, d: Vec3): void {
   const w = bodies.angVel;
-  js.out[0] = (w[3 * b] - w[3 * a]) * d[0] + (w[3 * b + 1] - w[3 * a + 1]) * d[1] + (w[3 * b + 2] - w[3 * a + 2]) * d[2];
+  js.rate = (w[3 * b] - w[3 * a]) * d[0] + (w[3 * b + 1] - w[3 * a + 1]) * d[1] + (w[3 * b + 2] - w[3 * a + 2]) * d[2];
 }
 
 /** out = R_b·v (rotateByBody with the vector read here: no float arguments). */
-function rotateVec(out: Vec3, rot: Float64Array, b: number, v: Vec3): void {
+export function rotateVec(out: Vec3, rot: Float64Array, b: number, v: Vec3): void {
   const q = 4 * b;
   const qx = rot[q], qy = rot[q + 1], qz = rot[q + 2], qw = rot[q + 3];
   const x = v[0], y = v[1], z = v[2];
@@ -245,7 +168,7 @@ function rotateVec(out: Vec3, rot: Float64Array, b: number, v: Vec3): void {
 }
 
 /** Symmetric 3×3 inverse (column-major); returns false when singular. */
-function invert3(out: Float64Array, m: Float64Array): boolean {
+export function invert3(out: Float64Array, m: Float64Array): boolean {
   const a = m[0], b = m[3], c = m[6], d = m[1], e = m[4], f = m[7], g = m[2], h = m[5], i = m[8];
   const A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g;
   const det = a * A + b * B + c * C;
@@ -258,7 +181,7 @@ function invert3(out: Float64Array, m: Float64Array): boolean {
 }
 
 /** Adds −m·[r]×·I·[r]× (the point-row block of one body) to K. */
-function addPointBlock(js: JointScratch, bodies: BodyStore, b: number, r: Vec3): void {
+export function addPointBlock(js: JointScratch, bodies: BodyStore, b: number, r: Vec3): void {
   // K += [r]×ᵀ I [r]×, column by column: for each unit e_k, (I (e_k × r)) × r ... computed as
   // col_k = −r × (I (r × e_k))
   for (let k = 0; k < 3; k++) {
@@ -276,7 +199,7 @@ function addPointBlock(js: JointScratch, bodies: BodyStore, b: number, r: Vec3):
 }
 
 /** Point constraint (anchors coincide): 3×3 block. */
-function solvePoint(ctx: JointSolveContext, j: number, a: number, b: number, useBias: boolean, imp: Float64Array): void {
+export function solvePoint(ctx: JointSolveContext, j: number, a: number, b: number, useBias: boolean, imp: Float64Array): void {
   const js = ctx.scratch;
   const bodies = ctx.bodies, pos = bodies.pos;
   const mA = ctx.invMass[a], mB = ctx.invMass[b];
@@ -313,7 +236,7 @@ function solvePoint(ctx: JointSolveContext, j: number, a: number, b: number, use
  * (the small rotation taking A's axis onto B's). Fixed/prismatic: all three rows, error from
  * the quaternion q_B·(q_A·q0)⁻¹.
  */
-function solveAngular(ctx: JointSolveContext, j: number, def: JointDef, a: number, b: number, useBias: boolean, imp: Float64Array, axisOnly: boolean): void {
+export function solveAngular(ctx: JointSolveContext, j: number, def: JointDef, a: number, b: number, useBias: boolean, imp: Float64Array, axisOnly: boolean): void {
   const js = ctx.scratch;
   const bodies = ctx.bodies;
   const o = JOINT_IMPULSE_STRIDE * j + I_ANG;
@@ -357,11 +280,11 @@ function solveAngular(ctx: JointSolveContext, j: number, def: JointDef, a: numbe
   if (axisOnly) {
     // 2×2 in the basis p1, p2 ⟂ axis
     dotK(js, js.p1, js.p1);
-    const k11 = js.out[0];
+    const k11 = js.rowK;
     dotK(js, js.p1, js.p2);
-    const k12 = js.out[0];
+    const k12 = js.rowK;
     dotK(js, js.p2, js.p2);
-    const k22 = js.out[0];
+    const k22 = js.rowK;
     const det = k11 * k22 - k12 * k12;
     if (!(det > 1e-300)) return;
     const u1 = rx * js.p1[0] + ry * js.p1[1] + rz * js.p1[2] + biasRate * (ex * js.p1[0] + ey * js.p1[1] + ez * js.p1[2]);
@@ -385,16 +308,16 @@ function solveAngular(ctx: JointSolveContext, j: number, def: JointDef, a: numbe
   applyAng(ctx, a, b, js.vec);
 }
 
-/** out[0] = u·K·v. */
-function dotK(js: JointScratch, u: Vec3, v: Vec3): void {
+/** rowK = u·K·v. */
+export function dotK(js: JointScratch, u: Vec3, v: Vec3): void {
   const x = js.K[0] * v[0] + js.K[3] * v[1] + js.K[6] * v[2];
   const y = js.K[1] * v[0] + js.K[4] * v[1] + js.K[7] * v[2];
   const z = js.K[2] * v[0] + js.K[5] * v[1] + js.K[8] * v[2];
-  js.out[0] = u[0] * x + u[1] * y + u[2] * z;
+  js.rowK = u[0] * x + u[1] * y + u[2] * z;
 }
 
-/** out[0] = revolute angle of B relative to A about the axis, in (−π, π]: from q_rel = q0⁻¹·q_A⁻¹·q_B. */
-function revoluteAngle(js: JointScratch, bodies: BodyStore, def: JointDef, a: number, b: number): void {
+/** angle = revolute angle of B relative to A about the axis, in (−π, π]: from q_rel = q0⁻¹·q_A⁻¹·q_B. */
+export function revoluteAngle(js: JointScratch, bodies: BodyStore, def: JointDef, a: number, b: number): void {
   const r = bodies.rot, qa = 4 * a, qb = 4 * b;
   // m = q_A⁻¹ · q_B
   const ax0 = -r[qa], ay0 = -r[qa + 1], az0 = -r[qa + 2], aw0 = r[qa + 3];
@@ -414,75 +337,15 @@ function revoluteAngle(js: JointScratch, bodies: BodyStore, def: JointDef, a: nu
   let angle = 2 * Math.atan2(s, ew);
   if (angle > Math.PI) angle -= 2 * Math.PI;
   else if (angle <= -Math.PI) angle += 2 * Math.PI;
-  js.out[0] = angle;
+  js.angle = angle;
 }
 
-/**
- * One pass over all joints. useBias: solve stage (soft, corrects drift); false: relax stage
- * (rigid rows without bias). Motors, springs and friction act in both (they are physical).
- */
-export function solveJoints(joints: JointStore, ctx: JointSolveContext, useBias: boolean): void {
+/** Linear row along d with error c = scratch.perpError. */
+export function solvePerpRow(ctx: JointSolveContext, j: number, a: number, b: number, useBias: boolean, imp: Float64Array, d: Vec3, slot: number): void {
   const js = ctx.scratch;
-  const bodies = ctx.bodies, imp = joints.impulses;
-  for (let j = 0; j < joints.defs.length; j++) {
-    const def = joints.defs[j];
-    const a = def.bodyA, b = def.bodyB;
-    if (ctx.invMass[a] === 0 && ctx.invMass[b] === 0) continue;
-    rotateVec(js.rA, bodies.rot, a, def.anchorA);
-    rotateVec(js.rB, bodies.rot, b, def.anchorB);
-    if (def.kind === JointKind.Ball) {
-      solvePoint(ctx, j, a, b, useBias, imp);
-      continue;
-    }
-    rotateVec(js.ax, bodies.rot, a, def.axisA);
-    if (def.kind === JointKind.Fixed) {
-      solveAngular(ctx, j, def, a, b, useBias, imp, false);
-      solvePoint(ctx, j, a, b, useBias, imp);
-      continue;
-    }
-    rotateVec(js.p1, bodies.rot, a, def.perpA);
-    js.p2[0] = js.ax[1] * js.p1[2] - js.ax[2] * js.p1[1];
-    js.p2[1] = js.ax[2] * js.p1[0] - js.ax[0] * js.p1[2];
-    js.p2[2] = js.ax[0] * js.p1[1] - js.ax[1] * js.p1[0];
-    if (def.kind === JointKind.Revolute) {
-      rotateVec(js.bx, bodies.rot, b, def.axisB);
-      angK(ctx, a, b, js.ax);
-      if (js.out[0] > 0) {
-        js.arg[0] = js.out[0];
-        js.arg[1] = 0;
-        solveCoordinateRows(joints, ctx, j, def, a, b, useBias, true);
-      }
-      solveAngular(ctx, j, def, a, b, useBias, imp, true);
-      solvePoint(ctx, j, a, b, useBias, imp);
-    } else {
-      // prismatic: A's arm extended to B's anchor (d), so the rows see A's rotation of the axis
-      const pos = bodies.pos;
-      const dx = pos[3 * b] + js.rB[0] - pos[3 * a] - js.rA[0];
-      const dy = pos[3 * b + 1] + js.rB[1] - pos[3 * a + 1] - js.rA[1];
-      const dz = pos[3 * b + 2] + js.rB[2] - pos[3 * a + 2] - js.rA[2];
-      js.rA[0] += dx; js.rA[1] += dy; js.rA[2] += dz; // rA now reaches B's anchor
-      linK(ctx, a, b, js.rA, js.rB, js.ax);
-      if (js.out[0] > 0) {
-        js.arg[0] = js.out[0];
-        js.arg[1] = js.ax[0] * dx + js.ax[1] * dy + js.ax[2] * dz;
-        solveCoordinateRows(joints, ctx, j, def, a, b, useBias, false);
-      }
-      solveAngular(ctx, j, def, a, b, useBias, imp, false);
-      // two perpendicular linear rows, errors p·d
-      js.arg[2] = js.p1[0] * dx + js.p1[1] * dy + js.p1[2] * dz;
-      solvePerpRow(ctx, j, a, b, useBias, imp, js.p1, 0);
-      js.arg[2] = js.p2[0] * dx + js.p2[1] * dy + js.p2[2] * dz;
-      solvePerpRow(ctx, j, a, b, useBias, imp, js.p2, 1);
-    }
-  }
-}
-
-/** Linear row along d with error c = arg[2]. */
-function solvePerpRow(ctx: JointSolveContext, j: number, a: number, b: number, useBias: boolean, imp: Float64Array, d: Vec3, slot: number): void {
-  const js = ctx.scratch;
-  const c = js.arg[2];
+  const c = js.perpError;
   linK(ctx, a, b, js.rA, js.rB, d);
-  const k = js.out[0];
+  const k = js.rowK;
   if (!(k > 0)) return;
   let bias = 0, massScale = 1, impulseScale = 0;
   if (useBias) {
@@ -492,7 +355,7 @@ function solvePerpRow(ctx: JointSolveContext, j: number, a: number, b: number, u
   }
   const o = JOINT_IMPULSE_STRIDE * j + I_PERP + slot;
   linVel(js, ctx.bodies, a, b, js.rA, js.rB, d);
-  const cdot = js.out[0];
+  const cdot = js.rate;
   const l = (-massScale * (cdot + bias)) / k - impulseScale * imp[o];
   imp[o] += l;
   js.vec[0] = l * d[0]; js.vec[1] = l * d[1]; js.vec[2] = l * d[2];
@@ -504,20 +367,20 @@ function solvePerpRow(ctx: JointSolveContext, j: number, a: number, b: number, u
  * damping (implicit spring–damper), Coulomb joint friction, velocity motor (effort-limited),
  * limits. `angular` selects the revolute (angular) or prismatic (linear, arms rA, rB) Jacobian.
  */
-function solveCoordinateRows(
+export function solveCoordinateRows(
   joints: JointStore, ctx: JointSolveContext, j: number, def: JointDef, a: number, b: number,
   useBias: boolean, angular: boolean,
 ): void {
   const js = ctx.scratch;
-  // K of the coordinate row and the prismatic slide come in arg[0], arg[1]
-  const k = js.arg[0], slide = js.arg[1];
+  // K of the coordinate row and the prismatic slide come in the scratch
+  const k = js.coordK, slide = js.slide;
   const imp = joints.impulses, o = JOINT_IMPULSE_STRIDE * j, bodies = ctx.bodies;
   const needQ = def.stiffness > 0 || def.limits !== null;
   let q = 0;
   if (needQ) {
     if (angular) {
       revoluteAngle(js, bodies, def, a, b);
-      q = js.out[0];
+      q = js.angle;
     } else {
       q = slide;
     }
@@ -528,28 +391,28 @@ function solveCoordinateRows(
     springSoftness(js.spring, def.stiffness, def.damping, m, ctx.h);
     const c = def.stiffness > 0 ? q - def.restPosition : 0;
     coordRate(ctx, a, b, angular);
-    const l = -m * js.spring.massScale * (js.out[0] + js.spring.biasRate * c) - js.spring.impulseScale * imp[o + I_SPRING];
+    const l = -m * js.spring.massScale * (js.rate + js.spring.biasRate * c) - js.spring.impulseScale * imp[o + I_SPRING];
     imp[o + I_SPRING] += l;
-    js.arg[3] = l;
+    js.coordImpulse = l;
     coordApply(ctx, a, b, angular);
   }
   // joint friction: a motor toward zero rate with effort friction·h
   if (def.friction > 0) {
     coordRate(ctx, a, b, angular);
-    const l = -m * js.out[0];
+    const l = -m * js.rate;
     const lim = def.friction * ctx.h;
     // friction is not warm-started: it is re-solved from zero every substep
-    js.arg[3] = Math.max(-lim, Math.min(lim, l));
+    js.coordImpulse = Math.max(-lim, Math.min(lim, l));
     coordApply(ctx, a, b, angular);
   }
   if (def.motor) {
     const old = imp[o + I_MOTOR];
     const maxL = def.maxMotorEffort * ctx.h;
     coordRate(ctx, a, b, angular);
-    const l = -m * (js.out[0] - joints.motorTarget[j]);
+    const l = -m * (js.rate - joints.motorTarget[j]);
     const total = Math.max(-maxL, Math.min(maxL, old + l));
     imp[o + I_MOTOR] = total;
-    js.arg[3] = total - old;
+    js.coordImpulse = total - old;
     coordApply(ctx, a, b, angular);
   }
   if (def.limits !== null) {
@@ -566,10 +429,10 @@ function solveCoordinateRows(
       }
       const old = imp[o + I_LOWER];
       coordRate(ctx, a, b, angular);
-      const l = -m * massScale * (js.out[0] + bias) - impulseScale * old;
+      const l = -m * massScale * (js.rate + bias) - impulseScale * old;
       const total = Math.max(0, old + l);
       imp[o + I_LOWER] = total;
-      js.arg[3] = total - old;
+      js.coordImpulse = total - old;
       coordApply(ctx, a, b, angular);
     }
     // upper: hi − q ≥ 0 (impulse acts negatively on q)
@@ -584,107 +447,49 @@ function solveCoordinateRows(
       }
       const old = imp[o + I_UPPER];
       coordRate(ctx, a, b, angular);
-      const l = -m * massScale * (-js.out[0] + bias) - impulseScale * old;
+      const l = -m * massScale * (-js.rate + bias) - impulseScale * old;
       const total = Math.max(0, old + l);
       imp[o + I_UPPER] = total;
-      js.arg[3] = -(total - old);
+      js.coordImpulse = -(total - old);
       coordApply(ctx, a, b, angular);
     }
   }
 }
 
-/** out[0] = rate of the joint coordinate along `ax` (the scratch's, set by solveJoints). */
-function coordRate(ctx: JointSolveContext, a: number, b: number, angular: boolean): void {
+/** rate = rate of the joint coordinate along `ax` (the scratch's, set by solveJoints). */
+export function coordRate(ctx: JointSolveContext, a: number, b: number, angular: boolean): void {
   const js = ctx.scratch;
   if (angular) angVel(js, ctx.bodies, a, b, js.ax);
   else linVel(js, ctx.bodies, a, b, js.rA, js.rB, js.ax);
 }
 
-/** Applies impulse l = arg[3] on the joint coordinate along `ax`. */
-function coordApply(ctx: JointSolveContext, a: number, b: number, angular: boolean): void {
+/** Applies impulse l = scratch.coordImpulse on the joint coordinate along `ax`. */
+export function coordApply(ctx: JointSolveContext, a: number, b: number, angular: boolean): void {
   const js = ctx.scratch;
-  const l = js.arg[3];
+  const l = js.coordImpulse;
   js.vec[0] = l * js.ax[0]; js.vec[1] = l * js.ax[1]; js.vec[2] = l * js.ax[2];
   if (angular) applyAng(ctx, a, b, js.vec);
   else applyLin(ctx, a, b, js.rA, js.rB, js.vec);
 }
 
-/** Re-applies the accumulated impulses of the last step. */
-export function warmStartJoints(joints: JointStore, ctx: JointSolveContext): void {
-  const js = ctx.scratch;
-  const bodies = ctx.bodies, imp = joints.impulses;
-  for (let j = 0; j < joints.defs.length; j++) {
-    const def = joints.defs[j];
-    const a = def.bodyA, b = def.bodyB;
-    if (ctx.invMass[a] === 0 && ctx.invMass[b] === 0) continue;
-    const o = JOINT_IMPULSE_STRIDE * j;
-    rotateVec(js.rA, bodies.rot, a, def.anchorA);
-    rotateVec(js.rB, bodies.rot, b, def.anchorB);
-    rotateVec(js.ax, bodies.rot, a, def.axisA);
-    let linX = imp[o + I_LIN], linY = imp[o + I_LIN + 1], linZ = imp[o + I_LIN + 2];
-    let angX = imp[o + I_ANG], angY = imp[o + I_ANG + 1], angZ = imp[o + I_ANG + 2];
-    const axial = imp[o + I_MOTOR] + imp[o + I_LOWER] - imp[o + I_UPPER] + imp[o + I_SPRING];
-    if (def.kind === JointKind.Revolute) {
-      rotateVec(js.p1, bodies.rot, a, def.perpA);
-      js.p2[0] = js.ax[1] * js.p1[2] - js.ax[2] * js.p1[1];
-      js.p2[1] = js.ax[2] * js.p1[0] - js.ax[0] * js.p1[2];
-      js.p2[2] = js.ax[0] * js.p1[1] - js.ax[1] * js.p1[0];
-      // the 2 perpendicular angular impulses are stored as coefficients of p1, p2
-      const l1 = angX, l2 = angY;
-      angX = l1 * js.p1[0] + l2 * js.p2[0] + axial * js.ax[0];
-      angY = l1 * js.p1[1] + l2 * js.p2[1] + axial * js.ax[1];
-      angZ = l1 * js.p1[2] + l2 * js.p2[2] + axial * js.ax[2];
-    } else if (def.kind === JointKind.Prismatic) {
-      rotateVec(js.p1, bodies.rot, a, def.perpA);
-      js.p2[0] = js.ax[1] * js.p1[2] - js.ax[2] * js.p1[1];
-      js.p2[1] = js.ax[2] * js.p1[0] - js.ax[0] * js.p1[2];
-      js.p2[2] = js.ax[0] * js.p1[1] - js.ax[1] * js.p1[0];
-      const pos = bodies.pos;
-      js.tmp[0] = pos[3 * b] + js.rB[0] - pos[3 * a];
-      js.tmp[1] = pos[3 * b + 1] + js.rB[1] - pos[3 * a + 1];
-      js.tmp[2] = pos[3 * b + 2] + js.rB[2] - pos[3 * a + 2];
-      js.rA[0] = js.tmp[0]; js.rA[1] = js.tmp[1]; js.rA[2] = js.tmp[2];
-      const q1 = imp[o + I_PERP], q2 = imp[o + I_PERP + 1];
-      linX = axial * js.ax[0] + q1 * js.p1[0] + q2 * js.p2[0];
-      linY = axial * js.ax[1] + q1 * js.p1[1] + q2 * js.p2[1];
-      linZ = axial * js.ax[2] + q1 * js.p1[2] + q2 * js.p2[2];
-    }
-    if (linX !== 0 || linY !== 0 || linZ !== 0) {
-      js.vec[0] = linX; js.vec[1] = linY; js.vec[2] = linZ;
-      applyLin(ctx, a, b, js.rA, js.rB, js.vec);
-    }
-    if (angX !== 0 || angY !== 0 || angZ !== 0) {
-      js.vec[0] = angX; js.vec[1] = angY; js.vec[2] = angZ;
-      applyAng(ctx, a, b, js.vec);
-    }
+/** p1 = R_A·perpA and p2 = ax × p1 (ax already rotated into the scratch): the basis ⟂ the axis. */
+export function perpBasis(js: JointScratch, rot: Float64Array, a: number, def: JointDef): void {
+  rotateVec(js.p1, rot, a, def.perpA);
+  js.p2[0] = js.ax[1] * js.p1[2] - js.ax[2] * js.p1[1];
+  js.p2[1] = js.ax[2] * js.p1[0] - js.ax[0] * js.p1[2];
+  js.p2[2] = js.ax[0] * js.p1[1] - js.ax[1] * js.p1[0];
+}
+
+/** Warm start: re-applies scratch.linImpulse at the arms rA, rB and scratch.angImpulse (zero ones skipped). */
+export function applyWarmStart(ctx: JointSolveContext, a: number, b: number): void {
+  const js = ctx.scratch, lin = js.linImpulse, ang = js.angImpulse;
+  if (lin[0] !== 0 || lin[1] !== 0 || lin[2] !== 0) {
+    js.vec[0] = lin[0]; js.vec[1] = lin[1]; js.vec[2] = lin[2];
+    applyLin(ctx, a, b, js.rA, js.rB, js.vec);
+  }
+  if (ang[0] !== 0 || ang[1] !== 0 || ang[2] !== 0) {
+    js.vec[0] = ang[0]; js.vec[1] = ang[1]; js.vec[2] = ang[2];
+    applyAng(ctx, a, b, js.vec);
   }
 }
 
-/** Joint coordinates and rates for the report (after the step). */
-export function measureJoints(joints: JointStore, bodies: BodyStore, js: JointScratch): void {
-  for (let j = 0; j < joints.defs.length; j++) {
-    const def = joints.defs[j];
-    const a = def.bodyA, b = def.bodyB;
-    rotateVec(js.ax, bodies.rot, a, def.axisA);
-    if (def.kind === JointKind.Revolute) {
-      revoluteAngle(js, bodies, def, a, b);
-      joints.position[j] = js.out[0];
-      angVel(js, bodies, a, b, js.ax);
-      joints.velocity[j] = js.out[0];
-    } else if (def.kind === JointKind.Prismatic) {
-      rotateVec(js.rA, bodies.rot, a, def.anchorA);
-      rotateVec(js.rB, bodies.rot, b, def.anchorB);
-      const pos = bodies.pos;
-      const dx = pos[3 * b] + js.rB[0] - pos[3 * a] - js.rA[0];
-      const dy = pos[3 * b + 1] + js.rB[1] - pos[3 * a + 1] - js.rA[1];
-      const dz = pos[3 * b + 2] + js.rB[2] - pos[3 * a + 2] - js.rA[2];
-      joints.position[j] = js.ax[0] * dx + js.ax[1] * dy + js.ax[2] * dz;
-      js.rA[0] += dx; js.rA[1] += dy; js.rA[2] += dz;
-      linVel(js, bodies, a, b, js.rA, js.rB, js.ax);
-      joints.velocity[j] = js.out[0];
-    } else {
-      joints.position[j] = 0;
-      joints.velocity[j] = 0;
-    }
-  }
-}
