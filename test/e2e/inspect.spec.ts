@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { watchConsole } from './console';
 import { pixelStats } from './pixels';
 import { panelTicks, stepsAdvance } from './wait';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, ContactInfoField } from '../../sim/dynamics/frame-layout';
 
 const port = process.env.TERRAWHEEL_WEB_PORT;
 test.use({ baseURL: `http://127.0.0.1:${port ?? 5173}/` });
@@ -102,15 +103,16 @@ test('pause, click a contact: the inspector shows the worker\'s contact of that 
   expect(Math.hypot(picked.x - target.x, picked.y - target.y)).toBeLessThan(10);
   // The inspector's fields carry the frame's numbers exactly (data-raw) and in text.
   const raw = async (field: string): Promise<number[]> => ((await page.locator(`[data-field="${field}"]`).getAttribute('data-raw')) ?? '').split(' ').map(Number);
-  const o = 10 * d.index;
+  const o = CONTACT_STRIDE * d.index;
+  const q = CONTACT_INFO_STRIDE * d.index;
   expect(await raw('point')).toEqual(f.contacts.slice(o, o + 3));
   expect(await raw('normal')).toEqual(f.contacts.slice(o + 3, o + 6));
   expect(await raw('depth')).toEqual([f.contacts[o + 6]]);
   expect(await raw('normalImpulse')).toEqual([f.contacts[o + 7]]);
   expect(await raw('frictionImpulse')).toEqual(f.contacts.slice(o + 8, o + 10));
-  expect(await raw('case')).toEqual([f.contactInfo[5 * d.index]]);
-  await expect(page.locator('[data-field="cell"]')).toHaveText(`${f.contactInfo[5 * d.index + 3]},${f.contactInfo[5 * d.index + 4]}`);
-  await expect(page.locator('[data-field="bodies"]')).toContainText(h1.bodyNames[f.contactInfo[5 * d.index + 1]].split(':')[1]);
+  expect(await raw('case')).toEqual([f.contactInfo[q + ContactInfoField.Kind]]);
+  await expect(page.locator('[data-field="cell"]')).toHaveText(`${f.contactInfo[q + ContactInfoField.CellI]},${f.contactInfo[q + ContactInfoField.CellJ]}`);
+  await expect(page.locator('[data-field="bodies"]')).toContainText(h1.bodyNames[f.contactInfo[q + ContactInfoField.BodyA]].split(':')[1]);
   await expect(page.locator('[data-field="element"]')).toHaveText(/rectangle|triangle/);
   await expect(page.locator('[data-field="slip"]')).toHaveText(/\|/);
   expect(h1.highlightedContacts).toBe(1);
@@ -148,7 +150,10 @@ test('selecting a wheel in the entity tree highlights its contacts; entity state
   }).toEqual([(h0.shownFrame!.time).toFixed(2), (h0.shownFrame!.time).toFixed(2)]);
   // the wheel with the most contacts in the shown frame
   const per = new Map<number, number>();
-  for (let k = 0; k < f.contactInfo.length; k += 5) per.set(f.contactInfo[k + 1], (per.get(f.contactInfo[k + 1]) ?? 0) + 1);
+  for (let k = 0; k < f.contactInfo.length; k += CONTACT_INFO_STRIDE) {
+    const body = f.contactInfo[k + ContactInfoField.BodyA];
+    per.set(body, (per.get(body) ?? 0) + 1);
+  }
   const [wheel, count] = [...per].filter(([b]) => h0.bodyNames[b].startsWith('wheel:')).sort((a, b) => b[1] - a[1])[0];
   await page.locator(`[data-entity="body:${wheel}"]`).click();
   await expect.poll(async () => (await hook(page)).highlightedContacts).toBe(count);
