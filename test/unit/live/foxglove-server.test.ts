@@ -101,6 +101,10 @@ describe('Foxglove WebSocket server', () => {
       const bad = c.nextStatus();
       drive({ linear: { y: 1 }, angular: { z: 0 } });
       expect((await bad).message).toMatch(/linear\.x must be a finite number/);
+      const wheel = c.publisher('/terrawheel/joint_velocity', 'terrawheel/JointVelocity');
+      const byController = c.nextStatus();
+      wheel({ name: session.info().joints.find((j) => j.controlled)!.name, velocity: 2 });
+      expect((await byController).message).toMatch(/driven by the robot's skid-steer controller/);
       await expect(c.call('/terrawheel/step', { steps: -3 })).rejects.toThrow(/integer from 0/);
       await expect(c.call('/terrawheel/resume')).rejects.toThrow(/lockstep/);
       await expect(c.call('/terrawheel/start_recording', { file: '../evil.mcap' })).rejects.toThrow(/plain file name/);
