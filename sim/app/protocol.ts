@@ -184,6 +184,14 @@ export interface SimService {
    */
   terrainPatch(i0: number, j0: number, cols: number, rows: number, stride: number): Promise<TerrainPatch>;
 
+  // --- live link (sim/app/live-info.ts; Electron main's Foxglove server over the app's world) ---
+  /** The loaded world's fixed description: bodies, joints, wheels, the drive controller's limits. */
+  liveInfo(): Promise<import('./live-info').LiveInfo>;
+  /** The world's state now (poses, velocities, contacts, joints, clock, drive); buffers transferred. */
+  liveSnapshot(): Promise<import('./live-info').LiveSnapshot>;
+  /** Puts the world back at the state it was loaded in; refused while recording or replaying. */
+  resetWorld(): Promise<number>;
+
   // --- recordings (sim/app/record-session.ts) ---
   /** Records every step from now on; the file's bytes go to `onChunk` in order. */
   startRecording(options: import('./record-session').RecordingOptions, onChunk: (bytes: Uint8Array) => unknown): Promise<import('./record-session').RecordingStatus>;

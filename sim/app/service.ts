@@ -18,7 +18,7 @@ import type { RobotSpec } from '../dynamics/spec';
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
 import type { VisualSpec } from '../robot/urdf/urdf-to-robot';
 import { EncoderThreadStartError, type EncoderThreadFactory } from '../record/encoder';
-import { assetHashes, clampDrive, RecordSession, replayable, BUILD_ID, SCENARIO_ASSET_PREFIX, type RecordingOptions, type RecordingStatus } from './record-session';
+import { assetHashes, clampDrive, RecordSession, replayable, stateBytes, stateFromBytes, BUILD_ID, SCENARIO_ASSET_PREFIX, type RecordingOptions, type RecordingStatus } from './record-session';
 import { loadCodecs, type RecordingCodecs } from '../record/codecs';
 import { bytesSource, type RecordingSink, type RecordingSource } from '../record/io';
 import { RecordingReader } from '../record/reader';
@@ -26,6 +26,7 @@ import { seekWorld, verifyRecording, type VerifyResult } from '../record/replay'
 import { scanTimelineEvents, type TimelineEvent } from '../record/events';
 import { exportWheelCsv } from '../record/export-csv';
 import type { InputRecord } from '../record/writer';
+import { describeLive, snapshotLive, type LiveInfo, type LiveSnapshot } from './live-info';
 
 /** [ms] Wall-clock period of the stepping loop. */
 const TICK_MS = 8;
@@ -91,6 +92,8 @@ export class SimServiceImpl implements SimService {
   private recording: RecordSession | null = null;
   private lastRecording: RecordingStatus | null = null;
   private replay: OpenReplay | null = null;
+  /** The loaded world's first state (resetWorld puts it back). */
+  private initialState: Uint8Array | null = null;
 
   constructor(deps: SimServiceDeps) {
     this.deps = deps;
@@ -105,6 +108,7 @@ export class SimServiceImpl implements SimService {
     this.setRunning(false);
     this.world = world;
     this.files = files;
+    this.initialState = stateBytes(world.engine.saveState());
     this.owed = 0;
     if (wasRunning) this.setRunning(true);
     const info = world.info();
@@ -461,6 +465,34 @@ export class SimServiceImpl implements SimService {
     return transfer(p, [p.heights.buffer]);
   }
 
+  // --- live link (sim/live/app-link.ts: Electron main's Foxglove server over this world) -----
+
+  /** The loaded world's fixed description for a live link (sim/app/live-info.ts). */
+  async liveInfo(): Promise<LiveInfo> {
+    return describeLive(this.requireWorld(), null, false);
+  }
+
+  /** The world's state now for a live link; its arrays are fresh and marked for transfer. */
+  async liveSnapshot(): Promise<LiveSnapshot> {
+    const s = snapshotLive(this.requireWorld(), this.running, this.timeScale, this.recording !== null);
+    return transfer(s, [s.poses.buffer, s.velocities.buffer, s.contacts.buffer, s.contactInfo.buffer, s.jointPosition.buffer, s.jointVelocity.buffer]);
+  }
+
+  /**
+   * Puts the world back at the state it was loaded in (drive and script included; the clock keeps
+   * running or paused as it was); returns the step (0). Refused while recording (a recording is
+   * one run) or following a replay (close it first).
+   */
+  async resetWorld(): Promise<number> {
+    const w = this.requireWorld();
+    if (this.recording !== null) throw new Error('reset: a recording is being written; stop it first (a recording is one run from its first keyframe)');
+    if (this.replay !== null) throw new Error('reset: a recording is open for replay; close it first');
+    if (this.initialState === null) throw new Error('reset: no initial state (load a world first)');
+    w.engine.restoreState(stateFromBytes(this.initialState));
+    this.owed = 0;
+    return w.stepCount;
+  }
+
   /** The world, for in-process callers (CLI, tests). */
   getWorld(): SimWorld | null {
     return this.world;
@@ -472,6 +504,7 @@ export class SimServiceImpl implements SimService {
     this.recording = null;
     this.replay = null;
     this.world = null;
+    this.initialState = null;
   }
 
   private requireWorld(): SimWorld {

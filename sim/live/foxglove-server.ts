@@ -1,5 +1,6 @@
 /**
- * The Foxglove WebSocket protocol over a LiveSession: watch a running simulation in Foxglove or
+ * The Foxglove WebSocket protocol over a LiveLink (live-link.ts: a headless LiveSession, or the
+ * desktop app's world through app-link.ts): watch a running simulation in Foxglove or
  * Lichtblick (Open connection ▸ Foxglove WebSocket ▸ ws://localhost:8765) and drive it from
  * there or from any `@foxglove/ws-protocol` client. A thin adapter: `FoxgloveServer` (the
  * protocol, from @foxglove/ws-protocol) on a `ws` WebSocketServer, fed by the session's
@@ -48,7 +49,8 @@ import { FrameTransforms as FrameTransformsSchema, SceneUpdate as SceneUpdateSch
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import { contactSceneJson, EVENT_JSON_SCHEMA, frameTransformsJson, INPUT_JSON_SCHEMA, makeWheelStats, quotedNames, staticScene, wheelsMessage, WHEELS_JSON_SCHEMA, type FoxgloveTime } from '../record/foxglove';
 import { TOPIC } from '../record/format';
-import type { LiveSession, LiveState } from './session';
+import type { LiveState } from './session';
+import type { LiveLink } from './live-link';
 
 /**
  * The protocol package is CommonJS for Node, and Node's ESM loader cannot see its named exports
@@ -315,7 +317,7 @@ export function recordingFileName(file: unknown): string {
  * Starts the Foxglove WebSocket server over `session` (see the header). Rejects when the port
  * cannot be bound, or for a non-loopback host without a token.
  */
-export async function startFoxgloveServer(session: LiveSession, options: FoxgloveServerOptions = {}): Promise<FoxgloveLiveServer> {
+export async function startFoxgloveServer(session: LiveLink, options: FoxgloveServerOptions = {}): Promise<FoxgloveLiveServer> {
   const host = options.host ?? '127.0.0.1';
   const token = options.token ?? null;
   if (!isLoopbackHost(host) && (token === null || token.length === 0)) throw new Error(`serve: --host ${host} is not a loopback address: give a --token that clients must present`);

@@ -33,15 +33,15 @@ import { createDefaultService } from '../app/default-service';
 import { stateFromBytes, type RecordingStatus } from '../app/record-session';
 import type { SimServiceImpl } from '../app/service';
 import type { SimWorld } from '../app/sim-world';
-import type { BodyInfo, JointInfo } from '../app/protocol';
-import type { ControllerSpec, InlineTerrainSpec, ShapeSpec } from '../dynamics/spec';
+import { describeLive, type LiveInfo } from '../app/live-info';
+import type { InlineTerrainSpec, ShapeSpec } from '../dynamics/spec';
 import type { FrameData } from '../record/format';
-import { makeWheelStats, wheelRadius, wheelStatsInto, type RecordedBody, type WheelStats } from '../record/foxglove';
-import { ackermannMaxCurvature } from '../robot/controllers/drive-kinematics';
+import { makeWheelStats, wheelStatsInto, type RecordedBody, type WheelStats } from '../record/foxglove';
 import type { ScenarioFiles } from '../scenario/scenario-files';
 import { FileSink } from '../node/record-file';
 import { nodeEncoderThread } from '../node/record-thread';
 import { readScenarioFilesAsync } from '../node/open-scenario';
+import type { LiveLink } from './live-link';
 
 /** [ms] Wall-clock period of the free-running clock (the service's own clock uses the same). */
 export const LIVE_TICK_MS = 8;
@@ -73,37 +73,7 @@ export interface LiveSessionOptions {
   scenarioPath?: string;
 }
 
-/** A wheel of the robot: its body, the joint that drives it, its radius. */
-export interface LiveWheelInfo {
-  name: string;
-  body: number;
-  /** Index of the revolute joint whose child is the wheel, −1 if none. */
-  joint: number;
-  /** [m] */
-  radius: number;
-}
-
-/** The robot's drive controller as a twist needs it (null: the world has no driven robot). */
-export type LiveControllerInfo =
-  | { type: 'skid-steer' | 'differential'; maxSpeed: number; maxYawRate: number; joints: number[] }
-  | { type: 'ackermann'; maxSpeed: number; wheelbase: number; maxBicycleAngle: number; joints: number[] };
-
-/** What a session's world is made of (fixed for its life: reset keeps it). */
-export interface LiveInfo {
-  scenarioName: string;
-  /** Absolute path of the scenario file, or null when built from files in memory. */
-  scenarioPath: string | null;
-  /** [s] Fixed step. */
-  dt: number;
-  lockstep: boolean;
-  bodies: BodyInfo[];
-  /** Each joint with `controlled`: the drive controller writes its motor target every step. */
-  joints: (JointInfo & { controlled: boolean })[];
-  wheels: LiveWheelInfo[];
-  /** Index of the robot's base body, −1 without a robot. */
-  baseBody: number;
-  controller: LiveControllerInfo | null;
-}
+export type { LiveInfo, LiveWheelInfo, LiveControllerInfo } from '../app/live-info';
 
 /**
  * The state after a step batch, handed to subscribers. ONE object, refilled in place before each
@@ -164,7 +134,7 @@ export interface LiveRecordingStatus extends RecordingStatus {
  * the header). Create it with `LiveSession.open(path)` or `LiveSession.fromFiles(files)`; `close()`
  * it when done (stops the clock and finishes a recording).
  */
-export class LiveSession {
+export class LiveSession implements LiveLink {
   readonly lockstep: boolean;
   private readonly service: SimServiceImpl;
   private readonly files: ScenarioFiles;
@@ -198,7 +168,7 @@ export class LiveSession {
     this.lockstep = options.lockstep === true;
     const w = this.world;
     this.initialState = new Uint8Array(w.engine.saveState().buffer.slice(0));
-    this.infoValue = describe(w, scenarioPath, this.lockstep);
+    this.infoValue = describeLive(w, scenarioPath, this.lockstep);
     const nj = w.engine.joints.count;
     this.frameData = { step: 0, time: 0, bodyCount: 0, contactCount: 0, poses: new Float64Array(0), velocities: new Float64Array(0), contacts: new Float64Array(0), contactInfo: new Int32Array(0) };
     const engine = w.engine;
@@ -595,37 +565,4 @@ export class LiveSession {
     for (let k = 0; k < wheels.length; k++) wheelStatsInto(s.wheels[k], f, wheels[k].body, wheels[k].radius, w.dt);
     return s;
   }
-}
-
-/** The session's fixed description of a world. */
-function describe(w: SimWorld, scenarioPath: string | null, lockstep: boolean): LiveInfo {
-  const info = w.info();
-  const e = w.engine;
-  const controlled = new Set(e.controller?.joints ?? []);
-  const joints = info.joints.map((j, i) => ({ ...j, controlled: controlled.has(i) }));
-  const wheels: LiveWheelInfo[] = [];
-  info.bodies.forEach((b, i) => {
-    if (b.role !== 'wheel') return;
-    wheels.push({ name: b.name, body: i, joint: info.joints.findIndex((j) => j.bodyB === i && j.type === 'revolute'), radius: wheelRadius(b.shape as ShapeSpec) });
-  });
-  const spec = w.spec.robot?.controller;
-  return {
-    scenarioName: info.scenarioName,
-    scenarioPath,
-    dt: info.dt,
-    lockstep,
-    bodies: info.bodies,
-    joints,
-    wheels,
-    baseBody: info.baseBody,
-    controller: spec === undefined || e.controller === null ? null : controllerInfo(spec, [...e.controller.joints]),
-  };
-}
-
-/** The limits a twist is scaled by (the same defaults as sim/robot/controllers/drive-controller.ts). */
-function controllerInfo(spec: ControllerSpec, joints: number[]): LiveControllerInfo {
-  if (spec.type === 'ackermann') {
-    return { type: 'ackermann', maxSpeed: spec.maxSpeed, wheelbase: spec.wheelbase, maxBicycleAngle: Math.atan(spec.wheelbase * ackermannMaxCurvature(spec.wheelbase, spec.track, spec.maxSteer)), joints };
-  }
-  return { type: spec.type, maxSpeed: spec.maxSpeed, maxYawRate: spec.maxYawRate ?? (2 * spec.maxSpeed) / spec.track, joints };
 }
