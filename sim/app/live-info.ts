@@ -43,6 +43,36 @@ export interface LiveInfo {
   controller: LiveControllerInfo | null;
 }
 
+/** The grid of the world's terrain (heights come from `SimService.terrainPatch`). */
+export interface LiveTerrainGrid {
+  cols: number;
+  rows: number;
+  dx: number;
+  dy: number;
+  x0: number;
+  y0: number;
+}
+
+/** LiveInfo with the terrain's grid: what `SimService.liveInfo()` answers. */
+export type LiveWorldInfo = LiveInfo & { grid: LiveTerrainGrid };
+
+/**
+ * The drive command (throttle, steer, unclamped) of a `geometry_msgs/Twist`'s planar part:
+ * forward speed `linear` [m/s] and yaw rate `angular` [rad/s] (see LiveSession.setTwist). Throws
+ * without a driven robot or for non-finite numbers.
+ */
+export function twistDrive(info: LiveInfo, linear: number, angular: number, speedFloor: number): { throttle: number; steer: number } {
+  if (typeof linear !== 'number' || !Number.isFinite(linear)) throw new Error(`twist: linear.x must be a finite number [m/s], got ${String(linear)}`);
+  if (typeof angular !== 'number' || !Number.isFinite(angular)) throw new Error(`twist: angular.z must be a finite number [rad/s], got ${String(angular)}`);
+  const c = info.controller;
+  if (c === null) throw new Error(`twist: the world "${info.scenarioName}" has no robot with a drive controller`);
+  const throttle = linear / c.maxSpeed;
+  let steer: number;
+  if (c.type === 'ackermann') steer = Math.abs(linear) < speedFloor ? 0 : Math.atan((angular * c.wheelbase) / linear) / c.maxBicycleAngle;
+  else steer = angular / c.maxYawRate;
+  return { throttle, steer };
+}
+
 /**
  * The state of the app's world now, copied into arrays of its own (transferred through the
  * MessagePort): the world's report (sim/dynamics/frame-layout.ts, float64 as the encoders take it),

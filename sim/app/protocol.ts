@@ -186,7 +186,7 @@ export interface SimService {
 
   // --- live link (sim/app/live-info.ts; Electron main's Foxglove server over the app's world) ---
   /** The loaded world's fixed description: bodies, joints, wheels, the drive controller's limits. */
-  liveInfo(): Promise<import('./live-info').LiveInfo>;
+  liveInfo(): Promise<import('./live-info').LiveWorldInfo>;
   /** The world's state now (poses, velocities, contacts, joints, clock, drive); buffers transferred. */
   liveSnapshot(): Promise<import('./live-info').LiveSnapshot>;
   /** Puts the world back at the state it was loaded in; refused while recording or replaying. */

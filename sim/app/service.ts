@@ -26,7 +26,7 @@ import { seekWorld, verifyRecording, type VerifyResult } from '../record/replay'
 import { scanTimelineEvents, type TimelineEvent } from '../record/events';
 import { exportWheelCsv } from '../record/export-csv';
 import type { InputRecord } from '../record/writer';
-import { describeLive, snapshotLive, type LiveInfo, type LiveSnapshot } from './live-info';
+import { describeLive, snapshotLive, type LiveSnapshot, type LiveWorldInfo } from './live-info';
 
 /** [ms] Wall-clock period of the stepping loop. */
 const TICK_MS = 8;
@@ -468,8 +468,10 @@ export class SimServiceImpl implements SimService {
   // --- live link (sim/live/app-link.ts: Electron main's Foxglove server over this world) -----
 
   /** The loaded world's fixed description for a live link (sim/app/live-info.ts). */
-  async liveInfo(): Promise<LiveInfo> {
-    return describeLive(this.requireWorld(), null, false);
+  async liveInfo(): Promise<LiveWorldInfo> {
+    const w = this.requireWorld();
+    const t = w.terrain;
+    return { ...describeLive(w, null, false), grid: { cols: t.cols, rows: t.rows, dx: t.dx, dy: t.dy, x0: t.x0, y0: t.y0 } };
   }
 
   /** The world's state now for a live link; its arrays are fresh and marked for transfer. */

@@ -33,7 +33,7 @@ import { createDefaultService } from '../app/default-service';
 import { stateFromBytes, type RecordingStatus } from '../app/record-session';
 import type { SimServiceImpl } from '../app/service';
 import type { SimWorld } from '../app/sim-world';
-import { describeLive, type LiveInfo } from '../app/live-info';
+import { describeLive, twistDrive, type LiveInfo } from '../app/live-info';
 import type { InlineTerrainSpec, ShapeSpec } from '../dynamics/spec';
 import type { FrameData } from '../record/format';
 import { makeWheelStats, wheelStatsInto, type RecordedBody, type WheelStats } from '../record/foxglove';
@@ -349,14 +349,7 @@ export class LiveSession implements LiveLink {
    */
   setTwist(linear: number, angular: number): { throttle: number; steer: number } {
     this.checkOpen('setTwist');
-    if (typeof linear !== 'number' || !Number.isFinite(linear)) throw new Error(`twist: linear.x must be a finite number [m/s], got ${String(linear)}`);
-    if (typeof angular !== 'number' || !Number.isFinite(angular)) throw new Error(`twist: angular.z must be a finite number [rad/s], got ${String(angular)}`);
-    const c = this.infoValue.controller;
-    if (c === null) throw new Error(`twist: the world "${this.infoValue.scenarioName}" has no robot with a drive controller`);
-    const throttle = linear / c.maxSpeed;
-    let steer: number;
-    if (c.type === 'ackermann') steer = Math.abs(linear) < TWIST_SPEED_FLOOR ? 0 : Math.atan((angular * c.wheelbase) / linear) / c.maxBicycleAngle;
-    else steer = angular / c.maxYawRate;
+    const { throttle, steer } = twistDrive(this.infoValue, linear, angular, TWIST_SPEED_FLOOR);
     return this.setDrive(throttle, steer);
   }
 
