@@ -62,7 +62,9 @@ export interface Settings {
 export type MenuCommand =
   | { type: 'open'; kind: FileKind }
   | { type: 'open-recent'; index: number }
-  | { type: 'save-recording-as' };
+  | { type: 'save-recording-as' }
+  /** View ▸ Live Link: start the live link when it is off, stop it when on. */
+  | { type: 'live-link' };
 
 /** Size limits enforced in main for every payload (bytes). */
 export const LIMITS = {
@@ -157,4 +159,44 @@ export interface HostBridgeRecording {
   recordingBegin(suggestedName: string): Promise<RecordingBegun | null>;
   recordingAppend(id: string, bytes: Uint8Array): Promise<void>;
   recordingEnd(id: string): Promise<RecordingEnded>;
+}
+
+// ---- Live link (View ▸ Live Link): Electron main serves the app's world to Foxglove ----
+// The renderer hands main a MessagePort on which the simulation worker exposes its service
+// (window.postMessage → preload → ipcRenderer.postMessage on IPC_LIVE_LINK.port); main's Foxglove
+// server (sim/live/foxglove-server.ts over sim/live/app-link.ts) reads and drives the world
+// through it. Loopback only from the app.
+export const IPC_LIVE_LINK = {
+  /** ipcRenderer.postMessage with one MessagePort: the worker's service for the next start. */
+  port: 'live-link:port',
+  start: 'live-link:start',
+  stop: 'live-link:stop',
+  status: 'live-link:status',
+} as const;
+
+/** window.postMessage data the preload forwards with its port to main (the page cannot reach ipcRenderer). */
+export const LIVE_LINK_PORT_MESSAGE = 'terrawheel:live-link-port' as const;
+
+/** The Foxglove WebSocket address of the app's live link (Foxglove's default port, loopback). */
+export const LIVE_LINK_HOST = '127.0.0.1';
+export const LIVE_LINK_PORT = 8765;
+
+export interface LiveLinkStatus {
+  active: boolean;
+  /** ws://127.0.0.1:8765 while active. */
+  url: string | null;
+  /** Connected Foxglove clients. */
+  clients: number;
+}
+
+/** What the preload exposes for the live link (Electron only). */
+export interface HostBridgeLiveLink {
+  /**
+   * Starts serving the world behind the port the page posted just before with
+   * `window.postMessage(LIVE_LINK_PORT_MESSAGE, origin, [port])` (a MessagePort cannot cross
+   * contextBridge; the preload forwards it to main first); resolves to the status.
+   */
+  liveLinkStart(): Promise<LiveLinkStatus>;
+  liveLinkStop(): Promise<LiveLinkStatus>;
+  liveLinkStatus(): Promise<LiveLinkStatus>;
 }

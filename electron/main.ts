@@ -26,7 +26,8 @@ import {
 import { APP_ENTRY_URL, APP_HOST, APP_SCHEME, appResponseHeaders, isAppUrl, resolveAppRequest, type AppRoots } from './app-protocol';
 import { DIALOG_FILTERS, DIALOG_TITLES } from './dialog-filters';
 import { HANDLED_CHANNELS, createHandlers, type HostDialogs } from './handlers';
-import { IPC, type MenuCommand, type Settings } from './ipc-contract';
+import { IPC, IPC_LIVE_LINK, type MenuCommand, type Settings } from './ipc-contract';
+import { LiveLinkHost, portEndpoint } from './live-link';
 import { buildMenuTemplate } from './menu';
 import { devToolsAllowed } from './dev-mode';
 import { nodeFiles, nodeSettingsIo, readFileNoSymlinks } from './node-files';
@@ -88,7 +89,7 @@ function createDialogs(): HostDialogs {
 }
 
 /** IPC is answered only for our own top-level page; anything else (a stray frame) is refused. */
-function assertTrustedSender(event: IpcMainInvokeEvent): void {
+function assertTrustedSender(event: Pick<IpcMainInvokeEvent, 'senderFrame'>): void {
   const url = event.senderFrame?.url ?? '';
   if (!isAppUrl(url)) throw new Error(`IPC refused: sender ${JSON.stringify(url.slice(0, 80))} is not ${APP_SCHEME}://${APP_HOST}`);
 }
@@ -178,6 +179,26 @@ async function start(): Promise<void> {
       return handlers.dispatch(channel, args);
     });
   }
+
+  // View ▸ Live Link: the Foxglove server over the renderer's world (live-link.ts), loopback only
+  const liveLink = new LiveLinkHost({ log: (line) => console.warn(line) });
+  for (const [channel, handler] of Object.entries(liveLink.handlers())) {
+    ipcMain.handle(channel, (event, ...args: unknown[]) => {
+      assertTrustedSender(event);
+      return handler(args);
+    });
+  }
+  ipcMain.on(IPC_LIVE_LINK.port, (event) => {
+    try {
+      assertTrustedSender(event);
+    } catch (e) {
+      console.warn((e as Error).message);
+      return;
+    }
+    if (event.ports.length !== 1) return console.warn(`live link: expected one MessagePort, got ${event.ports.length}`);
+    liveLink.attachPort(portEndpoint(event.ports[0]));
+  });
+  app.on('will-quit', () => void liveLink.stop());
 
   installMenu(await store.load(), store);
   mainWindow = createWindow();

@@ -6,7 +6,7 @@
  *   [TerraWheel]  (macOS only: About, Hide, Quit live here by platform convention)
  *   File   Open Terrain… / Open Robot… / Open Scenario… / Open Recording… / Open Recent ▸ /
  *          Save Recording As… / Quit (Close Window on macOS)
- *   View   Reload + Toggle Developer Tools (dev builds only) / Toggle Full Screen
+ *   View   Reload + Toggle Developer Tools (dev builds only) / Toggle Full Screen / Live Link
  *   Help   About TerraWheel
  */
 
@@ -86,6 +86,9 @@ export function buildMenuTemplate(opts: MenuOptions, actions: MenuActions): Menu
     submenu: [
       ...(opts.isDev ? ([{ role: 'reload' }, { role: 'toggleDevTools' }, { type: 'separator' }] as MenuItemConstructorOptions[]) : []),
       { role: 'togglefullscreen' },
+      { type: 'separator' },
+      // the renderer starts or stops it (it owns the worker whose world is served) and shows the address
+      { label: 'Live Link (Foxglove, ws://127.0.0.1:8765)', click: () => actions.send({ type: 'live-link' }) },
     ],
   };
 

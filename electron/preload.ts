@@ -8,10 +8,28 @@
  */
 
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { IPC, IPC_OPEN_RECENT, IPC_RECORDING, type HostBridge, type HostBridgeRecent, type HostBridgeRecording, type MenuCommand } from './ipc-contract';
+import { IPC, IPC_LIVE_LINK, IPC_OPEN_RECENT, IPC_RECORDING, LIVE_LINK_PORT_MESSAGE, type HostBridge, type HostBridgeLiveLink, type HostBridgeRecent, type HostBridgeRecording, type MenuCommand } from './ipc-contract';
 import { isMenuCommand } from './validate';
 
-const bridge: HostBridge & HostBridgeRecent & HostBridgeRecording = {
+// Ports the page posted (window.postMessage) and forwarded to main, and starts waiting for one.
+let portsForwarded = 0;
+let portsUsed = 0;
+let portWaiter: (() => void) | null = null;
+/** Resolves once a port the page posted has reached main (then the start that uses it may go). */
+function nextPort(): Promise<void> {
+  if (portsForwarded > portsUsed) {
+    portsUsed++;
+    return Promise.resolve();
+  }
+  return new Promise((done) => {
+    portWaiter = () => {
+      portsUsed++;
+      done();
+    };
+  });
+}
+
+const bridge: HostBridge & HostBridgeRecent & HostBridgeRecording & HostBridgeLiveLink = {
   openFile: (kind) => ipcRenderer.invoke(IPC.openFile, kind),
   openRecent: (index) => ipcRenderer.invoke(IPC_OPEN_RECENT, index),
   readRelated: (token, relativeName) => ipcRenderer.invoke(IPC.readRelated, token, relativeName),
@@ -23,6 +41,10 @@ const bridge: HostBridge & HostBridgeRecent & HostBridgeRecording = {
   recordingBegin: (suggestedName) => ipcRenderer.invoke(IPC_RECORDING.begin, suggestedName),
   recordingAppend: (id, bytes) => ipcRenderer.invoke(IPC_RECORDING.append, id, bytes),
   recordingEnd: (id) => ipcRenderer.invoke(IPC_RECORDING.end, id),
+  // the page posts its port with window.postMessage (below) first: a MessagePort cannot cross contextBridge
+  liveLinkStart: () => nextPort().then(() => ipcRenderer.invoke(IPC_LIVE_LINK.start)),
+  liveLinkStop: () => ipcRenderer.invoke(IPC_LIVE_LINK.stop),
+  liveLinkStatus: () => ipcRenderer.invoke(IPC_LIVE_LINK.status),
   onMenuCommand(listener: (cmd: MenuCommand) => void): () => void {
     // Wrap so the page never receives the IpcRendererEvent (it carries a sender reference).
     const wrapped = (_event: IpcRendererEvent, cmd: unknown): void => {
@@ -34,5 +56,15 @@ const bridge: HostBridge & HostBridgeRecent & HostBridgeRecording = {
     };
   },
 };
+
+// The live link's MessagePort (renderer/host/electron-host.ts posts it): forwarded to main as is.
+window.addEventListener('message', (e: MessageEvent) => {
+  if (e.source !== window || e.data !== LIVE_LINK_PORT_MESSAGE || e.ports.length !== 1) return;
+  ipcRenderer.postMessage(IPC_LIVE_LINK.port, null, [e.ports[0]]);
+  portsForwarded++;
+  const w = portWaiter;
+  portWaiter = null;
+  w?.();
+});
 
 contextBridge.exposeInMainWorld('terraWheel', bridge);

@@ -190,6 +190,7 @@ export function isMenuCommand(value: unknown): value is MenuCommand {
       return typeof cmd.kind === 'string' && (FILE_KINDS as readonly string[]).includes(cmd.kind);
     case 'open-recent':
       return typeof cmd.index === 'number' && Number.isInteger(cmd.index) && cmd.index >= 0;
+    case 'live-link':
     case 'save-recording-as':
       return true;
     default:

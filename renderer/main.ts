@@ -34,6 +34,7 @@ import { InspectorPanel } from './app/inspector-panel';
 import { bindPanels, cameraOptions, SettingsPanel } from './app/settings-panel';
 import { bindLayoutToggles } from './app/layout-toggles';
 import { statusText } from './app/status-text';
+import { LiveLinkControl } from './app/live-link';
 import { CAMERA_PRESETS, loadUiSettings, saveUiSettings, type KeyValueStore, type UiSettings } from './app/ui-settings';
 import { contactDetail } from './inspect/contact-detail';
 import { ExactHeights } from './inspect/terrain-heights';
@@ -95,6 +96,11 @@ const scene = new SceneView(ui.view);
 // Every worker call goes through the client; a failed command lands in the state, and from there
 // in the banner (the status bar reads it too).
 const sim = createSimClient((call, message) => state.reportWorkerFailure(call, message));
+// View ▸ Live Link: Electron main serves this world to Foxglove (the web host says it cannot)
+const liveLink = new LiveLinkControl(host, () => sim.openPort(), (m) => banner.show(m));
+host.onMenuCommand((cmd) => {
+  if (cmd.type === 'live-link') void liveLink.toggle();
+});
 state.subscribe('workerFailure', (f) => {
   if (!f) return;
   const again = f.count > 1 ? ` (${f.count} times)` : '';
@@ -411,6 +417,7 @@ function updateStatus(): void {
     workerError: pump.lastError && state.world ? pump.lastError : failed ? `${failed.call} failed: ${failed.message}` : null,
     selection: describeSelection(state.selection),
     units: settings.units,
+    liveLink: liveLink.text(),
   });
 }
 

@@ -120,6 +120,15 @@ export class SimClient {
     return this.remote.exportCsv();
   }
 
+  /**
+   * A new MessagePort on which the worker exposes the same service (Comlink's createEndpoint):
+   * what View ▸ Live Link hands Electron main, so its server reads and drives this world.
+   */
+  openPort(): Promise<MessagePort> {
+    if (this.disposed) return Promise.reject(new Error('the simulation worker was stopped'));
+    return this.remote[Comlink.createEndpoint]();
+  }
+
   /** Releases the remote and ends the endpoint; later commands report a failure. */
   dispose(): void {
     if (this.disposed) return;

@@ -75,6 +75,8 @@ export class FileActions {
           return;
         }
         d.host.openRecent(cmd.index).then((f) => void this.loadOpened(f), (e: unknown) => d.banner.show(messageOf(e)));
+      } else if (cmd.type === 'live-link') {
+        // handled by LiveLinkControl (renderer/main.ts)
       } else if (d.saveRecordingAs) d.saveRecordingAs();
       else d.banner.show('Recording is not available in this build.');
     });

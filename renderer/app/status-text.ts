@@ -33,6 +33,8 @@ export interface StatusInput {
   selection: string | null;
   /** Display units of the speed (default m). */
   units?: DisplayUnits;
+  /** View ▸ Live Link while on: "live ws://127.0.0.1:8765 · 1 client". */
+  liveLink?: string | null;
 }
 
 export function statusText(s: StatusInput): string {
@@ -50,6 +52,7 @@ export function statusText(s: StatusInput): string {
   if (s.softwareGL) parts.push('software GL');
   if (s.terrainStride > 1) parts.push(`terrain drawn at stride ${s.terrainStride}`);
   if (s.selection) parts.push(`selected ${s.selection}`);
+  if (s.liveLink) parts.push(s.liveLink);
   if (s.workerError) parts.push(`worker: ${s.workerError}`);
   return parts.join('  │  ');
 }

@@ -2,10 +2,12 @@
  * Host over the Electron preload bridge (`window.terraWheel`, see electron/ipc-contract.ts).
  * A pass-through: main validates every payload; here we only keep the renderer-side types.
  */
-import type { HostBridge, HostBridgeRecent, HostBridgeRecording } from '../../electron/ipc-contract';
-import type { Host } from './host';
+import { LIVE_LINK_PORT_MESSAGE, type HostBridge, type HostBridgeLiveLink, type HostBridgeRecent, type HostBridgeRecording } from '../../electron/ipc-contract';
+import type { Host, HostLiveLink } from './host';
 
-export function createElectronHost(bridge: HostBridge & Partial<HostBridgeRecent> & Partial<HostBridgeRecording>): Host {
+const NO_LIVE_LINK = 'The live link needs a newer preload (this window\'s bridge has no live link).';
+
+export function createElectronHost(bridge: HostBridge & Partial<HostBridgeRecent> & Partial<HostBridgeRecording> & Partial<HostBridgeLiveLink>, post: (message: string, port: MessagePort) => void = (m, p) => window.postMessage(m, window.location.origin, [p])): Host {
   const openRecent = bridge.openRecent;
   const { recordingBegin, recordingAppend, recordingEnd } = bridge;
   const recording: HostBridgeRecording | undefined =
@@ -16,8 +18,19 @@ export function createElectronHost(bridge: HostBridge & Partial<HostBridgeRecent
           recordingEnd: (id) => recordingEnd.call(bridge, id),
         }
       : undefined;
+  const { liveLinkStart, liveLinkStop, liveLinkStatus } = bridge;
+  const liveLink: HostLiveLink = {
+    start: (port) => {
+      if (typeof liveLinkStart !== 'function') return Promise.reject(new Error(NO_LIVE_LINK));
+      post(LIVE_LINK_PORT_MESSAGE, port); // the preload forwards it to main before the start goes
+      return liveLinkStart.call(bridge);
+    },
+    stop: () => (typeof liveLinkStop === 'function' ? liveLinkStop.call(bridge) : Promise.reject(new Error(NO_LIVE_LINK))),
+    status: () => (typeof liveLinkStatus === 'function' ? liveLinkStatus.call(bridge) : Promise.resolve({ active: false, url: null, clients: 0 })),
+  };
   return {
     kind: 'electron',
+    liveLink,
     openFile: (kind) => bridge.openFile(kind),
     readRelated: (token, name) => bridge.readRelated(token, name),
     saveFile: (req) => bridge.saveFile(req),

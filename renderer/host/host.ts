@@ -6,9 +6,20 @@
  *
  * It mirrors electron/ipc-contract.ts HostBridge so the Electron host is a thin pass-through.
  */
-import type { AssetEntry, FileKind, HostBridgeRecording, MenuCommand, OpenedFile, SaveRequest, SaveResult, Settings } from '../../electron/ipc-contract';
+import type { AssetEntry, FileKind, HostBridgeRecording, LiveLinkStatus, MenuCommand, OpenedFile, SaveRequest, SaveResult, Settings } from '../../electron/ipc-contract';
 
-export type { AssetEntry, FileKind, MenuCommand, OpenedFile, SaveRequest, SaveResult, Settings };
+export type { AssetEntry, FileKind, LiveLinkStatus, MenuCommand, OpenedFile, SaveRequest, SaveResult, Settings };
+
+/**
+ * View ▸ Live Link: a Foxglove WebSocket server over the app's own world (Electron main serves it;
+ * `port` is a MessagePort on which the simulation worker exposes its service, SimClient.openPort).
+ * The web host cannot open a server socket: its start rejects saying so.
+ */
+export interface HostLiveLink {
+  start(port: MessagePort): Promise<LiveLinkStatus>;
+  stop(): Promise<LiveLinkStatus>;
+  status(): Promise<LiveLinkStatus>;
+}
 
 export interface Host {
   /** 'electron' or 'web', for the status bar and for tests. */
@@ -28,6 +39,8 @@ export interface Host {
   openRecent?(index: number): Promise<OpenedFile>;
   /** Recordings streamed to a file main writes (Electron only); absent on the web (a download at the end). */
   recording?: HostBridgeRecording;
+  /** View ▸ Live Link (see HostLiveLink); both hosts have it (the web one refuses), test hosts may not. */
+  liveLink?: HostLiveLink;
   /** Registers a menu listener (the web host has no native menu: the toolbar calls it); returns the unregister function. */
   onMenuCommand(listener: (cmd: MenuCommand) => void): () => void;
 }

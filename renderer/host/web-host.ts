@@ -12,6 +12,9 @@
 import type { AssetEntry, FileKind, MenuCommand, OpenedFile, SaveRequest, SaveResult, Settings } from '../../electron/ipc-contract';
 import { LIMITS } from '../../electron/ipc-contract';
 import { DEFAULT_SETTINGS, type Host } from './host';
+
+/** Why View ▸ Live Link does nothing here: a web page cannot open a server socket. */
+export const LIVE_LINK_NOT_IN_BROWSER = 'The live link is not available in the browser (a web page cannot open a server socket): use the desktop app, or `terrawheel serve scenario.json` for a headless world.';
 import { isSafeAssetPath } from './asset-path';
 
 /** Name of the manifest the build writes next to index.html (see vite.config.ts). */
@@ -79,6 +82,14 @@ export function createWebHost(options: WebHostOptions = {}): WebHost {
 
   const host: WebHost = {
     kind: 'web',
+    liveLink: {
+      start: async (port) => {
+        port.close();
+        throw new Error(LIVE_LINK_NOT_IN_BROWSER);
+      },
+      stop: async () => ({ active: false, url: null, clients: 0 }),
+      status: async () => ({ active: false, url: null, clients: 0 }),
+    },
     async openFile(kind) {
       const files = await pickFiles(ACCEPT[kind], kind === 'terrain' || kind === 'robot');
       if (!files) return null;
