@@ -58,7 +58,7 @@ const bridge: HostBridge & HostBridgeRecent & HostBridgeRecording & HostBridgeLi
 };
 
 // The live link's MessagePort (renderer/host/electron-host.ts posts it): forwarded to main as is.
-window.addEventListener('message', (e: MessageEvent) => {
+globalThis.window?.addEventListener('message', (e: MessageEvent) => {
   if (e.source !== window || e.data !== LIVE_LINK_PORT_MESSAGE || e.ports.length !== 1) return;
   ipcRenderer.postMessage(IPC_LIVE_LINK.port, null, [e.ports[0]]);
   portsForwarded++;

@@ -24,14 +24,14 @@
  * recording of the app is written by the app, File ▸ Record, through its Host); both are refused
  * with a message that says so.
  */
-import { clampDrive } from '../app/record-session';
 import { twistDrive, type LiveSnapshot, type LiveWorldInfo } from '../app/live-info';
 import type { DriveCommand, TerrainPatch } from '../app/protocol';
 import type { InlineTerrainSpec, ShapeSpec } from '../dynamics/spec';
 import type { FrameData } from '../record/format';
 import { makeWheelStats, wheelStatsInto, type RecordedBody } from '../record/foxglove';
 import type { LiveLink } from './live-link';
-import { MAX_TIME_SCALE, MIN_TIME_SCALE, TWIST_SPEED_FLOOR, type LiveCause, type LiveInfo, type LiveInput, type LiveListener, type LiveRecordingStatus, type LiveState } from './session';
+import { MAX_TIME_SCALE, MIN_TIME_SCALE, TWIST_SPEED_FLOOR } from './live-constants';
+import type { LiveCause, LiveInfo, LiveInput, LiveListener, LiveRecordingStatus, LiveState } from './session';
 
 /** [ms] Wall time between two state requests to the app's worker. */
 export const APP_LINK_POLL_MS = 1000 / 60;
@@ -59,6 +59,9 @@ export interface AppLiveLinkOptions {
   /** Where failures of fire-and-forget commands go (default console.error). */
   log?: (line: string) => void;
 }
+
+/** A stick value clamped to −1..1, non-finite → 0 (as the service clamps a drive command). */
+const clampDrive = (v: number): number => (Number.isFinite(v) ? Math.max(-1, Math.min(1, v)) : 0);
 
 const NOT_FROM_APP = 'is not available through the desktop app\'s live link';
 

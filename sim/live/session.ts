@@ -51,11 +51,8 @@ export const MAX_STEPS_PER_BATCH = 200;
 export const MAX_STEP_REQUEST = 1_000_000;
 /** Steps per clock batch at time scale Infinity (as fast as the CPU allows; small, so commands and clients are served between batches). */
 export const FAST_BATCH_STEPS = 8;
-/** Time scale range (simulated seconds per wall-clock second), as the app's; Infinity also: as fast as the CPU allows. */
-export const MIN_TIME_SCALE = 0.1;
-export const MAX_TIME_SCALE = 10;
-/** [m/s] Below this commanded speed an Ackermann robot is not steered by a twist's yaw rate (δ = atan(ω·L/v) has no limit at v = 0). */
-export const TWIST_SPEED_FLOOR = 1e-3;
+export { MIN_TIME_SCALE, MAX_TIME_SCALE, TWIST_SPEED_FLOOR } from './live-constants';
+import { MIN_TIME_SCALE, MAX_TIME_SCALE, TWIST_SPEED_FLOOR } from './live-constants';
 
 /** How a session runs. */
 export interface LiveSessionOptions {

@@ -117,6 +117,9 @@ describe('bundled main process (fake electron)', () => {
       'host:read-related',
       'host:save-file',
       'host:set-settings',
+      'live-link:start',
+      'live-link:status',
+      'live-link:stop',
       'recording:append',
       'recording:begin',
       'recording:end',
@@ -176,7 +179,7 @@ describe('bundled preload (fake electron)', () => {
 
   it('exposes exactly window.terraWheel with the HostBridge methods plus openRecent and the recording stream', () => {
     expect(o.exposedNames).toEqual(['terraWheel']);
-    expect(o.methods).toEqual(['getSettings', 'listAssets', 'onMenuCommand', 'openFile', 'openRecent', 'readAsset', 'readRelated', 'recordingAppend', 'recordingBegin', 'recordingEnd', 'saveFile', 'setSettings']);
+    expect(o.methods).toEqual(['getSettings', 'listAssets', 'liveLinkStart', 'liveLinkStatus', 'liveLinkStop', 'onMenuCommand', 'openFile', 'openRecent', 'readAsset', 'readRelated', 'recordingAppend', 'recordingBegin', 'recordingEnd', 'saveFile', 'setSettings']);
   });
 
   it('maps each method to one invoke on its channel with positional arguments', () => {

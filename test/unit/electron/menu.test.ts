@@ -25,7 +25,7 @@ function find(items: MenuItemConstructorOptions[], label: string): MenuItemConst
 }
 
 function click(item: MenuItemConstructorOptions): void {
-  (item.click as () => void)();
+  (item.click as unknown as () => void)();
 }
 
 const recent: Settings['recentFiles'] = [
@@ -86,8 +86,16 @@ describe('buildMenuTemplate', () => {
 
   it('Reload and Developer Tools exist only in dev builds', () => {
     const roles = (isDev: boolean) => submenu(build({ isDev }).template[1]).map((i) => i.role ?? i.type);
-    expect(roles(false)).toEqual(['togglefullscreen']);
-    expect(roles(true)).toEqual(['reload', 'toggleDevTools', 'separator', 'togglefullscreen']);
+    expect(roles(false)).toEqual(['togglefullscreen', 'separator', undefined]);
+    expect(roles(true)).toEqual(['reload', 'toggleDevTools', 'separator', 'togglefullscreen', 'separator', undefined]);
+  });
+
+  it('View ▸ Live Link sends the live-link command (the renderer starts or stops it)', () => {
+    const { template, sent } = build();
+    const item = submenu(template[1]).find((i) => typeof i.label === 'string' && i.label.startsWith('Live Link'))!;
+    expect(item.label).toContain('ws://127.0.0.1:8765');
+    (item.click as unknown as () => void)();
+    expect(sent).toEqual([{ type: 'live-link' }]);
   });
 
   it('Help ▸ About calls about()', () => {
