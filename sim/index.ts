@@ -85,6 +85,10 @@ export { satBoxBox, collideBoxBox, createBoxBoxSat, SatAxisKind } from './collis
 export type { BoxBoxSat } from './collision/sat-box-box';
 export { PersistentManifold } from './collision/manifold/persistent-manifold';
 export { closestPointsSegmentSegment } from './collision/segment-closest';
+// (the narrow phase's scratch: created once by its owner, a world or a query context, and passed in)
+export { ManifoldWorkspace } from './collision/manifold/workspace';
+export { BoxBoxWorkspace } from './collision/sat-box-box';
+export { ConvexHeightfieldWorkspace } from './collision/convex-heightfield/workspace';
 
 // --- swept queries: swept-sphere primitives, time of impact, heightfield casts (issue #15) -----
 export {

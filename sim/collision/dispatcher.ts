@@ -40,6 +40,8 @@ import { flipContacts } from './manifold/flip-contacts';
 import { collideBoxBox } from './sat-box-box';
 import { HeightfieldCollideStatus, collideConvexHeightfield } from './convex-heightfield/collide';
 import type { Heightfield } from '../terrain/heightfield';
+import type { ConvexHeightfieldWorkspace } from './convex-heightfield/workspace';
+import type { ManifoldWorkspace } from './manifold/workspace';
 
 /** The outcome of `collideShapes`/`collideConvexPair`. */
 export const CollideStatus = {
@@ -97,12 +99,13 @@ function coreSegment(p0: Vec3, p1: Vec3, shape: ConvexShape, pose: Readonly<Pose
   return cap.radius;
 }
 
-/** Contacts between two convex shapes; returns the status. */
+/** Contacts between two convex shapes; returns the status. `ws`: the caller's manifold scratch. */
 export function collideConvexPair(
   out: ContactBuffer,
   shapeA: ConvexShape, poseA: Readonly<Pose>,
   shapeB: ConvexShape, poseB: Readonly<Pose>,
   margin: number,
+  ws: ManifoldWorkspace,
 ): CollideStatus {
   if (!poseFinite(poseA) || !poseFinite(poseB)) return CollideStatus.Degenerate;
   const overflow0 = out.overflow;
@@ -112,27 +115,27 @@ export function collideConvexPair(
     case R_CC: {
       const rA = coreSegment(a0, a1, shapeA, poseA);
       const rB = coreSegment(b0, b1, shapeB, poseB);
-      collideCapsuleCapsule(out, a0, a1, rA, b0, b1, rB, margin);
+      collideCapsuleCapsule(out, a0, a1, rA, b0, b1, rB, margin, ws.capsuleCapsule);
       break;
     }
     case R_CB: {
       const rA = coreSegment(a0, a1, shapeA, poseA);
-      collideCapsuleBox(out, a0, a1, rA, poseB.position, poseB.orientation, (shapeB as BoxShape).halfExtents, margin);
+      collideCapsuleBox(out, a0, a1, rA, poseB.position, poseB.orientation, (shapeB as BoxShape).halfExtents, margin, ws.capsuleBox);
       break;
     }
     case R_BC: {
       const rB = coreSegment(b0, b1, shapeB, poseB);
-      collideCapsuleBox(out, b0, b1, rB, poseA.position, poseA.orientation, (shapeA as BoxShape).halfExtents, margin);
+      collideCapsuleBox(out, b0, b1, rB, poseA.position, poseA.orientation, (shapeA as BoxShape).halfExtents, margin, ws.capsuleBox);
       flipContacts(out, start);
       break;
     }
     case R_SAT:
       collideBoxBox(out, poseA.position, poseA.orientation, (shapeA as BoxShape).halfExtents,
-        poseB.position, poseB.orientation, (shapeB as BoxShape).halfExtents, margin);
+        poseB.position, poseB.orientation, (shapeB as BoxShape).halfExtents, margin, ws.boxBox);
       break;
     default:
     {
-      const epaStatus = collideConvexConvex(out, shapeA, poseA, shapeB, poseB, margin);
+      const epaStatus = collideConvexConvex(out, shapeA, poseA, shapeB, poseB, margin, ws.convex);
       if (epaStatus === EpaStatus.Fallback) status = CollideStatus.Fallback;
       else if (epaStatus === EpaStatus.Degenerate) status = CollideStatus.Degenerate;
     }
@@ -158,12 +161,14 @@ function worse(a: CollideStatus, b: CollideStatus): CollideStatus {
 /**
  * Contacts between any two shapes (compounds iterate their children; each child pair gets its
  * own manifold of ≤ MANIFOLD_MAX_POINTS). Returns the worst status over the child pairs.
+ * `ws`: the caller's manifold scratch (the world's narrow phase, a query context).
  */
 export function collideShapes(
   out: ContactBuffer,
   shapeA: Shape, poseA: Readonly<Pose>,
   shapeB: Shape, poseB: Readonly<Pose>,
   margin: number,
+  ws: ManifoldWorkspace,
 ): CollideStatus {
   if (shapeA.kind === ShapeKind.Compound) {
     let status: CollideStatus = CollideStatus.Ok;
@@ -173,10 +178,10 @@ export function collideShapes(
       if (shapeB.kind === ShapeKind.Compound) {
         for (const d of (shapeB as CompoundShape).children) {
           const pb = childPose(childPoseB, poseB, d.position, d.orientation);
-          status = worse(status, collideConvexPair(out, c.shape, pa, d.shape, pb, margin));
+          status = worse(status, collideConvexPair(out, c.shape, pa, d.shape, pb, margin, ws));
         }
       } else {
-        status = worse(status, collideConvexPair(out, c.shape, pa, shapeB as ConvexShape, poseB, margin));
+        status = worse(status, collideConvexPair(out, c.shape, pa, shapeB as ConvexShape, poseB, margin, ws));
       }
     }
     return status;
@@ -185,29 +190,31 @@ export function collideShapes(
     let status: CollideStatus = CollideStatus.Ok;
     for (const d of (shapeB as CompoundShape).children) {
       const pb = childPose(childPoseB, poseB, d.position, d.orientation);
-      status = worse(status, collideConvexPair(out, shapeA as ConvexShape, poseA, d.shape, pb, margin));
+      status = worse(status, collideConvexPair(out, shapeA as ConvexShape, poseA, d.shape, pb, margin, ws));
     }
     return status;
   }
-  return collideConvexPair(out, shapeA as ConvexShape, poseA, shapeB as ConvexShape, poseB, margin);
+  return collideConvexPair(out, shapeA as ConvexShape, poseA, shapeB as ConvexShape, poseB, margin, ws);
 }
 
 /**
  * Contacts between any shape (A) and a heightfield terrain (B): compounds iterate their
  * children, each convex child goes through collideConvexHeightfield (point on the terrain,
  * normal out of the terrain, cellI/cellJ set). Returns the worst HeightfieldCollideStatus.
+ * `ws`: the caller's terrain-query scratch.
  */
 export function collideShapeHeightfield(
   out: ContactBuffer,
   shape: Shape, pose: Readonly<Pose>,
   hf: Heightfield,
   margin: number,
+  ws: ConvexHeightfieldWorkspace,
 ): HeightfieldCollideStatus {
-  if (shape.kind !== ShapeKind.Compound) return collideConvexHeightfield(out, shape as ConvexShape, pose, hf, margin);
+  if (shape.kind !== ShapeKind.Compound) return collideConvexHeightfield(out, shape as ConvexShape, pose, hf, margin, ws);
   let status: HeightfieldCollideStatus = HeightfieldCollideStatus.Ok;
   for (const c of (shape as CompoundShape).children) {
     const pc = childPose(childPoseA, pose, c.position, c.orientation);
-    const s = collideConvexHeightfield(out, c.shape, pc, hf, margin);
+    const s = collideConvexHeightfield(out, c.shape, pc, hf, margin, ws);
     if (s > status) status = s;
   }
   return status;

@@ -32,6 +32,7 @@
 import { ContactBuffer } from './contact';
 import type { Contact } from './contact';
 import { collideConvexPair } from './dispatcher';
+import { ManifoldWorkspace } from './manifold/workspace';
 import { EpaResult, EpaStatus, epaPenetration } from './epa';
 import { GjkStatus } from './gjk';
 import type { Quat } from '../math/quat';
@@ -112,23 +113,25 @@ export function queryConvex(a: ConvexBodyDesc, b: ConvexBodyDesc): ConvexQueryRe
   const shapeA = shapeFromDesc(a.shape);
   const shapeB = shapeFromDesc(b.shape);
   const buf = new ContactBuffer(QUERY_CONTACT_CAPACITY);
+  // The manifold routines' scratch: this call's own, like its buffer (the plain form allocates).
+  const ws = new ManifoldWorkspace();
   const res: ConvexQueryResult = {
     intersecting: false, distance: 0, normal: [0, 0, 1], pointA: [0, 0, 0], pointB: [0, 0, 0], contacts: [], status: 'ok',
   };
 
   if (analyticPair(shapeA, shapeB)) {
     // Analytic routines with an unbounded margin return the closest pair even when apart.
-    collideConvexPair(buf, shapeA, poseA, shapeB, poseB, Infinity);
+    collideConvexPair(buf, shapeA, poseA, shapeB, poseB, Infinity, ws);
     const k = deepest(buf);
     fromEngineContact(res, buf, k);
     buf.clear();
-    if (res.distance <= 0) collideConvexPair(buf, shapeA, poseA, shapeB, poseB, 0);
+    if (res.distance <= 0) collideConvexPair(buf, shapeA, poseA, shapeB, poseB, 0, ws);
   } else if (shapeA.kind === ShapeKind.Box && shapeB.kind === ShapeKind.Box) {
     const sat = createBoxBoxSat();
     const hA = (shapeA as BoxShape).halfExtents, hB = (shapeB as BoxShape).halfExtents;
-    satBoxBox(sat, poseA.position, poseA.orientation, hA, poseB.position, poseB.orientation, hB, false);
+    satBoxBox(sat, poseA.position, poseA.orientation, hA, poseB.position, poseB.orientation, hB, false, ws.boxBox);
     if (sat.separation <= 0) {
-      collideBoxBox(buf, poseA.position, poseA.orientation, hA, poseB.position, poseB.orientation, hB, 0, undefined, false);
+      collideBoxBox(buf, poseA.position, poseA.orientation, hA, poseB.position, poseB.orientation, hB, 0, ws.boxBox, undefined, false);
       fromEngineContact(res, buf, deepest(buf));
       // SAT's depth and axis are exact; the deepest clipped point can only match or undershoot.
       res.distance = sat.separation;
@@ -141,7 +144,7 @@ export function queryConvex(a: ConvexBodyDesc, b: ConvexBodyDesc): ConvexQueryRe
     }
   } else {
     gjkEpa(res, shapeA, poseA, shapeB, poseB);
-    if (res.distance <= 0) collideConvexPair(buf, shapeA, poseA, shapeB, poseB, 0);
+    if (res.distance <= 0) collideConvexPair(buf, shapeA, poseA, shapeB, poseB, 0, ws);
   }
 
   res.intersecting = res.distance <= 0;
