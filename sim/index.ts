@@ -100,9 +100,9 @@ export type { RigidMotion } from './collision/swept/time-of-impact';
 export { walkFootprint, GridWalkStatus, GridWalkStats } from './collision/heightfield-cast/grid-walk';
 export type { CellVisitor } from './collision/heightfield-cast/grid-walk';
 export { TerrainCastResult } from './collision/heightfield-cast/terrain-cast-result';
-export { castSphereHeightfield, castRayHeightfield } from './collision/heightfield-cast/sphere-cast';
-export { castConvexHeightfield } from './collision/heightfield-cast/convex-cast';
-export { castWheelHeightfield } from './collision/heightfield-cast/wheel-cast';
+export { castSphereHeightfield, castRayHeightfield, SphereCastWorkspace } from './collision/heightfield-cast/sphere-cast';
+export { castConvexHeightfield, ConvexCastWorkspace } from './collision/heightfield-cast/convex-cast';
+export { castWheelHeightfield, WheelCastWorkspace } from './collision/heightfield-cast/wheel-cast';
 export { castShape, castShapeTerrain } from './collision/swept/plain-api';
 export type { ShapeCastResult, ShapeTerrainCastResult, CastHit, CastMiss, TerrainCastHit, CastElementName } from './collision/swept/plain-api';
 

@@ -22,14 +22,13 @@
  * poses and the motion, TypeError for a heightfield that is not one).
  */
 import { WHEEL_CONTACT_KIND_NAMES, ContactBuffer } from '../contact';
-import { CylinderTerrainWorkspace } from '../cylinder-terrain/workspace';
 import type { CylinderTerrainContact, CylinderTerrainContactKind } from '../cylinder-terrain/plain-api';
 import { CastResult, CastStatus } from '../gjk-raycast';
 import type { ConvexBodyDesc } from '../query-convex';
-import { castConvexHeightfield } from '../heightfield-cast/convex-cast';
-import { castSphereHeightfield } from '../heightfield-cast/sphere-cast';
+import { ConvexCastWorkspace, castConvexHeightfield } from '../heightfield-cast/convex-cast';
+import { SphereCastWorkspace, castSphereHeightfield } from '../heightfield-cast/sphere-cast';
 import { TerrainCastResult } from '../heightfield-cast/terrain-cast-result';
-import { castWheelHeightfield } from '../heightfield-cast/wheel-cast';
+import { WheelCastWorkspace, castWheelHeightfield } from '../heightfield-cast/wheel-cast';
 import type { Quat } from '../../math/quat';
 import { quatRotate } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
@@ -122,7 +121,7 @@ export function castShape(a: ConvexBodyDesc, motion: readonly number[], b: Conve
   return { hit: true, toi: r.status === CastStatus.InitiallyOverlapping ? 0 : r.fraction, point: vec(r.pointB), normal: vec(r.normal) };
 }
 
-let wheelWorkspace: CylinderTerrainWorkspace | null = null;
+let wheelWorkspace: WheelCastWorkspace | null = null;
 let wheelContacts: ContactBuffer | null = null;
 /** Most wheel contacts the plain cast returns (as the plain wheel–terrain query). */
 const PLAIN_WHEEL_CONTACT_CAPACITY = 256;
@@ -138,14 +137,14 @@ export function castShapeTerrain(a: ConvexBodyDesc, motion: readonly number[], h
   const r = new TerrainCastResult();
   let contacts: CylinderTerrainContact[] | undefined;
   if (shape.kind === ShapeKind.Sphere) {
-    castSphereHeightfield(r, heightfield, pose.position, m, shape as SphereShape);
+    castSphereHeightfield(r, heightfield, pose.position, m, shape as SphereShape, new SphereCastWorkspace());
   } else if (shape.kind === ShapeKind.Cylinder) {
     const axis: Vec3 = quatRotate([0, 0, 0], pose.orientation, [0, 0, 1]);
     const l = Math.hypot(axis[0], axis[1], axis[2]);
     axis[0] /= l;
     axis[1] /= l;
     axis[2] /= l;
-    wheelWorkspace ??= new CylinderTerrainWorkspace();
+    wheelWorkspace ??= new WheelCastWorkspace();
     wheelContacts ??= new ContactBuffer(PLAIN_WHEEL_CONTACT_CAPACITY);
     wheelContacts.clear();
     castWheelHeightfield(r, wheelContacts, heightfield, pose.position, axis, shape as CylinderShape, m, wheelWorkspace);
@@ -163,7 +162,7 @@ export function castShapeTerrain(a: ConvexBodyDesc, motion: readonly number[], h
       }
     }
   } else {
-    castConvexHeightfield(r, heightfield, shape, pose, m);
+    castConvexHeightfield(r, heightfield, shape, pose, m, new ConvexCastWorkspace());
   }
   if (!r.touched) return { hit: false };
   const hit: TerrainCastHit = {
