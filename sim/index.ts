@@ -40,7 +40,7 @@ export { ContactBuffer, WheelContactKind, WHEEL_CONTACT_KIND_NAMES } from './col
 export type { Contact } from './collision/contact';
 
 // --- cylinder–terrain -------------------------------------------------------------------------
-export { collideCylinderTerrain } from './collision/cylinder-terrain/plain-api';
+export { collideCylinderTerrain, CylinderTerrainContext } from './collision/cylinder-terrain/plain-api';
 export type {
   CylinderDesc,
   CylinderTerrainContact,
