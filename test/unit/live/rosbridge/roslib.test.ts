@@ -7,13 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import WebSocket from 'ws';
-import { Ros, Service, Topic } from 'roslib';
+import { loadRoslib, type RosClient as Ros, type RosTypeDef } from './roslib-client';
 import { parse } from '@foxglove/rosmsg';
 import { LiveSession } from '../../../../sim/live/session';
 import { startRosbridgeServer, type RosbridgeServer } from '../../../../sim/live/rosbridge/server';
 import { conform } from '../../../../sim/live/rosbridge/msg-parse';
 import { openScenario } from '../../../../sim/node/open-scenario';
 
+const { Ros, Service, Topic } = await loadRoslib();
 const ROOT = resolve(__dirname, '../../../..');
 const SCENARIO = resolve(ROOT, 'assets/scenarios/curbs.json');
 
@@ -168,7 +169,7 @@ describe('rosbridge server with roslib (lockstep)', () => {
     expect(await new Promise((done, fail) => ros.getTopicType('/cmd_vel', done, fail))).toBe('geometry_msgs/Twist');
     expect(await new Promise((done, fail) => ros.getServiceType('/terrawheel/step', done, fail))).toBe('terrawheel_msgs/Step');
     expect(await new Promise((done, fail) => ros.getNodes(done, fail))).toEqual(['/terrawheel']);
-    const defs = await new Promise<Parameters<Ros['decodeTypeDefs']>[0]>((done, fail) => ros.getMessageDetails('geometry_msgs/Twist', done, fail));
+    const defs = await new Promise<RosTypeDef[]>((done, fail) => ros.getMessageDetails('geometry_msgs/Twist', done, fail));
     expect(ros.decodeTypeDefs(defs)).toEqual({ linear: { x: 'float64', y: 'float64', z: 'float64' }, angular: { x: 'float64', y: 'float64', z: 'float64' } });
     const time = await call<{ time: { secs: number; nsecs: number } }>(ros, '/rosapi/get_time', 'rosapi/GetTime', {});
     expect(time.time.secs + time.time.nsecs * 1e-9).toBeCloseTo(session.time, 9);
