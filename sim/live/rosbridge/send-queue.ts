@@ -21,12 +21,15 @@ export const MAX_PENDING_REPLIES = 1000;
 /** The part of a WebSocket the queue uses. */
 export interface QueueSocket {
   readonly bufferedAmount: number;
-  send(text: string): void;
+  send(data: string | Uint8Array): void;
 }
+
+/** A message as sent: JSON text, or CBOR bytes (a binary frame). */
+export type Outgoing = string | Uint8Array;
 
 interface Entry {
   /** null once dropped. */
-  text: string | null;
+  text: Outgoing | null;
   /** The topic, or null for a reply. */
   topic: string | null;
 }
@@ -53,7 +56,7 @@ export class SendQueue {
   constructor(private readonly socket: QueueSocket, private readonly highWater = SOCKET_HIGH_WATER_BYTES) {}
 
   /** Queues a topic message, dropping the oldest waiting one of its topic beyond `limit` (≥ 1). */
-  pushTopic(topic: string, text: string, limit: number): void {
+  pushTopic(topic: string, text: Outgoing, limit: number): void {
     const waiting = this.perTopic.get(topic) ?? 0;
     if (waiting >= Math.max(1, limit)) {
       for (let i = this.head; i < this.entries.length; i++) {

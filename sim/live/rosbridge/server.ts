@@ -10,6 +10,11 @@
  *                  status message                       service_response
  *   session batch ──► messages.ts (once per topic) ──► SendQueue per client (send-queue.ts)
  *
+ * Encodings (a subscription's `compression`): `none` (JSON text), `cbor` (the same message as a
+ * CBOR binary frame), `cbor-raw` (a CBOR frame whose msg is `{ secs, nsecs, bytes }` with the ROS 1
+ * serialisation, what Foxglove's and Lichtblick's Rosbridge connection ask for). Each message is
+ * built and encoded once per batch, whatever the number of subscribers.
+ *
  * Safety: loopback only unless a host is given, and then a token is required (`auth` op with
  * the token as `mac`, before anything else); every message checked (size, JSON, op, names,
  * fields against the message definition) and answered with a `status` error when wrong; a slow
@@ -18,11 +23,13 @@
  */
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { isPublished, isSubscribed, PUBLISHED_TOPICS, publishedNames, serviceType, SIM_SERVICES, SUBSCRIBED_TOPICS, subscribedNames, topicType } from './catalog';
-import { clock, contactMarkers, jointStates, LogLevel, logMessage, odomBody, odometry, tfMessage } from './messages';
+import { clock, contactMarkers, jointStates, LogLevel, logMessage, odomBody, odometry, rosTime, tfMessage } from './messages';
 import { conform, messageSpec } from './msg-parse';
 import { MAX_CLIENT_MESSAGE_BYTES, parseClientMessage, type ClientOp, type StatusLevel } from './protocol';
 import { callRosapi, isRosapiService, RosapiError } from './rosapi';
-import { SendQueue, type SendQueueStats } from './send-queue';
+import { SendQueue, type Outgoing, type SendQueueStats } from './send-queue';
+import { encodeCbor } from './cbor';
+import { serializeRos1 } from './ros1-serialize';
 import type { PortState, RosbridgeSessionPort } from './session-port';
 
 /** rosbridge's own default port. */
@@ -79,9 +86,14 @@ function sameSecret(a: string, b: string): boolean {
   return diff === 0;
 }
 
+/** How a subscription's messages are encoded (rosbridge's `compression`). */
+type Encoding = 'none' | 'cbor' | 'cbor-raw';
+const ENCODINGS: readonly string[] = ['none', 'cbor', 'cbor-raw'];
+
 interface Subscription {
   throttleMs: number;
   queueLength: number;
+  encoding: Encoding;
 }
 
 class Client {
@@ -130,12 +142,13 @@ class Client {
   delivery(topic: string): Subscription | null {
     const m = this.subs.get(topic);
     if (!m || m.size === 0) return null;
-    let throttleMs = Infinity, queueLength = 0;
+    let throttleMs = Infinity, queueLength = 0, encoding: Encoding = 'none';
     for (const s of m.values()) {
       throttleMs = Math.min(throttleMs, s.throttleMs);
       queueLength = Math.max(queueLength, s.queueLength);
+      encoding = s.encoding; // the latest subscription's
     }
-    return { throttleMs, queueLength };
+    return { throttleMs, queueLength, encoding };
   }
 
   close(code: number, reason: string): void {
@@ -181,7 +194,23 @@ export async function startRosbridgeServer(session: RosbridgeSessionPort, option
     [PUBLISHED_TOPICS.clock.name]: (s) => clock(s),
     [PUBLISHED_TOPICS.contacts.name]: (s, n) => contactMarkers(s, n, info.dt),
   };
-  const publishText = (topic: string, msg: object) => JSON.stringify({ op: 'publish', topic, msg });
+  /** One message of a topic in each encoding a subscriber asked for, each made at most once. */
+  const encoder = (topic: string, msg: object, time: number) => {
+    const made: Partial<Record<Encoding, Outgoing>> = {};
+    return (e: Encoding): Outgoing => {
+      let out = made[e];
+      if (out !== undefined) return out;
+      if (e === 'none') out = JSON.stringify({ op: 'publish', topic, msg });
+      else if (e === 'cbor') out = encodeCbor({ op: 'publish', topic, msg });
+      else {
+        // rosbridge's cbor-raw: the ROS 1 bytes with the (simulated) time they were published
+        const t = rosTime(time);
+        out = encodeCbor({ op: 'publish', topic, msg: { secs: t.secs, nsecs: t.nsecs, bytes: serializeRos1(topicType(topic) as string, msg) } });
+      }
+      made[e] = out;
+      return out;
+    };
+  };
 
   const clients = new Set<Client>();
   let nextClientId = 1;
@@ -202,15 +231,15 @@ export async function startRosbridgeServer(session: RosbridgeSessionPort, option
     lastTime = s.time;
     const now = performance.now();
     for (const topic of Object.keys(builders)) {
-      let text: string | null = null;
+      let encoded: ((e: Encoding) => Outgoing) | null = null;
       for (const c of clients) {
         const d = c.delivery(topic);
         if (d === null || !c.authed) continue;
         const last = c.lastSent.get(topic);
         if (d.throttleMs > 0 && last !== undefined && now - last < d.throttleMs) continue;
-        text ??= publishText(topic, builders[topic](s, nextSeq(topic)));
+        encoded ??= encoder(topic, builders[topic](s, nextSeq(topic)), s.time);
         c.lastSent.set(topic, now);
-        c.queue.pushTopic(topic, text, d.queueLength);
+        c.queue.pushTopic(topic, encoded(d.encoding), d.queueLength);
       }
     }
     if (s.fault !== lastFault) {
@@ -224,12 +253,12 @@ export async function startRosbridgeServer(session: RosbridgeSessionPort, option
   };
   const broadcastLog = (level: number, msg: string, time: number) => {
     const topic = PUBLISHED_TOPICS.rosout.name;
-    let text: string | null = null;
+    let encoded: ((e: Encoding) => Outgoing) | null = null;
     for (const c of clients) {
       const d = c.delivery(topic);
       if (d === null || !c.authed) continue;
-      text ??= publishText(topic, logMessage(nextSeq(topic), time, level, msg));
-      c.queue.pushTopic(topic, text, Math.max(d.queueLength, 100));
+      encoded ??= encoder(topic, logMessage(nextSeq(topic), time, level, msg), time);
+      c.queue.pushTopic(topic, encoded(d.encoding), Math.max(d.queueLength, 100));
     }
   };
   const reportDrops = (c: Client, now: number) => {
@@ -339,17 +368,20 @@ export async function startRosbridgeServer(session: RosbridgeSessionPort, option
       return c.status('error', `subscribe: no topic ${op.topic}${hint}; the simulation publishes ${publishedNames()}`, op.id);
     }
     if (op.type !== undefined && op.type !== type) return c.status('error', `subscribe: ${op.topic} carries ${type}, not ${op.type}`, op.id);
-    if (op.compression !== 'none') c.status('warning', `subscribe: compression "${op.compression}" is not supported; ${op.topic} is sent as JSON`, op.id);
+    let encoding: Encoding = 'none';
+    if (ENCODINGS.includes(op.compression)) encoding = op.compression as Encoding;
+    else c.status('warning', `subscribe: compression "${op.compression.slice(0, 32)}" is not supported (none, cbor, cbor-raw are); ${op.topic} is sent as JSON`, op.id);
     let m = c.subs.get(op.topic);
     if (!m) c.subs.set(op.topic, (m = new Map()));
     const first = m.size === 0;
-    m.set(op.id ?? '', { throttleMs: op.throttleRate, queueLength: op.queueLength });
+    m.set(op.id ?? '', { throttleMs: op.throttleRate, queueLength: op.queueLength, encoding });
     c.status('info', `subscribed to ${op.topic}`, op.id);
     // the state as it stands, at once (the next batch may be far away in lockstep or paused)
     const build = builders[op.topic];
     if (first && build !== undefined) {
       c.lastSent.set(op.topic, performance.now());
-      c.queue.pushTopic(op.topic, publishText(op.topic, build(session.current(), nextSeq(op.topic))), op.queueLength);
+      const now = session.current();
+      c.queue.pushTopic(op.topic, encoder(op.topic, build(now, nextSeq(op.topic)), now.time)(encoding), op.queueLength);
       c.flush();
     }
   };

@@ -40,7 +40,7 @@ export interface RosService<Req, Res> {
 
 export interface Roslib {
   Ros: new (options: { url?: string }) => RosClient;
-  Topic: new <T>(options: { ros: RosClient; name: string; messageType: string; queue_length?: number; throttle_rate?: number }) => RosTopic<T>;
+  Topic: new <T>(options: { ros: RosClient; name: string; messageType: string; queue_length?: number; throttle_rate?: number; compression?: string }) => RosTopic<T>;
   Service: new <Req, Res>(options: { ros: RosClient; name: string; serviceType: string }) => RosService<Req, Res>;
 }
 
