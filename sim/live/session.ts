@@ -114,6 +114,8 @@ export interface LiveState {
   time: number;
   /** Steps this batch ran (0 for the state sent after a reset, a pause or on subscribe). */
   batchSteps: number;
+  /** What the batch was: a clock tick, a `step(n)`, a `reset()`, a `pause()`, or the state a new subscriber gets. */
+  cause: LiveCause;
   running: boolean;
   lockstep: boolean;
   timeScale: number;
@@ -137,6 +139,16 @@ export interface LiveState {
   stateHash(): string;
 }
 
+/** Why subscribers are called (LiveState.cause). */
+export type LiveCause = 'clock' | 'step' | 'reset' | 'pause' | 'subscribe';
+
+/** A change of the drive command in effect, at the step it applies from (LiveSession.onInput). */
+export interface LiveInput {
+  step: number;
+  throttle: number;
+  steer: number;
+}
+
 /** A subscriber; an exception it throws is logged once and does not stop the session. */
 export type LiveListener = (state: LiveState) => void;
 
@@ -158,6 +170,7 @@ export class LiveSession {
   private readonly initialState: Uint8Array;
   private readonly infoValue: LiveInfo;
   private readonly listeners = new Set<LiveListener>();
+  private readonly inputListeners = new Set<(input: LiveInput) => void>();
   private readonly state: LiveState;
   private readonly frameData: FrameData;
   private timeScaleValue = 1;
@@ -191,6 +204,7 @@ export class LiveSession {
       step: 0,
       time: 0,
       batchSteps: 0,
+      cause: 'subscribe',
       running: false,
       lockstep: this.lockstep,
       timeScale: 1,
@@ -285,7 +299,7 @@ export class LiveSession {
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
     this.owed = 0;
-    void this.enqueue(async () => this.publish(0));
+    void this.enqueue(async () => this.publish(0, 'pause'));
   }
 
   /**
@@ -299,7 +313,7 @@ export class LiveSession {
     return this.enqueue(async () => {
       const before = this.world.stepCount;
       const after = await this.service.step(n);
-      this.publish(after - before);
+      this.publish(after - before, 'step');
       return after;
     });
   }
@@ -316,7 +330,7 @@ export class LiveSession {
       this.world.engine.restoreState(stateFromBytes(this.initialState));
       this.jointCommands.clear();
       this.owed = 0;
-      this.publish(0);
+      this.publish(0, 'reset');
       return stopped;
     });
   }
@@ -328,8 +342,20 @@ export class LiveSession {
    */
   setDrive(throttle: number, steer: number): { throttle: number; steer: number } {
     this.checkOpen('setDrive');
-    this.service.setDrive({ throttle, steer });
     const d = this.world.engine.drive;
+    const before = this.world.engine.scriptActive ? Number.NaN : d.throttle;
+    const beforeSteer = d.steer;
+    this.service.setDrive({ throttle, steer });
+    if (d.throttle !== before || d.steer !== beforeSteer) {
+      const input = { step: this.world.stepCount, throttle: d.throttle, steer: d.steer };
+      for (const l of this.inputListeners) {
+        try {
+          l(input);
+        } catch (e) {
+          console.error(`live session: an input listener threw: ${(e as Error).message}`);
+        }
+      }
+    }
     return { throttle: d.throttle, steer: d.steer };
   }
 
@@ -415,10 +441,22 @@ export class LiveSession {
     if (typeof listener !== 'function') throw new Error('subscribe: listener must be a function');
     this.listeners.add(listener);
     void this.enqueue(async () => {
-      if (this.listeners.has(listener)) this.callOne(listener, this.fill(0));
+      if (this.listeners.has(listener)) this.callOne(listener, this.fill(0, 'subscribe'));
     });
     return () => {
       this.listeners.delete(listener);
+    };
+  }
+
+  /**
+   * Adds a listener of drive command changes (from any client: setDrive, setTwist), called at
+   * once with the step the command applies from (it is a recording input there). Returns the
+   * function that removes it.
+   */
+  onInput(listener: (input: LiveInput) => void): () => void {
+    this.inputListeners.add(listener);
+    return () => {
+      this.inputListeners.delete(listener);
     };
   }
 
@@ -429,7 +467,7 @@ export class LiveSession {
 
   /** The state now, filled in place (same object subscribers get; valid until the next batch). */
   current(): LiveState {
-    return this.fill(0);
+    return this.fill(0, 'subscribe');
   }
 
   /** Resolves when every batch asked for so far has run. */
@@ -445,6 +483,7 @@ export class LiveSession {
     await this.chain.catch(() => undefined);
     if (this.recordSink !== null) await this.finishRecording().catch(() => undefined);
     this.listeners.clear();
+    this.inputListeners.clear();
     this.service.dispose();
   }
 
@@ -487,7 +526,7 @@ export class LiveSession {
         const w = this.world;
         const before = w.stepCount;
         await this.service.step(n);
-        this.publish(w.stepCount - before);
+        this.publish(w.stepCount - before, 'clock');
         if (w.engine.fault !== null) this.pause();
       } finally {
         this.tickPending = false;
@@ -499,9 +538,9 @@ export class LiveSession {
   }
 
   /** Fills the state and calls every subscriber. */
-  private publish(batchSteps: number): void {
+  private publish(batchSteps: number, cause: LiveCause): void {
     if (this.listeners.size === 0) return;
-    const s = this.fill(batchSteps);
+    const s = this.fill(batchSteps, cause);
     for (const l of this.listeners) this.callOne(l, s);
   }
 
@@ -514,7 +553,7 @@ export class LiveSession {
     }
   }
 
-  private fill(batchSteps: number): LiveState {
+  private fill(batchSteps: number, cause: LiveCause): LiveState {
     const w = this.world;
     const e = w.engine;
     const r = e.frame();
@@ -531,6 +570,7 @@ export class LiveSession {
     s.step = f.step;
     s.time = f.time;
     s.batchSteps = batchSteps;
+    s.cause = cause;
     s.running = this.running;
     s.timeScale = this.timeScaleValue;
     s.fault = w.fault;
