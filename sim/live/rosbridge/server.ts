@@ -48,8 +48,12 @@ export interface RosbridgeServerOptions {
   port?: number;
   /** Interface to listen on. Default 127.0.0.1 (loopback). */
   host?: string;
-  /** Token clients must send (`auth` op, as `mac`) before anything else; required when `host` is not loopback. */
-  token?: string;
+  /**
+   * Token clients must present, either in the URL (`ws://host:9090/?token=…`, as the Foxglove
+   * server takes it) or as the `mac` of an `auth` op before anything else; required when `host`
+   * is not loopback. null or undefined: none.
+   */
+  token?: string | null;
   /** Where the server's notices go (client connected, dropped messages); default: nowhere. */
   log?: (line: string) => void;
 }
@@ -89,6 +93,14 @@ function sameSecret(a: string, b: string): boolean {
 /** How a subscription's messages are encoded (rosbridge's `compression`). */
 type Encoding = 'none' | 'cbor' | 'cbor-raw';
 const ENCODINGS: readonly string[] = ['none', 'cbor', 'cbor-raw'];
+
+/** The `token` query parameter of a request URL, or null. */
+function urlToken(url: string | undefined): string | null {
+  if (url === undefined) return null;
+  const q = url.indexOf('?');
+  if (q < 0) return null;
+  return new URLSearchParams(url.slice(q + 1)).get('token');
+}
 
 interface Subscription {
   throttleMs: number;
@@ -173,7 +185,7 @@ type Builder = (s: PortState, seq: number) => object;
 export async function startRosbridgeServer(session: RosbridgeSessionPort, options: RosbridgeServerOptions = {}): Promise<RosbridgeServer> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? DEFAULT_ROSBRIDGE_PORT;
-  const token = options.token;
+  const token = options.token ?? undefined;
   const log = options.log ?? (() => undefined);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`rosbridge: port must be an integer from 0 to 65535, got ${String(port)}`);
   if (token !== undefined && (typeof token !== 'string' || token.length === 0)) throw new Error('rosbridge: token must be a non-empty string');
@@ -275,6 +287,14 @@ export async function startRosbridgeServer(session: RosbridgeSessionPort, option
   // --- client ops --------------------------------------------------------------------------
   wss.on('connection', (ws, req) => {
     const c = new Client(nextClientId++, ws, `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`, token !== undefined);
+    const given = urlToken(req.url);
+    if (token !== undefined && given !== null) {
+      if (!sameSecret(given, token)) {
+        c.close(1008, 'authentication failed');
+        return;
+      }
+      c.authed = true;
+    }
     clients.add(c);
     log(`rosbridge: client ${c.id} connected from ${c.address}`);
     ws.on('message', (data: RawData, isBinary: boolean) => {

@@ -321,6 +321,13 @@ describe('rosbridge server: access', () => {
       const odom = await next<Odometry>(ros, '/odom', 'nav_msgs/Odometry');
       expect(odom.child_frame_id).toBe('rover/chassis');
       ros.close();
+
+      // the token in the URL, as the Foxglove server takes it
+      const byUrl = await connect(`${server.url}/?token=s3cret`);
+      expect((await next<Odometry>(byUrl, '/odom', 'nav_msgs/Odometry')).child_frame_id).toBe('rover/chassis');
+      byUrl.close();
+      const badUrl = new WebSocket(`${server.url}/?token=nope`);
+      expect(await new Promise<number>((done) => badUrl.once('close', (code) => done(code)))).toBe(1008);
     } finally {
       await server.close();
     }
