@@ -42,12 +42,21 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { resolve, basename, join } from 'node:path';
-import { FoxgloveServer, StatusLevel, type IWebSocket, type Parameter, type ServiceCallRequest } from '@foxglove/ws-protocol';
+import * as wsProtocol from '@foxglove/ws-protocol';
+import type { IWebSocket, Parameter, ServiceCallRequest, StatusLevel as StatusLevelType } from '@foxglove/ws-protocol';
 import { FrameTransforms as FrameTransformsSchema, SceneUpdate as SceneUpdateSchema } from '@foxglove/schemas/jsonschema';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import { contactSceneJson, EVENT_JSON_SCHEMA, frameTransformsJson, INPUT_JSON_SCHEMA, makeWheelStats, quotedNames, staticScene, wheelsMessage, WHEELS_JSON_SCHEMA, type FoxgloveTime } from '../record/foxglove';
 import { TOPIC } from '../record/format';
 import type { LiveSession, LiveState } from './session';
+
+/**
+ * The protocol package is CommonJS for Node, and Node's ESM loader cannot see its named exports
+ * (getters): there they are properties of the default export; bundlers see the ESM build.
+ */
+const protocol = (wsProtocol as unknown as { default?: typeof wsProtocol }).default ?? wsProtocol;
+const { FoxgloveServer, StatusLevel } = protocol;
+type StatusLevel = StatusLevelType;
 
 /** Default port (Foxglove's own default for a WebSocket connection). */
 export const FOXGLOVE_DEFAULT_PORT = 8765;
