@@ -99,6 +99,11 @@ export class SendQueue {
     return this.head >= this.entries.length;
   }
 
+  /** Replies waiting. */
+  get pendingReplies(): number {
+    return this.replies;
+  }
+
   /** Messages waiting (dropped ones excluded). */
   get pending(): number {
     let n = 0;
