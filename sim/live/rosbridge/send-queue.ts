@@ -99,6 +99,11 @@ export class SendQueue {
     return this.head >= this.entries.length;
   }
 
+  /** Topic messages dropped so far. */
+  get droppedTotal(): number {
+    return this.dropped;
+  }
+
   /** Replies waiting. */
   get pendingReplies(): number {
     return this.replies;

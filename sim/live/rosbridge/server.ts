@@ -274,15 +274,15 @@ export async function startRosbridgeServer(session: RosbridgeSessionPort, option
     }
   };
   const reportDrops = (c: Client, now: number) => {
+    if (c.queue.droppedTotal === c.reportedDrops || now - c.lastDropReport < DROP_REPORT_MS) return;
     const st = c.queue.stats();
-    if (st.dropped === c.reportedDrops || now - c.lastDropReport < DROP_REPORT_MS) return;
-    // one report at a time: a client that has not read the last one gets no other
-    if (c.queue.pendingReplies > 0) return;
     const by = Object.entries(st.droppedByTopic).map(([t, n]) => `${t} ${n}`).join(', ');
-    c.status('warning', `${st.dropped - c.reportedDrops} messages dropped since the last report (the client reads slower than the simulation publishes; totals: ${by}); raise queue_length or throttle_rate`);
     log(`rosbridge: client ${c.id} (${c.address}) behind: ${st.dropped} messages dropped (${by})`);
-    c.reportedDrops = st.dropped;
     c.lastDropReport = now;
+    // one report at a time to the client: one that has not read the last gets no other yet
+    if (c.queue.pendingReplies > 0) return;
+    c.status('warning', `${st.dropped - c.reportedDrops} messages dropped since the last report (the client reads slower than the simulation publishes; totals: ${by}); raise queue_length or throttle_rate`);
+    c.reportedDrops = st.dropped;
   };
   const unsubscribeSession = session.subscribe(onState);
 
