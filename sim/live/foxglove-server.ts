@@ -186,6 +186,7 @@ class ClientConnection implements IWebSocket {
   /** Server channel ids it subscribes to (parsed from its subscribe/unsubscribe ops). */
   readonly subscriptions = new Map<number, number>();
   private reportedDrops = 0;
+  private corked = false;
 
   constructor(
     readonly ws: WebSocket,
@@ -226,6 +227,18 @@ class ClientConnection implements IWebSocket {
 
   close(): void {
     this.ws.close();
+  }
+
+  /** Holds this client's writes until uncork() (the underlying net.Socket's cork). */
+  cork(): void {
+    (this.ws as unknown as { _socket?: { cork(): void } })._socket?.cork();
+    this.corked = true;
+  }
+
+  uncork(): void {
+    if (!this.corked) return;
+    this.corked = false;
+    (this.ws as unknown as { _socket?: { uncork(): void } })._socket?.uncork();
   }
 
   /** True the first time drops reach 1, 10, 100, … (when they are reported). */
@@ -403,7 +416,15 @@ export async function startFoxgloveServer(session: LiveSession, options: Foxglov
         any = true;
       }
     }
-    if (any) sendState(s, null);
+    if (any) {
+      // one socket write per client for the whole batch of messages, not one per message
+      for (const c of clients) if (c.due) c.cork();
+      try {
+        sendState(s, null);
+      } finally {
+        for (const c of clients) c.uncork();
+      }
+    }
     for (const c of clients) c.due = true;
   };
   const unsubscribe = session.subscribe(onState);

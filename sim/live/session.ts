@@ -49,7 +49,9 @@ export const LIVE_TICK_MS = 8;
 export const MAX_STEPS_PER_BATCH = 200;
 /** Most steps one `step(n)` call may ask for. */
 export const MAX_STEP_REQUEST = 1_000_000;
-/** Time scale range (simulated seconds per wall-clock second), as the app's. */
+/** Steps per clock batch at time scale Infinity (as fast as the CPU allows; small, so commands and clients are served between batches). */
+export const FAST_BATCH_STEPS = 8;
+/** Time scale range (simulated seconds per wall-clock second), as the app's; Infinity also: as fast as the CPU allows. */
 export const MIN_TIME_SCALE = 0.1;
 export const MAX_TIME_SCALE = 10;
 /** [m/s] Below this commanded speed an Ackermann robot is not steered by a twist's yaw rate (δ = atan(ω·L/v) has no limit at v = 0). */
@@ -274,9 +276,17 @@ export class LiveSession {
     return this.timeScaleValue;
   }
 
-  /** Sets the free-running time scale, clamped to MIN_TIME_SCALE..MAX_TIME_SCALE; throws for a non-number. */
+  /**
+   * Sets the free-running time scale, clamped to MIN_TIME_SCALE..MAX_TIME_SCALE, or Infinity: as
+   * fast as the CPU allows (batches of FAST_BATCH_STEPS, the event loop served between them; for
+   * headless runs and benchmarks). Throws for anything else.
+   */
   setTimeScale(scale: number): number {
-    if (typeof scale !== 'number' || !Number.isFinite(scale)) throw new Error(`time scale must be a finite number, got ${String(scale)}`);
+    if (scale === Infinity) {
+      this.timeScaleValue = Infinity;
+      return Infinity;
+    }
+    if (typeof scale !== 'number' || !Number.isFinite(scale)) throw new Error(`time scale must be a finite number (or Infinity), got ${String(scale)}`);
     this.timeScaleValue = Math.min(MAX_TIME_SCALE, Math.max(MIN_TIME_SCALE, scale));
     return this.timeScaleValue;
   }
@@ -513,7 +523,8 @@ export class LiveSession {
     const elapsed = (t - this.lastTick) / 1000;
     this.lastTick = t;
     if (!this.running || this.closed) return;
-    this.owed += (elapsed * this.timeScaleValue) / this.world.dt;
+    if (this.timeScaleValue === Infinity) this.owed = FAST_BATCH_STEPS;
+    else this.owed += (elapsed * this.timeScaleValue) / this.world.dt;
     if (this.owed > MAX_STEPS_PER_BATCH) this.owed = MAX_STEPS_PER_BATCH; // run slower than real time rather than spiral
     if (this.tickPending) return;
     const n = Math.floor(this.owed);
@@ -530,6 +541,8 @@ export class LiveSession {
         if (w.engine.fault !== null) this.pause();
       } finally {
         this.tickPending = false;
+        // as fast as possible: the next batch right after this one (I/O is served in between)
+        if (this.timeScaleValue === Infinity && this.running && !this.closed) setImmediate(() => this.tick());
       }
     }).catch((e: unknown) => {
       console.error(`live session: stepping failed, paused: ${(e as Error).message}`);

@@ -67,6 +67,20 @@ describe('LiveSession', () => {
       const at = s.stepCount;
       await s.step(1);
       expect(s.stepCount).toBe(at + 1);
+      // as fast as the CPU allows: batch after batch until paused
+      expect(s.setTimeScale(Infinity)).toBe(Infinity);
+      expect(() => s.setTimeScale(Number.NaN)).toThrow(/time scale/);
+      const fast = new Promise<void>((done) => {
+        const off = s.subscribe((st) => {
+          if (st.step >= at + 200) {
+            off();
+            done();
+          }
+        });
+      });
+      s.resume();
+      await fast;
+      s.pause();
     } finally {
       await s.close();
     }
