@@ -49,9 +49,9 @@ export interface RosbridgeServerOptions {
   /** Interface to listen on. Default 127.0.0.1 (loopback). */
   host?: string;
   /**
-   * Token clients must present, either in the URL (`ws://host:9090/?token=…`, as the Foxglove
-   * server takes it) or as the `mac` of an `auth` op before anything else; required when `host`
-   * is not loopback. null or undefined: none.
+   * Token clients must present: in the URL (`ws://host:9090/?token=…`) or an `Authorization:
+   * Bearer …` header, as the Foxglove server takes it, or as the `mac` of an `auth` op before
+   * anything else. Required when `host` is not loopback. null or undefined: none.
    */
   token?: string | null;
   /** Where the server's notices go (client connected, dropped messages); default: nowhere. */
@@ -289,7 +289,8 @@ export async function startRosbridgeServer(session: RosbridgeSessionPort, option
   // --- client ops --------------------------------------------------------------------------
   wss.on('connection', (ws, req) => {
     const c = new Client(nextClientId++, ws, `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`, token !== undefined);
-    const given = urlToken(req.url);
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
+    const given = bearer !== null ? bearer[1] : urlToken(req.url);
     if (token !== undefined && given !== null) {
       if (!sameSecret(given, token)) {
         c.close(1008, 'authentication failed');

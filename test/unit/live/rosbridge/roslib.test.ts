@@ -328,6 +328,11 @@ describe('rosbridge server: access', () => {
       byUrl.close();
       const badUrl = new WebSocket(`${server.url}/?token=nope`);
       expect(await new Promise<number>((done) => badUrl.once('close', (code) => done(code)))).toBe(1008);
+      const bearer = new WebSocket(server.url, { headers: { authorization: 'Bearer s3cret' } });
+      await new Promise((done) => bearer.once('open', done));
+      bearer.send(JSON.stringify({ op: 'call_service', id: 'b', service: '/rosapi/nodes' }));
+      expect(await new Promise((done) => bearer.once('message', (d) => done(JSON.parse(String(d)))))).toMatchObject({ op: 'service_response', id: 'b', result: true });
+      bearer.close();
     } finally {
       await server.close();
     }
