@@ -1,9 +1,10 @@
 /**
  * A Foxglove WebSocket client process for live.bench.ts (its own process, so its CPU is not the
  * simulation's thread):
- *   node live-client.mjs rtt <url> <n>    calls /terrawheel/step {steps: 1} n times, one at a time
- *                                         (after 20 warm-up calls); prints one JSON line
- *                                         { "rttMs": [...] }
+ *   node live-client.mjs rtt <url> <n> [odom]   calls /terrawheel/step {steps: 1} n times, one
+ *                                         at a time (after 20 warm-up calls), with `odom`
+ *                                         subscribed to /odom (the state of each step arrives
+ *                                         before the answer); prints { "rttMs": [...] }
  *   node live-client.mjs stream <url>     connects; on stdin "sub" subscribes to every channel and
  *                                         prints "streaming" at its first message; on "unsub"
  *                                         unsubscribes and prints "idle"; on "count" prints
@@ -14,7 +15,7 @@ import wsProtocol from '@foxglove/ws-protocol';
 import { createInterface } from 'node:readline';
 
 const { FoxgloveClient } = wsProtocol;
-const [mode, url, nArg] = process.argv.slice(2);
+const [mode, url, nArg, withOdom] = process.argv.slice(2);
 const client = new FoxgloveClient({ ws: new WebSocket(url, [FoxgloveClient.SUPPORTED_SUBPROTOCOL]) });
 const channels = [];
 const services = new Map();
@@ -50,13 +51,18 @@ if (mode === 'rtt') {
       client.sendServiceCallRequest({ serviceId: step.id, callId, encoding: 'json', data: body });
     });
   const n = Number(nArg);
+  let odomMessages = 0;
+  if (withOdom === 'odom') {
+    client.subscribe(channels.find((c) => c.topic === '/odom').id);
+    client.on('message', () => odomMessages++);
+  }
   const rttMs = [];
   for (let k = 0; k < n + 20; k++) {
     const t0 = performance.now();
     await call(k + 1);
     if (k >= 20) rttMs.push(performance.now() - t0);
   }
-  console.log(JSON.stringify({ rttMs }));
+  console.log(JSON.stringify({ rttMs, odomMessages }));
   client.close();
   process.exit(0);
 } else {

@@ -77,23 +77,26 @@ export default async function run(ctx: BenchContext): Promise<void> {
   const ROUNDS = ctx.quick ? 2 : 5;
   const WINDOW_S = ctx.quick ? 2 : 5;
 
-  // 1. lockstep round trip
+  // 1. lockstep round trip, without and with the state (/odom) of every step
   {
     const session = await LiveSession.open(SCENARIO, { lockstep: true });
     const server = await startFoxgloveServer(session, { port: 0, log: () => undefined });
     try {
-      const out = await new Promise<string>((ok, fail) => {
-        const p = spawn(process.execPath, [CLIENT, 'rtt', server.url, String(N)]);
-        let s = '';
-        let e = '';
-        p.stdout.on('data', (d) => (s += String(d)));
-        p.stderr.on('data', (d) => (e += String(d)));
-        p.on('exit', (code) => (code === 0 ? ok(s) : fail(new Error(`rtt client exited ${code}: ${e}`))));
-      });
-      const rtt = (JSON.parse(out) as { rttMs: number[] }).rttMs;
       console.log('\n| lockstep step round trip (1 step, loopback) | median | p99 | calls |');
       console.log('|---|---|---|---|');
-      console.log(`| /terrawheel/step {steps: 1}, no subscription | ${median(rtt).toFixed(2)} ms | ${pct(rtt, 0.99).toFixed(2)} ms | ${rtt.length} |`);
+      for (const odom of [false, true]) {
+        const out = await new Promise<string>((ok, fail) => {
+          const p = spawn(process.execPath, [CLIENT, 'rtt', server.url, String(N), ...(odom ? ['odom'] : [])]);
+          let s = '';
+          let e = '';
+          p.stdout.on('data', (d) => (s += String(d)));
+          p.stderr.on('data', (d) => (e += String(d)));
+          p.on('exit', (code) => (code === 0 ? ok(s) : fail(new Error(`rtt client exited ${code}: ${e}`))));
+        });
+        const { rttMs: rtt, odomMessages } = JSON.parse(out) as { rttMs: number[]; odomMessages: number };
+        const what = odom ? `subscribed to /odom (${odomMessages} messages received)` : 'no subscription';
+        console.log(`| /terrawheel/step {steps: 1}, ${what} | ${median(rtt).toFixed(2)} ms | ${pct(rtt, 0.99).toFixed(2)} ms | ${rtt.length} |`);
+      }
     } finally {
       await server.close();
       await session.close();

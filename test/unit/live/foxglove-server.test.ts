@@ -101,6 +101,10 @@ describe('Foxglove WebSocket server', () => {
       const bad = c.nextStatus();
       drive({ linear: { y: 1 }, angular: { z: 0 } });
       expect((await bad).message).toMatch(/linear\.x must be a finite number/);
+      const wheel = c.publisher('/terrawheel/joint_velocity', 'terrawheel/JointVelocity');
+      const byController = c.nextStatus();
+      wheel({ name: session.info().joints.find((j) => j.controlled)!.name, velocity: 2 });
+      expect((await byController).message).toMatch(/driven by the robot's skid-steer controller/);
       await expect(c.call('/terrawheel/step', { steps: -3 })).rejects.toThrow(/integer from 0/);
       await expect(c.call('/terrawheel/resume')).rejects.toThrow(/lockstep/);
       await expect(c.call('/terrawheel/start_recording', { file: '../evil.mcap' })).rejects.toThrow(/plain file name/);
@@ -171,7 +175,7 @@ describe('Foxglove WebSocket server', () => {
       const healthy = await FoxClient.connect(small.url);
       healthy.subscribe('/clock');
       let steps = 0;
-      while (small.stats().dropped === 0 && steps < 200_000) {
+      while (small.stats().dropped === 0 && steps < 10_000) {
         await session.step(1);
         steps++;
       }
@@ -205,6 +209,12 @@ describe('Foxglove WebSocket server', () => {
     } finally {
       await guarded.close();
     }
+    // a message over the size limit closes the connection (1009: message too big)
+    const big = new WebSocket(server.url, ['foxglove.websocket.v1']);
+    await new Promise<void>((ok) => big.on('open', () => ok()));
+    const closed = new Promise<number>((done) => big.on('close', (code) => done(code)));
+    big.send(JSON.stringify({ op: 'subscribe', subscriptions: [], pad: 'x'.repeat(100_000) }));
+    expect(await closed).toBe(1009);
     expect(() => recordingFileName('run.mcap')).not.toThrow();
     expect(() => recordingFileName('/etc/passwd.mcap')).toThrow();
   }, 60_000);

@@ -115,6 +115,22 @@ describe('LiveSession', () => {
     }
   }, 60_000);
 
+  it('a twist becomes the Ackermann controller\'s command: throttle v/maxSpeed, bicycle angle atan(ωL/v)', async () => {
+    const s = await LiveSession.open(resolve(__dirname, '../../../assets/scenarios/robot-ackermann-car.json'), { lockstep: true, recordThread: false });
+    try {
+      const c = s.info().controller;
+      expect(c?.type).toBe('ackermann');
+      if (c?.type !== 'ackermann') return;
+      const d = s.setTwist(1, 0.4);
+      expect(d.throttle).toBeCloseTo(1 / c.maxSpeed, 12);
+      expect(d.steer).toBeCloseTo(Math.atan((0.4 * c.wheelbase) / 1) / c.maxBicycleAngle, 12);
+      expect(s.setTwist(0, 0.4).steer).toBe(0); // no steering at a standstill
+      expect(s.setTwist(-1, 0.4).steer).toBeLessThan(0); // reversing: the same yaw rate needs the opposite angle
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
+
   it('a recording of a run driven from outside verifies and matches the same inputs run headless', async () => {
     const file = join(dir, 'driven.mcap');
     const s = await LiveSession.open(SCENARIO, { lockstep: true });
