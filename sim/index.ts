@@ -89,6 +89,10 @@ export { closestPointsSegmentSegment } from './collision/segment-closest';
 export { ManifoldWorkspace } from './collision/manifold/workspace';
 export { BoxBoxWorkspace } from './collision/sat-box-box';
 export { ConvexHeightfieldWorkspace } from './collision/convex-heightfield/workspace';
+export { GjkWorkspace } from './collision/gjk';
+export { CastWorkspace } from './collision/gjk-raycast';
+export { AdvancementWorkspace } from './collision/shape-cast';
+export { CollideWorkspace } from './collision/dispatcher';
 
 // --- swept queries: swept-sphere primitives, time of impact, heightfield casts (issue #15) -----
 export {
@@ -105,6 +109,8 @@ export { castConvexHeightfield, ConvexCastWorkspace } from './collision/heightfi
 export { castWheelHeightfield, WheelCastWorkspace } from './collision/heightfield-cast/wheel-cast';
 export { castShape, castShapeTerrain } from './collision/swept/plain-api';
 export type { ShapeCastResult, ShapeTerrainCastResult, CastHit, CastMiss, TerrainCastHit, CastElementName } from './collision/swept/plain-api';
+export { SweptWorkspace } from './collision/swept/swept-sphere';
+export { TimeOfImpactWorkspace } from './collision/swept/time-of-impact';
 
 // --- broad phase ------------------------------------------------------------------------------
 export { BroadPhase } from './collision/broadphase/broad-phase';

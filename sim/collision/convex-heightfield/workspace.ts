@@ -11,7 +11,7 @@ import type { Aabb, Pose } from '../../shapes/shape';
 import { SupportFace } from '../../shapes/shape';
 import type { MinMax } from '../../terrain/heightfield';
 import { ContactBuffer } from '../contact';
-import { GjkResult } from '../gjk';
+import { GjkResult, GjkWorkspace } from '../gjk';
 import { ClipWorkspace } from '../manifold/clip-faces';
 import { FacePolygon } from '../manifold/face-polygon';
 import { ManifoldGroups } from '../reduce-manifold';
@@ -39,6 +39,7 @@ export class ConvexHeightfieldWorkspace {
   readonly identity: Readonly<Pose> = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
   /** Scratch of the face clipping (manifoldBetweenFaces). */
   readonly clip = new ClipWorkspace();
+  readonly gjkWs = new GjkWorkspace();
 
   /** World vertices of a box or hull body (nVerts = 0 for curved shapes), filled once per query. */
   readonly verts = new Float64Array(HULL_MAX_VERTICES * 3);

@@ -24,7 +24,7 @@
 import type { Vec3 } from '../../math/vec3';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield } from '../../terrain/heightfield';
-import { SweptFeature, SweptHit, SweptStatus, sweptQuery, triangleRootQ } from '../swept/swept-sphere';
+import { SweptFeature, SweptHit, SweptStatus, SweptWorkspace, triangleRootQ } from '../swept/swept-sphere';
 import { FOOTPRINT_SIZE, FP_CX, FP_CY, FP_EX, FP_EY, FP_MX, FP_MY, FP_MZ, FP_ZLOW, GridWalkStatus, footprintWindow, walkFootprint } from './grid-walk';
 import type { CellVisitor } from './grid-walk';
 import { TerrainCastResult } from './terrain-cast-result';
@@ -45,6 +45,8 @@ export class SphereCastWorkspace implements CellVisitor {
   /** Earliest toi so far (CellVisitor). */
   best = Infinity;
   /** The result of the cast under way. */
+  /** The swept-sphere query (its `query` holds the sphere, set once per cast). */
+  readonly swept = new SweptWorkspace();
   out: TerrainCastResult = new TerrainCastResult();
 
   /** Tests the two triangles of cell (i, j) (CellVisitor). */
@@ -70,12 +72,12 @@ export class SphereCastWorkspace implements CellVisitor {
     tri[0] = xa; tri[1] = ya; tri[2] = h0;
     tri[3] = xb; tri[4] = ya; tri[5] = h1;
     tri[6] = xa; tri[7] = yb; tri[8] = h2;
-    triangleRootQ(hit, tri);
+    triangleRootQ(hit, this.swept, tri);
     this.take(i, j, rectangle ? ElementKind.Rectangle : ElementKind.LowerTriangle);
     tri[0] = xb; tri[1] = ya; tri[2] = h1;
     tri[3] = xb; tri[4] = yb; tri[5] = h3;
     tri[6] = xa; tri[7] = yb; tri[8] = h2;
-    triangleRootQ(hit, tri);
+    triangleRootQ(hit, this.swept, tri);
     this.take(i, j, rectangle ? ElementKind.Rectangle : ElementKind.UpperTriangle);
   }
 
@@ -144,6 +146,7 @@ export function castSphereHeightfield(
   const vis = ws, fp = ws.fp;
   vis.best = Infinity;
   vis.out = out;
+  const sweptQuery = vis.swept.query;
   for (let a = 0; a < 3; a++) {
     sweptQuery[a] = center[a];
     sweptQuery[3 + a] = motion[a];

@@ -22,7 +22,7 @@ import {
   MANIFOLD_REFERENCE_BIAS,
 } from '../../constants';
 import type { ContactBuffer } from '../contact';
-import { EpaResult, EpaStatus, epaPenetration } from '../epa';
+import { EpaResult, EpaStatus, EpaWorkspace, epaPenetration } from '../epa';
 import { quatRotate, quatRotateInverse } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { ConvexShape, Pose } from '../../shapes/shape';
@@ -42,6 +42,8 @@ const PARALLEL_SIN = Math.sqrt(1 - CAPSULE_PARALLEL_COS * CAPSULE_PARALLEL_COS);
  */
 export class ConvexConvexWorkspace {
   readonly epa = new EpaResult();
+  /** The EPA query's own workspace (its polytope). */
+  readonly epaWs = new EpaWorkspace();
   /** Supporting features of A along n and of B along −n (local), and the same in world space. */
   readonly faceA = new SupportFace();
   readonly faceB = new SupportFace();
@@ -149,7 +151,7 @@ export function collideConvexConvex(
 ): EpaStatus {
   const epa = ws.epa, faceA = ws.faceA, faceB = ws.faceB, polyA = ws.polyA, polyB = ws.polyB;
   const dir = ws.dir, dirA = ws.dirA, tmp = ws.tmp, nA = ws.nA, nB = ws.nB, refN = ws.refN;
-  epaPenetration(epa, shapeA, poseA, shapeB, poseB);
+  epaPenetration(epa, shapeA, poseA, shapeB, poseB, ws.epaWs);
   const status = epa.status;
   if (status === EpaStatus.Degenerate) return status;
   const distance = status === EpaStatus.Separated ? epa.distance : -epa.depth;

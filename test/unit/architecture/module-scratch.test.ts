@@ -20,16 +20,6 @@ const SCANNED = ['sim/collision', 'sim/dynamics'];
 
 /** File → number of module-level scratch declarations still to move into workspaces. */
 const PENDING: Record<string, number> = {
-  'sim/collision/broadphase/broad-phase.ts': 1,
-  'sim/collision/dispatcher.ts': 6,
-  'sim/collision/epa.ts': 1,
-  'sim/collision/gjk-raycast.ts': 20,
-  'sim/collision/gjk.ts': 18,
-  'sim/collision/query-convex.ts': 1,
-  'sim/collision/shape-cast.ts': 5,
-  'sim/collision/swept/plain-api.ts': 2,
-  'sim/collision/swept/swept-sphere.ts': 7,
-  'sim/collision/swept/time-of-impact.ts': 8,
 };
 
 function tsFiles(dir: string, out: string[] = []): string[] {

@@ -15,8 +15,6 @@ import { ConvexHullShape } from '../../../sim/shapes/convex-hull';
 import { CylinderShape } from '../../../sim/shapes/cylinder';
 import type { ConvexShape, Pose } from '../../../sim/shapes/shape';
 import { SphereShape } from '../../../sim/shapes/sphere';
-import { ConvexHeightfieldWorkspace } from '../../../sim/collision/convex-heightfield/workspace';
-import { ManifoldWorkspace } from '../../../sim/collision/manifold/workspace';
 
 /** A box as a hull (hand-built, CCW faces seen from outside), to cross-check the GJK/EPA path against SAT. */
 export function boxHull(h: Vec3): ConvexHullShape {
@@ -41,8 +39,6 @@ export function boxHull(h: Vec3): ConvexHullShape {
   });
 }
 
-const mWs = new ManifoldWorkspace();
-const hfWs = new ConvexHeightfieldWorkspace();
 const I: Quat = [0, 0, 0, 1];
 const pose = (p: Vec3, q: Quat = I): Pose => ({ position: p, orientation: q });
 const buf = new ContactBuffer(64);
@@ -58,7 +54,7 @@ describe('collideShapes (dispatcher)', () => {
     buf.clear();
     const hull = boxHull([1, 1, 0.5]);
     const box = new BoxShape([0.3, 0.3, 0.3]);
-    expect(collideShapes(buf, box, pose([0.1, 0.2, 0.79]), hull, pose([0, 0, 0]), 0, mWs)).toBe(CollideStatus.Ok);
+    expect(collideShapes(buf, box, pose([0.1, 0.2, 0.79]), hull, pose([0, 0, 0]), 0)).toBe(CollideStatus.Ok);
     expect(buf.count).toBe(4);
     for (let k = 0; k < 4; k++) {
       expect(buf.depth[k]).toBeCloseTo(0.01, 9);
@@ -72,7 +68,7 @@ describe('collideShapes (dispatcher)', () => {
     buf.clear();
     const cyl = new CylinderShape(0.4, 1);
     const ground = new BoxShape([2, 2, 0.5]);
-    collideShapes(buf, cyl, pose([0, 0, 0.99]), ground, pose([0, 0, 0]), 0, mWs);
+    collideShapes(buf, cyl, pose([0, 0, 0.99]), ground, pose([0, 0, 0]), 0);
     expect(buf.count).toBe(4);
     for (let k = 0; k < 4; k++) {
       expect(buf.depth[k]).toBeCloseTo(0.01, 9);
@@ -84,7 +80,7 @@ describe('collideShapes (dispatcher)', () => {
     buf.clear();
     const cyl = new CylinderShape(0.4, 1);
     const ground = new BoxShape([2, 2, 0.5]);
-    collideShapes(buf, cyl, pose([0, 0, 0.89], quatFromAxisAngle([0, 0, 0, 1], [1, 0, 0], Math.PI / 2)), ground, pose([0, 0, 0]), 0, mWs);
+    collideShapes(buf, cyl, pose([0, 0, 0.89], quatFromAxisAngle([0, 0, 0, 1], [1, 0, 0], Math.PI / 2)), ground, pose([0, 0, 0]), 0);
     expect(buf.count).toBe(2);
     const ys = [buf.point[1], buf.point[4]].sort((a, b) => a - b);
     expect(ys[0]).toBeCloseTo(-0.5, 9);
@@ -94,7 +90,7 @@ describe('collideShapes (dispatcher)', () => {
 
   it('sphere on a hull face: one point, analytic depth', () => {
     buf.clear();
-    collideShapes(buf, new SphereShape(0.5), pose([0.2, 0.1, 0.95]), boxHull([1, 1, 0.5]), pose([0, 0, 0]), 0, mWs);
+    collideShapes(buf, new SphereShape(0.5), pose([0.2, 0.1, 0.95]), boxHull([1, 1, 0.5]), pose([0, 0, 0]), 0);
     expect(buf.count).toBe(1);
     expect(buf.depth[0]).toBeCloseTo(0.05, 9);
     expect(buf.point[2]).toBeCloseTo(0.5, 9);
@@ -102,7 +98,7 @@ describe('collideShapes (dispatcher)', () => {
 
   it('box–sphere uses capsule–box with A and B swapped: point on the sphere, normal into the box', () => {
     buf.clear();
-    collideShapes(buf, new BoxShape([1, 1, 0.5]), pose([0, 0, 0]), new SphereShape(0.5), pose([0.2, 0.1, 0.95]), 0, mWs);
+    collideShapes(buf, new BoxShape([1, 1, 0.5]), pose([0, 0, 0]), new SphereShape(0.5), pose([0.2, 0.1, 0.95]), 0);
     expect(buf.count).toBe(1);
     expect(buf.depth[0]).toBeCloseTo(0.05, 14);
     expect(buf.normal[2]).toBeCloseTo(-1, 14); // pushes the box (A) down, away from the sphere
@@ -115,7 +111,7 @@ describe('collideShapes (dispatcher)', () => {
       { shape: new SphereShape(0.2), position: [-1, 0, 0], orientation: [0, 0, 0, 1] },
       { shape: new SphereShape(0.2), position: [1, 0, 0], orientation: [0, 0, 0, 1] },
     ]);
-    collideShapes(buf, comp, pose([0, 0, 0.69]), new BoxShape([2, 2, 0.5]), pose([0, 0, 0]), 0, mWs);
+    collideShapes(buf, comp, pose([0, 0, 0.69]), new BoxShape([2, 2, 0.5]), pose([0, 0, 0]), 0);
     expect(buf.count).toBe(2);
     expect(buf.depth[0]).toBeCloseTo(0.01, 14);
     expect(buf.point[0]).toBeCloseTo(-1, 14);
@@ -124,13 +120,13 @@ describe('collideShapes (dispatcher)', () => {
 
   it('regression: NaN pose returns status degenerate and no contact', () => {
     buf.clear();
-    expect(collideShapes(buf, new SphereShape(1), pose([NaN, 0, 0]), new SphereShape(1), pose([0, 0, 0]), 0, mWs)).toBe(CollideStatus.Degenerate);
+    expect(collideShapes(buf, new SphereShape(1), pose([NaN, 0, 0]), new SphereShape(1), pose([0, 0, 0]), 0)).toBe(CollideStatus.Degenerate);
     expect(buf.count).toBe(0);
   });
 
   it('full buffer reports overflow', () => {
     const small = new ContactBuffer(2);
-    expect(collideShapes(small, new BoxShape([0.5, 0.5, 0.5]), pose([0, 0, 0.9]), new BoxShape([0.5, 0.5, 0.5]), pose([0, 0, 0]), 0, mWs)).toBe(CollideStatus.Overflow);
+    expect(collideShapes(small, new BoxShape([0.5, 0.5, 0.5]), pose([0, 0, 0.9]), new BoxShape([0.5, 0.5, 0.5]), pose([0, 0, 0]), 0)).toBe(CollideStatus.Overflow);
   });
 
   it('symmetry (seeded, all shape pairs): (A, B) and (B, A) agree on the deepest depth and opposite normals', () => {
@@ -148,8 +144,8 @@ describe('collideShapes (dispatcher)', () => {
       const pb = pose([rng.range(-0.7, 0.7), rng.range(-0.7, 0.7), rng.range(-0.7, 0.7)], qb);
       buf.clear();
       b2.clear();
-      collideShapes(buf, sa, pa, sb, pb, 0, mWs);
-      collideShapes(b2, sb, pb, sa, pa, 0, mWs);
+      collideShapes(buf, sa, pa, sb, pb, 0);
+      collideShapes(b2, sb, pb, sa, pa, 0);
       for (const b of [buf, b2]) for (let k = 0; k < b.count; k++) {
         expect(Number.isFinite(b.point[3 * k] + b.point[3 * k + 1] + b.point[3 * k + 2] + b.normal[3 * k] + b.depth[k])).toBe(true);
       }
@@ -180,7 +176,7 @@ describe('collideShapes: capsule lying on a hull', () => {
     buf.clear();
     const cap = new CapsuleShape(0.1, 1);
     const q = quatFromAxisAngle([0, 0, 0, 1], [0, 1, 0], Math.PI / 2 + 0.0175);
-    collideShapes(buf, cap, pose([0, 0, 0.595], q), boxHull([1, 1, 0.5]), pose([0, 0, 0]), 0.01, mWs);
+    collideShapes(buf, cap, pose([0, 0, 0.595], q), boxHull([1, 1, 0.5]), pose([0, 0, 0]), 0.01);
     expect(buf.count).toBe(2);
     const xs = [buf.point[0], buf.point[3]].sort((a, b) => a - b);
     expect(xs[0]).toBeCloseTo(-0.5, 2);
@@ -196,7 +192,7 @@ describe('collideShapeHeightfield', () => {
       { shape: new BoxShape([0.3, 0.2, 0.1]), position: [0.6, 0, 0], orientation: [0, 0, 0, 1] },
     ]);
     buf.clear();
-    expect(collideShapeHeightfield(buf, comp, pose([0, 0, 0.095]), hf, 0, hfWs)).toBe(0);
+    expect(collideShapeHeightfield(buf, comp, pose([0, 0, 0.095]), hf, 0)).toBe(0);
     expect(buf.count).toBe(8);
     for (let k = 0; k < 8; k++) {
       expect(buf.depth[k]).toBeCloseTo(0.005, 12);
@@ -211,7 +207,7 @@ describe('collideShapes: parallel side lines', () => {
     buf.clear();
     const cyl = new CylinderShape(0.3, 1);
     const q = quatFromAxisAngle([0, 0, 0, 1], [0, 1, 0], Math.PI / 2); // axes along x
-    collideShapes(buf, cyl, pose([0.4, 0, 0.59], q), cyl, pose([0, 0, 0], q), 0, mWs);
+    collideShapes(buf, cyl, pose([0.4, 0, 0.59], q), cyl, pose([0, 0, 0], q), 0);
     expect(buf.count).toBe(2);
     // (EPA on the curved cylinders converges to ~1e-6 m, hence 5 digits)
     const xs = [buf.point[0], buf.point[3]].sort((a, b) => a - b);

@@ -13,11 +13,6 @@ import type { ConvexShape } from '../../../sim/shapes/shape';
 import { shapeFromDesc } from '../../../sim/shapes/shape-desc';
 import { SphereShape } from '../../../sim/shapes/sphere';
 import { Heightfield } from '../../../sim/terrain/heightfield';
-import { ConvexHeightfieldWorkspace } from '../../../sim/collision/convex-heightfield/workspace';
-import { ManifoldWorkspace } from '../../../sim/collision/manifold/workspace';
-
-const mWs = new ManifoldWorkspace();
-const hfWs = new ConvexHeightfieldWorkspace();
 
 /** Seeded robustness sweep: every routine, scales from 1 mm to 1 km, aspect ratios up to 1000. */
 describe('no NaN leaves a contact routine (seeded sweep)', () => {
@@ -53,7 +48,7 @@ describe('no NaN leaves a contact routine (seeded sweep)', () => {
       const a = randomShape(s), b = randomShape(s);
       const pb: Vec3 = [s * rng.range(-1, 1), s * rng.range(-1, 1), s * rng.range(-1, 1)];
       buf.clear();
-      collideShapes(buf, a, { position: [0, 0, 0], orientation: quat() }, b, { position: pb, orientation: quat() }, 0.01 * s, mWs);
+      collideShapes(buf, a, { position: [0, 0, 0], orientation: quat() }, b, { position: pb, orientation: quat() }, 0.01 * s);
       expect(finite(buf)).toBe(true);
       expect(buf.count).toBeLessThanOrEqual(MANIFOLD_MAX_POINTS);
     }
@@ -68,7 +63,7 @@ describe('no NaN leaves a contact routine (seeded sweep)', () => {
     for (let k = 0; k < 200; k++) {
       const shape = randomShape(0.5);
       buf.clear();
-      collideShapeHeightfield(buf, shape, { position: [rng.range(0, 3.2), rng.range(0, 3.2), rng.range(0, 0.6)], orientation: quat() }, hf, 0.01, hfWs);
+      collideShapeHeightfield(buf, shape, { position: [rng.range(0, 3.2), rng.range(0, 3.2), rng.range(0, 0.6)], orientation: quat() }, hf, 0.01);
       expect(finite(buf)).toBe(true);
       for (let c = 0; c < buf.count; c++) expect(buf.normal[3 * c + 2]).toBeGreaterThan(0); // out of the terrain
     }
