@@ -38,7 +38,8 @@ import { CAMERA_PRESETS, loadUiSettings, saveUiSettings, type KeyValueStore, typ
 import { contactDetail } from './inspect/contact-detail';
 import { ExactHeights } from './inspect/terrain-heights';
 import { contactHighlighted, followSelection, NO_SELECTION, sameSelection, selectContact, type Selection } from './inspect/selection';
-import { boundingRadius, frameWarnings, worldWarnings } from '../sim/app/warnings';
+import { boundingRadius, edgeWarning, frameWarnings, worldWarnings } from '../sim/app/warnings';
+import { POSE_STRIDE } from '../sim/dynamics/frame-layout';
 
 /** [ms] Panel and status bar redraw period: they do not need display rate, and software GL is slow. */
 const PANEL_PERIOD_MS = 100;
@@ -56,6 +57,11 @@ const ui = {
   btnPause: el<HTMLButtonElement>('btn-pause'),
   btnStep: el<HTMLButtonElement>('btn-step'),
   btnHelp: el<HTMLButtonElement>('btn-help'),
+  faultBox: el<HTMLDivElement>('fault-box'),
+  faultTitle: el<HTMLElement>('fault-title'),
+  faultText: el<HTMLElement>('fault-text'),
+  faultRec: el<HTMLElement>('fault-rec'),
+  btnStepBack: el<HTMLButtonElement>('btn-step-back'),
   chkContacts: el<HTMLInputElement>('chk-contacts'),
   cameraMenu: el<HTMLSelectElement>('camera-menu'),
   inspectorSection: el<HTMLElement>('inspector').closest('details') as HTMLDetailsElement,
@@ -104,6 +110,8 @@ const interpolated = { poses: new Float32Array(0) };
 
 const pump = new FramePump(sim, (rf: ReceivedFrame) => {
   state.frameReceived();
+  const f = rf.frame;
+  state.setFault(f.fault !== null ? { message: f.fault, step: f.faultStep ?? f.step, time: f.time } : null);
   panel?.push(rf.frame);
 });
 
@@ -284,6 +292,7 @@ const files = new FileActions({
   load: (f, onProgress) => sim.load(f, onProgress),
   confirmLoad: (f) => loadCost.confirm(f.terrainSidecar, f.terrainData),
   loadEnded: () => loadCost.clear(),
+  beforeReset: () => keepRunBeforeReset(),
   loaded(info, f) {
     recordings.worldChanged();
     pump.reset();
@@ -323,13 +332,82 @@ installDrop(window, { banner, zone: el<HTMLElement>('drop-zone'), open: (fs) => 
  * change: a replay's seek pauses the worker behind the state's back, and a branch resumes it here.
  */
 function setPaused(p: boolean): void {
+  // A fault pause is not a pause: the world cannot run on until it is stepped back or reset, so
+  // Pause/Resume and Space do nothing then (the fault box says what to do).
+  if (state.fault) return;
   state.setPaused(p);
   if (state.world) void sim.setRunning(!p);
 }
-state.subscribe('paused', (p) => (ui.btnPause.textContent = p ? 'Resume' : 'Pause'));
+
+/** The pause and step buttons: what they would do now (nothing, during a fault: they say so). */
+function renderRunButtons(): void {
+  const fault = state.fault;
+  ui.btnPause.textContent = fault ? '⚠ Fault' : state.paused ? 'Resume' : 'Pause';
+  ui.btnPause.disabled = fault !== null;
+  ui.btnPause.classList.toggle('faulted', fault !== null);
+  ui.btnPause.title = fault ? 'Stopped on a fault: step back to before it, or reset' : 'Space';
+  ui.btnStep.disabled = fault !== null;
+}
+state.subscribe('paused', renderRunButtons);
+
+/**
+ * The fault pause, everywhere: the box over the 3D view (message, recording, step back, reset),
+ * the run buttons, the status bar (updateStatus) and the plots' timeline marker.
+ */
+state.subscribe('fault', (fault) => {
+  renderRunButtons();
+  ui.faultBox.hidden = fault === null;
+  panel?.setFault(fault ? fault.time : null);
+  if (!fault) return;
+  ui.faultTitle.textContent = `Simulation stopped: fault at step ${fault.step} (t ${fault.time.toFixed(2)} s)`;
+  ui.faultText.textContent = fault.message;
+  const rec = recordings.activeRecording;
+  ui.faultRec.textContent = rec
+    ? `The recording ${rec.name} holds the fault as an event at step ${fault.step} and stops growing; stepping back or resetting ends it and saves the file.`
+    : '';
+  ui.btnStepBack.disabled = false;
+});
+
+/** Ends a running recording (its file saved), then puts the world back before the fault, paused. */
+async function stepBackFromFault(): Promise<void> {
+  if (!state.fault) return;
+  ui.btnStepBack.disabled = true;
+  if (recordings.activeRecording) await recordings.stop();
+  try {
+    await sim.stepBack();
+  } catch (e) {
+    banner.show(`Could not step back: ${messageOf(e)}`);
+    ui.btnStepBack.disabled = false;
+    return;
+  }
+  pump.reset();
+  state.setFault(null);
+  setPaused(true);
+  void sim.setDrive({ throttle: 0, steer: 0 });
+}
+
+/**
+ * Reset reloads the world from its start: a running recording is not dropped on the way. The
+ * banner offers to save it and reset (dismissing the banner keeps the world as it is).
+ */
+function keepRunBeforeReset(): Promise<boolean> {
+  const rec = recordings.activeRecording;
+  if (!rec) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    banner.show(`Reset ends the recording ${rec.name} (${rec.simSeconds.toFixed(1)} s recorded).`, {
+      label: 'Save the recording and reset',
+      run: () => {
+        recordings.stop().then(() => resolve(true), () => resolve(false));
+      },
+    });
+    banner.own(() => resolve(false));
+  });
+}
+ui.btnStepBack.addEventListener('click', () => void stepBackFromFault());
+el<HTMLButtonElement>('btn-fault-reset').addEventListener('click', () => files.reset());
 
 function stepOnce(): void {
-  if (!state.paused || !state.world) return;
+  if (!state.paused || !state.world || state.fault) return;
   sim.step(1).catch((e: unknown) => state.reportWorkerFailure('step', messageOf(e)));
 }
 
@@ -377,7 +455,12 @@ function updateWarnings(): void {
   const world = state.world, shown = state.shown;
   if (!world || !shown) return;
   const list = [...state.staticWarnings, ...frameWarnings(world, shown.poses, shown.velocities, state.bodySizes)];
-  if (shown.fault) list.push(`simulation paused: ${shown.fault}`);
+  // the fault itself is in the fault box; the map edge is warned of before the robot reaches it
+  const o = POSE_STRIDE * world.baseBody;
+  if (!state.fault && world.baseBody >= 0 && o + 1 < shown.poses.length) {
+    const edge = edgeWarning(world.terrain, shown.poses[o], shown.poses[o + 1], shown.speed);
+    if (edge) list.push(edge);
+  }
   if (!state.setWarningsShown(list)) return;
   ui.warnings.hidden = list.length === 0;
   ui.warnings.replaceChildren(...list.map((w) => {
@@ -411,6 +494,7 @@ function updateStatus(): void {
     workerError: pump.lastError && state.world ? pump.lastError : failed ? `${failed.call} failed: ${failed.message}` : null,
     selection: describeSelection(state.selection),
     units: settings.units,
+    fault: state.fault,
   });
 }
 
@@ -554,6 +638,12 @@ installTestHook((): TestHookState => {
     get plotTime() { return panel?.timeText ?? null; },
     get cameraLag() { return scene.cameraLag; },
     get panelTicks() { return state.panelTicks; },
+    get fault() {
+      const f = state.fault;
+      return f ? { ...f, boxShown: !ui.faultBox.hidden, pauseLabel: ui.btnPause.textContent ?? "", pauseDisabled: ui.btnPause.disabled, stepDisabled: ui.btnStep.disabled } : null;
+    },
+    get status() { return ui.status.textContent ?? ''; },
+    get plotFaultTime() { return panel?.faultMarker ?? null; },
   };
 });
 

@@ -73,6 +73,11 @@ export class SimClient {
     return this.remote.latestFrame();
   }
 
+  /** After a fault: back to a saved state before it (SimService.stepBack). */
+  stepBack(): Promise<Frame> {
+    return this.remote.stepBack();
+  }
+
   terrainPatch(i0: number, j0: number, cols: number, rows: number, stride: number): Promise<TerrainPatch> {
     return this.remote.terrainPatch(i0, j0, cols, rows, stride);
   }

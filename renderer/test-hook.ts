@@ -85,6 +85,12 @@ export interface TestHookState {
   manifoldScale?: string | null;
   /** The plot panel's time label as drawn, null without the panel. */
   plotTime?: string | null;
+  /** The fault pause as shown (box, run buttons), null when the world is not stopped on a fault. */
+  fault?: { message: string; step: number; time: number; boxShown: boolean; pauseLabel: string; pauseDisabled: boolean; stepDisabled: boolean } | null;
+  /** The status bar's text. */
+  status?: string;
+  /** [s] The plots' fault marker (their run timeline), null when none. */
+  plotFaultTime?: number | null;
 }
 
 declare global {
@@ -105,6 +111,7 @@ export function installTestHook(get: () => TestHookState): void {
     'framesReceived', 'framesRendered', 'lastFrame', 'shownFrame', 'contactsOnScreen', 'selection',
     'selectedContact', 'highlightedContacts', 'warnings', 'error', 'loads', 'visualBodies', 'recording', 'overlaySegments', 'terrain', 'drawnChassis', 'baseOnScreen',
     'frameTiming', 'terrainGpu', 'terrainBytesFromWorker', 'cameraLag', 'panelTicks', 'manifoldScale', 'plotTime',
+    'fault', 'status', 'plotFaultTime',
   ];
   for (const k of keys) Object.defineProperty(hook, k, { get: () => get()[k], enumerable: true });
   Object.freeze(hook);

@@ -213,6 +213,11 @@ export class RecordingPanel {
     }
   }
 
+  /** The recording running now (its file name and simulated seconds so far), or null. */
+  get activeRecording(): { name: string; simSeconds: number } | null {
+    return this.active ? { name: this.active.name, simSeconds: this.status?.simSeconds ?? 0 } : null;
+  }
+
   /** Menu ▸ Save Recording As…: starts a recording (Electron asks where first). */
   saveRecordingAs(): void {
     if (this.active) this.d.banner.show(`Already recording to ${this.active.name}.`);

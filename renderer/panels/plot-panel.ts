@@ -23,6 +23,8 @@ import { DEFAULT_UNITS, formatAxisValue, unitOf, type DisplayUnits } from '../ap
 
 const SERIES_COLORS = [0x4fc3f7, 0xffb74d, 0x81c784, 0xe57373, 0xba68c8, 0xfff176, 0x4db6ac, 0xf06292];
 const GRID_COLOR = 0x3a4250;
+/** The fault marker (the replay timeline's fault colour, panels/timeline-scale.ts). */
+const FAULT_COLOR = 0xff4d40;
 const TIMELINE_H = 22;
 const LEGEND_LINE_H = 14;
 const PAD = 6;
@@ -53,6 +55,8 @@ export class PlotPanel {
   private plotWidth = 1;
   private oldest = 0;
   private units: DisplayUnits = { ...DEFAULT_UNITS };
+  /** [s] Time of the fault the world is stopped on (a red marker), or null. */
+  private faultTime: number | null = null;
 
   private constructor(
     private readonly app: Application,
@@ -146,6 +150,16 @@ export class PlotPanel {
     else this.oldest = this.plotted[0].data.timeAt(0);
   }
 
+  /** [s] The world stopped on a fault at this time (null: no fault): a red marker on the timeline and the plots. */
+  setFault(time: number | null): void {
+    this.faultTime = time;
+  }
+
+  /** [s] The fault marker's time, null when none is drawn (test hook). */
+  get faultMarker(): number | null {
+    return this.faultTime;
+  }
+
   /** The time label as drawn ("t = 1.23 s"…): the test hook compares it with the status bar. */
   get timeText(): string {
     return this.timeLabel.text;
@@ -229,6 +243,14 @@ export class PlotPanel {
     const wx0 = x0 + (Math.max(0, t0) / span) * (x1 - x0), wx1 = x0 + (Math.max(0, t1) / span) * (x1 - x0);
     tl.rect(wx0, ty + TIMELINE_H - 6, Math.max(1, wx1 - wx0), 6).fill({ color: 0x4caf50 });
     tl.moveTo(px, ty).lineTo(px, ty + TIMELINE_H).stroke({ color: 0xffffff, width: 2 });
+    const ft = this.faultTime;
+    if (ft !== null) {
+      // the fault: a red marker on the run's timeline, and a red line through the plots when in the window
+      const fx = x0 + (ft / span) * (x1 - x0);
+      tl.poly([fx - 5, ty, fx + 5, ty, fx, ty + 8]).fill({ color: FAULT_COLOR });
+      tl.moveTo(fx, ty).lineTo(fx, ty + TIMELINE_H).stroke({ color: FAULT_COLOR, width: 2 });
+      if (ft >= t0 && ft <= t1) g.moveTo(sx(ft), y0).lineTo(sx(ft), y1).stroke({ color: FAULT_COLOR, width: 2 });
+    }
     this.timeLabel.text = `t = ${this.time.toFixed(2)} s` + (this.window.live ? '' : `   (viewing ${t0.toFixed(1)}–${t1.toFixed(1)} s: double-click for live)`);
     this.timeLabel.position.set(x0 + 4, ty + 5);
 

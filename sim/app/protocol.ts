@@ -117,6 +117,8 @@ export interface Frame {
   speed: number;
   /** Why the world paused (a body went non-finite or past a limit), or null. */
   fault: string | null;
+  /** The step that faulted (fault set; absent or undefined otherwise). A limit fault left the world at the step before it. */
+  faultStep?: number;
   /** Simulated seconds per wall-clock second over the last second. */
   realtimeFactor: number;
 }
@@ -175,6 +177,12 @@ export interface SimService {
   setTimeScale(scale: number): void;
   /** Steps n fixed steps now (while paused, for stepping by hand and tests); returns the step number. */
   step(n: number): Promise<number>;
+  /**
+   * After a fault: the world back at a saved state at least REWIND_MARGIN_S before the faulting
+   * step (a running recording is stopped first, its file ending with the fault), paused, drive
+   * zero. Returns the restored step's frame; rejects without a fault or an early enough state.
+   */
+  stepBack(): Promise<Frame>;
   /** The newest frame (its buffers are transferred to the caller). */
   latestFrame(): Promise<Frame>;
   /**

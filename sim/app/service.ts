@@ -34,6 +34,16 @@ const MAX_STEPS_PER_TICK = 200;
 const MIN_TIME_SCALE = 0.1;
 const MAX_TIME_SCALE = 10;
 const MAX_MANUAL_STEPS = 1_000_000;
+/**
+ * [s] Simulated time between rewind points: saved states of the live world kept in memory so that
+ * "step back" after a fault (stepBack) can restore a state from before the faulting step, whether
+ * or not a recording (with its own keyframes) is running.
+ */
+export const REWIND_INTERVAL_S = 0.5;
+/** Rewind points kept (the oldest is dropped): REWIND_POINTS × REWIND_INTERVAL_S of history. */
+export const REWIND_POINTS = 8;
+/** [s] A step back lands at least this long before the faulting step (a margin to steer away). */
+export const REWIND_MARGIN_S = 0.5;
 
 export type TerrainDecoder = (sidecar: unknown, data: Uint8Array, onProgress?: (fraction: number) => void) => Heightfield;
 
@@ -91,6 +101,10 @@ export class SimServiceImpl implements SimService {
   private recording: RecordSession | null = null;
   private lastRecording: RecordingStatus | null = null;
   private replay: OpenReplay | null = null;
+  /** Rewind points of the live world, oldest first (REWIND_POINTS at most; see stepBack). */
+  private rewind: { step: number; state: Float64Array }[] = [];
+  /** Steps between rewind points for the loaded world's dt. */
+  private rewindInterval = 1;
 
   constructor(deps: SimServiceDeps) {
     this.deps = deps;
@@ -106,6 +120,9 @@ export class SimServiceImpl implements SimService {
     this.world = world;
     this.files = files;
     this.owed = 0;
+    this.rewind = [];
+    this.rewindInterval = Math.max(1, Math.round(REWIND_INTERVAL_S / world.dt));
+    this.noteRewind(world);
     if (wasRunning) this.setRunning(true);
     const info = world.info();
     return transfer(info, [info.terrain.overview.heights.buffer]);
@@ -214,7 +231,14 @@ export class SimServiceImpl implements SimService {
     const rec = this.recording;
     const rp = this.replay?.following ? this.replay : null;
     if (rec === null && rp === null) {
-      w.step(n);
+      // in runs that end on the rewind points' steps, so every point is taken
+      let left = n;
+      while (left > 0 && w.engine.fault === null) {
+        const k = Math.min(left, this.rewindInterval - (w.stepCount % this.rewindInterval));
+        w.step(k);
+        left -= k;
+        this.noteRewind(w);
+      }
       return false;
     }
     const e = w.engine;
@@ -232,6 +256,7 @@ export class SimServiceImpl implements SimService {
         }
       }
       e.step(1);
+      this.noteRewind(w);
       if (rec === null) continue;
       rec.afterStep();
       if (rec.backlogged) return true;
@@ -368,6 +393,7 @@ export class SimServiceImpl implements SimService {
     r.following = true;
     r.next = lowerBoundStep(r.inputs, target + 1);
     this.owed = 0;
+    this.rewind = this.rewind.filter((p) => p.step <= target);
     return w.frame(0);
   }
 
@@ -447,6 +473,48 @@ export class SimServiceImpl implements SimService {
     this.replay = null;
   }
 
+  /** Takes a rewind point when the world is on one's step (and not faulted). Allocates once per point, not per step. */
+  private noteRewind(w: SimWorld): void {
+    const e = w.engine;
+    if (e.fault !== null || e.stepCount % this.rewindInterval !== 0) return;
+    const last = this.rewind[this.rewind.length - 1];
+    if (last !== undefined && last.step >= e.stepCount) return;
+    if (this.rewind.length >= REWIND_POINTS) this.rewind.shift();
+    this.rewind.push({ step: e.stepCount, state: e.saveState() });
+  }
+
+  /**
+   * After a fault: puts the world back at a state from before the faulting step, at least
+   * REWIND_MARGIN_S before it, and pauses it there. Live, from the newest rewind point that
+   * early (the points cover REWIND_POINTS × REWIND_INTERVAL_S); in a followed replay, by an exact
+   * seek (the recording's keyframes). A running recording is stopped first: its file ends with
+   * the fault (recorded as an event at its step), and nothing of the abandoned future is appended
+   * after the rewound state. The drive is set to zero (a user command) so the world does not head
+   * straight back into the fault. Returns the frame of the restored step. Throws when the world
+   * has no fault or no saved state is early enough.
+   */
+  async stepBack(): Promise<Frame> {
+    const w = this.requireWorld();
+    const fault = w.engine.fault;
+    if (fault === null) throw new Error('stepBack: the world has no fault to step back from');
+    this.setRunning(false);
+    if (this.recording) await this.stopRecording();
+    const margin = Math.max(1, Math.round(REWIND_MARGIN_S / w.dt));
+    const target = fault.step - margin;
+    if (this.replay?.following) return this.seek(Math.max(0, target));
+    let point = null;
+    for (let k = this.rewind.length - 1; k >= 0 && point === null; k--) if (this.rewind[k].step <= target) point = this.rewind[k];
+    // a fault sooner than the margin after the first point: the earliest state before the fault
+    if (point === null && this.rewind.length > 0 && this.rewind[0].step < fault.step) point = this.rewind[0];
+    if (point === null) throw new Error(`stepBack: no saved state before step ${fault.step} (the world faulted right after it was loaded or restored)`);
+    w.engine.restoreState(point.state);
+    const keep = this.rewind.indexOf(point);
+    this.rewind.length = keep + 1; // later points belong to the abandoned run
+    w.setDrive({ throttle: 0, steer: 0 });
+    this.owed = 0;
+    return w.frame(0);
+  }
+
   async latestFrame(): Promise<Frame> {
     return this.requireWorld().frame(this.realtimeFactor);
   }
@@ -497,6 +565,8 @@ export class SimServiceImpl implements SimService {
       this.owed -= n;
     }
     if (n > 0) this.stepWorld(w, n);
+    // A fault pauses the world: stop the clock too (nothing would step; the frame says why).
+    if (w.engine.fault !== null) this.setRunning(false);
     this.rtfWindowSteps += n;
     const window = (t - this.rtfWindowStart) / 1000;
     if (window >= 1) {

@@ -154,6 +154,7 @@ export class SimWorld {
       speed: this.speed(),
       realtimeFactor,
       fault: this.fault,
+      faultStep: this.engine.fault?.step,
     };
   }
 }
