@@ -121,6 +121,8 @@ export interface Frame {
   faultStep?: number;
   /** Simulated seconds per wall-clock second over the last second. */
   realtimeFactor: number;
+  /** Plot samples of every step after the caller's `plotSince` (latestFrame), when asked for. */
+  plot?: import('./plot-sampler').PlotSamples;
 }
 
 /** Progress of a world load, reported to the caller of `SimService.load`. */
@@ -183,8 +185,14 @@ export interface SimService {
    * zero. Returns the restored step's frame; rejects without a fault or an early enough state.
    */
   stepBack(): Promise<Frame>;
-  /** The newest frame (its buffers are transferred to the caller). */
-  latestFrame(): Promise<Frame>;
+  /**
+   * The newest frame (its buffers are transferred to the caller). With `plotSince` (the caller's
+   * newest plotted step, −1 for none) it carries the per-step samples of the chosen plot series
+   * after that step (Frame.plot; sim/app/plot-sampler.ts).
+   */
+  latestFrame(plotSince?: number): Promise<Frame>;
+  /** The plot series to sample at every step (keys of sim/app/plot-series.ts). */
+  setPlotSeries(keys: string[]): void;
   /**
    * Heights of grid vertices [i0, i0 + cols − 1] × [j0, j0 + rows − 1] (clamped to the grid; the
    * stride lattice is kept) at an integer stride; the heights' buffer is transferred, not copied.

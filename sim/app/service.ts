@@ -26,6 +26,8 @@ import { seekWorld, verifyRecording, type VerifyResult } from '../record/replay'
 import { scanTimelineEvents, type TimelineEvent } from '../record/events';
 import { exportWheelCsv } from '../record/export-csv';
 import type { InputRecord } from '../record/writer';
+import { PlotSampler } from './plot-sampler';
+import { availableSeries } from './plot-series';
 
 /** [ms] Wall-clock period of the stepping loop. */
 const TICK_MS = 8;
@@ -105,6 +107,9 @@ export class SimServiceImpl implements SimService {
   private rewind: { step: number; state: Float64Array }[] = [];
   /** Steps between rewind points for the loaded world's dt. */
   private rewindInterval = 1;
+  /** The plotted series, sampled at every step (plot-sampler.ts), and the keys the renderer chose. */
+  private readonly plot = new PlotSampler();
+  private plotKeys: string[] = [];
 
   constructor(deps: SimServiceDeps) {
     this.deps = deps;
@@ -123,6 +128,7 @@ export class SimServiceImpl implements SimService {
     this.rewind = [];
     this.rewindInterval = Math.max(1, Math.round(REWIND_INTERVAL_S / world.dt));
     this.noteRewind(world);
+    this.applyPlotKeys();
     if (wasRunning) this.setRunning(true);
     const info = world.info();
     return transfer(info, [info.terrain.overview.heights.buffer]);
@@ -230,13 +236,15 @@ export class SimServiceImpl implements SimService {
   private stepWorld(w: SimWorld, n: number): boolean {
     const rec = this.recording;
     const rp = this.replay?.following ? this.replay : null;
+    const plotting = this.plot.seriesKeys.length > 0;
     if (rec === null && rp === null) {
-      // in runs that end on the rewind points' steps, so every point is taken
+      // in runs that end on the rewind points' steps, so every point is taken; step by step when plotting
       let left = n;
       while (left > 0 && w.engine.fault === null) {
-        const k = Math.min(left, this.rewindInterval - (w.stepCount % this.rewindInterval));
+        const k = plotting ? 1 : Math.min(left, this.rewindInterval - (w.stepCount % this.rewindInterval));
         w.step(k);
         left -= k;
+        if (plotting) this.plot.sample(w);
         this.noteRewind(w);
       }
       return false;
@@ -256,6 +264,7 @@ export class SimServiceImpl implements SimService {
         }
       }
       e.step(1);
+      if (plotting) this.plot.sample(w);
       this.noteRewind(w);
       if (rec === null) continue;
       rec.afterStep();
@@ -394,6 +403,7 @@ export class SimServiceImpl implements SimService {
     r.next = lowerBoundStep(r.inputs, target + 1);
     this.owed = 0;
     this.rewind = this.rewind.filter((p) => p.step <= target);
+    this.plot.sample(w); // the plots go back to the seek step (nothing after it stays)
     return w.frame(0);
   }
 
@@ -512,11 +522,40 @@ export class SimServiceImpl implements SimService {
     this.rewind.length = keep + 1; // later points belong to the abandoned run
     w.setDrive({ throttle: 0, steer: 0 });
     this.owed = 0;
+    this.plot.sample(w);
     return w.frame(0);
   }
 
-  async latestFrame(): Promise<Frame> {
-    return this.requireWorld().frame(this.realtimeFactor);
+  /**
+   * The newest frame; with `plotSince` (the renderer's newest plotted step, −1 for none) it carries
+   * the plot samples of every step after it (Frame.plot), their buffers marked for transfer.
+   */
+  async latestFrame(plotSince?: number): Promise<Frame> {
+    const f = this.requireWorld().frame(this.realtimeFactor);
+    if (typeof plotSince !== 'number' || !Number.isFinite(plotSince) || this.plot.seriesKeys.length === 0) return f;
+    const p = this.plot.since(plotSince);
+    f.plot = p;
+    return transfer(f, [p.steps.buffer, p.times.buffer, p.values.buffer]);
+  }
+
+  /**
+   * The series to sample at every step (keys of sim/app/plot-series.ts; unknown keys are left
+   * out). The samples so far are dropped when the choice changes.
+   */
+  setPlotSeries(keys: string[]): void {
+    if (!Array.isArray(keys)) return;
+    this.plotKeys = keys.filter((k): k is string => typeof k === 'string').slice(0, 256);
+    this.applyPlotKeys();
+  }
+
+  private applyPlotKeys(): void {
+    const w = this.world;
+    if (!w) return;
+    const defs = availableSeries(w.describe());
+    const chosen = this.plotKeys.map((k) => defs.find((d) => d.key === k)).filter((d) => d !== undefined);
+    this.plot.setSeries(chosen);
+    this.plot.clear();
+    if (chosen.length > 0) this.plot.sample(w);
   }
 
   /**
