@@ -13,6 +13,7 @@ import { blendFactor, interpolatePoses } from './frame-interp';
 import { pickHost } from './host';
 import type { Host } from './host/host';
 import { PlotPanel } from './panels/plot-panel';
+import { PlotPanes } from './panels/plot-panes';
 import { availableSeries } from './panels/plot-series';
 import { ManifoldView } from './panels/manifold-view';
 import { FramePump, type ReceivedFrame } from './sim-client';
@@ -108,22 +109,24 @@ state.subscribe('workerFailure', (f) => {
 });
 const interpolated = { poses: new Float32Array(0) };
 
+/** The stacked uPlot panes of the chosen series, fed the worker's per-step samples. */
+const panes = new PlotPanes(el<HTMLDivElement>('plot-panes'));
+
 const pump = new FramePump(sim, (rf: ReceivedFrame) => {
   state.frameReceived();
   const f = rf.frame;
+  // the world may have gone back (a seek, a step back): later samples go, then the new ones come in order
+  panes.store.keepUpTo(f.step);
+  if (f.plot) panes.store.append(f.plot);
   state.setFault(f.fault !== null ? { message: f.fault, step: f.faultStep ?? f.step, time: f.time } : null);
-  panel?.push(rf.frame);
-});
+}, () => panes.store.lastStep);
 
 let panel: PlotPanel | null = null;
 PlotPanel.create(ui.panel).then(
   (p) => {
     panel = p;
     p?.setUnits(settings.units);
-    if (p && state.world) {
-      p.setWorld(state.world.terrain, state.world.dt); // the world finished loading first
-      applySeries();
-    }
+    if (p && state.world) p.setWorld(state.world.terrain, state.world.dt); // the world finished loading first
     if (!p) {
       ui.panel.hidden = true;
       ui.panelNote.hidden = false;
@@ -160,10 +163,12 @@ bindLayoutToggles(document, settings, () => saveUiSettings(store, settings));
 let seriesUnits = '';
 applyDisplaySettings();
 
+/** The chosen series to the panes and to the worker (which samples them at every step). */
 function applySeries(): void {
-  if (!panel) return;
   const chosen = settings.plots.map((k) => state.seriesDefs.find((d) => d.key === k)).filter((d) => d !== undefined);
-  panel.setSeries(chosen);
+  const before = panes.seriesKeys.join('\n');
+  panes.setSeries(chosen);
+  if (state.world && panes.seriesKeys.join('\n') !== before) void sim.setPlotSeries(panes.seriesKeys);
 }
 
 /** Units, colours and world axes (ui-settings.ts DisplaySettings) to every view and panel. */
@@ -179,6 +184,7 @@ function applyDisplaySettings(): void {
   inspector.setUnits(settings.units);
   entities.setUnits(settings.units);
   panel?.setUnits(settings.units);
+  panes.setUnits(settings.units);
   const unitsKey = `${settings.units.length}|${settings.units.angle}|${settings.units.force}`;
   if (unitsKey !== seriesUnits) {
     seriesUnits = unitsKey;
@@ -284,6 +290,12 @@ const recordings = new RecordingPanel({
   baseBody: () => scene.baseIndex(),
 });
 
+// a click on the plots while a replay is open seeks there
+panes.onSeekTime = (t) => {
+  const dt = state.world?.dt ?? 0;
+  if (dt > 0) void recordings.seek(Math.max(0, Math.round(t / dt)));
+};
+
 const files = new FileActions({
   host,
   banner,
@@ -312,7 +324,9 @@ const files = new FileActions({
     }, heights);
     settingsPanel.setSeries([...state.seriesDefs]);
     panel?.setWorld(info.terrain, info.dt);
+    panes.store.clear();
     applySeries();
+    void sim.setPlotSeries(panes.seriesKeys); // the new world's worker samples them from its first step
     inspector.terrain = heights;
     scene.setWorld(info, fetchPatch, heights, meshLookup(f.robotMeshes));
     state.addStaticWarnings(scene.visualWarnings);
@@ -358,6 +372,7 @@ state.subscribe('fault', (fault) => {
   renderRunButtons();
   ui.faultBox.hidden = fault === null;
   panel?.setFault(fault ? fault.time : null);
+  panes.setFault(fault ? fault.time : null);
   if (!fault) return;
   ui.faultTitle.textContent = `Simulation stopped: fault at step ${fault.step} (t ${fault.time.toFixed(2)} s)`;
   ui.faultText.textContent = fault.message;
@@ -546,6 +561,10 @@ function frameLoop(now: number): void {
       panel.resize();
       panel.draw();
     }
+    // the plots end at the frame on screen; in a replay a white line marks it (the seek position)
+    panes.setCursorTime(recordings.replayOpen ? (state.shown?.time ?? null) : null);
+    panes.resize();
+    panes.draw(state.shown?.time ?? 0);
     manifoldView?.resize();
     recordings.draw();
     updatePanels();
@@ -644,6 +663,16 @@ installTestHook((): TestHookState => {
     },
     get status() { return ui.status.textContent ?? ''; },
     get plotFaultTime() { return panel?.faultMarker ?? null; },
+    get plots() {
+      const st = panes.store;
+      let increasing = true;
+      for (let k = 1; k < st.count && increasing; k++) increasing = st.stepAt(k) > st.stepAt(k - 1);
+      return { keys: st.keys.slice(), axes: panes.axisLabels, count: st.count, firstStep: st.count > 0 ? st.stepAt(0) : -1, lastStep: st.lastStep, increasing, drawnMax: panes.drawnMax };
+    },
+    get plotData() {
+      const st = panes.store;
+      return { keys: st.keys.slice(), columns: st.keys.map((_k, c) => st.column(c)) };
+    },
   };
 });
 

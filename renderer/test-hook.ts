@@ -91,6 +91,10 @@ export interface TestHookState {
   status?: string;
   /** [s] The plots' fault marker (their run timeline), null when none. */
   plotFaultTime?: number | null;
+  /** The per-step plot samples held: keys, pane axis labels, steps held, increasing, largest value drawn per key. */
+  plots?: { keys: string[]; axes: string[]; count: number; firstStep: number; lastStep: number; increasing: boolean; drawnMax: Record<string, number> };
+  /** Every held sample, per key (large: read it only when needed). */
+  plotData?: { keys: string[]; columns: { steps: number[]; values: number[] }[] };
 }
 
 declare global {
@@ -111,7 +115,7 @@ export function installTestHook(get: () => TestHookState): void {
     'framesReceived', 'framesRendered', 'lastFrame', 'shownFrame', 'contactsOnScreen', 'selection',
     'selectedContact', 'highlightedContacts', 'warnings', 'error', 'loads', 'visualBodies', 'recording', 'overlaySegments', 'terrain', 'drawnChassis', 'baseOnScreen',
     'frameTiming', 'terrainGpu', 'terrainBytesFromWorker', 'cameraLag', 'panelTicks', 'manifoldScale', 'plotTime',
-    'fault', 'status', 'plotFaultTime',
+    'fault', 'status', 'plotFaultTime', 'plots', 'plotData',
   ];
   for (const k of keys) Object.defineProperty(hook, k, { get: () => get()[k], enumerable: true });
   Object.freeze(hook);

@@ -213,6 +213,11 @@ export class RecordingPanel {
     }
   }
 
+  /** A recording is open for replay (the plots mark its seek position). */
+  get replayOpen(): boolean {
+    return this.summary !== null;
+  }
+
   /** The recording running now (its file name and simulated seconds so far), or null. */
   get activeRecording(): { name: string; simSeconds: number } | null {
     return this.active ? { name: this.active.name, simSeconds: this.status?.simSeconds ?? 0 } : null;

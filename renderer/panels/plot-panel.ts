@@ -23,6 +23,8 @@ import { DEFAULT_UNITS, formatAxisValue, unitOf, type DisplayUnits } from '../ap
 
 const SERIES_COLORS = [0x4fc3f7, 0xffb74d, 0x81c784, 0xe57373, 0xba68c8, 0xfff176, 0x4db6ac, 0xf06292];
 const GRID_COLOR = 0x3a4250;
+/** [px] Width kept for the run's timeline beside the minimap. */
+const RUN_TIMELINE_MIN_W = 110;
 /** The fault marker (the replay timeline's fault colour, panels/timeline-scale.ts). */
 const FAULT_COLOR = 0xff4d40;
 const TIMELINE_H = 22;
@@ -187,7 +189,8 @@ export class PlotPanel {
   draw(): void {
     const W = this.app.renderer.width;
     const H = this.app.renderer.height;
-    const mapSize = Math.max(0, H - 2 * PAD);
+    // the minimap leaves RUN_TIMELINE_MIN_W for the run's timeline (the plots are uPlot panes now: plot-panes.ts)
+    const mapSize = Math.max(0, Math.min(H - 2 * PAD, W - 3 * PAD - RUN_TIMELINE_MIN_W));
     if (this.minimapTerrain && mapSize !== this.minimapSize) {
       this.minimap.setTerrain(this.minimapTerrain, mapSize);
       this.minimapSize = mapSize;
@@ -206,10 +209,12 @@ export class PlotPanel {
 
     const g = this.plot;
     g.clear();
-    g.rect(x0, y0, x1 - x0, plotH).stroke({ color: GRID_COLOR, width: 1 });
-    const tick = len > 30 ? 10 : len > 8 ? 2 : len > 3 ? 1 : 0.5;
-    for (let s = Math.ceil(t0 / tick) * tick; s <= t1; s += tick) g.moveTo(sx(s), y0).lineTo(sx(s), y1);
-    g.stroke({ color: GRID_COLOR, width: 1 });
+    if (this.plotted.length > 0) {
+      g.rect(x0, y0, x1 - x0, plotH).stroke({ color: GRID_COLOR, width: 1 });
+      const tick = len > 30 ? 10 : len > 8 ? 2 : len > 3 ? 1 : 0.5;
+      for (let s = Math.ceil(t0 / tick) * tick; s <= t1; s += tick) g.moveTo(sx(s), y0).lineTo(sx(s), y1);
+      g.stroke({ color: GRID_COLOR, width: 1 });
+    }
 
     this.plotted.forEach((p, k) => {
       let [lo, hi] = p.data.range(this.range, t0);
@@ -251,7 +256,7 @@ export class PlotPanel {
       tl.moveTo(fx, ty).lineTo(fx, ty + TIMELINE_H).stroke({ color: FAULT_COLOR, width: 2 });
       if (ft >= t0 && ft <= t1) g.moveTo(sx(ft), y0).lineTo(sx(ft), y1).stroke({ color: FAULT_COLOR, width: 2 });
     }
-    this.timeLabel.text = `t = ${this.time.toFixed(2)} s` + (this.window.live ? '' : `   (viewing ${t0.toFixed(1)}–${t1.toFixed(1)} s: double-click for live)`);
+    this.timeLabel.text = `t = ${this.time.toFixed(2)} s` + (this.window.live ? '' : `   (viewing ${t0.toFixed(1)}–${t1.toFixed(1)} s)`);
     this.timeLabel.position.set(x0 + 4, ty + 5);
 
     this.app.render();
