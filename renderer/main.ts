@@ -37,6 +37,7 @@ import { bindLayoutToggles } from './app/layout-toggles';
 import { statusText } from './app/status-text';
 import { CAMERA_PRESETS, loadUiSettings, saveUiSettings, type KeyValueStore, type UiSettings } from './app/ui-settings';
 import { contactDetail } from './inspect/contact-detail';
+import { touchingOnly, type TouchingFrame } from './inspect/speculative';
 import { ExactHeights } from './inspect/terrain-heights';
 import { contactHighlighted, followSelection, NO_SELECTION, sameSelection, selectContact, type Selection } from './inspect/selection';
 import { boundingRadius, edgeWarning, frameWarnings, worldWarnings } from '../sim/app/warnings';
@@ -470,6 +471,8 @@ function updateWarnings(): void {
   const world = state.world, shown = state.shown;
   if (!world || !shown) return;
   const list = [...state.staticWarnings, ...frameWarnings(world, shown.poses, shown.velocities, state.bodySizes)];
+  const spec = speculativeShown;
+  if (spec && spec.speculative > 0) list.push(`${spec.speculative} speculative contact${spec.speculative > 1 ? 's' : ''} not shown (not touching: gap ≥ ${(spec.minGap * 1000).toFixed(1)} mm, no force)`);
   // the fault itself is in the fault box; the map edge is warned of before the robot reaches it
   const o = POSE_STRIDE * world.baseBody;
   if (!state.fault && world.baseBody >= 0 && o + 1 < shown.poses.length) {
@@ -513,6 +516,9 @@ function updateStatus(): void {
   });
 }
 
+/** The speculative contacts of the frame on screen, left out of the markers and the inspector. */
+let speculativeShown: TouchingFrame | null = null;
+
 function frameLoop(now: number): void {
   const entered = performance.now();
   const dt = (now - loop.lastT) / 1000;
@@ -527,12 +533,19 @@ function frameLoop(now: number): void {
       // Show the state one frame interval behind the newest frame: always between two real frames.
       const span = cur.arrivedAt - prev.arrivedAt;
       const alpha = blendFactor(0, span, now - cur.arrivedAt);
-      interpolatePoses(interpolated.poses, prev.frame.poses, cur.frame.poses, alpha);
-      // Contacts cannot be blended: show the nearer frame's, so markers stay on the drawn wheels.
+      // Contacts cannot be blended: show the nearer frame's. With contacts on, the bodies are
+      // drawn at that same frame's poses, unblended, so every marker sits where its frame put it
+      // (blended bodies ran up to half a frame interval, 0.5 m at low frame rates, from the markers).
       if (alpha < 0.5) contactsOf = prev.frame;
+      if (settings.showContacts) interpolated.poses.set(contactsOf.poses);
+      else interpolatePoses(interpolated.poses, prev.frame.poses, cur.frame.poses, alpha);
     } else {
       interpolated.poses.set(cur.frame.poses);
     }
+    // speculative contacts (a gap, no force yet) are not contacts: shown apart (the warnings line)
+    const touching = touchingOnly(contactsOf);
+    contactsOf = touching.frame;
+    speculativeShown = touching;
     scene.setPoses(interpolated.poses, dt);
     if (panel) {
       const o = 7 * scene.baseIndex();

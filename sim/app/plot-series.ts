@@ -60,8 +60,9 @@ function contactCount(f: SeriesFrame): number {
 const enum Agg { MaxDepth, SumImpulse, Count }
 
 function fold(f: SeriesFrame, agg: Agg, acc: number, k: number): number {
-  if (agg === Agg.Count) return acc + 1;
   const o = CONTACT_STRIDE * k;
+  // a speculative contact (depth < 0: still a gap) is not counted as touching
+  if (agg === Agg.Count) return f.contacts[o + ContactField.Depth] >= 0 ? acc + 1 : acc;
   return agg === Agg.MaxDepth ? Math.max(acc, f.contacts[o + ContactField.Depth]) : acc + f.contacts[o + ContactField.NormalImpulse];
 }
 
@@ -86,6 +87,14 @@ function pairContacts(f: SeriesFrame, a: number, b: number, agg: Agg): number {
     if ((x === a && y === b) || (x === b && y === a)) acc = fold(f, agg, acc, k);
   }
   return acc;
+}
+
+/** Contacts with depth ≥ 0 (speculative ones, still apart, left out). */
+function touchingCount(f: SeriesFrame): number {
+  const n = contactCount(f);
+  let c = 0;
+  for (let k = 0; k < n; k++) if (f.contacts[CONTACT_STRIDE * k + ContactField.Depth] >= 0) c++;
+  return c;
 }
 
 const va = [0, 0, 0], vb = [0, 0, 0];
@@ -138,7 +147,7 @@ export function wheelSlip(f: SeriesFrame, body: number): number {
 export function availableSeries(w: Pick<WorldInfo, 'bodies' | 'joints'>): SeriesDef[] {
   const out: SeriesDef[] = [
     { key: 'speed', label: 'robot speed', group: 'robot', quantity: 'speed', sample: (f) => f.speed },
-    { key: 'contacts', label: 'contacts', group: 'robot', quantity: 'count', sample: (f) => contactCount(f) },
+    { key: 'contacts', label: 'contacts (touching)', group: 'robot', quantity: 'count', sample: (f) => touchingCount(f) },
   ];
   w.bodies.forEach((b, i) => {
     if (b.role !== 'wheel') return;
