@@ -294,6 +294,7 @@ class CaseFailure extends Error {}
  * (no worker-message counting wrapper): all main-thread script as DevTools counts it, per frame drawn.
  */
 async function runCase(browser: Browser, url: string, c: RendererBenchFiles | null, s: Settings): Promise<CaseResult> {
+  const warmupMaxS = s.windowMaxS;
   if (c === null) s = { ...s, window: Number.MAX_SAFE_INTEGER, windowMaxS: DEFAULT_SCENE_WINDOW_S };
   const label = c ? `${c.cols}² + rover + ${c.rocks} rocks` : 'default scene (hills, rover)';
   const result: CaseResult = { label, failure: null };
@@ -352,7 +353,7 @@ async function runCase(browser: Browser, url: string, c: RendererBenchFiles | nu
 
     // Let it drive (the rocks settle, the camera catches up, three.js compiles its shaders).
     const f0 = ((await state())?.framesRendered ?? 0);
-    await waitFor('warm-up', s.windowMaxS, (st) => st.framesRendered >= f0 + s.warmup);
+    await waitFor('warm-up', warmupMaxS, (st) => st.framesRendered >= f0 + s.warmup);
 
     const m0 = await metrics(cdp);
     const w0 = (await page.evaluate(WINDOW_MARK)) as WindowMark;
