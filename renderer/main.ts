@@ -110,6 +110,9 @@ state.subscribe('workerFailure', (f) => {
 });
 const interpolated = { poses: new Float32Array(0) };
 
+/** The run timeline's time label (a DOM label over the pixi strip: cheaper than a pixi Text). */
+const runTime = el<HTMLSpanElement>('run-time');
+
 /** The stacked uPlot panes of the chosen series, fed the worker's per-step samples. */
 const panes = new PlotPanes(el<HTMLDivElement>('plot-panes'));
 
@@ -573,6 +576,7 @@ function frameLoop(now: number): void {
       panel.setTime(state.shown?.time ?? 0);
       panel.resize();
       panel.draw();
+      if (runTime.textContent !== panel.timeText) runTime.textContent = panel.timeText;
     }
     // the plots end at the frame on screen; in a replay a white line marks it (the seek position)
     panes.setCursorTime(recordings.replayOpen ? (state.shown?.time ?? null) : null);
