@@ -475,7 +475,7 @@ function updateWarnings(): void {
   if (!world || !shown) return;
   const list = [...state.staticWarnings, ...frameWarnings(world, shown.poses, shown.velocities, state.bodySizes)];
   const spec = speculativeShown;
-  if (spec && spec.speculative > 0) list.push(`${spec.speculative} speculative contact${spec.speculative > 1 ? 's' : ''} not shown (not touching: gap ≥ ${(spec.minGap * 1000).toFixed(1)} mm, no force)`);
+  if (spec && spec.speculative > 0) list.push(`${spec.speculative} speculative contact${spec.speculative > 1 ? 's' : ''} not shown (not touching: gap ≥ ${(spec.minGap * 1000).toPrecision(2)} mm, no force)`);
   // the fault itself is in the fault box; the map edge is warned of before the robot reaches it
   const o = POSE_STRIDE * world.baseBody;
   if (!state.fault && world.baseBody >= 0 && o + 1 < shown.poses.length) {
