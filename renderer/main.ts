@@ -41,7 +41,7 @@ import { touchingOnly, type TouchingFrame } from './inspect/speculative';
 import { ExactHeights } from './inspect/terrain-heights';
 import { contactHighlighted, followSelection, NO_SELECTION, sameSelection, selectContact, type Selection } from './inspect/selection';
 import { boundingRadius, edgeWarning, frameWarnings, worldWarnings } from '../sim/app/warnings';
-import { POSE_STRIDE } from '../sim/dynamics/frame-layout';
+import { CONTACT_INFO_STRIDE, POSE_STRIDE } from '../sim/dynamics/frame-layout';
 
 /** [ms] Panel and status bar redraw period: they do not need display rate, and software GL is slow. */
 const PANEL_PERIOD_MS = 100;
@@ -630,7 +630,7 @@ installTestHook((): TestHookState => {
     get framesRendered() { return state.framesRendered; },
     get lastFrame() {
       const f = pump.current?.frame;
-      return f ? { step: f.step, time: f.time, speed: f.speed, contacts: f.contactInfo.length / 5, realtimeFactor: f.realtimeFactor, chassis: chassis(f) } : null;
+      return f ? { step: f.step, time: f.time, speed: f.speed, contacts: f.contactInfo.length / CONTACT_INFO_STRIDE, realtimeFactor: f.realtimeFactor, chassis: chassis(f) } : null;
     },
     get shownFrame() {
       const s = state.shown;
