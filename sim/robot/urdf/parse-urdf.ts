@@ -373,8 +373,10 @@ function readJoint(el: XmlEl, warnings: string[]): UrdfJoint {
   if (mimic) {
     const leader = requiredAttr(mimic, 'mimic', 'joint', where).trim();
     if (leader === '') throw new UrdfError(`${where}: <mimic joint=""> is empty; name the joint this one follows`, name);
-    if (type !== 'revolute' && type !== 'continuous' && type !== 'prismatic') throw new UrdfError(`${where}: <mimic> needs a revolute, continuous or prismatic joint, this one is ${type}`, name);
-    joint.mimic = { joint: leader, multiplier: num(mimic, 'mimic', 'multiplier', where, 1), offset: num(mimic, 'mimic', 'offset', where, 0) };
+    const coupling = { joint: leader, multiplier: num(mimic, 'mimic', 'multiplier', where, 1), offset: num(mimic, 'mimic', 'offset', where, 0) };
+    // a fixed joint has nothing to couple (the Leo's rockers carry <mimic> when xacro makes them fixed)
+    if (moving) joint.mimic = coupling;
+    else warnings.push(`${where}: <mimic> on a ${type} joint is ignored (it does not move)`);
   }
   return joint;
 }

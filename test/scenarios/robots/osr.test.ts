@@ -65,6 +65,9 @@ describe('JPL Open Source Rover (as shipped, meshes stood in)', () => {
     expect(c?.type).toBe('all-wheel-steer');
     if (c?.type !== 'all-wheel-steer') return;
     expect(c.wheels.filter((w) => w.steer).map((w) => w.steer).sort()).toEqual(['front_wheel_joint_L', 'front_wheel_joint_R', 'rear_wheel_joint_L', 'rear_wheel_joint_R']);
+    // a skid-steer drive leaves the corners to their <transmission>s' position servos
+    const skid = await load({ controller: { type: 'skid-steer' } });
+    expect(skid.robot.servos?.map((x) => [x.joint, x.target, x.maxVelocity]).sort()).toEqual([['front_wheel_joint_L', 0, 10], ['front_wheel_joint_R', 0, 10], ['rear_wheel_joint_L', 0, 3], ['rear_wheel_joint_R', 0, 3]]);
   }, 60_000);
 
   it('on flat ground (fixed links lumped): settles without a drop, drives straight within 3° over 5 s, turns in place; ≥ 90 % classified wheel contacts, ≤ 2 mm deep', async () => {

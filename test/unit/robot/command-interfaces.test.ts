@@ -73,5 +73,9 @@ describe('command interfaces', () => {
     expect(() => parseUrdf(robot('', '<mimic joint="nope"/>'))).toThrow(/joint "slide_joint": <mimic joint="nope"> names no joint of the robot/);
     expect(() => parseUrdf(robot('', '<mimic joint="slide_joint"/>'))).toThrow(/names the joint itself/);
     expect(() => parseUrdf(robot('', '<mimic multiplier="2"/>'))).toThrow(/<mimic> needs the attribute joint=/);
+    // a fixed joint with <mimic> (the Leo's rockers when its xacro fixes them): a warning, not an error
+    const fixed = parseUrdf(robot('<link name="f">' + I + '</link><joint name="fj" type="fixed"><parent link="base"/><child link="f"/><mimic joint="arm_joint"/></joint>'));
+    expect(fixed.joints.find((j) => j.name === 'fj')!.mimic).toBeUndefined();
+    expect(fixed.warnings.some((w) => /joint "fj": <mimic> on a fixed joint is ignored/.test(w))).toBe(true);
   });
 });
