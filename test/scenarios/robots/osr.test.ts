@@ -8,7 +8,7 @@
  * with ≥ 90 % classified wheel contacts none deeper than 2 mm.
  */
 import { describe, expect, it } from 'vitest';
-import { ContactTally, flatGround, loadFixture, robotWorld, run, wrap, yaw } from './ros-harness';
+import { ContactTally, flatGround, hills, loadFixture, robotWorld, run, wrap, yaw } from './ros-harness';
 
 /** Binary STL of triangles given as [a, b, c] corner triples. */
 function stl(tris: number[][][]): Uint8Array {
@@ -87,6 +87,27 @@ describe('JPL Open Source Rover (as shipped, meshes stood in)', () => {
     expect(w.fault).toBeNull();
     expect(Math.abs(wrap(yaw(w, base) - y0)) * 180 / Math.PI).toBeLessThanOrEqual(3);
     expect(w.bodies.pos[3 * base] - x0).toBeGreaterThan(1);
+    const y1 = yaw(w, base);
+    w.setDrive(0, 1);
+    run(w, 240 * 2, tally);
+    expect(w.fault).toBeNull();
+    expect(Math.abs(wrap(yaw(w, base) - y1)) * 180 / Math.PI).toBeGreaterThan(30);
+    expect(tally.share).toBeGreaterThanOrEqual(0.9);
+    expect(tally.deepest).toBeLessThanOrEqual(2e-3);
+  }, 300_000);
+
+  it('on the bundled hills (fixed links lumped): drives 5 s and turns without a fault; ≥ 90 % classified wheel contacts, ≤ 2 mm deep', async () => {
+    const r = await load({ lumpFixedLinks: true, position: [-5, 3, 0] });
+    const w = robotWorld(r.robot, hills());
+    const base = w.bodies.indexOf(r.robot.base);
+    const tally = new ContactTally(w, r.wheels.map((x) => x.body));
+    run(w, 240);
+    tally.deepest = 0;
+    const p0 = [w.bodies.pos[3 * base], w.bodies.pos[3 * base + 1]];
+    w.setDrive(0.5, 0);
+    run(w, 240 * 5, tally);
+    expect(w.fault).toBeNull();
+    expect(Math.hypot(w.bodies.pos[3 * base] - p0[0], w.bodies.pos[3 * base + 1] - p0[1])).toBeGreaterThan(1);
     const y1 = yaw(w, base);
     w.setDrive(0, 1);
     run(w, 240 * 2, tally);
