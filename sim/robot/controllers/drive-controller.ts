@@ -277,7 +277,8 @@ class AllWheelSteerController implements DriveController {
   /** Index in `joints` of wheel i's steering joint, −1 for a fixed wheel. */
   private readonly steerOf: Int32Array;
   private readonly maxSpeed: number;
-  private readonly maxYawRate: number;
+  /** [rad/s] Yaw rate at steer 1 in turn mode (given, or maxSpeed over the farthest wheel's distance). */
+  readonly maxYawRate: number;
   private readonly maxAcc: number;
   private readonly maxYawAcc: number;
   private readonly crab: boolean;
@@ -395,6 +396,15 @@ function wheelPosition(joint: string, field: string, robot?: RobotSpec): [number
   const local: [number, number, number] = [0, 0, 0];
   quatRotateInverse(local, q, [a[0] - bp[0], a[1] - bp[1], a[2] - bp[2]]);
   return [local[0], local[1]];
+}
+
+/**
+ * [rad/s] The yaw rate an all-wheel-steer controller turns at with steer 1 ("turn" mode): the
+ * spec's maxYawRate, or maxSpeed over the distance of the wheel farthest from the reference point
+ * (wheel positions from the robot when the spec gives none). A twist's ω maps to steer = ω / this.
+ */
+export function allWheelSteerMaxYawRate(spec: Extract<ControllerSpec, { type: 'all-wheel-steer' }>, robot?: RobotSpec): number {
+  return new AllWheelSteerController(spec, robot).maxYawRate;
 }
 
 /**
