@@ -370,10 +370,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     if (cmd.kind === 'serve') {
-      // HOOK (live-ros): pass `startRosbridge: startRosbridgeServer` (sim/live/rosbridge/server.ts) here
       // loaded on demand: the other commands do not need the socket libraries
       const { serveScenario } = await import('../live/serve');
-      await serveScenario(cmd.opts, { out: io.out, err: io.err, stop: io.stop ?? signalStop() });
+      const { startRosbridgeServer } = await import('../live/rosbridge/server');
+      await serveScenario(cmd.opts, { out: io.out, err: io.err, stop: io.stop ?? signalStop(), startRosbridge: startRosbridgeServer });
       return 0;
     }
     if (cmd.kind === 'run') {
