@@ -150,6 +150,16 @@ describe('driver', () => {
     expect(readdirSync(join(out1, 'rows')).sort()).toEqual(['r0000.json', 'r0001.json', 'r0002.json', 'r0003.json']);
   }, 300_000);
 
+  it('the prebuilt bundle and the TypeScript sources compute the same rows (bit for bit)', async () => {
+    const out3 = join(tmp, 'out-tsx');
+    const ts = await runSweep({ sweepPath, out: out3, workers: 1, bundle: false });
+    expect(ts.computed).toBe(4);
+    for (const id of ['r0000', 'r0001', 'r0002', 'r0003']) {
+      expect(readFileSync(join(out3, 'rows', `${id}.json`), 'utf8')).toBe(readFileSync(join(out1, 'rows', `${id}.json`), 'utf8'));
+    }
+    expect(readFileSync(join(out3, 'results.csv'), 'utf8')).toBe(readFileSync(join(out1, 'results.csv'), 'utf8'));
+  }, 300_000);
+
   it('--resume after deleting one row recomputes only that row', async () => {
     const before = readFileSync(join(out1, 'results.csv'), 'utf8');
     unlinkSync(join(out1, 'rows', 'r0002.json'));
