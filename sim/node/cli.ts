@@ -4,6 +4,7 @@
  *   terrawheel verify <recording.mcap> [--scenario <scenario.json>] [--json]
  *   terrawheel export-csv <recording.mcap> [--out <file.csv>] [--json]
  *   terrawheel sweep <sweep.json> --out <dir> [--workers n] [--resume] [--max-runs n] [--json]
+ *   terrawheel rerun <sweep.json> --out <dir> --id <id> [--record out.mcap] [--json]
  *   terrawheel help [command]
  * The commands, options, defaults and help text are one table in ./cli-args.ts. Through npm,
  * `npm run --silent sim -- …` (without --silent npm's banner precedes the output on stdout).
@@ -42,6 +43,7 @@ import type { SimWorld } from '../app/sim-world';
 import type { WorldFault } from '../dynamics/world';
 import { boundingRadius, frameWarnings, worldWarnings } from '../app/warnings';
 import { runSweep, sweepProgressLine } from './sweep';
+import { formatRerun, rerunSweepRun } from './sweep-rerun';
 import { commandHelp, displayPath, helpText, parseCommand, UsageError, version, type CliCommand, type RunOptions } from './cli-args';
 import { createErrorMessage, fileError, fileErrorMessage, isFsError, missingFileMessage, similarFile } from './file-errors';
 
@@ -352,6 +354,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       progress?.done();
       io.out(json ? JSON.stringify(s, null, 2) : `${s.runs} runs (${s.computed} computed, ${s.failed} with a fault) in ${s.wallSeconds.toFixed(1)} s on ${s.workers} worker(s): ${s.resultsCsv}`);
       return 0;
+    }
+    if (cmd.kind === 'rerun') {
+      const r = await rerunSweepRun(cmd.opts);
+      io.out(json ? JSON.stringify(r, null, 2) : formatRerun(r));
+      return r.match === false ? 1 : 0;
     }
     if (cmd.kind === 'run') {
       const summary = await runScenarioFile(cmd.opts, progress);

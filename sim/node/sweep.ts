@@ -22,6 +22,7 @@ import { checkRunCount, checkSweepAgainstBase, expandSweep, MAX_SWEEP_RUNS, pars
 import { ScenarioError } from '../scenario/scenario-guard';
 import { runTimedTask, scenarioFilesFor, type SweepTask, type TimedRow } from './sweep-task';
 import { sweepWorkerBundle } from './sweep-bundle';
+import { threadCpuSeconds } from './thread-cpu';
 
 export interface SweepOptions {
   sweepPath: string;
@@ -132,8 +133,11 @@ export interface SweepSummary {
    * of its CPU time (thread-cpu.ts) and of its wall time (null medians: nothing computed). A run's
    * wall time over its CPU time is the share of a core it got; on a machine shared with other
    * jobs that ratio, not the sweep's wall time alone, says how well the pool scaled.
+   * driverCpuSeconds: the CPU time of the driver's own thread over the sweep (with a pool: the
+   * bundle, handing out tasks, writing rows; with --workers 1 it includes the runs): its share
+   * per run bounds how many workers one driver can keep busy.
    */
-  runTimes: { cpuSecondsMedian: number | null; wallSecondsMedian: number | null; cpuSecondsTotal: number; wallSecondsTotal: number };
+  runTimes: { cpuSecondsMedian: number | null; wallSecondsMedian: number | null; cpuSecondsTotal: number; wallSecondsTotal: number; driverCpuSeconds: number };
   /** Per metric over the runs that have it: min, mean, max. */
   metrics: Record<string, { n: number; min: number; mean: number; max: number }>;
   /**
@@ -149,7 +153,7 @@ function median(xs: number[]): number | null {
   return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-function summarize(loaded: LoadedSweep, rows: ResultRow[], computed: number, workers: number, wallSeconds: number, t: { cpu: number[]; wall: number[] }): SweepSummary {
+function summarize(loaded: LoadedSweep, rows: ResultRow[], computed: number, workers: number, wallSeconds: number, t: { cpu: number[]; wall: number[]; driverCpu: number }): SweepSummary {
   const metrics: SweepSummary['metrics'] = {};
   for (const m of loaded.sweep.metrics) {
     const xs = rows.map((r) => r.metrics[m]).filter((x): x is number => typeof x === 'number');
@@ -167,7 +171,7 @@ function summarize(loaded: LoadedSweep, rows: ResultRow[], computed: number, wor
   const sum = (xs: number[]): number => xs.reduce((a, x) => a + x, 0);
   return {
     name: loaded.sweep.name, runs: rows.length, failed: rows.filter((r) => r.fault !== null).length, computed, workers, wallSeconds,
-    runTimes: { cpuSecondsMedian: median(t.cpu), wallSecondsMedian: median(t.wall), cpuSecondsTotal: sum(t.cpu), wallSecondsTotal: sum(t.wall) },
+    runTimes: { cpuSecondsMedian: median(t.cpu), wallSecondsMedian: median(t.wall), cpuSecondsTotal: sum(t.cpu), wallSecondsTotal: sum(t.wall), driverCpuSeconds: t.driverCpu },
     metrics, replicateHashMismatches: mismatches,
   };
 }
@@ -217,6 +221,7 @@ export async function runSweep(opts: SweepOptions, progress?: SweepProgress): Pr
   const total = loaded.runs.length;
   let failed = [...rows.values()].filter((r) => r.fault !== null).length;
   const t0 = performance.now();
+  const driverCpu0 = threadCpuSeconds();
   let computed = 0;
   const finish = (row: ResultRow): void => {
     writeAtomic(join(rowsDir, `${row.id}.json`), JSON.stringify(row) + '\n');
@@ -276,7 +281,7 @@ export async function runSweep(opts: SweepOptions, progress?: SweepProgress): Pr
   const all = loaded.runs.map((r) => rows.get(r.id) as ResultRow);
   const csv = resultsCsv(loaded.sweep, all);
   writeAtomic(join(out, 'results.csv'), csv);
-  const summary = summarize(loaded, all, computed, workers, (performance.now() - t0) / 1000, { cpu, wall });
+  const summary = summarize(loaded, all, computed, workers, (performance.now() - t0) / 1000, { cpu, wall, driverCpu: threadCpuSeconds() - driverCpu0 });
   writeAtomic(join(out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
   return { ...summary, out, resultsCsv: join(out, 'results.csv') };
 }

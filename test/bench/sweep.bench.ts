@@ -12,8 +12,10 @@
  *   - cpu:    cpu-per-run(1) / cpu-per-run(2), what running beside a sibling thread costs a run
  *             in CPU time (shared caches, memory bandwidth, V8's helper threads), independent of
  *             other processes' load as long as the thread runs at all;
- *   - driver: the sum of run wall times over (workers × sweep wall time), how busy the pool
- *             kept its threads (start-up, the bundle build, the driver's own work are the rest).
+ *   - pool busy: the sum of run wall times over (workers × sweep wall time), how busy the pool
+ *             kept its threads (start-up and the driver's own work are the rest).
+ * And the driver thread's CPU time per run (handing out tasks, writing row files), which bounds
+ * how many workers one driver can feed on a bigger machine.
  * The load average before each sweep is printed beside it.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -56,9 +58,10 @@ export default async function run(ctx: BenchContext): Promise<void> {
   console.log(`\n${runs} runs of 10 s simulated each, ${repeats} sweep(s) per row; availableParallelism() = ${availableParallelism()}\n`);
   console.log('| workers | runs/min (median) | sweep wall s | CPU s/run in its thread | wall s/run in its thread | core share | pool busy | load avg before |');
   console.log('|---:|---:|---:|---:|---:|---:|---:|---|');
-  const result = new Map<number, { rate: number; cpu: number }>();
+  const result = new Map<number, { rate: number; cpu: number; driver: number }>();
   try {
     for (const workers of [1, 2]) {
+      const drivers: number[] = [];
       const rates: number[] = [], walls: number[] = [], cpus: number[] = [], runWalls: number[] = [], busy: number[] = [], loads: string[] = [];
       for (let k = 0; k < repeats; k++) {
         loads.push(loadavg()[0].toFixed(1));
@@ -70,10 +73,11 @@ export default async function run(ctx: BenchContext): Promise<void> {
         cpus.push(s.runTimes.cpuSecondsMedian ?? NaN);
         runWalls.push(s.runTimes.wallSecondsMedian ?? NaN);
         busy.push(s.runTimes.wallSecondsTotal / (workers * s.wallSeconds));
+        drivers.push(s.runTimes.driverCpuSeconds / runs);
         rmSync(out, { recursive: true, force: true });
       }
       const cpu = median(cpus), rw = median(runWalls);
-      result.set(workers, { rate: median(rates), cpu });
+      result.set(workers, { rate: median(rates), cpu, driver: median(drivers) });
       console.log(`| ${workers} | ${median(rates).toFixed(1)} | ${median(walls).toFixed(1)} | ${cpu.toFixed(3)} | ${rw.toFixed(3)} | ${(cpu / rw).toFixed(2)} | ${median(busy).toFixed(2)} | ${loads.join(', ')} |`);
     }
   } finally {
@@ -81,4 +85,8 @@ export default async function run(ctx: BenchContext): Promise<void> {
   }
   const one = result.get(1)!, two = result.get(2)!;
   console.log(`\nparallel efficiency per core, 2 workers: wall ${(two.rate / (2 * one.rate)).toFixed(2)}, cpu ${(one.cpu / two.cpu).toFixed(2)}`);
+  console.log(`runs/min from CPU time alone (a quiet machine): 1 worker ${(60 / one.cpu).toFixed(0)}, 2 workers ${((2 * 60) / two.cpu).toFixed(0)}`);
+  console.log(
+    `driver thread CPU per run with the pool: ${(two.driver * 1000).toFixed(1)} ms, so one driver keeps at most ~${Math.floor(two.cpu / Math.max(two.driver, 1e-9))} workers busy (a run's CPU over the driver's share of it)`,
+  );
 }

@@ -3,12 +3,13 @@
  * runs, and the driver: byte-identical results.csv in one thread and on the pool, --resume
  * recomputing only missing rows, a run that cannot start being a row with its fault.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, verifyRecordingFile } from '../../../sim/node/cli';
 import { formatMetric, loadSweep, runSweep } from '../../../sim/node/sweep';
+import { rerunSweepRun } from '../../../sim/node/sweep-rerun';
 import { countRuns, expandSweep, MAX_SWEEP_RUNS, parseSweep, pathProblem, runScenario, withPath } from '../../../sim/scenario/sweep-schema';
 
 const FIXTURES = resolve(__dirname, 'fixtures');
@@ -167,6 +168,30 @@ describe('driver', () => {
     expect(again.computed).toBe(1);
     expect(again.runs).toBe(4);
     expect(readFileSync(join(out1, 'results.csv'), 'utf8')).toBe(before);
+  }, 300_000);
+
+  it('rerun: one run by id, alone and recorded, ends in its row\'s state hash; verify re-checks the recording; a changed row is reported', async () => {
+    const row = JSON.parse(readFileSync(join(out1, 'rows', 'r0002.json'), 'utf8')) as { stateHash: string };
+    const rec = join(tmp, 'rerun', 'r0002.mcap');
+    const r = await rerunSweepRun({ sweepPath, out: out1, id: 'r0002', record: rec });
+    expect(r.row.stateHash).toBe(row.stateHash);
+    expect(r.match).toBe(true);
+    expect(r.row.params).toEqual({ 'robot.maxTorque': 27, 'materials.ground.friction': 0.4 });
+    const v = await verifyRecordingFile(rec, null);
+    expect(v.verdict).toBe('deterministic');
+    expect(v.framesChecked).toBeGreaterThan(100);
+    // through the CLI: exit 0 and the verdict; a row whose hash is not the run's: exit 1
+    const o = { out: '', err: '' };
+    const io = { out: (t: string) => (o.out += t), err: (t: string) => (o.err += t) };
+    expect(await runCli(['rerun', sweepPath, '--out', out1, '--id', 'r0001'], io)).toBe(0);
+    expect(o.out).toMatch(/state hash +[0-9a-f]{16} equals the row of the sweep/);
+    const tampered = join(tmp, 'out-tampered');
+    mkdirSync(join(tampered, 'rows'), { recursive: true });
+    writeFileSync(join(tampered, 'rows', 'r0001.json'), JSON.stringify({ ...JSON.parse(readFileSync(join(out1, 'rows', 'r0001.json'), 'utf8')), stateHash: '0000000000000000' }));
+    o.out = '';
+    expect(await runCli(['rerun', sweepPath, '--out', tampered, '--id', 'r0001'], io)).toBe(1);
+    expect(o.out).toMatch(/DIFFERS from the row of the sweep \(0000000000000000\)/);
+    await expect(rerunSweepRun({ sweepPath, out: out1, id: 'r0004', record: null })).rejects.toThrow('the sweep has no run "r0004"; its ids are r0000 to r0003');
   }, 300_000);
 
   it('a run whose world cannot be built is a row with its fault, not a crash of the sweep', async () => {
