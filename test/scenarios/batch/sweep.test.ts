@@ -73,6 +73,20 @@ describe('sweep file: refused before anything starts', () => {
     expect(() => loadSweep(join(tmp, 'absent-sweep.json'))).toThrow(/cannot read sweep file/);
   });
 
+  it('a missing URDF, in an axis value or in the base, is named before anything runs', () => {
+    const caster = resolve(__dirname, '../../../assets/scenarios/robot-diff-drive-caster.json');
+    const ok = loadSweep(writeSweep(sweepJson({ base: caster, axes: [{ path: 'robot.urdf', values: ['../robots/diff-drive-caster.urdf'] }] })));
+    expect(ok.runs).toHaveLength(1);
+    expect(() => loadSweep(writeSweep(sweepJson({ base: caster, axes: [{ path: 'robot.urdf', values: ['../robots/diff-drive-caster.urdf', '../robots/no-such-robot.urdf'] }] })))).toThrow(
+      /axes\[0\] \(robot\.urdf\) = "\.\.\/robots\/no-such-robot\.urdf": .*file not found: .*no-such-robot\.urdf/,
+    );
+    const base = JSON.parse(readFileSync(caster, 'utf8')) as { robot: Record<string, unknown> };
+    const badBase = join(tmp, 'missing-urdf.json');
+    const assets = resolve(__dirname, '../../../assets');
+    writeFileSync(badBase, JSON.stringify({ ...base, terrain: join(assets, 'terrains', 'ramp.json'), robot: { ...base.robot, urdf: join(assets, 'robots', 'missing.urdf') } }));
+    expect(() => loadSweep(writeSweep(sweepJson({ base: badBase, axes: [] })))).toThrow(/base scenario .*: .*file not found: .*missing\.urdf/);
+  });
+
   it('a range axis in a grid needs steps', () => {
     expect(() => parseSweep(sweepJson({ axes: [{ path: 'robot.maxTorque', range: [1, 2] }] }))).toThrow(/axes\[0\]: a range axis in a grid needs "steps"/);
   });
@@ -83,6 +97,13 @@ describe('bundled sweeps', () => {
     const l = loadSweep(resolve(__dirname, '../../../assets/sweeps/slopes-friction.json'));
     expect(l.runs).toHaveLength(18);
     expect(l.basePath).toMatch(/assets\/sweeps\/scenarios\/ramp-ground\.json$/);
+  });
+
+  it('assets/sweeps/payload-torque.json passes every check: 5 payloads × 5 torques, a goal on the plateau', () => {
+    const l = loadSweep(resolve(__dirname, '../../../assets/sweeps/payload-torque.json'));
+    expect(l.runs).toHaveLength(25);
+    expect(l.sweep.stop.goal).toEqual({ center: [3, 8], radius: 1 });
+    expect(l.runs[7].params).toEqual({ 'robot.chassisMass': 60, 'robot.maxTorque': 20 });
   });
 });
 
