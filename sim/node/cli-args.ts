@@ -4,7 +4,7 @@
  * suggestions for a mistyped command or option. The table is the single source: a new option
  * added here is parsed, listed in `--help` with its default, and suggested on a typo.
  *
- *   terrawheel <command> [options]          commands: run, verify, export-csv, sweep, rerun, help
+ *   terrawheel <command> [options]          commands: run, verify, export-csv, sweep, rerun, report, help
  *   terrawheel <scenario.json> [options]    short for `terrawheel run <scenario.json>`
  *   terrawheel help [command] | --help | <command> --help
  *
@@ -22,7 +22,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Where the bundled scenarios live, listed by `--help`. */
 export const BUNDLED_SCENARIOS_DIR = join(ROOT, 'assets', 'scenarios');
 
-export type CommandName = 'run' | 'verify' | 'export-csv' | 'sweep' | 'rerun';
+export type CommandName = 'run' | 'verify' | 'export-csv' | 'sweep' | 'rerun' | 'report';
 
 /** One option of a command, as parsed and as listed in the help. */
 interface OptionSpec {
@@ -127,6 +127,16 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     examples: ['terrawheel rerun assets/sweeps/slopes-friction.json --out out/slopes --id r0007', 'terrawheel rerun assets/sweeps/slopes-friction.json --out out/slopes --id r0007 --record r7.mcap'],
   },
+  {
+    name: 'report',
+    operand: '<dir>',
+    summary: "write a sweep's results as one self-contained HTML page: sortable table, each metric over each axis, maps over pairs of axes",
+    options: [
+      { flag: '--out', value: '<file.html>', default: '<dir>/report.html', help: 'where to write the report' },
+      JSON_OPTION,
+    ],
+    examples: ['terrawheel report out/slopes', 'terrawheel report out/slopes --out slopes.html'],
+  },
 ];
 
 const HELP_FLAGS = ['--help', '-h'];
@@ -158,6 +168,7 @@ export type CliCommand =
   | { kind: 'export-csv'; file: string; out: string | null; json: boolean }
   | { kind: 'sweep'; opts: SweepOptions; json: boolean }
   | { kind: 'rerun'; opts: RerunOptions; json: boolean }
+  | { kind: 'report'; dir: string; out: string | null; json: boolean }
   | { kind: 'help'; command: CommandName | null }
   | { kind: 'version' };
 
@@ -323,6 +334,8 @@ function parseFor(cmd: CommandSpec, argv: string[]): CliCommand {
       if (maxRuns !== null) opts.maxRuns = maxRuns;
       return { kind: 'rerun', opts, json };
     }
+    case 'report':
+      return { kind: 'report', dir: operand, out: str('--out'), json };
   }
 }
 

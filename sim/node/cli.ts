@@ -5,6 +5,7 @@
  *   terrawheel export-csv <recording.mcap> [--out <file.csv>] [--json]
  *   terrawheel sweep <sweep.json> --out <dir> [--workers n] [--resume] [--max-runs n] [--json]
  *   terrawheel rerun <sweep.json> --out <dir> --id <id> [--record out.mcap] [--json]
+ *   terrawheel report <dir> [--out report.html] [--json]
  *   terrawheel help [command]
  * The commands, options, defaults and help text are one table in ./cli-args.ts. Through npm,
  * `npm run --silent sim -- …` (without --silent npm's banner precedes the output on stdout).
@@ -44,6 +45,7 @@ import type { WorldFault } from '../dynamics/world';
 import { boundingRadius, frameWarnings, worldWarnings } from '../app/warnings';
 import { runSweep, sweepProgressLine } from './sweep';
 import { formatRerun, rerunSweepRun } from './sweep-rerun';
+import { writeSweepReport } from './sweep-report';
 import { commandHelp, displayPath, helpText, parseCommand, UsageError, version, type CliCommand, type RunOptions } from './cli-args';
 import { createErrorMessage, fileError, fileErrorMessage, isFsError, missingFileMessage, similarFile } from './file-errors';
 
@@ -353,6 +355,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       const s = await runSweep(cmd.opts, json ? undefined : { update: (...a) => progress?.update(sweepProgressLine(...a)) });
       progress?.done();
       io.out(json ? JSON.stringify(s, null, 2) : `${s.runs} runs (${s.computed} computed, ${s.failed} with a fault) in ${s.wallSeconds.toFixed(1)} s on ${s.workers} worker(s): ${s.resultsCsv}`);
+      return 0;
+    }
+    if (cmd.kind === 'report') {
+      const r = writeSweepReport(cmd.dir, cmd.out);
+      io.out(json ? JSON.stringify(r, null, 2) : `wrote the report of ${r.runs} runs to ${r.out} (${formatBytes(r.bytes)})`);
       return 0;
     }
     if (cmd.kind === 'rerun') {
