@@ -28,6 +28,7 @@ import { el, messageOf } from './app/dom';
 import { EntityPanel } from './app/entity-panel';
 import { createLoadCostUi } from './load-progress';
 import { FileActions } from './app/file-actions';
+import { ResultsPanel } from './app/results-panel';
 import { installDrop } from './app/drop-files';
 import { RecordingPanel } from './app/recording-panel';
 import { InspectorPanel } from './app/inspector-panel';
@@ -275,6 +276,8 @@ const recordings = new RecordingPanel({
   onBranch: () => setPaused(false),
   baseBody: () => scene.baseIndex(),
 });
+
+new ResultsPanel({ host, banner, openRecording: (f) => recordings.openOpened(f) });
 
 const files = new FileActions({
   host,
