@@ -26,7 +26,7 @@ test.beforeAll(() => {
     format: 'terrawheel-sweep',
     version: 1,
     name: 'e2e results',
-    base: join(ROOT, 'test', 'scenarios', 'batch', 'fixtures', 'tiny.json'),
+    base: join(ROOT, 'assets', 'scenarios', 'default.json'),
     axes: [{ path: 'robot.maxTorque', values: [10, 27] }],
     sample: 'grid',
     stop: { duration: 0.5, onFault: 'stop' },
@@ -40,6 +40,8 @@ test.afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 test('a results directory opens as a table; a recorded row opens its recording in the replay view', async ({ page }) => {
   await page.goto('./');
   await page.waitForFunction(() => window.__terrawheel?.ready === true);
+  // the replay view replays recordings of the loaded world: the sweep's base is the default
+  // scenario, which the app loads at start
   const chooser = page.waitForEvent('filechooser');
   await page.getByTestId('btn-open-results').click();
   await (await chooser).setFiles(out);
