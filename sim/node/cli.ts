@@ -6,6 +6,7 @@
  *   terrawheel sweep <sweep.json> --out <dir> [--workers n] [--resume] [--max-runs n] [--json]
  *   terrawheel rerun <sweep.json> --out <dir> --id <id> [--record out.mcap] [--json]
  *   terrawheel report <dir> [--out report.html] [--json]
+ *   terrawheel serve <scenario.json> [--port 8765] [--host 127.0.0.1] [--rosbridge-port 9090] [--lockstep] [--token T]
  *   terrawheel help [command]
  * The commands, options, defaults and help text are one table in ./cli-args.ts. Through npm,
  * `npm run --silent sim -- …` (without --silent npm's banner precedes the output on stdout).
@@ -306,6 +307,21 @@ export interface CliIo {
   err(text: string): void;
   /** True when stderr is a terminal (progress lines redraw in place). */
   tty?: boolean;
+  /** `serve` runs until this resolves (default: SIGINT or SIGTERM). */
+  stop?: Promise<unknown>;
+}
+
+/** Resolves at the first SIGINT or SIGTERM (the handlers are removed then). */
+function signalStop(): Promise<void> {
+  return new Promise((done) => {
+    const on = (): void => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      done();
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
 }
 
 /** Runs one command line; returns the exit code (0 ok, 1 failure or divergence, 2 usage). */
@@ -366,6 +382,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       const r = await rerunSweepRun(cmd.opts);
       io.out(json ? JSON.stringify(r, null, 2) : formatRerun(r));
       return r.match === false ? 1 : 0;
+    }
+    if (cmd.kind === 'serve') {
+      // loaded on demand: the other commands do not need the socket libraries
+      const { serveScenario } = await import('../live/serve');
+      const { startRosbridgeServer } = await import('../live/rosbridge/server');
+      await serveScenario(cmd.opts, { out: io.out, err: io.err, stop: io.stop ?? signalStop(), startRosbridge: startRosbridgeServer });
+      return 0;
     }
     if (cmd.kind === 'run') {
       const summary = await runScenarioFile(cmd.opts, progress);
