@@ -2,12 +2,17 @@
  * Host over the Electron preload bridge (`window.terraWheel`, see electron/ipc-contract.ts).
  * A pass-through: main validates every payload; here we only keep the renderer-side types.
  */
-import { LIVE_LINK_PORT_MESSAGE, type HostBridge, type HostBridgeLiveLink, type HostBridgeRecent, type HostBridgeRecording } from '../../electron/ipc-contract';
+import { LIVE_LINK_PORT_MESSAGE, type HostBridge, type HostBridgeLiveLink, type HostBridgeRecent, type HostBridgeRecording, type HostBridgeResults } from '../../electron/ipc-contract';
 import type { Host, HostLiveLink } from './host';
 
 const NO_LIVE_LINK = 'The live link needs a newer preload (this window\'s bridge has no live link).';
 
-export function createElectronHost(bridge: HostBridge & Partial<HostBridgeRecent> & Partial<HostBridgeRecording> & Partial<HostBridgeLiveLink>, post: (message: string, port: MessagePort) => void = (m, p) => window.postMessage(m, window.location.origin, [p])): Host {
+export function createElectronHost(bridge: HostBridge & Partial<HostBridgeRecent> & Partial<HostBridgeRecording> & Partial<HostBridgeResults> & Partial<HostBridgeLiveLink>, post: (message: string, port: MessagePort) => void = (m, p) => window.postMessage(m, window.location.origin, [p])): Host {
+  const { openResults, readResultRecording } = bridge;
+  const results: HostBridgeResults | undefined =
+    typeof openResults === 'function' && typeof readResultRecording === 'function'
+      ? { openResults: () => openResults.call(bridge), readResultRecording: (token, id) => readResultRecording.call(bridge, token, id) }
+      : undefined;
   const openRecent = bridge.openRecent;
   const { recordingBegin, recordingAppend, recordingEnd } = bridge;
   const recording: HostBridgeRecording | undefined =
@@ -41,5 +46,6 @@ export function createElectronHost(bridge: HostBridge & Partial<HostBridgeRecent
     onMenuCommand: (listener) => bridge.onMenuCommand(listener),
     ...(typeof openRecent === 'function' ? { openRecent: (index: number) => openRecent.call(bridge, index) } : {}),
     ...(recording ? { recording } : {}),
+    ...(results ? { results } : {}),
   };
 }

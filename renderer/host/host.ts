@@ -6,9 +6,9 @@
  *
  * It mirrors electron/ipc-contract.ts HostBridge so the Electron host is a thin pass-through.
  */
-import type { AssetEntry, FileKind, HostBridgeRecording, LiveLinkStatus, MenuCommand, OpenedFile, SaveRequest, SaveResult, Settings } from '../../electron/ipc-contract';
+import type { AssetEntry, FileKind, HostBridgeRecording, HostBridgeResults, LiveLinkStatus, MenuCommand, OpenedFile, OpenedResults, SaveRequest, SaveResult, Settings } from '../../electron/ipc-contract';
 
-export type { AssetEntry, FileKind, LiveLinkStatus, MenuCommand, OpenedFile, SaveRequest, SaveResult, Settings };
+export type { AssetEntry, FileKind, LiveLinkStatus, MenuCommand, OpenedFile, OpenedResults, SaveRequest, SaveResult, Settings };
 
 /**
  * View ▸ Live Link: a Foxglove WebSocket server over the app's own world (Electron main serves it;
@@ -41,6 +41,12 @@ export interface Host {
   recording?: HostBridgeRecording;
   /** View ▸ Live Link (see HostLiveLink); both hosts have it (the web one refuses), test hosts may not. */
   liveLink?: HostLiveLink;
+  /**
+   * A sweep's output directory (`terrawheel sweep --out <dir>`): its results.csv and which runs
+   * have a recording, then one run's recording (Electron: a directory dialog and validated IPC;
+   * web: a folder picker). Absent where the host cannot open directories.
+   */
+  results?: HostBridgeResults;
   /** Registers a menu listener (the web host has no native menu: the toolbar calls it); returns the unregister function. */
   onMenuCommand(listener: (cmd: MenuCommand) => void): () => void;
 }

@@ -4,10 +4,11 @@
  * desktop app's worker build them: the app's worker answers `SimService.liveInfo()` and
  * `liveSnapshot()` through the MessagePort Electron main's live link holds (sim/live/app-link.ts).
  */
-import type { ControllerSpec, ShapeSpec } from '../dynamics/spec';
+import type { ControllerSpec, RobotSpec, ShapeSpec } from '../dynamics/spec';
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
 import { wheelRadius } from '../record/foxglove';
 import { ackermannMaxCurvature } from '../robot/controllers/drive-kinematics';
+import { allWheelSteerMaxYawRate } from '../robot/controllers/drive-controller';
 import type { BodyInfo, JointInfo } from './protocol';
 import type { SimWorld } from './sim-world';
 
@@ -23,7 +24,7 @@ export interface LiveWheelInfo {
 
 /** The robot's drive controller as a twist needs it (null: the world has no driven robot). */
 export type LiveControllerInfo =
-  | { type: 'skid-steer' | 'differential'; maxSpeed: number; maxYawRate: number; joints: number[] }
+  | { type: 'skid-steer' | 'differential' | 'all-wheel-steer'; maxSpeed: number; maxYawRate: number; joints: number[] }
   | { type: 'ackermann'; maxSpeed: number; wheelbase: number; maxBicycleAngle: number; joints: number[] };
 
 /** What a session's world is made of (fixed for its life: reset keeps it). */
@@ -119,12 +120,14 @@ export function describeLive(w: SimWorld, scenarioPath: string | null, lockstep:
     joints,
     wheels,
     baseBody: info.baseBody,
-    controller: spec === undefined || e.controller === null ? null : controllerInfo(spec, [...e.controller.joints]),
+    controller: spec === undefined || e.controller === null ? null : controllerInfo(spec, [...e.controller.joints], w.spec.robot),
   };
 }
 
 /** The limits a twist is scaled by (the same defaults as sim/robot/controllers/drive-controller.ts). */
-function controllerInfo(spec: ControllerSpec, joints: number[]): LiveControllerInfo {
+function controllerInfo(spec: ControllerSpec, joints: number[], robot?: RobotSpec): LiveControllerInfo {
+  // all-wheel steering: a twist maps as onto skid steer (steer = ω / its yaw rate at steer 1)
+  if (spec.type === 'all-wheel-steer') return { type: spec.type, maxSpeed: spec.maxSpeed, maxYawRate: allWheelSteerMaxYawRate(spec, robot), joints };
   if (spec.type === 'ackermann') {
     return { type: 'ackermann', maxSpeed: spec.maxSpeed, wheelbase: spec.wheelbase, maxBicycleAngle: Math.atan(spec.wheelbase * ackermannMaxCurvature(spec.wheelbase, spec.track, spec.maxSteer)), joints };
   }

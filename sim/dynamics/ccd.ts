@@ -26,10 +26,10 @@ import type { ShapeSpec } from './spec';
 import { BroadPhase } from '../collision/broadphase/broad-phase';
 import { NodeList } from '../collision/broadphase/dynamic-tree';
 import { CastResult, CastStatus } from '../collision/gjk-raycast';
-import { castConvexHeightfield } from '../collision/heightfield-cast/convex-cast';
+import { ConvexCastWorkspace, castConvexHeightfield } from '../collision/heightfield-cast/convex-cast';
 import { TerrainCastResult } from '../collision/heightfield-cast/terrain-cast-result';
 import { SweptStatus } from '../collision/swept/swept-sphere';
-import { sweptAabb, timeOfImpact, type RigidMotion } from '../collision/swept/time-of-impact';
+import { TimeOfImpactWorkspace, sweptAabb, timeOfImpact, type RigidMotion } from '../collision/swept/time-of-impact';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { shapeFromDesc } from '../shapes/shape-desc';
@@ -98,7 +98,11 @@ export class ContinuousPass {
   private readonly statics = new BroadPhase(0);
   private readonly hits = new NodeList();
   private readonly terrainHit = new TerrainCastResult();
+  /** Scratch of the terrain casts (this world's own). */
+  private readonly terrainCastWs = new ConvexCastWorkspace();
   private readonly pairHit = new CastResult();
+  /** The body–static time-of-impact queries' scratch (sweptAabb, timeOfImpact). */
+  private readonly toiWs = new TimeOfImpactWorkspace();
   private readonly pose0: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
   private readonly staticPose: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
   private readonly motion: RigidMotion = { linear: [0, 0, 0], angular: [0, 0, 0] };
@@ -170,7 +174,7 @@ export class ContinuousPass {
       let restitution = 0;
       if (terrain !== null) {
         const rotating = ang[0] !== 0 || ang[1] !== 0 || ang[2] !== 0;
-        castConvexHeightfield(this.terrainHit, terrain, core, this.pose0, lin, rotating ? ang : undefined);
+        castConvexHeightfield(this.terrainHit, terrain, core, this.pose0, lin, this.terrainCastWs, rotating ? ang : undefined);
         if (this.terrainHit.status === SweptStatus.Hit && this.terrainHit.toi < toi) {
           toi = this.terrainHit.toi;
           n[0] = this.terrainHit.normal[0]; n[1] = this.terrainHit.normal[1]; n[2] = this.terrainHit.normal[2];
@@ -184,7 +188,7 @@ export class ContinuousPass {
         const c0 = this.centre0;
         c0.position[0] = bodies.pos0[3 * b]; c0.position[1] = bodies.pos0[3 * b + 1]; c0.position[2] = bodies.pos0[3 * b + 2];
         this.centreMotion[0] = dx; this.centreMotion[1] = dy; this.centreMotion[2] = dz;
-        const second = castConvexHeightfield(this.terrainHit, terrain, sphere, c0, this.centreMotion);
+        const second = castConvexHeightfield(this.terrainHit, terrain, sphere, c0, this.centreMotion, this.terrainCastWs);
         if (second.status === SweptStatus.Hit && second.toi < toi) {
           toi = this.terrainHit.toi;
           n[0] = this.terrainHit.normal[0]; n[1] = this.terrainHit.normal[1]; n[2] = this.terrainHit.normal[2];
@@ -193,13 +197,13 @@ export class ContinuousPass {
         }
       }
       if (this.statics.proxyCount > 0) {
-        sweptAabb(this.box, core, this.pose0, this.motion);
+        sweptAabb(this.box, core, this.pose0, this.motion, this.toiWs);
         this.hits.clear();
         this.statics.queryAabb(this.box, this.hits);
         for (let k = 0; k < this.hits.count; k++) {
           const s = this.statics.getUserData(this.hits.items[k]);
           bodies.shapePose(this.staticPose.position, this.staticPose.orientation as Quat, s);
-          timeOfImpact(this.pairHit, core, this.pose0, this.motion, bodies.shapes[s] as ConvexShape, this.staticPose, this.still);
+          timeOfImpact(this.pairHit, core, this.pose0, this.motion, bodies.shapes[s] as ConvexShape, this.staticPose, this.still, this.toiWs);
           // a cast out of iterations still gives a safe lower bound
           const hit = this.pairHit.status === CastStatus.Hit || this.pairHit.status === CastStatus.MaxIterations;
           if (hit && this.pairHit.fraction < toi) {

@@ -26,7 +26,7 @@
  * or if its swept bounding sphere misses the element's top polygon (sphereMisses, analytic).
  *
  * API (engine form, allocation-free)
- *   castConvexHeightfield(out: TerrainCastResult, hf, shape, pose, motion, angular?): TerrainCastResult
+ *   castConvexHeightfield(out: TerrainCastResult, hf, shape, pose, motion, ws: ConvexCastWorkspace, angular?): TerrainCastResult
  * out.point on the terrain, out.normal out of the terrain (terrain-cast-result.ts); `approximate`
  * when the hit element's cast hit its iteration cap (toi is then a safe lower bound).
  */
@@ -40,10 +40,10 @@ import { ElementShape } from '../convex-heightfield/element-shape';
 import { convexWorldAabb } from '../../shapes/world-aabb';
 import { quatRotate, quatRotateInverse } from '../../math/quat';
 import { CastResult, CastStatus } from '../gjk-raycast';
-import { SweptFeature, SweptHit, SweptStatus, sweptQuery, triangleRootQ } from '../swept/swept-sphere';
+import { SweptFeature, SweptHit, SweptStatus, SweptWorkspace, triangleRootQ } from '../swept/swept-sphere';
 import type { CylinderShape } from '../../shapes/cylinder';
 import type { CapsuleShape } from '../../shapes/capsule';
-import { linearCast, poseAfter } from '../swept/time-of-impact';
+import { TimeOfImpactWorkspace, linearCast, poseAfter } from '../swept/time-of-impact';
 import { boundingRadius, conservativeAdvancement } from '../shape-cast';
 import { FOOTPRINT_SIZE, FP_CX, FP_CY, FP_EX, FP_EY, FP_MX, FP_MY, FP_MZ, FP_ZLOW, GridWalkStatus, footprintWindow, walkFootprint } from './grid-walk';
 import type { CellVisitor } from './grid-walk';
@@ -85,35 +85,43 @@ class ElementPrism extends ElementShape {
   }
 }
 
-const IDENTITY: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
-const ZERO: Vec3 = [0, 0, 0];
-const prism = new ElementPrism();
-const cast = new CastResult();
-const box: Aabb = { min: [0, 0, 0], max: [0, 0, 0] };
-const window = new Float64Array(2);
-const rect = new Float64Array(4);
-const fp = new Float64Array(FOOTPRINT_SIZE);
-/** The current element's plane: unit normal (up) at 0..2, k_P = n_P·V at 3. */
-const plane = new Float64Array(4);
-const tri = new Float64Array(9);
-const sphereHit = new SweptHit();
-const dirLocal: Vec3 = [0, 0, 0];
-const sup: Vec3 = [0, 0, 0];
-
+/** The cast's per-cell state and scratch (the grid walk's visitor; one per ConvexCastWorkspace). */
 class ConvexCellVisitor implements CellVisitor {
+  /** The prisms sit in world coordinates: the cast sees them at this pose, not moving (never written). */
+  readonly identity: Readonly<Pose> = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
+  readonly zero: Readonly<Vec3> = [0, 0, 0];
+  /** The current element's prism. */
+  readonly prism = new ElementPrism();
+  readonly cast = new CastResult();
+  /** The cell's time window, the cell's xy rectangle and the body's footprint (grid-walk.ts). */
+  readonly window = new Float64Array(2);
+  readonly rect = new Float64Array(4);
+  readonly fp = new Float64Array(FOOTPRINT_SIZE);
+  /** The current element's plane: unit normal (up) at 0..2, k_P = n_P·V at 3. */
+  readonly plane = new Float64Array(4);
+  /** The triangle handed to triangleRootQ (xyz at 0, 3, 6) and its hit. */
+  readonly tri = new Float64Array(9);
+  readonly sphereHit = new SweptHit();
+  readonly dirLocal: Vec3 = [0, 0, 0];
+  readonly sup: Vec3 = [0, 0, 0];
+
   best = Infinity;
-  shape: ConvexShape = prism;
-  pose: Readonly<Pose> = IDENTITY;
+  shape: ConvexShape = this.prism;
+  pose: Readonly<Pose> = this.identity;
   readonly motion: Vec3 = [0, 0, 0];
   out: TerrainCastResult = new TerrainCastResult();
   /** Rotation vector over the motion [rad] (zero: a pure translation, the exact linear cast). */
   readonly angular: Vec3 = [0, 0, 0];
   rotating = false;
+  /** The bounding sphere's swept query (`swept.query`, set once per cast) and the element casts' scratch. */
+  readonly swept = new SweptWorkspace();
+  readonly toi = new TimeOfImpactWorkspace();
   /** Cells on the grid border: their prisms' outer walls are exposed, so no sphere bound. */
   lastI = 0;
   lastJ = 0;
 
   visitCell(hf: Heightfield, i: number, j: number): void {
+    const rect = this.rect, window = this.window, fp = this.fp, prism = this.prism;
     const H = hf.heights, cols = hf.cols, k = j * cols + i;
     const h0 = H[k], h1 = H[k + 1], h2 = H[k + cols], h3 = H[k + cols + 1];
     const xa = hf.x0 + i * hf.dx, xb = xa + hf.dx, ya = hf.y0 + j * hf.dy, yb = ya + hf.dy;
@@ -158,20 +166,21 @@ class ConvexCellVisitor implements CellVisitor {
    * prism's wall from a neighbour's column, i.e. overlap the neighbour's prism, which is tested
    * on its own and hit no later. Not for border cells (their outer walls face the open) and
    * not when the sphere starts touching the plane. `plane` holds the element's plane; the
-   * sphere is sweptQuery (set once per cast).
+   * sphere is this.swept.query (set once per cast).
    */
   private sphereMisses(i: number, j: number, rectangle: boolean): boolean {
     if (i === 0 || j === 0 || i === this.lastI || j === this.lastJ) return false;
-    const Q = sweptQuery;
+    const plane = this.plane, tri = this.tri, sphereHit = this.sphereHit;
+    const Q = this.swept.query;
     if (!(Q[0] * plane[0] + Q[1] * plane[1] + Q[2] * plane[2] - plane[3] > Q[6])) return false;
-    const v = prism.v;
+    const v = this.prism.v;
     for (let k = 0; k < 9; k++) tri[k] = v[k];
-    triangleRootQ(sphereHit, tri);
+    triangleRootQ(sphereHit, this.swept, tri);
     if (sphereHit.touched && sphereHit.toi <= this.best) return false;
     if (rectangle) {
       for (let k = 3; k < 6; k++) tri[k] = v[k + 3];
       for (let k = 6; k < 9; k++) tri[k] = v[k + 3];
-      triangleRootQ(sphereHit, tri);
+      triangleRootQ(sphereHit, this.swept, tri);
       if (sphereHit.touched && sphereHit.toi <= this.best) return false;
     }
     return true;
@@ -186,7 +195,8 @@ class ConvexCellVisitor implements CellVisitor {
    */
   private abovePlane(i: number, j: number, rectangle: boolean): boolean {
     // The element's plane from its top polygon (counter-clockwise from above: n up).
-    const v = prism.v;
+    const plane = this.plane, window = this.window, dirLocal = this.dirLocal, sup = this.sup;
+    const v = this.prism.v;
     const ux = v[3] - v[0], uy = v[4] - v[1], uz = v[5] - v[2];
     const wx = v[6] - v[0], wy = v[7] - v[1], wz = v[8] - v[2];
     let nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
@@ -202,7 +212,7 @@ class ConvexCellVisitor implements CellVisitor {
     const rate = m[0] * nx + m[1] * ny + m[2] * nz;
     let gap0: number;
     if (this.rotating) {
-      const Q = sweptQuery;
+      const Q = this.swept.query;
       gap0 = Q[0] * nx + Q[1] * ny + Q[2] * nz - plane[3] - Q[6];
     } else {
       const q = this.pose.orientation, p = this.pose.position;
@@ -221,8 +231,9 @@ class ConvexCellVisitor implements CellVisitor {
   private test(i: number, j: number, kind: ElementKind): void {
     if (this.abovePlane(i, j, kind === ElementKind.Rectangle)) return;
     this.out.elementCasts++;
-    if (this.rotating) conservativeAdvancement(cast, this.shape, this.pose, this.motion, this.angular, prism, IDENTITY, ZERO, ZERO, 1);
-    else linearCast(cast, this.shape, this.pose, this.motion, prism, IDENTITY, ZERO);
+    const cast = this.cast;
+    if (this.rotating) conservativeAdvancement(cast, this.shape, this.pose, this.motion, this.angular, this.prism, this.identity, this.zero, this.zero, 1, this.toi.advance);
+    else linearCast(cast, this.shape, this.pose, this.motion, this.prism, this.identity, this.zero, this.toi);
     this.out.castIterations += cast.iterations;
     const s = cast.status;
     if (s === CastStatus.Miss || s === CastStatus.Degenerate) return;
@@ -243,20 +254,30 @@ class ConvexCellVisitor implements CellVisitor {
   }
 }
 
-const visitor = new ConvexCellVisitor();
-
-const endPose: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
-const endBox: Aabb = { min: [0, 0, 0], max: [0, 0, 0] };
-const motionScratch = { linear: [0, 0, 0] as Vec3, angular: [0, 0, 0] as Vec3 };
+/**
+ * Scratch of castConvexHeightfield, created once by its owner (the world's CCD stage, a query
+ * context) and passed in: the grid walk's visitor with the element prism and the cast's result,
+ * the body's start and end boxes. One cast at a time per workspace; nothing inside grows.
+ */
+export class ConvexCastWorkspace {
+  readonly visitor = new ConvexCellVisitor();
+  /** The body's world AABB at the start and (rotating) at the end of the motion, and its end pose. */
+  readonly box: Aabb = { min: [0, 0, 0], max: [0, 0, 0] };
+  readonly endBox: Aabb = { min: [0, 0, 0], max: [0, 0, 0] };
+  readonly endPose: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
+  readonly motion = { linear: [0, 0, 0] as Vec3, angular: [0, 0, 0] as Vec3 };
+}
 
 /**
  * Convex shape cast through the heightfield (see the file header). With `angular` (a rotation
  * vector [rad] over the motion, about the pose origin) each element takes conservative
  * advancement instead of the linear cast, so the toi stops CA_TARGET_DISTANCE short of contact,
  * and the footprint is the box that holds the rotating body (swept/time-of-impact.ts's bound).
+ * `ws` is the caller's scratch.
  */
 export function castConvexHeightfield(
   out: TerrainCastResult, hf: Heightfield, shape: ConvexShape, pose: Readonly<Pose>, motion: Readonly<Vec3>,
+  ws: ConvexCastWorkspace,
   angular?: Readonly<Vec3>,
 ): TerrainCastResult {
   out.reset();
@@ -266,7 +287,7 @@ export function castConvexHeightfield(
     out.status = SweptStatus.Degenerate;
     return out;
   }
-  const vis = visitor;
+  const vis = ws.visitor, box = ws.box, endBox = ws.endBox, fp = vis.fp;
   vis.rotating = w0 !== 0 || w1 !== 0 || w2 !== 0;
   vis.angular[0] = w0;
   vis.angular[1] = w1;
@@ -284,12 +305,12 @@ export function castConvexHeightfield(
     // A box holding the body at every t: centre and lowest z interpolate between the start
     // and end boxes, half sizes the larger of the two, all grown by the arc bound ρθ²/8.
     for (let k = 0; k < 3; k++) {
-      motionScratch.linear[k] = motion[k];
-      motionScratch.angular[k] = vis.angular[k];
+      ws.motion.linear[k] = motion[k];
+      ws.motion.angular[k] = vis.angular[k];
     }
-    poseAfter(endPose, pose, motionScratch);
-    convexWorldAabb(endBox, shape, endPose);
-    const rho = boundingRadius(shape);
+    poseAfter(ws.endPose, pose, ws.motion);
+    convexWorldAabb(endBox, shape, ws.endPose);
+    const rho = boundingRadius(shape, vis.toi.localBox);
     const grow = rho * Math.min((w0 * w0 + w1 * w1 + w2 * w2) / 8, 2);
     const cx1 = 0.5 * (endBox.min[0] + endBox.max[0]), cy1 = 0.5 * (endBox.min[1] + endBox.max[1]);
     fp[FP_MX] = cx1 - cx;
@@ -307,10 +328,10 @@ export function castConvexHeightfield(
   fp[FP_EY] = ey;
   vis.lastI = hf.cellsX - 1;
   vis.lastJ = hf.cellsY - 1;
-  // Bounding sphere (sweptQuery: centre, motion, radius): about the pose origin for the
+  // Bounding sphere (vis.swept.query: centre, motion, radius): about the pose origin for the
   // centred round shapes (exact) and for any rotating body (the rotation centre), else the
   // world AABB's half diagonal about its centre.
-  const Q = sweptQuery;
+  const Q = vis.swept.query;
   Q[0] = cx;
   Q[1] = cy;
   Q[2] = czBox;
@@ -321,7 +342,7 @@ export function castConvexHeightfield(
   let round = shape.kind === ShapeKind.Cylinder ? Math.hypot((shape as CylinderShape).radius, (shape as CylinderShape).halfHeight)
     : shape.kind === ShapeKind.Capsule ? (shape as CapsuleShape).radius + (shape as CapsuleShape).halfHeight
       : shape.kind === ShapeKind.Sphere ? shape.coreRadius : Infinity;
-  if (vis.rotating) round = Math.min(round, boundingRadius(shape));
+  if (vis.rotating) round = Math.min(round, boundingRadius(shape, vis.toi.localBox));
   if (round < Q[6]) {
     Q[6] = round;
     Q[0] = p[0];
@@ -334,10 +355,10 @@ export function castConvexHeightfield(
   vis.motion[1] = motion[1];
   vis.motion[2] = motion[2];
   vis.out = out;
-  const ws = walkFootprint(hf, vis, fp, out.walk);
-  vis.shape = prism; // drop the caller's references
-  vis.pose = IDENTITY;
-  if (ws === GridWalkStatus.Truncated) out.truncated = true;
-  if (ws === GridWalkStatus.Degenerate) out.status = SweptStatus.Degenerate;
+  const walk = walkFootprint(hf, vis, fp, out.walk);
+  vis.shape = vis.prism; // drop the caller's references
+  vis.pose = vis.identity;
+  if (walk === GridWalkStatus.Truncated) out.truncated = true;
+  if (walk === GridWalkStatus.Degenerate) out.status = SweptStatus.Degenerate;
   return out;
 }
