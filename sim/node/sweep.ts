@@ -28,6 +28,8 @@ export interface SweepOptions {
   workers?: number;
   resume?: boolean;
   maxRuns?: number;
+  /** A Redis URL: put the runs on that queue for `terrawheel worker`s (sim/node/sweep-queue.ts). */
+  queue?: string;
 }
 
 export interface LoadedSweep {
@@ -126,7 +128,7 @@ export interface SweepSummary {
   replicateHashMismatches: string[];
 }
 
-function summarize(loaded: LoadedSweep, rows: ResultRow[], computed: number, workers: number, wallSeconds: number): SweepSummary {
+export function summarize(loaded: LoadedSweep, rows: ResultRow[], computed: number, workers: number, wallSeconds: number): SweepSummary {
   const metrics: SweepSummary['metrics'] = {};
   for (const m of loaded.sweep.metrics) {
     const xs = rows.map((r) => r.metrics[m]).filter((x): x is number => typeof x === 'number');
@@ -144,14 +146,14 @@ function summarize(loaded: LoadedSweep, rows: ResultRow[], computed: number, wor
   return { name: loaded.sweep.name, runs: rows.length, failed: rows.filter((r) => r.fault !== null).length, computed, workers, wallSeconds, metrics, replicateHashMismatches: mismatches };
 }
 
-function writeAtomic(path: string, text: string): void {
+export function writeAtomic(path: string, text: string): void {
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, text);
   renameSync(tmp, path);
 }
 
 /** The row file of `id` if it is there and whole (a torn or foreign file counts as missing). */
-function readRow(path: string, id: string): ResultRow | null {
+export function readRow(path: string, id: string): ResultRow | null {
   if (!existsSync(path)) return null;
   try {
     const r = JSON.parse(readFileSync(path, 'utf8')) as ResultRow;
@@ -159,6 +161,34 @@ function readRow(path: string, id: string): ResultRow | null {
   } catch {
     return null;
   }
+}
+
+/** The task of `run` for a thread or a queue worker (`out`: the absolute output directory). */
+export function sweepTask(loaded: LoadedSweep, out: string, run: SweepRun): SweepTask {
+  return {
+    input: { id: run.id, params: run.params, replicate: run.replicate, seed: run.seed, stop: loaded.sweep.stop, metrics: loaded.sweep.metrics },
+    scenario: runScenario(loaded.base, loaded.sweep, run),
+    scenarioPath: loaded.basePath,
+    recordPath: loaded.sweep.record ? join(out, 'runs', `${run.id}.mcap`) : null,
+  };
+}
+
+/** The row of a run that could not be computed (`fault`: why). */
+export function faultRow(run: SweepRun, fault: string): ResultRow {
+  return { id: run.id, params: run.params, replicate: run.replicate, seed: run.seed, metrics: {}, steps: 0, simSeconds: 0, fault, stateHash: '' };
+}
+
+const crashRow = (run: SweepRun, e: unknown): ResultRow => faultRow(run, `error: ${(e as Error).message ?? String(e)}`);
+
+/** A worker-thread pool of `threads` threads, each running one sweep task at a time. */
+export function sweepPool(threads: number): Piscina<SweepTask, ResultRow> {
+  return new Piscina<SweepTask, ResultRow>({
+    filename: fileURLToPath(new URL('./sweep-worker.mjs', import.meta.url)),
+    minThreads: threads,
+    maxThreads: threads,
+    // one run per thread at a time: a run is CPU-bound for seconds
+    concurrentTasksPerWorker: 1,
+  });
 }
 
 /** Where progress lines go (stderr in the CLI). */
@@ -173,6 +203,7 @@ export function sweepProgressLine(done: number, failed: number, total: number, e
 
 /** Steps 2 and 3. Returns the summary; a run that faults is a row, never an exception. */
 export async function runSweep(opts: SweepOptions, progress?: SweepProgress): Promise<SweepSummary & { out: string; resultsCsv: string }> {
+  if (opts.queue !== undefined) return (await import('./sweep-queue')).runSweepOnQueue(opts, progress);
   const loaded = loadSweep(opts.sweepPath, opts.maxRuns ?? MAX_SWEEP_RUNS);
   const out = resolve(opts.out);
   const rowsDir = join(out, 'rows');
@@ -198,15 +229,7 @@ export async function runSweep(opts: SweepOptions, progress?: SweepProgress): Pr
     const elapsed = (performance.now() - t0) / 1000;
     progress?.update(rows.size, failed, total, computed > 0 ? (elapsed / computed) * (total - rows.size) : null);
   };
-  const taskOf = (run: SweepRun): SweepTask => ({
-    input: { id: run.id, params: run.params, replicate: run.replicate, seed: run.seed, stop: loaded.sweep.stop, metrics: loaded.sweep.metrics },
-    scenario: runScenario(loaded.base, loaded.sweep, run),
-    scenarioPath: loaded.basePath,
-    recordPath: loaded.sweep.record ? join(out, 'runs', `${run.id}.mcap`) : null,
-  });
-  const crashRow = (run: SweepRun, e: unknown): ResultRow => ({
-    id: run.id, params: run.params, replicate: run.replicate, seed: run.seed, metrics: {}, steps: 0, simSeconds: 0, fault: `error: ${(e as Error).message ?? String(e)}`, stateHash: '',
-  });
+  const taskOf = (run: SweepRun): SweepTask => sweepTask(loaded, out, run);
   progress?.update(rows.size, failed, total, null);
   if (workers === 1 || todo.length <= 1) {
     for (const run of todo) {
@@ -219,13 +242,7 @@ export async function runSweep(opts: SweepOptions, progress?: SweepProgress): Pr
       finish(row);
     }
   } else {
-    const pool = new Piscina<SweepTask, ResultRow>({
-      filename: fileURLToPath(new URL('./sweep-worker.mjs', import.meta.url)),
-      minThreads: Math.min(workers, todo.length),
-      maxThreads: Math.min(workers, todo.length),
-      // one run per thread at a time: a run is CPU-bound for seconds
-      concurrentTasksPerWorker: 1,
-    });
+    const pool = sweepPool(Math.min(workers, todo.length));
     try {
       await Promise.all(todo.map((run) => pool.run(taskOf(run)).then(finish, (e: unknown) => finish(crashRow(run, e)))));
     } finally {
