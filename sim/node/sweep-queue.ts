@@ -234,7 +234,7 @@ function registryClient(target: RedisTarget): { send(command: string, args: stri
 }
 
 /** Closes a Queue or Worker and the connection it was handed (BullMQ leaves a handed-in connection open). */
-async function closeQueue(q: Queue | Worker, conn: RespClient): Promise<void> {
+export async function closeQueue(q: Queue | Worker, conn: RespClient): Promise<void> {
   const adapter = (await q.getBackend().client.catch(() => null)) as { disconnect?(): void } | null;
   await q.close();
   adapter?.disconnect?.();
