@@ -66,6 +66,8 @@ export const DEFAULT_LOCK_SECONDS = 30;
 /** [ms] How often the coordinator collects finished runs, and a worker re-reads the registry. */
 export const COLLECT_INTERVAL_MS = 500;
 export const REGISTRY_POLL_MS = 2000;
+/** Collection rounds between two counts of the workers (CLIENT LIST). */
+const WORKER_COUNT_EVERY = 20;
 /** Jobs per addBulk call and per page of completed jobs collected. */
 const BATCH = 500;
 /** [ms] How long the up-front reachability check waits for Redis. */
@@ -273,6 +275,7 @@ export async function runSweepOnQueue(opts: SweepOptions, progress?: SweepProgre
   let duplicatesIgnored = 0;
   let workersSeen = 0;
   const deadLetter: DeadLetter[] = [];
+  let rounds = 0;
   const registry = registryClient(target);
   const retry = <T>(what: string, f: () => Promise<T>) => untilConnected(target, what, f, log);
   try {
@@ -313,7 +316,8 @@ export async function runSweepOnQueue(opts: SweepOptions, progress?: SweepProgre
         deadLetter.push({ id: run.id, reason, attempts });
         accept(run.id, faultRow(run, `dead-letter: ${reason} (${attempts} attempts)`), job);
       }
-      workersSeen = Math.max(workersSeen, await queue.getWorkersCount());
+      // CLIENT LIST is O(connections): at 1,000 workers it is the costliest call, so only now and then
+      if (rounds++ % WORKER_COUNT_EVERY === 0) workersSeen = Math.max(workersSeen, await queue.getWorkersCount());
       return completed.length;
     };
     const failedCount = () => [...rows.values()].filter((r) => r.fault !== null).length;
@@ -324,6 +328,7 @@ export async function runSweepOnQueue(opts: SweepOptions, progress?: SweepProgre
       progress?.update(rows.size, failedCount(), total, computed > 0 ? (elapsed / computed) * (total - rows.size) : null);
       if (n < BATCH && rows.size < total) await sleep(COLLECT_INTERVAL_MS);
     }
+    workersSeen = Math.max(workersSeen, await queue.getWorkersCount().catch(() => 0));
     const all = loaded.runs.map((r) => rows.get(r.id) as ResultRow);
     const csv = resultsCsv(loaded.sweep, all);
     writeAtomic(join(out, 'results.csv'), csv);

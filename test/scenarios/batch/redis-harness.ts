@@ -7,11 +7,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { probeRedis, parseQueueUrl } from '../../../sim/node/sweep-queue';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
-const ROOT = resolve(__dirname, '../../..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** A port nothing listens on right now (the OS's pick). */
 export function freePort(): Promise<number> {
