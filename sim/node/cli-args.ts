@@ -117,7 +117,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: [
       'terrawheel sweep assets/sweeps/slopes-friction.json --out out/slopes',
       'terrawheel sweep assets/sweeps/slopes-friction.json --out out/slopes --resume --workers 2',
-      'terrawheel sweep assets/sweeps/slopes-friction.json --out /shared/slopes --queue redis://10.0.0.5:6379',
+      'terrawheel sweep my-sweep.json --out /shared/x --queue redis://10.0.0.5:6379',
     ],
   },
   {

@@ -72,6 +72,8 @@ const WORKER_COUNT_EVERY = 20;
 const BATCH = 500;
 /** [ms] How long the up-front reachability check waits for Redis. */
 export const PROBE_TIMEOUT_MS = 5000;
+/** How a dead letter's row's fault begins. */
+export const DEAD_LETTER_FAULT = 'dead-letter:';
 /** Version of the job data layout (a worker refuses a job of another version). */
 export const JOB_FORMAT = 1;
 
@@ -257,7 +259,8 @@ export async function runSweepOnQueue(opts: SweepOptions, progress?: SweepProgre
   const todo: SweepRun[] = [];
   for (const run of loaded.runs) {
     const have = opts.resume ? readRow(join(rowsDir, `${run.id}.json`), run.id) : null;
-    if (have !== null) rows.set(run.id, have);
+    // a dead letter's row is not a result: a resumed sweep tries the run again
+    if (have !== null && !(have.fault ?? '').startsWith(DEAD_LETTER_FAULT)) rows.set(run.id, have);
     else todo.push(run);
   }
   const total = loaded.runs.length;
@@ -314,7 +317,7 @@ export async function runSweepOnQueue(opts: SweepOptions, progress?: SweepProgre
         const attempts = Math.max(job.attemptsStarted, job.attemptsMade);
         const reason = (job.failedReason ?? 'unknown').split('\n')[0].slice(0, 300);
         deadLetter.push({ id: run.id, reason, attempts });
-        accept(run.id, faultRow(run, `dead-letter: ${reason} (${attempts} attempts)`), job);
+        accept(run.id, faultRow(run, `${DEAD_LETTER_FAULT} ${reason} (${attempts} attempts)`), job);
       }
       // CLIENT LIST is O(connections): at 1,000 workers it is the costliest call, so only now and then
       if (rounds++ % WORKER_COUNT_EVERY === 0) workersSeen = Math.max(workersSeen, await queue.getWorkersCount());
