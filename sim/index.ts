@@ -85,6 +85,10 @@ export { satBoxBox, collideBoxBox, createBoxBoxSat, SatAxisKind } from './collis
 export type { BoxBoxSat } from './collision/sat-box-box';
 export { PersistentManifold } from './collision/manifold/persistent-manifold';
 export { closestPointsSegmentSegment } from './collision/segment-closest';
+export { GjkWorkspace } from './collision/gjk';
+export { CastWorkspace } from './collision/gjk-raycast';
+export { AdvancementWorkspace } from './collision/shape-cast';
+export { CollideWorkspace } from './collision/dispatcher';
 
 // --- swept queries: swept-sphere primitives, time of impact, heightfield casts (issue #15) -----
 export {
@@ -101,6 +105,8 @@ export { castConvexHeightfield } from './collision/heightfield-cast/convex-cast'
 export { castWheelHeightfield } from './collision/heightfield-cast/wheel-cast';
 export { castShape, castShapeTerrain } from './collision/swept/plain-api';
 export type { ShapeCastResult, ShapeTerrainCastResult, CastHit, CastMiss, TerrainCastHit, CastElementName } from './collision/swept/plain-api';
+export { SweptWorkspace } from './collision/swept/swept-sphere';
+export { TimeOfImpactWorkspace } from './collision/swept/time-of-impact';
 
 // --- broad phase ------------------------------------------------------------------------------
 export { BroadPhase } from './collision/broadphase/broad-phase';

@@ -4,7 +4,7 @@
  * suggestions for a mistyped command or option. The table is the single source: a new option
  * added here is parsed, listed in `--help` with its default, and suggested on a typo.
  *
- *   terrawheel <command> [options]          commands: run, verify, export-csv, sweep, worker, help
+ *   terrawheel <command> [options]          commands: run, verify, export-csv, sweep, worker, serve, help
  *   terrawheel <scenario.json> [options]    short for `terrawheel run <scenario.json>`
  *   terrawheel help [command] | --help | <command> --help
  *
@@ -23,7 +23,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Where the bundled scenarios live, listed by `--help`. */
 export const BUNDLED_SCENARIOS_DIR = join(ROOT, 'assets', 'scenarios');
 
-export type CommandName = 'run' | 'verify' | 'export-csv' | 'sweep' | 'worker';
+export type CommandName = 'run' | 'verify' | 'export-csv' | 'sweep' | 'worker' | 'serve';
 
 /** One option of a command, as parsed and as listed in the help. */
 interface OptionSpec {
@@ -132,7 +132,35 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     examples: ['terrawheel worker --queue redis://10.0.0.5:6379', 'terrawheel worker --queue redis://redis:6379 --concurrency 4 --idle-exit 60'],
   },
+  {
+    name: 'serve',
+    operand: '<scenario.json>',
+    summary: 'run a scenario live: watch and drive it from Foxglove (WebSocket) or any rosbridge client until Ctrl+C (docs/live.md)',
+    options: [
+      { flag: '--port', value: '<port>', default: '8765', help: 'Foxglove WebSocket port (0: any free port, printed)', range: [0, 65535] },
+      { flag: '--host', value: '<address>', default: '127.0.0.1 (this machine only)', help: 'address to listen on; any non-loopback address needs --token' },
+      { flag: '--rosbridge-port', value: '<port>', default: '9090', help: 'rosbridge v2 port (0 turns it off)', range: [0, 65535] },
+      { flag: '--lockstep', default: 'off (runs on its own clock)', help: 'advance the world only when a client asks (the step service), so a controller sees every step' },
+      { flag: '--time-scale', value: '<0.1..10>', default: '1', help: 'simulated seconds per wall-clock second while running (the time_scale parameter changes it)', range: [0.1, 10] },
+      { flag: '--token', value: '<token>', default: 'none (or $TERRAWHEEL_TOKEN)', help: 'clients must present it (?token=... in the URL); required with a non-loopback --host' },
+      { flag: '--record-dir', value: '<dir>', default: 'the working directory', help: 'where the start_recording service writes its .mcap files' },
+    ],
+    examples: ['terrawheel serve assets/scenarios/default.json', 'terrawheel serve assets/scenarios/robot-diff-drive-caster.json --lockstep --rosbridge-port 0', 'TERRAWHEEL_TOKEN=... terrawheel serve assets/scenarios/default.json --host 0.0.0.0'],
+  },
 ];
+
+/** `serve`'s options (sim/live/serve.ts). */
+export interface ServeOptions {
+  scenarioPath: string;
+  port: number;
+  host: string;
+  /** 0: no rosbridge server. */
+  rosbridgePort: number;
+  lockstep: boolean;
+  timeScale: number;
+  token: string | null;
+  recordDir: string | null;
+}
 
 const HELP_FLAGS = ['--help', '-h'];
 const VERSION_FLAGS = ['--version', '-V'];
@@ -163,6 +191,7 @@ export type CliCommand =
   | { kind: 'export-csv'; file: string; out: string | null; json: boolean }
   | { kind: 'sweep'; opts: SweepOptions; json: boolean }
   | { kind: 'worker'; opts: WorkerOptions }
+  | { kind: 'serve'; opts: ServeOptions }
   | { kind: 'help'; command: CommandName | null }
   | { kind: 'version' };
 
@@ -331,6 +360,27 @@ function parseFor(cmd: CommandSpec, argv: string[]): CliCommand {
         return x;
       };
       return { kind: 'worker', opts: { queue, concurrency: whole('--concurrency') ?? availableParallelism(), lockSeconds: num('--lock-duration') ?? undefined, idleExitSeconds: num('--idle-exit') } };
+    }
+    case 'serve': {
+      const whole = (flag: string, dflt: number): number => {
+        const x = num(flag);
+        if (x !== null && !Number.isInteger(x)) throw new UsageError(`${flag} needs a whole number, got ${str(flag)}`, cmd.name);
+        return x ?? dflt;
+      };
+      const env = typeof process !== 'undefined' ? process.env.TERRAWHEEL_TOKEN : undefined;
+      return {
+        kind: 'serve',
+        opts: {
+          scenarioPath: arg,
+          port: whole('--port', 8765),
+          host: str('--host') ?? '127.0.0.1',
+          rosbridgePort: whole('--rosbridge-port', 9090),
+          lockstep: values.get('--lockstep') === true,
+          timeScale: num('--time-scale') ?? 1,
+          token: str('--token') ?? (env !== undefined && env !== '' ? env : null),
+          recordDir: str('--record-dir'),
+        },
+      };
     }
   }
 }

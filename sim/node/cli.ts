@@ -5,6 +5,7 @@
  *   terrawheel export-csv <recording.mcap> [--out <file.csv>] [--json]
  *   terrawheel sweep <sweep.json> --out <dir> [--workers n] [--resume] [--max-runs n] [--queue redis://host:port] [--json]
  *   terrawheel worker --queue redis://host:port [--concurrency n] [--lock-duration s] [--idle-exit s]
+ *   terrawheel serve <scenario.json> [--port 8765] [--host 127.0.0.1] [--rosbridge-port 9090] [--lockstep] [--token T]
  *   terrawheel help [command]
  * The commands, options, defaults and help text are one table in ./cli-args.ts. Through npm,
  * `npm run --silent sim -- …` (without --silent npm's banner precedes the output on stdout).
@@ -304,6 +305,21 @@ export interface CliIo {
   err(text: string): void;
   /** True when stderr is a terminal (progress lines redraw in place). */
   tty?: boolean;
+  /** `serve` runs until this resolves (default: SIGINT or SIGTERM). */
+  stop?: Promise<unknown>;
+}
+
+/** Resolves at the first SIGINT or SIGTERM (the handlers are removed then). */
+function signalStop(): Promise<void> {
+  return new Promise((done) => {
+    const on = (): void => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      done();
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
 }
 
 /** Runs one command line; returns the exit code (0 ok, 1 failure or divergence, 2 usage). */
@@ -361,6 +377,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           : await runSweep(cmd.opts, json ? undefined : update);
       progress?.done();
       io.out(json ? JSON.stringify(s, null, 2) : `${s.runs} runs (${s.computed} computed, ${s.failed} with a fault) in ${s.wallSeconds.toFixed(1)} s on ${s.workers} worker(s): ${s.resultsCsv}`);
+      return 0;
+    }
+    if (cmd.kind === 'serve') {
+      // loaded on demand: the other commands do not need the socket libraries
+      const { serveScenario } = await import('../live/serve');
+      const { startRosbridgeServer } = await import('../live/rosbridge/server');
+      await serveScenario(cmd.opts, { out: io.out, err: io.err, stop: io.stop ?? signalStop(), startRosbridge: startRosbridgeServer });
       return 0;
     }
     if (cmd.kind === 'run') {

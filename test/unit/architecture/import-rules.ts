@@ -4,6 +4,7 @@
  * run it on the repository and on a synthetic list with a planted bad import.
  *
  *   app ──────────► scenario ──────────► core              node ──► app, scenario, core
+ *                                                          live ──► app, scenario, core, node (file I/O)
  *    (service, worker,  (files, schema,    math shapes terrain collision
  *     world wrapper,     v1/v2, createWorld, dynamics robot record
  *     recording,         build-world)      (+ the leaves constants.ts, util/)
@@ -37,7 +38,10 @@ export const SIM_RULES: Readonly<Record<string, readonly Area[]>> = {
   app: ['math', 'shapes', 'terrain', 'collision', 'dynamics', 'robot', 'record', 'constants', 'util', 'scenario'],
   // one batch run as a function (scenario files, stop, metrics → a result row) over the app's service
   batch: ['math', 'shapes', 'terrain', 'collision', 'dynamics', 'robot', 'record', 'constants', 'util', 'scenario', 'app'],
-  node: ['math', 'shapes', 'terrain', 'collision', 'dynamics', 'robot', 'record', 'constants', 'util', 'scenario', 'app', 'batch', 'index'],
+  node: ['math', 'shapes', 'terrain', 'collision', 'dynamics', 'robot', 'record', 'constants', 'util', 'scenario', 'app', 'batch', 'index', 'live'],
+  // the live link (Node only: sockets): a session over the app's service, and protocol adapters
+  // over the session (Foxglove WebSocket, rosbridge); node's file sinks write its recordings
+  live: ['math', 'shapes', 'terrain', 'collision', 'dynamics', 'robot', 'record', 'constants', 'util', 'scenario', 'app', 'node'],
   index: ['math', 'shapes', 'terrain', 'collision', 'dynamics', 'robot', 'record', 'constants', 'util', 'scenario', 'app'],
 };
 
@@ -45,7 +49,9 @@ export const SIM_RULES: Readonly<Record<string, readonly Area[]>> = {
 export const CORE: readonly Area[] = ['constants', 'util', 'math', 'shapes', 'terrain', 'collision', 'dynamics', 'robot', 'record'];
 
 const NODE_BUILTINS = /^(node:.*|fs|fs\/promises|path|os|child_process|url|worker_threads|crypto|stream|util|events|module|http|https|net|zlib)$/;
-/** Packages no part of sim/ outside sim/node may import: Node, Electron, the renderer's libraries. */
+/** The sim/ layers that run only in Node and may use its built-in modules. */
+const NODE_LAYERS: readonly string[] = ['node', 'live'];
+/** Packages no part of sim/ outside the Node layers may import: Node, Electron, the renderer's libraries. */
 const NOT_IN_SIM = (spec: string): boolean => NODE_BUILTINS.test(spec) || spec === 'electron' || spec.startsWith('electron/') || spec === 'three' || spec.startsWith('three/') || spec === 'pixi.js';
 /** The core also leaves the worker plumbing (Comlink) to the app. */
 const NOT_IN_CORE = (spec: string): boolean => NOT_IN_SIM(spec) || spec === 'comlink' || spec.startsWith('comlink/');
@@ -95,7 +101,8 @@ export function checkImports(files: readonly SourceFile[]): Violation[] {
     for (const spec of importSpecifiers(f.source)) {
       const bad = (rule: string): void => { violations.push({ file: f.path, specifier: spec, rule }); };
       if (!spec.startsWith('.')) {
-        if (layer !== null && layer !== 'node' && NOT_IN_SIM(spec)) bad(`sim/${layer} may not import the package ${spec} (only sim/node may use Node, and sim/ never electron/three/pixi)`);
+        if (layer !== null && !NODE_LAYERS.includes(layer) && NOT_IN_SIM(spec)) bad(`sim/${layer} may not import the package ${spec} (only sim/node and sim/live may use Node, and sim/ never electron/three/pixi)`);
+        else if (layer !== null && NODE_LAYERS.includes(layer) && (spec === 'electron' || spec.startsWith('electron/') || spec === 'three' || spec.startsWith('three/') || spec === 'pixi.js')) bad(`sim/${layer} may not import ${spec} (sim/ never uses electron/three/pixi)`);
         else if (layer !== null && CORE.includes(layer) && NOT_IN_CORE(spec)) bad(`the core (sim/${layer}) may not import ${spec}`);
         else if (from === 'renderer' && (NODE_BUILTINS.test(spec) || spec === 'electron')) bad(`renderer/ may not import ${spec} (Node or Electron)`);
         continue;
@@ -108,7 +115,7 @@ export function checkImports(files: readonly SourceFile[]): Violation[] {
         if (toLayer === null) bad(`sim/${layer} may not import outside sim/ (${to}/)`);
         else if (!SIM_RULES[layer].includes(toLayer)) bad(`sim/${layer} may not import sim/${toLayer} (allowed: ${SIM_RULES[layer].join(', ') || 'nothing'})`);
       } else if (from === 'renderer') {
-        if (to === 'sim/node') bad('renderer/ may not import sim/node (Node-only)');
+        if (to === 'sim/node' || to === 'sim/live') bad(`renderer/ may not import ${to} (Node-only)`);
         else if (to === 'electron' && target !== 'electron/ipc-contract' && target !== 'electron/ipc-contract.ts') bad('renderer/ may import only electron/ipc-contract of electron/');
       }
     }
