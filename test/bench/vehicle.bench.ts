@@ -138,7 +138,7 @@ async function runIndependent(seconds: number, repeats: number, warmupSeconds: n
     console.log('| dt | engine | RTF wall, median (runs) | RTF by thread CPU | wheel sinkage p95 / max [mm] | rocks below | distance [m] | ours / Jolt RTF, median of rounds |');
     console.log('|---|---|---:|---:|---|---:|---:|---:|');
     for (const dt of [1 / 240, 1 / 1000]) {
-      const runners = [publicApiRunner(), joltRunner({ wheelConvexRadius: JOLT_ROUNDED_WHEEL_RADIUS })];
+      const runners = [publicApiRunner(), joltRunner({ wheelConvexRadius: JOLT_ROUNDED_WHEEL_RADIUS, terrainCheck: 'report' })];
       const results: VehicleRunResult[][] = runners.map(() => []);
       for (let round = 0; round < repeats; round++) {
         for (let k = 0; k < runners.length; k++) {
@@ -154,6 +154,8 @@ async function runIndependent(seconds: number, repeats: number, warmupSeconds: n
     }
     console.log(`\nLoad after: ${load()}.`);
   }
+  console.log('\nThe ratio column: ours / Jolt per interleaved round, median over rounds (each round runs both back to back, so load changes hit both).');
+  for (const line of terrainCheckLog) console.log(`- ${line}`);
 }
 
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;

@@ -37,7 +37,7 @@ export interface IndependentVariant {
 
 export const INDEPENDENT_VARIANTS: readonly IndependentVariant[] = [
   { name: 'noise-icosa', terrain: 'value-noise', rocks: 'icosahedra', seed: 1301 },
-  { name: 'ds-boxes', terrain: 'diamond-square', rocks: 'boxes-and-hulls', seed: 2902 },
+  { name: 'ds-boxes', terrain: 'diamond-square', rocks: 'boxes-and-hulls', seed: 2903 },
   { name: 'sines-hulls', terrain: 'ridged-sines', rocks: 'hulls', seed: 4703 },
 ];
 
@@ -115,7 +115,7 @@ function terrainOf(kind: TerrainKind, seed: number): Heightfield {
   const h = kind === 'value-noise' ? valueNoise(rng) : kind === 'diamond-square' ? diamondSquare(rng) : ridgedSines(rng);
   let lo = Infinity, hi = -Infinity;
   for (const v of h) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
-  for (let k = 0; k < h.length; k++) h[k] = ((h[k] - lo) / (hi - lo)) * RELIEF;
+  for (let k = 0; k < h.length; k++) h[k] = ((h[k] - lo) / (hi - lo) - 0.5) * RELIEF; // centred on 0: Jolt's float32 rays check it to 0.02 mm
   const x0 = (-(N - 1) * DX) / 2;
   const x = (i: number): number => x0 + i * DX;
   for (let c = 0; c < CURBS; c++) {
