@@ -23,6 +23,15 @@ export interface WorkerFailure {
   count: number;
 }
 
+/** The world stopped on a fault (sim/dynamics/faults.ts): what the fault pause shows everywhere. */
+export interface FaultState {
+  message: string;
+  /** The step that faulted. */
+  step: number;
+  /** [s] Simulated time of the frame the world froze at. */
+  time: number;
+}
+
 /** Everything the renderer knows about the running app, as the panels read it. */
 export interface AppStateData {
   /** The loaded world, null until the first load finishes. */
@@ -58,6 +67,8 @@ export interface AppStateData {
   fps: number;
   /** The last worker call that failed, null when none has (or it was dismissed). */
   workerFailure: WorkerFailure | null;
+  /** The world is stopped on a fault (the newest frame says so), else null. */
+  fault: FaultState | null;
 }
 
 export type AppStateKey = keyof AppStateData;
@@ -67,7 +78,7 @@ export function initialAppState(): AppStateData {
   return {
     world: null, exactHeights: null, bodySizes: [], staticWarnings: [], warningsShown: [], seriesDefs: [],
     paused: false, timeScale: 1, selection: NO_SELECTION, shown: null, terrainStride: 1, terrainBytesFromWorker: 0,
-    framesReceived: 0, framesRendered: 0, panelTicks: 0, fps: 0, workerFailure: null,
+    framesReceived: 0, framesRendered: 0, panelTicks: 0, fps: 0, workerFailure: null, fault: null,
   };
 }
 
@@ -102,6 +113,7 @@ export class AppState {
   get panelTicks(): number { return this.d.panelTicks; }
   get fps(): number { return this.d.fps; }
   get workerFailure(): WorkerFailure | null { return this.d.workerFailure; }
+  get fault(): FaultState | null { return this.d.fault; }
 
   /**
    * Calls `listener` after every change of `key` (not for setting the same value again).
@@ -127,6 +139,7 @@ export class AppState {
     this.set('seriesDefs', w.seriesDefs);
     this.set('terrainBytesFromWorker', w.terrainBytes);
     this.set('shown', null);
+    this.set('fault', null);
     this.set('selection', NO_SELECTION);
     this.set('exactHeights', exactHeights);
     this.set('world', w.info);
@@ -146,6 +159,16 @@ export class AppState {
   }
 
   setPaused(p: boolean): void { this.set('paused', p); }
+
+  /**
+   * The newest frame's fault (null when it has none). Listeners hear only a change of fault (a
+   * new message or step), not every frame of the same one.
+   */
+  setFault(f: FaultState | null): void {
+    const cur = this.d.fault;
+    if (f === null ? cur === null : cur !== null && cur.step === f.step && cur.message === f.message) return;
+    this.set('fault', f);
+  }
 
   /** Clamps to TIME_SCALE_MIN..TIME_SCALE_MAX; returns the scale set. */
   setTimeScale(scale: number): number {

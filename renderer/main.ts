@@ -13,6 +13,7 @@ import { blendFactor, interpolatePoses } from './frame-interp';
 import { pickHost } from './host';
 import type { Host } from './host/host';
 import { PlotPanel } from './panels/plot-panel';
+import { PlotPanes } from './panels/plot-panes';
 import { availableSeries } from './panels/plot-series';
 import { ManifoldView } from './panels/manifold-view';
 import { FramePump, type ReceivedFrame } from './sim-client';
@@ -36,9 +37,11 @@ import { bindLayoutToggles } from './app/layout-toggles';
 import { statusText } from './app/status-text';
 import { CAMERA_PRESETS, loadUiSettings, saveUiSettings, type KeyValueStore, type UiSettings } from './app/ui-settings';
 import { contactDetail } from './inspect/contact-detail';
+import { touchingOnly, type TouchingFrame } from './inspect/speculative';
 import { ExactHeights } from './inspect/terrain-heights';
 import { contactHighlighted, followSelection, NO_SELECTION, sameSelection, selectContact, type Selection } from './inspect/selection';
-import { boundingRadius, frameWarnings, worldWarnings } from '../sim/app/warnings';
+import { boundingRadius, edgeWarning, frameWarnings, worldWarnings } from '../sim/app/warnings';
+import { CONTACT_INFO_STRIDE, POSE_STRIDE } from '../sim/dynamics/frame-layout';
 
 /** [ms] Panel and status bar redraw period: they do not need display rate, and software GL is slow. */
 const PANEL_PERIOD_MS = 100;
@@ -56,6 +59,11 @@ const ui = {
   btnPause: el<HTMLButtonElement>('btn-pause'),
   btnStep: el<HTMLButtonElement>('btn-step'),
   btnHelp: el<HTMLButtonElement>('btn-help'),
+  faultBox: el<HTMLDivElement>('fault-box'),
+  faultTitle: el<HTMLElement>('fault-title'),
+  faultText: el<HTMLElement>('fault-text'),
+  faultRec: el<HTMLElement>('fault-rec'),
+  btnStepBack: el<HTMLButtonElement>('btn-step-back'),
   chkContacts: el<HTMLInputElement>('chk-contacts'),
   cameraMenu: el<HTMLSelectElement>('camera-menu'),
   inspectorSection: el<HTMLElement>('inspector').closest('details') as HTMLDetailsElement,
@@ -102,20 +110,27 @@ state.subscribe('workerFailure', (f) => {
 });
 const interpolated = { poses: new Float32Array(0) };
 
+/** The run timeline's time label (a DOM label over the pixi strip: cheaper than a pixi Text). */
+const runTime = el<HTMLSpanElement>('run-time');
+
+/** The stacked uPlot panes of the chosen series, fed the worker's per-step samples. */
+const panes = new PlotPanes(el<HTMLDivElement>('plot-panes'));
+
 const pump = new FramePump(sim, (rf: ReceivedFrame) => {
   state.frameReceived();
-  panel?.push(rf.frame);
-});
+  const f = rf.frame;
+  // the world may have gone back (a seek, a step back): later samples go, then the new ones come in order
+  panes.store.keepUpTo(f.step);
+  if (f.plot) panes.store.append(f.plot);
+  state.setFault(f.fault !== null ? { message: f.fault, step: f.faultStep ?? f.step, time: f.time } : null);
+}, () => panes.store.lastStep);
 
 let panel: PlotPanel | null = null;
 PlotPanel.create(ui.panel).then(
   (p) => {
     panel = p;
     p?.setUnits(settings.units);
-    if (p && state.world) {
-      p.setWorld(state.world.terrain, state.world.dt); // the world finished loading first
-      applySeries();
-    }
+    if (p && state.world) p.setWorld(state.world.terrain, state.world.dt); // the world finished loading first
     if (!p) {
       ui.panel.hidden = true;
       ui.panelNote.hidden = false;
@@ -152,10 +167,12 @@ bindLayoutToggles(document, settings, () => saveUiSettings(store, settings));
 let seriesUnits = '';
 applyDisplaySettings();
 
+/** The chosen series to the panes and to the worker (which samples them at every step). */
 function applySeries(): void {
-  if (!panel) return;
   const chosen = settings.plots.map((k) => state.seriesDefs.find((d) => d.key === k)).filter((d) => d !== undefined);
-  panel.setSeries(chosen);
+  const before = panes.seriesKeys.join('\n');
+  panes.setSeries(chosen);
+  if (state.world && panes.seriesKeys.join('\n') !== before) void sim.setPlotSeries(panes.seriesKeys);
 }
 
 /** Units, colours and world axes (ui-settings.ts DisplaySettings) to every view and panel. */
@@ -171,6 +188,7 @@ function applyDisplaySettings(): void {
   inspector.setUnits(settings.units);
   entities.setUnits(settings.units);
   panel?.setUnits(settings.units);
+  panes.setUnits(settings.units);
   const unitsKey = `${settings.units.length}|${settings.units.angle}|${settings.units.force}`;
   if (unitsKey !== seriesUnits) {
     seriesUnits = unitsKey;
@@ -276,6 +294,12 @@ const recordings = new RecordingPanel({
   baseBody: () => scene.baseIndex(),
 });
 
+// a click on the plots while a replay is open seeks there
+panes.onSeekTime = (t) => {
+  const dt = state.world?.dt ?? 0;
+  if (dt > 0) void recordings.seek(Math.max(0, Math.round(t / dt)));
+};
+
 const files = new FileActions({
   host,
   banner,
@@ -284,6 +308,7 @@ const files = new FileActions({
   load: (f, onProgress) => sim.load(f, onProgress),
   confirmLoad: (f) => loadCost.confirm(f.terrainSidecar, f.terrainData),
   loadEnded: () => loadCost.clear(),
+  beforeReset: () => keepRunBeforeReset(),
   loaded(info, f) {
     recordings.worldChanged();
     pump.reset();
@@ -303,7 +328,9 @@ const files = new FileActions({
     }, heights);
     settingsPanel.setSeries([...state.seriesDefs]);
     panel?.setWorld(info.terrain, info.dt);
+    panes.store.clear();
     applySeries();
+    void sim.setPlotSeries(panes.seriesKeys); // the new world's worker samples them from its first step
     inspector.terrain = heights;
     scene.setWorld(info, fetchPatch, heights, meshLookup(f.robotMeshes));
     state.addStaticWarnings(scene.visualWarnings);
@@ -323,13 +350,83 @@ installDrop(window, { banner, zone: el<HTMLElement>('drop-zone'), open: (fs) => 
  * change: a replay's seek pauses the worker behind the state's back, and a branch resumes it here.
  */
 function setPaused(p: boolean): void {
+  // A fault pause is not a pause: the world cannot run on until it is stepped back or reset, so
+  // Pause/Resume and Space do nothing then (the fault box says what to do).
+  if (state.fault) return;
   state.setPaused(p);
   if (state.world) void sim.setRunning(!p);
 }
-state.subscribe('paused', (p) => (ui.btnPause.textContent = p ? 'Resume' : 'Pause'));
+
+/** The pause and step buttons: what they would do now (nothing, during a fault: they say so). */
+function renderRunButtons(): void {
+  const fault = state.fault;
+  ui.btnPause.textContent = fault ? '⚠ Fault' : state.paused ? 'Resume' : 'Pause';
+  ui.btnPause.disabled = fault !== null;
+  ui.btnPause.classList.toggle('faulted', fault !== null);
+  ui.btnPause.title = fault ? 'Stopped on a fault: step back to before it, or reset' : 'Space';
+  ui.btnStep.disabled = fault !== null;
+}
+state.subscribe('paused', renderRunButtons);
+
+/**
+ * The fault pause, everywhere: the box over the 3D view (message, recording, step back, reset),
+ * the run buttons, the status bar (updateStatus) and the plots' timeline marker.
+ */
+state.subscribe('fault', (fault) => {
+  renderRunButtons();
+  ui.faultBox.hidden = fault === null;
+  panel?.setFault(fault ? fault.time : null);
+  panes.setFault(fault ? fault.time : null);
+  if (!fault) return;
+  ui.faultTitle.textContent = `Simulation stopped: fault at step ${fault.step} (t ${fault.time.toFixed(2)} s)`;
+  ui.faultText.textContent = fault.message;
+  const rec = recordings.activeRecording;
+  ui.faultRec.textContent = rec
+    ? `The recording ${rec.name} holds the fault as an event at step ${fault.step} and stops growing; stepping back or resetting ends it and saves the file.`
+    : '';
+  ui.btnStepBack.disabled = false;
+});
+
+/** Ends a running recording (its file saved), then puts the world back before the fault, paused. */
+async function stepBackFromFault(): Promise<void> {
+  if (!state.fault) return;
+  ui.btnStepBack.disabled = true;
+  if (recordings.activeRecording) await recordings.stop();
+  try {
+    await sim.stepBack();
+  } catch (e) {
+    banner.show(`Could not step back: ${messageOf(e)}`);
+    ui.btnStepBack.disabled = false;
+    return;
+  }
+  pump.reset();
+  state.setFault(null);
+  setPaused(true);
+  void sim.setDrive({ throttle: 0, steer: 0 });
+}
+
+/**
+ * Reset reloads the world from its start: a running recording is not dropped on the way. The
+ * banner offers to save it and reset (dismissing the banner keeps the world as it is).
+ */
+function keepRunBeforeReset(): Promise<boolean> {
+  const rec = recordings.activeRecording;
+  if (!rec) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    banner.show(`Reset ends the recording ${rec.name} (${rec.simSeconds.toFixed(1)} s recorded).`, {
+      label: 'Save the recording and reset',
+      run: () => {
+        recordings.stop().then(() => resolve(true), () => resolve(false));
+      },
+    });
+    banner.own(() => resolve(false));
+  });
+}
+ui.btnStepBack.addEventListener('click', () => void stepBackFromFault());
+el<HTMLButtonElement>('btn-fault-reset').addEventListener('click', () => files.reset());
 
 function stepOnce(): void {
-  if (!state.paused || !state.world) return;
+  if (!state.paused || !state.world || state.fault) return;
   sim.step(1).catch((e: unknown) => state.reportWorkerFailure('step', messageOf(e)));
 }
 
@@ -377,7 +474,14 @@ function updateWarnings(): void {
   const world = state.world, shown = state.shown;
   if (!world || !shown) return;
   const list = [...state.staticWarnings, ...frameWarnings(world, shown.poses, shown.velocities, state.bodySizes)];
-  if (shown.fault) list.push(`simulation paused: ${shown.fault}`);
+  const spec = speculativeShown;
+  if (spec && spec.speculative > 0) list.push(`${spec.speculative} speculative contact${spec.speculative > 1 ? 's' : ''} not shown (not touching: gap ≥ ${(spec.minGap * 1000).toPrecision(2)} mm, no force)`);
+  // the fault itself is in the fault box; the map edge is warned of before the robot reaches it
+  const o = POSE_STRIDE * world.baseBody;
+  if (!state.fault && world.baseBody >= 0 && o + 1 < shown.poses.length) {
+    const edge = edgeWarning(world.terrain, shown.poses[o], shown.poses[o + 1], shown.speed);
+    if (edge) list.push(edge);
+  }
   if (!state.setWarningsShown(list)) return;
   ui.warnings.hidden = list.length === 0;
   ui.warnings.replaceChildren(...list.map((w) => {
@@ -411,8 +515,12 @@ function updateStatus(): void {
     workerError: pump.lastError && state.world ? pump.lastError : failed ? `${failed.call} failed: ${failed.message}` : null,
     selection: describeSelection(state.selection),
     units: settings.units,
+    fault: state.fault,
   });
 }
+
+/** The speculative contacts of the frame on screen, left out of the markers and the inspector. */
+let speculativeShown: TouchingFrame | null = null;
 
 function frameLoop(now: number): void {
   const entered = performance.now();
@@ -428,12 +536,19 @@ function frameLoop(now: number): void {
       // Show the state one frame interval behind the newest frame: always between two real frames.
       const span = cur.arrivedAt - prev.arrivedAt;
       const alpha = blendFactor(0, span, now - cur.arrivedAt);
-      interpolatePoses(interpolated.poses, prev.frame.poses, cur.frame.poses, alpha);
-      // Contacts cannot be blended: show the nearer frame's, so markers stay on the drawn wheels.
+      // Contacts cannot be blended: show the nearer frame's. With contacts on, the bodies are
+      // drawn at that same frame's poses, unblended, so every marker sits where its frame put it
+      // (blended bodies ran up to half a frame interval, 0.5 m at low frame rates, from the markers).
       if (alpha < 0.5) contactsOf = prev.frame;
+      if (settings.showContacts) interpolated.poses.set(contactsOf.poses);
+      else interpolatePoses(interpolated.poses, prev.frame.poses, cur.frame.poses, alpha);
     } else {
       interpolated.poses.set(cur.frame.poses);
     }
+    // speculative contacts (a gap, no force yet) are not contacts: shown apart (the warnings line)
+    const touching = touchingOnly(contactsOf);
+    contactsOf = touching.frame;
+    speculativeShown = touching;
     scene.setPoses(interpolated.poses, dt);
     if (panel) {
       const o = 7 * scene.baseIndex();
@@ -461,7 +576,12 @@ function frameLoop(now: number): void {
       panel.setTime(state.shown?.time ?? 0);
       panel.resize();
       panel.draw();
+      if (runTime.textContent !== panel.timeText) runTime.textContent = panel.timeText;
     }
+    // the plots end at the frame on screen; in a replay a white line marks it (the seek position)
+    panes.setCursorTime(recordings.replayOpen ? (state.shown?.time ?? null) : null);
+    panes.resize();
+    panes.draw(state.shown?.time ?? 0);
     manifoldView?.resize();
     recordings.draw();
     updatePanels();
@@ -510,7 +630,7 @@ installTestHook((): TestHookState => {
     get framesRendered() { return state.framesRendered; },
     get lastFrame() {
       const f = pump.current?.frame;
-      return f ? { step: f.step, time: f.time, speed: f.speed, contacts: f.contactInfo.length / 5, realtimeFactor: f.realtimeFactor, chassis: chassis(f) } : null;
+      return f ? { step: f.step, time: f.time, speed: f.speed, contacts: f.contactInfo.length / CONTACT_INFO_STRIDE, realtimeFactor: f.realtimeFactor, chassis: chassis(f) } : null;
     },
     get shownFrame() {
       const s = state.shown;
@@ -554,6 +674,22 @@ installTestHook((): TestHookState => {
     get plotTime() { return panel?.timeText ?? null; },
     get cameraLag() { return scene.cameraLag; },
     get panelTicks() { return state.panelTicks; },
+    get fault() {
+      const f = state.fault;
+      return f ? { ...f, boxShown: !ui.faultBox.hidden, pauseLabel: ui.btnPause.textContent ?? "", pauseDisabled: ui.btnPause.disabled, stepDisabled: ui.btnStep.disabled } : null;
+    },
+    get status() { return ui.status.textContent ?? ''; },
+    get plotFaultTime() { return panel?.faultMarker ?? null; },
+    get plots() {
+      const st = panes.store;
+      let increasing = true;
+      for (let k = 1; k < st.count && increasing; k++) increasing = st.stepAt(k) > st.stepAt(k - 1);
+      return { keys: st.keys.slice(), axes: panes.axisLabels, count: st.count, firstStep: st.count > 0 ? st.stepAt(0) : -1, lastStep: st.lastStep, increasing, drawnMax: panes.drawnMax };
+    },
+    get plotData() {
+      const st = panes.store;
+      return { keys: st.keys.slice(), columns: st.keys.map((_k, c) => st.column(c)) };
+    },
   };
 });
 

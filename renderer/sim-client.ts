@@ -69,8 +69,19 @@ export class SimClient {
     return this.remote.step(n);
   }
 
-  latestFrame(): Promise<Frame> {
-    return this.remote.latestFrame();
+  /** The newest frame; with `plotSince`, carrying the plot samples of the steps after it. */
+  latestFrame(plotSince?: number): Promise<Frame> {
+    return this.remote.latestFrame(plotSince);
+  }
+
+  /** The plot series the worker samples at every step. */
+  setPlotSeries(keys: string[]): Promise<boolean> {
+    return this.command('setPlotSeries', () => this.remote.setPlotSeries(keys));
+  }
+
+  /** After a fault: back to a saved state before it (SimService.stepBack). */
+  stepBack(): Promise<Frame> {
+    return this.remote.stepBack();
   }
 
   terrainPatch(i0: number, j0: number, cols: number, rows: number, stride: number): Promise<TerrainPatch> {
@@ -155,14 +166,15 @@ export class FramePump {
   private inFlight = false;
   private epoch = 0;
 
-  constructor(private readonly remote: Pick<SimClient, 'latestFrame'>, private readonly onFrame: (f: ReceivedFrame) => void) {}
+  /** `plotSince`: the newest plotted step (−1: none), asked with each frame for the samples after it. */
+  constructor(private readonly remote: Pick<SimClient, 'latestFrame'>, private readonly onFrame: (f: ReceivedFrame) => void, private readonly plotSince?: () => number) {}
 
   /** Starts a request if none is in flight. Never awaits. */
   poll(): void {
     if (this.inFlight) return;
     this.inFlight = true;
     const epoch = this.epoch;
-    this.remote.latestFrame().then(
+    this.remote.latestFrame(this.plotSince?.()).then(
       (frame) => {
         this.inFlight = false;
         if (epoch !== this.epoch) return; // a new world was loaded meanwhile: drop the stale frame

@@ -85,6 +85,16 @@ export interface TestHookState {
   manifoldScale?: string | null;
   /** The plot panel's time label as drawn, null without the panel. */
   plotTime?: string | null;
+  /** The fault pause as shown (box, run buttons), null when the world is not stopped on a fault. */
+  fault?: { message: string; step: number; time: number; boxShown: boolean; pauseLabel: string; pauseDisabled: boolean; stepDisabled: boolean } | null;
+  /** The status bar's text. */
+  status?: string;
+  /** [s] The plots' fault marker (their run timeline), null when none. */
+  plotFaultTime?: number | null;
+  /** The per-step plot samples held: keys, pane axis labels, steps held, increasing, largest value drawn per key. */
+  plots?: { keys: string[]; axes: string[]; count: number; firstStep: number; lastStep: number; increasing: boolean; drawnMax: Record<string, number> };
+  /** Every held sample, per key (large: read it only when needed). */
+  plotData?: { keys: string[]; columns: { steps: number[]; values: number[] }[] };
 }
 
 declare global {
@@ -105,6 +115,7 @@ export function installTestHook(get: () => TestHookState): void {
     'framesReceived', 'framesRendered', 'lastFrame', 'shownFrame', 'contactsOnScreen', 'selection',
     'selectedContact', 'highlightedContacts', 'warnings', 'error', 'loads', 'visualBodies', 'recording', 'overlaySegments', 'terrain', 'drawnChassis', 'baseOnScreen',
     'frameTiming', 'terrainGpu', 'terrainBytesFromWorker', 'cameraLag', 'panelTicks', 'manifoldScale', 'plotTime',
+    'fault', 'status', 'plotFaultTime', 'plots', 'plotData',
   ];
   for (const k of keys) Object.defineProperty(hook, k, { get: () => get()[k], enumerable: true });
   Object.freeze(hook);

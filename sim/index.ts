@@ -85,6 +85,10 @@ export { satBoxBox, collideBoxBox, createBoxBoxSat, SatAxisKind } from './collis
 export type { BoxBoxSat } from './collision/sat-box-box';
 export { PersistentManifold } from './collision/manifold/persistent-manifold';
 export { closestPointsSegmentSegment } from './collision/segment-closest';
+export { GjkWorkspace } from './collision/gjk';
+export { CastWorkspace } from './collision/gjk-raycast';
+export { AdvancementWorkspace } from './collision/shape-cast';
+export { CollideWorkspace } from './collision/dispatcher';
 
 // --- swept queries: swept-sphere primitives, time of impact, heightfield casts (issue #15) -----
 export {
@@ -101,6 +105,8 @@ export { castConvexHeightfield } from './collision/heightfield-cast/convex-cast'
 export { castWheelHeightfield } from './collision/heightfield-cast/wheel-cast';
 export { castShape, castShapeTerrain } from './collision/swept/plain-api';
 export type { ShapeCastResult, ShapeTerrainCastResult, CastHit, CastMiss, TerrainCastHit, CastElementName } from './collision/swept/plain-api';
+export { SweptWorkspace } from './collision/swept/swept-sphere';
+export { TimeOfImpactWorkspace } from './collision/swept/time-of-impact';
 
 // --- broad phase ------------------------------------------------------------------------------
 export { BroadPhase } from './collision/broadphase/broad-phase';
@@ -115,11 +121,14 @@ export { aabbOverlaps, aabbContains, aabbIsValid } from './collision/broadphase/
 export { parseUrdf, URDF_BALL_ELEMENT } from './robot/urdf/parse-urdf';
 export { urdfToRobot } from './robot/urdf/urdf-to-robot';
 export type { UrdfRobot, UrdfToRobotOptions, VisualSpec } from './robot/urdf/urdf-to-robot';
+export { controllerJoints, SERVO_DEFAULT_EFFORT } from './robot/urdf/urdf-to-robot';
+export type { ControllerChoice } from './robot/urdf/urdf-to-robot';
 export { loadUrdfRobot, urdfReferencedFiles } from './robot/urdf/load-urdf';
 export type { UrdfFileRef } from './robot/urdf/load-urdf';
 export { resolveMeshPath } from './robot/urdf/resolve-mesh-path';
 export { UrdfError } from './robot/urdf/urdf-error';
 export type { UrdfModel, UrdfLink, UrdfJoint, UrdfJointType, UrdfGeometry, UrdfMaterial, UrdfPose, UrdfInertial } from './robot/urdf/urdf-model';
+export type { UrdfCommandInterface, UrdfJointInterface } from './robot/urdf/urdf-model';
 export { parseStl } from './robot/mesh/stl';
 export { parseObj, meshFormat } from './robot/mesh/obj';
 export { meshVolume } from './robot/mesh/triangle-mesh';
@@ -132,10 +141,11 @@ export {
   ackermannRearWheelSpeeds,
   ackermannMaxCurvature,
   steeringMotorVelocity,
+  allWheelSteerTarget,
 } from './robot/controllers/drive-kinematics';
 export { createDriveController, DRIVE_CONTROLLER_STATE_SIZE } from './robot/controllers/drive-controller';
 export type { DriveController, DriveCommand } from './robot/controllers/drive-controller';
-export { inferController } from './robot/controllers/infer-controller';
+export { inferController, STEER_AXIS_TILT } from './robot/controllers/infer-controller';
 export type { InferredController } from './robot/controllers/infer-controller';
 
 // --- world ------------------------------------------------------------------------------------

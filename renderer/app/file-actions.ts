@@ -28,6 +28,8 @@ export interface FileActionsDeps {
   confirmLoad?(files: ScenarioFiles): Promise<boolean>;
   /** The load finished or failed (the estimate's line is removed). */
   loadEnded?(): void;
+  /** Before a reset: resolves true to go on (the run was kept or needs nothing), false to keep the world. */
+  beforeReset?(): Promise<boolean>;
   /** A recording to replay (File ▸ Open Recording…, Open Recent); app/recording-panel.ts. */
   openRecording?(f: OpenedFile): void;
   /** File ▸ Save Recording As…: start recording to a file chosen now. */
@@ -118,11 +120,20 @@ export class FileActions {
     }
   }
 
-  /** Loads the running world again from its files: back to its start. */
+  /**
+   * Loads the running world again from its files: back to its start. `beforeReset` (when given)
+   * may keep the run first (save the recording) or cancel: it resolves false to keep the world.
+   */
   reset(): void {
     const g = this.lastGather;
-    if (!g) this.d.banner.show('Nothing to reset: no world is loaded yet.');
-    else void this.loadFiles(g.gather, g.what);
+    if (!g) {
+      this.d.banner.show('Nothing to reset: no world is loaded yet.');
+      return;
+    }
+    const before = this.d.beforeReset?.() ?? Promise.resolve(true);
+    void before.then((go) => {
+      if (go && this.lastGather === g) void this.loadFiles(g.gather, g.what);
+    });
   }
 
   openScenario(): void {

@@ -213,6 +213,16 @@ export class RecordingPanel {
     }
   }
 
+  /** A recording is open for replay (the plots mark its seek position). */
+  get replayOpen(): boolean {
+    return this.summary !== null;
+  }
+
+  /** The recording running now (its file name and simulated seconds so far), or null. */
+  get activeRecording(): { name: string; simSeconds: number } | null {
+    return this.active ? { name: this.active.name, simSeconds: this.status?.simSeconds ?? 0 } : null;
+  }
+
   /** Menu ▸ Save Recording As…: starts a recording (Electron asks where first). */
   saveRecordingAs(): void {
     if (this.active) this.d.banner.show(`Already recording to ${this.active.name}.`);

@@ -129,7 +129,9 @@ export class SettingsPanel {
 
   /** The series a world offers, as checkboxes (checked: the remembered choice), units as set. */
   setSeries(defs: readonly SeriesDef[]): void {
-    const boxes = defs.map((d) => {
+    // grouped by entity (robot, each wheel, body, joint, contact pair); the robot's and wheels' groups and any with a chosen series start open
+    const groups = new Map<string, HTMLLabelElement[]>();
+    for (const d of defs) {
       const input = h('input', '', '', { type: 'checkbox', 'data-series': d.key });
       input.checked = this.settings.plots.includes(d.key);
       input.addEventListener('change', () => {
@@ -144,9 +146,27 @@ export class SettingsPanel {
       const l = h('label', '', 'series');
       const unit = unitSymbol(this.settings.units, d.quantity);
       l.append(input, ` ${d.label}${unit ? ` [${unit}]` : ''}`);
-      return l;
+      const list = groups.get(d.group) ?? [];
+      list.push(l);
+      groups.set(d.group, list);
+    }
+    const sections = [...groups].map(([name, labels]) => {
+      // a heading that folds its list (not <details>: the Plots section itself is one)
+      const open = name === 'robot' || name.startsWith('wheel ') || labels.some((l) => (l.firstChild as HTMLInputElement).checked);
+      const list = h('div', '', 'series-list');
+      list.append(...labels);
+      list.hidden = !open;
+      const title = h('button', `${open ? '▾' : '▸'} ${name}`, 'series-group-title', { type: 'button', 'data-series-group': name });
+      title.addEventListener('click', () => {
+        list.hidden = !list.hidden;
+        title.textContent = `${list.hidden ? '▸' : '▾'} ${name}`;
+        title.blur();
+      });
+      const sec = h('div', '', 'series-group');
+      sec.append(title, list);
+      return sec;
     });
-    this.seriesRoot.replaceChildren(...boxes);
+    this.seriesRoot.replaceChildren(...sections);
   }
 }
 

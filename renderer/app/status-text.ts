@@ -33,6 +33,8 @@ export interface StatusInput {
   selection: string | null;
   /** Display units of the speed (default m). */
   units?: DisplayUnits;
+  /** The world is stopped on a fault at this step: the status says so instead of "running · rtf". */
+  fault?: { step: number } | null;
 }
 
 export function statusText(s: StatusInput): string {
@@ -40,11 +42,11 @@ export function statusText(s: StatusInput): string {
   const parts = [
     f ? `t ${f.time.toFixed(2)} s` : 't –',
     f ? `step ${f.step}` : 'step –',
-    f ? `rtf ${f.realtimeFactor.toFixed(2)}×` : 'rtf –',
+    s.fault ? 'rtf –' : f ? `rtf ${f.realtimeFactor.toFixed(2)}×` : 'rtf –',
     f ? `speed ${formatQuantity(s.units ?? DEFAULT_UNITS, 'speed', f.speed, STATUS_SPEED_RESOLUTION)}` : 'speed –',
     f ? `contacts ${contactSummary(f.contactInfo)}` : 'contacts –',
     `${s.fps.toFixed(0)} fps`,
-    s.paused ? 'PAUSED' : s.timeScale === 1 ? 'running' : `running ×${s.timeScale}`,
+    s.fault ? `FAULT at step ${s.fault.step}: stopped` : s.paused ? 'PAUSED' : s.timeScale === 1 ? 'running' : `running ×${s.timeScale}`,
     `host ${s.host}`,
   ];
   if (s.softwareGL) parts.push('software GL');

@@ -23,6 +23,10 @@ import { DEFAULT_UNITS, formatAxisValue, unitOf, type DisplayUnits } from '../ap
 
 const SERIES_COLORS = [0x4fc3f7, 0xffb74d, 0x81c784, 0xe57373, 0xba68c8, 0xfff176, 0x4db6ac, 0xf06292];
 const GRID_COLOR = 0x3a4250;
+/** [px] Width kept for the run's timeline beside the minimap. */
+const RUN_TIMELINE_MIN_W = 110;
+/** The fault marker (the replay timeline's fault colour, panels/timeline-scale.ts). */
+const FAULT_COLOR = 0xff4d40;
 const TIMELINE_H = 22;
 const LEGEND_LINE_H = 14;
 const PAD = 6;
@@ -53,12 +57,15 @@ export class PlotPanel {
   private plotWidth = 1;
   private oldest = 0;
   private units: DisplayUnits = { ...DEFAULT_UNITS };
+  /** The run timeline's time label ("t = 1.23 s"), shown by the page over the strip. */
+  private timeLabelText = 't = 0.00 s';
+  /** [s] Time of the fault the world is stopped on (a red marker), or null. */
+  private faultTime: number | null = null;
 
   private constructor(
     private readonly app: Application,
     private readonly plot: Graphics,
     private readonly timeline: Graphics,
-    private readonly timeLabel: Text,
   ) {
     const c = app.canvas;
     let dragX: number | null = null;
@@ -89,9 +96,8 @@ export class PlotPanel {
     if (app === null) return null;
     const plot = new Graphics();
     const timeline = new Graphics();
-    const time = new Text({ text: 't = 0.00 s', style: { fontFamily: 'monospace', fontSize: 11, fill: 0xd0d6de } });
-    app.stage.addChild(plot, timeline, time);
-    const panel = new PlotPanel(app, plot, timeline, time);
+    app.stage.addChild(plot, timeline);
+    const panel = new PlotPanel(app, plot, timeline);
     app.stage.addChild(panel.minimap.container);
     return panel;
   }
@@ -146,9 +152,19 @@ export class PlotPanel {
     else this.oldest = this.plotted[0].data.timeAt(0);
   }
 
+  /** [s] The world stopped on a fault at this time (null: no fault): a red marker on the timeline and the plots. */
+  setFault(time: number | null): void {
+    this.faultTime = time;
+  }
+
+  /** [s] The fault marker's time, null when none is drawn (test hook). */
+  get faultMarker(): number | null {
+    return this.faultTime;
+  }
+
   /** The time label as drawn ("t = 1.23 s"…): the test hook compares it with the status bar. */
   get timeText(): string {
-    return this.timeLabel.text;
+    return this.timeLabelText;
   }
 
   /** The simulated time at the plots' right edge when live (the frame on screen). */
@@ -173,7 +189,8 @@ export class PlotPanel {
   draw(): void {
     const W = this.app.renderer.width;
     const H = this.app.renderer.height;
-    const mapSize = Math.max(0, H - 2 * PAD);
+    // the minimap leaves RUN_TIMELINE_MIN_W for the run's timeline (the plots are uPlot panes now: plot-panes.ts)
+    const mapSize = Math.max(0, Math.min(H - 2 * PAD, W - 3 * PAD - RUN_TIMELINE_MIN_W));
     if (this.minimapTerrain && mapSize !== this.minimapSize) {
       this.minimap.setTerrain(this.minimapTerrain, mapSize);
       this.minimapSize = mapSize;
@@ -192,10 +209,12 @@ export class PlotPanel {
 
     const g = this.plot;
     g.clear();
-    g.rect(x0, y0, x1 - x0, plotH).stroke({ color: GRID_COLOR, width: 1 });
-    const tick = len > 30 ? 10 : len > 8 ? 2 : len > 3 ? 1 : 0.5;
-    for (let s = Math.ceil(t0 / tick) * tick; s <= t1; s += tick) g.moveTo(sx(s), y0).lineTo(sx(s), y1);
-    g.stroke({ color: GRID_COLOR, width: 1 });
+    if (this.plotted.length > 0) {
+      g.rect(x0, y0, x1 - x0, plotH).stroke({ color: GRID_COLOR, width: 1 });
+      const tick = len > 30 ? 10 : len > 8 ? 2 : len > 3 ? 1 : 0.5;
+      for (let s = Math.ceil(t0 / tick) * tick; s <= t1; s += tick) g.moveTo(sx(s), y0).lineTo(sx(s), y1);
+      g.stroke({ color: GRID_COLOR, width: 1 });
+    }
 
     this.plotted.forEach((p, k) => {
       let [lo, hi] = p.data.range(this.range, t0);
@@ -229,8 +248,17 @@ export class PlotPanel {
     const wx0 = x0 + (Math.max(0, t0) / span) * (x1 - x0), wx1 = x0 + (Math.max(0, t1) / span) * (x1 - x0);
     tl.rect(wx0, ty + TIMELINE_H - 6, Math.max(1, wx1 - wx0), 6).fill({ color: 0x4caf50 });
     tl.moveTo(px, ty).lineTo(px, ty + TIMELINE_H).stroke({ color: 0xffffff, width: 2 });
-    this.timeLabel.text = `t = ${this.time.toFixed(2)} s` + (this.window.live ? '' : `   (viewing ${t0.toFixed(1)}–${t1.toFixed(1)} s: double-click for live)`);
-    this.timeLabel.position.set(x0 + 4, ty + 5);
+    const ft = this.faultTime;
+    if (ft !== null) {
+      // the fault: a red marker on the run's timeline, and a red line through the plots when in the window
+      const fx = x0 + (ft / span) * (x1 - x0);
+      tl.poly([fx - 5, ty, fx + 5, ty, fx, ty + 8]).fill({ color: FAULT_COLOR });
+      tl.moveTo(fx, ty).lineTo(fx, ty + TIMELINE_H).stroke({ color: FAULT_COLOR, width: 2 });
+      if (ft >= t0 && ft <= t1) g.moveTo(sx(ft), y0).lineTo(sx(ft), y1).stroke({ color: FAULT_COLOR, width: 2 });
+    }
+    // drawn by the page (main.ts, a DOM label over the strip): a pixi Text re-rasterised and
+    // uploaded as a texture every tick cost about 1 ms a frame on software GL
+    this.timeLabelText = `t = ${this.time.toFixed(2)} s` + (this.window.live ? '' : `   (viewing ${t0.toFixed(1)}–${t1.toFixed(1)} s)`);
 
     this.app.render();
   }

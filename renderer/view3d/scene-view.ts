@@ -10,6 +10,7 @@ import { CONTACT_STRIDE } from '../../sim/dynamics/frame-layout';
 import type { WorldInfo } from '../../sim/app/protocol';
 import { ChaseCamera, type CameraMode } from './chase-camera';
 import { makeSimRoot } from './sim-root';
+import { createMapEdge, disposeMapEdge } from './map-edge';
 import { yawOf } from './yaw';
 import { createContactsView, type ContactsView } from './contacts-view';
 import { createRobotView, type RobotView } from './robot-view';
@@ -41,6 +42,8 @@ export class SceneView {
   readonly root = new THREE.Group();
   readonly chase: ChaseCamera;
   private terrain: TerrainView | null = null;
+  /** The terrain's border line and fence (map-edge.ts): where a robot stops with a fault. */
+  private mapEdge: THREE.Group | null = null;
   private robot: RobotView | null = null;
   private world: WorldInfo | null = null;
   readonly contacts: ContactsView;
@@ -103,6 +106,8 @@ export class SceneView {
     this.terrain = new TerrainView(info.terrain, fetchPatch, terrainVertexBudget(this.glRenderer), this.softwareGL ? LOD_CHUNK_CELLS_SOFTWARE : LOD_CHUNK_CELLS);
     this.terrain.onExactPatch = (p) => heights.offer(p);
     this.root.add(this.terrain.group);
+    this.mapEdge = createMapEdge(info.terrain);
+    this.root.add(this.mapEdge);
     this.applyTerrainColors();
     const visuals = info.visuals && info.visuals.length > 0 ? buildRobotVisuals(info.visuals, meshBytes) : undefined;
     this.visualWarnings = visuals?.warnings ?? [];
@@ -185,6 +190,11 @@ export class SceneView {
   }
 
   clearWorld(): void {
+    if (this.mapEdge) {
+      this.root.remove(this.mapEdge);
+      disposeMapEdge(this.mapEdge);
+      this.mapEdge = null;
+    }
     if (this.terrain) {
       this.root.remove(this.terrain.group);
       this.terrain.dispose();

@@ -117,8 +117,12 @@ export interface Frame {
   speed: number;
   /** Why the world paused (a body went non-finite or past a limit), or null. */
   fault: string | null;
+  /** The step that faulted (fault set; absent or undefined otherwise). A limit fault left the world at the step before it. */
+  faultStep?: number;
   /** Simulated seconds per wall-clock second over the last second. */
   realtimeFactor: number;
+  /** Plot samples of every step after the caller's `plotSince` (latestFrame), when asked for. */
+  plot?: import('./plot-sampler').PlotSamples;
 }
 
 /** Progress of a world load, reported to the caller of `SimService.load`. */
@@ -175,8 +179,20 @@ export interface SimService {
   setTimeScale(scale: number): void;
   /** Steps n fixed steps now (while paused, for stepping by hand and tests); returns the step number. */
   step(n: number): Promise<number>;
-  /** The newest frame (its buffers are transferred to the caller). */
-  latestFrame(): Promise<Frame>;
+  /**
+   * After a fault: the world back at a saved state at least REWIND_MARGIN_S before the faulting
+   * step (a running recording is stopped first, its file ending with the fault), paused, drive
+   * zero. Returns the restored step's frame; rejects without a fault or an early enough state.
+   */
+  stepBack(): Promise<Frame>;
+  /**
+   * The newest frame (its buffers are transferred to the caller). With `plotSince` (the caller's
+   * newest plotted step, −1 for none) it carries the per-step samples of the chosen plot series
+   * after that step (Frame.plot; sim/app/plot-sampler.ts).
+   */
+  latestFrame(plotSince?: number): Promise<Frame>;
+  /** The plot series to sample at every step (keys of sim/app/plot-series.ts). */
+  setPlotSeries(keys: string[]): void;
   /**
    * Heights of grid vertices [i0, i0 + cols − 1] × [j0, j0 + rows − 1] (clamped to the grid; the
    * stride lattice is kept) at an integer stride; the heights' buffer is transferred, not copied.

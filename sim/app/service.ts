@@ -26,6 +26,8 @@ import { seekWorld, verifyRecording, type VerifyResult } from '../record/replay'
 import { scanTimelineEvents, type TimelineEvent } from '../record/events';
 import { exportWheelCsv } from '../record/export-csv';
 import type { InputRecord } from '../record/writer';
+import { PlotSampler } from './plot-sampler';
+import { availableSeries } from './plot-series';
 
 /** [ms] Wall-clock period of the stepping loop. */
 const TICK_MS = 8;
@@ -34,6 +36,16 @@ const MAX_STEPS_PER_TICK = 200;
 const MIN_TIME_SCALE = 0.1;
 const MAX_TIME_SCALE = 10;
 const MAX_MANUAL_STEPS = 1_000_000;
+/**
+ * [s] Simulated time between rewind points: saved states of the live world kept in memory so that
+ * "step back" after a fault (stepBack) can restore a state from before the faulting step, whether
+ * or not a recording (with its own keyframes) is running.
+ */
+export const REWIND_INTERVAL_S = 0.5;
+/** Rewind points kept (the oldest is dropped): REWIND_POINTS × REWIND_INTERVAL_S of history. */
+export const REWIND_POINTS = 8;
+/** [s] A step back lands at least this long before the faulting step (a margin to steer away). */
+export const REWIND_MARGIN_S = 0.5;
 
 export type TerrainDecoder = (sidecar: unknown, data: Uint8Array, onProgress?: (fraction: number) => void) => Heightfield;
 
@@ -91,6 +103,13 @@ export class SimServiceImpl implements SimService {
   private recording: RecordSession | null = null;
   private lastRecording: RecordingStatus | null = null;
   private replay: OpenReplay | null = null;
+  /** Rewind points of the live world, oldest first (REWIND_POINTS at most; see stepBack). */
+  private rewind: { step: number; state: Float64Array }[] = [];
+  /** Steps between rewind points for the loaded world's dt. */
+  private rewindInterval = 1;
+  /** The plotted series, sampled at every step (plot-sampler.ts), and the keys the renderer chose. */
+  private readonly plot = new PlotSampler();
+  private plotKeys: string[] = [];
 
   constructor(deps: SimServiceDeps) {
     this.deps = deps;
@@ -106,6 +125,10 @@ export class SimServiceImpl implements SimService {
     this.world = world;
     this.files = files;
     this.owed = 0;
+    this.rewind = [];
+    this.rewindInterval = Math.max(1, Math.round(REWIND_INTERVAL_S / world.dt));
+    this.noteRewind(world);
+    this.applyPlotKeys();
     if (wasRunning) this.setRunning(true);
     const info = world.info();
     return transfer(info, [info.terrain.overview.heights.buffer]);
@@ -213,8 +236,17 @@ export class SimServiceImpl implements SimService {
   private stepWorld(w: SimWorld, n: number): boolean {
     const rec = this.recording;
     const rp = this.replay?.following ? this.replay : null;
+    const plotting = this.plot.seriesKeys.length > 0;
     if (rec === null && rp === null) {
-      w.step(n);
+      // in runs that end on the rewind points' steps, so every point is taken; step by step when plotting
+      let left = n;
+      while (left > 0 && w.engine.fault === null) {
+        const k = plotting ? 1 : Math.min(left, this.rewindInterval - (w.stepCount % this.rewindInterval));
+        w.step(k);
+        left -= k;
+        if (plotting) this.plot.sample(w);
+        this.noteRewind(w);
+      }
       return false;
     }
     const e = w.engine;
@@ -232,6 +264,8 @@ export class SimServiceImpl implements SimService {
         }
       }
       e.step(1);
+      if (plotting) this.plot.sample(w);
+      this.noteRewind(w);
       if (rec === null) continue;
       rec.afterStep();
       if (rec.backlogged) return true;
@@ -368,6 +402,8 @@ export class SimServiceImpl implements SimService {
     r.following = true;
     r.next = lowerBoundStep(r.inputs, target + 1);
     this.owed = 0;
+    this.rewind = this.rewind.filter((p) => p.step <= target);
+    this.plot.sample(w); // the plots go back to the seek step (nothing after it stays)
     return w.frame(0);
   }
 
@@ -447,8 +483,79 @@ export class SimServiceImpl implements SimService {
     this.replay = null;
   }
 
-  async latestFrame(): Promise<Frame> {
-    return this.requireWorld().frame(this.realtimeFactor);
+  /** Takes a rewind point when the world is on one's step (and not faulted). Allocates once per point, not per step. */
+  private noteRewind(w: SimWorld): void {
+    const e = w.engine;
+    if (e.fault !== null || e.stepCount % this.rewindInterval !== 0) return;
+    const last = this.rewind[this.rewind.length - 1];
+    if (last !== undefined && last.step >= e.stepCount) return;
+    if (this.rewind.length >= REWIND_POINTS) this.rewind.shift();
+    this.rewind.push({ step: e.stepCount, state: e.saveState() });
+  }
+
+  /**
+   * After a fault: puts the world back at a state from before the faulting step, at least
+   * REWIND_MARGIN_S before it, and pauses it there. Live, from the newest rewind point that
+   * early (the points cover REWIND_POINTS × REWIND_INTERVAL_S); in a followed replay, by an exact
+   * seek (the recording's keyframes). A running recording is stopped first: its file ends with
+   * the fault (recorded as an event at its step), and nothing of the abandoned future is appended
+   * after the rewound state. The drive is set to zero (a user command) so the world does not head
+   * straight back into the fault. Returns the frame of the restored step. Throws when the world
+   * has no fault or no saved state is early enough.
+   */
+  async stepBack(): Promise<Frame> {
+    const w = this.requireWorld();
+    const fault = w.engine.fault;
+    if (fault === null) throw new Error('stepBack: the world has no fault to step back from');
+    this.setRunning(false);
+    if (this.recording) await this.stopRecording();
+    const margin = Math.max(1, Math.round(REWIND_MARGIN_S / w.dt));
+    const target = fault.step - margin;
+    if (this.replay?.following) return this.seek(Math.max(0, target));
+    let point = null;
+    for (let k = this.rewind.length - 1; k >= 0 && point === null; k--) if (this.rewind[k].step <= target) point = this.rewind[k];
+    // a fault sooner than the margin after the first point: the earliest state before the fault
+    if (point === null && this.rewind.length > 0 && this.rewind[0].step < fault.step) point = this.rewind[0];
+    if (point === null) throw new Error(`stepBack: no saved state before step ${fault.step} (the world faulted right after it was loaded or restored)`);
+    w.engine.restoreState(point.state);
+    const keep = this.rewind.indexOf(point);
+    this.rewind.length = keep + 1; // later points belong to the abandoned run
+    w.setDrive({ throttle: 0, steer: 0 });
+    this.owed = 0;
+    this.plot.sample(w);
+    return w.frame(0);
+  }
+
+  /**
+   * The newest frame; with `plotSince` (the renderer's newest plotted step, −1 for none) it carries
+   * the plot samples of every step after it (Frame.plot), their buffers marked for transfer.
+   */
+  async latestFrame(plotSince?: number): Promise<Frame> {
+    const f = this.requireWorld().frame(this.realtimeFactor);
+    if (typeof plotSince !== 'number' || !Number.isFinite(plotSince) || this.plot.seriesKeys.length === 0) return f;
+    const p = this.plot.since(plotSince);
+    f.plot = p;
+    return transfer(f, [p.steps.buffer, p.times.buffer, p.values.buffer]);
+  }
+
+  /**
+   * The series to sample at every step (keys of sim/app/plot-series.ts; unknown keys are left
+   * out). The samples so far are dropped when the choice changes.
+   */
+  setPlotSeries(keys: string[]): void {
+    if (!Array.isArray(keys)) return;
+    this.plotKeys = keys.filter((k): k is string => typeof k === 'string').slice(0, 256);
+    this.applyPlotKeys();
+  }
+
+  private applyPlotKeys(): void {
+    const w = this.world;
+    if (!w) return;
+    const defs = availableSeries(w.describe());
+    const chosen = this.plotKeys.map((k) => defs.find((d) => d.key === k)).filter((d) => d !== undefined);
+    this.plot.setSeries(chosen);
+    this.plot.clear();
+    if (chosen.length > 0) this.plot.sample(w);
   }
 
   /**
@@ -497,6 +604,8 @@ export class SimServiceImpl implements SimService {
       this.owed -= n;
     }
     if (n > 0) this.stepWorld(w, n);
+    // A fault pauses the world: stop the clock too (nothing would step; the frame says why).
+    if (w.engine.fault !== null) this.setRunning(false);
     this.rtfWindowSteps += n;
     const window = (t - this.rtfWindowStart) / 1000;
     if (window >= 1) {

@@ -112,6 +112,14 @@ export class SimWorld {
       maxHeight: hf.maxHeight,
       overview: terrainOverview(hf),
     };
+    const { joints } = this.describe();
+    const info: WorldInfo = { scenarioName: this.name, dt: this.dt, terrain, bodies: this.bodyInfo.map((b) => ({ ...b })), joints, baseBody: this.baseIndex };
+    if (this.visuals) info.visuals = this.visuals.map((v) => structuredCloneVisual(v));
+    return info;
+  }
+
+  /** The bodies and joints as WorldInfo gives them (without the terrain overview: cheap). */
+  describe(): Pick<WorldInfo, 'bodies' | 'joints'> {
     const joints: JointInfo[] = this.engine.joints.defs.map((d) => ({
       name: d.name,
       type: JOINT_TYPE_NAMES[d.kind],
@@ -119,9 +127,7 @@ export class SimWorld {
       bodyB: d.bodyB,
       motor: d.motor,
     }));
-    const info: WorldInfo = { scenarioName: this.name, dt: this.dt, terrain, bodies: this.bodyInfo.map((b) => ({ ...b })), joints, baseBody: this.baseIndex };
-    if (this.visuals) info.visuals = this.visuals.map((v) => structuredCloneVisual(v));
-    return info;
+    return { bodies: this.bodyInfo.map((b) => ({ ...b })), joints };
   }
 
   /** A frame with fresh buffers (the worker transfers them). */
@@ -154,6 +160,7 @@ export class SimWorld {
       speed: this.speed(),
       realtimeFactor,
       fault: this.fault,
+      faultStep: this.engine.fault?.step,
     };
   }
 }

@@ -117,3 +117,24 @@ export function frameWarnings(w: WorldInfo, poses: Float32Array, velocities: Flo
   }
   return out;
 }
+
+/** [m] The robot is warned of the map edge when its base is this close to it (or closer, see EDGE_WARN_S). */
+export const EDGE_WARN_M = 2;
+/** [s] ... or when, at its current speed, it would reach the edge within this time. */
+export const EDGE_WARN_S = 3;
+
+/**
+ * The warning as the robot nears the map edge (where the world stops with a left-terrain fault),
+ * or null: its base within EDGE_WARN_M of an edge, or within EDGE_WARN_S of it at `speed` [m/s].
+ * Names the nearest edge and the distance. Off the map: null (frameWarnings says so).
+ */
+export function edgeWarning(t: TerrainInfo, x: number, y: number, speed: number): string | null {
+  if (!onTerrain(t, x, y)) return null;
+  const x1 = t.x0 + (t.cols - 1) * t.dx, y1 = t.y0 + (t.rows - 1) * t.dy;
+  const edges: [string, number][] = [['x min', x - t.x0], ['x max', x1 - x], ['y min', y - t.y0], ['y max', y1 - y]];
+  let name = '', d = Infinity;
+  for (const [n, v] of edges) if (v < d) { d = v; name = n; }
+  const reach = Math.max(EDGE_WARN_M, Math.abs(speed) * EDGE_WARN_S);
+  if (!(d < reach)) return null;
+  return `map edge (${name}) ${d.toFixed(1)} m away: the simulation stops with a fault if the robot leaves the map`;
+}

@@ -18,12 +18,13 @@
  *   CVX GJK/EPA + supporting-face clipping                        manifold/convex-convex.ts
  *
  * Output: the engine convention of contact.ts (point on B, normal from B into A, depth ≥
- * −margin), appended to `out`. Every call returns a CollideStatus.
+ * −margin), appended to `out`. Every call returns a CollideStatus. Scratch lives in a
+ * CollideWorkspace the caller owns and passes as the last argument.
  *
  * Terrain: collideShapeHeightfield sends each convex (child) shape to convex-heightfield/collide.ts.
  */
 import type { ContactBuffer } from './contact';
-import { EpaStatus } from './epa';
+import { EpaStatus, EpaWorkspace } from './epa';
 import type { Quat } from '../math/quat';
 import { quatMultiply, quatRotate } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
@@ -71,12 +72,22 @@ const PAIR_TABLE = new Uint8Array([
   /* hull     */ R_CVX, R_CVX, R_CVX, R_CVX, R_CVX,
 ]);
 
-const a0: Vec3 = [0, 0, 0];
-const a1: Vec3 = [0, 0, 0];
-const b0: Vec3 = [0, 0, 0];
-const b1: Vec3 = [0, 0, 0];
-const childPoseA: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
-const childPoseB: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
+/**
+ * Everything the dispatcher's routines work on: the core segments of round shapes, the compound
+ * children's poses and the EPA workspace of the convex routine. Allocated once by its owner (a
+ * world's collision pass, a plain query); one call at a time (never two in flight).
+ */
+export class CollideWorkspace {
+  /** Core segments (sphere: a point) of A and B. */
+  readonly a0: Vec3 = [0, 0, 0];
+  readonly a1: Vec3 = [0, 0, 0];
+  readonly b0: Vec3 = [0, 0, 0];
+  readonly b1: Vec3 = [0, 0, 0];
+  /** World poses of the compound children being tested (A's loop, B's nested loop). */
+  readonly childPoseA: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
+  readonly childPoseB: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
+  readonly epa = new EpaWorkspace();
+}
 
 function poseFinite(p: Readonly<Pose>): boolean {
   const x = p.position, q = p.orientation;
@@ -97,13 +108,18 @@ function coreSegment(p0: Vec3, p1: Vec3, shape: ConvexShape, pose: Readonly<Pose
   return cap.radius;
 }
 
-/** Contacts between two convex shapes; returns the status. */
+/**
+ * Contacts between two convex shapes; returns the status. `ws`: the call's scratch, owned by the
+ * caller (made for this call when omitted: it allocates).
+ */
 export function collideConvexPair(
   out: ContactBuffer,
   shapeA: ConvexShape, poseA: Readonly<Pose>,
   shapeB: ConvexShape, poseB: Readonly<Pose>,
   margin: number,
+  ws: CollideWorkspace = new CollideWorkspace(),
 ): CollideStatus {
+  const a0 = ws.a0, a1 = ws.a1, b0 = ws.b0, b1 = ws.b1;
   if (!poseFinite(poseA) || !poseFinite(poseB)) return CollideStatus.Degenerate;
   const overflow0 = out.overflow;
   const start = out.count;
@@ -132,7 +148,7 @@ export function collideConvexPair(
       break;
     default:
     {
-      const epaStatus = collideConvexConvex(out, shapeA, poseA, shapeB, poseB, margin);
+      const epaStatus = collideConvexConvex(out, shapeA, poseA, shapeB, poseB, margin, ws.epa);
       if (epaStatus === EpaStatus.Fallback) status = CollideStatus.Fallback;
       else if (epaStatus === EpaStatus.Degenerate) status = CollideStatus.Degenerate;
     }
@@ -157,14 +173,17 @@ function worse(a: CollideStatus, b: CollideStatus): CollideStatus {
 
 /**
  * Contacts between any two shapes (compounds iterate their children; each child pair gets its
- * own manifold of ≤ MANIFOLD_MAX_POINTS). Returns the worst status over the child pairs.
+ * own manifold of ≤ MANIFOLD_MAX_POINTS). Returns the worst status over the child pairs. `ws` as
+ * for collideConvexPair.
  */
 export function collideShapes(
   out: ContactBuffer,
   shapeA: Shape, poseA: Readonly<Pose>,
   shapeB: Shape, poseB: Readonly<Pose>,
   margin: number,
+  ws: CollideWorkspace = new CollideWorkspace(),
 ): CollideStatus {
+  const childPoseA = ws.childPoseA, childPoseB = ws.childPoseB;
   if (shapeA.kind === ShapeKind.Compound) {
     let status: CollideStatus = CollideStatus.Ok;
     for (const c of (shapeA as CompoundShape).children) {
@@ -173,10 +192,10 @@ export function collideShapes(
       if (shapeB.kind === ShapeKind.Compound) {
         for (const d of (shapeB as CompoundShape).children) {
           const pb = childPose(childPoseB, poseB, d.position, d.orientation);
-          status = worse(status, collideConvexPair(out, c.shape, pa, d.shape, pb, margin));
+          status = worse(status, collideConvexPair(out, c.shape, pa, d.shape, pb, margin, ws));
         }
       } else {
-        status = worse(status, collideConvexPair(out, c.shape, pa, shapeB as ConvexShape, poseB, margin));
+        status = worse(status, collideConvexPair(out, c.shape, pa, shapeB as ConvexShape, poseB, margin, ws));
       }
     }
     return status;
@@ -185,28 +204,30 @@ export function collideShapes(
     let status: CollideStatus = CollideStatus.Ok;
     for (const d of (shapeB as CompoundShape).children) {
       const pb = childPose(childPoseB, poseB, d.position, d.orientation);
-      status = worse(status, collideConvexPair(out, shapeA as ConvexShape, poseA, d.shape, pb, margin));
+      status = worse(status, collideConvexPair(out, shapeA as ConvexShape, poseA, d.shape, pb, margin, ws));
     }
     return status;
   }
-  return collideConvexPair(out, shapeA as ConvexShape, poseA, shapeB as ConvexShape, poseB, margin);
+  return collideConvexPair(out, shapeA as ConvexShape, poseA, shapeB as ConvexShape, poseB, margin, ws);
 }
 
 /**
  * Contacts between any shape (A) and a heightfield terrain (B): compounds iterate their
  * children, each convex child goes through collideConvexHeightfield (point on the terrain,
- * normal out of the terrain, cellI/cellJ set). Returns the worst HeightfieldCollideStatus.
+ * normal out of the terrain, cellI/cellJ set). Returns the worst HeightfieldCollideStatus. `ws` as
+ * for collideConvexPair.
  */
 export function collideShapeHeightfield(
   out: ContactBuffer,
   shape: Shape, pose: Readonly<Pose>,
   hf: Heightfield,
   margin: number,
+  ws: CollideWorkspace = new CollideWorkspace(),
 ): HeightfieldCollideStatus {
   if (shape.kind !== ShapeKind.Compound) return collideConvexHeightfield(out, shape as ConvexShape, pose, hf, margin);
   let status: HeightfieldCollideStatus = HeightfieldCollideStatus.Ok;
   for (const c of (shape as CompoundShape).children) {
-    const pc = childPose(childPoseA, pose, c.position, c.orientation);
+    const pc = childPose(ws.childPoseA, pose, c.position, c.orientation);
     const s = collideConvexHeightfield(out, c.shape, pc, hf, margin);
     if (s > status) status = s;
   }

@@ -35,11 +35,12 @@
  * separates the shapes, so the fallback is conservative (never reports a too-small depth).
  *
  * Fixed capacity, allocation-free: the polytope and every counter live in an EpaWorkspace that
- * the caller passes (or a shared module scratch); no result passes through module variables.
+ * the caller owns and passes (one is made for the call when omitted); nothing passes through
+ * module variables.
  */
 import type { Vec3 } from '../math/vec3';
 import type { ConvexShape, Pose } from '../shapes/shape';
-import { GjkResult, GjkStatus, GjkLoopExit, MinkowskiPair, gjkDistance, gjkLoop } from './gjk';
+import { GjkResult, GjkStatus, GjkLoopExit, GjkWorkspace, MinkowskiPair, gjkDistance, gjkLoop } from './gjk';
 import { Simplex } from './simplex';
 import {
   EPA_ABSOLUTE_TOLERANCE,
@@ -168,6 +169,8 @@ export class EpaWorkspace {
   readonly pair = new MinkowskiPair();
   readonly simplex = new Simplex();
   readonly gjk = new GjkResult();
+  /** The core GJK query's scratch (shapes with radii). */
+  readonly gjkWs = new GjkWorkspace();
   /** GJK's closest point of A − B to the origin. */
   readonly v: Vec3 = [0, 0, 0];
   /** The last support point (w = sa − sb) and its witnesses. */
@@ -199,9 +202,6 @@ export class EpaWorkspace {
    */
   readonly num = new Float64Array(2);
 }
-
-/** The workspace of callers that pass none (module scratch: every query resets what it uses). */
-const sharedWorkspace = new EpaWorkspace();
 
 function addVertex(ws: EpaWorkspace, wp: Readonly<Vec3>, ap: Readonly<Vec3>, bp: Readonly<Vec3>): number {
   if (ws.nVerts >= EPA_MAX_VERTICES) return -1;
@@ -489,9 +489,9 @@ function useFallback(ws: EpaWorkspace, out: EpaResult, why: EpaFailure): EpaResu
 }
 
 /**
- * Penetration query (see the file header). `ws` holds this query's polytope and counters:
- * callers that keep their own scratch pass theirs, the others share one module workspace
- * (one query at a time).
+ * Penetration query (see the file header). `ws` holds this query's polytope and counters: engine
+ * callers pass the one they own; without it a workspace is made for this call (it allocates the
+ * whole polytope: pass one in loops).
  */
 export function epaPenetration(
   out: EpaResult,
@@ -499,7 +499,7 @@ export function epaPenetration(
   poseA: Readonly<Pose>,
   shapeB: ConvexShape,
   poseB: Readonly<Pose>,
-  ws: EpaWorkspace = sharedWorkspace,
+  ws: EpaWorkspace = new EpaWorkspace(),
 ): EpaResult {
   out.iterations = 0;
   out.failure = EpaFailure.None;
@@ -508,7 +508,7 @@ export function epaPenetration(
   ws.bestUpper = Infinity;
   if (ws.inflateA + ws.inflateB > 0) {
     // Radii: GJK on the cores answers separation and shallow overlap exactly.
-    gjkDistance(ws.gjk, shapeA, poseA, shapeB, poseB);
+    gjkDistance(ws.gjk, shapeA, poseA, shapeB, poseB, undefined, ws.gjkWs);
     out.gjkStatus = ws.gjk.status;
     if (ws.gjk.status === GjkStatus.Degenerate) return setDegenerate(out);
     if (ws.gjk.normalValid) {

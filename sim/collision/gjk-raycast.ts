@@ -14,16 +14,17 @@
  * λ only grows, so the answer is conservative: x never passes into M.
  *
  * API
- *   gjkShapeCast(out: CastResult, shapeA, poseA, motionA, shapeB, poseB, motionB): CastResult
+ *   gjkShapeCast(out: CastResult, shapeA, poseA, motionA, shapeB, poseB, motionB, ws?): CastResult
  *     out.fraction  λ ∈ [0, 1] of the step at first contact
  *     out.normal    world unit normal from A to B at contact
  *     out.pointA/B  world contact points at time λ (they coincide within GJK_CAST_TOLERANCE)
- *   gjkRayCast(out: CastResult, shape, pose, origin, direction, maxDistance): CastResult
+ *   gjkRayCast(out: CastResult, shape, pose, origin, direction, maxDistance, ws?): CastResult
  *     ray p(t) = origin + t·direction/‖direction‖, t ∈ [0, maxDistance];
  *     out.fraction = t/maxDistance, out.distance = t, out.pointB = hit point,
  *     out.normal = the SURFACE normal at the hit (facing back along the ray) — the usual ray convention.
  * Statuses: Hit, Miss, InitiallyOverlapping (λ = 0: already touching/overlapping at the start),
  * MaxIterations (λ is still a safe lower bound of the time of impact), Degenerate (non-finite input).
+ * ws: the cast's CastWorkspace, owned by the caller (made for the call when omitted: allocates).
  * Full supports are used (spheres and capsules with their radius), so curved shapes converge
  * linearly to GJK_CAST_TOLERANCE; polytopes converge exactly.
  */
@@ -31,7 +32,7 @@ import type { Vec3 } from '../math/vec3';
 import { quatRotateInverse } from '../math/quat';
 import type { Aabb, ConvexShape, MassProperties, Pose } from '../shapes/shape';
 import { ShapeKind, SupportFace } from '../shapes/shape';
-import { GjkResult, MinkowskiPair, gjkDistance } from './gjk';
+import { GjkResult, GjkWorkspace, MinkowskiPair, gjkDistance } from './gjk';
 import { Simplex } from './simplex';
 import { GJK_CAST_MAX_ITERATIONS, GJK_CAST_TOLERANCE } from '../constants';
 import { clearWitness } from './witness';
@@ -98,20 +99,41 @@ class PointShape implements ConvexShape {
   }
 }
 
-const pointShape = new PointShape();
-const pair = new MinkowskiPair();
-const simplex = new Simplex();
-const s: Vec3 = [0, 0, 0];
-const rWorld: Vec3 = [0, 0, 0];
-const x: Vec3 = [0, 0, 0];
-const v: Vec3 = [0, 0, 0];
-const w: Vec3 = [0, 0, 0];
-const sa: Vec3 = [0, 0, 0];
-const sb: Vec3 = [0, 0, 0];
-const p: Vec3 = [0, 0, 0];
-const wa: Vec3 = [0, 0, 0];
-const wb: Vec3 = [0, 0, 0];
-const nl: Vec3 = [0, 0, 0];
+/**
+ * Everything one ray or shape cast works on: the Minkowski pair, the simplex, the scratch
+ * vectors, and the GJK query that refines the normal. Allocated once by its owner (a world's CCD
+ * stage, a time-of-impact workspace, a script's loop); every cast resets what it uses, so one
+ * workspace serves any number of casts, one at a time (never two in flight).
+ */
+export class CastWorkspace {
+  /** The ray's "shape": a point at the local origin. */
+  readonly pointShape: ConvexShape = new PointShape();
+  readonly pair = new MinkowskiPair();
+  readonly simplex = new Simplex();
+  /** The ray direction s = −(motionA − motionB) in A's frame, and that motion in world. */
+  readonly s: Vec3 = [0, 0, 0];
+  readonly rWorld: Vec3 = [0, 0, 0];
+  /** The ray point x = λs, the GJK vector v, w = x − p, supports sa/sb, the support point p. */
+  readonly x: Vec3 = [0, 0, 0];
+  readonly v: Vec3 = [0, 0, 0];
+  readonly w: Vec3 = [0, 0, 0];
+  readonly sa: Vec3 = [0, 0, 0];
+  readonly sb: Vec3 = [0, 0, 0];
+  readonly p: Vec3 = [0, 0, 0];
+  /** Witnesses (A-local) and the normal (A-local). */
+  readonly wa: Vec3 = [0, 0, 0];
+  readonly wb: Vec3 = [0, 0, 0];
+  readonly nl: Vec3 = [0, 0, 0];
+  /** refineNormal: the poses at the time of impact, its GJK result and scratch. */
+  readonly refineA: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
+  readonly refineB: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
+  readonly refineResult = new GjkResult();
+  readonly gjk = new GjkWorkspace();
+  /** gjkRayCast: the ray's pose, its motion and B's (zero) motion. */
+  readonly rayPose: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
+  readonly motion: Vec3 = [0, 0, 0];
+  readonly zero: Vec3 = [0, 0, 0];
+}
 
 function degenerate(out: CastResult): CastResult {
   out.status = CastStatus.Degenerate;
@@ -122,7 +144,10 @@ function degenerate(out: CastResult): CastResult {
   return out;
 }
 
-/** Linear shape cast (see the file header). */
+/**
+ * Linear shape cast (see the file header). `ws` holds the cast's scratch: engine callers pass
+ * the one they own; without it a workspace is made for this call (it allocates).
+ */
 export function gjkShapeCast(
   out: CastResult,
   shapeA: ConvexShape,
@@ -131,7 +156,10 @@ export function gjkShapeCast(
   shapeB: ConvexShape,
   poseB: Readonly<Pose>,
   motionB: Readonly<Vec3>,
+  ws: CastWorkspace = new CastWorkspace(),
 ): CastResult {
+  const pair = ws.pair, simplex = ws.simplex, s = ws.s, rWorld = ws.rWorld, x = ws.x, v = ws.v, w = ws.w;
+  const sa = ws.sa, sb = ws.sb, p = ws.p, nl = ws.nl;
   pair.set(shapeA, poseA, shapeB, poseB, false);
   rWorld[0] = motionA[0] - motionB[0];
   rWorld[1] = motionA[1] - motionB[1];
@@ -223,9 +251,9 @@ export function gjkShapeCast(
   out.fraction = lambda;
   out.distance = lambda * Math.sqrt(rWorld[0] * rWorld[0] + rWorld[1] * rWorld[1] + rWorld[2] * rWorld[2]);
   // Witnesses at time 0 in A-local, then world, then moved by λ·motion.
-  simplex.witness(wa, wb);
-  pair.toWorldPoint(out.pointA, wa);
-  pair.toWorldPoint(out.pointB, wb);
+  simplex.witness(ws.wa, ws.wb);
+  pair.toWorldPoint(out.pointA, ws.wa);
+  pair.toWorldPoint(out.pointB, ws.wb);
   for (let k = 0; k < 3; k++) {
     out.pointA[k] += lambda * motionA[k];
     out.pointB[k] += lambda * motionB[k];
@@ -247,16 +275,12 @@ export function gjkShapeCast(
     nl[2] /= len;
     pair.toWorldVector(out.normal, nl);
   }
-  if (status === CastStatus.Hit) refineNormal(out, shapeA, poseA, motionA, shapeB, poseB, motionB, lambda);
+  if (status === CastStatus.Hit) refineNormal(ws, out, shapeA, poseA, motionA, shapeB, poseB, motionB, lambda);
   if (!Number.isFinite(out.fraction + out.pointA[0] + out.pointA[1] + out.pointA[2] + out.pointB[0] + out.pointB[1] + out.pointB[2])) {
     return degenerate(out);
   }
   return out;
 }
-
-const refineA: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
-const refineB: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
-const refineResult = new GjkResult();
 
 /**
  * The cast's last separating direction is only as good as GJK_CAST_TOLERANCE allows on curved
@@ -265,6 +289,7 @@ const refineResult = new GjkResult();
  * still apart, so it replaces the cast's normal in that case.
  */
 function refineNormal(
+  ws: CastWorkspace,
   out: CastResult,
   shapeA: ConvexShape,
   poseA: Readonly<Pose>,
@@ -274,6 +299,7 @@ function refineNormal(
   motionB: Readonly<Vec3>,
   lambda: number,
 ): void {
+  const refineA = ws.refineA, refineB = ws.refineB, refineResult = ws.refineResult;
   for (let k = 0; k < 3; k++) {
     refineA.position[k] = poseA.position[k] + lambda * motionA[k];
     refineB.position[k] = poseB.position[k] + lambda * motionB[k];
@@ -282,7 +308,7 @@ function refineNormal(
     refineA.orientation[k] = poseA.orientation[k];
     refineB.orientation[k] = poseB.orientation[k];
   }
-  gjkDistance(refineResult, shapeA, refineA, shapeB, refineB);
+  gjkDistance(refineResult, shapeA, refineA, shapeB, refineB, undefined, ws.gjk);
   if (!refineResult.normalValid) return;
   // At a first contact the gap is closing, so the true normal (A→B) has n·(motionA − motionB)
   // ≥ 0. At a gap of ~1e-9 m a GJK closest-point direction can be off by tens of degrees (a
@@ -293,11 +319,10 @@ function refineNormal(
   for (let k = 0; k < 3; k++) out.normal[k] = rn[k];
 }
 
-const rayPose: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
-const motion: Vec3 = [0, 0, 0];
-const zero: Vec3 = [0, 0, 0];
-
-/** Ray cast against one posed convex shape (see the file header for the result convention). */
+/**
+ * Ray cast against one posed convex shape (see the file header for the result convention).
+ * `ws` as for gjkShapeCast (made for this call when omitted).
+ */
 export function gjkRayCast(
   out: CastResult,
   shape: ConvexShape,
@@ -305,7 +330,9 @@ export function gjkRayCast(
   origin: Readonly<Vec3>,
   direction: Readonly<Vec3>,
   maxDistance: number,
+  ws: CastWorkspace = new CastWorkspace(),
 ): CastResult {
+  const motion = ws.motion, rayPose = ws.rayPose;
   const len = Math.sqrt(direction[0] * direction[0] + direction[1] * direction[1] + direction[2] * direction[2]);
   if (!(len > 0) || !Number.isFinite(len) || !(maxDistance >= 0) || !Number.isFinite(maxDistance)) return degenerate(out);
   const k = maxDistance / len;
@@ -315,7 +342,7 @@ export function gjkRayCast(
   rayPose.position[0] = origin[0];
   rayPose.position[1] = origin[1];
   rayPose.position[2] = origin[2];
-  gjkShapeCast(out, pointShape, rayPose, motion, shape, pose, zero);
+  gjkShapeCast(out, ws.pointShape, rayPose, motion, shape, pose, ws.zero, ws);
   if (out.status === CastStatus.Miss || out.status === CastStatus.Degenerate) return out;
   out.distance = out.fraction * maxDistance;
   // Surface normal faces the ray: the opposite of "from the ray point into the shape".

@@ -8,7 +8,7 @@
  * sub-algorithm is in ./simplex.ts.
  *
  * API
- *   gjkDistance(out: GjkResult, shapeA, poseA, shapeB, poseB, cache?: GjkCache): GjkResult
+ *   gjkDistance(out: GjkResult, shapeA, poseA, shapeB, poseB, cache?: GjkCache, ws?: GjkWorkspace): GjkResult
  *     out.status     GjkStatus (every exit sets it)
  *     out.distance   [m] signed: > 0 separated (exact), ≈ 0 touching, < 0 overlapping — then
  *                    it is −depth and exact only when out.normalValid (shallow overlap of the
@@ -17,7 +17,9 @@
  *     out.normal     world unit normal from A to B (valid when out.normalValid)
  *     out.iterations support evaluations used
  *     cache          optional GjkCache for one shape pair: warm start from the last simplex
- *   gjkIntersect(shapeA, poseA, shapeB, poseB): boolean — overlap test (distance ≤ 0 within
+ *     ws             the query's scratch (GjkWorkspace), owned by the caller; made for the call
+ *                    when omitted (allocates: engines and loops pass theirs)
+ *   gjkIntersect(shapeA, poseA, shapeB, poseB, ws?): boolean — overlap test (distance ≤ 0 within
  *     tolerance), the boolean GJK of the seed thesis: exits at the first separating plane.
  *
  * Frame: everything runs in A's local frame with B mapped in by the relative transform
@@ -129,12 +131,24 @@ export class MinkowskiPair {
   finite = true;
   /** Support evaluations of the last gjkLoop on this pair (its cost). */
   supports = 0;
+  // Scratch of set() and support(), and of the gjkLoop run on this pair (one query at a time).
+  private readonly relQ: Quat = [0, 0, 0, 1];
+  private readonly tmp: Vec3 = [0, 0, 0];
+  private readonly dirB: Vec3 = [0, 0, 0];
+  private readonly sbLocal: Vec3 = [0, 0, 0];
+  /** gjkLoop's search direction, support point w = sa − sb with its witnesses, and last v. */
+  readonly loopDir: Vec3 = [0, 0, 0];
+  readonly loopW: Vec3 = [0, 0, 0];
+  readonly loopSa: Vec3 = [0, 0, 0];
+  readonly loopSb: Vec3 = [0, 0, 0];
+  readonly loopVPrev: Vec3 = [0, 0, 0];
 
   set(a: ConvexShape, poseA: Readonly<Pose>, b: ConvexShape, poseB: Readonly<Pose>, useCore: boolean): this {
     this.a = a;
     this.b = b;
     this.useCore = useCore;
     const qa = poseA.orientation, qb = poseB.orientation;
+    const relQ = this.relQ, tmp = this.tmp;
     for (let k = 0; k < 4; k++) this.qA[k] = qa[k];
     for (let k = 0; k < 3; k++) this.pA[k] = poseA.position[k];
     // q_rel = qA⁻¹ · qB
@@ -157,7 +171,7 @@ export class MinkowskiPair {
 
   /** w = sA(d) − sB(−d), with the two support points (A-local). */
   support(w: Vec3, sa: Vec3, sb: Vec3, d: Readonly<Vec3>): void {
-    const r = this.r;
+    const r = this.r, dirB = this.dirB, sbLocal = this.sbLocal;
     if (this.useCore) this.a.supportCore(sa, d);
     else this.a.support(sa, d);
     // −d into B-local: rᵀ(−d)
@@ -190,11 +204,6 @@ export class MinkowskiPair {
   }
 }
 
-const relQ: Quat = [0, 0, 0, 1];
-const tmp: Vec3 = [0, 0, 0];
-const dirB: Vec3 = [0, 0, 0];
-const sbLocal: Vec3 = [0, 0, 0];
-
 /** Outcome of the raw GJK loop (internal to the convex narrow phase; EPA and casts use it). */
 export const GjkLoopExit = {
   /** Converged with ‖v‖ > GJK_ABSOLUTE_TOLERANCE. */
@@ -206,11 +215,6 @@ export const GjkLoopExit = {
   MaxIterations: 3,
 } as const;
 export type GjkLoopExit = (typeof GjkLoopExit)[keyof typeof GjkLoopExit];
-
-const w: Vec3 = [0, 0, 0];
-const sa: Vec3 = [0, 0, 0];
-const sb: Vec3 = [0, 0, 0];
-const vPrev: Vec3 = [0, 0, 0];
 
 /**
  * The GJK loop on `pair` from the initial direction `dir0` (A-local, any nonzero vector; zero is
@@ -230,6 +234,7 @@ export function gjkLoop(
 ): GjkLoopExit {
   // `supports` counts support evaluations (the cost), reported in pair.supports.
   let supports = 0;
+  const tmp = pair.loopDir, w = pair.loopW, sa = pair.loopSa, sb = pair.loopSb, vPrev = pair.loopVPrev;
   if (warm && simplex.count > 0) {
     // Resume from the caller's simplex (points of A − B): its closest point is an upper bound.
     if (simplex.closest(v)) {
@@ -311,12 +316,29 @@ export function gjkLoop(
   return vv <= absSq ? GjkLoopExit.Touching : GjkLoopExit.MaxIterations;
 }
 
-const pair = new MinkowskiPair();
-const simplex = new Simplex();
-const v: Vec3 = [0, 0, 0];
-const wa: Vec3 = [0, 0, 0];
-const wb: Vec3 = [0, 0, 0];
-const nLocal: Vec3 = [0, 0, 0];
+/**
+ * Everything one GJK query (gjkDistance, gjkIntersect) works on: the Minkowski pair, the simplex
+ * and the scratch vectors. Allocated once by its owner (a world's collision pass, a cast or EPA
+ * workspace, a script's loop); every query resets what it uses, so one workspace serves any
+ * number of queries, one at a time (never two in flight: two worlds, two worker queries or a
+ * re-entrant call each use their own).
+ */
+export class GjkWorkspace {
+  readonly pair = new MinkowskiPair();
+  readonly simplex = new Simplex();
+  /** GJK's closest point of A − B to the origin (A-local). */
+  readonly v: Vec3 = [0, 0, 0];
+  /** Witnesses on A and B (A-local) and the normal (A-local). */
+  readonly wa: Vec3 = [0, 0, 0];
+  readonly wb: Vec3 = [0, 0, 0];
+  readonly nLocal: Vec3 = [0, 0, 0];
+  /** The initial search direction (−t). */
+  readonly dir0: Vec3 = [0, 0, 0];
+  /** A cached support point on A, on B (re-posed), and their difference. */
+  readonly ca: Vec3 = [0, 0, 0];
+  readonly cb: Vec3 = [0, 0, 0];
+  readonly cw: Vec3 = [0, 0, 0];
+}
 
 function degenerate(out: GjkResult): GjkResult {
   out.status = GjkStatus.Degenerate;
@@ -327,7 +349,11 @@ function degenerate(out: GjkResult): GjkResult {
   return out;
 }
 
-/** GJK distance between two posed convex shapes (see the file header for the result). */
+/**
+ * GJK distance between two posed convex shapes (see the file header for the result). `ws` holds
+ * the query's scratch: engine callers pass the one they own; without it a workspace is made for
+ * this call (it allocates: pass one in loops).
+ */
 export function gjkDistance(
   out: GjkResult,
   shapeA: ConvexShape,
@@ -335,14 +361,16 @@ export function gjkDistance(
   shapeB: ConvexShape,
   poseB: Readonly<Pose>,
   cache?: GjkCache,
+  ws: GjkWorkspace = new GjkWorkspace(),
 ): GjkResult {
+  const pair = ws.pair, simplex = ws.simplex, v = ws.v, wa = ws.wa, wb = ws.wb, nLocal = ws.nLocal;
   pair.set(shapeA, poseA, shapeB, poseB, true);
   if (!pair.finite) return degenerate(out);
   // Start from the cached simplex re-posed, else along B's origin → A's (−t), the usual guess.
   const warm = cache !== undefined && cache.count > 0 && cache.shapeA === shapeA && cache.shapeB === shapeB;
-  if (warm) loadCache(cache);
-  const exit = gjkLoop(simplex, v, pair, negT(pair.t), warm);
-  if (cache !== undefined) storeCache(cache);
+  if (warm) loadCache(ws, cache);
+  const exit = gjkLoop(simplex, v, pair, negT(ws.dir0, pair.t), warm);
+  if (cache !== undefined) storeCache(ws, cache);
   out.iterations = pair.supports;
   simplex.witness(wa, wb);
   const rSum = shapeA.coreRadius + shapeB.coreRadius;
@@ -384,14 +412,11 @@ export function gjkDistance(
   return out;
 }
 
-const ca: Vec3 = [0, 0, 0];
-const cb: Vec3 = [0, 0, 0];
-const cw: Vec3 = [0, 0, 0];
-
-/** Fills the module simplex from the cache with the current relative transform (b = r·b_B + t). */
-function loadCache(cache: GjkCache): void {
+/** Fills the workspace's simplex from the cache with the current relative transform (b = r·b_B + t). */
+function loadCache(ws: GjkWorkspace, cache: GjkCache): void {
+  const simplex = ws.simplex, ca = ws.ca, cb = ws.cb, cw = ws.cw;
   simplex.clear();
-  const r = pair.r, t = pair.t;
+  const r = ws.pair.r, t = ws.pair.t;
   for (let i = 0; i < cache.count; i++) {
     const x = cache.b[3 * i], y = cache.b[3 * i + 1], z = cache.b[3 * i + 2];
     cb[0] = r[0] * x + r[3] * y + r[6] * z + t[0];
@@ -408,7 +433,8 @@ function loadCache(cache: GjkCache): void {
 }
 
 /** Stores the final simplex: A points as they are (A-local), B points back in B-local (rᵀ(b − t)). */
-function storeCache(cache: GjkCache): void {
+function storeCache(ws: GjkWorkspace, cache: GjkCache): void {
+  const pair = ws.pair, simplex = ws.simplex;
   const r = pair.r, t = pair.t;
   cache.count = simplex.count;
   cache.shapeA = pair.a;
@@ -424,21 +450,27 @@ function storeCache(cache: GjkCache): void {
   }
 }
 
-const negTScratch: Vec3 = [0, 0, 0];
-function negT(t: Readonly<Vec3>): Vec3 {
-  negTScratch[0] = -t[0];
-  negTScratch[1] = -t[1];
-  negTScratch[2] = -t[2];
-  return negTScratch;
+/** out = −t. */
+function negT(out: Vec3, t: Readonly<Vec3>): Vec3 {
+  out[0] = -t[0];
+  out[1] = -t[1];
+  out[2] = -t[2];
+  return out;
 }
 
-/** Boolean overlap test: true when the shapes touch or overlap (distance ≤ GJK_ABSOLUTE_TOLERANCE). */
-export function gjkIntersect(shapeA: ConvexShape, poseA: Readonly<Pose>, shapeB: ConvexShape, poseB: Readonly<Pose>): boolean {
+/**
+ * Boolean overlap test: true when the shapes touch or overlap (distance ≤ GJK_ABSOLUTE_TOLERANCE).
+ * `ws` as for gjkDistance (made for this call when omitted).
+ */
+export function gjkIntersect(
+  shapeA: ConvexShape, poseA: Readonly<Pose>, shapeB: ConvexShape, poseB: Readonly<Pose>, ws: GjkWorkspace = new GjkWorkspace(),
+): boolean {
+  const pair = ws.pair, v = ws.v;
   pair.set(shapeA, poseA, shapeB, poseB, true);
   if (!pair.finite) return false;
   // Boolean GJK: stop at the first plane that separates the cores by more than the radii.
   const rSum = shapeA.coreRadius + shapeB.coreRadius;
-  const exit = gjkLoop(simplex, v, pair, negT(pair.t), false, rSum + GJK_ABSOLUTE_TOLERANCE);
+  const exit = gjkLoop(ws.simplex, v, pair, negT(ws.dir0, pair.t), false, rSum + GJK_ABSOLUTE_TOLERANCE);
   if (exit === GjkLoopExit.Enclosed || exit === GjkLoopExit.Touching) return true;
   const vl = Math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
   // Converged or stopped early: overlap iff the core distance (upper bound ‖v‖) is within the radii.

@@ -2,7 +2,8 @@
  * queryConvex: the plain, stable form of the convex pair query, for scripts and external checks
  * (the Rapier oracle). Allocates freely; the engine uses dispatcher.ts instead.
  *
- *   queryConvex(a, b) with a, b = { shape, position: [x, y, z], orientation: [x, y, z, w] }
+ *   queryConvex(a, b, ws?) with a, b = { shape, position: [x, y, z], orientation: [x, y, z, w] }
+ *   (ws: an optional CollideWorkspace to reuse across calls; one is made per call otherwise)
  *   shape: { type: 'sphere', radius } | { type: 'box', halfExtents: [x, y, z] }
  *        | { type: 'capsule', radius, height } | { type: 'cylinder', radius, height }
  *        | { type: 'hull', points: [[x, y, z], …] }
@@ -31,8 +32,8 @@
  */
 import { ContactBuffer } from './contact';
 import type { Contact } from './contact';
-import { collideConvexPair } from './dispatcher';
-import { EpaResult, EpaStatus, epaPenetration } from './epa';
+import { CollideWorkspace, collideConvexPair } from './dispatcher';
+import { EpaResult, EpaStatus, EpaWorkspace, epaPenetration } from './epa';
 import { GjkStatus } from './gjk';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
@@ -105,8 +106,11 @@ function deepest(buf: ContactBuffer): number {
   return best;
 }
 
-/** Plain convex pair query (see the file header). */
-export function queryConvex(a: ConvexBodyDesc, b: ConvexBodyDesc): ConvexQueryResult {
+/**
+ * Plain convex pair query (see the file header). `ws`: scratch for the engine routines, made for
+ * this call when omitted (a script that queries in a loop may pass one and reuse it).
+ */
+export function queryConvex(a: ConvexBodyDesc, b: ConvexBodyDesc, ws: CollideWorkspace = new CollideWorkspace()): ConvexQueryResult {
   const poseA = readPose(a, 'a');
   const poseB = readPose(b, 'b');
   const shapeA = shapeFromDesc(a.shape);
@@ -118,11 +122,11 @@ export function queryConvex(a: ConvexBodyDesc, b: ConvexBodyDesc): ConvexQueryRe
 
   if (analyticPair(shapeA, shapeB)) {
     // Analytic routines with an unbounded margin return the closest pair even when apart.
-    collideConvexPair(buf, shapeA, poseA, shapeB, poseB, Infinity);
+    collideConvexPair(buf, shapeA, poseA, shapeB, poseB, Infinity, ws);
     const k = deepest(buf);
     fromEngineContact(res, buf, k);
     buf.clear();
-    if (res.distance <= 0) collideConvexPair(buf, shapeA, poseA, shapeB, poseB, 0);
+    if (res.distance <= 0) collideConvexPair(buf, shapeA, poseA, shapeB, poseB, 0, ws);
   } else if (shapeA.kind === ShapeKind.Box && shapeB.kind === ShapeKind.Box) {
     const sat = createBoxBoxSat();
     const hA = (shapeA as BoxShape).halfExtents, hB = (shapeB as BoxShape).halfExtents;
@@ -137,11 +141,11 @@ export function queryConvex(a: ConvexBodyDesc, b: ConvexBodyDesc): ConvexQueryRe
         res.pointA[i] = res.pointB[i] - sat.separation * sat.normal[i];
       }
     } else {
-      gjkEpa(res, shapeA, poseA, shapeB, poseB);
+      gjkEpa(res, shapeA, poseA, shapeB, poseB, ws.epa);
     }
   } else {
-    gjkEpa(res, shapeA, poseA, shapeB, poseB);
-    if (res.distance <= 0) collideConvexPair(buf, shapeA, poseA, shapeB, poseB, 0);
+    gjkEpa(res, shapeA, poseA, shapeB, poseB, ws.epa);
+    if (res.distance <= 0) collideConvexPair(buf, shapeA, poseA, shapeB, poseB, 0, ws);
   }
 
   res.intersecting = res.distance <= 0;
@@ -170,10 +174,8 @@ function fromEngineContact(res: ConvexQueryResult, buf: ContactBuffer, k: number
   }
 }
 
-const epa = new EpaResult();
-
-function gjkEpa(res: ConvexQueryResult, shapeA: ConvexShape, poseA: Pose, shapeB: ConvexShape, poseB: Pose): void {
-  epaPenetration(epa, shapeA, poseA, shapeB, poseB);
+function gjkEpa(res: ConvexQueryResult, shapeA: ConvexShape, poseA: Pose, shapeB: ConvexShape, poseB: Pose, ws: EpaWorkspace): void {
+  const epa = epaPenetration(new EpaResult(), shapeA, poseA, shapeB, poseB, ws);
   res.distance = epa.status === EpaStatus.Separated ? epa.distance : -epa.depth;
   for (let i = 0; i < 3; i++) {
     res.normal[i] = epa.normal[i];

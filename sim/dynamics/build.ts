@@ -119,15 +119,17 @@ export function createDynamicsWorld(spec: WorldSpec, terrain: Heightfield | null
   const joints = new JointStore();
   const jointNames = new Set<string>();
   for (const { spec: j, field } of jointSpecs) addJoint(joints, jointNames, bodies, n, j, field);
+  for (const { spec: j, field } of jointSpecs) if (j.mimic !== undefined) addCoupling(joints, j, field);
 
   raiseMiddleLinkInertia(bodies, joints);
   if (spec.robot) setRobotCollisionFilter(bodies, spec.robot, spec.bodies.length);
 
   const controllerSpec = spec.robot?.controller;
-  if (controllerSpec && spec.robot && !driveController) {
-    throw new Error('robot.controller: no drive-controller factory was given (pass robotDriveController from sim/robot/controllers/world-drive.ts to createDynamicsWorld)');
+  const wantsController = controllerSpec !== undefined || (spec.robot?.servos?.length ?? 0) > 0;
+  if (wantsController && spec.robot && !driveController) {
+    throw new Error(`robot.${controllerSpec ? 'controller' : 'servos'}: no drive-controller factory was given (pass robotDriveController from sim/robot/controllers/world-drive.ts to createDynamicsWorld)`);
   }
-  const controller = controllerSpec && spec.robot && driveController
+  const controller = wantsController && spec.robot && driveController
     ? driveController(controllerSpec, spec.robot, (name, field) => {
         const k = joints.defs.findIndex((d) => d.name === name);
         if (k < 0) throw new Error(`robot.${field}: no joint named "${name}"`);
@@ -285,6 +287,26 @@ function addJoint(joints: JointStore, jointNames: Set<string>, bodies: BodyStore
   };
   if (def.stiffness < 0 || def.damping < 0 || def.friction < 0) throw new Error(`${field}: spring stiffness, damping and friction must be ≥ 0`);
   joints.add(def, motor ? j.motor!.targetVelocity : 0);
+}
+
+/**
+ * The coupling row of joint j's `mimic` (URDF <mimic>): j follows the named joint. Both must be
+ * revolute or prismatic, and different.
+ */
+function addCoupling(joints: JointStore, j: JointSpec, field: string): void {
+  const m = j.mimic!;
+  if (m === null || typeof m !== 'object' || typeof m.joint !== 'string') throw new Error(`${field}.mimic must be { joint, multiplier?, offset? }`);
+  const follower = joints.defs.findIndex((d) => d.name === j.name);
+  const leader = joints.defs.findIndex((d) => d.name === m.joint);
+  if (leader < 0) throw new Error(`${field}.mimic.joint: no joint named "${m.joint}"`);
+  if (leader === follower) throw new Error(`${field}.mimic.joint: joint "${j.name}" cannot follow itself`);
+  const moving = (k: JointKind) => k === JointKind.Revolute || k === JointKind.Prismatic;
+  if (!moving(joints.defs[follower].kind) || !moving(joints.defs[leader].kind)) {
+    throw new Error(`${field}.mimic: joint "${j.name}" and the joint it follows, "${m.joint}", must both be revolute or prismatic`);
+  }
+  const multiplier = m.multiplier ?? 1, offset = m.offset ?? 0;
+  if (!Number.isFinite(multiplier) || !Number.isFinite(offset)) throw new Error(`${field}.mimic: multiplier and offset must be finite numbers`);
+  joints.addCoupling({ follower, leader, multiplier, offset });
 }
 
 /**

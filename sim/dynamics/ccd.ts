@@ -29,7 +29,7 @@ import { CastResult, CastStatus } from '../collision/gjk-raycast';
 import { castConvexHeightfield } from '../collision/heightfield-cast/convex-cast';
 import { TerrainCastResult } from '../collision/heightfield-cast/terrain-cast-result';
 import { SweptStatus } from '../collision/swept/swept-sphere';
-import { sweptAabb, timeOfImpact, type RigidMotion } from '../collision/swept/time-of-impact';
+import { TimeOfImpactWorkspace, sweptAabb, timeOfImpact, type RigidMotion } from '../collision/swept/time-of-impact';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { shapeFromDesc } from '../shapes/shape-desc';
@@ -99,6 +99,8 @@ export class ContinuousPass {
   private readonly hits = new NodeList();
   private readonly terrainHit = new TerrainCastResult();
   private readonly pairHit = new CastResult();
+  /** The body–static time-of-impact queries' scratch (sweptAabb, timeOfImpact). */
+  private readonly toiWs = new TimeOfImpactWorkspace();
   private readonly pose0: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
   private readonly staticPose: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
   private readonly motion: RigidMotion = { linear: [0, 0, 0], angular: [0, 0, 0] };
@@ -193,13 +195,13 @@ export class ContinuousPass {
         }
       }
       if (this.statics.proxyCount > 0) {
-        sweptAabb(this.box, core, this.pose0, this.motion);
+        sweptAabb(this.box, core, this.pose0, this.motion, this.toiWs);
         this.hits.clear();
         this.statics.queryAabb(this.box, this.hits);
         for (let k = 0; k < this.hits.count; k++) {
           const s = this.statics.getUserData(this.hits.items[k]);
           bodies.shapePose(this.staticPose.position, this.staticPose.orientation as Quat, s);
-          timeOfImpact(this.pairHit, core, this.pose0, this.motion, bodies.shapes[s] as ConvexShape, this.staticPose, this.still);
+          timeOfImpact(this.pairHit, core, this.pose0, this.motion, bodies.shapes[s] as ConvexShape, this.staticPose, this.still, this.toiWs);
           // a cast out of iterations still gives a safe lower bound
           const hit = this.pairHit.status === CastStatus.Hit || this.pairHit.status === CastStatus.MaxIterations;
           if (hit && this.pairHit.fraction < toi) {

@@ -42,7 +42,7 @@ import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from './frame-lay
 import { ContactBuffer, WheelContactKind } from '../collision/contact';
 import { collideCylinderTerrainInto } from '../collision/cylinder-terrain/collide';
 import { CylinderTerrainWorkspace } from '../collision/cylinder-terrain/workspace';
-import { collideShapeHeightfield, collideShapes } from '../collision/dispatcher';
+import { CollideWorkspace, collideShapeHeightfield, collideShapes } from '../collision/dispatcher';
 import { BroadPhase } from '../collision/broadphase/broad-phase';
 import { BODY_PAIR_SHIFT, bodyPairA, bodyPairB } from '../collision/pair-key';
 import type { Quat } from '../math/quat';
@@ -92,6 +92,8 @@ export class CollisionPass {
   /** [m] Real radius of each analytic wheel (its query cylinder is grown by this step's margin). */
   private readonly wheelRadius: Float64Array;
   private readonly polyWs = new PolytopeTerrainWorkspace();
+  /** The dispatcher's scratch (body pairs, other shapes against the terrain). */
+  private readonly collideWs = new CollideWorkspace();
   private readonly box: Aabb = aabb();
   private readonly poseA: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
   private readonly poseB: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
@@ -391,7 +393,7 @@ export class CollisionPass {
     } else if (this.polytopes[a] === null || !polytopeTerrainClear(this.polytopes[a]!, pose.position, pose.orientation, hf, S, this.polyWs)) {
       // (a large box or hull provably farther than S from the terrain, e.g. a chassis over
       // its wheels, skips the general routine: it would return nothing)
-      const status = collideShapeHeightfield(buf, bodies.shapes[a] as Shape, pose, hf, S);
+      const status = collideShapeHeightfield(buf, bodies.shapes[a] as Shape, pose, hf, S, this.collideWs);
       if (status !== 0) this.stats.degraded++;
       for (let k = 0; k < buf.count; k++) buf.kind[k] = CONTACT_KIND_CONVEX_TERRAIN;
     } else {
@@ -408,7 +410,7 @@ export class CollisionPass {
     buf.clear();
     bodies.shapePose(this.poseA.position, this.poseA.orientation as Quat, a);
     bodies.shapePose(this.poseB.position, this.poseB.orientation as Quat, b);
-    const status = collideShapes(buf, bodies.shapes[a] as Shape, this.poseA, bodies.shapes[b] as Shape, this.poseB, SPECULATIVE_DISTANCE);
+    const status = collideShapes(buf, bodies.shapes[a] as Shape, this.poseA, bodies.shapes[b] as Shape, this.poseB, SPECULATIVE_DISTANCE, this.collideWs);
     if (status !== 0) this.stats.degraded++;
     let touching = false;
     for (let k = 0; k < buf.count; k++) {

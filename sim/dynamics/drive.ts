@@ -26,9 +26,10 @@ export interface DriveController {
 }
 
 /**
- * Builds the drive controller of a robot's `controller` spec. `jointIndex(name, field)` returns
+ * Builds the drive controller of a robot's `controller` spec and its `servos` (joints held at a
+ * position); `spec` is undefined for a robot with servos only. `jointIndex(name, field)` returns
  * the index of the joint called `name` (a motorised joint), or throws an Error naming `field`.
  */
 export type DriveControllerFactory = (
-  spec: ControllerSpec, robot: RobotSpec, jointIndex: (name: string, field: string) => number,
+  spec: ControllerSpec | undefined, robot: RobotSpec, jointIndex: (name: string, field: string) => number,
 ) => DriveController;

@@ -80,6 +80,12 @@ export class SleepIslands {
       }
       if (d.bodyA < n && d.bodyB < n) this.union(d.bodyA, d.bodyB);
     }
+    // a coupling (mimic) joins the follower's and the leader's bodies
+    for (let i = 0; i < joints.couplings.length; i++) {
+      const c = joints.couplings[i];
+      const f = joints.defs[c.follower], l = joints.defs[c.leader];
+      if (f.bodyB < n && l.bodyB < n) this.union(f.bodyB, l.bodyB);
+    }
     const c = contacts;
     for (let i = 0; i < c.count; i++) {
       const a = c.bodyA[i], b = c.bodyB[i];

@@ -94,6 +94,21 @@ export interface JointSpec {
   damping?: number;
   /** Coulomb friction of the joint coordinate [N·m] or [N] (URDF `dynamics friction`). */
   friction?: number;
+  /**
+   * Coupling to another joint (URDF `<mimic>`): this joint's coordinate is held at
+   * multiplier · the other's + offset by a solver row. Both joints revolute or prismatic.
+   */
+  mimic?: MimicSpec;
+}
+
+/** A joint coupled to another (URDF `<mimic joint multiplier offset>`). */
+export interface MimicSpec {
+  /** Name of the leading joint. */
+  joint: string;
+  /** Default 1. */
+  multiplier?: number;
+  /** [rad] or [m]; default 0. */
+  offset?: number;
 }
 
 /**
@@ -180,7 +195,49 @@ export type ControllerSpec =
       maxSteer: number;
       maxAcceleration?: number;
       maxTorque: number;
-    };
+    }
+  | AllWheelSteerSpec;
+
+/**
+ * All-wheel steering (4 or 6 steered wheels: the JPL Open Source Rover, Mars rovers). The
+ * command is a body twist about a reference point (the mean position of the unsteered wheels,
+ * or of all wheels when every wheel steers): throttle → forward speed v, steer → yaw rate ω, so
+ * that steer alone turns in place and both together turn about a point beside the rover
+ * (Ackermann-like, every wheel aimed at that point); in "crab" mode steer instead turns every
+ * steered wheel by the same angle and the rover moves sideways without turning.
+ */
+export interface AllWheelSteerSpec {
+  type: 'all-wheel-steer';
+  /**
+   * Every driven wheel: its joint, the joint that steers it (none: a fixed wheel), and its
+   * position [x, y] in the base frame (default: the wheel joint's anchor at the start pose).
+   */
+  wheels: { drive: string; steer?: string; position?: [number, number] }[];
+  wheelRadius: number;
+  /** [m/s] speed at throttle 1; [rad/s] yaw rate at steer 1 ("turn" mode). */
+  maxSpeed: number;
+  maxYawRate?: number;
+  maxAcceleration?: number;
+  maxYawAcceleration?: number;
+  /** [rad] Largest steering angle of any wheel (targets are clamped to it); crab angle at steer 1. */
+  maxSteer: number;
+  /** "turn" (default): steer is a yaw rate; "crab": steer is a common steering angle. */
+  mode?: 'turn' | 'crab';
+  maxTorque: number;
+}
+
+/**
+ * A joint held at a position by its motor (a position servo: a proportional loop on the motor's
+ * target velocity, clamped to maxVelocity, effort-limited by the motor's maxTorque). From URDF
+ * position interfaces (<transmission>, <ros2_control>) and a scenario's `robot.controller.hold`.
+ */
+export interface ServoSpec {
+  joint: string;
+  /** [rad] or [m] position to hold. */
+  target: number;
+  /** [rad/s] or [m/s] fastest approach; default STEERING_MAX_RATE. */
+  maxVelocity?: number;
+}
 
 /** A robot: bodies and joints (and how to drive them). URDF import produces one. */
 export interface RobotSpec {
@@ -188,6 +245,8 @@ export interface RobotSpec {
   bodies: BodySpec[];
   joints: JointSpec[];
   controller?: ControllerSpec;
+  /** Joints held at a position by their motors (each needs a `motor`); see ServoSpec. */
+  servos?: ServoSpec[];
   /** Name of the body whose pose the app follows (the chassis). */
   base: string;
   /**

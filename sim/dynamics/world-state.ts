@@ -2,13 +2,14 @@
  * The world's state: everything that affects the future, in one Float64Array, and its hash.
  *
  *   header (HEADER numbers: magic, body, joint and contact counts, step, drive, script cursor,
- *           script overridden, controller state length, 2 spare)
+ *           script overridden, controller state length, coupling count, 1 spare)
  *   bodies   pos(3n) rot(4n) linVel(3n) angVel(3n) sleepTime(n) awake(n) island(n)
  *            sleepPos(3n) sleepRot(4n)                                   (BODY_STATE per body)
  *   joints   motorTarget(nj) impulses(JOINT_IMPULSE_STRIDE·nj)
  *   contacts per contact: key point normal impulses(5) kind cellI cellJ feature depth friction
  *            restitution rolling                                       (CONTACT_STATE numbers)
  *   controller state
+ *   couplings  impulse(nm)          (URDF <mimic> rows; none: the layout is the one before them)
  *
  * The broad phase is not state: its pair set, sorted by body indices, is the same whatever its
  * tree looks like (every pair within the speculative distance overlaps in fattened boxes). The
@@ -29,7 +30,8 @@ export function saveWorldState(w: DynamicsWorld): Float64Array {
   const bodies = w.bodies, n = bodies.count, joints = w.joints, nj = joints.count;
   const c = w.contacts, nc = c.count;
   const ctl = w.controller ? w.controller.state : new Float64Array(0);
-  const size = HEADER + n * BODY_STATE + nj * (1 + JOINT_IMPULSE_STRIDE) + nc * CONTACT_STATE + ctl.length;
+  const nm = joints.couplings.length;
+  const size = HEADER + n * BODY_STATE + nj * (1 + JOINT_IMPULSE_STRIDE) + nc * CONTACT_STATE + ctl.length + nm;
   const s = new Float64Array(size);
   s[0] = WORLD_STATE_MAGIC;
   s[1] = n;
@@ -41,7 +43,7 @@ export function saveWorldState(w: DynamicsWorld): Float64Array {
   s[7] = w.scriptCursor;
   s[8] = w.scriptOverridden ? 1 : 0;
   s[9] = ctl.length;
-  s[10] = 0;
+  s[10] = nm;
   s[11] = 0;
   let o = HEADER;
   s.set(bodies.pos.subarray(0, 3 * n), o); o += 3 * n;
@@ -64,7 +66,8 @@ export function saveWorldState(w: DynamicsWorld): Float64Array {
     s[o++] = c.kind[i]; s[o++] = c.cellI[i]; s[o++] = c.cellJ[i]; s[o++] = c.feature[i];
     s[o++] = c.depth[i]; s[o++] = c.friction[i]; s[o++] = c.restitution[i]; s[o++] = c.rolling[i];
   }
-  s.set(ctl, o);
+  s.set(ctl, o); o += ctl.length;
+  s.set(joints.couplingImpulse, o);
   return s;
 }
 
@@ -81,7 +84,9 @@ export function restoreWorldState(w: DynamicsWorld, s: Float64Array): void {
   const nc = s[3], nctl = s[9];
   const ctl = w.controller ? w.controller.state : new Float64Array(0);
   if (nctl !== ctl.length) throw new Error('restoreState: the drive controller differs from this world\'s');
-  const size = HEADER + n * BODY_STATE + nj * (1 + JOINT_IMPULSE_STRIDE) + nc * CONTACT_STATE + nctl;
+  const nm = joints.couplings.length;
+  if (s[10] !== nm) throw new Error(`restoreState: the state has ${s[10]} joint couplings, this world ${nm}`);
+  const size = HEADER + n * BODY_STATE + nj * (1 + JOINT_IMPULSE_STRIDE) + nc * CONTACT_STATE + nctl + nm;
   if (s.length !== size || !Number.isInteger(nc) || nc < 0) throw new Error(`restoreState: the state is ${s.length} numbers long, expected ${size}`);
   for (let k = 0; k < s.length; k++) if (!Number.isFinite(s[k])) throw new Error(`restoreState: number ${k} of the state is not finite`);
   // validate the contacts' body pairs before anything is copied (a failed restore changes nothing)
@@ -126,7 +131,8 @@ export function restoreWorldState(w: DynamicsWorld, s: Float64Array): void {
     c.bodyB[i] = b;
     c.slotB[i] = b < 0 ? n : b;
   }
-  ctl.set(s.subarray(o, o + nctl));
+  ctl.set(s.subarray(o, o + nctl)); o += nctl;
+  joints.couplingImpulse.set(s.subarray(o, o + nm));
   for (let b = 0; b < n; b++) bodies.updateInertia(b);
   c.source.fill(-1, 0, nc);
 }

@@ -34,10 +34,11 @@ import { stateFromBytes, type RecordingStatus } from '../app/record-session';
 import type { SimServiceImpl } from '../app/service';
 import type { SimWorld } from '../app/sim-world';
 import type { BodyInfo, JointInfo } from '../app/protocol';
-import type { ControllerSpec, InlineTerrainSpec, ShapeSpec } from '../dynamics/spec';
+import type { ControllerSpec, InlineTerrainSpec, RobotSpec, ShapeSpec } from '../dynamics/spec';
 import type { FrameData } from '../record/format';
 import { makeWheelStats, wheelRadius, wheelStatsInto, type RecordedBody, type WheelStats } from '../record/foxglove';
 import { ackermannMaxCurvature } from '../robot/controllers/drive-kinematics';
+import { allWheelSteerMaxYawRate } from '../robot/controllers/drive-controller';
 import type { ScenarioFiles } from '../scenario/scenario-files';
 import { FileSink } from '../node/record-file';
 import { nodeEncoderThread } from '../node/record-thread';
@@ -85,7 +86,7 @@ export interface LiveWheelInfo {
 
 /** The robot's drive controller as a twist needs it (null: the world has no driven robot). */
 export type LiveControllerInfo =
-  | { type: 'skid-steer' | 'differential'; maxSpeed: number; maxYawRate: number; joints: number[] }
+  | { type: 'skid-steer' | 'differential' | 'all-wheel-steer'; maxSpeed: number; maxYawRate: number; joints: number[] }
   | { type: 'ackermann'; maxSpeed: number; wheelbase: number; maxBicycleAngle: number; joints: number[] };
 
 /** What a session's world is made of (fixed for its life: reset keeps it). */
@@ -618,12 +619,14 @@ function describe(w: SimWorld, scenarioPath: string | null, lockstep: boolean): 
     joints,
     wheels,
     baseBody: info.baseBody,
-    controller: spec === undefined || e.controller === null ? null : controllerInfo(spec, [...e.controller.joints]),
+    controller: spec === undefined || e.controller === null ? null : controllerInfo(spec, [...e.controller.joints], w.spec.robot),
   };
 }
 
 /** The limits a twist is scaled by (the same defaults as sim/robot/controllers/drive-controller.ts). */
-function controllerInfo(spec: ControllerSpec, joints: number[]): LiveControllerInfo {
+function controllerInfo(spec: ControllerSpec, joints: number[], robot?: RobotSpec): LiveControllerInfo {
+  // all-wheel steering: a twist maps as onto skid steer (steer = ω / its yaw rate at steer 1)
+  if (spec.type === 'all-wheel-steer') return { type: spec.type, maxSpeed: spec.maxSpeed, maxYawRate: allWheelSteerMaxYawRate(spec, robot), joints };
   if (spec.type === 'ackermann') {
     return { type: 'ackermann', maxSpeed: spec.maxSpeed, wheelbase: spec.wheelbase, maxBicycleAngle: Math.atan(spec.wheelbase * ackermannMaxCurvature(spec.wheelbase, spec.track, spec.maxSteer)), joints };
   }

@@ -37,6 +37,7 @@ export function loadScenarioUrdfRobotWithVisuals(parsed: ParsedScenario, files: 
     urdfPath: entry.urdf,
     meshes: (path) => meshes[path] ?? meshes[path.split('/').pop() ?? path],
     controller: entry.controller ?? 'infer',
+    ...(entry.hold !== undefined ? { hold: entry.hold } : {}),
     ...(entry.lumpFixedLinks !== undefined ? { lumpFixedLinks: entry.lumpFixedLinks } : {}),
     ...(entry.motorTorque !== undefined ? { motorTorque: entry.motorTorque } : {}),
     ...(entry.selfCollide !== undefined ? { selfCollide: entry.selfCollide } : {}),

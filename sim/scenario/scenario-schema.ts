@@ -361,6 +361,8 @@ const axisJoint = {
   spring: v.optional(springSchema),
   damping: v.optional(num(STIFF)),
   friction: v.optional(num(EFFORT)),
+  /** URDF <mimic>: this joint's coordinate = multiplier · the named joint's + offset. */
+  mimic: v.optional(obj({ joint: text(MAX_NAME_CHARS, 'a joint name'), multiplier: v.optional(num({ lo: -1e3, hi: 1e3 })), offset: v.optional(num({ lo: -MAX_SIZE, hi: MAX_SIZE })) })),
 };
 
 export const jointSchema = variantOf('type', ['revolute', 'prismatic', 'fixed', 'ball'], [
@@ -482,7 +484,7 @@ export const skidSteerRobotSchema = obj({
 });
 
 const jointNames = () => list(text(MAX_NAME_CHARS, 'a joint name'), MAX_DRIVEN_JOINTS, 1, 'joint names');
-export const controllerSchema = variantOf('type', ['skid-steer', 'differential', 'ackermann'], [
+export const controllerSchema = variantOf('type', ['skid-steer', 'differential', 'ackermann', 'all-wheel-steer'], [
   strict({
     type: picklist(['skid-steer', 'differential'] as const),
     left: jointNames(),
@@ -509,7 +511,47 @@ export const controllerSchema = variantOf('type', ['skid-steer', 'differential',
     maxAcceleration: v.optional(pos(1000)),
     maxTorque: num({ lo: 0, hi: MAX_EFFORT, loOpen: true, unit: 'N·m' }),
   }),
+  strict({
+    type: literal('all-wheel-steer'),
+    wheels: list(obj({
+      drive: text(MAX_NAME_CHARS, 'a joint name'),
+      steer: v.optional(text(MAX_NAME_CHARS, 'a joint name')),
+      position: v.optional(vec2()),
+    }), MAX_DRIVEN_JOINTS, 2, 'wheels { drive, steer?, position? }'),
+    wheelRadius: pos(10),
+    maxSpeed: pos(100),
+    maxYawRate: v.optional(pos(50)),
+    maxAcceleration: v.optional(pos(1000)),
+    maxYawAcceleration: v.optional(pos(1000)),
+    maxSteer: num({ lo: 0, hi: Math.PI / 2, loOpen: true, unit: 'rad' }),
+    mode: v.optional(picklist(['turn', 'crab'] as const)),
+    maxTorque: num({ lo: 0, hi: MAX_EFFORT, loOpen: true, unit: 'N·m' }),
+  }),
 ]);
+
+/** Most joints a scenario's `robot.controller.hold` names. */
+export const MAX_HELD_JOINTS = 1000;
+
+/** `{ <joint name>: position }` [rad] or [m]: joints held by position servos. */
+export const holdSchema = v.custom<Record<string, number>>(
+  (x) => typeof x === 'object' && x !== null && !Array.isArray(x) && Object.keys(x).length <= MAX_HELD_JOINTS
+    && Object.entries(x).every(([k, a]) => k.length > 0 && k.length <= MAX_NAME_CHARS && typeof a === 'number' && Number.isFinite(a) && Math.abs(a) <= MAX_SIZE),
+  got(`must be an object of joint positions by joint name (finite numbers, rad or m, within ±${MAX_SIZE}; at most ${MAX_HELD_JOINTS} joints)`),
+);
+
+/** The drive kinds a scenario can pick by name (parameters inferred from the robot). */
+export const CONTROLLER_KINDS = ['skid-steer', 'differential', 'ackermann', 'all-wheel-steer'] as const;
+
+/**
+ * `robot.controller` of a URDF robot picking a kind (or none) and holding joints, everything
+ * else inferred: `{ "type": "all-wheel-steer", "mode": "crab", "hold": { "mast_joint": 0.2 } }`.
+ */
+export const controllerChoiceSchema = obj({
+  type: v.optional(picklist([...CONTROLLER_KINDS, 'none'] as const)),
+  mode: v.optional(picklist(['turn', 'crab'] as const)),
+  maxSpeed: v.optional(pos(100)),
+  hold: v.optional(holdSchema),
+});
 
 /** Most `robot.disableCollisions` pairs and `robot.xacroArgs` entries a scenario may give. */
 export const MAX_ROBOT_PAIRS = 10_000;
@@ -525,7 +567,11 @@ export const urdfRobotSchema = obj({
   urdf: text(MAX_PATH_CHARS, 'the path of a URDF file (or xacro), relative to the scenario file,'),
   position: v.optional(vec2()),
   yaw: v.optional(num(YAW)),
-  controller: v.optional(controllerSchema),
+  /**
+   * A full controller (controllerSchema, with an optional `hold`), or a choice of kind with
+   * `hold` (controllerChoiceSchema): dispatched in scenario-v2.ts by its fields.
+   */
+  controller: v.optional(v.unknown()),
   /** Values of the xacro file's <xacro:arg>s. */
   xacroArgs: v.optional(xacroArgsSchema),
   /** Links collide with each other (Gazebo's self_collide); default false. */

@@ -45,6 +45,9 @@ import {
   skidSteerRobotSchema,
   terrainFileSchema,
   urdfRobotSchema,
+  controllerChoiceSchema,
+  controllerSchema,
+  holdSchema,
   type BodyRaw,
   type JointRaw,
   type ScenarioV2Raw,
@@ -81,7 +84,10 @@ export interface UrdfRobotEntry {
   urdf: string;
   position: [number, number];
   yaw: number;
-  controller?: ControllerSpec;
+  /** A full controller, a kind to infer ({ type, mode?, maxSpeed? }), or 'none'. */
+  controller?: ControllerSpec | UrdfControllerChoice | 'none';
+  /** [rad] or [m] Joints held at a position by servos (`robot.controller.hold`). */
+  hold?: Record<string, number>;
   /** Values of the xacro file's arguments (the gatherer expands it with them). */
   xacroArgs?: Record<string, string | number | boolean>;
   selfCollide?: boolean;
@@ -90,6 +96,13 @@ export interface UrdfRobotEntry {
   lumpFixedLinks?: boolean;
   /** [N·m] */
   motorTorque?: number;
+}
+
+/** A URDF robot's controller picked by kind, parameters inferred (urdf-to-robot.ts ControllerChoice). */
+export interface UrdfControllerChoice {
+  type: ControllerSpec['type'];
+  mode?: 'turn' | 'crab';
+  maxSpeed?: number;
 }
 
 /** The `robot` block of a scenario: the built-in skid-steer rover or a URDF robot. */
@@ -271,11 +284,47 @@ function parseV2(f: ScenarioV2Raw): ParsedScenario {
   return { version: 2, name, terrain, world, robot, start, script };
 }
 
+/** A full controller spec, not a choice of kind ({ type, mode?, maxSpeed? }) or 'none'. */
+export function isFullControllerSpec(c: UrdfRobotEntry['controller']): c is ControllerSpec {
+  return typeof c === 'object' && Object.keys(c).some((k) => k !== 'type' && k !== 'mode' && k !== 'maxSpeed');
+}
+
+/**
+ * A URDF robot's `controller`: a full spec (it has fields beyond type, mode, maxSpeed and hold),
+ * with an optional `hold`; or a choice of kind ("none": no drive), with an optional `hold`.
+ */
+function parseUrdfController(raw: unknown, entry: UrdfRobotEntry): void {
+  const isObj = isObject(raw);
+  const choiceKeys = ['type', 'mode', 'maxSpeed', 'hold'];
+  if (isObj && Object.keys(raw).every((k) => choiceKeys.includes(k))) {
+    const c = run(runSchema(controllerChoiceSchema, raw, 'robot.controller'));
+    if (c.hold !== undefined) entry.hold = c.hold;
+    if (c.type === 'none') {
+      if (c.mode !== undefined || c.maxSpeed !== undefined) fail('robot.controller: "mode" and "maxSpeed" need a drive; "type": "none" has none');
+      entry.controller = 'none';
+    } else if (c.type !== undefined) {
+      if (c.mode !== undefined && c.type !== 'all-wheel-steer') fail(`robot.controller.mode: only "all-wheel-steer" has modes, this controller is "${c.type}"`);
+      entry.controller = { type: c.type, ...(c.mode !== undefined ? { mode: c.mode } : {}), ...(c.maxSpeed !== undefined ? { maxSpeed: c.maxSpeed } : {}) };
+    } else if (c.mode !== undefined || c.maxSpeed !== undefined) {
+      fail('robot.controller: "mode" and "maxSpeed" need the controller\'s "type" (one of "skid-steer", "differential", "ackermann", "all-wheel-steer")');
+    }
+    return;
+  }
+  let full: unknown = raw;
+  if (isObj && Object.prototype.hasOwnProperty.call(raw, 'hold')) {
+    const { hold, ...rest } = raw as Record<string, unknown>;
+    entry.hold = run(runSchema(holdSchema, hold, 'robot.controller.hold'));
+    full = rest;
+  }
+  entry.controller = run(runSchema(controllerSchema, full, 'robot.controller')) as ControllerSpec;
+}
+
 /** The robot entry: a URDF file with its placement, or the built-in skid-steer rover with every size filled from DEFAULT_ROBOT. */
 function parseRobotEntry(raw: Exclude<ScenarioV2Raw['robot'], undefined>, problems: V2Problems): ScenarioRobotEntry {
   if (isObject(raw) && Object.prototype.hasOwnProperty.call(raw, 'urdf')) {
     const u = run(runSchema(urdfRobotSchema, raw, 'robot'));
-    const entry: UrdfRobotEntry = { urdf: u.urdf, position: u.position ?? [0, 0], yaw: u.yaw ?? 0, ...(u.controller ? { controller: u.controller as ControllerSpec } : {}) };
+    const entry: UrdfRobotEntry = { urdf: u.urdf, position: u.position ?? [0, 0], yaw: u.yaw ?? 0 };
+    if (u.controller !== undefined) parseUrdfController(u.controller, entry);
     if (u.xacroArgs !== undefined) entry.xacroArgs = u.xacroArgs;
     if (u.selfCollide !== undefined) entry.selfCollide = u.selfCollide;
     if (u.disableCollisions !== undefined) entry.disableCollisions = u.disableCollisions.map((p) => [p[0], p[1]]);
@@ -414,7 +463,9 @@ export function scenarioWorldSpec(parsed: ParsedScenario, opts: ScenarioWorldOpt
     }
   } else {
     if (!opts.urdfRobot) fail(`robot: the URDF robot ${excerpt(entry.urdf, 80)} must be loaded by the caller and passed as urdfRobot`);
-    robot = entry.controller ? { ...opts.urdfRobot, controller: entry.controller } : opts.urdfRobot;
+    // a full controller spec replaces the one the robot was loaded with (a kind or a hold was
+    // applied when it was loaded)
+    robot = isFullControllerSpec(entry.controller) ? { ...opts.urdfRobot, controller: entry.controller } : opts.urdfRobot;
   }
   const bodyNames = new Set(parsed.world.bodies.map((b) => b.name));
   const jointNames = new Set(parsed.world.joints.map((j) => j.name));

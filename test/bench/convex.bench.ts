@@ -23,7 +23,8 @@
  *           mMaxSeparationDistance = 2 m for the distance row (gaps here are 0.2–1 m; Jolt then
  *           runs GJK closest points and reports −distance as its penetration depth; a larger bound
  *           inflates the shapes further and costs precision).
- *   Ours    gjkDistance / epaPenetration / satBoxBox / collideBoxBox on engine shapes and poses,
+ *   Ours    gjkDistance / epaPenetration (each with its workspace, as the engine calls them) /
+ *           satBoxBox / collideBoxBox on engine shapes and poses,
  *           no warm start (GjkCache unused), all in JS.
  * The "check" column is the mean |ours − peer| of the distance (or depth) over the pair set,
  * measured once outside the timing: it shows every engine answered the same question.
@@ -34,8 +35,8 @@
 import RAPIER from '@dimforge/rapier3d-compat';
 import initJolt from 'jolt-physics/wasm-compat';
 import { ContactBuffer } from '../../sim/collision/contact';
-import { EpaResult, epaPenetration } from '../../sim/collision/epa';
-import { GjkCache, GjkResult, gjkDistance } from '../../sim/collision/gjk';
+import { EpaResult, EpaWorkspace, epaPenetration } from '../../sim/collision/epa';
+import { GjkCache, GjkResult, GjkWorkspace, gjkDistance } from '../../sim/collision/gjk';
 import { collideBoxBox, createBoxBoxSat, satBoxBox } from '../../sim/collision/sat-box-box';
 import type { Quat } from '../../sim/math/quat';
 import { quatNormalize, quatRotate } from '../../sim/math/quat';
@@ -331,7 +332,9 @@ export default async function run(ctx: BenchContext): Promise<void> {
 
   const rows: Row[] = [];
   const gjk = new GjkResult();
+  const gjkWs = new GjkWorkspace();
   const epa = new EpaResult();
+  const epaWs = new EpaWorkspace();
 
   const hullRow = (name: string, pairs: HullPair[], ours: (p: HullPair) => number, prediction: number, maxSep: number): void => {
     const rap = rapierRunner(
@@ -359,19 +362,19 @@ export default async function run(ctx: BenchContext): Promise<void> {
     rap.free();
   };
 
-  hullRow('GJK distance, 32-vertex hulls (separated)', apart, (p) => gjkDistance(gjk, hulls[p.a], p.poseA, hulls[p.b], p.poseB).distance, 2, 2);
+  hullRow('GJK distance, 32-vertex hulls (separated)', apart, (p) => gjkDistance(gjk, hulls[p.a], p.poseA, hulls[p.b], p.poseB, undefined, gjkWs).distance, 2, 2);
   // Warm start (what a persistent contact pair gets step to step): the same pairs with a
   // GjkCache each, primed once; ours only (the peers' JS APIs expose no such cache).
   const caches = apart.map(() => new GjkCache());
-  apart.forEach((p, i) => gjkDistance(gjk, hulls[p.a], p.poseA, hulls[p.b], p.poseB, caches[i]));
+  apart.forEach((p, i) => gjkDistance(gjk, hulls[p.a], p.poseA, hulls[p.b], p.poseB, caches[i], gjkWs));
   const [warmRate] = rates(
-    [() => { for (let i = 0; i < apart.length; i++) { const p = apart[i]; gjkDistance(gjk, hulls[p.a], p.poseA, hulls[p.b], p.poseB, caches[i]); } }],
+    [() => { for (let i = 0; i < apart.length; i++) { const p = apart[i]; gjkDistance(gjk, hulls[p.a], p.poseA, hulls[p.b], p.poseB, caches[i], gjkWs); } }],
     apart.length,
     sweeps,
   );
   rows.push({ name: 'GJK distance, same pairs, warm-started (GjkCache), ours only', ours: warmRate, rapier: NaN, jolt: NaN, checkRapier: NaN, checkJolt: NaN });
 
-  hullRow('EPA penetration, 32-vertex hulls (overlapping)', deep, (p) => -epaPenetration(epa, hulls[p.a], p.poseA, hulls[p.b], p.poseB).depth, 0, 0);
+  hullRow('EPA penetration, 32-vertex hulls (overlapping)', deep, (p) => -epaPenetration(epa, hulls[p.a], p.poseA, hulls[p.b], p.poseB, epaWs).depth, 0, 0);
 
   // Box–box rows: one shape per pair on each side.
   const sat = createBoxBoxSat();

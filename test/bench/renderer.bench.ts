@@ -252,7 +252,10 @@ interface WindowMark {
   workerBytes: number;
 }
 
-const WINDOW_MARK = `(() => ({ frames: window.__terrawheel.framesRendered, now: performance.now(), workerBytes: window.__benchWorkerBytes.bytes }))()`;
+const WINDOW_MARK = `(() => ({ frames: window.__terrawheel.framesRendered, now: performance.now(), workerBytes: window.__benchWorkerBytes ? window.__benchWorkerBytes.bytes : 0 }))()`;
+
+/** [s] The default-scene case's window: 10 s of the default world driving its script. */
+const DEFAULT_SCENE_WINDOW_S = 10;
 
 interface EndState {
   frameTiming: FrameTimingSnapshot;
@@ -285,8 +288,15 @@ async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
 
 class CaseFailure extends Error {}
 
-async function runCase(browser: Browser, url: string, c: RendererBenchFiles, s: Settings): Promise<CaseResult> {
-  const label = `${c.cols}² + rover + ${c.rocks} rocks`;
+/**
+ * `c` null: the default scene as the app opens it (the bundled default world driving its script),
+ * measured over DEFAULT_SCENE_WINDOW_S of wall time, with nothing of the bench's own on the page
+ * (no worker-message counting wrapper): all main-thread script as DevTools counts it, per frame drawn.
+ */
+async function runCase(browser: Browser, url: string, c: RendererBenchFiles | null, s: Settings): Promise<CaseResult> {
+  const warmupMaxS = s.windowMaxS;
+  if (c === null) s = { ...s, window: Number.MAX_SAFE_INTEGER, windowMaxS: DEFAULT_SCENE_WINDOW_S };
+  const label = c ? `${c.cols}² + rover + ${c.rocks} rocks` : 'default scene (hills, rover)';
   const result: CaseResult = { label, failure: null };
   const context = await browser.newContext({ viewport: VIEWPORT });
   let crashed = false;
@@ -295,7 +305,7 @@ async function runCase(browser: Browser, url: string, c: RendererBenchFiles, s: 
     page.on('crash', () => (crashed = true));
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.addInitScript({ content: WORKER_BYTES_INIT });
+    if (c) await page.addInitScript({ content: WORKER_BYTES_INIT });
     const cdp = await context.newCDPSession(page);
     // Thread clock: CPU time of the main thread, which preemption on a busy machine does not inflate.
     await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
@@ -322,11 +332,11 @@ async function runCase(browser: Browser, url: string, c: RendererBenchFiles, s: 
     await page.goto(url, { timeout: 60_000 });
     const start = await waitFor('default world', 60, (st) => st.hasFrame && st.loads >= 1);
     // Pick the case from the app's own bundled-scenario menu.
-    const workerBytes0 = (await page.evaluate('window.__benchWorkerBytes.bytes')) as number;
+    const workerBytes0 = c ? ((await page.evaluate('window.__benchWorkerBytes.bytes')) as number) : 0;
     const t0 = performance.now();
-    await page.selectOption('#scenario-menu', `scenarios/${c.name}.json`);
+    if (c) await page.selectOption('#scenario-menu', `scenarios/${c.name}.json`);
     let clicked = false;
-    try {
+    if (c) try {
       await waitFor(`load of ${c.name}`, s.loadTimeoutS, (st) => st.scenarioName === c.scenarioName && st.loads > start.loads && st.hasFrame, async (st) => {
         if (st.error && st.loads === start.loads && !st.progress) throw new CaseFailure(`load failed: ${st.error}`);
         if (st.askLoad && !clicked) {
@@ -339,11 +349,11 @@ async function runCase(browser: Browser, url: string, c: RendererBenchFiles, s: 
       throw e;
     }
     result.loadS = (performance.now() - t0) / 1000;
-    result.workerBytesAtLoad = ((await page.evaluate('window.__benchWorkerBytes.bytes')) as number) - workerBytes0;
+    if (c) result.workerBytesAtLoad = ((await page.evaluate('window.__benchWorkerBytes.bytes')) as number) - workerBytes0;
 
     // Let it drive (the rocks settle, the camera catches up, three.js compiles its shaders).
     const f0 = ((await state())?.framesRendered ?? 0);
-    await waitFor('warm-up', s.windowMaxS, (st) => st.framesRendered >= f0 + s.warmup);
+    await waitFor('warm-up', warmupMaxS, (st) => st.framesRendered >= f0 + s.warmup);
 
     const m0 = await metrics(cdp);
     const w0 = (await page.evaluate(WINDOW_MARK)) as WindowMark;
@@ -397,7 +407,7 @@ async function runCase(browser: Browser, url: string, c: RendererBenchFiles, s: 
         p1 = (await page.evaluate(WINDOW_MARK)) as WindowMark;
       }
       const { profile } = await cdp.send('Profiler.stop');
-      writeFileSync(join(profileDir, `${c.name}.cpuprofile`), JSON.stringify(profile));
+      writeFileSync(join(profileDir, `${c?.name ?? 'default'}.cpuprofile`), JSON.stringify(profile));
       console.log(`  ${label}: profile of ${p1.frames - p0.frames} frames, self time per frame:`);
       for (const line of profileSummary(profile, p1.frames - p0.frames)) console.log(`    ${line}`);
     }
@@ -449,7 +459,7 @@ export default async function run(ctx: BenchContext): Promise<void> {
   }
   ensureWebBuild();
   const tGen = performance.now();
-  const cases = s.sizes.map((n) => buildRendererBenchFiles(n));
+  const cases = process.env.RENDERER_BENCH_CASES === 'default' ? [] : s.sizes.map((n) => buildRendererBenchFiles(n));
   console.log(`scenarios generated in ${((performance.now() - tGen) / 1000).toFixed(1)} s: ${cases.map((c) => `${c.name} (${(c.files[2].bytes.length / 2 ** 20).toFixed(0)} MiB raw-f32)`).join(', ')}`);
   const site = stageSite(cases);
   let server: ChildProcess | null = null;
@@ -460,7 +470,9 @@ export default async function run(ctx: BenchContext): Promise<void> {
     server = started.proc;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
     console.log(`chromium ${browser.version()}, viewport ${VIEWPORT.width}×${VIEWPORT.height}, warm-up ${s.warmup} frames, window ${s.window} frames (at most ${s.windowMaxS} s)`);
-    for (const c of cases) {
+    // the default scene first (RENDERER_BENCH_CASES=default: only it)
+    const list: (RendererBenchFiles | null)[] = process.env.RENDERER_BENCH_CASES === 'default' ? [null] : [null, ...cases];
+    for (const c of list) {
       const load0 = loadavg()[0];
       const r = await runCase(browser, started.url, c, s);
       rows.push(r);

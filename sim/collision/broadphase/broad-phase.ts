@@ -43,8 +43,6 @@ import { DynamicTree, NodeList, NULL_NODE } from './dynamic-tree';
 import type { TreeRayVisitor } from './dynamic-tree';
 import { sortPrefix } from '../../math/sort-prefix';
 
-const fat: Aabb = aabb();
-
 /**
  * The body broad phase: fattened AABBs in a dynamic tree, and the overlapping proxy pairs in a
  * deterministic order.
@@ -65,6 +63,8 @@ export class BroadPhase {
   /** Live proxies to re-query at the next update (each listed once). */
   private readonly moved = new NodeList();
   private readonly hits = new NodeList();
+  /** The fattened box of the proxy being created or moved (fatten's output). */
+  private readonly fat: Aabb = aabb();
 
   constructor(margin = BROADPHASE_AABB_MARGIN) {
     if (!(margin >= 0) || !Number.isFinite(margin)) throw new RangeError(`BroadPhase: margin must be finite and >= 0, got ${margin}`);
@@ -115,7 +115,7 @@ export class BroadPhase {
   createProxy(a: Readonly<Aabb>, userData: number): number {
     if (!aabbIsValid(a)) throw new RangeError(`BroadPhase.createProxy: invalid box ${JSON.stringify(a)}`);
     this.fatten(a);
-    const id = this.tree.createLeaf(fat, userData);
+    const id = this.tree.createLeaf(this.fat, userData);
     this.markDirty(id);
     return id;
   }
@@ -148,11 +148,11 @@ export class BroadPhase {
       for (let k = 0; k < 3; k++) {
         const d = BROADPHASE_DISPLACEMENT_MULTIPLIER * displacement[k];
         // A non-finite displacement is ignored rather than poisoning the tree with NaN.
-        if (d < 0) fat.min[k] += d;
-        else if (d > 0) fat.max[k] += d;
+        if (d < 0) this.fat.min[k] += d;
+        else if (d > 0) this.fat.max[k] += d;
       }
     }
-    this.tree.moveLeaf(proxy, fat);
+    this.tree.moveLeaf(proxy, this.fat);
     this.markDirty(proxy);
     return true;
   }
@@ -239,6 +239,7 @@ export class BroadPhase {
 
   private fatten(a: Readonly<Aabb>): void {
     const m = this.margin;
+    const fat = this.fat;
     fat.min[0] = a.min[0] - m;
     fat.min[1] = a.min[1] - m;
     fat.min[2] = a.min[2] - m;

@@ -127,7 +127,7 @@ export function activeEdgeContact(
   shape: ConvexShape, pose: Readonly<Pose>, margin: number,
 ): number {
   const gjk = ws.gjk, nP = ws.nP, nE = ws.dir, nQ = ws.nQ;
-  gjkDistance(gjk, shape, pose, ws.element, IDENTITY_POSE);
+  gjkDistance(gjk, shape, pose, ws.element, IDENTITY_POSE, undefined, ws.gjkWs);
   if (gjk.status === GjkStatus.Degenerate || gjk.status === GjkStatus.Intersecting) return EdgeContactResult.None;
   if (!(gjk.distance <= margin) || !gjk.normalValid) return EdgeContactResult.None;
   const wx = gjk.pointB[0], wy = gjk.pointB[1], wz = gjk.pointB[2];

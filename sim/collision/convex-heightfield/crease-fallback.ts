@@ -100,7 +100,7 @@ function creaseContact(
   el.v[1] = cy;
   el.v[2] = cz;
   const gjk = ws.gjk;
-  gjkDistance(gjk, shape, pose, ws.element, IDENTITY_POSE);
+  gjkDistance(gjk, shape, pose, ws.element, IDENTITY_POSE, undefined, ws.gjkWs);
   if (gjk.status === GjkStatus.Degenerate) return;
   if (gjk.status !== GjkStatus.Intersecting && gjk.status !== GjkStatus.Touching && !(gjk.distance <= margin)) return;
   // The elements around one crease point all report it, each with its own face normal: keep

@@ -11,7 +11,7 @@ import type { Aabb } from '../../shapes/shape';
 import { SupportFace } from '../../shapes/shape';
 import type { MinMax } from '../../terrain/heightfield';
 import { ContactBuffer } from '../contact';
-import { GjkResult } from '../gjk';
+import { GjkResult, GjkWorkspace } from '../gjk';
 import { FacePolygon } from '../manifold/face-polygon';
 import { ManifoldGroups } from '../reduce-manifold';
 import { ElementShape } from './element-shape';
@@ -29,6 +29,7 @@ export class ConvexHeightfieldWorkspace {
   /** A neighbouring element's normal (active-edges.ts). */
   readonly nQ: Vec3 = [0, 0, 0];
   readonly gjk = new GjkResult();
+  readonly gjkWs = new GjkWorkspace();
 
   /** World vertices of a box or hull body (nVerts = 0 for curved shapes), filled once per query. */
   readonly verts = new Float64Array(HULL_MAX_VERTICES * 3);

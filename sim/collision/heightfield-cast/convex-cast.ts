@@ -40,10 +40,10 @@ import { ElementShape } from '../convex-heightfield/element-shape';
 import { convexWorldAabb } from '../../shapes/world-aabb';
 import { quatRotate, quatRotateInverse } from '../../math/quat';
 import { CastResult, CastStatus } from '../gjk-raycast';
-import { SweptFeature, SweptHit, SweptStatus, sweptQuery, triangleRootQ } from '../swept/swept-sphere';
+import { SweptFeature, SweptHit, SweptStatus, SweptWorkspace, triangleRootQ } from '../swept/swept-sphere';
 import type { CylinderShape } from '../../shapes/cylinder';
 import type { CapsuleShape } from '../../shapes/capsule';
-import { linearCast, poseAfter } from '../swept/time-of-impact';
+import { TimeOfImpactWorkspace, linearCast, poseAfter } from '../swept/time-of-impact';
 import { boundingRadius, conservativeAdvancement } from '../shape-cast';
 import { FOOTPRINT_SIZE, FP_CX, FP_CY, FP_EX, FP_EY, FP_MX, FP_MY, FP_MZ, FP_ZLOW, GridWalkStatus, footprintWindow, walkFootprint } from './grid-walk';
 import type { CellVisitor } from './grid-walk';
@@ -109,6 +109,9 @@ class ConvexCellVisitor implements CellVisitor {
   /** Rotation vector over the motion [rad] (zero: a pure translation, the exact linear cast). */
   readonly angular: Vec3 = [0, 0, 0];
   rotating = false;
+  /** The bounding sphere's swept query (`swept.query`, set once per cast) and the element casts' scratch. */
+  readonly swept = new SweptWorkspace();
+  readonly toi = new TimeOfImpactWorkspace();
   /** Cells on the grid border: their prisms' outer walls are exposed, so no sphere bound. */
   lastI = 0;
   lastJ = 0;
@@ -158,20 +161,20 @@ class ConvexCellVisitor implements CellVisitor {
    * prism's wall from a neighbour's column, i.e. overlap the neighbour's prism, which is tested
    * on its own and hit no later. Not for border cells (their outer walls face the open) and
    * not when the sphere starts touching the plane. `plane` holds the element's plane; the
-   * sphere is sweptQuery (set once per cast).
+   * sphere is this.swept.query (set once per cast).
    */
   private sphereMisses(i: number, j: number, rectangle: boolean): boolean {
     if (i === 0 || j === 0 || i === this.lastI || j === this.lastJ) return false;
-    const Q = sweptQuery;
+    const Q = this.swept.query;
     if (!(Q[0] * plane[0] + Q[1] * plane[1] + Q[2] * plane[2] - plane[3] > Q[6])) return false;
     const v = prism.v;
     for (let k = 0; k < 9; k++) tri[k] = v[k];
-    triangleRootQ(sphereHit, tri);
+    triangleRootQ(sphereHit, this.swept, tri);
     if (sphereHit.touched && sphereHit.toi <= this.best) return false;
     if (rectangle) {
       for (let k = 3; k < 6; k++) tri[k] = v[k + 3];
       for (let k = 6; k < 9; k++) tri[k] = v[k + 3];
-      triangleRootQ(sphereHit, tri);
+      triangleRootQ(sphereHit, this.swept, tri);
       if (sphereHit.touched && sphereHit.toi <= this.best) return false;
     }
     return true;
@@ -202,7 +205,7 @@ class ConvexCellVisitor implements CellVisitor {
     const rate = m[0] * nx + m[1] * ny + m[2] * nz;
     let gap0: number;
     if (this.rotating) {
-      const Q = sweptQuery;
+      const Q = this.swept.query;
       gap0 = Q[0] * nx + Q[1] * ny + Q[2] * nz - plane[3] - Q[6];
     } else {
       const q = this.pose.orientation, p = this.pose.position;
@@ -221,8 +224,8 @@ class ConvexCellVisitor implements CellVisitor {
   private test(i: number, j: number, kind: ElementKind): void {
     if (this.abovePlane(i, j, kind === ElementKind.Rectangle)) return;
     this.out.elementCasts++;
-    if (this.rotating) conservativeAdvancement(cast, this.shape, this.pose, this.motion, this.angular, prism, IDENTITY, ZERO, ZERO, 1);
-    else linearCast(cast, this.shape, this.pose, this.motion, prism, IDENTITY, ZERO);
+    if (this.rotating) conservativeAdvancement(cast, this.shape, this.pose, this.motion, this.angular, prism, IDENTITY, ZERO, ZERO, 1, this.toi.advance);
+    else linearCast(cast, this.shape, this.pose, this.motion, prism, IDENTITY, ZERO, this.toi);
     this.out.castIterations += cast.iterations;
     const s = cast.status;
     if (s === CastStatus.Miss || s === CastStatus.Degenerate) return;
@@ -289,7 +292,7 @@ export function castConvexHeightfield(
     }
     poseAfter(endPose, pose, motionScratch);
     convexWorldAabb(endBox, shape, endPose);
-    const rho = boundingRadius(shape);
+    const rho = boundingRadius(shape, vis.toi.localBox);
     const grow = rho * Math.min((w0 * w0 + w1 * w1 + w2 * w2) / 8, 2);
     const cx1 = 0.5 * (endBox.min[0] + endBox.max[0]), cy1 = 0.5 * (endBox.min[1] + endBox.max[1]);
     fp[FP_MX] = cx1 - cx;
@@ -307,10 +310,10 @@ export function castConvexHeightfield(
   fp[FP_EY] = ey;
   vis.lastI = hf.cellsX - 1;
   vis.lastJ = hf.cellsY - 1;
-  // Bounding sphere (sweptQuery: centre, motion, radius): about the pose origin for the
+  // Bounding sphere (vis.swept.query: centre, motion, radius): about the pose origin for the
   // centred round shapes (exact) and for any rotating body (the rotation centre), else the
   // world AABB's half diagonal about its centre.
-  const Q = sweptQuery;
+  const Q = vis.swept.query;
   Q[0] = cx;
   Q[1] = cy;
   Q[2] = czBox;
@@ -321,7 +324,7 @@ export function castConvexHeightfield(
   let round = shape.kind === ShapeKind.Cylinder ? Math.hypot((shape as CylinderShape).radius, (shape as CylinderShape).halfHeight)
     : shape.kind === ShapeKind.Capsule ? (shape as CapsuleShape).radius + (shape as CapsuleShape).halfHeight
       : shape.kind === ShapeKind.Sphere ? shape.coreRadius : Infinity;
-  if (vis.rotating) round = Math.min(round, boundingRadius(shape));
+  if (vis.rotating) round = Math.min(round, boundingRadius(shape, vis.toi.localBox));
   if (round < Q[6]) {
     Q[6] = round;
     Q[0] = p[0];

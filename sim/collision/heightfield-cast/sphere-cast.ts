@@ -24,7 +24,7 @@
 import type { Vec3 } from '../../math/vec3';
 import { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield } from '../../terrain/heightfield';
-import { SweptFeature, SweptHit, SweptStatus, sweptQuery, triangleRootQ } from '../swept/swept-sphere';
+import { SweptFeature, SweptHit, SweptStatus, SweptWorkspace, triangleRootQ } from '../swept/swept-sphere';
 import { FOOTPRINT_SIZE, FP_CX, FP_CY, FP_EX, FP_EY, FP_MX, FP_MY, FP_MZ, FP_ZLOW, GridWalkStatus, footprintWindow, walkFootprint } from './grid-walk';
 import type { CellVisitor } from './grid-walk';
 import { TerrainCastResult } from './terrain-cast-result';
@@ -38,6 +38,8 @@ const fp = new Float64Array(FOOTPRINT_SIZE);
 
 class SphereCellVisitor implements CellVisitor {
   best = Infinity;
+  /** The swept-sphere query (its `query` holds the sphere, set once per cast). */
+  readonly swept = new SweptWorkspace();
   out: TerrainCastResult = new TerrainCastResult();
 
   visitCell(hf: Heightfield, i: number, j: number): void {
@@ -61,12 +63,12 @@ class SphereCellVisitor implements CellVisitor {
     tri[0] = xa; tri[1] = ya; tri[2] = h0;
     tri[3] = xb; tri[4] = ya; tri[5] = h1;
     tri[6] = xa; tri[7] = yb; tri[8] = h2;
-    triangleRootQ(hit, tri);
+    triangleRootQ(hit, this.swept, tri);
     this.take(i, j, rectangle ? ElementKind.Rectangle : ElementKind.LowerTriangle);
     tri[0] = xb; tri[1] = ya; tri[2] = h1;
     tri[3] = xb; tri[4] = yb; tri[5] = h3;
     tri[6] = xa; tri[7] = yb; tri[8] = h2;
-    triangleRootQ(hit, tri);
+    triangleRootQ(hit, this.swept, tri);
     this.take(i, j, rectangle ? ElementKind.Rectangle : ElementKind.UpperTriangle);
   }
 
@@ -135,6 +137,7 @@ export function castSphereHeightfield(
   const vis = visitor;
   vis.best = Infinity;
   vis.out = out;
+  const sweptQuery = vis.swept.query;
   for (let a = 0; a < 3; a++) {
     sweptQuery[a] = center[a];
     sweptQuery[3 + a] = motion[a];

@@ -22,7 +22,7 @@ import {
   MANIFOLD_REFERENCE_BIAS,
 } from '../../constants';
 import type { ContactBuffer } from '../contact';
-import { EpaResult, EpaStatus, epaPenetration } from '../epa';
+import { EpaResult, EpaStatus, EpaWorkspace, epaPenetration } from '../epa';
 import { quatRotate, quatRotateInverse } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import type { ConvexShape, Pose } from '../../shapes/shape';
@@ -125,15 +125,17 @@ function faceId(face: SupportFace): number {
 
 /**
  * Appends contacts between convex shapes A and B (engine convention: point on B, normal from B
- * into A, depth ≥ −margin). Returns the EPA status of the query (EpaStatus).
+ * into A, depth ≥ −margin). Returns the EPA status of the query (EpaStatus). `epaWs`: the EPA
+ * query's workspace, owned by the caller.
  */
 export function collideConvexConvex(
   out: ContactBuffer,
   shapeA: ConvexShape, poseA: Readonly<Pose>,
   shapeB: ConvexShape, poseB: Readonly<Pose>,
   margin: number,
+  epaWs: EpaWorkspace,
 ): EpaStatus {
-  epaPenetration(epa, shapeA, poseA, shapeB, poseB);
+  epaPenetration(epa, shapeA, poseA, shapeB, poseB, epaWs);
   const status = epa.status;
   if (status === EpaStatus.Degenerate) return status;
   const distance = status === EpaStatus.Separated ? epa.distance : -epa.depth;

@@ -3,13 +3,14 @@
  * checks. They allocate their results; engines use the `(out, …)` forms (timeOfImpact,
  * linearCast, castSphereHeightfield, castConvexHeightfield, castWheelHeightfield).
  *
- *   castShape(a, motion, b)
+ *   castShape(a, motion, b, ws?)
  *     a, b as in queryConvex: { shape, position: [x, y, z], orientation: [x, y, z, w] }; a moves by
  *     motion = [dx, dy, dz] over the query without rotating, b stays.
  *     → { hit: false } when the path is clear, else
  *       { hit: true, toi, point, normal }: toi ∈ [0, 1] the fraction of the motion at first
  *       contact (0 when they already touch or overlap), point on b's surface at that time,
- *       normal unit from a to b (queryConvex's convention).
+ *       normal unit from a to b (queryConvex's convention). ws: an optional TimeOfImpactWorkspace
+ *       to reuse across calls (one is made per call otherwise).
  *   castShapeTerrain(a, motion, heightfield)
  *     → { hit: false } or { hit: true, toi, point, normal, cell: [i, j], element } with point on
  *       the terrain, normal out of the terrain (toward a), element 'rectangle' |
@@ -39,7 +40,7 @@ import type { Pose } from '../../shapes/shape';
 import { ShapeKind } from '../../shapes/shape';
 import { shapeFromDesc } from '../../shapes/shape-desc';
 import { ElementKind, Heightfield } from '../../terrain/heightfield';
-import { linearCast } from './time-of-impact';
+import { TimeOfImpactWorkspace, linearCast } from './time-of-impact';
 
 /** The terrain element a cast hit: the cell's rectangle or one of its two triangles. */
 export type CastElementName = 'rectangle' | 'lower-triangle' | 'upper-triangle';
@@ -110,20 +111,23 @@ function readShape(fn: string, body: ConvexBodyDesc, name: string): ReturnType<t
 
 const vec = (v: Readonly<Vec3>): [number, number, number] => [v[0], v[1], v[2]];
 
-/** Linear cast of a against b (see the file header). Throws on invalid input. */
-export function castShape(a: ConvexBodyDesc, motion: readonly number[], b: ConvexBodyDesc): ShapeCastResult {
+/**
+ * Linear cast of a against b (see the file header). Throws on invalid input. `ws`: the cast's
+ * scratch, made for this call when omitted (a script casting in a loop may pass one and reuse it).
+ */
+export function castShape(
+  a: ConvexBodyDesc, motion: readonly number[], b: ConvexBodyDesc, ws: TimeOfImpactWorkspace = new TimeOfImpactWorkspace(),
+): ShapeCastResult {
   const poseA = readPose('castShape', a, 'a');
   const poseB = readPose('castShape', b, 'b');
   const m = readMotion('castShape', motion);
   const shapeA = readShape('castShape', a, 'a');
   const shapeB = readShape('castShape', b, 'b');
-  const r = linearCast(new CastResult(), shapeA, poseA, m, shapeB, poseB, [0, 0, 0]);
+  const r = linearCast(new CastResult(), shapeA, poseA, m, shapeB, poseB, [0, 0, 0], ws);
   if (r.status === CastStatus.Miss || r.status === CastStatus.Degenerate) return { hit: false };
   return { hit: true, toi: r.status === CastStatus.InitiallyOverlapping ? 0 : r.fraction, point: vec(r.pointB), normal: vec(r.normal) };
 }
 
-let wheelWorkspace: CylinderTerrainWorkspace | null = null;
-let wheelContacts: ContactBuffer | null = null;
 /** Most wheel contacts the plain cast returns (as the plain wheel–terrain query). */
 const PLAIN_WHEEL_CONTACT_CAPACITY = 256;
 
@@ -145,9 +149,9 @@ export function castShapeTerrain(a: ConvexBodyDesc, motion: readonly number[], h
     axis[0] /= l;
     axis[1] /= l;
     axis[2] /= l;
-    wheelWorkspace ??= new CylinderTerrainWorkspace();
-    wheelContacts ??= new ContactBuffer(PLAIN_WHEEL_CONTACT_CAPACITY);
-    wheelContacts.clear();
+    // This call's own wheel workspace and contacts (the plain form allocates; engines own theirs).
+    const wheelWorkspace = new CylinderTerrainWorkspace();
+    const wheelContacts = new ContactBuffer(PLAIN_WHEEL_CONTACT_CAPACITY);
     castWheelHeightfield(r, wheelContacts, heightfield, pose.position, axis, shape as CylinderShape, m, wheelWorkspace);
     if (r.touched) {
       const o = wheelContacts;

@@ -40,7 +40,8 @@
  * (on the plane, vertex, edge, triangle, or the other sphere's surface); normal = unit, from that
  * point toward the moving sphere's centre (the direction the obstacle pushes the sphere: the
  * project's contact convention). On a miss toi = 1 and point/normal are not meaningful.
- * Nothing here allocates.
+ * Scratch lives in a SweptWorkspace the caller owns (the public forms make one per call when
+ * none is passed); nothing else allocates.
  */
 import { SWEPT_PARALLEL_EPSILON } from '../../constants';
 import type { Vec3 } from '../../math/vec3';
@@ -130,25 +131,32 @@ function finite3(v: Readonly<Vec3>): boolean {
 }
 
 /**
- * The query of the internal forms (pointRootQ, segmentRootQ, triangleRootQ): centre at 0..2,
- * motion at 3..5, radius at 6. Hot callers (the heightfield casts) write it once per cast and
- * their vertices into a Float64Array: V8 boxes a double passed to or returned from a call it
- * does not inline (16 B each), and Float64Array slots are never boxed.
+ * Everything one swept-sphere query works on. `query` is the sphere of the internal forms
+ * (pointRootQ, segmentRootQ, triangleRootQ): centre at 0..2, motion at 3..5, radius at 6. Hot
+ * callers (the heightfield casts) write it once per cast and their vertices into a
+ * Float64Array: V8 boxes a double passed to or returned from a call it does not inline (16 B
+ * each), and Float64Array slots are never boxed. Allocated once by its owner (a terrain cast, a
+ * script's loop); one query at a time (never two in flight).
  */
-export const sweptQuery = new Float64Array(7);
-const Q = sweptQuery;
-/** Centre at the touching time, the foot point and the plane normal of the internal forms. */
-const ct = new Float64Array(3);
-const foot = new Float64Array(3);
-const nrm = new Float64Array(3);
-/** The public forms' vertices (xyz at 0, 3, 6). */
-const pv = new Float64Array(9);
+export class SweptWorkspace {
+  readonly query = new Float64Array(7);
+  /** Centre at the touching time, the foot point and the plane normal of the internal forms. */
+  readonly ct = new Float64Array(3);
+  readonly foot = new Float64Array(3);
+  readonly nrm = new Float64Array(3);
+  /** The public forms' vertices (xyz at 0, 3, 6). */
+  readonly pv = new Float64Array(9);
+  /** A segment's second vertex, a triangle's edge (kept against the best so far). */
+  readonly vertexHit = new SweptHit();
+  readonly edgeHit = new SweptHit();
+}
 
 /**
  * out.normal = unit (ct − out.point); if they coincide, −D/|D| (the sphere came from there),
  * else +z. out.point is written by the caller.
  */
-function setPointNormal(out: SweptHit): void {
+function setPointNormal(ws: SweptWorkspace, out: SweptHit): void {
+  const ct = ws.ct, Q = ws.query;
   let nx = ct[0] - out.point[0], ny = ct[1] - out.point[1], nz = ct[2] - out.point[2];
   let l = Math.sqrt(nx * nx + ny * ny + nz * nz);
   if (!(l > 0)) {
@@ -168,7 +176,8 @@ function setPointNormal(out: SweptHit): void {
   out.normal[2] = nz / l;
 }
 
-function loadQuery(center: Readonly<Vec3>, motion: Readonly<Vec3>, radius: number): void {
+function loadQuery(ws: SweptWorkspace, center: Readonly<Vec3>, motion: Readonly<Vec3>, radius: number): void {
+  const Q = ws.query;
   Q[0] = center[0];
   Q[1] = center[1];
   Q[2] = center[2];
@@ -178,7 +187,8 @@ function loadQuery(center: Readonly<Vec3>, motion: Readonly<Vec3>, radius: numbe
   Q[6] = radius;
 }
 
-function loadVertex(o: number, v: Readonly<Vec3>): void {
+function loadVertex(ws: SweptWorkspace, o: number, v: Readonly<Vec3>): void {
+  const pv = ws.pv;
   pv[o] = v[0];
   pv[o + 1] = v[1];
   pv[o + 2] = v[2];
@@ -220,18 +230,23 @@ export function sweptSpherePlane(
   return out;
 }
 
-/** Sphere vs a fixed point (a polygon vertex): the seed's VertexIntersect, with its degenerate cases. */
+/**
+ * Sphere vs a fixed point (a polygon vertex): the seed's VertexIntersect, with its degenerate
+ * cases. `ws`: the query's scratch (made for this call when omitted: it allocates).
+ */
 export function sweptSpherePoint(
   out: SweptHit, center: Readonly<Vec3>, motion: Readonly<Vec3>, radius: number, p: Readonly<Vec3>,
+  ws: SweptWorkspace = new SweptWorkspace(),
 ): SweptHit {
   if (!finite3(center) || !finite3(motion) || !finite3(p) || !(radius >= 0) || !Number.isFinite(radius)) return degenerate(out);
-  loadQuery(center, motion, radius);
-  loadVertex(0, p);
-  return pointRootQ(out, pv, 0);
+  loadQuery(ws, center, motion, radius);
+  loadVertex(ws, 0, p);
+  return pointRootQ(out, ws, ws.pv, 0);
 }
 
-/** Sphere (sweptQuery) vs the point V[o..o+2]. Inputs must be finite. */
-export function pointRootQ(out: SweptHit, V: Float64Array, o: number): SweptHit {
+/** Sphere (ws.query) vs the point V[o..o+2]. Inputs must be finite. */
+export function pointRootQ(out: SweptHit, ws: SweptWorkspace, V: Float64Array, o: number): SweptHit {
+  const Q = ws.query, ct = ws.ct;
   const px = V[o], py = V[o + 1], pz = V[o + 2], r = Q[6];
   const mx = Q[0] - px, my = Q[1] - py, mz = Q[2] - pz;
   const cc = mx * mx + my * my + mz * mz - r * r;
@@ -245,7 +260,7 @@ export function pointRootQ(out: SweptHit, V: Float64Array, o: number): SweptHit 
     ct[0] = Q[0];
     ct[1] = Q[1];
     ct[2] = Q[2];
-    setPointNormal(out);
+    setPointNormal(ws, out);
     return out;
   }
   const dx = Q[3], dy = Q[4], dz = Q[5];
@@ -263,11 +278,9 @@ export function pointRootQ(out: SweptHit, V: Float64Array, o: number): SweptHit 
   ct[0] = Q[0] + t * dx;
   ct[1] = Q[1] + t * dy;
   ct[2] = Q[2] + t * dz;
-  setPointNormal(out);
+  setPointNormal(ws, out);
   return out;
 }
-
-const vertexHit = new SweptHit();
 
 /** Keeps in `out` the earlier of `out` and `cand` (both touched or missed). */
 function takeEarlier(out: SweptHit, cand: SweptHit): void {
@@ -278,23 +291,26 @@ function takeEarlier(out: SweptHit, cand: SweptHit): void {
 /**
  * Sphere vs segment P1P2 (a polygon edge): the seed's EdgeIntersect on the infinite line, kept
  * when the touching point's parameter f ∈ [0, 1]; otherwise the earlier of the two end vertices.
+ * `ws` as for sweptSpherePoint.
  */
 export function sweptSphereSegment(
   out: SweptHit, center: Readonly<Vec3>, motion: Readonly<Vec3>, radius: number, p1: Readonly<Vec3>, p2: Readonly<Vec3>,
+  ws: SweptWorkspace = new SweptWorkspace(),
 ): SweptHit {
   if (!finite3(center) || !finite3(motion) || !finite3(p1) || !finite3(p2) || !(radius >= 0) || !Number.isFinite(radius)) return degenerate(out);
-  loadQuery(center, motion, radius);
-  loadVertex(0, p1);
-  loadVertex(3, p2);
-  return segmentRootQ(out, pv, 0, 3);
+  loadQuery(ws, center, motion, radius);
+  loadVertex(ws, 0, p1);
+  loadVertex(ws, 3, p2);
+  return segmentRootQ(out, ws, ws.pv, 0, 3);
 }
 
-/** Sphere (sweptQuery) vs the segment V[oa..oa+2]–V[ob..ob+2]. Inputs must be finite. */
-export function segmentRootQ(out: SweptHit, V: Float64Array, oa: number, ob: number): SweptHit {
+/** Sphere (ws.query) vs the segment V[oa..oa+2]–V[ob..ob+2]. Inputs must be finite. */
+export function segmentRootQ(out: SweptHit, ws: SweptWorkspace, V: Float64Array, oa: number, ob: number): SweptHit {
+  const Q = ws.query, ct = ws.ct;
   const ax = V[oa], ay = V[oa + 1], az = V[oa + 2];
   const ex = V[ob] - ax, ey = V[ob + 1] - ay, ez = V[ob + 2] - az;
   const ee = ex * ex + ey * ey + ez * ez;
-  if (!(ee > 0)) return pointRootQ(out, V, oa); // a zero-length edge is its vertex
+  if (!(ee > 0)) return pointRootQ(out, ws, V, oa); // a zero-length edge is its vertex
   const r = Q[6];
   const mx = Q[0] - ax, my = Q[1] - ay, mz = Q[2] - az;
   const em = ex * mx + ey * my + ez * mz;
@@ -312,7 +328,7 @@ export function segmentRootQ(out: SweptHit, V: Float64Array, oa: number, ob: num
     ct[0] = Q[0];
     ct[1] = Q[1];
     ct[2] = Q[2];
-    setPointNormal(out);
+    setPointNormal(ws, out);
     return out;
   }
   const dx = Q[3], dy = Q[4], dz = Q[5];
@@ -342,44 +358,45 @@ export function segmentRootQ(out: SweptHit, V: Float64Array, oa: number, ob: num
           ct[0] = Q[0] + t * dx;
           ct[1] = Q[1] + t * dy;
           ct[2] = Q[2] + t * dz;
-          setPointNormal(out);
+          setPointNormal(ws, out);
           return out;
         }
       }
     }
   }
   // End vertices.
-  pointRootQ(out, V, oa);
-  pointRootQ(vertexHit, V, ob);
-  takeEarlier(out, vertexHit);
+  pointRootQ(out, ws, V, oa);
+  pointRootQ(ws.vertexHit, ws, V, ob);
+  takeEarlier(out, ws.vertexHit);
   return out;
 }
 
-const edgeHit = new SweptHit();
-
 /**
  * Sphere vs triangle ABC (two-sided): face, then edges with their vertices (see the header).
- * With radius 0 (a ray) the closed face alone decides, unless the triangle has no area.
+ * With radius 0 (a ray) the closed face alone decides, unless the triangle has no area. `ws` as
+ * for sweptSpherePoint.
  */
 export function sweptSphereTriangle(
   out: SweptHit, center: Readonly<Vec3>, motion: Readonly<Vec3>, radius: number,
   a: Readonly<Vec3>, b: Readonly<Vec3>, c: Readonly<Vec3>,
+  ws: SweptWorkspace = new SweptWorkspace(),
 ): SweptHit {
   if (!finite3(center) || !finite3(motion) || !finite3(a) || !finite3(b) || !finite3(c) || !(radius >= 0) || !Number.isFinite(radius)) {
     return degenerate(out);
   }
-  loadQuery(center, motion, radius);
-  loadVertex(0, a);
-  loadVertex(3, b);
-  loadVertex(6, c);
-  return triangleRootQ(out, pv);
+  loadQuery(ws, center, motion, radius);
+  loadVertex(ws, 0, a);
+  loadVertex(ws, 3, b);
+  loadVertex(ws, 6, c);
+  return triangleRootQ(out, ws, ws.pv);
 }
 
 /**
- * Sphere (sweptQuery) vs the triangle V[0..2], V[3..5], V[6..8] (the internal form of
+ * Sphere (ws.query) vs the triangle V[0..2], V[3..5], V[6..8] (the internal form of
  * sweptSphereTriangle, for callers that read vertices from a grid). Inputs must be finite.
  */
-export function triangleRootQ(out: SweptHit, V: Float64Array): SweptHit {
+export function triangleRootQ(out: SweptHit, ws: SweptWorkspace, V: Float64Array): SweptHit {
+  const Q = ws.query, foot = ws.foot, nrm = ws.nrm, edgeHit = ws.edgeHit;
   const ax = V[0], ay = V[1], az = V[2];
   const abx = V[3] - ax, aby = V[4] - ay, abz = V[5] - az;
   const acx = V[6] - ax, acy = V[7] - ay, acz = V[8] - az;
@@ -403,7 +420,7 @@ export function triangleRootQ(out: SweptHit, V: Float64Array): SweptHit {
       foot[0] = Q[0] - s0 * nx;
       foot[1] = Q[1] - s0 * ny;
       foot[2] = Q[2] - s0 * nz;
-      if (insideTriangle(V)) {
+      if (insideTriangle(ws, V)) {
         out.status = SweptStatus.InitiallyOverlapping;
         out.toi = 0;
         out.feature = SweptFeature.Face;
@@ -426,7 +443,7 @@ export function triangleRootQ(out: SweptHit, V: Float64Array): SweptHit {
       foot[0] = Q[0] + t * Q[3] - sigma * r * nx;
       foot[1] = Q[1] + t * Q[4] - sigma * r * ny;
       foot[2] = Q[2] + t * Q[5] - sigma * r * nz;
-      if (insideTriangle(V)) {
+      if (insideTriangle(ws, V)) {
         out.status = SweptStatus.Hit;
         out.toi = t;
         out.feature = SweptFeature.Face;
@@ -443,11 +460,11 @@ export function triangleRootQ(out: SweptHit, V: Float64Array): SweptHit {
     if (r === 0) return miss(out);
   }
   miss(out);
-  segmentRootQ(edgeHit, V, 0, 3);
+  segmentRootQ(edgeHit, ws, V, 0, 3);
   takeEarlier(out, edgeHit);
-  segmentRootQ(edgeHit, V, 3, 6);
+  segmentRootQ(edgeHit, ws, V, 3, 6);
   takeEarlier(out, edgeHit);
-  segmentRootQ(edgeHit, V, 6, 0);
+  segmentRootQ(edgeHit, ws, V, 6, 0);
   takeEarlier(out, edgeHit);
   return out;
 }
@@ -457,7 +474,8 @@ export function triangleRootQ(out: SweptHit, V: Float64Array): SweptHit {
  * every edge's side plane, boundary included: ((V − U) × (P − U))·n ≥ 0 for each edge U→V, with
  * n = `nrm` the unit normal of the counter-clockwise A, B, C.
  */
-function insideTriangle(V: Float64Array): boolean {
+function insideTriangle(ws: SweptWorkspace, V: Float64Array): boolean {
+  const foot = ws.foot, nrm = ws.nrm;
   const px = foot[0], py = foot[1], pz = foot[2], nx = nrm[0], ny = nrm[1], nz = nrm[2];
   for (let e = 0; e < 9; e += 3) {
     const f = e === 6 ? 0 : e + 3;
@@ -472,14 +490,16 @@ function insideTriangle(V: Float64Array): boolean {
 /**
  * Two moving spheres (Huotari §6.1): sphere 0 (centre c0, motion d0, radius r0) and sphere 1.
  * toi is the first touch; point on sphere 1's surface at toi, normal from sphere 1 toward
- * sphere 0 (the direction sphere 1 pushes sphere 0).
+ * sphere 0 (the direction sphere 1 pushes sphere 0). `ws` as for sweptSpherePoint.
  */
 export function sweptSphereSphere(
   out: SweptHit,
   c0: Readonly<Vec3>, d0: Readonly<Vec3>, r0: number,
   c1: Readonly<Vec3>, d1: Readonly<Vec3>, r1: number,
+  ws: SweptWorkspace = new SweptWorkspace(),
 ): SweptHit {
   if (!finite3(c0) || !finite3(d0) || !finite3(c1) || !finite3(d1) || !(r0 >= 0) || !(r1 >= 0) || !Number.isFinite(r0 + r1)) return degenerate(out);
+  const Q = ws.query;
   Q[0] = c0[0];
   Q[1] = c0[1];
   Q[2] = c0[2];
@@ -487,8 +507,8 @@ export function sweptSphereSphere(
   Q[4] = d0[1] - d1[1];
   Q[5] = d0[2] - d1[2];
   Q[6] = r0 + r1;
-  loadVertex(0, c1);
-  pointRootQ(out, pv, 0);
+  loadVertex(ws, 0, c1);
+  pointRootQ(out, ws, ws.pv, 0);
   if (!out.touched) return out;
   out.feature = SweptFeature.Sphere;
   // pointRootQ's point is sphere 1's centre at time 0; move it to toi and onto its surface.

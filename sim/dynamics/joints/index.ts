@@ -16,7 +16,9 @@
  *   2. limits (one-sided, speculative when not yet reached),
  *   3. the locked rows: point (3×3 block: revolute, fixed, ball; prismatic's two perpendicular
  *      rows use their own), angular (revolute 2×2 block perpendicular to the axis; fixed and
- *      prismatic 3×3).
+ *      prismatic 3×3);
+ *   then, after every joint, the coupling rows (URDF <mimic>: one joint's coordinate a linear
+ *   function of another's, mimic.ts).
  * Sign convention: the joint coordinate's rate is axis·(ω_B − ω_A) (revolute) or
  * axis·(v_B − v_A at the anchor) (prismatic); a motor's positive target turns/moves B
  * positively about/along the axis relative to A.
@@ -24,6 +26,7 @@
 import type { BodyStore } from '../bodies';
 import { solveBall, warmStartBall } from './ball';
 import { solveFixed, warmStartFixed } from './fixed';
+import { solveCouplings, warmStartCouplings } from './mimic';
 import { measurePrismatic, solvePrismatic, warmStartPrismatic } from './prismatic';
 import { measureRevolute, solveRevolute, warmStartRevolute } from './revolute';
 import type { JointSolveContext } from './rows';
@@ -33,7 +36,7 @@ import { JointKind } from './store';
 
 export type { JointSolveContext } from './rows';
 export { JointScratch } from './rows';
-export type { JointDef } from './store';
+export type { JointCoupling, JointDef } from './store';
 export { JOINT_IMPULSE_STRIDE, JOINT_KIND_NAMES, JointKind, JointStore } from './store';
 
 /**
@@ -51,6 +54,7 @@ export function solveJoints(joints: JointStore, ctx: JointSolveContext, useBias:
       case JointKind.Ball: solveBall(joints, ctx, j, def, useBias); break;
     }
   }
+  if (joints.couplings.length > 0) solveCouplings(joints, ctx, useBias);
 }
 
 /** Re-applies the accumulated impulses of the last step. */
@@ -65,6 +69,7 @@ export function warmStartJoints(joints: JointStore, ctx: JointSolveContext): voi
       case JointKind.Ball: warmStartBall(joints, ctx, j, def); break;
     }
   }
+  if (joints.couplings.length > 0) warmStartCouplings(joints, ctx);
 }
 
 /** Joint coordinates and rates for the report (after the step); 0 for kinds without a coordinate. */

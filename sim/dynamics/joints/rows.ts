@@ -35,6 +35,10 @@ export class JointScratch {
   /** Warm start: the accumulated linear (point rows) and angular impulses to re-apply. */
   readonly linImpulse: Vec3 = [0, 0, 0];
   readonly angImpulse: Vec3 = [0, 0, 0];
+  /** Coupling row (mimic.ts): the bodies of its entries, their Jacobians (linear 3, angular 3), how many. */
+  readonly cBody = new Int32Array(4);
+  readonly cJ = new Float64Array(24);
+  cCount = 0;
   // results (written by the helper named, read right after the call); initialised with a
   // fraction so that V8 gives the fields a double representation from the start
   /** linK, angK, dotK: the effective inverse mass of the row [1/kg or 1/(kg·m²)]. */

@@ -42,6 +42,17 @@ export interface JointDef {
   friction: number;
 }
 
+/**
+ * A coupling row (URDF `<mimic>`): joint `follower`'s coordinate = multiplier · joint `leader`'s
+ * + offset ([rad] or [m]); see mimic.ts.
+ */
+export interface JointCoupling {
+  follower: number;
+  leader: number;
+  multiplier: number;
+  offset: number;
+}
+
 export class JointStore {
   readonly defs: JointDef[] = [];
   /** Motor target velocities (state: the drive writes them). */
@@ -53,6 +64,10 @@ export class JointStore {
   velocity = new Float64Array(0);
   /** Sorted pair keys of jointed bodies (their contacts are not generated). */
   connectedKeys = new Float64Array(0);
+  /** Coupling rows (mimic.ts), solved after every joint's own rows. */
+  readonly couplings: JointCoupling[] = [];
+  /** Accumulated impulse of each coupling row (warm start; state). */
+  couplingImpulse = new Float64Array(0);
 
   get count(): number {
     return this.defs.length;
@@ -76,6 +91,15 @@ export class JointStore {
     keys.sort((x, y) => x - y);
     this.connectedKeys = Float64Array.from(keys);
     return n - 1;
+  }
+
+  /** Adds a coupling row between two joints already added (revolute or prismatic). */
+  addCoupling(c: JointCoupling): number {
+    this.couplings.push(c);
+    const b = new Float64Array(this.couplings.length);
+    b.set(this.couplingImpulse);
+    this.couplingImpulse = b;
+    return this.couplings.length - 1;
   }
 
   /** True if bodies a and b are joined (either order). */

@@ -11,6 +11,13 @@
  *                               steering targets from ackermannSteeringAngles, rear wheel speeds
  *                               from ackermannRearWheelSpeeds. The steering rate is limited by the
  *                               steering motor (steeringMotorVelocity's maxRate), not here.
+ *   all-wheel-steer             "turn" mode: throttle → v, steer → ω (rate-limited as skid steer);
+ *                               each wheel at (x, y) from the reference point moves at
+ *                               (v − ω·y, ω·x) (allWheelSteerTargets): steered wheels point
+ *                               along it, unsteered ones roll its forward part. steer alone
+ *                               turns in place, both turn about the point (0, v/ω).
+ *                               "crab" mode: steer → one steering angle for every steered
+ *                               wheel, all rolling at v: the rover moves sideways, heading kept.
  *
  * Output per joint (same order as `joints`): `targetVelocity` [rad/s] for wheels, `targetAngle`
  * [rad] for steering joints (`isSteering[i] = 1`; the world turns it into a motor velocity with
@@ -24,7 +31,7 @@
 import type { ControllerSpec, RobotSpec } from '../../dynamics/spec';
 import { quatRotateInverse } from '../../math/quat';
 import type { Quat } from '../../math/quat';
-import { ackermannMaxCurvature, ackermannRearWheelSpeeds, ackermannSteeringAngles, approach, skidSteerWheelSpeeds } from './drive-kinematics';
+import { ackermannMaxCurvature, ackermannRearWheelSpeeds, ackermannSteeringAngles, allWheelSteerTarget, approach, skidSteerWheelSpeeds } from './drive-kinematics';
 
 /** A drive command from the user or a script: throttle and steer in −1…1. */
 export interface DriveCommand {
@@ -38,8 +45,8 @@ export interface DriveCommand {
 export const DRIVE_CONTROLLER_STATE_SIZE = 2;
 
 /**
- * Turns drive commands into joint motor targets for one robot (skid-steer, differential or
- * Ackermann), rate-limited; its state is part of the world's saved state.
+ * Turns drive commands into joint motor targets for one robot (skid-steer, differential,
+ * Ackermann or all-wheel steering), rate-limited; its state is part of the world's saved state.
  */
 export interface DriveController {
   readonly spec: ControllerSpec;
@@ -254,6 +261,152 @@ class AckermannController implements DriveController {
   }
 }
 
+class AllWheelSteerController implements DriveController {
+  readonly joints: readonly string[];
+  readonly targetVelocity: Float64Array;
+  readonly targetAngle: Float64Array;
+  readonly isSteering: Uint8Array;
+  readonly axisSigns: Float64Array;
+  speed = 0;
+  /** Turn mode: commanded yaw rate; crab mode: 0. */
+  turn = 0;
+  private readonly n: number;
+  /** Wheel positions relative to the reference point [m], base frame. */
+  private readonly x: Float64Array;
+  private readonly y: Float64Array;
+  /** Index in `joints` of wheel i's steering joint, −1 for a fixed wheel. */
+  private readonly steerOf: Int32Array;
+  private readonly maxSpeed: number;
+  /** [rad/s] Yaw rate at steer 1 in turn mode (given, or maxSpeed over the farthest wheel's distance). */
+  readonly maxYawRate: number;
+  private readonly maxAcc: number;
+  private readonly maxYawAcc: number;
+  private readonly crab: boolean;
+  private readonly out = new Float64Array(2);
+
+  constructor(readonly spec: Extract<ControllerSpec, { type: 'all-wheel-steer' }>, robot?: RobotSpec) {
+    if (!Array.isArray(spec.wheels) || spec.wheels.length < 2) throw new Error('controller.wheels needs at least two wheels { drive, steer?, position? }');
+    positive(spec.wheelRadius, 'wheelRadius');
+    this.maxSpeed = positive(spec.maxSpeed, 'maxSpeed');
+    if (!(spec.maxSteer > 0 && spec.maxSteer <= Math.PI / 2)) throw new Error(`controller.maxSteer must be in (0, π/2] rad, got ${String(spec.maxSteer)}`);
+    if (spec.mode !== undefined && spec.mode !== 'turn' && spec.mode !== 'crab') throw new Error(`controller.mode must be "turn" or "crab", got ${JSON.stringify(spec.mode)}`);
+    this.crab = spec.mode === 'crab';
+    this.maxAcc = optionalLimit(spec.maxAcceleration, 'maxAcceleration');
+    this.maxYawAcc = optionalLimit(spec.maxYawAcceleration, 'maxYawAcceleration');
+    this.n = spec.wheels.length;
+    const px: number[] = [], py: number[] = [];
+    spec.wheels.forEach((w, i) => {
+      const p = w.position ?? wheelPosition(w.drive, `controller.wheels[${i}]`, robot);
+      if (!Array.isArray(p) || p.length !== 2 || !p.every(Number.isFinite)) throw new Error(`controller.wheels[${i}].position must be [x, y] in metres`);
+      px.push(p[0]);
+      py.push(p[1]);
+    });
+    if (!spec.wheels.some((w) => w.steer !== undefined)) throw new Error('controller.wheels: no wheel has a steering joint ("steer"); use a skid-steer controller');
+    // reference point: the fixed wheels' mean position (their axles meet the turning point's
+    // line), or every wheel's when all steer
+    const fixed = spec.wheels.map((w, i) => (w.steer === undefined ? i : -1)).filter((i) => i >= 0);
+    const ref = fixed.length > 0 ? fixed : spec.wheels.map((_, i) => i);
+    const x0 = ref.reduce((a, i) => a + px[i], 0) / ref.length;
+    const y0 = px.reduce((a, _, i) => a + py[i], 0) / px.length;
+    this.x = Float64Array.from(px, (v) => v - x0);
+    this.y = Float64Array.from(py, (v) => v - y0);
+    // default yaw rate: turning in place at the speed limit of the farthest wheel
+    const reach = Math.max(...spec.wheels.map((_, i) => Math.hypot(this.x[i], this.y[i])));
+    this.maxYawRate = spec.maxYawRate === undefined ? spec.maxSpeed / Math.max(reach, 1e-3) : positive(spec.maxYawRate, 'maxYawRate');
+    const steered = spec.wheels.filter((w) => w.steer !== undefined);
+    this.joints = [...spec.wheels.map((w) => w.drive), ...steered.map((w) => w.steer as string)];
+    this.steerOf = new Int32Array(this.n).fill(-1);
+    let k = this.n;
+    spec.wheels.forEach((w, i) => {
+      if (w.steer !== undefined) this.steerOf[i] = k++;
+    });
+    this.targetVelocity = new Float64Array(this.joints.length);
+    this.targetAngle = new Float64Array(this.joints.length);
+    this.isSteering = new Uint8Array(this.joints.length);
+    this.isSteering.fill(1, this.n);
+    this.axisSigns = axisSigns(this.joints, this.isSteering, robot);
+  }
+
+  get yawRate(): number {
+    return this.crab ? 0 : this.turn;
+  }
+
+  get steerAngle(): number {
+    return this.crab ? this.turn : 0;
+  }
+
+  step(throttle: number, steer: number, dt: number): void {
+    this.stepPhysical(clampUnit(throttle) * this.maxSpeed, clampUnit(steer) * (this.crab ? this.spec.maxSteer : this.maxYawRate), dt);
+  }
+
+  /** (v [m/s], ω [rad/s]) in turn mode; (v, crab angle [rad]) in crab mode. */
+  stepPhysical(speed: number, turn: number, dt: number): void {
+    const h = dt > 0 && Number.isFinite(dt) ? dt : 0;
+    const v = Math.max(-this.maxSpeed, Math.min(this.maxSpeed, finiteOr0(speed)));
+    this.speed = approach(this.speed, v, this.maxAcc * h);
+    if (this.crab) this.turn = Math.max(-this.spec.maxSteer, Math.min(this.spec.maxSteer, finiteOr0(turn)));
+    else this.turn = approach(this.turn, Math.max(-this.maxYawRate, Math.min(this.maxYawRate, finiteOr0(turn))), this.maxYawAcc * h);
+    this.write();
+  }
+
+  private write(): void {
+    const r = this.spec.wheelRadius, lim = this.spec.maxSteer, o = this.out;
+    for (let i = 0; i < this.n; i++) {
+      const s = this.steerOf[i];
+      if (this.crab) {
+        // every steered wheel at the crab angle rolling at v; a fixed wheel rolls v's forward part
+        o[0] = s >= 0 ? this.turn : 0;
+        o[1] = s >= 0 ? this.speed : this.speed * Math.cos(this.turn);
+      } else {
+        allWheelSteerTarget(o, this.speed, this.turn, this.x[i], this.y[i], s >= 0);
+      }
+      const angle = Math.max(-lim, Math.min(lim, o[0]));
+      this.targetVelocity[i] = (this.axisSigns[i] * o[1]) / r;
+      if (s >= 0) this.targetAngle[s] = this.axisSigns[s] * angle;
+    }
+  }
+
+  reset(): void {
+    this.speed = 0;
+    this.turn = 0;
+    this.write();
+  }
+
+  saveState(out: Float64Array, offset = 0): void {
+    out[offset] = this.speed;
+    out[offset + 1] = this.turn;
+  }
+
+  loadState(src: ArrayLike<number>, offset = 0): void {
+    this.speed = finiteOr0(src[offset]);
+    this.turn = finiteOr0(src[offset + 1]);
+    this.write();
+  }
+}
+
+/** [x, y] of a wheel joint's anchor in the base frame at the start pose. */
+function wheelPosition(joint: string, field: string, robot?: RobotSpec): [number, number] {
+  if (!robot) throw new Error(`${field}.position is needed when no robot is given`);
+  const j = robot.joints.find((x) => x.name === joint);
+  if (!j) throw new Error(`${field}.drive: joint "${joint}" is not in robot "${robot.name}"`);
+  const base = robot.bodies.find((b) => b.name === robot.base);
+  const q = (base?.orientation ?? [0, 0, 0, 1]) as Quat;
+  const bp = base?.position ?? [0, 0, 0];
+  const a = j.anchor ?? [0, 0, 0];
+  const local: [number, number, number] = [0, 0, 0];
+  quatRotateInverse(local, q, [a[0] - bp[0], a[1] - bp[1], a[2] - bp[2]]);
+  return [local[0], local[1]];
+}
+
+/**
+ * [rad/s] The yaw rate an all-wheel-steer controller turns at with steer 1 ("turn" mode): the
+ * spec's maxYawRate, or maxSpeed over the distance of the wheel farthest from the reference point
+ * (wheel positions from the robot when the spec gives none). A twist's ω maps to steer = ω / this.
+ */
+export function allWheelSteerMaxYawRate(spec: Extract<ControllerSpec, { type: 'all-wheel-steer' }>, robot?: RobotSpec): number {
+  return new AllWheelSteerController(spec, robot).maxYawRate;
+}
+
 /**
  * The controller for a spec. Pass the robot so the targets follow each joint's axis direction
  * (otherwise every axis is assumed to point left / up). Throws an Error naming a bad field.
@@ -265,7 +418,9 @@ export function createDriveController(spec: ControllerSpec, robot?: RobotSpec): 
       return new SkidSteerController(spec, robot);
     case 'ackermann':
       return new AckermannController(spec, robot);
+    case 'all-wheel-steer':
+      return new AllWheelSteerController(spec, robot);
     default:
-      throw new Error(`controller.type must be "skid-steer", "differential" or "ackermann", got ${JSON.stringify((spec as { type: unknown }).type)}`);
+      throw new Error(`controller.type must be "skid-steer", "differential", "ackermann" or "all-wheel-steer", got ${JSON.stringify((spec as { type: unknown }).type)}`);
   }
 }

@@ -68,6 +68,34 @@ export function steeringMotorVelocity(currentAngle: number, targetAngle: number,
   return v > maxRate ? maxRate : v < -maxRate ? -maxRate : v;
 }
 
+/**
+ * All-wheel steering, one wheel: the chassis moves at forward speed v and yaw rate ω about the
+ * reference point, so the wheel at (x, y) from it moves at (v − ω·y, ω·x) in the base frame.
+ * A steered wheel points along that velocity, folded into (−π/2, π/2] (rolling backwards rather
+ * than turning past sideways): out[0] = steering angle [rad], out[1] = rolling speed [m/s]
+ * (negative: backwards). A fixed wheel keeps angle 0 and rolls the forward part v − ω·y. At
+ * rest (v = ω = 0) a steered wheel points straight ahead.
+ */
+export function allWheelSteerTarget(out: Float64Array | number[], v: number, w: number, x: number, y: number, steered: boolean): Float64Array | number[] {
+  const vx = v - w * y, vy = w * x;
+  if (!steered) {
+    out[0] = 0;
+    out[1] = vx;
+    return out;
+  }
+  const speed = Math.hypot(vx, vy);
+  if (speed === 0) {
+    out[0] = 0;
+    out[1] = 0;
+    return out;
+  }
+  // fold: a wheel whose velocity points backwards turns the short way and rolls backwards
+  const back = vx < 0 || (vx === 0 && vy < 0);
+  out[0] = back ? Math.atan2(-vy, -vx) : Math.atan2(vy, vx);
+  out[1] = back ? -speed : speed;
+  return out;
+}
+
 /** Moves `current` toward `target` by at most `maxDelta` (a rate limiter over one step). */
 export function approach(current: number, target: number, maxDelta: number): number {
   const d = target - current;

@@ -7,11 +7,16 @@
  *  - A wheel joint is a revolute joint without limits (URDF continuous) whose joint or child
  *    body name contains "wheel" and not "caster", reachable from the base without crossing a
  *    ball joint (a trailer's wheels roll freely).
- *  - A steering joint is a revolute joint with limits whose name contains "steer".
+ *  - A steering joint is a revolute joint with limits whose name contains "steer" or "corner",
+ *    or whose axis is within STEER_AXIS_TILT of the base's vertical with a wheel joint below it
+ *    (the JPL Open Source Rover names its steering joints "front_wheel_joint_L").
  *  - Left or right from the sign of the joint anchor's lateral coordinate in the base frame
  *    (+y = left, REP-103); front or rear from the forward coordinate.
  *  - Two steering joints → Ackermann, driving the wheels not mounted on a steering link (rear
- *    drive); two wheels → differential; more → skid-steer.
+ *    drive); three or more, each with a wheel below it → all-wheel steering (every wheel
+ *    driven, each steered by the steering joint on its way to the base); no steering joint:
+ *    two wheels → differential, more → skid-steer.
+ *  - A scenario may pick the kind (`kind`); the parameters are then inferred for that kind.
  *  - Wheel radius from the wheel body's cylinder (or sphere); track and wheelbase from anchors.
  */
 import type { BodySpec, ControllerSpec, JointSpec, RobotSpec, Vec3Spec } from '../../dynamics/spec';
@@ -32,6 +37,10 @@ export const INFERRED_MAX_TORQUE = 20;
 export const INFERRED_MAX_STEER = 0.5;
 /** [m] Anchors closer than this to the centre line cannot be called left or right. */
 const SIDE_TOLERANCE = 1e-3;
+/** [rad] A limited revolute joint whose axis is this close to the base's vertical, with a wheel below it, steers. */
+export const STEER_AXIS_TILT = (30 * Math.PI) / 180;
+/** [rad] Largest steering angle an inferred steering controller commands (a joint's own limits may be tighter). */
+const MAX_INFERRED_STEER = 1.4;
 
 /** A drive controller inferred from a URDF's joint names, or why none was. */
 export interface InferredController {
@@ -50,8 +59,11 @@ function wheelRadius(body: BodySpec | undefined): number | undefined {
   return undefined;
 }
 
-/** `jointEfforts`: [N·m] effort limits by joint name (URDF <limit effort>); the smallest driven one caps maxTorque. */
-export function inferController(robot: RobotSpec, jointEfforts: Record<string, number> = {}): InferredController {
+/**
+ * `jointEfforts`: [N·m] effort limits by joint name (URDF <limit effort>); the smallest driven one
+ * caps maxTorque. `kind`: the controller type to infer (default: chosen by the rules above).
+ */
+export function inferController(robot: RobotSpec, jointEfforts: Record<string, number> = {}, kind?: ControllerSpec['type']): InferredController {
   const base = robot.bodies.find((b) => b.name === robot.base);
   if (!base) return { reason: `base body "${robot.base}" not found` };
   const q = (base.orientation ?? [0, 0, 0, 1]) as Quat;
@@ -74,9 +86,28 @@ export function inferController(robot: RobotSpec, jointEfforts: Record<string, n
   const bodies = new Map(robot.bodies.map((b) => [b.name, b]));
   const isWheel = (j: JointSpec): boolean =>
     j.type === 'revolute' && !j.limits && /wheel/i.test(`${j.name} ${j.bodyB}`) && !/caster/i.test(`${j.name} ${j.bodyB}`) && reach.has(j.bodyB);
-  const steering = robot.joints.filter((j) => j.type === 'revolute' && j.limits && /steer/i.test(j.name) && reach.has(j.bodyB));
   const wheels = robot.joints.filter(isWheel);
   if (wheels.length < 2) return { reason: `found ${wheels.length} wheel joint(s) (continuous joints named "...wheel..."), need 2 or more` };
+  // the joint each body hangs on, to walk from a wheel up to the base
+  const parentJoint = new Map<string, JointSpec>();
+  for (const j of robot.joints) if (j.bodyA) parentJoint.set(j.bodyB, j);
+  const above = (w: JointSpec): JointSpec[] => {
+    const out: JointSpec[] = [];
+    for (let b = w.bodyA, guard = 0; b !== undefined && b !== robot.base && guard < robot.joints.length; guard++) {
+      const j = parentJoint.get(b);
+      if (!j) break;
+      out.push(j);
+      b = j.bodyA;
+    }
+    return out;
+  };
+  const wheelBelow = new Set(wheels.flatMap((w) => above(w).map((j) => j.name)));
+  const vertical = (j: JointSpec): boolean => {
+    const a = quatRotateInverse([0, 0, 0], q, j.axis ?? [0, 0, 1]);
+    return Math.abs(a[2]) >= Math.cos(STEER_AXIS_TILT) * Math.hypot(a[0], a[1], a[2]);
+  };
+  const steering = robot.joints.filter((j) => j.type === 'revolute' && j.limits && reach.has(j.bodyB)
+    && (/steer|corner/i.test(j.name) || (vertical(j) && wheelBelow.has(j.name))));
 
   const side = (j: JointSpec): number => {
     const y = local(j.anchor ?? [0, 0, 0])[1];
@@ -87,7 +118,35 @@ export function inferController(robot: RobotSpec, jointEfforts: Record<string, n
   const efforts = wheels.map((j) => jointEfforts[j.name]).filter((t): t is number => typeof t === 'number' && t > 0);
   const maxTorque = efforts.length > 0 ? Math.min(...efforts) : INFERRED_MAX_TORQUE;
 
-  if (steering.length === 2) {
+  const chosen = kind ?? (steering.length === 2 ? 'ackermann' : steering.length > 2 ? 'all-wheel-steer' : wheels.length === 2 ? 'differential' : 'skid-steer');
+  const steerLimit = (js: JointSpec[]): number => {
+    const lim = js.flatMap((j) => j.limits ?? []).map(Math.abs).filter((x) => x > 0);
+    return lim.length > 0 ? Math.min(...lim, MAX_INFERRED_STEER) : INFERRED_MAX_STEER;
+  };
+  if (chosen === 'all-wheel-steer') {
+    if (steering.length === 0) return { reason: 'all-wheel steering needs steering joints (limited revolute joints named "...steer..." or "...corner...", or vertical ones with a wheel below)' };
+    const steerOf = (w: JointSpec): JointSpec | undefined => above(w).find((j) => steering.includes(j));
+    const used = steering.filter((s) => wheels.some((w) => steerOf(w) === s));
+    if (used.length === 0) return { reason: 'no wheel hangs below a steering joint' };
+    return {
+      reason: '',
+      controller: {
+        type: 'all-wheel-steer',
+        wheels: wheels.map((w) => {
+          const st = steerOf(w);
+          return st ? { drive: w.name, steer: st.name } : { drive: w.name };
+        }),
+        wheelRadius: radii[0] as number,
+        maxSpeed: INFERRED_MAX_SPEED,
+        maxSteer: steerLimit(used),
+        maxAcceleration: INFERRED_MAX_ACCELERATION,
+        maxYawAcceleration: INFERRED_MAX_YAW_ACCELERATION,
+        maxTorque,
+      },
+    };
+  }
+  if (chosen === 'ackermann') {
+    if (steering.length !== 2) return { reason: `found ${steering.length} steering joint(s); Ackermann needs exactly 2` };
     const [a, b] = steering;
     if (side(a) === side(b) || side(a) === 0 || side(b) === 0) return { reason: 'the two steering joints are not one left and one right' };
     const [sl, sr] = side(a) > 0 ? [a, b] : [b, a];
@@ -98,8 +157,7 @@ export function inferController(robot: RobotSpec, jointEfforts: Record<string, n
     if (driveLeft.length === 0 || driveRight.length === 0) return { reason: 'no rear (unsteered) wheel on each side to drive' };
     const pl = local(sl.anchor ?? [0, 0, 0]), pr = local(sr.anchor ?? [0, 0, 0]);
     const rearX = drive.reduce((s, w) => s + local(w.anchor ?? [0, 0, 0])[0], 0) / drive.length;
-    const lim = [...(sl.limits ?? [0, 0]), ...(sr.limits ?? [0, 0])].map(Math.abs).filter((x) => x > 0);
-    const maxSteer = lim.length > 0 ? Math.min(...lim, 1.4) : INFERRED_MAX_STEER;
+    const maxSteer = steerLimit([sl, sr]);
     const r = radii[wheels.indexOf(driveLeft[0])] as number;
     return {
       reason: '',
@@ -119,7 +177,6 @@ export function inferController(robot: RobotSpec, jointEfforts: Record<string, n
       },
     };
   }
-  if (steering.length !== 0) return { reason: `found ${steering.length} steering joint(s); Ackermann needs exactly 2` };
   const left = wheels.filter((w) => side(w) > 0);
   const right = wheels.filter((w) => side(w) < 0);
   if (left.length === 0 || right.length === 0 || left.length + right.length !== wheels.length) return { reason: 'the wheels are not all clearly left or right of the base' };
@@ -127,7 +184,7 @@ export function inferController(robot: RobotSpec, jointEfforts: Record<string, n
   return {
     reason: '',
     controller: {
-      type: wheels.length === 2 ? 'differential' : 'skid-steer',
+      type: chosen === 'differential' ? 'differential' : 'skid-steer',
       left: left.map((j) => j.name),
       right: right.map((j) => j.name),
       wheelRadius: radii[0] as number,

@@ -20,7 +20,9 @@ import type {
   UrdfCollision,
   UrdfGeometry,
   UrdfInertial,
+  UrdfCommandInterface,
   UrdfJoint,
+  UrdfJointInterface,
   UrdfJointType,
   UrdfLimit,
   UrdfLink,
@@ -367,7 +369,15 @@ function readJoint(el: XmlEl, warnings: string[]): UrdfJoint {
     if (damping < 0 || friction < 0) throw new UrdfError(`${where}: <dynamics damping="${damping}" friction="${friction}"> must be >= 0`, name);
     joint.dynamics = { damping, friction };
   }
-  if (children(el, 'mimic').length > 0) warnings.push(`${where}: <mimic> is ignored; the joint moves on its own (drive it from the controller instead)`);
+  const mimic = child(el, 'mimic', where);
+  if (mimic) {
+    const leader = requiredAttr(mimic, 'mimic', 'joint', where).trim();
+    if (leader === '') throw new UrdfError(`${where}: <mimic joint=""> is empty; name the joint this one follows`, name);
+    const coupling = { joint: leader, multiplier: num(mimic, 'mimic', 'multiplier', where, 1), offset: num(mimic, 'mimic', 'offset', where, 0) };
+    // a fixed joint has nothing to couple (the Leo's rockers carry <mimic> when xacro makes them fixed)
+    if (moving) joint.mimic = coupling;
+    else warnings.push(`${where}: <mimic> on a ${type} joint is ignored (it does not move)`);
+  }
   return joint;
 }
 
@@ -380,6 +390,80 @@ function named<T>(el: XmlEl, read: () => T): T {
     if (e instanceof UrdfError && name) throw new UrdfError(e.message, name);
     throw e;
   }
+}
+
+// --- transmissions and ros2_control --------------------------------------------------------------
+
+/** The texts of the child elements `tag` (an element with only text comes back as a string). */
+function childTexts(el: XmlEl, tag: string): string[] {
+  if (!Object.prototype.hasOwnProperty.call(el, tag)) return [];
+  const v = el[tag];
+  const list = Array.isArray(v) ? v : [v];
+  return list.map((x) => (typeof x === 'string' ? x : typeof x === 'object' && x !== null && typeof (x as Record<string, unknown>)['#text'] === 'string' ? (x as Record<string, string>)['#text'] : '')).map((t) => t.trim());
+}
+
+/** 'position' | 'velocity' | 'effort' from a hardware interface or command interface name. */
+function interfaceKind(text: string): UrdfCommandInterface | undefined {
+  if (/position/i.test(text)) return 'position';
+  if (/velocity/i.test(text)) return 'velocity';
+  if (/effort/i.test(text)) return 'effort';
+  return undefined;
+}
+
+/** Of several interfaces the one that holds the joint best: position, then velocity, then effort. */
+const INTERFACE_RANK: Record<UrdfCommandInterface, number> = { position: 0, velocity: 1, effort: 2 };
+
+/**
+ * Command interfaces by joint, from ROS 1 `<transmission><joint name><hardwareInterface>` (or
+ * the actuator's when the joint gives none) and ROS 2 `<ros2_control><joint name>
+ * <command_interface name>`. A joint with several keeps the one that holds it best (a servo
+ * rather than a velocity motor); a joint the robot does not have is a warning.
+ */
+function readInterfaces(robot: XmlEl, jointNames: Set<string>, warnings: string[]): Record<string, UrdfJointInterface> {
+  const out: Record<string, UrdfJointInterface> = Object.create(null) as Record<string, UrdfJointInterface>;
+  const put = (joint: string, kinds: (UrdfCommandInterface | undefined)[], from: UrdfJointInterface['from'], initialPosition?: number): void => {
+    const known = kinds.filter((k): k is UrdfCommandInterface => k !== undefined).sort((a, b) => INTERFACE_RANK[a] - INTERFACE_RANK[b]);
+    if (known.length === 0) return;
+    if (!jointNames.has(joint)) {
+      warnings.push(`<${from}> names joint "${clip(joint)}", which the robot does not have; ignored`);
+      return;
+    }
+    const prev = out[joint];
+    if (prev && INTERFACE_RANK[prev.interface] <= INTERFACE_RANK[known[0]]) return;
+    out[joint] = { interface: known[0], from, ...(initialPosition !== undefined ? { initialPosition } : {}) };
+  };
+  for (const t of children(robot, 'transmission')) {
+    const actuatorKinds = children(t, 'actuator').flatMap((a) => childTexts(a, 'hardwareInterface').map(interfaceKind));
+    for (const j of children(t, 'joint')) {
+      const name = attr(j, 'name');
+      if (name === undefined) continue;
+      const kinds = childTexts(j, 'hardwareInterface').map(interfaceKind);
+      put(name, kinds.some((k) => k !== undefined) ? kinds : actuatorKinds, 'transmission');
+    }
+  }
+  for (const rc of children(robot, 'ros2_control')) {
+    for (const j of children(rc, 'joint')) {
+      const name = attr(j, 'name');
+      if (name === undefined) continue;
+      const where = `<ros2_control> joint "${name}"`;
+      const kinds = children(j, 'command_interface').map((c) => interfaceKind(attr(c, 'name') ?? ''));
+      let initial: number | undefined;
+      for (const si of children(j, 'state_interface')) {
+        if (attr(si, 'name') !== 'position') continue;
+        const params = children(si, 'param');
+        const texts = childTexts(si, 'param');
+        params.forEach((p, k) => {
+          if (attr(p, 'name') !== 'initial_value') return;
+          const t = texts[k];
+          const v = NUMBER_RE.test(t) ? Number(t) : NaN;
+          if (!Number.isFinite(v)) throw new UrdfError(`${where}: <param name="initial_value">${clip(t)}</param> is not a finite decimal number`, name);
+          initial = v;
+        });
+      }
+      put(name, kinds, 'ros2_control', initial);
+    }
+  }
+  return out;
 }
 
 // --- tree ----------------------------------------------------------------------------------------
@@ -509,5 +593,11 @@ function parseUrdfUnchecked(input: string | Uint8Array): UrdfModel {
   const links = linkEls.map((l) => named(l, () => readLink(l, materials, warnings)));
   const joints = jointEls.map((j) => named(j, () => readJoint(j, warnings)));
   const root = checkTree(links, joints);
-  return { name, links, joints, materials, root, warnings };
+  const jointNames = new Set(joints.map((j) => j.name));
+  for (const j of joints) {
+    if (j.mimic && !jointNames.has(j.mimic.joint)) throw new UrdfError(`joint "${j.name}": <mimic joint="${clip(j.mimic.joint)}"> names no joint of the robot`, j.name);
+    if (j.mimic?.joint === j.name) throw new UrdfError(`joint "${j.name}": <mimic> names the joint itself`, j.name);
+  }
+  const interfaces = readInterfaces(robot, jointNames, warnings);
+  return { name, links, joints, materials, root, warnings, interfaces };
 }

@@ -11,9 +11,12 @@
  *                           <visual><material name> with <color rgba> / <texture filename>
  *   <joint name type>       revolute, continuous, prismatic, fixed (+ <terrawheel:ball/> = ball);
  *                           <parent link> <child link> <origin> <axis xyz> <limit lower upper effort velocity>
- *                           <dynamics damping friction>; <mimic> is ignored with a warning
+ *                           <dynamics damping friction> <mimic joint multiplier offset>
+ *   <transmission>          ROS 1: each <joint>'s <hardwareInterface> (Position/Velocity/Effort)
+ *   <ros2_control>          ROS 2: each <joint>'s <command_interface name>, and a position
+ *                           <state_interface>'s <param name="initial_value">
  *   <material name>         top-level materials referenced by name from visuals
- *   <transmission>, <gazebo>, <safety_controller>, <calibration>: ignored (no physics meaning here)
+ *   <gazebo>, <safety_controller>, <calibration>: ignored (no physics meaning here)
  */
 import type { Vec3Spec } from '../../dynamics/spec';
 
@@ -107,6 +110,24 @@ export interface UrdfJoint {
   limit?: UrdfLimit;
   /** Viscous damping [N·m·s/rad | N·s/m] and Coulomb friction [N·m | N]. */
   dynamics?: { damping: number; friction: number };
+  /** `<mimic>`: this joint's coordinate = multiplier · `joint`'s + offset. */
+  mimic?: { joint: string; multiplier: number; offset: number };
+}
+
+/**
+ * How the robot's controllers command a joint, from `<transmission>` (ROS 1) or `<ros2_control>`
+ * (ROS 2): 'position' (a servo holds it at a target), 'velocity' (a velocity motor), 'effort'
+ * (torque commanded directly: left free here).
+ */
+export type UrdfCommandInterface = 'position' | 'velocity' | 'effort';
+
+/** A joint's command interface and, from ros2_control, the initial position it starts at. */
+export interface UrdfJointInterface {
+  interface: UrdfCommandInterface;
+  /** [rad] or [m] ros2_control's `<state_interface name="position"><param name="initial_value">`. */
+  initialPosition?: number;
+  /** Where it was declared: 'transmission' or 'ros2_control'. */
+  from: 'transmission' | 'ros2_control';
 }
 
 /** A parsed URDF file (`parseUrdf`): the robot's links and joints, before they become bodies. */
@@ -117,6 +138,8 @@ export interface UrdfModel {
   materials: Record<string, UrdfMaterial>;
   /** The one link that is nobody's child. */
   root: string;
+  /** Command interfaces by joint name (<transmission>, <ros2_control>); absent: not declared. */
+  interfaces: Record<string, UrdfJointInterface>;
   /** Things read but not used (mimic, unknown material references, ...), one sentence each. */
   warnings: string[];
 }

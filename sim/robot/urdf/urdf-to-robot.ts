@@ -64,7 +64,14 @@ export interface UrdfToRobotOptions {
    * How the robot is driven: a spec (from the scenario), 'infer' (default: from joint names, for
    * the bundled robots and robots named like them) or 'none'.
    */
-  controller?: ControllerSpec | 'infer' | 'none';
+  controller?: ControllerSpec | 'infer' | 'none' | ControllerChoice;
+  /**
+   * [rad] or [m] Joints to hold at a position by name (a scenario's `robot.controller.hold`):
+   * each gets a position servo (its motor, the URDF's effort and velocity limits), replacing
+   * the target of a URDF position interface. A joint the drive controller commands, an unknown
+   * joint, or a fixed joint is an error.
+   */
+  hold?: Record<string, number>;
   /**
    * Merge every link on a fixed joint (not a ball joint) into its parent's body, mass properties
    * combined (parallel-axis theorem). Fewer bodies and no stiff light–heavy fixed pairs for the
@@ -86,6 +93,21 @@ export interface UrdfToRobotOptions {
    */
   disableCollisions?: readonly (readonly [string, string])[];
 }
+
+/**
+ * A controller picked by kind, its parameters inferred from the robot (a scenario's
+ * `"controller": { "type": "all-wheel-steer", "mode": "crab" }`).
+ */
+export interface ControllerChoice {
+  type: ControllerSpec['type'];
+  /** All-wheel steering: "turn" (default) or "crab". */
+  mode?: 'turn' | 'crab';
+  /** [m/s] Top speed instead of the inferred one. */
+  maxSpeed?: number;
+}
+
+/** [N·m] or [N] Effort of a servo whose joint gives no <limit effort>. */
+export const SERVO_DEFAULT_EFFORT = 1000;
 
 /** What the renderer draws for one URDF <visual>: in the frame of `body`. */
 export interface VisualSpec {
@@ -216,6 +238,7 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
   const robot: RobotSpec = { name: model.name, bodies, joints, base };
   collisionFilter(robot, tree, options);
   attachController(robot, model, options, warnings);
+  attachServos(robot, model, options.hold, warnings);
   const visuals = convertVisuals(tree, urdfPath, warnings);
 
   const linkBodies: Record<string, string> = {};
@@ -459,6 +482,18 @@ function convertJoints(tree: LinkTree, model: UrdfModel, bodyIndex: Map<string, 
     if (j.dynamics && j.dynamics.friction > 0) spec.friction = j.dynamics.friction;
     joints.push(spec);
   }
+  // <mimic>: a coupling row, when both joints are still joints (not merged as fixed)
+  for (const j of model.joints) {
+    if (!j.mimic) continue;
+    const follower = joints.find((x) => x.name === j.name);
+    const leader = joints.find((x) => x.name === j.mimic!.joint);
+    if (!follower) continue;
+    if (!leader || (leader.type !== 'revolute' && leader.type !== 'prismatic')) {
+      warnings.push(`joint "${j.name}": <mimic joint="${j.mimic.joint}"> is ignored: that joint is fixed (or merged); "${j.name}" moves on its own`);
+      continue;
+    }
+    follower.mimic = { joint: j.mimic.joint, multiplier: j.mimic.multiplier, offset: j.mimic.offset };
+  }
   return joints;
 }
 
@@ -470,10 +505,19 @@ function convertJoints(tree: LinkTree, model: UrdfModel, bodyIndex: Map<string, 
 function attachController(robot: RobotSpec, model: UrdfModel, options: UrdfToRobotOptions, warnings: string[]): void {
   const mode = options.controller ?? 'infer';
   let controller: ControllerSpec | undefined;
-  if (mode === 'infer') {
+  const choice = typeof mode === 'object' && isChoice(mode) ? mode : null;
+  if (mode === 'infer' || choice) {
     const efforts: Record<string, number> = {};
     for (const j of model.joints) if (j.limit && j.limit.effort > 0) efforts[j.name] = j.limit.effort;
-    const inferred = inferController(robot, efforts);
+    const inferred = inferController(robot, efforts, choice?.type);
+    if (inferred.controller && choice) {
+      if (choice.mode !== undefined) {
+        if (inferred.controller.type !== 'all-wheel-steer') throw new UrdfError(`controller.mode is for "all-wheel-steer" controllers, this one is "${inferred.controller.type}"`, 'controller');
+        inferred.controller.mode = choice.mode;
+      }
+      if (choice.maxSpeed !== undefined) inferred.controller.maxSpeed = choice.maxSpeed;
+    }
+    if (choice && !inferred.controller) throw new UrdfError(`controller: no "${choice.type}" controller fits robot "${robot.name}": ${inferred.reason}; give its joints in the scenario's "robot.controller"`, 'controller');
     let reason = inferred.reason;
     if (inferred.controller) {
       try {
@@ -485,7 +529,7 @@ function attachController(robot: RobotSpec, model: UrdfModel, options: UrdfToRob
     }
     if (!controller) warnings.push(`no controller inferred (${reason}); give one in the scenario's "robot.controller"`);
   } else if (mode !== 'none') {
-    controller = mode;
+    controller = mode as ControllerSpec;
     warnGeometryMismatch(robot, controller, warnings);
   }
   if (controller) {
@@ -499,9 +543,77 @@ function attachController(robot: RobotSpec, model: UrdfModel, options: UrdfToRob
   }
 }
 
+/** A ControllerChoice (a kind to infer) rather than a full spec: nothing but type, mode, maxSpeed. */
+function isChoice(c: object): c is ControllerChoice {
+  return Object.keys(c).every((k) => k === 'type' || k === 'mode' || k === 'maxSpeed');
+}
+
+/**
+ * Servos (RobotSpec.servos) and still motors from the URDF's command interfaces and the
+ * options' `hold`: a joint the drive does not command gets a position servo when its interface
+ * is "position" (target: ros2_control's initial_value, else 0, the pose it was built in) or it
+ * is held, and a velocity motor at rest when its interface is "velocity"; both with the URDF's
+ * <limit effort> (SERVO_DEFAULT_EFFORT without one) and a servo with its <limit velocity>.
+ * "effort" interfaces stay free (their controller would command torque).
+ */
+function attachServos(robot: RobotSpec, model: UrdfModel, hold: Record<string, number> | undefined, warnings: string[]): void {
+  const driven = new Set(controllerJoints(robot.controller));
+  const byName = new Map(model.joints.map((j) => [j.name, j]));
+  const servos: NonNullable<RobotSpec['servos']> = [];
+  const motorFor = (name: string): JointSpec | undefined => robot.joints.find((x) => x.name === name);
+  const limits = (name: string): { effort: number; velocity: number | undefined } => {
+    const l = byName.get(name)?.limit;
+    return { effort: l && l.effort > 0 ? l.effort : SERVO_DEFAULT_EFFORT, velocity: l && l.velocity > 0 ? l.velocity : undefined };
+  };
+  if (hold !== undefined) {
+    if (typeof hold !== 'object' || hold === null || Array.isArray(hold)) throw new UrdfError('controller.hold must be an object of positions by joint name', 'hold');
+    for (const [name, target] of Object.entries(hold)) {
+      const field = `controller.hold.${name}`;
+      if (!byName.has(name)) {
+        const movable = robot.joints.filter((j) => j.type === 'revolute' || j.type === 'prismatic').map((j) => j.name);
+        throw new UrdfError(`${field}: robot "${robot.name}" has no joint "${name}"; its movable joints are ${movable.slice(0, 12).map((n) => `"${n}"`).join(', ')}${movable.length > 12 ? ', …' : ''}`, name);
+      }
+      const joint = motorFor(name);
+      if (!joint || (joint.type !== 'revolute' && joint.type !== 'prismatic')) throw new UrdfError(`${field}: joint "${name}" is ${joint ? joint.type : 'fixed (merged)'}; only revolute, continuous and prismatic joints can be held`, name);
+      if (driven.has(name)) throw new UrdfError(`${field}: joint "${name}" is commanded by the drive controller (${robot.controller!.type}); hold another joint or pick a controller without it`, name);
+      if (typeof target !== 'number' || !Number.isFinite(target)) throw new UrdfError(`${field} must be a finite number (rad or m), got ${JSON.stringify(target)}`, name);
+      if (joint.limits && (target < joint.limits[0] || target > joint.limits[1])) throw new UrdfError(`${field} is ${target}, outside the joint's limits [${joint.limits[0]}, ${joint.limits[1]}]`, name);
+    }
+  }
+  for (const joint of robot.joints) {
+    if (joint.type !== 'revolute' && joint.type !== 'prismatic') continue;
+    if (driven.has(joint.name)) continue;
+    const iface = model.interfaces[joint.name];
+    const held = hold !== undefined && Object.prototype.hasOwnProperty.call(hold, joint.name);
+    if (!held && (!iface || iface.interface === 'effort')) continue;
+    const { effort, velocity } = limits(joint.name);
+    if (joint.mimic) {
+      warnings.push(`joint "${joint.name}" follows "${joint.mimic.joint}" (<mimic>); its ${held ? 'hold' : `${iface!.interface} interface`} is ignored`);
+      continue;
+    }
+    joint.motor = { targetVelocity: 0, maxTorque: effort };
+    if (held || iface!.interface === 'position') {
+      const target = held ? hold![joint.name] : iface!.initialPosition ?? 0;
+      servos.push(velocity === undefined ? { joint: joint.name, target } : { joint: joint.name, target, maxVelocity: velocity });
+    }
+  }
+  if (servos.length > 0) robot.servos = servos;
+}
+
+/** Every joint a drive controller commands. */
+export function controllerJoints(c: ControllerSpec | undefined): string[] {
+  if (!c) return [];
+  switch (c.type) {
+    case 'ackermann': return [...c.driveLeft, ...c.driveRight, c.steerLeft, c.steerRight];
+    case 'all-wheel-steer': return c.wheels.flatMap((w) => (w.steer === undefined ? [w.drive] : [w.drive, w.steer]));
+    default: return [...c.left, ...c.right];
+  }
+}
+
 /** A given controller whose lengths disagree with the robot's geometry steers wrong: say so. */
 function warnGeometryMismatch(robot: RobotSpec, controller: ControllerSpec, warnings: string[]): void {
   const guess = inferController(robot).controller;
+  if (controller.type === 'all-wheel-steer' || guess?.type === 'all-wheel-steer') return;
   if (guess && (guess.type === 'ackermann') === (controller.type === 'ackermann')) {
     const pairs: [string, number, number][] = [
       ['wheelRadius', controller.wheelRadius, guess.wheelRadius],
@@ -687,8 +799,8 @@ function attachMotors(robot: RobotSpec, c: ControllerSpec, model: UrdfModel, mot
   if (motorTorque !== undefined && !(motorTorque > 0 && Number.isFinite(motorTorque))) {
     throw new UrdfError(`motorTorque must be a positive number of N·m, got ${motorTorque}`, 'motorTorque');
   }
-  const wheels = c.type === 'ackermann' ? [...c.driveLeft, ...c.driveRight] : [...c.left, ...c.right];
-  const driven = c.type === 'ackermann' ? [...wheels, c.steerLeft, c.steerRight] : wheels;
+  const wheels = c.type === 'ackermann' ? [...c.driveLeft, ...c.driveRight] : c.type === 'all-wheel-steer' ? c.wheels.map((w) => w.drive) : [...c.left, ...c.right];
+  const driven = controllerJoints(c);
   const efforts = new Map<string, number>();
   for (const j of model.joints) if (j.limit && j.limit.effort > 0) efforts.set(j.name, j.limit.effort);
   let mass = 0;

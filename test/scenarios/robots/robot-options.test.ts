@@ -91,6 +91,25 @@ describe('scenario options of a URDF robot', () => {
     expect(robot.disableCollisions).toEqual([['arm1', 'arm2']]);
   });
 
+  it('robot.controller holds joints and picks the kind from the scenario file; an unknown joint is an error listing the movable ones', async () => {
+    const urdf = join(dir, 'arms-hold.urdf');
+    writeFileSync(urdf, ARMS);
+    const write = (controller: object) => {
+      const path = join(dir, 'arms-hold.json');
+      writeFileSync(path, JSON.stringify({ format: 'terrawheel-scenario', version: 2, terrain, robot: { urdf: 'arms-hold.urdf', position: [0, 0], controller } }));
+      return path;
+    };
+    let files = await readScenarioFilesAsync(write({ type: 'none', hold: { j1: 0.2 } }));
+    const robot = loadScenarioUrdfRobot(parseScenarioFile(files.scenario), files, flatGround());
+    expect(robot.controller).toBeUndefined();
+    expect(robot.servos).toEqual([{ joint: 'j1', target: 0.2, maxVelocity: 1 }]);
+    expect(robot.joints.find((j) => j.name === 'j1')!.motor).toEqual({ targetVelocity: 0, maxTorque: 1 });
+    files = await readScenarioFilesAsync(write({ hold: { j7: 0.2 } }));
+    expect(() => loadScenarioUrdfRobot(parseScenarioFile(files.scenario), files, flatGround())).toThrow(/controller\.hold\.j7: robot "arms" has no joint "j7"; its movable joints are "j1", "j2"/);
+    files = await readScenarioFilesAsync(write({ type: 'ackermann' }));
+    expect(() => loadScenarioUrdfRobot(parseScenarioFile(files.scenario), files, flatGround())).toThrow(/controller: no "ackermann" controller fits robot "arms"/);
+  });
+
   it('refuses a bad option with the field named', () => {
     const bad = (robot: object) => () => parseScenarioFile({ format: 'terrawheel-scenario', version: 2, terrain, robot: { urdf: 'x.urdf', ...robot } });
     expect(bad({ motorTorque: -1 })).toThrow(/robot\.motorTorque/);

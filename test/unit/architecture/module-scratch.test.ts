@@ -20,14 +20,9 @@ const SCANNED = ['sim/collision', 'sim/dynamics'];
 
 /** File → number of module-level scratch declarations still to move into workspaces. */
 const PENDING: Record<string, number> = {
-  'sim/collision/broadphase/broad-phase.ts': 1,
   'sim/collision/convex-heightfield/active-edges.ts': 1,
   'sim/collision/convex-heightfield/collide.ts': 1,
   'sim/collision/cylinder-terrain/plain-api.ts': 2,
-  'sim/collision/dispatcher.ts': 6,
-  'sim/collision/epa.ts': 1,
-  'sim/collision/gjk-raycast.ts': 20,
-  'sim/collision/gjk.ts': 18,
   'sim/collision/heightfield-cast/convex-cast.ts': 17,
   'sim/collision/heightfield-cast/grid-walk.ts': 1,
   'sim/collision/heightfield-cast/sphere-cast.ts': 7,
@@ -37,12 +32,7 @@ const PENDING: Record<string, number> = {
   'sim/collision/manifold/clip-faces.ts': 4,
   'sim/collision/manifold/convex-convex.ts': 11,
   'sim/collision/manifold/persistent-manifold.ts': 4,
-  'sim/collision/query-convex.ts': 1,
   'sim/collision/sat-box-box.ts': 11,
-  'sim/collision/shape-cast.ts': 5,
-  'sim/collision/swept/plain-api.ts': 2,
-  'sim/collision/swept/swept-sphere.ts': 7,
-  'sim/collision/swept/time-of-impact.ts': 8,
 };
 
 function tsFiles(dir: string, out: string[] = []): string[] {

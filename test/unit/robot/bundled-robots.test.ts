@@ -4,6 +4,7 @@
  * whose z is the axle, all ground contacts on one plane, the inferred controllers, and the
  * scenario files pointing at files that exist with the same controller.
  */
+import { controllerJoints } from '../../../sim/robot/urdf/urdf-to-robot';
 import { describe, it, expect } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -141,7 +142,7 @@ describe.each(Object.entries(ROBOTS))('bundled robot %s', (name, want) => {
   it(`infers a ${want.controller} controller driving ${want.driven} joints with motors`, () => {
     const c = r.controller as ControllerSpec;
     expect(c.type).toBe(want.controller);
-    const driven = c.type === 'ackermann' ? [...c.driveLeft, ...c.driveRight, c.steerLeft, c.steerRight] : [...c.left, ...c.right];
+    const driven = controllerJoints(c);
     expect(driven).toHaveLength(want.driven);
     for (const n of driven) expect(r.joints.find((j) => j.name === n)?.motor?.maxTorque, n).toBeGreaterThan(0);
     expect(r.joints.filter((j) => j.motor).length).toBe(want.driven);

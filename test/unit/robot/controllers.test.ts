@@ -1,7 +1,8 @@
 /**
  * Drive controllers against closed-form answers: skid-steer wheel speeds, Ackermann inner and
  * outer angles (checked also by the geometric ICR construction), rate limits, the normalised
- * command mapping, axis signs and state save/restore.
+ * command mapping, axis signs and state save/restore; all-wheel steering against the rigid-body
+ * twist each wheel must follow.
  */
 import { describe, it, expect } from 'vitest';
 import {
@@ -10,6 +11,7 @@ import {
   ackermannSteeringAngles,
   skidSteerWheelSpeeds,
   steeringMotorVelocity,
+  allWheelSteerTarget,
 } from '../../../sim/robot/controllers/drive-kinematics';
 import { createDriveController, DRIVE_CONTROLLER_STATE_SIZE } from '../../../sim/robot/controllers/drive-controller';
 import type { ControllerSpec, RobotSpec } from '../../../sim/dynamics/spec';
@@ -191,5 +193,68 @@ describe('Ackermann controller', () => {
 
   it('rejects maxSteer outside (0, π/2)', () => {
     expect(() => createDriveController({ ...ACK, maxSteer: 2 })).toThrow(/controller.maxSteer must be in \(0, π\/2\)/);
+  });
+});
+
+describe('all-wheel steering', () => {
+  // six wheels: corners steered at x = ±0.25, the middle pair fixed at x = 0; y = ±0.25
+  const AWS: ControllerSpec = {
+    type: 'all-wheel-steer',
+    wheels: [
+      { drive: 'fl', steer: 'sfl', position: [0.25, 0.25] }, { drive: 'fr', steer: 'sfr', position: [0.25, -0.25] },
+      { drive: 'ml', position: [0, 0.25] }, { drive: 'mr', position: [0, -0.25] },
+      { drive: 'rl', steer: 'srl', position: [-0.25, 0.25] }, { drive: 'rr', steer: 'srr', position: [-0.25, -0.25] },
+    ],
+    wheelRadius: 0.1, maxSpeed: 1, maxSteer: 1.2, maxTorque: 5,
+  };
+
+  it('each steered wheel rolls along the chassis twist at its position (v − ω·y, ω·x), folded within ±90°', () => {
+    const out = [0, 0];
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
+    for (let k = 0; k < 200; k++) {
+      const v = rnd(), w = rnd() * 3, x = rnd(), y = rnd();
+      allWheelSteerTarget(out, v, w, x, y, true);
+      expect(Math.abs(out[0])).toBeLessThanOrEqual(Math.PI / 2);
+      expect(out[1] * Math.cos(out[0])).toBeCloseTo(v - w * y, 12);
+      expect(out[1] * Math.sin(out[0])).toBeCloseTo(w * x, 12);
+      allWheelSteerTarget(out, v, w, x, y, false);
+      expect(out).toEqual([0, v - w * y]);
+    }
+    expect(allWheelSteerTarget(out, 0, 0, 1, 1, true)).toEqual([0, 0]);
+  });
+
+  it('turns in place about the fixed wheels\' axle: corners at ±45°, every wheel on the circle through it', () => {
+    const c = createDriveController(AWS);
+    c.stepPhysical(0, 1, 1);
+    const angle = (j: string) => c.targetAngle[c.joints.indexOf(j)];
+    const speed = (j: string) => c.targetVelocity[c.joints.indexOf(j)] * 0.1;
+    expect(angle('sfl')).toBeCloseTo(-Math.PI / 4, 12);
+    expect(angle('sfr')).toBeCloseTo(Math.PI / 4, 12);
+    expect(angle('srl')).toBeCloseTo(Math.PI / 4, 12);
+    expect(speed('fl')).toBeCloseTo(-Math.hypot(0.25, 0.25), 12);
+    expect(speed('fr')).toBeCloseTo(Math.hypot(0.25, 0.25), 12);
+    expect(speed('ml')).toBeCloseTo(-0.25, 12);
+    expect(c.yawRate).toBe(1);
+  });
+
+  it('drives straight with every wheel at v/r and the corners at 0; crab mode turns every corner by steer·maxSteer', () => {
+    const c = createDriveController(AWS);
+    c.step(0.5, 0, 1);
+    for (let i = 0; i < 6; i++) expect(c.targetVelocity[i]).toBeCloseTo(5, 12);
+    for (let i = 6; i < 10; i++) expect(Math.abs(c.targetAngle[i])).toBe(0);
+    const crab = createDriveController({ ...AWS, mode: 'crab' });
+    crab.step(0.5, 0.5, 1);
+    for (let i = 6; i < 10; i++) expect(crab.targetAngle[i]).toBeCloseTo(0.6, 12);
+    expect(crab.targetVelocity[0]).toBeCloseTo(5, 12);
+    expect(crab.targetVelocity[2]).toBeCloseTo(5 * Math.cos(0.6), 12); // fixed middle wheel: the forward part
+    expect(crab.yawRate).toBe(0);
+    expect(crab.steerAngle).toBeCloseTo(0.6, 12);
+  });
+
+  it('refuses a spec without a steered wheel or with a bad mode, naming the field', () => {
+    expect(() => createDriveController({ ...AWS, wheels: AWS.type === 'all-wheel-steer' ? AWS.wheels.map((w) => ({ drive: w.drive, position: w.position })) : [] })).toThrow(/controller\.wheels: no wheel has a steering joint/);
+    expect(() => createDriveController({ ...AWS, mode: 'sideways' } as unknown as ControllerSpec)).toThrow(/controller\.mode must be "turn" or "crab"/);
+    expect(() => createDriveController({ ...AWS, wheels: [{ drive: 'a', steer: 'b' }, { drive: 'c' }] })).toThrow(/controller\.wheels\[0\]\.position is needed when no robot is given/);
   });
 });

@@ -169,8 +169,9 @@ describe('urdfToRobot: poses, axes, inertials of a chain with turned frames', ()
     ]);
   });
 
-  it('notes the ignored mimic', () => {
-    expect(out.warnings.some((w) => /joint "j3": <mimic> is ignored/.test(w))).toBe(true);
+  it('turns <mimic> into the follower joint\'s coupling (multiplier 1, offset 0 by default)', () => {
+    expect(out.robot.joints.find((j) => j.name === 'j3')?.mimic).toEqual({ joint: 'j1', multiplier: 1, offset: 0 });
+    expect(out.warnings.some((w) => /mimic/.test(w))).toBe(false);
   });
 });
 
@@ -269,7 +270,7 @@ describe('urdfToRobot: motors from the controller', () => {
     const out = loadUrdfRobot(URDF);
     const c = out.robot.controller;
     expect(c?.type).toBe('differential');
-    if (!c || c.type === 'ackermann') return;
+    if (!c || c.type === 'ackermann' || c.type === 'all-wheel-steer') return;
     expect(c.left).toEqual(['left_wheel_joint']);
     expect(c.right).toEqual(['right_wheel_joint']);
     expect(c.track).toBeCloseTo(0.6, 12);

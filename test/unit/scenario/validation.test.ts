@@ -144,7 +144,12 @@ describe('scenario v2 validation messages', () => {
     [{ robot: { wheelRadius: 0.2 } }, 'robot: give "type": "skid-steer" (the built-in rover) or "urdf": the path of a URDF file'],
     [{ robot: { type: 'tank' } }, 'robot.type: must be "skid-steer" (or give "urdf": the path of a URDF file), got "tank"'],
     [{ robot: 'rover' }, 'robot: must be an object with fields type, name'],
-    [{ robot: { urdf: 'r.urdf', controller: { type: 'tank' } } }, 'robot.controller.type: must be one of "skid-steer", "differential", "ackermann", got "tank"'],
+    [{ robot: { urdf: 'r.urdf', controller: { type: 'tank' } } }, 'robot.controller.type: must be one of "skid-steer", "differential", "ackermann", "all-wheel-steer", "none", got "tank"'],
+    [{ robot: { urdf: 'r.urdf', controller: { type: 'tank', left: ['a'] } } }, 'robot.controller.type: must be one of "skid-steer", "differential", "ackermann", "all-wheel-steer", got "tank"'],
+    [{ robot: { urdf: 'r.urdf', controller: { hold: { mast: 'up' } } } }, 'robot.controller.hold: must be an object of joint positions by joint name'],
+    [{ robot: { urdf: 'r.urdf', controller: { type: 'ackermann', mode: 'crab' } } }, 'robot.controller.mode: only "all-wheel-steer" has modes, this controller is "ackermann"'],
+    [{ robot: { urdf: 'r.urdf', controller: { mode: 'crab' } } }, 'robot.controller: "mode" and "maxSpeed" need the controller\'s "type"'],
+    [{ robot: { urdf: 'r.urdf', controller: { type: 'all-wheel-steer', wheels: [{ drive: 'a' }], wheelRadius: 0.1, maxSpeed: 1, maxSteer: 0.5, maxTorque: 5 } } }, 'robot.controller.wheels: must be an array of 2 to 64 wheels'],
     // format and version
     [{ version: 3 }, '"version" 3 is not supported (this build reads versions 1 and 2)'],
     [{ format: 'x' }, '"format" must be "terrawheel-scenario", got "x"'],
@@ -214,6 +219,17 @@ describe('scenario v2 validation messages', () => {
     expect(p.world.terrainMaterials.regions?.map((r) => r.shape)).toEqual(['rect', 'circle', 'polygon']);
     expect(p.robot).toEqual({ urdf: '../robots/x.urdf', position: [1, 2], yaw: 0.5, controller: expect.objectContaining({ type: 'ackermann' }) });
     expect(p.start).toEqual({ position: [1, 2], yaw: 0.5 });
+  });
+
+  it('reads a URDF robot\'s controller choice and holds: { type, mode, hold }, and a full controller with a hold', () => {
+    const choice = parse(minimalV2({ robot: { urdf: 'r.urdf', controller: { type: 'all-wheel-steer', mode: 'crab', hold: { mast_joint: 0.2 } } } }));
+    expect(choice.robot).toEqual({ urdf: 'r.urdf', position: [0, 0], yaw: 0, controller: { type: 'all-wheel-steer', mode: 'crab' }, hold: { mast_joint: 0.2 } });
+    const holdOnly = parse(minimalV2({ robot: { urdf: 'r.urdf', controller: { hold: { a: -0.1 } } } }));
+    expect(holdOnly.robot).toEqual({ urdf: 'r.urdf', position: [0, 0], yaw: 0, hold: { a: -0.1 } });
+    const none = parse(minimalV2({ robot: { urdf: 'r.urdf', controller: { type: 'none' } } }));
+    expect(none.robot).toMatchObject({ controller: 'none' });
+    const full = parse(minimalV2({ robot: { urdf: 'r.urdf', controller: { type: 'differential', left: ['l'], right: ['r'], wheelRadius: 0.1, track: 0.4, maxSpeed: 1, maxTorque: 2, hold: { arm: 0.5 } } } }));
+    expect(full.robot).toMatchObject({ controller: { type: 'differential', left: ['l'] }, hold: { arm: 0.5 } });
   });
 });
 
