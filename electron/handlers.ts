@@ -33,7 +33,11 @@ import {
   IPC,
   IPC_OPEN_RECENT,
   IPC_RECORDING,
+  IPC_RESULTS,
   LIMITS,
+  MAX_RESULTS_CSV_BYTES,
+  RUN_ID_PATTERN,
+  type OpenedResults,
   MAX_OPEN_RECORDING_BYTES,
   MAX_RECORDING_APPEND_BYTES,
   type RecordingBegun,
@@ -54,6 +58,7 @@ import {
   expectFileKind,
   expectIndex,
   expectPlainFileName,
+  expectRunId,
   expectSaveRequest,
   expectSettingsPatch,
   expectTokenString,
@@ -92,6 +97,8 @@ export interface FileWriter {
 export interface HostDialogs {
   showOpen(kind: FileKind): Promise<string | null>;
   showSave(kind: FileKind, suggestedName: string): Promise<string | null>;
+  /** A directory dialog (a sweep's output directory); absent: results cannot be opened. */
+  showOpenDirectory?(): Promise<string | null>;
 }
 
 export interface HandlerDeps {
@@ -136,6 +143,10 @@ export interface Handlers {
   recordingAppend(id: unknown, bytes: unknown): Promise<void>;
   /** Closes recording `id` and adds it to the recent files. */
   recordingEnd(id: unknown): Promise<RecordingEnded>;
+  /** Directory dialog for a sweep's output; results.csv and the ids of runs/<id>.mcap; null if cancelled. */
+  openResults(): Promise<OpenedResults | null>;
+  /** runs/<id>.mcap of a directory opened with openResults (its token only). */
+  readResultRecording(token: unknown, id: unknown): Promise<OpenedFile>;
   /** Channel → handler with an arity check; what main registers with ipcMain.handle. */
   dispatch(channel: string, args: readonly unknown[]): Promise<unknown>;
 }
@@ -262,7 +273,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     return related;
   }
 
-  const handlers: Omit<Handlers, 'dispatch'> = {
+  const handlers: Omit<Handlers, 'dispatch' | 'openResults' | 'readResultRecording'> = {
     async openFile(kindArg) {
       const kind = expectFileKind('openFile.kind', kindArg);
       const chosen = await deps.dialogs.showOpen(kind);
@@ -411,6 +422,47 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
   };
 
+  /**
+   * Tokens issued by openResults (only these open runs/<id>.mcap: a token of another dialog, say
+   * a scenario's folder, does not).
+   */
+  const resultTokens = new Set<string>();
+  const results: Pick<Handlers, 'openResults' | 'readResultRecording'> = {
+    async openResults(): Promise<OpenedResults | null> {
+      if (!deps.dialogs.showOpenDirectory) throw new HostFileError('opening a results directory is not available in this build');
+      const dir = await deps.dialogs.showOpenDirectory();
+      if (dir === null) return null;
+      const name = path.basename(dir);
+      const { path: csvPath, stat } = await checkContained(dir, ['results.csv'], `${name}/results.csv`, true).catch((e: unknown) => {
+        throw e instanceof HostFileError && /does not exist/.test(e.message) ? new HostFileError(`'${name}' has no results.csv: choose the --out directory of a terrawheel sweep`) : e;
+      });
+      if (stat.size > MAX_RESULTS_CSV_BYTES) throw new HostFileError(`'${name}/results.csv' is ${stat.size} bytes; the limit is ${MAX_RESULTS_CSV_BYTES} bytes`);
+      const csv = new TextDecoder().decode(await deps.files.readFile(csvPath));
+      let recordings: string[] = [];
+      try {
+        recordings = (await deps.files.listFiles(path.join(dir, 'runs')))
+          .map((f) => /^(.+)\.mcap$/.exec(f.path)?.[1] ?? '')
+          .filter((id) => RUN_ID_PATTERN.test(id))
+          .sort();
+      } catch {
+        // no runs/ folder: a sweep without recordings
+      }
+      const token = deps.tokens.issue(dir);
+      resultTokens.add(token);
+      return { name, csv, token, recordings };
+    },
+    async readResultRecording(token: unknown, id: unknown): Promise<OpenedFile> {
+      const t = expectTokenString('readResultRecording.token', token);
+      const runId = expectRunId('readResultRecording.id', id);
+      const dir = resultTokens.has(t) ? deps.tokens.resolve(t) : undefined;
+      if (dir === undefined) throw new IpcValidationError('readResultRecording.token', 'is not a results directory opened in this session');
+      const fileName = `${runId}.mcap`;
+      const { path: p, stat } = await checkContained(dir, ['runs', fileName], `runs/${fileName}`, true);
+      if (stat.size > MAX_OPEN_RECORDING_BYTES) throw new HostFileError(`'runs/${fileName}' is ${stat.size} bytes; the limit is ${MAX_OPEN_RECORDING_BYTES} bytes`);
+      return { kind: 'recording', name: fileName, bytes: await deps.files.readFile(p), token: t };
+    },
+  };
+
   /** Expected argument count per channel: a call with extra or missing arguments is rejected. */
   const table: Record<string, { arity: number; call: (args: readonly unknown[]) => Promise<unknown> }> = {
     [IPC.openFile]: { arity: 1, call: (a) => handlers.openFile(a[0]) },
@@ -424,10 +476,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     [IPC_RECORDING.begin]: { arity: 1, call: (a) => handlers.recordingBegin(a[0]) },
     [IPC_RECORDING.append]: { arity: 2, call: (a) => handlers.recordingAppend(a[0], a[1]) },
     [IPC_RECORDING.end]: { arity: 1, call: (a) => handlers.recordingEnd(a[0]) },
+    [IPC_RESULTS.open]: { arity: 0, call: () => results.openResults() },
+    [IPC_RESULTS.readRecording]: { arity: 2, call: (a) => results.readResultRecording(a[0], a[1]) },
   };
 
   return {
     ...handlers,
+    ...results,
     async dispatch(channel, args) {
       const entry = Object.prototype.hasOwnProperty.call(table, channel) ? table[channel] : undefined;
       if (entry === undefined) throw new IpcValidationError('channel', `unknown IPC channel ${describeValue(channel, 60)}`);
@@ -452,4 +507,6 @@ export const HANDLED_CHANNELS: readonly string[] = [
   IPC_RECORDING.begin,
   IPC_RECORDING.append,
   IPC_RECORDING.end,
+  IPC_RESULTS.open,
+  IPC_RESULTS.readRecording,
 ];

@@ -158,3 +158,37 @@ export interface HostBridgeRecording {
   recordingAppend(id: string, bytes: Uint8Array): Promise<void>;
   recordingEnd(id: string): Promise<RecordingEnded>;
 }
+
+// ---- Sweep results (issue #31: `terrawheel sweep --out <dir>` opened as a table) ----
+
+/** Channels of a sweep's output directory opened in the app (validated in electron/handlers.ts). */
+export const IPC_RESULTS = {
+  open: 'results:open',
+  readRecording: 'results:read-recording',
+} as const;
+
+/** Largest results.csv handed to the renderer. */
+export const MAX_RESULTS_CSV_BYTES = 64 * 1024 * 1024;
+
+/** A run id as the sweep writes it (results.csv's id column, runs/<id>.mcap): letters, digits, _ and -. */
+export const RUN_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A sweep's output directory as the renderer gets it. */
+export interface OpenedResults {
+  /** The directory's name (for display). */
+  name: string;
+  /** results.csv, as text. */
+  csv: string;
+  /** Opaque handle for readResultRecording. */
+  token: string;
+  /** Ids whose runs/<id>.mcap recording is there. */
+  recordings: string[];
+}
+
+/** Optional HostBridge extension: the Electron preload implements it, the web host its own way. */
+export interface HostBridgeResults {
+  /** A directory dialog; null if the user cancelled. Rejects if it holds no results.csv. */
+  openResults(): Promise<OpenedResults | null>;
+  /** runs/<id>.mcap of a directory opened with openResults, as a recording to replay. */
+  readResultRecording(token: string, id: string): Promise<OpenedFile>;
+}

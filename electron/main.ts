@@ -84,6 +84,11 @@ function createDialogs(): HostDialogs {
       const res = mainWindow ? await dialog.showSaveDialog(mainWindow, opts) : await dialog.showSaveDialog(opts);
       return res.canceled || res.filePath === undefined || res.filePath === '' ? null : res.filePath;
     },
+    async showOpenDirectory() {
+      const opts = { title: 'Open sweep results (the --out directory of terrawheel sweep)', properties: ['openDirectory' as const] };
+      const res = mainWindow ? await dialog.showOpenDialog(mainWindow, opts) : await dialog.showOpenDialog(opts);
+      return res.canceled || res.filePaths.length === 0 ? null : res.filePaths[0];
+    },
   };
 }
 

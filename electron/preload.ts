@@ -8,10 +8,10 @@
  */
 
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { IPC, IPC_OPEN_RECENT, IPC_RECORDING, type HostBridge, type HostBridgeRecent, type HostBridgeRecording, type MenuCommand } from './ipc-contract';
+import { IPC, IPC_OPEN_RECENT, IPC_RECORDING, IPC_RESULTS, type HostBridge, type HostBridgeRecent, type HostBridgeRecording, type HostBridgeResults, type MenuCommand } from './ipc-contract';
 import { isMenuCommand } from './validate';
 
-const bridge: HostBridge & HostBridgeRecent & HostBridgeRecording = {
+const bridge: HostBridge & HostBridgeRecent & HostBridgeRecording & HostBridgeResults = {
   openFile: (kind) => ipcRenderer.invoke(IPC.openFile, kind),
   openRecent: (index) => ipcRenderer.invoke(IPC_OPEN_RECENT, index),
   readRelated: (token, relativeName) => ipcRenderer.invoke(IPC.readRelated, token, relativeName),
@@ -23,6 +23,8 @@ const bridge: HostBridge & HostBridgeRecent & HostBridgeRecording = {
   recordingBegin: (suggestedName) => ipcRenderer.invoke(IPC_RECORDING.begin, suggestedName),
   recordingAppend: (id, bytes) => ipcRenderer.invoke(IPC_RECORDING.append, id, bytes),
   recordingEnd: (id) => ipcRenderer.invoke(IPC_RECORDING.end, id),
+  openResults: () => ipcRenderer.invoke(IPC_RESULTS.open),
+  readResultRecording: (token, id) => ipcRenderer.invoke(IPC_RESULTS.readRecording, token, id),
   onMenuCommand(listener: (cmd: MenuCommand) => void): () => void {
     // Wrap so the page never receives the IpcRendererEvent (it carries a sender reference).
     const wrapped = (_event: IpcRendererEvent, cmd: unknown): void => {

@@ -10,7 +10,7 @@
  * No electron or node imports: this file is unit-tested in plain Node.
  */
 
-import { FILE_KINDS, LIMITS, type FileKind, type MenuCommand, type SaveRequest, type Settings } from './ipc-contract';
+import { FILE_KINDS, LIMITS, RUN_ID_PATTERN, type FileKind, type MenuCommand, type SaveRequest, type Settings } from './ipc-contract';
 
 /** Thrown for any payload that fails validation; `field` is the dotted path of the bad value. */
 export class IpcValidationError extends Error {
@@ -98,6 +98,13 @@ export const MAX_TOKEN_LENGTH = 128;
 export function expectTokenString(field: string, value: unknown): string {
   if (typeof value !== 'string') throw new IpcValidationError(field, `expected a token string, got ${describeType(value)}`);
   if (value.length === 0 || value.length > MAX_TOKEN_LENGTH) throw new IpcValidationError(field, 'is not a token issued by this app');
+  return value;
+}
+
+/** A sweep run id (ipc-contract.ts RUN_ID_PATTERN): it names runs/<id>.mcap, so no separators or dots. */
+export function expectRunId(field: string, value: unknown): string {
+  if (typeof value !== 'string') throw new IpcValidationError(field, `expected a run id string, got ${describeType(value)}`);
+  if (!RUN_ID_PATTERN.test(value)) throw new IpcValidationError(field, 'must be 1 to 64 letters, digits, _ or - (a run id such as r0007)');
   return value;
 }
 

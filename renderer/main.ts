@@ -29,6 +29,7 @@ import { el, messageOf } from './app/dom';
 import { EntityPanel } from './app/entity-panel';
 import { createLoadCostUi } from './load-progress';
 import { FileActions } from './app/file-actions';
+import { ResultsPanel } from './app/results-panel';
 import { installDrop } from './app/drop-files';
 import { RecordingPanel } from './app/recording-panel';
 import { InspectorPanel } from './app/inspector-panel';
@@ -294,6 +295,7 @@ const recordings = new RecordingPanel({
   baseBody: () => scene.baseIndex(),
 });
 
+new ResultsPanel({ host, banner, openRecording: (f) => recordings.openOpened(f) });
 // a click on the plots while a replay is open seeks there
 panes.onSeekTime = (t) => {
   const dt = state.world?.dt ?? 0;

@@ -40,7 +40,7 @@ export { ContactBuffer, WheelContactKind, WHEEL_CONTACT_KIND_NAMES } from './col
 export type { Contact } from './collision/contact';
 
 // --- cylinder–terrain -------------------------------------------------------------------------
-export { collideCylinderTerrain } from './collision/cylinder-terrain/plain-api';
+export { collideCylinderTerrain, CylinderTerrainContext } from './collision/cylinder-terrain/plain-api';
 export type {
   CylinderDesc,
   CylinderTerrainContact,
@@ -85,6 +85,10 @@ export { satBoxBox, collideBoxBox, createBoxBoxSat, SatAxisKind } from './collis
 export type { BoxBoxSat } from './collision/sat-box-box';
 export { PersistentManifold } from './collision/manifold/persistent-manifold';
 export { closestPointsSegmentSegment } from './collision/segment-closest';
+// (the narrow phase's scratch: created once by its owner, a world or a query context, and passed in)
+export { ManifoldWorkspace } from './collision/manifold/workspace';
+export { BoxBoxWorkspace } from './collision/sat-box-box';
+export { ConvexHeightfieldWorkspace } from './collision/convex-heightfield/workspace';
 export { GjkWorkspace } from './collision/gjk';
 export { CastWorkspace } from './collision/gjk-raycast';
 export { AdvancementWorkspace } from './collision/shape-cast';
@@ -100,9 +104,9 @@ export type { RigidMotion } from './collision/swept/time-of-impact';
 export { walkFootprint, GridWalkStatus, GridWalkStats } from './collision/heightfield-cast/grid-walk';
 export type { CellVisitor } from './collision/heightfield-cast/grid-walk';
 export { TerrainCastResult } from './collision/heightfield-cast/terrain-cast-result';
-export { castSphereHeightfield, castRayHeightfield } from './collision/heightfield-cast/sphere-cast';
-export { castConvexHeightfield } from './collision/heightfield-cast/convex-cast';
-export { castWheelHeightfield } from './collision/heightfield-cast/wheel-cast';
+export { castSphereHeightfield, castRayHeightfield, SphereCastWorkspace } from './collision/heightfield-cast/sphere-cast';
+export { castConvexHeightfield, ConvexCastWorkspace } from './collision/heightfield-cast/convex-cast';
+export { castWheelHeightfield, WheelCastWorkspace } from './collision/heightfield-cast/wheel-cast';
 export { castShape, castShapeTerrain } from './collision/swept/plain-api';
 export type { ShapeCastResult, ShapeTerrainCastResult, CastHit, CastMiss, TerrainCastHit, CastElementName } from './collision/swept/plain-api';
 export { SweptWorkspace } from './collision/swept/swept-sphere';

@@ -2,10 +2,15 @@
  * Host over the Electron preload bridge (`window.terraWheel`, see electron/ipc-contract.ts).
  * A pass-through: main validates every payload; here we only keep the renderer-side types.
  */
-import type { HostBridge, HostBridgeRecent, HostBridgeRecording } from '../../electron/ipc-contract';
+import type { HostBridge, HostBridgeRecent, HostBridgeRecording, HostBridgeResults } from '../../electron/ipc-contract';
 import type { Host } from './host';
 
-export function createElectronHost(bridge: HostBridge & Partial<HostBridgeRecent> & Partial<HostBridgeRecording>): Host {
+export function createElectronHost(bridge: HostBridge & Partial<HostBridgeRecent> & Partial<HostBridgeRecording> & Partial<HostBridgeResults>): Host {
+  const { openResults, readResultRecording } = bridge;
+  const results: HostBridgeResults | undefined =
+    typeof openResults === 'function' && typeof readResultRecording === 'function'
+      ? { openResults: () => openResults.call(bridge), readResultRecording: (token, id) => readResultRecording.call(bridge, token, id) }
+      : undefined;
   const openRecent = bridge.openRecent;
   const { recordingBegin, recordingAppend, recordingEnd } = bridge;
   const recording: HostBridgeRecording | undefined =
@@ -28,5 +33,6 @@ export function createElectronHost(bridge: HostBridge & Partial<HostBridgeRecent
     onMenuCommand: (listener) => bridge.onMenuCommand(listener),
     ...(typeof openRecent === 'function' ? { openRecent: (index: number) => openRecent.call(bridge, index) } : {}),
     ...(recording ? { recording } : {}),
+    ...(results ? { results } : {}),
   };
 }

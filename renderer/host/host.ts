@@ -6,9 +6,9 @@
  *
  * It mirrors electron/ipc-contract.ts HostBridge so the Electron host is a thin pass-through.
  */
-import type { AssetEntry, FileKind, HostBridgeRecording, MenuCommand, OpenedFile, SaveRequest, SaveResult, Settings } from '../../electron/ipc-contract';
+import type { AssetEntry, FileKind, HostBridgeRecording, HostBridgeResults, MenuCommand, OpenedFile, OpenedResults, SaveRequest, SaveResult, Settings } from '../../electron/ipc-contract';
 
-export type { AssetEntry, FileKind, MenuCommand, OpenedFile, SaveRequest, SaveResult, Settings };
+export type { AssetEntry, FileKind, MenuCommand, OpenedFile, OpenedResults, SaveRequest, SaveResult, Settings };
 
 export interface Host {
   /** 'electron' or 'web', for the status bar and for tests. */
@@ -28,6 +28,12 @@ export interface Host {
   openRecent?(index: number): Promise<OpenedFile>;
   /** Recordings streamed to a file main writes (Electron only); absent on the web (a download at the end). */
   recording?: HostBridgeRecording;
+  /**
+   * A sweep's output directory (`terrawheel sweep --out <dir>`): its results.csv and which runs
+   * have a recording, then one run's recording (Electron: a directory dialog and validated IPC;
+   * web: a folder picker). Absent where the host cannot open directories.
+   */
+  results?: HostBridgeResults;
   /** Registers a menu listener (the web host has no native menu: the toolbar calls it); returns the unregister function. */
   onMenuCommand(listener: (cmd: MenuCommand) => void): () => void;
 }

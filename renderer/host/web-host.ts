@@ -10,7 +10,7 @@
  * second pick.
  */
 import type { AssetEntry, FileKind, MenuCommand, OpenedFile, SaveRequest, SaveResult, Settings } from '../../electron/ipc-contract';
-import { LIMITS } from '../../electron/ipc-contract';
+import { LIMITS, MAX_RESULTS_CSV_BYTES, RUN_ID_PATTERN, type OpenedResults } from '../../electron/ipc-contract';
 import { DEFAULT_SETTINGS, type Host } from './host';
 import { isSafeAssetPath } from './asset-path';
 
@@ -48,12 +48,14 @@ export interface WebHost extends Host {
   dispatchMenuCommand(cmd: MenuCommand): void;
 }
 
-function pickFiles(accept: string, multiple: boolean): Promise<File[] | null> {
+function pickFiles(accept: string, multiple: boolean, directory = false): Promise<File[] | null> {
   return new Promise((resolve) => {
     const input = document.createElement('input');
     input.type = 'file';
     input.accept = accept;
     input.multiple = multiple;
+    // a folder picker (a sweep's output directory): every file under it, with webkitRelativePath
+    if (directory) input.webkitdirectory = true;
     input.style.display = 'none';
     input.dataset.testid = 'host-file-input';
     const done = (files: File[] | null): void => {
@@ -77,8 +79,37 @@ export function createWebHost(options: WebHostOptions = {}): WebHost {
     return new Uint8Array(await f.arrayBuffer());
   };
 
+  /** Opened results directories: run id → its runs/<id>.mcap, per token. */
+  const resultSets = new Map<string, Map<string, File>>();
+
   const host: WebHost = {
     kind: 'web',
+    results: {
+      async openResults(): Promise<OpenedResults | null> {
+        const files = await pickFiles('', true, true);
+        if (!files) return null;
+        // paths are "<picked folder>/results.csv", "<picked folder>/runs/r0001.mcap"
+        const rel = (f: File): string[] => (f.webkitRelativePath || f.name).split('/');
+        const csv = files.find((f) => rel(f).length === 2 && rel(f)[1] === 'results.csv');
+        const name = files.length > 0 ? rel(files[0])[0] : '';
+        if (!csv) throw new Error(`'${name}' has no results.csv: choose the --out directory of a terrawheel sweep`);
+        if (csv.size > MAX_RESULTS_CSV_BYTES) throw new Error(`'${name}/results.csv' is ${csv.size} bytes; the limit is ${MAX_RESULTS_CSV_BYTES} bytes`);
+        const runs = new Map<string, File>();
+        for (const f of files) {
+          const p = rel(f);
+          const id = p.length === 3 && p[1] === 'runs' ? /^(.+)\.mcap$/.exec(p[2])?.[1] : undefined;
+          if (id !== undefined && RUN_ID_PATTERN.test(id)) runs.set(id, f);
+        }
+        const token = `web-results-${nextToken++}`;
+        resultSets.set(token, runs);
+        return { name, csv: await csv.text(), token, recordings: [...runs.keys()].sort() };
+      },
+      async readResultRecording(token, id): Promise<OpenedFile> {
+        const f = resultSets.get(token)?.get(id);
+        if (!f) throw new Error(`run ${id} has no recording in the opened results (runs/${id}.mcap)`);
+        return { kind: 'recording', name: f.name, bytes: await readFile(f), token };
+      },
+    },
     async openFile(kind) {
       const files = await pickFiles(ACCEPT[kind], kind === 'terrain' || kind === 'robot');
       if (!files) return null;

@@ -15,7 +15,18 @@
  *   meanSlip        mean over steps and wheels on the ground of the slip ratio
  *                   (|ω|·r − v)/max(|ω|·r, v), v the wheel centre's speed across its axle; samples
  *                   where both speeds are under SLIP_MIN_SPEED are skipped (slip is 0/0 at rest)
+ *   p95Slip         95th percentile of |slip ratio| over the same samples, from a histogram of
+ *                   SLIP_HISTOGRAM_BINS bins on [0, 1] (the upper edge of the bin: exact to 1/bins)
+ *   maxSlip         largest |slip ratio| over the same samples
+ *   energy          [J] motor energy: Σ over steps and motor joints of |τ·ω|·dt, τ the motor's
+ *                   effort in the step's last substep (DynamicsWorld.jointMotorEffort), ω the
+ *                   joint's rate after the step; braking counts as spent (no regeneration)
  *   maxTilt         [deg] largest angle between the chassis's z axis and the world's
+ *   minClearance    [m] smallest height over the terrain of the underside of the chassis's
+ *                   collision shape: its bounding box (in the shape's frame), bottom face sampled on
+ *                   a CLEARANCE_GRID × CLEARANCE_GRID grid, each point's z minus the terrain height
+ *                   under it. The box's face is at or below the real underside, so the value errs
+ *                   low (safe); negative when the chassis dips into the ground. Null without terrain
  * A run that faults (or whose world cannot be built) is a row with its fault, not an exception.
  */
 import type { ScenarioFiles } from '../app/protocol';
@@ -23,12 +34,33 @@ import type { SimServiceImpl } from '../app/service';
 import type { SimWorld } from '../app/sim-world';
 import type { RecordingSink } from '../record/io';
 import { rotateByBody } from '../dynamics/bodies';
+import type { DynamicsWorld } from '../dynamics/world';
+import { quatRotate, type Quat } from '../math/quat';
+import type { Vec3 } from '../math/vec3';
+import { aabb } from '../shapes/shape';
 import { JointKind } from '../dynamics/joints';
 import { CylinderShape } from '../shapes/cylinder';
 import type { MetricName } from '../scenario/sweep-schema';
 
 /** [m/s] Below this wheel rim speed and ground speed both, a wheel's slip is not sampled. */
 export const SLIP_MIN_SPEED = 0.05;
+/** Bins of the |slip| histogram on [0, 1] (p95Slip's resolution is 1/this). */
+export const SLIP_HISTOGRAM_BINS = 1000;
+/** Points per side of the grid sampling the chassis's underside (minClearance). */
+export const CLEARANCE_GRID = 5;
+
+/**
+ * [W] Σ |τ_j·ω_j| over the joints listed in `motorJoints`: the motors' mechanical power at the end
+ * of the world's last step, braking counted as spent (DynamicsWorld.jointMotorEffort). Allocation-free.
+ */
+export function motorPower(world: DynamicsWorld, motorJoints: Int32Array): number {
+  let p = 0;
+  for (let k = 0; k < motorJoints.length; k++) {
+    const j = motorJoints[k];
+    p += Math.abs(world.jointMotorEffort(j) * world.joints.velocity[j]);
+  }
+  return p;
+}
 
 export interface RunStop {
   duration: number;
@@ -129,7 +161,20 @@ class RunMetrics {
   maxDepth = 0;
   slipSum = 0;
   slipCount = 0;
+  maxSlip = 0;
+  /** Counts of |slip| samples in SLIP_HISTOGRAM_BINS equal bins on [0, 1]. */
+  private readonly slipHistogram = new Float64Array(SLIP_HISTOGRAM_BINS);
   maxTiltCos = 1;
+  /** Joints with a motor (energy). */
+  private readonly motorJoints: Int32Array;
+  energy = 0;
+  /** The chassis underside's sample points in its shape frame, x y z per point (empty: no shape or no terrain). */
+  private readonly underside: Float64Array;
+  private readonly shapePos: Vec3 = [0, 0, 0];
+  private readonly shapeRot: Quat = [0, 0, 0, 1];
+  private readonly local: Vec3 = [0, 0, 0];
+  private readonly world: Vec3 = [0, 0, 0];
+  minClearance = Infinity;
 
   constructor(world: SimWorld, stop: RunStop) {
     const engine = world.engine;
@@ -155,6 +200,23 @@ class RunMetrics {
     this.wheelSlot = new Int32Array(engine.bodies.count).fill(-1);
     wheels.forEach((b, k) => (this.wheelSlot[b] = k));
     this.touching = new Uint8Array(wheels.length);
+    const motors: number[] = [];
+    engine.joints.defs.forEach((d, j) => d.motor && motors.push(j));
+    this.motorJoints = Int32Array.from(motors);
+    const chassisShape = engine.bodies.shapes[this.base];
+    const n = CLEARANCE_GRID;
+    this.underside = new Float64Array(chassisShape && engine.terrain ? 3 * n * n : 0);
+    if (this.underside.length > 0 && chassisShape) {
+      const box = chassisShape.localAabb(aabb());
+      for (let i = 0; i < n; i++) {
+        for (let k = 0; k < n; k++) {
+          const p = 3 * (i * n + k);
+          this.underside[p] = box.min[0] + ((box.max[0] - box.min[0]) * i) / (n - 1);
+          this.underside[p + 1] = box.min[1] + ((box.max[1] - box.min[1]) * k) / (n - 1);
+          this.underside[p + 2] = box.min[2];
+        }
+      }
+    }
     this.stepDepth = new Float64Array(Math.round(stop.duration / world.dt) + 1);
     engine.bodies.originOf(this.o, this.base);
     this.px = this.o[0];
@@ -164,6 +226,17 @@ class RunMetrics {
   /** Accumulates the state after `step` steps. */
   sample(step: number): void {
     const e = this.engine, b = e.bodies, o = this.o;
+    if (step > 0) this.energy += motorPower(e, this.motorJoints) * this.dt;
+    if (this.underside.length > 0 && e.terrain !== null) {
+      b.shapePose(this.shapePos, this.shapeRot, this.base);
+      const u = this.underside, l = this.local, w = this.world;
+      for (let p = 0; p < u.length; p += 3) {
+        l[0] = u[p]; l[1] = u[p + 1]; l[2] = u[p + 2];
+        quatRotate(w, this.shapeRot, l);
+        const gap = this.shapePos[2] + w[2] - e.terrain.heightAt(this.shapePos[0] + w[0], this.shapePos[1] + w[1]);
+        if (gap < this.minClearance) this.minClearance = gap;
+      }
+    }
     b.originOf(o, this.base);
     this.distance += Math.hypot(o[0] - this.px, o[1] - this.py);
     this.px = o[0];
@@ -203,8 +276,12 @@ class RunMetrics {
       const rim = Math.abs(e.joints.velocity[j]) * this.wheelRadius[k];
       const top = Math.max(rim, v);
       if (top < SLIP_MIN_SPEED) continue;
-      this.slipSum += (rim - v) / top;
+      const slip = (rim - v) / top;
+      this.slipSum += slip;
       this.slipCount++;
+      const mag = Math.abs(slip);
+      if (mag > this.maxSlip) this.maxSlip = mag;
+      this.slipHistogram[Math.min(SLIP_HISTOGRAM_BINS - 1, Math.floor(mag * SLIP_HISTOGRAM_BINS))]++;
     }
   }
 
@@ -227,6 +304,28 @@ class RunMetrics {
         return this.slipCount > 0 ? this.slipSum / this.slipCount : null;
       case 'maxTilt':
         return (Math.acos(Math.max(-1, Math.min(1, this.maxTiltCos))) * 180) / Math.PI;
+      case 'p95Slip':
+        return this.slipCount > 0 ? histogramQuantile(this.slipHistogram, this.slipCount, 0.95) : null;
+      case 'maxSlip':
+        return this.slipCount > 0 ? this.maxSlip : null;
+      case 'energy':
+        return this.energy;
+      case 'minClearance':
+        return this.minClearance === Infinity ? null : this.minClearance;
     }
   }
+}
+
+/**
+ * The nearest-rank `q` quantile of `count` samples binned in `hist` (equal bins on [0, 1]): the
+ * upper edge of the bin holding the ⌈q·count⌉-th smallest sample.
+ */
+export function histogramQuantile(hist: Float64Array, count: number, q: number): number {
+  const rank = Math.max(1, Math.ceil(q * count));
+  let seen = 0;
+  for (let i = 0; i < hist.length; i++) {
+    seen += hist[i];
+    if (seen >= rank) return (i + 1) / hist.length;
+  }
+  return 1;
 }

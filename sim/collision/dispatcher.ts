@@ -41,6 +41,8 @@ import { flipContacts } from './manifold/flip-contacts';
 import { collideBoxBox } from './sat-box-box';
 import { HeightfieldCollideStatus, collideConvexHeightfield } from './convex-heightfield/collide';
 import type { Heightfield } from '../terrain/heightfield';
+import { ConvexHeightfieldWorkspace } from './convex-heightfield/workspace';
+import { ManifoldWorkspace } from './manifold/workspace';
 
 /** The outcome of `collideShapes`/`collideConvexPair`. */
 export const CollideStatus = {
@@ -86,7 +88,12 @@ export class CollideWorkspace {
   /** World poses of the compound children being tested (A's loop, B's nested loop). */
   readonly childPoseA: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
   readonly childPoseB: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
+  /** The EPA query of plain queries (queryConvex); the convex routine has its own in `manifold`. */
   readonly epa = new EpaWorkspace();
+  /** The pair routines' scratch (box–box, convex–convex, capsule–box, capsule–capsule). */
+  readonly manifold = new ManifoldWorkspace();
+  /** The convex body vs terrain query's scratch (collideShapeHeightfield). */
+  readonly terrain = new ConvexHeightfieldWorkspace();
 }
 
 function poseFinite(p: Readonly<Pose>): boolean {
@@ -128,27 +135,27 @@ export function collideConvexPair(
     case R_CC: {
       const rA = coreSegment(a0, a1, shapeA, poseA);
       const rB = coreSegment(b0, b1, shapeB, poseB);
-      collideCapsuleCapsule(out, a0, a1, rA, b0, b1, rB, margin);
+      collideCapsuleCapsule(out, a0, a1, rA, b0, b1, rB, margin, ws.manifold.capsuleCapsule);
       break;
     }
     case R_CB: {
       const rA = coreSegment(a0, a1, shapeA, poseA);
-      collideCapsuleBox(out, a0, a1, rA, poseB.position, poseB.orientation, (shapeB as BoxShape).halfExtents, margin);
+      collideCapsuleBox(out, a0, a1, rA, poseB.position, poseB.orientation, (shapeB as BoxShape).halfExtents, margin, ws.manifold.capsuleBox);
       break;
     }
     case R_BC: {
       const rB = coreSegment(b0, b1, shapeB, poseB);
-      collideCapsuleBox(out, b0, b1, rB, poseA.position, poseA.orientation, (shapeA as BoxShape).halfExtents, margin);
+      collideCapsuleBox(out, b0, b1, rB, poseA.position, poseA.orientation, (shapeA as BoxShape).halfExtents, margin, ws.manifold.capsuleBox);
       flipContacts(out, start);
       break;
     }
     case R_SAT:
       collideBoxBox(out, poseA.position, poseA.orientation, (shapeA as BoxShape).halfExtents,
-        poseB.position, poseB.orientation, (shapeB as BoxShape).halfExtents, margin);
+        poseB.position, poseB.orientation, (shapeB as BoxShape).halfExtents, margin, ws.manifold.boxBox);
       break;
     default:
     {
-      const epaStatus = collideConvexConvex(out, shapeA, poseA, shapeB, poseB, margin, ws.epa);
+      const epaStatus = collideConvexConvex(out, shapeA, poseA, shapeB, poseB, margin, ws.manifold.convex);
       if (epaStatus === EpaStatus.Fallback) status = CollideStatus.Fallback;
       else if (epaStatus === EpaStatus.Degenerate) status = CollideStatus.Degenerate;
     }
@@ -224,11 +231,11 @@ export function collideShapeHeightfield(
   margin: number,
   ws: CollideWorkspace = new CollideWorkspace(),
 ): HeightfieldCollideStatus {
-  if (shape.kind !== ShapeKind.Compound) return collideConvexHeightfield(out, shape as ConvexShape, pose, hf, margin);
+  if (shape.kind !== ShapeKind.Compound) return collideConvexHeightfield(out, shape as ConvexShape, pose, hf, margin, ws.terrain);
   let status: HeightfieldCollideStatus = HeightfieldCollideStatus.Ok;
   for (const c of (shape as CompoundShape).children) {
     const pc = childPose(ws.childPoseA, pose, c.position, c.orientation);
-    const s = collideConvexHeightfield(out, c.shape, pc, hf, margin);
+    const s = collideConvexHeightfield(out, c.shape, pc, hf, margin, ws.terrain);
     if (s > status) status = s;
   }
   return status;

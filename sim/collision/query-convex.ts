@@ -130,9 +130,9 @@ export function queryConvex(a: ConvexBodyDesc, b: ConvexBodyDesc, ws: CollideWor
   } else if (shapeA.kind === ShapeKind.Box && shapeB.kind === ShapeKind.Box) {
     const sat = createBoxBoxSat();
     const hA = (shapeA as BoxShape).halfExtents, hB = (shapeB as BoxShape).halfExtents;
-    satBoxBox(sat, poseA.position, poseA.orientation, hA, poseB.position, poseB.orientation, hB, false);
+    satBoxBox(sat, poseA.position, poseA.orientation, hA, poseB.position, poseB.orientation, hB, false, ws.manifold.boxBox);
     if (sat.separation <= 0) {
-      collideBoxBox(buf, poseA.position, poseA.orientation, hA, poseB.position, poseB.orientation, hB, 0, undefined, false);
+      collideBoxBox(buf, poseA.position, poseA.orientation, hA, poseB.position, poseB.orientation, hB, 0, ws.manifold.boxBox, undefined, false);
       fromEngineContact(res, buf, deepest(buf));
       // SAT's depth and axis are exact; the deepest clipped point can only match or undershoot.
       res.distance = sat.separation;

@@ -35,7 +35,7 @@ import { quatToMat3 } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import { PairContactKind, TAG_EDGE_PAIR, packFeature } from './manifold/feature-id';
 import { FacePolygon } from './manifold/face-polygon';
-import { manifoldBetweenFaces } from './manifold/clip-faces';
+import { ClipWorkspace, manifoldBetweenFaces } from './manifold/clip-faces';
 import { closestPointsSegmentSegment, createSegmentClosest } from './segment-closest';
 
 /** Which kind of axis the SAT picked. */
@@ -67,9 +67,29 @@ export function createBoxBoxSat(): BoxBoxSat {
   return { separation: 0, normal: [1, 0, 0], kind: SatAxisKind.FaceA, axisA: 0, axisB: -1 };
 }
 
-// Module scratch: rotation matrices (column-major; column k = local axis k in world).
-const mA = new Float64Array(9);
-const mB = new Float64Array(9);
+/**
+ * Scratch of the box–box routines (satBoxBox, collideBoxBox), owned by the caller (the world's
+ * narrow phase, a query context): rotation matrices, faces, edges and the clip's scratch. One
+ * call at a time per workspace.
+ */
+export class BoxBoxWorkspace {
+  /** Rotation matrices of A and B (column-major; column k = local axis k in world), set by satBoxBox. */
+  readonly mA = new Float64Array(9);
+  readonly mB = new Float64Array(9);
+  /** The SAT result when collideBoxBox's caller passes none. */
+  readonly sat = createBoxBoxSat();
+  readonly refPoly = new FacePolygon();
+  readonly incPoly = new FacePolygon();
+  readonly closest = createSegmentClosest();
+  /** Supporting edges of A and B (edge–edge case). */
+  readonly eA0: Vec3 = [0, 0, 0];
+  readonly eA1: Vec3 = [0, 0, 0];
+  readonly eB0: Vec3 = [0, 0, 0];
+  readonly eB1: Vec3 = [0, 0, 0];
+  /** The reference face's outward normal. */
+  readonly refN: Vec3 = [0, 0, 0];
+  readonly clip = new ClipWorkspace();
+}
 
 function projRadius(m: Float64Array, h: Readonly<Vec3>, lx: number, ly: number, lz: number): number {
   return (
@@ -84,13 +104,16 @@ function projRadius(m: Float64Array, h: Readonly<Vec3>, lx: number, ly: number, 
  * best face axis only if it separates more by SAT_FACE_PREFERENCE_RELATIVE·|s| +
  * SAT_FACE_PREFERENCE_ABSOLUTE, and a face of B over a face of A by the absolute part (stable
  * resting manifolds); without, the exact maximum-separation axis is returned (queries, oracles).
+ * `ws` is the caller's scratch (its rotation matrices hold A's and B's afterwards).
  */
 export function satBoxBox(
   out: BoxBoxSat,
   cA: Readonly<Vec3>, qA: Readonly<Quat>, hA: Readonly<Vec3>,
   cB: Readonly<Vec3>, qB: Readonly<Quat>, hB: Readonly<Vec3>,
   preferFaces: boolean,
+  ws: BoxBoxWorkspace,
 ): BoxBoxSat {
+  const mA = ws.mA, mB = ws.mB;
   quatToMat3(mA, qA);
   quatToMat3(mB, qB);
   const dx = cB[0] - cA[0], dy = cB[1] - cA[1], dz = cB[2] - cA[2];
@@ -195,16 +218,6 @@ function boxFace(poly: FacePolygon, c: Readonly<Vec3>, m: Float64Array, h: Reado
   return 2 * axis + (sign < 0 ? 1 : 0);
 }
 
-const sat = createBoxBoxSat();
-const refPoly = new FacePolygon();
-const incPoly = new FacePolygon();
-const closest = createSegmentClosest();
-const eA0: Vec3 = [0, 0, 0];
-const eA1: Vec3 = [0, 0, 0];
-const eB0: Vec3 = [0, 0, 0];
-const eB1: Vec3 = [0, 0, 0];
-const refN: Vec3 = [0, 0, 0];
-
 /**
  * Edge of a box parallel to `axis` that lies farthest along direction (nx, ny, nz): writes its
  * endpoints and returns its edge id (axis·4 + signs of the two other axes, 0..11).
@@ -241,19 +254,21 @@ function supportEdge(
  * convention: point on B's surface, normal from B into A, depth ≥ −margin) and returns how
  * many. `sepOut`, when given, receives the SAT result (normal from A to B). `preferFaces`
  * (default true, the engine's choice) biases the axis toward faces for stable manifolds; false
- * uses the exact minimum-penetration axis (queryConvex, oracles).
+ * uses the exact minimum-penetration axis (queryConvex, oracles). `ws` is the caller's scratch.
  */
 export function collideBoxBox(
   out: ContactBuffer,
   cA: Readonly<Vec3>, qA: Readonly<Quat>, hA: Readonly<Vec3>,
   cB: Readonly<Vec3>, qB: Readonly<Quat>, hB: Readonly<Vec3>,
   margin: number,
+  ws: BoxBoxWorkspace,
   sepOut?: BoxBoxSat,
   preferFaces = true,
 ): number {
-  const r = satBoxBox(sepOut ?? sat, cA, qA, hA, cB, qB, hB, preferFaces);
+  const r = satBoxBox(sepOut ?? ws.sat, cA, qA, hA, cB, qB, hB, preferFaces, ws);
   if (r.separation > margin) return 0;
   // satBoxBox filled mA, mB.
+  const mA = ws.mA, mB = ws.mB, refN = ws.refN, refPoly = ws.refPoly, incPoly = ws.incPoly;
   const nx = r.normal[0], ny = r.normal[1], nz = r.normal[2];
   if (r.kind !== SatAxisKind.EdgeEdge) {
     const refIsB = r.kind === SatAxisKind.FaceB;
@@ -282,7 +297,7 @@ export function collideBoxBox(
       }
     }
     const incFace = boxFace(incPoly, cI, mI, hI, incAxis, incDot > 0 ? -1 : 1);
-    const n = manifoldBetweenFaces(out, refPoly, refN, incPoly, refIsB, refFace, incFace, margin, PairContactKind.BoxBoxFace);
+    const n = manifoldBetweenFaces(out, refPoly, refN, incPoly, refIsB, refFace, incFace, margin, PairContactKind.BoxBoxFace, ws.clip);
     if (n > 0) return n;
     // Clipping left nothing (faces touch only at round-off level): B's deepest vertex along −n.
     let x = cB[0], y = cB[1], z = cB[2];
@@ -299,9 +314,10 @@ export function collideBoxBox(
     return 1;
   }
   // Edge–edge: closest points of the supporting edges (A's along +n, B's along −n).
-  const idA = supportEdge(eA0, eA1, cA, mA, hA, r.axisA, nx, ny, nz);
-  const idB = supportEdge(eB0, eB1, cB, mB, hB, r.axisB, -nx, -ny, -nz);
-  closestPointsSegmentSegment(closest, eA0, eA1, eB0, eB1);
+  const closest = ws.closest;
+  const idA = supportEdge(ws.eA0, ws.eA1, cA, mA, hA, r.axisA, nx, ny, nz);
+  const idB = supportEdge(ws.eB0, ws.eB1, cB, mB, hB, r.axisB, -nx, -ny, -nz);
+  closestPointsSegmentSegment(closest, ws.eA0, ws.eA1, ws.eB0, ws.eB1);
   const depth = -r.separation;
   const p = closest.pointB;
   out.push(p[0], p[1], p[2], -nx, -ny, -nz, depth, PairContactKind.BoxBoxEdge, -1, -1,

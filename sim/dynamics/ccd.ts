@@ -26,7 +26,7 @@ import type { ShapeSpec } from './spec';
 import { BroadPhase } from '../collision/broadphase/broad-phase';
 import { NodeList } from '../collision/broadphase/dynamic-tree';
 import { CastResult, CastStatus } from '../collision/gjk-raycast';
-import { castConvexHeightfield } from '../collision/heightfield-cast/convex-cast';
+import { ConvexCastWorkspace, castConvexHeightfield } from '../collision/heightfield-cast/convex-cast';
 import { TerrainCastResult } from '../collision/heightfield-cast/terrain-cast-result';
 import { SweptStatus } from '../collision/swept/swept-sphere';
 import { TimeOfImpactWorkspace, sweptAabb, timeOfImpact, type RigidMotion } from '../collision/swept/time-of-impact';
@@ -98,6 +98,8 @@ export class ContinuousPass {
   private readonly statics = new BroadPhase(0);
   private readonly hits = new NodeList();
   private readonly terrainHit = new TerrainCastResult();
+  /** Scratch of the terrain casts (this world's own). */
+  private readonly terrainCastWs = new ConvexCastWorkspace();
   private readonly pairHit = new CastResult();
   /** The body–static time-of-impact queries' scratch (sweptAabb, timeOfImpact). */
   private readonly toiWs = new TimeOfImpactWorkspace();
@@ -172,7 +174,7 @@ export class ContinuousPass {
       let restitution = 0;
       if (terrain !== null) {
         const rotating = ang[0] !== 0 || ang[1] !== 0 || ang[2] !== 0;
-        castConvexHeightfield(this.terrainHit, terrain, core, this.pose0, lin, rotating ? ang : undefined);
+        castConvexHeightfield(this.terrainHit, terrain, core, this.pose0, lin, this.terrainCastWs, rotating ? ang : undefined);
         if (this.terrainHit.status === SweptStatus.Hit && this.terrainHit.toi < toi) {
           toi = this.terrainHit.toi;
           n[0] = this.terrainHit.normal[0]; n[1] = this.terrainHit.normal[1]; n[2] = this.terrainHit.normal[2];
@@ -186,7 +188,7 @@ export class ContinuousPass {
         const c0 = this.centre0;
         c0.position[0] = bodies.pos0[3 * b]; c0.position[1] = bodies.pos0[3 * b + 1]; c0.position[2] = bodies.pos0[3 * b + 2];
         this.centreMotion[0] = dx; this.centreMotion[1] = dy; this.centreMotion[2] = dz;
-        const second = castConvexHeightfield(this.terrainHit, terrain, sphere, c0, this.centreMotion);
+        const second = castConvexHeightfield(this.terrainHit, terrain, sphere, c0, this.centreMotion, this.terrainCastWs);
         if (second.status === SweptStatus.Hit && second.toi < toi) {
           toi = this.terrainHit.toi;
           n[0] = this.terrainHit.normal[0]; n[1] = this.terrainHit.normal[1]; n[2] = this.terrainHit.normal[2];

@@ -36,6 +36,7 @@ import { MotionBackup, findLeftTerrain, findLimitFault } from './faults';
 import { SleepIslands, resetSleepAnchor } from './islands';
 import type { JointSolveContext, JointStore } from './joints';
 import { JointScratch, measureJoints, solveJoints, warmStartJoints } from './joints';
+import { I_MOTOR, JOINT_IMPULSE_STRIDE } from './joints/store';
 import type { MaterialTable } from './materials';
 import { Softness } from './soft';
 import type { ScriptCommandSpec, WorldSpec } from './spec';
@@ -443,5 +444,20 @@ export class DynamicsWorld {
   /** Collision-pass counters of the last step. */
   get collideStats() {
     return this.pass.stats;
+  }
+
+  /**
+   * [N·m for a revolute joint, N for a prismatic one] The effort joint `j`'s motor applied during
+   * the last substep of the last step: its accumulated motor impulse over the substep length
+   * dt/substeps (the warm start re-applies the whole accumulated impulse each substep, so that
+   * impulse is what the substep received). Positive turns or moves body B positively about or
+   * along the axis relative to A, the sign of `joints.velocity[j]` (joints/index.ts), so
+   * effort · velocity is the motor's mechanical power [W] at the end of the step, negative while
+   * it brakes. Bounded by the joint's maxMotorEffort. 0 for a joint without a motor and before the
+   * first step. Allocation-free (sweep metrics read it every step, sim/batch/run.ts).
+   */
+  jointMotorEffort(j: number): number {
+    if (!this.joints.defs[j].motor) return 0;
+    return this.joints.impulses[JOINT_IMPULSE_STRIDE * j + I_MOTOR] * this.jointCtx.invH;
   }
 }

@@ -4,7 +4,7 @@
  * suggestions for a mistyped command or option. The table is the single source: a new option
  * added here is parsed, listed in `--help` with its default, and suggested on a typo.
  *
- *   terrawheel <command> [options]          commands: run, verify, export-csv, sweep, serve, help
+ *   terrawheel <command> [options]          commands: run, verify, export-csv, sweep, serve, rerun, report, help
  *   terrawheel <scenario.json> [options]    short for `terrawheel run <scenario.json>`
  *   terrawheel help [command] | --help | <command> --help
  *
@@ -15,13 +15,14 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_MAX_LOAD_MEMORY_BYTES } from '../app/service';
 import type { SweepOptions } from './sweep';
+import type { RerunOptions } from './sweep-rerun';
 
 /** The repository root (this file is sim/node/cli-args.ts). */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Where the bundled scenarios live, listed by `--help`. */
 export const BUNDLED_SCENARIOS_DIR = join(ROOT, 'assets', 'scenarios');
 
-export type CommandName = 'run' | 'verify' | 'export-csv' | 'sweep' | 'serve';
+export type CommandName = 'run' | 'verify' | 'export-csv' | 'sweep' | 'serve' | 'rerun' | 'report';
 
 /** One option of a command, as parsed and as listed in the help. */
 interface OptionSpec {
@@ -114,6 +115,29 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ['terrawheel sweep assets/sweeps/slopes-friction.json --out out/slopes', 'terrawheel sweep assets/sweeps/slopes-friction.json --out out/slopes --resume --workers 2'],
   },
   {
+    name: 'rerun',
+    operand: '<sweep.json>',
+    summary: "re-run one run of a sweep by its id, alone (optionally recorded), and compare its state hash with the sweep's row (exit 1 if they differ)",
+    options: [
+      { flag: '--out', value: '<dir>', default: 'none (required)', help: "the sweep's output directory: its rows/<id>.json is compared (not rewritten)" },
+      { flag: '--id', value: '<id>', default: 'none (required)', help: 'the run to re-run, as in the id column of results.csv (r0007)' },
+      { flag: '--record', value: '<out.mcap>', default: 'no recording', help: 'record the run (it replays in the app; terrawheel verify re-checks it)' },
+      { flag: '--max-runs', value: '<n>', default: '100000', help: 'the same cap as sweep', range: [1, 1e12] },
+      JSON_OPTION,
+    ],
+    examples: ['terrawheel rerun assets/sweeps/slopes-friction.json --out out/slopes --id r0007', 'terrawheel rerun assets/sweeps/slopes-friction.json --out out/slopes --id r0007 --record r7.mcap'],
+  },
+  {
+    name: 'report',
+    operand: '<dir>',
+    summary: "write a sweep's results as one self-contained HTML page: sortable table, each metric over each axis, maps over pairs of axes",
+    options: [
+      { flag: '--out', value: '<file.html>', default: '<dir>/report.html', help: 'where to write the report' },
+      JSON_OPTION,
+    ],
+    examples: ['terrawheel report out/slopes', 'terrawheel report out/slopes --out slopes.html'],
+  },
+  {
     name: 'serve',
     operand: '<scenario.json>',
     summary: 'run a scenario live: watch and drive it from Foxglove (WebSocket) or any rosbridge client until Ctrl+C (docs/live.md)',
@@ -171,6 +195,8 @@ export type CliCommand =
   | { kind: 'verify'; file: string; scenario: string | null; json: boolean }
   | { kind: 'export-csv'; file: string; out: string | null; json: boolean }
   | { kind: 'sweep'; opts: SweepOptions; json: boolean }
+  | { kind: 'rerun'; opts: RerunOptions; json: boolean }
+  | { kind: 'report'; dir: string; out: string | null; json: boolean }
   | { kind: 'serve'; opts: ServeOptions }
   | { kind: 'help'; command: CommandName | null }
   | { kind: 'version' };
@@ -327,6 +353,18 @@ function parseFor(cmd: CommandSpec, argv: string[]): CliCommand {
       if (maxRuns !== null) opts.maxRuns = maxRuns;
       return { kind: 'sweep', opts, json };
     }
+    case 'rerun': {
+      const out = str('--out');
+      const id = str('--id');
+      if (out === null) throw new UsageError('rerun: --out <dir> is required (the sweep\'s output directory)', cmd.name);
+      if (id === null) throw new UsageError('rerun: --id <id> is required (a run id from results.csv)', cmd.name);
+      const opts: RerunOptions = { sweepPath: operand, out, id, record: str('--record') };
+      const maxRuns = num('--max-runs');
+      if (maxRuns !== null) opts.maxRuns = maxRuns;
+      return { kind: 'rerun', opts, json };
+    }
+    case 'report':
+      return { kind: 'report', dir: operand, out: str('--out'), json };
     case 'serve': {
       const whole = (flag: string, dflt: number): number => {
         const x = num(flag);

@@ -4,6 +4,8 @@
  *   terrawheel verify <recording.mcap> [--scenario <scenario.json>] [--json]
  *   terrawheel export-csv <recording.mcap> [--out <file.csv>] [--json]
  *   terrawheel sweep <sweep.json> --out <dir> [--workers n] [--resume] [--max-runs n] [--json]
+ *   terrawheel rerun <sweep.json> --out <dir> --id <id> [--record out.mcap] [--json]
+ *   terrawheel report <dir> [--out report.html] [--json]
  *   terrawheel serve <scenario.json> [--port 8765] [--host 127.0.0.1] [--rosbridge-port 9090] [--lockstep] [--token T]
  *   terrawheel help [command]
  * The commands, options, defaults and help text are one table in ./cli-args.ts. Through npm,
@@ -43,6 +45,8 @@ import type { SimWorld } from '../app/sim-world';
 import type { WorldFault } from '../dynamics/world';
 import { boundingRadius, frameWarnings, worldWarnings } from '../app/warnings';
 import { runSweep, sweepProgressLine } from './sweep';
+import { formatRerun, rerunSweepRun } from './sweep-rerun';
+import { writeSweepReport } from './sweep-report';
 import { commandHelp, displayPath, helpText, parseCommand, UsageError, version, type CliCommand, type RunOptions } from './cli-args';
 import { createErrorMessage, fileError, fileErrorMessage, isFsError, missingFileMessage, similarFile } from './file-errors';
 
@@ -368,6 +372,16 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       progress?.done();
       io.out(json ? JSON.stringify(s, null, 2) : `${s.runs} runs (${s.computed} computed, ${s.failed} with a fault) in ${s.wallSeconds.toFixed(1)} s on ${s.workers} worker(s): ${s.resultsCsv}`);
       return 0;
+    }
+    if (cmd.kind === 'report') {
+      const r = writeSweepReport(cmd.dir, cmd.out);
+      io.out(json ? JSON.stringify(r, null, 2) : `wrote the report of ${r.runs} runs to ${r.out} (${formatBytes(r.bytes)})`);
+      return 0;
+    }
+    if (cmd.kind === 'rerun') {
+      const r = await rerunSweepRun(cmd.opts);
+      io.out(json ? JSON.stringify(r, null, 2) : formatRerun(r));
+      return r.match === false ? 1 : 0;
     }
     if (cmd.kind === 'serve') {
       // loaded on demand: the other commands do not need the socket libraries

@@ -9,20 +9,27 @@
  * Worker saves starting it (tsx compiles its modules: about 0.3 s) and lets its compiled code stay
  * warm from one recording to the next. It is unref'd (an idle encoder does not keep the process
  * alive); if it dies, the recordings it served fail and the next recording starts a new one. The
- * entry is TypeScript: the Worker registers tsx's loader first.
+ * entry is TypeScript: the Worker registers tsx's loader first (in the sweep bundle, the bundled
+ * entry beside it runs as is).
  */
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { EncoderPort, EncoderReply, EncoderThreadFactory } from '../record/encoder';
 
 const entry = fileURLToPath(new URL('./record-encoder-worker.ts', import.meta.url));
+/**
+ * Inside the sweep worker bundle (sweep-bundle.ts) this module's URL is the bundle's, and the
+ * encoder's entry is bundled beside it as plain JavaScript: no loader to register.
+ */
+const bundledEntry = fileURLToPath(new URL('./record-encoder-worker.mjs', import.meta.url));
 
 /** The process's encoder Worker, while it lives. */
 let shared: Worker | null = null;
 
 function encoderWorker(): Worker {
   if (shared !== null) return shared;
-  const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`, { eval: true });
+  const worker = existsSync(bundledEntry) ? new Worker(bundledEntry) : new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`, { eval: true });
   worker.unref();
   const forget = (): void => {
     if (shared === worker) shared = null;

@@ -10,6 +10,7 @@ import { gatherScenarioFiles, type ScenarioFiles, type ScenarioFileSystem } from
 import { nodeScenarioFileSystem } from './open-scenario';
 import { FileSink } from './record-file';
 import { nodeEncoderThread } from './record-thread';
+import { threadCpuSeconds } from './thread-cpu';
 
 /** What a driver hands a thread: the run, its scenario JSON (axis values applied), where the base scenario lives. */
 export interface SweepTask {
@@ -67,4 +68,21 @@ export async function runTask(task: SweepTask): Promise<ResultRow> {
   return runOne(recording, files, task.input, { sink, scenarioPath: task.scenarioPath });
 }
 
-export default runTask;
+/** A row and what computing it cost the thread that ran it (kept out of the row: rows are deterministic). */
+export interface TimedRow {
+  row: ResultRow;
+  /** [s] This thread's CPU time for the run (thread-cpu.ts). */
+  cpuSeconds: number;
+  /** [s] Wall time of the run. */
+  wallSeconds: number;
+}
+
+/** runTask with the run's thread CPU and wall time: the pool's entry. */
+export async function runTimedTask(task: SweepTask): Promise<TimedRow> {
+  const c0 = threadCpuSeconds();
+  const t0 = performance.now();
+  const row = await runTask(task);
+  return { row, cpuSeconds: threadCpuSeconds() - c0, wallSeconds: (performance.now() - t0) / 1000 };
+}
+
+export default runTimedTask;

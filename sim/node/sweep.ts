@@ -5,7 +5,8 @@
  *      its base scenario, every axis path and value against the base (the scenario parser and
  *      the files each value makes the scenario need), the run count against the cap;
  *   2. run the runs on a piscina worker-thread pool (default: os.availableParallelism() threads;
- *      --workers 1 runs them in this thread), each row written atomically to
+ *      --workers 1 runs them in this thread), from a prebuilt JavaScript bundle of sweep-task.ts
+ *      (sweep-bundle.ts: no thread compiles TypeScript), each row written atomically to
  *      `<dir>/rows/<id>.json` as it finishes (--resume skips ids whose row is there);
  *   3. build `<dir>/results.csv` from the row files (sorted by id, numbers formatted
  *      deterministically: the same bytes whichever driver ran the runs) and `<dir>/summary.json`.
@@ -19,7 +20,9 @@ import type { ResultRow } from '../batch/run';
 import { parseScenarioFile } from '../scenario/scenario-v2';
 import { checkRunCount, checkSweepAgainstBase, expandSweep, MAX_SWEEP_RUNS, parseSweep, runScenario, type Sweep, type SweepRun } from '../scenario/sweep-schema';
 import { ScenarioError } from '../scenario/scenario-guard';
-import { runTask, scenarioFilesFor, type SweepTask } from './sweep-task';
+import { runTimedTask, scenarioFilesFor, type SweepTask, type TimedRow } from './sweep-task';
+import { sweepWorkerBundle } from './sweep-bundle';
+import { threadCpuSeconds } from './thread-cpu';
 
 export interface SweepOptions {
   sweepPath: string;
@@ -28,6 +31,14 @@ export interface SweepOptions {
   workers?: number;
   resume?: boolean;
   maxRuns?: number;
+  /**
+   * Run the runs from the prebuilt bundle (sweep-bundle.ts; default true), in the pool's threads
+   * and in this thread with one worker. False: the TypeScript sources through tsx (slower; the
+   * same rows, which the tests check).
+   */
+  bundle?: boolean;
+  /** Where a note goes (the bundle could not be built): stderr in the CLI. */
+  warn?: (message: string) => void;
 }
 
 export interface LoadedSweep {
@@ -117,6 +128,16 @@ export interface SweepSummary {
   computed: number;
   workers: number;
   wallSeconds: number;
+  /**
+   * What the computed runs cost, each measured in the thread that ran it: the median and the sum
+   * of its CPU time (thread-cpu.ts) and of its wall time (null medians: nothing computed). A run's
+   * wall time over its CPU time is the share of a core it got; on a machine shared with other
+   * jobs that ratio, not the sweep's wall time alone, says how well the pool scaled.
+   * driverCpuSeconds: the CPU time of the driver's own thread over the sweep (with a pool: the
+   * bundle, handing out tasks, writing rows; with --workers 1 it includes the runs): its share
+   * per run bounds how many workers one driver can keep busy.
+   */
+  runTimes: { cpuSecondsMedian: number | null; wallSecondsMedian: number | null; cpuSecondsTotal: number; wallSecondsTotal: number; driverCpuSeconds: number };
   /** Per metric over the runs that have it: min, mean, max. */
   metrics: Record<string, { n: number; min: number; mean: number; max: number }>;
   /**
@@ -126,7 +147,13 @@ export interface SweepSummary {
   replicateHashMismatches: string[];
 }
 
-function summarize(loaded: LoadedSweep, rows: ResultRow[], computed: number, workers: number, wallSeconds: number): SweepSummary {
+function median(xs: number[]): number | null {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+function summarize(loaded: LoadedSweep, rows: ResultRow[], computed: number, workers: number, wallSeconds: number, t: { cpu: number[]; wall: number[]; driverCpu: number }): SweepSummary {
   const metrics: SweepSummary['metrics'] = {};
   for (const m of loaded.sweep.metrics) {
     const xs = rows.map((r) => r.metrics[m]).filter((x): x is number => typeof x === 'number');
@@ -141,7 +168,12 @@ function summarize(loaded: LoadedSweep, rows: ResultRow[], computed: number, wor
       if (hashes.size > 1) mismatches.push(loaded.runs[k].id);
     }
   }
-  return { name: loaded.sweep.name, runs: rows.length, failed: rows.filter((r) => r.fault !== null).length, computed, workers, wallSeconds, metrics, replicateHashMismatches: mismatches };
+  const sum = (xs: number[]): number => xs.reduce((a, x) => a + x, 0);
+  return {
+    name: loaded.sweep.name, runs: rows.length, failed: rows.filter((r) => r.fault !== null).length, computed, workers, wallSeconds,
+    runTimes: { cpuSecondsMedian: median(t.cpu), wallSecondsMedian: median(t.wall), cpuSecondsTotal: sum(t.cpu), wallSecondsTotal: sum(t.wall), driverCpuSeconds: t.driverCpu },
+    metrics, replicateHashMismatches: mismatches,
+  };
 }
 
 function writeAtomic(path: string, text: string): void {
@@ -189,6 +221,7 @@ export async function runSweep(opts: SweepOptions, progress?: SweepProgress): Pr
   const total = loaded.runs.length;
   let failed = [...rows.values()].filter((r) => r.fault !== null).length;
   const t0 = performance.now();
+  const driverCpu0 = threadCpuSeconds();
   let computed = 0;
   const finish = (row: ResultRow): void => {
     writeAtomic(join(rowsDir, `${row.id}.json`), JSON.stringify(row) + '\n');
@@ -204,30 +237,43 @@ export async function runSweep(opts: SweepOptions, progress?: SweepProgress): Pr
     scenarioPath: loaded.basePath,
     recordPath: loaded.sweep.record ? join(out, 'runs', `${run.id}.mcap`) : null,
   });
+  const cpu: number[] = [];
+  const wall: number[] = [];
+  const timing = (t: TimedRow): void => {
+    cpu.push(t.cpuSeconds);
+    wall.push(t.wallSeconds);
+  };
   const crashRow = (run: SweepRun, e: unknown): ResultRow => ({
     id: run.id, params: run.params, replicate: run.replicate, seed: run.seed, metrics: {}, steps: 0, simSeconds: 0, fault: `error: ${(e as Error).message ?? String(e)}`, stateHash: '',
   });
   progress?.update(rows.size, failed, total, null);
+  const bundle = opts.bundle === false || todo.length === 0 ? null : await sweepWorkerBundle(opts.warn);
   if (workers === 1 || todo.length <= 1) {
+    const task: (t: SweepTask) => Promise<TimedRow> = bundle === null ? runTimedTask : ((await import(bundle)) as { default: typeof runTimedTask }).default;
     for (const run of todo) {
       let row: ResultRow;
       try {
-        row = await runTask(taskOf(run));
+        const timed = await task(taskOf(run));
+        timing(timed);
+        row = timed.row;
       } catch (e) {
         row = crashRow(run, e);
       }
       finish(row);
     }
   } else {
-    const pool = new Piscina<SweepTask, ResultRow>({
-      filename: fileURLToPath(new URL('./sweep-worker.mjs', import.meta.url)),
+    const pool = new Piscina<SweepTask, TimedRow>({
+      filename: bundle ?? fileURLToPath(new URL('./sweep-worker.mjs', import.meta.url)),
       minThreads: Math.min(workers, todo.length),
       maxThreads: Math.min(workers, todo.length),
       // one run per thread at a time: a run is CPU-bound for seconds
       concurrentTasksPerWorker: 1,
     });
+    // a thread that dies fails its task (a row with the fault); the pool's own 'error' event
+    // would otherwise end the process
+    pool.on('error', (e: unknown) => opts.warn?.(`sweep: a worker thread failed: ${(e as Error).message ?? String(e)}`));
     try {
-      await Promise.all(todo.map((run) => pool.run(taskOf(run)).then(finish, (e: unknown) => finish(crashRow(run, e)))));
+      await Promise.all(todo.map((run) => pool.run(taskOf(run)).then((t) => (timing(t), finish(t.row)), (e: unknown) => finish(crashRow(run, e)))));
     } finally {
       await pool.destroy();
     }
@@ -235,7 +281,7 @@ export async function runSweep(opts: SweepOptions, progress?: SweepProgress): Pr
   const all = loaded.runs.map((r) => rows.get(r.id) as ResultRow);
   const csv = resultsCsv(loaded.sweep, all);
   writeAtomic(join(out, 'results.csv'), csv);
-  const summary = summarize(loaded, all, computed, workers, (performance.now() - t0) / 1000);
+  const summary = summarize(loaded, all, computed, workers, (performance.now() - t0) / 1000, { cpu, wall, driverCpu: threadCpuSeconds() - driverCpu0 });
   writeAtomic(join(out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
   return { ...summary, out, resultsCsv: join(out, 'results.csv') };
 }

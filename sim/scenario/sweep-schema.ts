@@ -39,12 +39,10 @@ export const MAX_REPLICATES = 10_000;
 /** [s] Longest run. */
 export const MAX_RUN_DURATION = 86_400;
 
-/**
- * The metrics a run can compute (sim/batch/run.ts says how). Motor energy (∑|τ·ω|·dt) is not in
- * the list: the world keeps its joint motor impulses in private solver slots, not as a public
- * torque, so it cannot be computed through the public API yet.
- */
-export const METRIC_NAMES = ['distance', 'timeToGoal', 'success', 'maxWheelDepth', 'p95WheelDepth', 'meanSlip', 'maxTilt'] as const;
+/** The metrics a run can compute (sim/batch/run.ts says how; docs/sweeps.md lists them with units). */
+export const METRIC_NAMES = [
+  'distance', 'timeToGoal', 'success', 'maxWheelDepth', 'p95WheelDepth', 'meanSlip', 'p95Slip', 'maxSlip', 'energy', 'maxTilt', 'minClearance',
+] as const;
 export type MetricName = (typeof METRIC_NAMES)[number];
 
 /** A value in a message: its JSON, cut at 60 characters. */

@@ -33,10 +33,10 @@ import RAPIER from '@dimforge/rapier3d-compat';
 import initJolt from 'jolt-physics/wasm-compat';
 import { ContactBuffer } from '../../sim/collision/contact';
 import { CylinderTerrainWorkspace } from '../../sim/collision/cylinder-terrain/workspace';
-import { castConvexHeightfield } from '../../sim/collision/heightfield-cast/convex-cast';
-import { castRayHeightfield, castSphereHeightfield } from '../../sim/collision/heightfield-cast/sphere-cast';
+import { ConvexCastWorkspace, castConvexHeightfield } from '../../sim/collision/heightfield-cast/convex-cast';
+import { SphereCastWorkspace, castRayHeightfield, castSphereHeightfield } from '../../sim/collision/heightfield-cast/sphere-cast';
 import { TerrainCastResult } from '../../sim/collision/heightfield-cast/terrain-cast-result';
-import { castWheelHeightfield } from '../../sim/collision/heightfield-cast/wheel-cast';
+import { WheelCastWorkspace, castWheelHeightfield } from '../../sim/collision/heightfield-cast/wheel-cast';
 import { Rng } from '../../sim/math/random';
 import type { Vec3 } from '../../sim/math/vec3';
 import { BoxShape } from '../../sim/shapes/box';
@@ -158,17 +158,19 @@ async function castRates(quick: boolean): Promise<void> {
   const boxPose: Pose = { position: [0, 0, 0], orientation: [0, 0, 0.3826834323650898, 0.9238795325112867] };
   const wheel = new CylinderShape(0.3, 0.2);
   const axle: Vec3 = [0, 1, 0];
-  const ws = new CylinderTerrainWorkspace();
+  const ws = new WheelCastWorkspace(new CylinderTerrainWorkspace());
+  const sphereWs = new SphereCastWorkspace();
+  const convexWs = new ConvexCastWorkspace();
   const contacts = new ContactBuffer(64);
   let contactCount = 0;
   const rows: [string, (p: Path) => boolean, string][] = [
-    ['ray (`castRayHeightfield`)', (p) => castRayHeightfield(out, hf, p.start, p.motion).touched, 'castRayHeightfield'],
-    ['sphere r 0.1 m (`castSphereHeightfield`)', (p) => castSphereHeightfield(out, hf, p.start, p.motion, sphereR).touched, 'castSphereHeightfield'],
+    ['ray (`castRayHeightfield`)', (p) => castRayHeightfield(out, hf, p.start, p.motion, sphereWs).touched, 'castRayHeightfield'],
+    ['sphere r 0.1 m (`castSphereHeightfield`)', (p) => castSphereHeightfield(out, hf, p.start, p.motion, sphereR, sphereWs).touched, 'castSphereHeightfield'],
     ['box 0.4 × 0.2 × 0.2 m (`castConvexHeightfield`)', (p) => {
       boxPose.position[0] = p.start[0];
       boxPose.position[1] = p.start[1];
       boxPose.position[2] = p.start[2];
-      return castConvexHeightfield(out, hf, box, boxPose, p.motion).touched;
+      return castConvexHeightfield(out, hf, box, boxPose, p.motion, convexWs).touched;
     }, 'castConvexHeightfield'],
     ['wheel r 0.3 m, width 0.2 m + contacts at toi (`castWheelHeightfield`)', (p) => {
       contacts.clear();

@@ -37,7 +37,7 @@ import initJolt from 'jolt-physics/wasm-compat';
 import { ContactBuffer } from '../../sim/collision/contact';
 import { EpaResult, EpaWorkspace, epaPenetration } from '../../sim/collision/epa';
 import { GjkCache, GjkResult, GjkWorkspace, gjkDistance } from '../../sim/collision/gjk';
-import { collideBoxBox, createBoxBoxSat, satBoxBox } from '../../sim/collision/sat-box-box';
+import { BoxBoxWorkspace, collideBoxBox, createBoxBoxSat, satBoxBox } from '../../sim/collision/sat-box-box';
 import type { Quat } from '../../sim/math/quat';
 import { quatNormalize, quatRotate } from '../../sim/math/quat';
 import { Rng } from '../../sim/math/random';
@@ -53,6 +53,8 @@ export interface BenchContext {
 }
 
 type JoltModule = Awaited<ReturnType<typeof initJolt>>;
+
+const bbWs = new BoxBoxWorkspace();
 
 const HULL_VERTICES = 32;
 const HULL_POOL = 16;
@@ -391,10 +393,10 @@ export default async function run(ctx: BenchContext): Promise<void> {
   const joltBoxB = boxes.map((b) => new J.BoxShape(new J.Vec3(b.hB[0], b.hB[1], b.hB[2]), 0));
   const jolBox = joltRunner(J, joltBoxA, joltBoxB, boxes, (i) => i, (i) => i, 0);
   const satQuery = (b: BoxPair): number =>
-    satBoxBox(sat, b.poseA.position, b.poseA.orientation, b.hA, b.poseB.position, b.poseB.orientation, b.hB, false).separation;
+    satBoxBox(sat, b.poseA.position, b.poseA.orientation, b.hA, b.poseB.position, b.poseB.orientation, b.hB, false, bbWs).separation;
   const manifoldQuery = (b: BoxPair): number => {
     buf.clear();
-    collideBoxBox(buf, b.poseA.position, b.poseA.orientation, b.hA, b.poseB.position, b.poseB.orientation, b.hB, 0, sat);
+    collideBoxBox(buf, b.poseA.position, b.poseA.orientation, b.hA, b.poseB.position, b.poseB.orientation, b.hB, 0, bbWs, sat);
     return sat.separation;
   };
   const oSat = boxes.map(satQuery);

@@ -33,7 +33,7 @@ import { Session } from 'node:inspector/promises';
 import { cpus, loadavg } from 'node:os';
 import { ContactBuffer } from '../../sim/collision/contact';
 import { collideCylinderTerrainInto } from '../../sim/collision/cylinder-terrain/collide';
-import { collideCylinderTerrain } from '../../sim/collision/cylinder-terrain/plain-api';
+import { CylinderTerrainContext, collideCylinderTerrain } from '../../sim/collision/cylinder-terrain/plain-api';
 import { CylinderTerrainWorkspace } from '../../sim/collision/cylinder-terrain/workspace';
 import type { Vec3 } from '../../sim/math/vec3';
 import type { Heightfield } from '../../sim/terrain/heightfield';
@@ -282,13 +282,14 @@ export default async function run(ctx: BenchContext): Promise<void> {
   const acc = accuracy(poses, oracle, engine);
   const engineQps = passRates(poses, engine, runs, warmup);
   const allocated = await bytesPerQuery(poses, engine);
+  const plainContext = new CylinderTerrainContext();
   const plainQps = passRates(poses, (p: CylinderPose): void => {
-    collideCylinderTerrain(p, hf);
+    collideCylinderTerrain(p, hf, plainContext);
   }, runs, warmup);
   const bundledAllocated = await bytesPerQuery(poses, await oursBundledEngine(bundleUrl, hf));
   rows.push({ name: 'ours (collideCylinderTerrainInto, ESM bundle)', qps: bundledQps, contactsPerQuery: acc.cpq, err: acc.err, missed: acc.missed, note: `all ${n} poses timed, alone in a worker thread; esbuild bundle of sim/index.ts (production form); allocates ${bundledAllocated.toFixed(1)} B/query` });
   rows.push({ name: 'ours (collideCylinderTerrainInto, tsx)', qps: engineQps, contactsPerQuery: acc.cpq, err: acc.err, missed: acc.missed, note: `all ${n} poses timed; allocates ${allocated.toFixed(1)} B/query` });
-  rows.push({ name: 'ours (plain collideCylinderTerrain)', qps: plainQps, contactsPerQuery: acc.cpq, err: acc.err, missed: acc.missed, note: 'allocates result objects' });
+  rows.push({ name: 'ours (plain collideCylinderTerrain)', qps: plainQps, contactsPerQuery: acc.cpq, err: acc.err, missed: acc.missed, note: 'allocates result objects (buffers reused through a CylinderTerrainContext)' });
 
   const failures: string[] = [];
   const peers: Array<[string, () => Promise<Peer>]> = [

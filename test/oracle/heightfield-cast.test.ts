@@ -20,10 +20,10 @@ import { ContactBuffer } from '../../sim/collision/contact';
 import { collideCylinderTerrainInto } from '../../sim/collision/cylinder-terrain/collide';
 import { CylinderTerrainWorkspace } from '../../sim/collision/cylinder-terrain/workspace';
 import { CastResult, CastStatus } from '../../sim/collision/gjk-raycast';
-import { castConvexHeightfield } from '../../sim/collision/heightfield-cast/convex-cast';
-import { castRayHeightfield, castSphereHeightfield } from '../../sim/collision/heightfield-cast/sphere-cast';
+import { ConvexCastWorkspace, castConvexHeightfield } from '../../sim/collision/heightfield-cast/convex-cast';
+import { SphereCastWorkspace, castRayHeightfield, castSphereHeightfield } from '../../sim/collision/heightfield-cast/sphere-cast';
 import { TerrainCastResult } from '../../sim/collision/heightfield-cast/terrain-cast-result';
-import { castWheelHeightfield, quatFromZTo } from '../../sim/collision/heightfield-cast/wheel-cast';
+import { WheelCastWorkspace, castWheelHeightfield, quatFromZTo } from '../../sim/collision/heightfield-cast/wheel-cast';
 import { SweptHit, SweptStatus, sweptSphereTriangle } from '../../sim/collision/swept/swept-sphere';
 import { linearCast, poseAfter } from '../../sim/collision/swept/time-of-impact';
 import { conservativeAdvancement } from '../../sim/collision/shape-cast';
@@ -44,6 +44,8 @@ import { Heightfield as HeightfieldClass } from '../../sim/terrain/heightfield';
 import type { Heightfield } from '../../sim/terrain/heightfield';
 import { randomPath, sweptScene } from './swept-scenes';
 
+const sphereWs = new SphereCastWorkspace();
+const convexWs = new ConvexCastWorkspace();
 const SEEDS = [15001, 15002, 15003];
 
 /** Brute force: every triangle of the map, earliest root; a buried centre is toi 0. */
@@ -131,8 +133,8 @@ describe('ray and sphere casts through the heightfield == all triangles, no walk
       for (let n = 0; n < 600; n++) {
         const r = n < 400 ? (rng.next() < 0.2 ? 0.02 : rng.range(0.03, 0.4)) : 0;
         const { start, motion } = randomPath(rng, scene, r);
-        if (r > 0) castSphereHeightfield(out, hf, start, motion, { radius: r });
-        else castRayHeightfield(out, hf, start, motion);
+        if (r > 0) castSphereHeightfield(out, hf, start, motion, { radius: r }, sphereWs);
+        else castRayHeightfield(out, hf, start, motion, sphereWs);
         const ref = bruteSphere(hf, start, motion, r);
         if (ref === Infinity) {
           expect(out.touched, `cast ${n}: brute force misses, cast hit at ${out.toi}`).toBe(false);
@@ -183,7 +185,7 @@ describe('convex casts through the heightfield == linearCast against all element
         const shape = shapes[n % 3];
         const { start, motion } = randomPath(rng, scene, 0.15);
         const pose: Pose = { position: start, orientation: randomQuat(rng) };
-        castConvexHeightfield(out, hf, shape, pose, motion);
+        castConvexHeightfield(out, hf, shape, pose, motion, convexWs);
         const ref = bruteConvex(hf, shape, pose, motion);
         if (ref === Infinity) {
           expect(out.touched, `cast ${n}`).toBe(false);
@@ -218,7 +220,7 @@ describe('convex casts onto planar rectangles (the paper\'s one-element cells)',
       const start: Vec3 = [x, y, hf.heightAt(x, y) + rng.range(0.05, 0.3)];
       const motion: Vec3 = [rng.range(-0.05, 0.05), rng.range(-0.05, 0.05), -0.5];
       const pose: Pose = { position: start, orientation: randomQuat(rng) };
-      castConvexHeightfield(out, hf, shape, pose, motion);
+      castConvexHeightfield(out, hf, shape, pose, motion, convexWs);
       const ref = bruteConvex(hf, shape, pose, motion);
       expect(ref).toBeLessThan(1);
       expect(out.touched, `drop ${k}`).toBe(true);
@@ -271,7 +273,7 @@ describe('rotating convex casts: conservative advancement per element', () => {
         return false;
       };
       if (penetrating(0)) continue;
-      castConvexHeightfield(out, hf, shape, pose, motion, angular);
+      castConvexHeightfield(out, hf, shape, pose, motion, convexWs, angular);
       // brute force: CA against every prism
       let ref = Infinity;
       for (let j = 0; j < hf.cellsY; j++) {
@@ -312,13 +314,13 @@ describe('rotating convex cast: the footprint holds the body between its end pos
     const hf = HeightfieldClass.fromArray({ cols: n, rows: n, dx, dy: dx, x0, y0: x0, heights: H });
     const bar = new BoxShape([0.5, 0.02, 0.02]);
     const out = new TerrainCastResult();
-    castConvexHeightfield(out, hf, bar, { position: [0, 0, 0.3], orientation: [0, 0, 0, 1] }, [0.001, 0, 0], [0, 0, Math.PI]);
+    castConvexHeightfield(out, hf, bar, { position: [0, 0, 0.3], orientation: [0, 0, 0, 1] }, [0.001, 0, 0], convexWs, [0, 0, Math.PI]);
     expect(out.status).toBe(SweptStatus.Hit);
     expect(out.toi).toBeGreaterThan(0.2);
     expect(out.toi).toBeLessThan(0.5);
     expect(out.cellJ === 13 || out.cellJ === 14).toBe(true);
     // without the rotation the bar stays along x and misses it
-    castConvexHeightfield(out, hf, bar, { position: [0, 0, 0.3], orientation: [0, 0, 0, 1] }, [0.001, 0, 0]);
+    castConvexHeightfield(out, hf, bar, { position: [0, 0, 0.3], orientation: [0, 0, 0, 1] }, [0.001, 0, 0], convexWs);
     expect(out.status).toBe(SweptStatus.Miss);
   });
 });
@@ -329,7 +331,7 @@ describe('wheel cast against the discrete analytic wheel query sampled along the
     const hf = scene.hf;
     const rng = new Rng(77);
     const wheel = new CylinderShape(0.15, 0.1);
-    const ws = new CylinderTerrainWorkspace();
+    const ws = new WheelCastWorkspace(new CylinderTerrainWorkspace());
     const contacts = new ContactBuffer(256);
     const probe = new ContactBuffer(256);
     const out = new TerrainCastResult();
@@ -343,7 +345,7 @@ describe('wheel cast against the discrete analytic wheel query sampled along the
       const touches = (t: number, push = 0, nrm: Readonly<Vec3> = [0, 0, 0]): boolean => {
         probe.clear();
         const c: Vec3 = [0, 1, 2].map((k) => start[k] + t * motion[k] - push * nrm[k]) as Vec3;
-        collideCylinderTerrainInto(probe, c, axis, wheel, hf, ws);
+        collideCylinderTerrainInto(probe, c, axis, wheel, hf, ws.contacts);
         for (let k = 0; k < probe.count; k++) if (probe.depth[k] > 0) return true;
         return false;
       };
@@ -396,23 +398,23 @@ describe('the grid walk does not scan the map', () => {
   const hf = fractalTerrain({ cols: 513, dx: 0.05, seed: 3, amplitude: 0.4, roughness: 0.5 });
   const out = new TerrainCastResult();
   it('a short sphere cast onto a 513² map visits tens of cells, not 262,144', () => {
-    castSphereHeightfield(out, hf, [0.3, -0.2, hf.heightAt(0.3, -0.2) + 0.2], [0.4, 0.1, -0.5], { radius: 0.05 });
+    castSphereHeightfield(out, hf, [0.3, -0.2, hf.heightAt(0.3, -0.2) + 0.2], [0.4, 0.1, -0.5], { radius: 0.05 }, sphereWs);
     expect(out.status).toBe(SweptStatus.Hit);
     expect(out.walk.cellsVisited).toBeGreaterThan(0);
     expect(out.walk.cellsVisited).toBeLessThan(100);
   });
   it('a ray above the terrain takes no step; one just below its top skips most ranges by H_max', () => {
-    castRayHeightfield(out, hf, [-13, -13, hf.maxHeight + 0.01], [26, 26, 0]);
+    castRayHeightfield(out, hf, [-13, -13, hf.maxHeight + 0.01], [26, 26, 0], sphereWs);
     expect(out.status).toBe(SweptStatus.Miss);
     expect(out.walk.steps).toBe(0);
     const z = hf.minHeight + 0.9 * (hf.maxHeight - hf.minHeight);
-    castRayHeightfield(out, hf, [-12.7, -12.6, z], [25.3, 25.1, 0]);
+    castRayHeightfield(out, hf, [-12.7, -12.6, z], [25.3, 25.1, 0], sphereWs);
     expect(out.walk.steps).toBeGreaterThan(500);
     expect(out.walk.rangesSkipped).toBeGreaterThan(0.9 * out.walk.steps);
     expect(out.walk.cellsVisited).toBeLessThan(0.1 * out.walk.steps);
   });
   it('a ray that grazes down across the map stops at its first hit', () => {
-    castRayHeightfield(out, hf, [-12, 0, hf.maxHeight + 0.5], [24, 0, -1.5]);
+    castRayHeightfield(out, hf, [-12, 0, hf.maxHeight + 0.5], [24, 0, -1.5], sphereWs);
     expect(out.status).toBe(SweptStatus.Hit);
     expect(out.walk.steps).toBeLessThan(Math.ceil(out.toi * 24 / 0.05) + 3);
   });

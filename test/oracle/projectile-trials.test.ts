@@ -1,3 +1,5 @@
+const hfWs = new ConvexHeightfieldWorkspace();
+
 /**
  * The issue's projectile trials at the query level: a 0.02 m sphere (radius) and a 0.05 m box
  * (edge; random orientation) fired at 200 m/s and 1,000 m/s from random angles, dt = 1/240 s
@@ -22,6 +24,7 @@ import type { Vec3 } from '../../sim/math/vec3';
 import { shapeFromDesc } from '../../sim/shapes/shape-desc';
 import type { ShapeDesc } from '../../sim/shapes/shape-desc';
 import { direction, sweptScene } from './swept-scenes';
+import { ConvexHeightfieldWorkspace } from '../../sim/collision/convex-heightfield/workspace';
 
 const TRIALS = 1000;
 const DT = 1 / 240;
@@ -124,7 +127,7 @@ describe('projectile trials at the heightfield (query level)', () => {
           const r = castShapeTerrain(a, motion, hf);
           if (!r.hit) tally.castMisses++;
           buf.clear();
-          collideConvexHeightfield(buf, engineShape, { position: at(a.position, motion, 1), orientation: a.orientation }, hf, 0);
+          collideConvexHeightfield(buf, engineShape, { position: at(a.position, motion, 1), orientation: a.orientation }, hf, 0, hfWs);
           if (buf.count === 0) tally.discreteMisses++;
         }
         console.log(`heightfield, ${name}, ${speed} m/s: cast misses ${tally.castMisses}/${TRIALS - skipped}, ` +

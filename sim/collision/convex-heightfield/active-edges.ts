@@ -31,9 +31,6 @@ import { PairContactKind, TAG_EDGE_PAIR, packFeature } from '../manifold/feature
 import { elementCorner } from './element-shape';
 import type { ConvexHeightfieldWorkspace } from './workspace';
 
-/** The element (as a flat shape) sits in world coordinates: GJK sees it at the identity pose. */
-export const IDENTITY_POSE: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
-
 /**
  * Is the crease along polygon edge k of element (i, j, kind) active? Writes this element's unit
  * normal to `nThis` and the neighbour's to `nOther`; beyond a border edge the terrain ends like
@@ -127,7 +124,7 @@ export function activeEdgeContact(
   shape: ConvexShape, pose: Readonly<Pose>, margin: number,
 ): number {
   const gjk = ws.gjk, nP = ws.nP, nE = ws.dir, nQ = ws.nQ;
-  gjkDistance(gjk, shape, pose, ws.element, IDENTITY_POSE, undefined, ws.gjkWs);
+  gjkDistance(gjk, shape, pose, ws.element, ws.identity, undefined, ws.gjkWs);
   if (gjk.status === GjkStatus.Degenerate || gjk.status === GjkStatus.Intersecting) return EdgeContactResult.None;
   if (!(gjk.distance <= margin) || !gjk.normalValid) return EdgeContactResult.None;
   const wx = gjk.pointB[0], wy = gjk.pointB[1], wz = gjk.pointB[2];

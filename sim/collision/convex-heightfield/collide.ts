@@ -38,7 +38,7 @@ import { activeEdgeContact, anyEdgeActive, EdgeContactResult } from './active-ed
 import { inactiveCreaseContacts } from './crease-fallback';
 import { loadElement, loadPlanarPatch } from './element-shape';
 import { bodySupportGap, facePlaneAboveElement, loadBodyVertices, outsidePrism, supportingPolygon, vertexContacts } from './face-contacts';
-import { ConvexHeightfieldWorkspace } from './workspace';
+import type { ConvexHeightfieldWorkspace } from './workspace';
 
 /** How a convex shape vs terrain query ended. */
 export const HeightfieldCollideStatus = {
@@ -55,19 +55,17 @@ export type HeightfieldCollideStatus = (typeof HeightfieldCollideStatus)[keyof t
 /** Room one element may need in the candidate buffer before we compact (clip output ≤ 4 after reduction). */
 const ELEMENT_ROOM = 8;
 
-/** The workspace of calls that pass none (one query at a time, as everything on the sim thread). */
-const sharedWorkspace = new ConvexHeightfieldWorkspace();
-
 /**
  * Appends the contacts of convex `shape` at `pose` against terrain `hf` to `out` (see the file
- * header for the convention) and returns a status.
+ * header for the convention) and returns a status. `ws` is the caller's workspace (the world's
+ * narrow phase, a query context): one query at a time per workspace.
  */
 export function collideConvexHeightfield(
   out: ContactBuffer,
   shape: ConvexShape, pose: Readonly<Pose>,
   hf: Heightfield,
   margin: number,
-  ws: ConvexHeightfieldWorkspace = sharedWorkspace,
+  ws: ConvexHeightfieldWorkspace,
 ): HeightfieldCollideStatus {
   const p = pose.position, q = pose.orientation;
   if (!Number.isFinite(p[0] + p[1] + p[2] + q[0] + q[1] + q[2] + q[3])) return HeightfieldCollideStatus.Degenerate;
@@ -172,7 +170,7 @@ function planarPatchContacts(ws: ConvexHeightfieldWorkspace, hf: Heightfield, sh
   const cand = ws.cand;
   const start = cand.count;
   const bodyFace = supportingPolygon(ws, pose.position, pose.orientation, shape);
-  manifoldBetweenFaces(cand, ws.elemPoly, ws.nP, bodyFace, true, 0, 0, margin, PairContactKind.HeightfieldFace);
+  manifoldBetweenFaces(cand, ws.elemPoly, ws.nP, bodyFace, true, 0, 0, margin, PairContactKind.HeightfieldFace, ws.clip);
   if (ws.nVerts > 0) vertexContacts(ws, 0, 0, ElementKind.Rectangle, start, margin);
   for (let k = start; k < cand.count; k++) {
     let ci = Math.floor((cand.point[3 * k] - hf.x0) / hf.dx), cj = Math.floor((cand.point[3 * k + 1] - hf.y0) / hf.dy);
@@ -234,7 +232,7 @@ function elementContacts(
   const start = cand.count;
   const bodyFace = supportingPolygon(ws, p, q, shape);
   if (!facePlaneAboveElement(ws, margin)) {
-    manifoldBetweenFaces(cand, ws.elemPoly, nP, bodyFace, true, kind, 0, margin, PairContactKind.HeightfieldFace);
+    manifoldBetweenFaces(cand, ws.elemPoly, nP, bodyFace, true, kind, 0, margin, PairContactKind.HeightfieldFace, ws.clip);
     if (ws.nVerts > 0) vertexContacts(ws, i, j, kind, start, margin);
   }
   if (cand.count > start) {

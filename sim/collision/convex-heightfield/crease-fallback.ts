@@ -16,7 +16,6 @@ import type { ElementKind } from '../../terrain/heightfield';
 import type { Heightfield } from '../../terrain/heightfield';
 import { GjkStatus, gjkDistance } from '../gjk';
 import { PairContactKind, TAG_EDGE_PAIR, TAG_VERTEX, packFeature } from '../manifold/feature-id';
-import { IDENTITY_POSE } from './active-edges';
 import { loadElement } from './element-shape';
 import { bodySupportGap } from './face-contacts';
 import type { ConvexHeightfieldWorkspace } from './workspace';
@@ -100,7 +99,7 @@ function creaseContact(
   el.v[1] = cy;
   el.v[2] = cz;
   const gjk = ws.gjk;
-  gjkDistance(gjk, shape, pose, ws.element, IDENTITY_POSE, undefined, ws.gjkWs);
+  gjkDistance(gjk, shape, pose, ws.element, ws.identity, undefined, ws.gjkWs);
   if (gjk.status === GjkStatus.Degenerate) return;
   if (gjk.status !== GjkStatus.Intersecting && gjk.status !== GjkStatus.Touching && !(gjk.distance <= margin)) return;
   // The elements around one crease point all report it, each with its own face normal: keep

@@ -7,15 +7,21 @@
  */
 import { HEIGHTFIELD_CANDIDATE_CAPACITY, HEIGHTFIELD_FALLBACK_ELEMENTS, HULL_MAX_VERTICES } from '../../constants';
 import type { Vec3 } from '../../math/vec3';
-import type { Aabb } from '../../shapes/shape';
+import type { Aabb, Pose } from '../../shapes/shape';
 import { SupportFace } from '../../shapes/shape';
 import type { MinMax } from '../../terrain/heightfield';
 import { ContactBuffer } from '../contact';
 import { GjkResult, GjkWorkspace } from '../gjk';
+import { ClipWorkspace } from '../manifold/clip-faces';
 import { FacePolygon } from '../manifold/face-polygon';
 import { ManifoldGroups } from '../reduce-manifold';
 import { ElementShape } from './element-shape';
 
+/**
+ * Scratch of one convex body vs heightfield query (collideConvexHeightfield,
+ * collideShapeHeightfield), created once by its owner (the world's narrow phase, a query
+ * context) and passed in: one query at a time per workspace; nothing inside grows.
+ */
 export class ConvexHeightfieldWorkspace {
   /** Candidate contacts before reduction; `spare` takes the reduced ones when `cand` fills up (then they swap). */
   cand = new ContactBuffer(HEIGHTFIELD_CANDIDATE_CAPACITY);
@@ -29,6 +35,10 @@ export class ConvexHeightfieldWorkspace {
   /** A neighbouring element's normal (active-edges.ts). */
   readonly nQ: Vec3 = [0, 0, 0];
   readonly gjk = new GjkResult();
+  /** The element (as a flat shape) sits in world coordinates: GJK sees it at this identity pose (never written). */
+  readonly identity: Readonly<Pose> = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
+  /** Scratch of the face clipping (manifoldBetweenFaces). */
+  readonly clip = new ClipWorkspace();
   readonly gjkWs = new GjkWorkspace();
 
   /** World vertices of a box or hull body (nVerts = 0 for curved shapes), filled once per query. */

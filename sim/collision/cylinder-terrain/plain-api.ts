@@ -8,7 +8,8 @@
  * vectors as [x, y, z] arrays, `height` the cylinder's full length along its axis, `axis` any
  * non-zero vector (normalised here), `kind` one of 'flat' | 'base' | 'side' | 'point' | 'edge',
  * `cell` the [i, j] of the terrain cell the contact came from. Invalid input throws an Error that
- * names the problem. This form allocates its result; engines use collideCylinderTerrainInto.
+ * names the problem. This form allocates its result; engines use collideCylinderTerrainInto. An
+ * optional third argument, a CylinderTerrainContext, carries the buffers from call to call.
  *
  * Nothing is dropped silently (issue #18: a 25 m wheel used to return 18 contacts of a footprint
  * the engine form had reported as "cell range truncated"):
@@ -69,8 +70,19 @@ export interface CylinderTerrainResult {
 
 /** Most contacts a plain query returns (≤ 4 per normal group; a wheel has a handful of groups). */
 const PLAIN_OUTPUT_CAPACITY = 256;
-let workspace: CylinderTerrainWorkspace | null = null;
-let output: ContactBuffer | null = null;
+
+/**
+ * The buffers of plain `collideCylinderTerrain` queries: the wheel query's workspace and the
+ * engine-form output. A script that queries often creates one and passes it to every call (no
+ * buffers allocated per call, only the returned objects); a call without one makes its own.
+ * One query at a time per context.
+ */
+export class CylinderTerrainContext {
+  /** The wheel query's scratch (its statistics describe the last query). */
+  readonly workspace = new CylinderTerrainWorkspace();
+  /** The engine-form contacts of the last query. */
+  readonly output = new ContactBuffer(PLAIN_OUTPUT_CAPACITY);
+}
 
 function vector3(name: string, v: unknown): Vec3 {
   if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new Error(`collideCylinderTerrain: ${name} must be an array [x, y, z], got ${describeValue(v)}`);
@@ -90,8 +102,14 @@ function positive(name: string, x: unknown): number {
   return x;
 }
 
-/** Contacts of a cylinder with a heightfield (plain form; see the header). Throws on invalid input. */
-export function collideCylinderTerrain(cylinder: CylinderDesc, heightfield: Heightfield): CylinderTerrainResult {
+/**
+ * Contacts of a cylinder with a heightfield (plain form; see the header). Throws on invalid
+ * input. `context` holds the query's buffers: pass one created once to reuse them across calls
+ * (default: new buffers for this call).
+ */
+export function collideCylinderTerrain(
+  cylinder: CylinderDesc, heightfield: Heightfield, context: CylinderTerrainContext = new CylinderTerrainContext(),
+): CylinderTerrainResult {
   if (cylinder === null || typeof cylinder !== 'object') throw new Error('collideCylinderTerrain: expected { center, axis, radius, height }');
   if (!(heightfield instanceof Heightfield)) throw new Error('collideCylinderTerrain: the second argument must be a Heightfield (Heightfield.fromArray({ cols, rows, dx, dy, x0, y0, heights }))');
   const center = vector3('center', cylinder.center);
@@ -101,10 +119,10 @@ export function collideCylinderTerrain(cylinder: CylinderDesc, heightfield: Heig
   const len = Math.hypot(axis[0], axis[1], axis[2]);
   if (!(len > 0) || !Number.isFinite(len)) throw new Error('collideCylinderTerrain: axis must be a non-zero vector');
   axis[0] /= len; axis[1] /= len; axis[2] /= len;
-  workspace ??= new CylinderTerrainWorkspace();
-  output ??= new ContactBuffer(PLAIN_OUTPUT_CAPACITY);
+  if (!(context instanceof CylinderTerrainContext)) throw new Error('collideCylinderTerrain: the third argument, when given, must be a CylinderTerrainContext (new CylinderTerrainContext())');
+  const output = context.output;
   output.clear();
-  const status = collideCylinderTerrainInto(output, center, axis, { radius, halfHeight: height / 2 }, heightfield, workspace);
+  const status = collideCylinderTerrainInto(output, center, axis, { radius, halfHeight: height / 2 }, heightfield, context.workspace);
   if (status & CylinderTerrainStatus.InvalidInput) throw new Error('collideCylinderTerrain: invalid cylinder');
   if (status & CylinderTerrainStatus.CellRangeTruncated) {
     throw new Error(

@@ -26,7 +26,7 @@
  * or if its swept bounding sphere misses the element's top polygon (sphereMisses, analytic).
  *
  * API (engine form, allocation-free)
- *   castConvexHeightfield(out: TerrainCastResult, hf, shape, pose, motion, angular?): TerrainCastResult
+ *   castConvexHeightfield(out: TerrainCastResult, hf, shape, pose, motion, ws: ConvexCastWorkspace, angular?): TerrainCastResult
  * out.point on the terrain, out.normal out of the terrain (terrain-cast-result.ts); `approximate`
  * when the hit element's cast hit its iteration cap (toi is then a safe lower bound).
  */
@@ -85,25 +85,29 @@ class ElementPrism extends ElementShape {
   }
 }
 
-const IDENTITY: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
-const ZERO: Vec3 = [0, 0, 0];
-const prism = new ElementPrism();
-const cast = new CastResult();
-const box: Aabb = { min: [0, 0, 0], max: [0, 0, 0] };
-const window = new Float64Array(2);
-const rect = new Float64Array(4);
-const fp = new Float64Array(FOOTPRINT_SIZE);
-/** The current element's plane: unit normal (up) at 0..2, k_P = n_P·V at 3. */
-const plane = new Float64Array(4);
-const tri = new Float64Array(9);
-const sphereHit = new SweptHit();
-const dirLocal: Vec3 = [0, 0, 0];
-const sup: Vec3 = [0, 0, 0];
-
+/** The cast's per-cell state and scratch (the grid walk's visitor; one per ConvexCastWorkspace). */
 class ConvexCellVisitor implements CellVisitor {
+  /** The prisms sit in world coordinates: the cast sees them at this pose, not moving (never written). */
+  readonly identity: Readonly<Pose> = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
+  readonly zero: Readonly<Vec3> = [0, 0, 0];
+  /** The current element's prism. */
+  readonly prism = new ElementPrism();
+  readonly cast = new CastResult();
+  /** The cell's time window, the cell's xy rectangle and the body's footprint (grid-walk.ts). */
+  readonly window = new Float64Array(2);
+  readonly rect = new Float64Array(4);
+  readonly fp = new Float64Array(FOOTPRINT_SIZE);
+  /** The current element's plane: unit normal (up) at 0..2, k_P = n_P·V at 3. */
+  readonly plane = new Float64Array(4);
+  /** The triangle handed to triangleRootQ (xyz at 0, 3, 6) and its hit. */
+  readonly tri = new Float64Array(9);
+  readonly sphereHit = new SweptHit();
+  readonly dirLocal: Vec3 = [0, 0, 0];
+  readonly sup: Vec3 = [0, 0, 0];
+
   best = Infinity;
-  shape: ConvexShape = prism;
-  pose: Readonly<Pose> = IDENTITY;
+  shape: ConvexShape = this.prism;
+  pose: Readonly<Pose> = this.identity;
   readonly motion: Vec3 = [0, 0, 0];
   out: TerrainCastResult = new TerrainCastResult();
   /** Rotation vector over the motion [rad] (zero: a pure translation, the exact linear cast). */
@@ -117,6 +121,7 @@ class ConvexCellVisitor implements CellVisitor {
   lastJ = 0;
 
   visitCell(hf: Heightfield, i: number, j: number): void {
+    const rect = this.rect, window = this.window, fp = this.fp, prism = this.prism;
     const H = hf.heights, cols = hf.cols, k = j * cols + i;
     const h0 = H[k], h1 = H[k + 1], h2 = H[k + cols], h3 = H[k + cols + 1];
     const xa = hf.x0 + i * hf.dx, xb = xa + hf.dx, ya = hf.y0 + j * hf.dy, yb = ya + hf.dy;
@@ -165,9 +170,10 @@ class ConvexCellVisitor implements CellVisitor {
    */
   private sphereMisses(i: number, j: number, rectangle: boolean): boolean {
     if (i === 0 || j === 0 || i === this.lastI || j === this.lastJ) return false;
+    const plane = this.plane, tri = this.tri, sphereHit = this.sphereHit;
     const Q = this.swept.query;
     if (!(Q[0] * plane[0] + Q[1] * plane[1] + Q[2] * plane[2] - plane[3] > Q[6])) return false;
-    const v = prism.v;
+    const v = this.prism.v;
     for (let k = 0; k < 9; k++) tri[k] = v[k];
     triangleRootQ(sphereHit, this.swept, tri);
     if (sphereHit.touched && sphereHit.toi <= this.best) return false;
@@ -189,7 +195,8 @@ class ConvexCellVisitor implements CellVisitor {
    */
   private abovePlane(i: number, j: number, rectangle: boolean): boolean {
     // The element's plane from its top polygon (counter-clockwise from above: n up).
-    const v = prism.v;
+    const plane = this.plane, window = this.window, dirLocal = this.dirLocal, sup = this.sup;
+    const v = this.prism.v;
     const ux = v[3] - v[0], uy = v[4] - v[1], uz = v[5] - v[2];
     const wx = v[6] - v[0], wy = v[7] - v[1], wz = v[8] - v[2];
     let nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
@@ -224,8 +231,9 @@ class ConvexCellVisitor implements CellVisitor {
   private test(i: number, j: number, kind: ElementKind): void {
     if (this.abovePlane(i, j, kind === ElementKind.Rectangle)) return;
     this.out.elementCasts++;
-    if (this.rotating) conservativeAdvancement(cast, this.shape, this.pose, this.motion, this.angular, prism, IDENTITY, ZERO, ZERO, 1, this.toi.advance);
-    else linearCast(cast, this.shape, this.pose, this.motion, prism, IDENTITY, ZERO, this.toi);
+    const cast = this.cast;
+    if (this.rotating) conservativeAdvancement(cast, this.shape, this.pose, this.motion, this.angular, this.prism, this.identity, this.zero, this.zero, 1, this.toi.advance);
+    else linearCast(cast, this.shape, this.pose, this.motion, this.prism, this.identity, this.zero, this.toi);
     this.out.castIterations += cast.iterations;
     const s = cast.status;
     if (s === CastStatus.Miss || s === CastStatus.Degenerate) return;
@@ -246,20 +254,30 @@ class ConvexCellVisitor implements CellVisitor {
   }
 }
 
-const visitor = new ConvexCellVisitor();
-
-const endPose: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
-const endBox: Aabb = { min: [0, 0, 0], max: [0, 0, 0] };
-const motionScratch = { linear: [0, 0, 0] as Vec3, angular: [0, 0, 0] as Vec3 };
+/**
+ * Scratch of castConvexHeightfield, created once by its owner (the world's CCD stage, a query
+ * context) and passed in: the grid walk's visitor with the element prism and the cast's result,
+ * the body's start and end boxes. One cast at a time per workspace; nothing inside grows.
+ */
+export class ConvexCastWorkspace {
+  readonly visitor = new ConvexCellVisitor();
+  /** The body's world AABB at the start and (rotating) at the end of the motion, and its end pose. */
+  readonly box: Aabb = { min: [0, 0, 0], max: [0, 0, 0] };
+  readonly endBox: Aabb = { min: [0, 0, 0], max: [0, 0, 0] };
+  readonly endPose: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
+  readonly motion = { linear: [0, 0, 0] as Vec3, angular: [0, 0, 0] as Vec3 };
+}
 
 /**
  * Convex shape cast through the heightfield (see the file header). With `angular` (a rotation
  * vector [rad] over the motion, about the pose origin) each element takes conservative
  * advancement instead of the linear cast, so the toi stops CA_TARGET_DISTANCE short of contact,
  * and the footprint is the box that holds the rotating body (swept/time-of-impact.ts's bound).
+ * `ws` is the caller's scratch.
  */
 export function castConvexHeightfield(
   out: TerrainCastResult, hf: Heightfield, shape: ConvexShape, pose: Readonly<Pose>, motion: Readonly<Vec3>,
+  ws: ConvexCastWorkspace,
   angular?: Readonly<Vec3>,
 ): TerrainCastResult {
   out.reset();
@@ -269,7 +287,7 @@ export function castConvexHeightfield(
     out.status = SweptStatus.Degenerate;
     return out;
   }
-  const vis = visitor;
+  const vis = ws.visitor, box = ws.box, endBox = ws.endBox, fp = vis.fp;
   vis.rotating = w0 !== 0 || w1 !== 0 || w2 !== 0;
   vis.angular[0] = w0;
   vis.angular[1] = w1;
@@ -287,11 +305,11 @@ export function castConvexHeightfield(
     // A box holding the body at every t: centre and lowest z interpolate between the start
     // and end boxes, half sizes the larger of the two, all grown by the arc bound ρθ²/8.
     for (let k = 0; k < 3; k++) {
-      motionScratch.linear[k] = motion[k];
-      motionScratch.angular[k] = vis.angular[k];
+      ws.motion.linear[k] = motion[k];
+      ws.motion.angular[k] = vis.angular[k];
     }
-    poseAfter(endPose, pose, motionScratch);
-    convexWorldAabb(endBox, shape, endPose);
+    poseAfter(ws.endPose, pose, ws.motion);
+    convexWorldAabb(endBox, shape, ws.endPose);
     const rho = boundingRadius(shape, vis.toi.localBox);
     const grow = rho * Math.min((w0 * w0 + w1 * w1 + w2 * w2) / 8, 2);
     const cx1 = 0.5 * (endBox.min[0] + endBox.max[0]), cy1 = 0.5 * (endBox.min[1] + endBox.max[1]);
@@ -337,10 +355,10 @@ export function castConvexHeightfield(
   vis.motion[1] = motion[1];
   vis.motion[2] = motion[2];
   vis.out = out;
-  const ws = walkFootprint(hf, vis, fp, out.walk);
-  vis.shape = prism; // drop the caller's references
-  vis.pose = IDENTITY;
-  if (ws === GridWalkStatus.Truncated) out.truncated = true;
-  if (ws === GridWalkStatus.Degenerate) out.status = SweptStatus.Degenerate;
+  const walk = walkFootprint(hf, vis, fp, out.walk);
+  vis.shape = vis.prism; // drop the caller's references
+  vis.pose = vis.identity;
+  if (walk === GridWalkStatus.Truncated) out.truncated = true;
+  if (walk === GridWalkStatus.Degenerate) out.status = SweptStatus.Degenerate;
   return out;
 }

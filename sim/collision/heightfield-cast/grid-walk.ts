@@ -65,9 +65,10 @@ export class GridWalkStats {
   rangesSkipped = 0;
   /** Cells handed to the visitor. */
   cellsVisited = 0;
+  /** The walk's scratch: heights of the last large range read from the min/max pyramid. */
+  readonly range: MinMax = { min: 0, max: 0 };
 }
 
-const range: MinMax = { min: 0, max: 0 };
 /**
  * Layout of a footprint (a Float64Array(8), see the header): centre x, y and lowest z at t = 0,
  * their motion over [0, 1], and the xy half sizes. An array, not numbers: V8 boxes doubles
@@ -142,7 +143,7 @@ export function walkFootprint(hf: Heightfield, visitor: CellVisitor, fp: Float64
       // H_max of the range: its corner heights directly when small, else the pyramid.
       let top = -Infinity;
       if ((i1 - i0 + 1) * (j1 - j0 + 1) > HEIGHTFIELD_CAST_DIRECT_SCAN_CELLS) {
-        top = hf.cellRangeMinMax(range, i0, j0, i1, j1).max;
+        top = hf.cellRangeMinMax(stats.range, i0, j0, i1, j1).max;
       } else {
         for (let j = j0; j <= j1 + 1; j++) {
           const row = j * cols;

@@ -17,8 +17,8 @@
  * during that window is skipped.
  *
  * API (engine form, allocation-free)
- *   castSphereHeightfield(out: TerrainCastResult, hf, center, motion, sphere: { radius }): TerrainCastResult
- *   castRayHeightfield(out, hf, origin, motion)  (= radius 0; motion = the whole segment)
+ *   castSphereHeightfield(out: TerrainCastResult, hf, center, motion, sphere: { radius }, ws: SphereCastWorkspace): TerrainCastResult
+ *   castRayHeightfield(out, hf, origin, motion, ws)  (= radius 0; motion = the whole segment)
  * out.toi ∈ [0, 1] is the fraction of `motion`; the convention is terrain-cast-result.ts's.
  */
 import type { Vec3 } from '../../math/vec3';
@@ -29,20 +29,29 @@ import { FOOTPRINT_SIZE, FP_CX, FP_CY, FP_EX, FP_EY, FP_MX, FP_MY, FP_MZ, FP_ZLO
 import type { CellVisitor } from './grid-walk';
 import { TerrainCastResult } from './terrain-cast-result';
 
-const hit = new SweptHit();
-const window = new Float64Array(2);
-const rect = new Float64Array(4);
-/** The triangle handed to triangleRootQ (xyz at 0, 3, 6). */
-const tri = new Float64Array(9);
-const fp = new Float64Array(FOOTPRINT_SIZE);
-
-class SphereCellVisitor implements CellVisitor {
+/**
+ * Scratch of castSphereHeightfield / castRayHeightfield, created once by its owner (a query
+ * context) and passed in; it is the grid walk's visitor of the cast. One cast at a time per
+ * workspace; nothing inside grows.
+ */
+export class SphereCastWorkspace implements CellVisitor {
+  readonly hit = new SweptHit();
+  /** The cell's time window, the cell's xy rectangle and the sphere's footprint (grid-walk.ts). */
+  readonly window = new Float64Array(2);
+  readonly rect = new Float64Array(4);
+  /** The triangle handed to triangleRootQ (xyz at 0, 3, 6). */
+  readonly tri = new Float64Array(9);
+  readonly fp = new Float64Array(FOOTPRINT_SIZE);
+  /** Earliest toi so far (CellVisitor). */
   best = Infinity;
+  /** The result of the cast under way. */
   /** The swept-sphere query (its `query` holds the sphere, set once per cast). */
   readonly swept = new SweptWorkspace();
   out: TerrainCastResult = new TerrainCastResult();
 
+  /** Tests the two triangles of cell (i, j) (CellVisitor). */
   visitCell(hf: Heightfield, i: number, j: number): void {
+    const rect = this.rect, window = this.window, fp = this.fp, tri = this.tri, hit = this.hit;
     const H = hf.heights, cols = hf.cols, k = j * cols + i;
     const h0 = H[k], h1 = H[k + 1], h2 = H[k + cols], h3 = H[k + cols + 1];
     const xa = hf.x0 + i * hf.dx, xb = xa + hf.dx, ya = hf.y0 + j * hf.dy, yb = ya + hf.dy;
@@ -73,6 +82,7 @@ class SphereCellVisitor implements CellVisitor {
   }
 
   private take(i: number, j: number, kind: ElementKind): void {
+    const hit = this.hit;
     if (!hit.touched || !(hit.toi < this.best)) return;
     this.best = hit.toi;
     const o = this.out;
@@ -89,8 +99,6 @@ class SphereCellVisitor implements CellVisitor {
   }
 }
 
-const visitor = new SphereCellVisitor();
-
 function finite3(v: Readonly<Vec3>): boolean {
   return Number.isFinite(v[0]) && Number.isFinite(v[1]) && Number.isFinite(v[2]);
 }
@@ -101,11 +109,12 @@ export interface SphereSize {
   readonly radius: number;
 }
 
-const RAY: SphereSize = { radius: 0 };
+const RAY: SphereSize = Object.freeze({ radius: 0 });
 
-/** Sphere cast through the heightfield (see the file header). */
+/** Sphere cast through the heightfield (see the file header); `ws` is the caller's scratch. */
 export function castSphereHeightfield(
   out: TerrainCastResult, hf: Heightfield, center: Readonly<Vec3>, motion: Readonly<Vec3>, sphere: SphereSize,
+  ws: SphereCastWorkspace,
 ): TerrainCastResult {
   out.reset();
   const radius = sphere.radius;
@@ -134,7 +143,7 @@ export function castSphereHeightfield(
       return out;
     }
   }
-  const vis = visitor;
+  const vis = ws, fp = ws.fp;
   vis.best = Infinity;
   vis.out = out;
   const sweptQuery = vis.swept.query;
@@ -151,12 +160,14 @@ export function castSphereHeightfield(
   fp[FP_MZ] = motion[2];
   fp[FP_EX] = radius;
   fp[FP_EY] = radius;
-  const ws = walkFootprint(hf, vis, fp, out.walk);
-  if (ws === GridWalkStatus.Truncated) out.truncated = true;
+  const walk = walkFootprint(hf, vis, fp, out.walk);
+  if (walk === GridWalkStatus.Truncated) out.truncated = true;
   return out;
 }
 
 /** Ray cast: the segment origin → origin + motion against the terrain (a sphere of radius 0). */
-export function castRayHeightfield(out: TerrainCastResult, hf: Heightfield, origin: Readonly<Vec3>, motion: Readonly<Vec3>): TerrainCastResult {
-  return castSphereHeightfield(out, hf, origin, motion, RAY);
+export function castRayHeightfield(
+  out: TerrainCastResult, hf: Heightfield, origin: Readonly<Vec3>, motion: Readonly<Vec3>, ws: SphereCastWorkspace,
+): TerrainCastResult {
+  return castSphereHeightfield(out, hf, origin, motion, RAY, ws);
 }

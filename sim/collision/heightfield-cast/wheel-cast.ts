@@ -18,7 +18,7 @@
  *
  * API (engine form, allocation-free)
  *   castWheelHeightfield(out: TerrainCastResult, contacts: ContactBuffer, hf, center, axisUnit,
- *                        cylinder: CylinderShape, motion, ws: CylinderTerrainWorkspace): number
+ *                        cylinder: CylinderShape, motion, ws: WheelCastWorkspace): number
  *   Returns the CylinderTerrainStatus bits of the contact query (0 when there was no hit).
  *   `contacts` receives the manifold (engine contact convention: point on the terrain, normal out
  *   of it, depth ≥ 0, kind = WheelContactKind, cell); `out` the toi, the first touching point,
@@ -32,14 +32,29 @@ import type { Pose } from '../../shapes/shape';
 import type { Heightfield } from '../../terrain/heightfield';
 import type { ContactBuffer } from '../contact';
 import { collideCylinderTerrainInto } from '../cylinder-terrain/collide';
-import { CylinderTerrainStatus } from '../cylinder-terrain/workspace';
-import type { CylinderTerrainWorkspace } from '../cylinder-terrain/workspace';
+import { CylinderTerrainStatus, CylinderTerrainWorkspace } from '../cylinder-terrain/workspace';
 import { SweptStatus } from '../swept/swept-sphere';
-import { castConvexHeightfield } from './convex-cast';
+import { ConvexCastWorkspace, castConvexHeightfield } from './convex-cast';
 import type { TerrainCastResult } from './terrain-cast-result';
 
-const pose: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
-const probeCenter: Vec3 = [0, 0, 0];
+/**
+ * Scratch of castWheelHeightfield, created once by its owner (a query context) and passed in:
+ * the convex cast's and the wheel–terrain query's workspaces, the wheel's pose and the probe
+ * centre. One cast at a time per workspace; nothing inside grows.
+ */
+export class WheelCastWorkspace {
+  /** The toi (convex-cast.ts). */
+  readonly cast = new ConvexCastWorkspace();
+  /** The contacts at toi (cylinder-terrain/collide.ts); its statistics describe the last cast's query. */
+  readonly contacts: CylinderTerrainWorkspace;
+  readonly pose: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
+  readonly probeCenter: Vec3 = [0, 0, 0];
+
+  /** `contacts`: the wheel query's workspace to use (default: a new one). */
+  constructor(contacts: CylinderTerrainWorkspace = new CylinderTerrainWorkspace()) {
+    this.contacts = contacts;
+  }
+}
 
 /** Unit quaternion turning +z (the cylinder's local axis) onto the unit vector v. */
 export function quatFromZTo(out: Quat, vx: number, vy: number, vz: number): Quat {
@@ -65,8 +80,9 @@ export function quatFromZTo(out: Quat, vx: number, vy: number, vz: number): Quat
 export function castWheelHeightfield(
   out: TerrainCastResult, contacts: ContactBuffer, hf: Heightfield,
   center: Readonly<Vec3>, axisUnit: Readonly<Vec3>, cylinder: CylinderShape, motion: Readonly<Vec3>,
-  ws: CylinderTerrainWorkspace,
+  ws: WheelCastWorkspace,
 ): number {
+  const pose = ws.pose, probeCenter = ws.probeCenter;
   const len2 = axisUnit[0] * axisUnit[0] + axisUnit[1] * axisUnit[1] + axisUnit[2] * axisUnit[2];
   if (!(Math.abs(len2 - 1) <= CYLINDER_TERRAIN_AXIS_UNIT_TOLERANCE) || !(cylinder.radius > 0) || !(cylinder.halfHeight > 0)) {
     out.reset();
@@ -77,12 +93,12 @@ export function castWheelHeightfield(
   pose.position[1] = center[1];
   pose.position[2] = center[2];
   quatFromZTo(pose.orientation, axisUnit[0], axisUnit[1], axisUnit[2]);
-  castConvexHeightfield(out, hf, cylinder, pose, motion);
+  castConvexHeightfield(out, hf, cylinder, pose, motion, ws.cast);
   if (!out.touched) return out.status === SweptStatus.Degenerate ? CylinderTerrainStatus.InvalidInput : CylinderTerrainStatus.Ok;
   const t = out.toi;
   for (let k = 0; k < 3; k++) probeCenter[k] = center[k] + t * motion[k] - WHEEL_CAST_CONTACT_PROBE * out.normal[k];
   const first = contacts.count;
-  const status = collideCylinderTerrainInto(contacts, probeCenter, axisUnit, cylinder, hf, ws);
+  const status = collideCylinderTerrainInto(contacts, probeCenter, axisUnit, cylinder, hf, ws.contacts);
   for (let c = first; c < contacts.count; c++) {
     const d = contacts.depth[c] - WHEEL_CAST_CONTACT_PROBE;
     contacts.depth[c] = d > 0 ? d : 0;

@@ -29,28 +29,42 @@ import type { Quat } from '../../math/quat';
 import { quatRotate, quatRotateInverse } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import { closestPointsSegmentSegment, createSegmentClosest } from '../segment-closest';
-import { clipIncidentByReference } from './clip-faces';
+import { ClipWorkspace, clipIncidentByReference } from './clip-faces';
 import { FacePolygon } from './face-polygon';
 import { PairContactKind, TAG_EDGE_PAIR, TAG_VERTEX, packFeature } from './feature-id';
 
-const l0: Vec3 = [0, 0, 0];
-const l1: Vec3 = [0, 0, 0];
-const tmp: Vec3 = [0, 0, 0];
-const nW: Vec3 = [0, 0, 0];
-const qW: Vec3 = [0, 0, 0];
-const ref = new FacePolygon();
-const closest = createSegmentClosest();
-const e0: Vec3 = [0, 0, 0];
-const e1: Vec3 = [0, 0, 0];
-/** Break points of f(t): 0, 1 and up to 6 slab crossings. */
-const breaks = new Float64Array(8);
-
 /** Result of segmentBoxDistanceSq: the segment parameter t of the closest point and f(t), the squared distance. */
 interface SegmentBoxClosest { t: number; f: number }
-const segBox: SegmentBoxClosest = { t: 0, f: 0 };
 
-/** Exact min over t ∈ [0,1] of the squared distance from l0 + t(l1 − l0) to the box [−h, h]. */
-function segmentBoxDistanceSq(out: SegmentBoxClosest, h: Readonly<Vec3>): void {
+/**
+ * Scratch of collideCapsuleBox, owned by the caller (the world's narrow phase, a query
+ * context). One call at a time per workspace.
+ */
+export class CapsuleBoxWorkspace {
+  /** The core segment's ends in the box's local frame. */
+  readonly l0: Vec3 = [0, 0, 0];
+  readonly l1: Vec3 = [0, 0, 0];
+  readonly tmp: Vec3 = [0, 0, 0];
+  /** The contact normal (world, from the box toward the capsule) and the box point (world offset from c). */
+  readonly nW: Vec3 = [0, 0, 0];
+  readonly qW: Vec3 = [0, 0, 0];
+  /** The box face clipped against (world) and the capsule's core segment clipped by it. */
+  readonly ref = new FacePolygon();
+  readonly core = new FacePolygon();
+  readonly cpt: Vec3 = [0, 0, 0];
+  readonly closest = createSegmentClosest();
+  /** The box edge of an edge axis (local). */
+  readonly e0: Vec3 = [0, 0, 0];
+  readonly e1: Vec3 = [0, 0, 0];
+  /** Break points of f(t): 0, 1 and up to 6 slab crossings. */
+  readonly breaks = new Float64Array(8);
+  readonly segBox: SegmentBoxClosest = { t: 0, f: 0 };
+  readonly clip = new ClipWorkspace();
+}
+
+/** Exact min over t ∈ [0,1] of the squared distance from l0 + t(l1 − l0) to the box [−h, h] (l0, l1 in ws). */
+function segmentBoxDistanceSq(out: SegmentBoxClosest, ws: CapsuleBoxWorkspace, h: Readonly<Vec3>): void {
+  const l0 = ws.l0, l1 = ws.l1, breaks = ws.breaks;
   let nb = 0;
   breaks[nb++] = 0;
   breaks[nb++] = 1;
@@ -90,21 +104,21 @@ function segmentBoxDistanceSq(out: SegmentBoxClosest, h: Readonly<Vec3>): void {
     let t = den > 0 ? -num / den : ta;
     if (!(t >= ta)) t = ta;
     if (t > tb) t = tb;
-    const f = pointBoxDistanceSq(t, h);
+    const f = pointBoxDistanceSq(l0, l1, t, h);
     if (f < bestF) {
       bestF = f;
       bestT = t;
     }
   }
   if (nb === 2 && bestF === Infinity) {
-    bestF = pointBoxDistanceSq(0, h);
+    bestF = pointBoxDistanceSq(l0, l1, 0, h);
     bestT = 0;
   }
   out.t = bestT;
   out.f = bestF;
 }
 
-function pointBoxDistanceSq(t: number, h: Readonly<Vec3>): number {
+function pointBoxDistanceSq(l0: Readonly<Vec3>, l1: Readonly<Vec3>, t: number, h: Readonly<Vec3>): number {
   let f = 0;
   for (let k = 0; k < 3; k++) {
     const l = l0[k] + t * (l1[k] - l0[k]);
@@ -115,7 +129,7 @@ function pointBoxDistanceSq(t: number, h: Readonly<Vec3>): number {
 }
 
 /** Box face (local) with outward normal sign·e_axis into `poly`, transformed to world. */
-function boxFaceWorld(poly: FacePolygon, c: Readonly<Vec3>, q: Readonly<Quat>, h: Readonly<Vec3>, axis: number, sign: number): number {
+function boxFaceWorld(poly: FacePolygon, tmp: Vec3, c: Readonly<Vec3>, q: Readonly<Quat>, h: Readonly<Vec3>, axis: number, sign: number): number {
   const u = axis === 2 ? 0 : axis + 1;
   const v = axis === 0 ? 2 : axis === 1 ? 0 : 1;
   poly.clear();
@@ -165,9 +179,6 @@ export function capsuleRayExit(
   return best;
 }
 
-const core = new FacePolygon();
-const cpt: Vec3 = [0, 0, 0];
-
 /**
  * Face contact of the capsule on box face (axis, sign), nW = the face's outward world normal
  * (from B toward A). The capsule's CORE segment is clipped by the face's side planes; each
@@ -176,15 +187,16 @@ const cpt: Vec3 = [0, 0, 0];
  * r would leave points inside the capsule). Returns the contacts written.
  */
 function clipOnFace(
-  out: ContactBuffer, a0: Readonly<Vec3>, a1: Readonly<Vec3>, r: number,
+  out: ContactBuffer, ws: CapsuleBoxWorkspace, a0: Readonly<Vec3>, a1: Readonly<Vec3>, r: number,
   c: Readonly<Vec3>, q: Readonly<Quat>, h: Readonly<Vec3>, axis: number, sign: number, margin: number,
 ): number {
-  const faceId = boxFaceWorld(ref, c, q, h, axis, sign);
+  const ref = ws.ref, core = ws.core, cpt = ws.cpt, nW = ws.nW;
+  const faceId = boxFaceWorld(ref, ws.tmp, c, q, h, axis, sign);
   core.clear();
   core.push(a0[0], a0[1], a0[2], 0, TAG_VERTEX, 0);
   const len2 = (a1[0] - a0[0]) ** 2 + (a1[1] - a0[1]) ** 2 + (a1[2] - a0[2]) ** 2;
   if (len2 > GEOMETRIC_EPSILON * GEOMETRIC_EPSILON) core.push(a1[0], a1[1], a1[2], 0, TAG_VERTEX, 1);
-  const clipped = clipIncidentByReference(ref, nW, core);
+  const clipped = clipIncidentByReference(ref, nW, core, ws.clip);
   const nx = nW[0], ny = nW[1], nz = nW[2];
   const ox = ref.xyz[0], oy = ref.xyz[1], oz = ref.xyz[2];
   const start = out.count;
@@ -205,13 +217,16 @@ function clipOnFace(
 /**
  * Appends contacts between capsule A (segment a0a1, radius r) and box B (c, q, h) to `out`
  * (engine convention: point on B, normal from B into A, depth ≥ −margin). Returns the count.
+ * `ws` is the caller's scratch.
  */
 export function collideCapsuleBox(
   out: ContactBuffer,
   a0: Readonly<Vec3>, a1: Readonly<Vec3>, r: number,
   c: Readonly<Vec3>, q: Readonly<Quat>, h: Readonly<Vec3>,
   margin: number,
+  ws: CapsuleBoxWorkspace,
 ): number {
+  const l0 = ws.l0, l1 = ws.l1, tmp = ws.tmp, nW = ws.nW, qW = ws.qW, segBox = ws.segBox;
   tmp[0] = a0[0] - c[0];
   tmp[1] = a0[1] - c[1];
   tmp[2] = a0[2] - c[2];
@@ -220,7 +235,7 @@ export function collideCapsuleBox(
   tmp[1] = a1[1] - c[1];
   tmp[2] = a1[2] - c[2];
   quatRotateInverse(l1, q, tmp);
-  segmentBoxDistanceSq(segBox, h);
+  segmentBoxDistanceSq(segBox, ws, h);
   const bestT = segBox.t;
   const dist = Math.sqrt(segBox.f);
   if (dist - r > margin) return 0;
@@ -241,7 +256,7 @@ export function collideCapsuleBox(
     }
     quatRotate(nW, q, tmp);
     if (clamped === 1) {
-      const k = clipOnFace(out, a0, a1, r, c, q, h, faceAxis, faceSign, margin);
+      const k = clipOnFace(out, ws, a0, a1, r, c, q, h, faceAxis, faceSign, margin);
       if (k > 0) return k;
     }
     quatRotate(qW, q, qW);
@@ -303,7 +318,7 @@ export function collideCapsuleBox(
   const depth = r - best;
   if (!edge) {
     const sign = (bestAxis === 0 ? bx : bestAxis === 1 ? by : bz) > 0 ? 1 : -1;
-    const k = clipOnFace(out, a0, a1, r, c, q, h, bestAxis, sign, margin);
+    const k = clipOnFace(out, ws, a0, a1, r, c, q, h, bestAxis, sign, margin);
     if (k > 0) return k;
     // Segment end inside the box but not over the face polygon (round-off): deepest end point.
     const d0 = l0[0] * bx + l0[1] * by + l0[2] * bz, d1 = l1[0] * bx + l1[1] * by + l1[2] * bz;
@@ -318,6 +333,7 @@ export function collideCapsuleBox(
     return 1;
   }
   // Edge axis: the box edge along e_k farthest along n, closest points with the segment.
+  const e0 = ws.e0, e1 = ws.e1, closest = ws.closest;
   for (let j = 0; j < 3; j++) {
     if (j === bestAxis) {
       e0[j] = -h[j];

@@ -22,29 +22,41 @@ import type { ContactBuffer } from '../contact';
 import type { Vec3 } from '../../math/vec3';
 import { anyPerpendicular } from '../../math/vec3';
 import { closestPointsSegmentSegment, createSegmentClosest } from '../segment-closest';
-import { manifoldBetweenFaces } from './clip-faces';
+import { ClipWorkspace, manifoldBetweenFaces } from './clip-faces';
 import { FacePolygon } from './face-polygon';
 import { PairContactKind, TAG_EDGE_PAIR, TAG_VERTEX, packFeature } from './feature-id';
 
-const closest = createSegmentClosest();
 /** sin of the parallel angle: n must be this close to perpendicular to the axes. */
 const PARALLEL_SIN = Math.sqrt(1 - CAPSULE_PARALLEL_COS * CAPSULE_PARALLEL_COS);
-const ref = new FacePolygon();
-const inc = new FacePolygon();
-const n: Vec3 = [0, 0, 0];
-const axis: Vec3 = [0, 0, 0];
+
+/**
+ * Scratch of collideCapsuleCapsule, owned by the caller (the world's narrow phase, a query
+ * context). One call at a time per workspace.
+ */
+export class CapsuleCapsuleWorkspace {
+  readonly closest = createSegmentClosest();
+  /** Side lines of B (reference) and A (incident) for the parallel case. */
+  readonly ref = new FacePolygon();
+  readonly inc = new FacePolygon();
+  /** The contact normal (from B into A) and B's unit axis. */
+  readonly n: Vec3 = [0, 0, 0];
+  readonly axis: Vec3 = [0, 0, 0];
+  readonly clip = new ClipWorkspace();
+}
 
 /**
  * Appends contacts between capsule A (segment a0a1, radius rA) and capsule B (segment b0b1,
  * radius rB) to `out` (engine convention: point on B, normal from B into A, depth ≥ −margin).
- * Returns the number added (0, 1 or 2).
+ * Returns the number added (0, 1 or 2). `ws` is the caller's scratch.
  */
 export function collideCapsuleCapsule(
   out: ContactBuffer,
   a0: Readonly<Vec3>, a1: Readonly<Vec3>, rA: number,
   b0: Readonly<Vec3>, b1: Readonly<Vec3>, rB: number,
   margin: number,
+  ws: CapsuleCapsuleWorkspace,
 ): number {
+  const closest = ws.closest, n = ws.n;
   closestPointsSegmentSegment(closest, a0, a1, b0, b1);
   const dist = Math.sqrt(closest.distanceSq);
   const sep = dist - rA - rB;
@@ -69,6 +81,7 @@ export function collideCapsuleCapsule(
       n[1] = cy / cl;
       n[2] = cz / cl;
     } else if (bl > GEOMETRIC_EPSILON) {
+      const axis = ws.axis;
       axis[0] = bx / bl;
       axis[1] = by / bl;
       axis[2] = bz / bl;
@@ -89,13 +102,14 @@ export function collideCapsuleCapsule(
       // and side by side, not end to end (n ⟂ axis within the same angle)
       Math.abs(ux * n[0] + uy * n[1] + uz * n[2]) <= PARALLEL_SIN * lu) {
     // Reference: B's side line (its core pushed out by rB toward A). Incident: A's side line.
+    const ref = ws.ref, inc = ws.inc;
     ref.clear();
     ref.push(b0[0] + rB * n[0], b0[1] + rB * n[1], b0[2] + rB * n[2], 0, TAG_VERTEX, 0);
     ref.push(b1[0] + rB * n[0], b1[1] + rB * n[1], b1[2] + rB * n[2], 1, TAG_VERTEX, 1);
     inc.clear();
     inc.push(a0[0] - rA * n[0], a0[1] - rA * n[1], a0[2] - rA * n[2], 0, TAG_VERTEX, 0);
     inc.push(a1[0] - rA * n[0], a1[1] - rA * n[1], a1[2] - rA * n[2], 0, TAG_VERTEX, 1);
-    const k = manifoldBetweenFaces(out, ref, n, inc, true, 0, 0, margin, PairContactKind.CapsuleCapsule);
+    const k = manifoldBetweenFaces(out, ref, n, inc, true, 0, 0, margin, PairContactKind.CapsuleCapsule, ws.clip);
     if (k === 2) return k; // the reference is B, so the routine wrote normal +n (from B into A)
     // One or zero points survived (overlap shorter than round-off): remove and fall back.
     out.count -= k;

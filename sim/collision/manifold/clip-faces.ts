@@ -36,22 +36,29 @@ import { CLIP_SIDE_TAG, packFeature } from './feature-id';
 import { FacePolygon } from './face-polygon';
 import { ManifoldGroups, reduceManifoldInPlace } from '../reduce-manifold';
 
-const polyA = new FacePolygon();
-const polyB = new FacePolygon();
-/** Scratch of the reduction of the clipped points (one normal: one group). */
-const clippedGroups = new ManifoldGroups(CLIP_MAX_POLYGON_VERTICES, 1);
 /**
- * The clip plane handed to clipByPlane / clipSegmentByPlane: m (0..2) and o (3..5). Through this
- * array rather than as arguments: V8 boxes a double passed to a call it does not inline.
+ * Scratch of one face-clipping call (manifoldBetweenFaces, clipIncidentByReference): the pair of
+ * polygons Sutherland–Hodgman alternates between, the reduction's groups and the clip plane.
+ * Owned by the caller (a manifold routine's workspace); one clip at a time per workspace.
  */
-const plane = new Float64Array(6);
+export class ClipWorkspace {
+  readonly polyA = new FacePolygon();
+  readonly polyB = new FacePolygon();
+  /** Scratch of the reduction of the clipped points (one normal: one group). */
+  readonly clippedGroups = new ManifoldGroups(CLIP_MAX_POLYGON_VERTICES, 1);
+  /**
+   * The clip plane handed to clipByPlane / clipSegmentByPlane: m (0..2) and o (3..5). Through
+   * this array rather than as arguments: V8 boxes a double passed to a call it does not inline.
+   */
+  readonly plane = new Float64Array(6);
+}
 
 /**
  * Clips `src` by the half-space m·(p − o) ≤ 0 (m, o in `plane`) into `dst` (Sutherland–Hodgman), keeping feature
  * tags: a kept vertex keeps its tags; a crossing point gets (edge tag, side tag); the edge that
  * runs along the plane gets the side tag.
  */
-function clipByPlane(dst: FacePolygon, src: FacePolygon, sideTag: number): void {
+function clipByPlane(dst: FacePolygon, src: FacePolygon, plane: Float64Array, sideTag: number): void {
   const mx = plane[0], my = plane[1], mz = plane[2], ox = plane[3], oy = plane[4], oz = plane[5];
   dst.clear();
   const n = src.count;
@@ -104,7 +111,7 @@ function clipByPlane(dst: FacePolygon, src: FacePolygon, sideTag: number): void 
  * the half-space m·(p − o) ≤ 0 (m, o in `plane`), in place on `poly` (parametric clip; a closed 2-gon would
  * duplicate the crossing point in Sutherland–Hodgman).
  */
-function clipSegmentByPlane(poly: FacePolygon, sideTag: number): void {
+function clipSegmentByPlane(poly: FacePolygon, plane: Float64Array, sideTag: number): void {
   const mx = plane[0], my = plane[1], mz = plane[2], ox = plane[3], oy = plane[4], oz = plane[5];
   if (poly.count !== 2) return;
   const s = poly.xyz;
@@ -127,11 +134,12 @@ function clipSegmentByPlane(poly: FacePolygon, sideTag: number): void {
 
 /**
  * Clips incident polygon `inc` by the side planes of reference polygon `ref` (normal
- * `refNormal`) and returns the clipped polygon (module scratch: read it before the next call).
+ * `refNormal`) and returns the clipped polygon (one of ws's: read it before the next call).
  * A 2-vertex `ref` (a segment) clips by its two end planes only; a 2-vertex `inc` is clipped
  * parametrically. The result may be empty.
  */
-export function clipIncidentByReference(ref: FacePolygon, refNormal: Readonly<Vec3>, inc: FacePolygon): FacePolygon {
+export function clipIncidentByReference(ref: FacePolygon, refNormal: Readonly<Vec3>, inc: FacePolygon, ws: ClipWorkspace): FacePolygon {
+  const polyA = ws.polyA, polyB = ws.polyB, plane = ws.plane;
   const nr = ref.count;
   const nx = refNormal[0], ny = refNormal[1], nz = refNormal[2];
   const r = ref.xyz;
@@ -157,10 +165,10 @@ export function clipIncidentByReference(ref: FacePolygon, refNormal: Readonly<Ve
       plane[3] = r[o];
       plane[4] = r[o + 1];
       plane[5] = r[o + 2];
-      if (segment) clipSegmentByPlane(cur, CLIP_SIDE_TAG | side);
+      if (segment) clipSegmentByPlane(cur, plane, CLIP_SIDE_TAG | side);
       else {
         const nxt = cur === polyA ? polyB : polyA;
-        clipByPlane(nxt, cur, CLIP_SIDE_TAG | side);
+        clipByPlane(nxt, cur, plane, CLIP_SIDE_TAG | side);
         cur = nxt;
       }
     }
@@ -195,10 +203,10 @@ export function clipIncidentByReference(ref: FacePolygon, refNormal: Readonly<Ve
     plane[3] = ox;
     plane[4] = oy;
     plane[5] = oz;
-    if (segment) clipSegmentByPlane(cur, CLIP_SIDE_TAG | (k & 0x7f));
+    if (segment) clipSegmentByPlane(cur, plane, CLIP_SIDE_TAG | (k & 0x7f));
     else {
       const nxt = cur === polyA ? polyB : polyA;
-      clipByPlane(nxt, cur, CLIP_SIDE_TAG | (k & 0x7f));
+      clipByPlane(nxt, cur, plane, CLIP_SIDE_TAG | (k & 0x7f));
       cur = nxt;
     }
     if (cur.count === 0) return cur;
@@ -230,6 +238,7 @@ function copyPolygon(dst: FacePolygon, src: FacePolygon): void {
  * @param refFace   reference face index, incFace incident face index (feature ids)
  * @param margin    [m] speculative margin: points up to this far above the reference plane are kept
  * @param kind      PairContactKind code stored with each contact
+ * @param ws        the clip's scratch (the caller's workspace)
  */
 export function manifoldBetweenFaces(
   out: ContactBuffer,
@@ -237,12 +246,13 @@ export function manifoldBetweenFaces(
   inc: FacePolygon,
   refIsB: boolean, refFace: number, incFace: number,
   margin: number, kind: number,
+  ws: ClipWorkspace,
 ): number {
   const start = out.count;
   if (ref.count === 0 || inc.count === 0) return 0;
   const nx = refNormal[0], ny = refNormal[1], nz = refNormal[2];
   const r = ref.xyz;
-  const cur = clipIncidentByReference(ref, refNormal, inc);
+  const cur = clipIncidentByReference(ref, refNormal, inc, ws);
 
   // Keep points below the reference plane (within the margin); place them on B's surface.
   const ox = r[0], oy = r[1], oz = r[2];
@@ -300,7 +310,7 @@ export function manifoldBetweenFaces(
   // clips leave 3 or 4 well-spread points that the reducer would keep as they are: skip it then.
   const n = out.count - start;
   if (n > MANIFOLD_MAX_POINTS || !reducerKeepsAll(out, start, n, enx, eny, enz)) {
-    reduceManifoldInPlace(out, start, clippedGroups);
+    reduceManifoldInPlace(out, start, ws.clippedGroups);
   }
   return out.count - start;
 }

@@ -28,26 +28,40 @@ import type { Vec3 } from '../../math/vec3';
 import type { ConvexShape, Pose } from '../../shapes/shape';
 import { ShapeKind, SupportFace } from '../../shapes/shape';
 import type { CapsuleShape } from '../../shapes/capsule';
-import { manifoldBetweenFaces } from './clip-faces';
+import { ClipWorkspace, manifoldBetweenFaces } from './clip-faces';
 import { FacePolygon } from './face-polygon';
 import { PairContactKind, TAG_EDGE_PAIR, TAG_VERTEX, packFeature } from './feature-id';
 
-const epa = new EpaResult();
 /** sin of the capsule parallel angle (see capsuleSideLine). */
 const PARALLEL_SIN = Math.sqrt(1 - CAPSULE_PARALLEL_COS * CAPSULE_PARALLEL_COS);
-const faceA = new SupportFace();
-const faceB = new SupportFace();
-const polyA = new FacePolygon();
-const polyB = new FacePolygon();
-const dir: Vec3 = [0, 0, 0];
-const dirA: Vec3 = [0, 0, 0];
-const tmp: Vec3 = [0, 0, 0];
-const nA: Vec3 = [0, 0, 0];
-const nB: Vec3 = [0, 0, 0];
-const refN: Vec3 = [0, 0, 0];
 
-/** World polygon of a local supporting face; returns its id (first vertex's local index hash). */
-function toWorld(poly: FacePolygon, face: SupportFace, pose: Readonly<Pose>): void {
+/**
+ * Scratch of collideConvexConvex, owned by the caller (the world's narrow phase, a query
+ * context): the EPA result, both supporting features (local and world), the directions and
+ * normals, and the clip's scratch. One call at a time per workspace.
+ */
+export class ConvexConvexWorkspace {
+  readonly epa = new EpaResult();
+  /** The EPA query's own workspace (its polytope). */
+  readonly epaWs = new EpaWorkspace();
+  /** Supporting features of A along n and of B along −n (local), and the same in world space. */
+  readonly faceA = new SupportFace();
+  readonly faceB = new SupportFace();
+  readonly polyA = new FacePolygon();
+  readonly polyB = new FacePolygon();
+  /** −n in B's frame and n in A's frame. */
+  readonly dir: Vec3 = [0, 0, 0];
+  readonly dirA: Vec3 = [0, 0, 0];
+  readonly tmp: Vec3 = [0, 0, 0];
+  /** Plane normals of polyA and polyB (zero for a segment or a point), and the reference one. */
+  readonly nA: Vec3 = [0, 0, 0];
+  readonly nB: Vec3 = [0, 0, 0];
+  readonly refN: Vec3 = [0, 0, 0];
+  readonly clip = new ClipWorkspace();
+}
+
+/** World polygon of a local supporting face (`tmp`: a scratch vector). */
+function toWorld(poly: FacePolygon, face: SupportFace, pose: Readonly<Pose>, tmp: Vec3): void {
   poly.clear();
   for (let k = 0; k < face.count; k++) {
     tmp[0] = face.points[3 * k];
@@ -125,17 +139,19 @@ function faceId(face: SupportFace): number {
 
 /**
  * Appends contacts between convex shapes A and B (engine convention: point on B, normal from B
- * into A, depth ≥ −margin). Returns the EPA status of the query (EpaStatus). `epaWs`: the EPA
- * query's workspace, owned by the caller.
+ * into A, depth ≥ −margin). Returns the EPA status of the query (EpaStatus). `ws` is the
+ * caller's scratch.
  */
 export function collideConvexConvex(
   out: ContactBuffer,
   shapeA: ConvexShape, poseA: Readonly<Pose>,
   shapeB: ConvexShape, poseB: Readonly<Pose>,
   margin: number,
-  epaWs: EpaWorkspace,
+  ws: ConvexConvexWorkspace,
 ): EpaStatus {
-  epaPenetration(epa, shapeA, poseA, shapeB, poseB, epaWs);
+  const epa = ws.epa, faceA = ws.faceA, faceB = ws.faceB, polyA = ws.polyA, polyB = ws.polyB;
+  const dir = ws.dir, dirA = ws.dirA, tmp = ws.tmp, nA = ws.nA, nB = ws.nB, refN = ws.refN;
+  epaPenetration(epa, shapeA, poseA, shapeB, poseB, ws.epaWs);
   const status = epa.status;
   if (status === EpaStatus.Degenerate) return status;
   const distance = status === EpaStatus.Separated ? epa.distance : -epa.depth;
@@ -152,8 +168,8 @@ export function collideConvexConvex(
   shapeB.supportingFace(faceB, dir);
   capsuleSideLine(faceA, shapeA, dirA);
   capsuleSideLine(faceB, shapeB, dir);
-  toWorld(polyA, faceA, poseA);
-  toWorld(polyB, faceB, poseB);
+  toWorld(polyA, faceA, poseA, tmp);
+  toWorld(polyB, faceB, poseB, tmp);
   polygonNormal(nA, polyA, n);
   const alignA = nA[0] * n[0] + nA[1] * n[1] + nA[2] * n[2];
   tmp[0] = -n[0];
@@ -170,8 +186,8 @@ export function collideConvexConvex(
     refN[1] = src[1];
     refN[2] = src[2];
     const k = refIsB
-      ? manifoldBetweenFaces(out, polyB, refN, polyA, true, faceId(faceB), faceId(faceA), margin, PairContactKind.ConvexFace)
-      : manifoldBetweenFaces(out, polyA, refN, polyB, false, faceId(faceA), faceId(faceB), margin, PairContactKind.ConvexFace);
+      ? manifoldBetweenFaces(out, polyB, refN, polyA, true, faceId(faceB), faceId(faceA), margin, PairContactKind.ConvexFace, ws.clip)
+      : manifoldBetweenFaces(out, polyA, refN, polyB, false, faceId(faceA), faceId(faceB), margin, PairContactKind.ConvexFace, ws.clip);
     if (k > 0) return status;
     out.count = start;
   }
@@ -181,7 +197,7 @@ export function collideConvexConvex(
     refN[0] = -n[0];
     refN[1] = -n[1];
     refN[2] = -n[2];
-    const k = manifoldBetweenFaces(out, polyB, refN, polyA, true, faceId(faceB), faceId(faceA), margin, PairContactKind.ConvexFace);
+    const k = manifoldBetweenFaces(out, polyB, refN, polyA, true, faceId(faceB), faceId(faceA), margin, PairContactKind.ConvexFace, ws.clip);
     if (k === 2) return status;
     out.count = start;
   }

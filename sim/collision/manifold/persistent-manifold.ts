@@ -22,11 +22,6 @@ import {
 } from '../../constants';
 import type { ContactBuffer } from '../contact';
 
-const usedOld = new Uint8Array(MANIFOLD_MAX_POINTS);
-const inheritN = new Float64Array(MANIFOLD_MAX_POINTS);
-const inheritT = new Float64Array(MANIFOLD_MAX_POINTS * 2);
-const inheritFlag = new Uint8Array(MANIFOLD_MAX_POINTS);
-
 /**
  * The contact points of one body pair kept from step to step with their impulses, matched to each
  * step's new contacts for warm starting.
@@ -48,6 +43,15 @@ export class PersistentManifold {
   /** 1 where the point was matched to last step's (its impulses are warm-start values). */
   readonly persisted = new Uint8Array(MANIFOLD_MAX_POINTS);
 
+  /**
+   * update's scratch (each manifold its own, so two worlds or pairs never share it): the old
+   * points already matched, and what each new point inherits before the points are replaced.
+   */
+  private readonly usedOld = new Uint8Array(MANIFOLD_MAX_POINTS);
+  private readonly inheritN = new Float64Array(MANIFOLD_MAX_POINTS);
+  private readonly inheritT = new Float64Array(MANIFOLD_MAX_POINTS * 2);
+  private readonly inheritFlag = new Uint8Array(MANIFOLD_MAX_POINTS);
+
   clear(): void {
     this.count = 0;
   }
@@ -60,6 +64,7 @@ export class PersistentManifold {
     const total = end - start;
     const n = total < MANIFOLD_MAX_POINTS ? total : MANIFOLD_MAX_POINTS;
     const oldCount = this.count;
+    const usedOld = this.usedOld, inheritN = this.inheritN, inheritT = this.inheritT, inheritFlag = this.inheritFlag;
     usedOld.fill(0);
     const maxD2 = PERSISTENT_MATCH_DISTANCE * PERSISTENT_MATCH_DISTANCE;
     for (let k = 0; k < n; k++) {

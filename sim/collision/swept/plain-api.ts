@@ -23,14 +23,13 @@
  * poses and the motion, TypeError for a heightfield that is not one).
  */
 import { WHEEL_CONTACT_KIND_NAMES, ContactBuffer } from '../contact';
-import { CylinderTerrainWorkspace } from '../cylinder-terrain/workspace';
 import type { CylinderTerrainContact, CylinderTerrainContactKind } from '../cylinder-terrain/plain-api';
 import { CastResult, CastStatus } from '../gjk-raycast';
 import type { ConvexBodyDesc } from '../query-convex';
-import { castConvexHeightfield } from '../heightfield-cast/convex-cast';
-import { castSphereHeightfield } from '../heightfield-cast/sphere-cast';
+import { ConvexCastWorkspace, castConvexHeightfield } from '../heightfield-cast/convex-cast';
+import { SphereCastWorkspace, castSphereHeightfield } from '../heightfield-cast/sphere-cast';
 import { TerrainCastResult } from '../heightfield-cast/terrain-cast-result';
-import { castWheelHeightfield } from '../heightfield-cast/wheel-cast';
+import { WheelCastWorkspace, castWheelHeightfield } from '../heightfield-cast/wheel-cast';
 import type { Quat } from '../../math/quat';
 import { quatRotate } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
@@ -142,7 +141,7 @@ export function castShapeTerrain(a: ConvexBodyDesc, motion: readonly number[], h
   const r = new TerrainCastResult();
   let contacts: CylinderTerrainContact[] | undefined;
   if (shape.kind === ShapeKind.Sphere) {
-    castSphereHeightfield(r, heightfield, pose.position, m, shape as SphereShape);
+    castSphereHeightfield(r, heightfield, pose.position, m, shape as SphereShape, new SphereCastWorkspace());
   } else if (shape.kind === ShapeKind.Cylinder) {
     const axis: Vec3 = quatRotate([0, 0, 0], pose.orientation, [0, 0, 1]);
     const l = Math.hypot(axis[0], axis[1], axis[2]);
@@ -150,7 +149,7 @@ export function castShapeTerrain(a: ConvexBodyDesc, motion: readonly number[], h
     axis[1] /= l;
     axis[2] /= l;
     // This call's own wheel workspace and contacts (the plain form allocates; engines own theirs).
-    const wheelWorkspace = new CylinderTerrainWorkspace();
+    const wheelWorkspace = new WheelCastWorkspace();
     const wheelContacts = new ContactBuffer(PLAIN_WHEEL_CONTACT_CAPACITY);
     castWheelHeightfield(r, wheelContacts, heightfield, pose.position, axis, shape as CylinderShape, m, wheelWorkspace);
     if (r.touched) {
@@ -167,7 +166,7 @@ export function castShapeTerrain(a: ConvexBodyDesc, motion: readonly number[], h
       }
     }
   } else {
-    castConvexHeightfield(r, heightfield, shape, pose, m);
+    castConvexHeightfield(r, heightfield, shape, pose, m, new ConvexCastWorkspace());
   }
   if (!r.touched) return { hit: false };
   const hit: TerrainCastHit = {

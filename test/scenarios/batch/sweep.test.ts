@@ -3,12 +3,13 @@
  * runs, and the driver: byte-identical results.csv in one thread and on the pool, --resume
  * recomputing only missing rows, a run that cannot start being a row with its fault.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, verifyRecordingFile } from '../../../sim/node/cli';
 import { formatMetric, loadSweep, runSweep } from '../../../sim/node/sweep';
+import { rerunSweepRun } from '../../../sim/node/sweep-rerun';
 import { countRuns, expandSweep, MAX_SWEEP_RUNS, parseSweep, pathProblem, runScenario, withPath } from '../../../sim/scenario/sweep-schema';
 
 const FIXTURES = resolve(__dirname, 'fixtures');
@@ -72,6 +73,20 @@ describe('sweep file: refused before anything starts', () => {
     expect(() => loadSweep(join(tmp, 'absent-sweep.json'))).toThrow(/cannot read sweep file/);
   });
 
+  it('a missing URDF, in an axis value or in the base, is named before anything runs', () => {
+    const caster = resolve(__dirname, '../../../assets/scenarios/robot-diff-drive-caster.json');
+    const ok = loadSweep(writeSweep(sweepJson({ base: caster, axes: [{ path: 'robot.urdf', values: ['../robots/diff-drive-caster.urdf'] }] })));
+    expect(ok.runs).toHaveLength(1);
+    expect(() => loadSweep(writeSweep(sweepJson({ base: caster, axes: [{ path: 'robot.urdf', values: ['../robots/diff-drive-caster.urdf', '../robots/no-such-robot.urdf'] }] })))).toThrow(
+      /axes\[0\] \(robot\.urdf\) = "\.\.\/robots\/no-such-robot\.urdf": .*file not found: .*no-such-robot\.urdf/,
+    );
+    const base = JSON.parse(readFileSync(caster, 'utf8')) as { robot: Record<string, unknown> };
+    const badBase = join(tmp, 'missing-urdf.json');
+    const assets = resolve(__dirname, '../../../assets');
+    writeFileSync(badBase, JSON.stringify({ ...base, terrain: join(assets, 'terrains', 'ramp.json'), robot: { ...base.robot, urdf: join(assets, 'robots', 'missing.urdf') } }));
+    expect(() => loadSweep(writeSweep(sweepJson({ base: badBase, axes: [] })))).toThrow(/base scenario .*: .*file not found: .*missing\.urdf/);
+  });
+
   it('a range axis in a grid needs steps', () => {
     expect(() => parseSweep(sweepJson({ axes: [{ path: 'robot.maxTorque', range: [1, 2] }] }))).toThrow(/axes\[0\]: a range axis in a grid needs "steps"/);
   });
@@ -82,6 +97,13 @@ describe('bundled sweeps', () => {
     const l = loadSweep(resolve(__dirname, '../../../assets/sweeps/slopes-friction.json'));
     expect(l.runs).toHaveLength(18);
     expect(l.basePath).toMatch(/assets\/sweeps\/scenarios\/ramp-ground\.json$/);
+  });
+
+  it('assets/sweeps/payload-torque.json passes every check: 5 payloads × 5 torques, a goal on the plateau', () => {
+    const l = loadSweep(resolve(__dirname, '../../../assets/sweeps/payload-torque.json'));
+    expect(l.runs).toHaveLength(25);
+    expect(l.sweep.stop.goal).toEqual({ center: [3, 8], radius: 1 });
+    expect(l.runs[7].params).toEqual({ 'robot.chassisMass': 60, 'robot.maxTorque': 20 });
   });
 });
 
@@ -150,6 +172,16 @@ describe('driver', () => {
     expect(readdirSync(join(out1, 'rows')).sort()).toEqual(['r0000.json', 'r0001.json', 'r0002.json', 'r0003.json']);
   }, 300_000);
 
+  it('the prebuilt bundle and the TypeScript sources compute the same rows (bit for bit)', async () => {
+    const out3 = join(tmp, 'out-tsx');
+    const ts = await runSweep({ sweepPath, out: out3, workers: 1, bundle: false });
+    expect(ts.computed).toBe(4);
+    for (const id of ['r0000', 'r0001', 'r0002', 'r0003']) {
+      expect(readFileSync(join(out3, 'rows', `${id}.json`), 'utf8')).toBe(readFileSync(join(out1, 'rows', `${id}.json`), 'utf8'));
+    }
+    expect(readFileSync(join(out3, 'results.csv'), 'utf8')).toBe(readFileSync(join(out1, 'results.csv'), 'utf8'));
+  }, 300_000);
+
   it('--resume after deleting one row recomputes only that row', async () => {
     const before = readFileSync(join(out1, 'results.csv'), 'utf8');
     unlinkSync(join(out1, 'rows', 'r0002.json'));
@@ -157,6 +189,30 @@ describe('driver', () => {
     expect(again.computed).toBe(1);
     expect(again.runs).toBe(4);
     expect(readFileSync(join(out1, 'results.csv'), 'utf8')).toBe(before);
+  }, 300_000);
+
+  it('rerun: one run by id, alone and recorded, ends in its row\'s state hash; verify re-checks the recording; a changed row is reported', async () => {
+    const row = JSON.parse(readFileSync(join(out1, 'rows', 'r0002.json'), 'utf8')) as { stateHash: string };
+    const rec = join(tmp, 'rerun', 'r0002.mcap');
+    const r = await rerunSweepRun({ sweepPath, out: out1, id: 'r0002', record: rec });
+    expect(r.row.stateHash).toBe(row.stateHash);
+    expect(r.match).toBe(true);
+    expect(r.row.params).toEqual({ 'robot.maxTorque': 27, 'materials.ground.friction': 0.4 });
+    const v = await verifyRecordingFile(rec, null);
+    expect(v.verdict).toBe('deterministic');
+    expect(v.framesChecked).toBeGreaterThan(100);
+    // through the CLI: exit 0 and the verdict; a row whose hash is not the run's: exit 1
+    const o = { out: '', err: '' };
+    const io = { out: (t: string) => (o.out += t), err: (t: string) => (o.err += t) };
+    expect(await runCli(['rerun', sweepPath, '--out', out1, '--id', 'r0001'], io)).toBe(0);
+    expect(o.out).toMatch(/state hash +[0-9a-f]{16} equals the row of the sweep/);
+    const tampered = join(tmp, 'out-tampered');
+    mkdirSync(join(tampered, 'rows'), { recursive: true });
+    writeFileSync(join(tampered, 'rows', 'r0001.json'), JSON.stringify({ ...JSON.parse(readFileSync(join(out1, 'rows', 'r0001.json'), 'utf8')), stateHash: '0000000000000000' }));
+    o.out = '';
+    expect(await runCli(['rerun', sweepPath, '--out', tampered, '--id', 'r0001'], io)).toBe(1);
+    expect(o.out).toMatch(/DIFFERS from the row of the sweep \(0000000000000000\)/);
+    await expect(rerunSweepRun({ sweepPath, out: out1, id: 'r0004', record: null })).rejects.toThrow('the sweep has no run "r0004"; its ids are r0000 to r0003');
   }, 300_000);
 
   it('a run whose world cannot be built is a row with its fault, not a crash of the sweep', async () => {

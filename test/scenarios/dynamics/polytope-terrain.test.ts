@@ -1,3 +1,5 @@
+const hfWs = new ConvexHeightfieldWorkspace();
+
 /**
  * The rocks' narrow phase (sim/collision/polytope-terrain.ts): known answers on planar and
  * ridge terrain, no ghost normals on a slope, and agreement with the general routine
@@ -14,6 +16,7 @@ import { ConvexHullShape } from '../../../sim/shapes/convex-hull';
 import { buildConvexHull } from '../../../sim/shapes/convex-hull-builder';
 import { fractalTerrain, randomCurbs, rampTerrain } from '../../../sim/terrain/generate';
 import { Heightfield } from '../../../sim/terrain/heightfield';
+import { ConvexHeightfieldWorkspace } from '../../../sim/collision/convex-heightfield/workspace';
 
 type Q = [number, number, number, number];
 const MARGIN = 0.02;
@@ -183,7 +186,7 @@ describe('polytope vs terrain', () => {
       mine.clear();
       ref.clear();
       collidePolytopeTerrain(mine, poly, pos, q, hf, MARGIN, ws);
-      collideConvexHeightfield(ref, shape, { position: pos, orientation: q }, hf, MARGIN);
+      collideConvexHeightfield(ref, shape, { position: pos, orientation: q }, hf, MARGIN, hfWs);
       const dm = deepest(mine), dr = deepest(ref);
       for (let i = 0; i < mine.count; i++) {
         expect(Number.isFinite(mine.depth[i])).toBe(true);
@@ -279,7 +282,7 @@ describe('polytopeTerrainClear (a large body provably away from the terrain skip
         clear++;
         expect(dist).toBeGreaterThan(MARGIN);
         ref.clear();
-        collideConvexHeightfield(ref, shape, { position: pos, orientation: q }, hf, MARGIN);
+        collideConvexHeightfield(ref, shape, { position: pos, orientation: q }, hf, MARGIN, hfWs);
         for (let i = 0; i < ref.count; i++) expect(ref.depth[i]).toBeLessThan(-MARGIN);
       }
       if (dist > 3 * MARGIN) {

@@ -20,19 +20,6 @@ const SCANNED = ['sim/collision', 'sim/dynamics'];
 
 /** File → number of module-level scratch declarations still to move into workspaces. */
 const PENDING: Record<string, number> = {
-  'sim/collision/convex-heightfield/active-edges.ts': 1,
-  'sim/collision/convex-heightfield/collide.ts': 1,
-  'sim/collision/cylinder-terrain/plain-api.ts': 2,
-  'sim/collision/heightfield-cast/convex-cast.ts': 17,
-  'sim/collision/heightfield-cast/grid-walk.ts': 1,
-  'sim/collision/heightfield-cast/sphere-cast.ts': 7,
-  'sim/collision/heightfield-cast/wheel-cast.ts': 2,
-  'sim/collision/manifold/capsule-box.ts': 13,
-  'sim/collision/manifold/capsule-capsule.ts': 5,
-  'sim/collision/manifold/clip-faces.ts': 4,
-  'sim/collision/manifold/convex-convex.ts': 11,
-  'sim/collision/manifold/persistent-manifold.ts': 4,
-  'sim/collision/sat-box-box.ts': 11,
 };
 
 function tsFiles(dir: string, out: string[] = []): string[] {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import * as sim from '../../../sim/index';
 import { ContactBuffer } from '../../../sim/collision/contact';
 import { collideCylinderTerrainInto } from '../../../sim/collision/cylinder-terrain/collide';
-import { collideCylinderTerrain } from '../../../sim/collision/cylinder-terrain/plain-api';
+import { CylinderTerrainContext, collideCylinderTerrain } from '../../../sim/collision/cylinder-terrain/plain-api';
 import { CylinderTerrainStatus, CylinderTerrainWorkspace } from '../../../sim/collision/cylinder-terrain/workspace';
 import { Rng } from '../../../sim/math/random';
 import { fractalTerrain } from '../../../sim/terrain/generate';
@@ -57,6 +57,23 @@ describe('plain API collideCylinderTerrain', () => {
 
   it('throws when the terrain is not a Heightfield', () => {
     expect(() => collideCylinderTerrain(wheel, { cols: 2 } as never)).toThrow(/must be a Heightfield/);
+  });
+
+  it('a CylinderTerrainContext carries the buffers: two contexts interleaved answer as fresh buffers per call', () => {
+    const hill = fractalTerrain({ cols: 41, dx: 0.05, seed: 7, amplitude: 0.1 });
+    const a = new CylinderTerrainContext(), b = new CylinderTerrainContext();
+    for (let k = 0; k < 20; k++) {
+      const x = -0.6 + 0.06 * k, y = 0.3 - 0.03 * k;
+      const c1 = { ...wheel, center: [x, y, hill.heightAt(x, y) + 0.28] };
+      const c2 = { ...wheel, center: [y, x, hill.heightAt(y, x) + 0.27], axis: [1, 0, 0] };
+      const r1 = collideCylinderTerrain(c1, hill, a);
+      const cells1 = a.workspace.cellsVisited;
+      const r2 = collideCylinderTerrain(c2, hill, b);
+      expect(a.workspace.cellsVisited).toBe(cells1);
+      expect(r1).toEqual(collideCylinderTerrain(c1, hill));
+      expect(r2).toEqual(collideCylinderTerrain(c2, hill));
+    }
+    expect(() => collideCylinderTerrain(wheel, flat, {} as never)).toThrow(/must be a CylinderTerrainContext/);
   });
 });
 

@@ -120,6 +120,8 @@ describe('bundled main process (fake electron)', () => {
       'recording:append',
       'recording:begin',
       'recording:end',
+      'results:open',
+      'results:read-recording',
     ]);
     expect(o.menuTop).toEqual(process.platform === 'darwin' ? ['TerraWheel', 'File', 'View', 'help'] : ['File', 'View', 'help']);
   });
@@ -176,7 +178,7 @@ describe('bundled preload (fake electron)', () => {
 
   it('exposes exactly window.terraWheel with the HostBridge methods plus openRecent and the recording stream', () => {
     expect(o.exposedNames).toEqual(['terraWheel']);
-    expect(o.methods).toEqual(['getSettings', 'listAssets', 'onMenuCommand', 'openFile', 'openRecent', 'readAsset', 'readRelated', 'recordingAppend', 'recordingBegin', 'recordingEnd', 'saveFile', 'setSettings']);
+    expect(o.methods).toEqual(['getSettings', 'listAssets', 'onMenuCommand', 'openFile', 'openRecent', 'openResults', 'readAsset', 'readRelated', 'readResultRecording', 'recordingAppend', 'recordingBegin', 'recordingEnd', 'saveFile', 'setSettings']);
   });
 
   it('maps each method to one invoke on its channel with positional arguments', () => {

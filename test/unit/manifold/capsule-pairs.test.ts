@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ContactBuffer } from '../../../sim/collision/contact';
-import { collideCapsuleBox } from '../../../sim/collision/manifold/capsule-box';
-import { axisSegment, collideCapsuleCapsule } from '../../../sim/collision/manifold/capsule-capsule';
+import { CapsuleBoxWorkspace, collideCapsuleBox } from '../../../sim/collision/manifold/capsule-box';
+import { CapsuleCapsuleWorkspace, axisSegment, collideCapsuleCapsule } from '../../../sim/collision/manifold/capsule-capsule';
 import { flipContacts } from '../../../sim/collision/manifold/flip-contacts';
 import type { Quat } from '../../../sim/math/quat';
 import { quatFromAxisAngle, quatNormalize, quatRotateInverse } from '../../../sim/math/quat';
@@ -10,6 +10,8 @@ import type { Vec3 } from '../../../sim/math/vec3';
 
 const I: Quat = [0, 0, 0, 1];
 const buf = new ContactBuffer(16);
+const cbWs = new CapsuleBoxWorkspace();
+const ccWs = new CapsuleCapsuleWorkspace();
 
 function c(k: number): { p: Vec3; n: Vec3; d: number } {
   return {
@@ -24,7 +26,7 @@ describe('collideCapsuleCapsule (spheres are zero-length capsules)', () => {
     buf.clear();
     const a: Vec3 = [0, 0, 1.5];
     const b: Vec3 = [0, 0, 0];
-    expect(collideCapsuleCapsule(buf, a, a, 1, b, b, 0.7, 0)).toBe(1);
+    expect(collideCapsuleCapsule(buf, a, a, 1, b, b, 0.7, 0, ccWs)).toBe(1);
     const k = c(0);
     expect(k.d).toBeCloseTo(0.2, 14);
     expect(k.n).toEqual([0, 0, 1]);
@@ -34,7 +36,7 @@ describe('collideCapsuleCapsule (spheres are zero-length capsules)', () => {
   it('regression: concentric spheres give depth rA + rB and a finite unit normal', () => {
     buf.clear();
     const a: Vec3 = [1, 2, 3];
-    expect(collideCapsuleCapsule(buf, a, a, 0.5, a, a, 0.25, 0)).toBe(1);
+    expect(collideCapsuleCapsule(buf, a, a, 0.5, a, a, 0.25, 0, ccWs)).toBe(1);
     const k = c(0);
     expect(k.d).toBeCloseTo(0.75, 14);
     expect(Math.hypot(...k.n)).toBeCloseTo(1, 14);
@@ -42,19 +44,19 @@ describe('collideCapsuleCapsule (spheres are zero-length capsules)', () => {
 
   it('separated beyond the margin: nothing', () => {
     buf.clear();
-    expect(collideCapsuleCapsule(buf, [0, 0, 3], [0, 0, 3], 1, [0, 0, 0], [0, 0, 0], 1, 0.5)).toBe(0);
+    expect(collideCapsuleCapsule(buf, [0, 0, 3], [0, 0, 3], 1, [0, 0, 0], [0, 0, 0], 1, 0.5, ccWs)).toBe(0);
   });
 
   it('crossed capsules: one point at the crossing', () => {
     buf.clear();
-    expect(collideCapsuleCapsule(buf, [-1, 0, 0.3], [1, 0, 0.3], 0.2, [0, -1, 0], [0, 1, 0], 0.2, 0)).toBe(1);
+    expect(collideCapsuleCapsule(buf, [-1, 0, 0.3], [1, 0, 0.3], 0.2, [0, -1, 0], [0, 1, 0], 0.2, 0, ccWs)).toBe(1);
     expect(c(0).d).toBeCloseTo(0.1, 14);
     expect(c(0).p).toEqual([0, 0, 0.2]);
   });
 
   it('parallel capsules side by side: 2 points at the ends of the overlap', () => {
     buf.clear();
-    expect(collideCapsuleCapsule(buf, [0.5, 0, 0.35], [2.5, 0, 0.35], 0.2, [0, 0, 0], [1.5, 0, 0], 0.2, 0)).toBe(2);
+    expect(collideCapsuleCapsule(buf, [0.5, 0, 0.35], [2.5, 0, 0.35], 0.2, [0, 0, 0], [1.5, 0, 0], 0.2, 0, ccWs)).toBe(2);
     const xs = [c(0).p[0], c(1).p[0]].sort((x, y) => x - y);
     expect(xs[0]).toBeCloseTo(0.5, 14);
     expect(xs[1]).toBeCloseTo(1.5, 14);
@@ -67,7 +69,7 @@ describe('collideCapsuleCapsule (spheres are zero-length capsules)', () => {
 
   it('collinear capsules end to end: one point on the axis, not a bogus line contact', () => {
     buf.clear();
-    expect(collideCapsuleCapsule(buf, [2, 0, 0], [3, 0, 0], 0.6, [0, 0, 0], [1, 0, 0], 0.6, 0)).toBe(1);
+    expect(collideCapsuleCapsule(buf, [2, 0, 0], [3, 0, 0], 0.6, [0, 0, 0], [1, 0, 0], 0.6, 0, ccWs)).toBe(1);
     expect(c(0).d).toBeCloseTo(0.2, 14);
     expect(c(0).n[0]).toBeCloseTo(1, 14);
   });
@@ -87,7 +89,7 @@ describe('collideCapsuleBox (spheres are zero-length capsules)', () => {
   it('sphere over a face: depth, point on the face, face normal', () => {
     buf.clear();
     const s: Vec3 = [0.3, -0.2, 0.25 + 0.4];
-    expect(collideCapsuleBox(buf, s, s, 0.5, [0, 0, 0], I, h, 0)).toBe(1);
+    expect(collideCapsuleBox(buf, s, s, 0.5, [0, 0, 0], I, h, 0, cbWs)).toBe(1);
     expect(c(0).d).toBeCloseTo(0.1, 14);
     expect(c(0).p).toEqual([0.3, -0.2, 0.25]);
     expect(c(0).n).toEqual([0, 0, 1]);
@@ -96,7 +98,7 @@ describe('collideCapsuleBox (spheres are zero-length capsules)', () => {
   it('sphere near a vertex: radial normal, depth r − distance to the corner', () => {
     buf.clear();
     const s: Vec3 = [1.1, 0.6, 0.35];
-    expect(collideCapsuleBox(buf, s, s, 0.25, [0, 0, 0], I, h, 0)).toBe(1);
+    expect(collideCapsuleBox(buf, s, s, 0.25, [0, 0, 0], I, h, 0, cbWs)).toBe(1);
     const d = Math.sqrt(0.03);
     expect(c(0).d).toBeCloseTo(0.25 - d, 14);
     expect(c(0).p).toEqual([1, 0.5, 0.25]);
@@ -106,7 +108,7 @@ describe('collideCapsuleBox (spheres are zero-length capsules)', () => {
   it('sphere centre inside the box: nearest face, depth r + distance to it', () => {
     buf.clear();
     const s: Vec3 = [0.2, 0.4, 0];
-    expect(collideCapsuleBox(buf, s, s, 0.05, [0, 0, 0], I, h, 0)).toBe(1);
+    expect(collideCapsuleBox(buf, s, s, 0.05, [0, 0, 0], I, h, 0, cbWs)).toBe(1);
     expect(c(0).d).toBeCloseTo(0.15, 14);
     expect(c(0).n).toEqual([0, 1, 0]);
     expect(c(0).p[1]).toBeCloseTo(0.5, 14);
@@ -114,7 +116,7 @@ describe('collideCapsuleBox (spheres are zero-length capsules)', () => {
 
   it('capsule lying on the top face: 2 points clipped at the box edge', () => {
     buf.clear();
-    expect(collideCapsuleBox(buf, [0, 0, 0.4], [2, 0, 0.4], 0.2, [0, 0, 0], I, h, 0)).toBe(2);
+    expect(collideCapsuleBox(buf, [0, 0, 0.4], [2, 0, 0.4], 0.2, [0, 0, 0], I, h, 0, cbWs)).toBe(2);
     const xs = [c(0).p[0], c(1).p[0]].sort((x, y) => x - y);
     expect(xs).toEqual([0, 1]);
     expect(c(0).d).toBeCloseTo(0.05, 14);
@@ -123,14 +125,14 @@ describe('collideCapsuleBox (spheres are zero-length capsules)', () => {
 
   it('tilted capsule on the top face: one point under the low end', () => {
     buf.clear();
-    expect(collideCapsuleBox(buf, [0, 0, 0.4], [0.5, 0, 0.9], 0.2, [0, 0, 0], I, h, 0)).toBe(1);
+    expect(collideCapsuleBox(buf, [0, 0, 0.4], [0.5, 0, 0.9], 0.2, [0, 0, 0], I, h, 0, cbWs)).toBe(1);
     expect(c(0).d).toBeCloseTo(0.05, 14);
     expect(c(0).p).toEqual([0, 0, 0.25]);
   });
 
   it('capsule core through the box (deep): SAT face axis, 2 points', () => {
     buf.clear();
-    expect(collideCapsuleBox(buf, [-0.5, 0, 0.2], [0.5, 0, 0.2], 0.1, [0, 0, 0], I, h, 0)).toBe(2);
+    expect(collideCapsuleBox(buf, [-0.5, 0, 0.2], [0.5, 0, 0.2], 0.1, [0, 0, 0], I, h, 0, cbWs)).toBe(2);
     expect(c(0).n).toEqual([0, 0, 1]);
     expect(c(0).d).toBeCloseTo(0.15, 14);
   });
@@ -138,7 +140,7 @@ describe('collideCapsuleBox (spheres are zero-length capsules)', () => {
   it('regression: a segment parallel to a box edge just inside it uses a face axis (no edge axis exists)', () => {
     buf.clear();
     const hb: Vec3 = [0.5, 0.5, 0.5];
-    const n = collideCapsuleBox(buf, [0.48, -2, 0.48], [0.48, 2, 0.48], 0.1, [0, 0, 0], I, hb, 0);
+    const n = collideCapsuleBox(buf, [0.48, -2, 0.48], [0.48, 2, 0.48], 0.1, [0, 0, 0], I, hb, 0, cbWs);
     expect(n).toBe(2);
     expect(c(0).d).toBeCloseTo(0.12, 12);
   });
@@ -148,7 +150,7 @@ describe('collideCapsuleBox (spheres are zero-length capsules)', () => {
     const hb: Vec3 = [0.5, 0.5, 0.5];
     const s = Math.SQRT1_2;
     // segment in the xz plane along (1, 0, −1), through (0.49, 0, 0.49): it cuts the top +x edge
-    const n = collideCapsuleBox(buf, [0.49 - s, 0, 0.49 + s], [0.49 + s, 0, 0.49 - s], 0.1, [0, 0, 0], I, hb, 0);
+    const n = collideCapsuleBox(buf, [0.49 - s, 0, 0.49 + s], [0.49 + s, 0, 0.49 - s], 0.1, [0, 0, 0], I, hb, 0, cbWs);
     expect(n).toBe(1);
     expect(c(0).n[0]).toBeCloseTo(s, 12);
     expect(c(0).n[2]).toBeCloseTo(s, 12);
@@ -168,7 +170,7 @@ describe('collideCapsuleBox (spheres are zero-length capsules)', () => {
       const a1: Vec3 = k % 4 === 0 ? [a0[0], a0[1], a0[2]] : [rng.range(-1.5, 1.5), rng.range(-1.5, 1.5), rng.range(-1.5, 1.5)];
       const r = rng.range(0.05, 0.5);
       buf.clear();
-      const n = collideCapsuleBox(buf, a0, a1, r, [0, 0, 0], q, hb, 0);
+      const n = collideCapsuleBox(buf, a0, a1, r, [0, 0, 0], q, hb, 0, cbWs);
       for (let i = 0; i < n; i++) {
         hits++;
         const k2 = c(i);
@@ -197,7 +199,7 @@ describe('collideCapsuleBox (spheres are zero-length capsules)', () => {
 describe('collideCapsuleCapsule: crossing cores', () => {
   it('regression: crossing cores use the common perpendicular (depth rA + rB along uA × uB)', () => {
     buf.clear();
-    expect(collideCapsuleCapsule(buf, [-1, 0, 0], [1, 0, 0], 0.2, [0, -1, 0], [0, 1, 0], 0.3, 0)).toBe(1);
+    expect(collideCapsuleCapsule(buf, [-1, 0, 0], [1, 0, 0], 0.2, [0, -1, 0], [0, 1, 0], 0.3, 0, ccWs)).toBe(1);
     expect(c(0).d).toBeCloseTo(0.5, 14);
     expect(Math.abs(c(0).n[2])).toBeCloseTo(1, 14); // x × y = z, not some direction in the xy plane
   });
@@ -209,7 +211,7 @@ describe('collideCapsuleBox: tilted capsule face contacts', () => {
     const a0: Vec3 = [-0.4, 0.1, 0.45 - 0.2], a1: Vec3 = [0.4, 0.1, 0.45 - 0.2 + 0.8 * Math.tan(Math.PI / 6)];
     const r = 0.3;
     buf.clear();
-    const n = collideCapsuleBox(buf, a0, a1, r, [0, 0, 0], I, [1, 1, 0.5], 0);
+    const n = collideCapsuleBox(buf, a0, a1, r, [0, 0, 0], I, [1, 1, 0.5], 0, cbWs);
     expect(n).toBe(2);
     for (let k = 0; k < n; k++) {
       const cc = c(k);

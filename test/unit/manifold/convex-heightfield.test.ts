@@ -12,6 +12,9 @@ import { CylinderShape } from '../../../sim/shapes/cylinder';
 import type { Pose } from '../../../sim/shapes/shape';
 import { SphereShape } from '../../../sim/shapes/sphere';
 import { Heightfield } from '../../../sim/terrain/heightfield';
+import { ConvexHeightfieldWorkspace } from '../../../sim/collision/convex-heightfield/workspace';
+
+const hfWs = new ConvexHeightfieldWorkspace();
 
 const I: Quat = [0, 0, 0, 1];
 const pose = (p: Vec3, q: Quat = I): Pose => ({ position: p, orientation: q });
@@ -32,7 +35,7 @@ describe('collideConvexHeightfield', () => {
   it('box resting on flat ground over many cells: exactly its 4 corners, normal up, depth 0.01', () => {
     buf.clear();
     const q = qz(0.3);
-    expect(collideConvexHeightfield(buf, new BoxShape([0.5, 0.3, 0.2]), pose([0.03, 0.07, 0.19], q), flat, 0)).toBe(HeightfieldCollideStatus.Ok);
+    expect(collideConvexHeightfield(buf, new BoxShape([0.5, 0.3, 0.2]), pose([0.03, 0.07, 0.19], q), flat, 0, hfWs)).toBe(HeightfieldCollideStatus.Ok);
     expect(buf.count).toBe(4);
     const corners: Vec3[] = [];
     for (const sx of [-1, 1]) for (const sy of [-1, 1]) {
@@ -60,7 +63,7 @@ describe('collideConvexHeightfield', () => {
       const shape = shapes[step % 3];
       const z = shape instanceof BoxShape ? 0.099 : 0.149;
       buf.clear();
-      collideConvexHeightfield(buf, shape, pose([x, y, z], qz(step * 0.05)), tri, 0.005);
+      collideConvexHeightfield(buf, shape, pose([x, y, z], qz(step * 0.05)), tri, 0.005, hfWs);
       expect(buf.count).toBeGreaterThan(0);
       expect(buf.count).toBeLessThanOrEqual(MANIFOLD_MAX_POINTS);
       for (const n of normals(buf)) {
@@ -85,7 +88,7 @@ describe('collideConvexHeightfield', () => {
       const q = quatMultiply([0, 0, 0, 1], tilt, qz(step * 0.05));
       const g = 0.05 * x + 0.03 * y;
       buf.clear();
-      collideConvexHeightfield(buf, shape, pose([x + (n[0] / l) * lift, y + (n[1] / l) * lift, g + (n[2] / l) * lift], q), plane, 0.005);
+      collideConvexHeightfield(buf, shape, pose([x + (n[0] / l) * lift, y + (n[1] / l) * lift, g + (n[2] / l) * lift], q), plane, 0.005, hfWs);
       expect(buf.count).toBeGreaterThan(0);
       expect(buf.count).toBeLessThanOrEqual(MANIFOLD_MAX_POINTS);
       for (let k = 0; k < buf.count; k++) {
@@ -103,7 +106,7 @@ describe('collideConvexHeightfield', () => {
     for (let step = 0; step < 20; step++) {
       buf.clear();
       const q = qz(Math.PI / 4 + step * 0.01);
-      collideConvexHeightfield(buf, new BoxShape([0.6, 0.6, 0.1]), pose([0.02 * step, 0.01 * step, 0.098], q), bumpy, 0.005);
+      collideConvexHeightfield(buf, new BoxShape([0.6, 0.6, 0.1]), pose([0.02 * step, 0.01 * step, 0.098], q), bumpy, 0.005, hfWs);
       expect(buf.count).toBe(4);
       for (let k = 0; k < 4; k++) {
         expect(Math.abs(buf.normal[3 * k]) + Math.abs(buf.normal[3 * k + 1])).toBe(0);
@@ -122,7 +125,7 @@ describe('collideConvexHeightfield', () => {
       const n = hill.normalAt([0, 0, 0], x, y);
       const lift = (s instanceof SphereShape ? 0.2 : 0.1) - 0.002;
       buf.clear();
-      collideConvexHeightfield(buf, s, pose([x + n[0] * lift, y + n[1] * lift, hill.heightAt(x, y) + n[2] * lift]), hill, 0.005);
+      collideConvexHeightfield(buf, s, pose([x + n[0] * lift, y + n[1] * lift, hill.heightAt(x, y) + n[2] * lift]), hill, 0.005, hfWs);
       expect(buf.count).toBeGreaterThan(0);
       for (let k = 0; k < buf.count; k++) {
         // face contacts, or (a sphere centred over a grid vertex) the inactive-crease contact,
@@ -148,7 +151,7 @@ describe('collideConvexHeightfield', () => {
     for (let k = 0; k < 100; k++) {
       const x = -1 + k * 0.02, y = 0.3;
       buf.clear();
-      collideConvexHeightfield(buf, s, pose([x, y, rip.heightAt(x, y) + 0.298]), rip, 0.01);
+      collideConvexHeightfield(buf, s, pose([x, y, rip.heightAt(x, y) + 0.298]), rip, 0.01, hfWs);
       expect(buf.count).toBeGreaterThan(0);
       let deepest = -Infinity;
       for (let c = 0; c < buf.count; c++) {
@@ -168,7 +171,7 @@ describe('collideConvexHeightfield', () => {
     const r = 0.2;
     // place the sphere so its deepest point lies right above vertex (5, 5) along the normal
     const pos: Vec3 = [c[0] + (n[0] / l) * (r - 0.01), c[1] + (n[1] / l) * (r - 0.01), c[2] + (n[2] / l) * (r - 0.01)];
-    collideConvexHeightfield(buf, new SphereShape(r), pose(pos), tri, 0);
+    collideConvexHeightfield(buf, new SphereShape(r), pose(pos), tri, 0, hfWs);
     expect(buf.count).toBe(1);
     expect(buf.depth[0]).toBeCloseTo(0.01, 9);
     expect(buf.normal[2]).toBeCloseTo(1 / l, 9);
@@ -182,7 +185,7 @@ describe('collideConvexHeightfield', () => {
     const h = 0.2;
     const pos: Vec3 = [0.1 + nrm[0] * (h - 0.01), 0.05, 0.3 * 0.1 + nrm[2] * (h - 0.01)];
     buf.clear();
-    collideConvexHeightfield(buf, new BoxShape([0.5, 0.4, h]), pose(pos, q), slope, 0);
+    collideConvexHeightfield(buf, new BoxShape([0.5, 0.4, h]), pose(pos, q), slope, 0, hfWs);
     expect(buf.count).toBe(4);
     for (let k = 0; k < 4; k++) {
       expect(buf.normal[3 * k]).toBeCloseTo(nrm[0], 12);
@@ -194,7 +197,7 @@ describe('collideConvexHeightfield', () => {
   it('V-shaped valley: two normal groups with the face normals, no edge normal', () => {
     const valley = field(21, 21, 0.1, (x) => 0.5 * Math.abs(x), -1, -1);
     buf.clear();
-    collideConvexHeightfield(buf, new SphereShape(0.3), pose([0, 0, 0.3 / Math.cos(Math.atan(0.5)) - 0.01]), valley, 0);
+    collideConvexHeightfield(buf, new SphereShape(0.3), pose([0, 0, 0.3 / Math.cos(Math.atan(0.5)) - 0.01]), valley, 0, hfWs);
     const ns = normals(buf);
     expect(ns.length).toBe(2);
     for (const n of ns) {
@@ -210,7 +213,7 @@ describe('collideConvexHeightfield', () => {
     const r = 0.1;
     const dir: Vec3 = [Math.SQRT1_2, 0, Math.SQRT1_2]; // between the face normals (−2x slope: (2,0,1)/√5 and (−2,0,1)/√5)
     const pos: Vec3 = [dir[0] * (r + 0.001), 0.03, 1 + dir[2] * (r + 0.001)];
-    collideConvexHeightfield(buf, new SphereShape(r), pose(pos), roof, 0.005);
+    collideConvexHeightfield(buf, new SphereShape(r), pose(pos), roof, 0.005, hfWs);
     expect(buf.count).toBe(1);
     expect(buf.kind[0]).toBe(PairContactKind.HeightfieldEdge);
     expect(buf.normal[0]).toBeCloseTo(Math.SQRT1_2, 6);
@@ -221,10 +224,10 @@ describe('collideConvexHeightfield', () => {
 
   it('body above the terrain or off the grid: pruned, no contacts', () => {
     buf.clear();
-    expect(collideConvexHeightfield(buf, new BoxShape([0.5, 0.5, 0.5]), pose([0, 0, 2]), flat, 0)).toBe(HeightfieldCollideStatus.Ok);
-    expect(collideConvexHeightfield(buf, new BoxShape([0.5, 0.5, 0.5]), pose([50, 0, 0]), flat, 0)).toBe(HeightfieldCollideStatus.Ok);
+    expect(collideConvexHeightfield(buf, new BoxShape([0.5, 0.5, 0.5]), pose([0, 0, 2]), flat, 0, hfWs)).toBe(HeightfieldCollideStatus.Ok);
+    expect(collideConvexHeightfield(buf, new BoxShape([0.5, 0.5, 0.5]), pose([50, 0, 0]), flat, 0, hfWs)).toBe(HeightfieldCollideStatus.Ok);
     expect(buf.count).toBe(0);
-    expect(collideConvexHeightfield(buf, new BoxShape([0.5, 0.5, 0.5]), pose([NaN, 0, 0]), flat, 0)).toBe(HeightfieldCollideStatus.Degenerate);
+    expect(collideConvexHeightfield(buf, new BoxShape([0.5, 0.5, 0.5]), pose([NaN, 0, 0]), flat, 0, hfWs)).toBe(HeightfieldCollideStatus.Degenerate);
   });
 
   it('property (seeded): random boxes over random terrain — points on the surface, deepest vertex found, finite', () => {
@@ -241,7 +244,7 @@ describe('collideConvexHeightfield', () => {
       for (let v = 0; v < 8; v++) low = Math.max(low, -quatRotate([0, 0, 0], q, [v & 1 ? h[0] : -h[0], v & 2 ? h[1] : -h[1], v & 4 ? h[2] : -h[2]])[2]);
       const z = hf.heightAt(x, y) + low + rng.range(-0.03, 0.1);
       buf.clear();
-      const st = collideConvexHeightfield(buf, new BoxShape(h), pose([x, y, z], q), hf, 0);
+      const st = collideConvexHeightfield(buf, new BoxShape(h), pose([x, y, z], q), hf, 0, hfWs);
       expect(st).toBe(HeightfieldCollideStatus.Ok);
       // deepest vertex along its element's normal (vertical depth · n_z)
       let deepest = -Infinity;

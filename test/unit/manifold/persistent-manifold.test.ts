@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ContactBuffer } from '../../../sim/collision/contact';
 import { PersistentManifold } from '../../../sim/collision/manifold/persistent-manifold';
-import { collideBoxBox } from '../../../sim/collision/sat-box-box';
+import { BoxBoxWorkspace, collideBoxBox } from '../../../sim/collision/sat-box-box';
 import { quatFromAxisAngle } from '../../../sim/math/quat';
 import type { Quat } from '../../../sim/math/quat';
 import type { Vec3 } from '../../../sim/math/vec3';
 
+const bbWs = new BoxBoxWorkspace();
 const I: Quat = [0, 0, 0, 1];
 const H: Vec3 = [0.5, 0.5, 0.5];
 
@@ -13,7 +14,7 @@ describe('PersistentManifold', () => {
   it('a resting box keeps its 4 points and their impulses across frames (feature ids match)', () => {
     const buf = new ContactBuffer(16);
     const m = new PersistentManifold();
-    collideBoxBox(buf, [0, 0, 1.0], I, H, [0, 0, 0], I, H, 0.01);
+    collideBoxBox(buf, [0, 0, 1.0], I, H, [0, 0, 0], I, H, 0.01, bbWs);
     m.update(buf, 0, buf.count);
     expect(m.count).toBe(4);
     expect(Array.from(m.persisted)).toEqual([0, 0, 0, 0]);
@@ -29,14 +30,14 @@ describe('PersistentManifold', () => {
     }
     // same pose again: every id matches
     buf.clear();
-    collideBoxBox(buf, [0, 0, 1.0], I, H, [0, 0, 0], I, H, 0.01);
+    collideBoxBox(buf, [0, 0, 1.0], I, H, [0, 0, 0], I, H, 0.01, bbWs);
     m.update(buf, 0, buf.count);
     for (let k = 0; k < 4; k++) expect(m.normalImpulse[k]).toBe(byFeature.get(m.feature[k]));
     // next frame: the box sank 1 mm, slid 2 mm and turned 1 mrad; B's corners now poke out of
     // A's face on two sides, so some ids change (clip points instead of vertices): proximity
     // matching hands each new point the impulse of the old point next to it
     buf.clear();
-    collideBoxBox(buf, [0.002, 0, 0.999], quatFromAxisAngle([0, 0, 0, 1], [0, 0, 1], 0.001), H, [0, 0, 0], I, H, 0.01);
+    collideBoxBox(buf, [0.002, 0, 0.999], quatFromAxisAngle([0, 0, 0, 1], [0, 0, 1], 0.001), H, [0, 0, 0], I, H, 0.01, bbWs);
     m.update(buf, 0, buf.count);
     expect(m.count).toBe(4);
     for (let k = 0; k < 4; k++) {

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ContactBuffer } from '../../../sim/collision/contact';
 import { PairContactKind } from '../../../sim/collision/manifold/feature-id';
-import { SatAxisKind, collideBoxBox, createBoxBoxSat, satBoxBox } from '../../../sim/collision/sat-box-box';
+import { BoxBoxWorkspace, SatAxisKind, collideBoxBox, createBoxBoxSat, satBoxBox } from '../../../sim/collision/sat-box-box';
 import { MANIFOLD_MAX_POINTS } from '../../../sim/constants';
 import type { Quat } from '../../../sim/math/quat';
 import { quatFromAxisAngle, quatMultiply, quatNormalize, quatRotateInverse } from '../../../sim/math/quat';
 import { Rng } from '../../../sim/math/random';
 import type { Vec3 } from '../../../sim/math/vec3';
 
+const bbWs = new BoxBoxWorkspace();
 const I: Quat = [0, 0, 0, 1];
 const H: Vec3 = [0.5, 0.5, 0.5];
 const S2 = Math.SQRT1_2;
@@ -40,14 +41,14 @@ describe('satBoxBox', () => {
   const sat = createBoxBoxSat();
 
   it('face–face: stacked unit cubes, depth 0.1 along +z', () => {
-    satBoxBox(sat, [0, 0, 0], I, H, [0.05, 0.02, 0.9], I, H, false);
+    satBoxBox(sat, [0, 0, 0], I, H, [0.05, 0.02, 0.9], I, H, false, bbWs);
     expect(sat.separation).toBeCloseTo(-0.1, 14);
     expect(sat.normal).toEqual([0, 0, 1]);
     expect(sat.kind).toBe(SatAxisKind.FaceA);
   });
 
   it('separated boxes: separation is the gap along the separating face axis', () => {
-    satBoxBox(sat, [0, 0, 0], I, H, [-1.3, 0, 0], I, H, false);
+    satBoxBox(sat, [0, 0, 0], I, H, [-1.3, 0, 0], I, H, false, bbWs);
     expect(sat.separation).toBeCloseTo(0.3, 14);
     expect(sat.normal[0]).toBe(-1);
     expect(Math.abs(sat.normal[1]) + Math.abs(sat.normal[2])).toBe(0);
@@ -57,7 +58,7 @@ describe('satBoxBox', () => {
     const qa = q([1, 0, 0], Math.PI / 4); // ridge of A along x at z = √2/2
     const qb = q([0, 1, 0], Math.PI / 4); // ridge of B along y at zB − √2/2
     const zB = Math.SQRT2 - 0.1;
-    satBoxBox(sat, [0, 0, 0], qa, H, [0, 0, zB], qb, H, false);
+    satBoxBox(sat, [0, 0, 0], qa, H, [0, 0, zB], qb, H, false, bbWs);
     expect(sat.kind).toBe(SatAxisKind.EdgeEdge);
     expect(sat.separation).toBeCloseTo(-0.1, 12);
     expect(sat.normal[2]).toBeCloseTo(1, 12);
@@ -72,8 +73,8 @@ describe('satBoxBox', () => {
       const ha: Vec3 = [rng.range(0.1, 1), rng.range(0.1, 1), rng.range(0.1, 1)];
       const hb: Vec3 = [rng.range(0.1, 1), rng.range(0.1, 1), rng.range(0.1, 1)];
       const cb: Vec3 = [rng.range(-1.5, 1.5), rng.range(-1.5, 1.5), rng.range(-1.5, 1.5)];
-      satBoxBox(sat, [0, 0, 0], qa, ha, cb, qb, hb, false);
-      satBoxBox(sat2, cb, qb, hb, [0, 0, 0], qa, ha, false);
+      satBoxBox(sat, [0, 0, 0], qa, ha, cb, qb, hb, false, bbWs);
+      satBoxBox(sat2, cb, qb, hb, [0, 0, 0], qa, ha, false, bbWs);
       expect(sat2.separation).toBeCloseTo(sat.separation, 12);
       // the normals agree up to sign unless two axes tie
       const d = sat.normal[0] * sat2.normal[0] + sat.normal[1] * sat2.normal[1] + sat.normal[2] * sat2.normal[2];
@@ -87,7 +88,7 @@ describe('collideBoxBox', () => {
 
   it('face–face: 4 corners on B’s bottom face, normal pushes A down, depth 0.1', () => {
     buf.clear();
-    const n = collideBoxBox(buf, [0, 0, 0], I, H, [0.2, 0.1, 0.9], I, H, 0);
+    const n = collideBoxBox(buf, [0, 0, 0], I, H, [0.2, 0.1, 0.9], I, H, 0, bbWs);
     expect(n).toBe(4);
     for (const c of contacts(buf)) {
       expect(c.n).toEqual([-0, -0, -1]);
@@ -103,7 +104,7 @@ describe('collideBoxBox', () => {
 
   it('face–face with B rotated 45° about z: octagon reduced to 4 points spanning it', () => {
     buf.clear();
-    const n = collideBoxBox(buf, [0, 0, 0], I, H, [0, 0, 0.95], q([0, 0, 1], Math.PI / 4), H, 0);
+    const n = collideBoxBox(buf, [0, 0, 0], I, H, [0, 0, 0.95], q([0, 0, 1], Math.PI / 4), H, 0, bbWs);
     expect(n).toBe(MANIFOLD_MAX_POINTS);
     let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
     for (const c of contacts(buf)) {
@@ -120,7 +121,7 @@ describe('collideBoxBox', () => {
   it('edge–edge: one point at the crossing of the ridges, on B’s ridge', () => {
     buf.clear();
     const zB = Math.SQRT2 - 0.1;
-    const n = collideBoxBox(buf, [0, 0, 0], q([1, 0, 0], Math.PI / 4), H, [0.1, -0.2, zB], q([0, 1, 0], Math.PI / 4), H, 0);
+    const n = collideBoxBox(buf, [0, 0, 0], q([1, 0, 0], Math.PI / 4), H, [0.1, -0.2, zB], q([0, 1, 0], Math.PI / 4), H, 0, bbWs);
     expect(n).toBe(1);
     const c = contacts(buf)[0];
     expect(buf.kind[0]).toBe(PairContactKind.BoxBoxEdge);
@@ -138,7 +139,7 @@ describe('collideBoxBox', () => {
     // rotate so that the body diagonal (−1,−1,−1) points straight down
     const qa = q([1, -1, 0], Math.acos(1 / Math.sqrt(3)));
     const zB = 0.5 + Math.sqrt(3) / 2 - 0.05;
-    const n = collideBoxBox(buf, [0, 0, 0], I, H, [0, 0, zB], qa, H, 0);
+    const n = collideBoxBox(buf, [0, 0, 0], I, H, [0, 0, zB], qa, H, 0, bbWs);
     expect(n).toBe(1);
     const c = contacts(buf)[0];
     expect(c.d).toBeCloseTo(0.05, 12);
@@ -150,14 +151,14 @@ describe('collideBoxBox', () => {
 
   it('separated beyond the margin: no contacts; within it: speculative points with negative depth', () => {
     buf.clear();
-    expect(collideBoxBox(buf, [0, 0, 0], I, H, [0, 0, 1.02], I, H, 0.01)).toBe(0);
-    expect(collideBoxBox(buf, [0, 0, 0], I, H, [0, 0, 1.005], I, H, 0.01)).toBe(4);
+    expect(collideBoxBox(buf, [0, 0, 0], I, H, [0, 0, 1.02], I, H, 0.01, bbWs)).toBe(0);
+    expect(collideBoxBox(buf, [0, 0, 0], I, H, [0, 0, 1.005], I, H, 0.01, bbWs)).toBe(4);
     expect(buf.depth[0]).toBeCloseTo(-0.005, 14);
   });
 
   it('regression: coplanar faces with equal boxes exactly stacked give 4 finite points', () => {
     buf.clear();
-    expect(collideBoxBox(buf, [0, 0, 0], I, H, [0, 0, 1], I, H, 0)).toBe(4);
+    expect(collideBoxBox(buf, [0, 0, 0], I, H, [0, 0, 1], I, H, 0, bbWs)).toBe(4);
     for (const c of contacts(buf)) {
       expect(c.d).toBeCloseTo(0, 15);
       expect(Math.abs(c.p[0])).toBeCloseTo(0.5, 14);
@@ -167,7 +168,7 @@ describe('collideBoxBox', () => {
 
   it('regression: concentric identical boxes (no direction to separate) give finite contacts', () => {
     buf.clear();
-    const n = collideBoxBox(buf, [0, 0, 0], I, H, [0, 0, 0], I, H, 0);
+    const n = collideBoxBox(buf, [0, 0, 0], I, H, [0, 0, 0], I, H, 0, bbWs);
     expect(n).toBeGreaterThan(0);
     for (const c of contacts(buf)) {
       expect(c.p.every(Number.isFinite) && c.n.every(Number.isFinite)).toBe(true);
@@ -179,7 +180,7 @@ describe('collideBoxBox', () => {
     for (const s of [1e-3, 1e3]) {
       buf.clear();
       const h: Vec3 = [0.5 * s, 0.5 * s, 0.5 * s];
-      const n = collideBoxBox(buf, [0, 0, 0], I, h, [0, 0, 0.9 * s], q([0, 0, 1], 0.3), h, 0);
+      const n = collideBoxBox(buf, [0, 0, 0], I, h, [0, 0, 0.9 * s], q([0, 0, 1], 0.3), h, 0, bbWs);
       expect(n).toBe(4);
       expect(buf.depth[0] / s).toBeCloseTo(0.1, 10);
     }
@@ -197,7 +198,7 @@ describe('collideBoxBox', () => {
       const ca: Vec3 = [rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1)];
       const cb: Vec3 = [rng.range(-1, 1), rng.range(-1, 1), rng.range(-1, 1)];
       buf.clear();
-      const n = collideBoxBox(buf, ca, qa, ha, cb, qb, hb, 0, sat);
+      const n = collideBoxBox(buf, ca, qa, ha, cb, qb, hb, 0, bbWs, sat);
       if (sat.separation > 0) {
         expect(n).toBe(0);
         continue;

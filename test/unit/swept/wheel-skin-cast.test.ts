@@ -10,7 +10,7 @@ import { ContactBuffer } from '../../../sim/collision/contact';
 import { collideCylinderTerrainInto } from '../../../sim/collision/cylinder-terrain/collide';
 import { CylinderTerrainWorkspace } from '../../../sim/collision/cylinder-terrain/workspace';
 import { TerrainCastResult } from '../../../sim/collision/heightfield-cast/terrain-cast-result';
-import { castWheelHeightfield } from '../../../sim/collision/heightfield-cast/wheel-cast';
+import { WheelCastWorkspace, castWheelHeightfield } from '../../../sim/collision/heightfield-cast/wheel-cast';
 import { SweptStatus } from '../../../sim/collision/swept/swept-sphere';
 import type { Vec3 } from '../../../sim/math/vec3';
 import { CylinderShape } from '../../../sim/shapes/cylinder';
@@ -27,6 +27,7 @@ const wheel = new CylinderShape(R, W);
 const skin = new CylinderShape(R - SKIN, W - 2 * SKIN);
 const axle: Vec3 = [0, 1, 0];
 const ws = new CylinderTerrainWorkspace();
+const wheelWs = new WheelCastWorkspace(ws);
 const contacts = new ContactBuffer(64);
 const out = new TerrainCastResult();
 
@@ -35,13 +36,13 @@ describe('wheel cast with a skin: a rolling wheel finds the curb ahead', () => {
   const motion: Vec3 = [0.6, 0, 0]; // one step at 144 m/s (dt 1/240)
   it('the wheel itself reports toi 0: it touches the ground already', () => {
     contacts.clear();
-    castWheelHeightfield(out, contacts, hf, start, axle, wheel, motion, ws);
+    castWheelHeightfield(out, contacts, hf, start, axle, wheel, motion, wheelWs);
     expect(out.status).toBe(SweptStatus.InitiallyOverlapping);
     expect(out.toi).toBe(0);
   });
   it('the skin cylinder hits the curb edge; there the wheel touches it by ≤ the skin', () => {
     contacts.clear();
-    castWheelHeightfield(out, contacts, hf, start, axle, skin, motion, ws);
+    castWheelHeightfield(out, contacts, hf, start, axle, skin, motion, wheelWs);
     expect(out.status).toBe(SweptStatus.Hit);
     // the curb's top edge is at x = 1, z = 0.1: the skin rim (r 0.28) reaches it at
     // centre x = 1 − √(0.28² − (0.299 − 0.1)²)
