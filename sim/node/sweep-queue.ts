@@ -39,7 +39,7 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { connect } from 'node:net';
 import { Queue, Worker, type Job } from 'bullmq';
-import { RespClient, type RespTarget } from './resp-client';
+import { Redis } from 'ioredis';
 import type { ResultRow } from '../batch/run';
 import { MAX_SWEEP_RUNS, type SweepRun } from '../scenario/sweep-schema';
 import { sweepWorkerBundle } from './sweep-bundle';
@@ -85,9 +85,15 @@ export interface JobData {
 
 // --- the URL and the connection ---------------------------------------------------------------
 
-export interface RedisTarget extends RespTarget {
+/** Where to connect, parsed from a `redis://` URL. */
+export interface RedisTarget {
   /** The URL as given (for messages). */
   url: string;
+  host: string;
+  port: number;
+  db: number;
+  username?: string;
+  password?: string;
 }
 
 /** Checks a `redis://[user:password@]host[:port][/db]` URL. Throws naming what is wrong. */
@@ -138,12 +144,25 @@ export async function probeRedis(target: RedisTarget, timeoutMs = PROBE_TIMEOUT_
 }
 
 /**
- * A connection for one BullMQ Queue or Worker (sim/node/resp-client.ts, driven by BullMQ's Bun
- * adapter, which reconnects with backoff: a command waits through a Redis restart). BullMQ does
- * not close a connection it was handed, so the caller closes it after the Queue or Worker.
+ * A connection for one BullMQ Queue or Worker (ioredis, BullMQ's own client). Commands wait
+ * through an outage (`maxRetriesPerRequest: null`, as BullMQ asks of a worker's connection) while
+ * ioredis reconnects with a capped backoff: a sweep rides out a Redis restart. BullMQ does not
+ * close a connection it was handed, so the caller closes it after the Queue or Worker.
  */
-export function redisConnection(target: RedisTarget): RespClient {
-  return new RespClient(target);
+export function redisConnection(target: RedisTarget): Redis {
+  const conn = new Redis({
+    host: target.host,
+    port: target.port,
+    db: target.db,
+    username: target.username,
+    password: target.password,
+    maxRetriesPerRequest: null,
+    retryStrategy: (times: number) => Math.min(100 * times, 2000),
+  });
+  // a refused reconnect is an 'error' event; the commands waiting on it are what matters, and
+  // the Queue/Worker report their own errors (quietErrors)
+  conn.on('error', () => {});
+  return conn;
 }
 
 /** The queue of a sweep writing to `out`: `sweep-` and 16 hex digits of a hash of both. */
@@ -222,28 +241,16 @@ async function untilConnected<T>(target: RedisTarget, what: string, f: () => Pro
   }
 }
 
-/** A connection of our own for the registry set (outside BullMQ), reopened when it drops. */
+/** A connection of our own for the registry set (outside BullMQ). */
 function registryClient(target: RedisTarget): { send(command: string, args: string[]): Promise<unknown>; close(): void } {
-  let c: RespClient | null = null;
-  return {
-    async send(command, args) {
-      if (c === null || !c.connected) {
-        c?.close();
-        c = new RespClient(target);
-        await c.connect();
-      }
-      return c.send(command, args);
-    },
-    close: () => c?.close(),
-  };
+  const c = redisConnection(target);
+  return { send: (command, args) => c.call(command, ...args), close: () => c.disconnect() };
 }
 
 /** Closes a Queue or Worker and the connection it was handed (BullMQ leaves a handed-in connection open). */
-export async function closeQueue(q: Queue | Worker, conn: RespClient): Promise<void> {
-  const adapter = (await q.getBackend().client.catch(() => null)) as { disconnect?(): void } | null;
+export async function closeQueue(q: Queue | Worker, conn: Redis): Promise<void> {
   await q.close();
-  adapter?.disconnect?.();
-  conn.close();
+  conn.disconnect();
 }
 
 /** `terrawheel sweep --queue`: enqueue, collect the rows as workers return them, write the results. */
@@ -401,8 +408,8 @@ export async function runQueueWorker(opts: WorkerOptions, log: WorkerLog, stop?:
   const lockMs = Math.round((opts.lockSeconds ?? DEFAULT_LOCK_SECONDS) * 1000);
   const pool = sweepPool(opts.concurrency, await sweepWorkerBundle(log), log);
   const registry = registryClient(target);
-  const workers = new Map<string, { worker: Worker<JobData, ResultRow>; conn: RespClient }>();
-  const closeWorker = async (w: { worker: Worker<JobData, ResultRow>; conn: RespClient }) => {
+  const workers = new Map<string, { worker: Worker<JobData, ResultRow>; conn: Redis }>();
+  const closeWorker = async (w: { worker: Worker<JobData, ResultRow>; conn: Redis }) => {
     await closeQueue(w.worker, w.conn);
   };
   let processed = 0;

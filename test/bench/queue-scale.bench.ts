@@ -23,9 +23,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import type { BenchContext } from './index';
-import { RespClient } from '../../sim/node/resp-client';
 import { loadSweep, sweepTask } from '../../sim/node/sweep';
-import { closeQueue, DEFAULT_LOCK_SECONDS, parseQueueUrl, QUEUE_PREFIX, REGISTRY_POLL_MS, COLLECT_INTERVAL_MS, runSweepOnQueue, type JobData } from '../../sim/node/sweep-queue';
+import { closeQueue, redisConnection, DEFAULT_LOCK_SECONDS, parseQueueUrl, QUEUE_PREFIX, REGISTRY_POLL_MS, COLLECT_INTERVAL_MS, runSweepOnQueue, type JobData } from '../../sim/node/sweep-queue';
+import type { Redis } from 'ioredis';
 import { startRedis, waitFor, WorkerProcess } from '../scenarios/batch/redis-harness';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -63,8 +63,8 @@ function monitor(port: number): { lines: string[]; stop(): void } {
   return { lines, stop: () => s.destroy() };
 }
 
-async function command(c: RespClient, ...args: string[]): Promise<any> {
-  return c.send(args[0], args.slice(1));
+async function command(c: Redis, ...args: string[]): Promise<any> {
+  return c.call(args[0], ...args.slice(1));
 }
 
 function info(text: string, key: string): number {
@@ -75,13 +75,12 @@ function info(text: string, key: string): number {
 async function measure(quick: boolean): Promise<Measured> {
   const tmp = mkdtempSync(join(tmpdir(), 'tw-qscale-'));
   const redis = await startRedis(false);
-  const c = new RespClient(parseQueueUrl(redis.url));
-  await c.connect();
+  const c = redisConnection(parseQueueUrl(redis.url));
   const worker = new WorkerProcess(redis.url, []);
   try {
     // --- bytes per waiting job: 2,000 jobs of the bundled sweep's tasks
     const loaded = loadSweep(join(ROOT, 'assets/sweeps/slopes-friction.json'));
-    const conn = new RespClient(parseQueueUrl(redis.url));
+    const conn = redisConnection(parseQueueUrl(redis.url));
     const q = new Queue<JobData>('memory-probe', { connection: conn, prefix: QUEUE_PREFIX });
     await q.waitUntilReady();
     const before = info(await command(c, 'INFO', 'memory'), 'used_memory');
@@ -165,7 +164,7 @@ async function measure(quick: boolean): Promise<Measured> {
       byCommand: Object.fromEntries(Object.entries(byCommand).map(([k, v]) => [k, v / runs])),
     };
   } finally {
-    c.close();
+    c.disconnect();
     await worker.kill('SIGTERM');
     await redis.dispose();
     rmSync(tmp, { recursive: true, force: true });

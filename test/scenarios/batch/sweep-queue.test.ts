@@ -11,9 +11,8 @@ import { join, resolve } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../sim/node/cli';
-import { RespClient } from '../../../sim/node/resp-client';
 import { loadSweep, runSweep } from '../../../sim/node/sweep';
-import { closeQueue, parseQueueUrl, probeRedis, QUEUE_ATTEMPTS, QUEUE_PREFIX, runSweepOnQueue, sweepQueueName, SWEEP_REGISTRY_KEY, type QueueSweepSummary } from '../../../sim/node/sweep-queue';
+import { closeQueue, parseQueueUrl, probeRedis, redisConnection, QUEUE_ATTEMPTS, QUEUE_PREFIX, runSweepOnQueue, sweepQueueName, SWEEP_REGISTRY_KEY, type QueueSweepSummary } from '../../../sim/node/sweep-queue';
 import { freePort, startRedis, waitFor, WorkerProcess, type RedisServer } from './redis-harness';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -60,7 +59,7 @@ function rowFiles(out: string): string[] {
 
 /** A BullMQ view of a sweep's queue, for checking Redis's state from the test. */
 async function withQueue<T>(name: string, f: (q: Queue) => Promise<T>): Promise<T> {
-  const conn = new RespClient(parseQueueUrl(redis.url));
+  const conn = redisConnection(parseQueueUrl(redis.url));
   const q = new Queue(name, { connection: conn, prefix: QUEUE_PREFIX });
   try {
     return await f(q);
@@ -70,12 +69,11 @@ async function withQueue<T>(name: string, f: (q: Queue) => Promise<T>): Promise<
 }
 
 async function registry(): Promise<string[]> {
-  const c = new RespClient(parseQueueUrl(redis.url));
-  await c.connect();
+  const c = redisConnection(parseQueueUrl(redis.url));
   try {
-    return (await c.send('SMEMBERS', [SWEEP_REGISTRY_KEY])) as string[];
+    return (await c.smembers(SWEEP_REGISTRY_KEY)) as string[];
   } finally {
-    c.close();
+    c.disconnect();
   }
 }
 
