@@ -4,7 +4,7 @@
  * suggestions for a mistyped command or option. The table is the single source: a new option
  * added here is parsed, listed in `--help` with its default, and suggested on a typo.
  *
- *   terrawheel <command> [options]          commands: run, verify, export-csv, sweep, serve, rerun, report, help
+ *   terrawheel <command> [options]          commands: run, verify, export-csv, sweep, worker, serve, rerun, report, help
  *   terrawheel <scenario.json> [options]    short for `terrawheel run <scenario.json>`
  *   terrawheel help [command] | --help | <command> --help
  *
@@ -12,17 +12,19 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_MAX_LOAD_MEMORY_BYTES } from '../app/service';
 import type { SweepOptions } from './sweep';
 import type { RerunOptions } from './sweep-rerun';
+import type { WorkerOptions } from './sweep-queue';
 
 /** The repository root (this file is sim/node/cli-args.ts). */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Where the bundled scenarios live, listed by `--help`. */
 export const BUNDLED_SCENARIOS_DIR = join(ROOT, 'assets', 'scenarios');
 
-export type CommandName = 'run' | 'verify' | 'export-csv' | 'sweep' | 'serve' | 'rerun' | 'report';
+export type CommandName = 'run' | 'verify' | 'export-csv' | 'sweep' | 'worker' | 'serve' | 'rerun' | 'report';
 
 /** One option of a command, as parsed and as listed in the help. */
 interface OptionSpec {
@@ -110,9 +112,26 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flag: '--workers', value: '<n>', default: 'the cores (os.availableParallelism())', help: 'worker threads; 1 runs the runs in this process', range: [1, 4096] },
       { flag: '--resume', default: 'off (every run is computed)', help: 'skip the runs whose row file is already in <dir>/rows' },
       { flag: '--max-runs', value: '<n>', default: '100000', help: 'refuse a sweep that expands to more runs than this', range: [1, 1e12] },
+      { flag: '--queue', value: '<redis://host:port>', default: 'none (the local pool)', help: 'put the runs on a Redis queue for `terrawheel worker`s on any machine and collect their rows (docs/sweeps.md)' },
       JSON_OPTION,
     ],
-    examples: ['terrawheel sweep assets/sweeps/slopes-friction.json --out out/slopes', 'terrawheel sweep assets/sweeps/slopes-friction.json --out out/slopes --resume --workers 2'],
+    examples: [
+      'terrawheel sweep assets/sweeps/slopes-friction.json --out out/slopes',
+      'terrawheel sweep assets/sweeps/slopes-friction.json --out out/slopes --resume --workers 2',
+      'terrawheel sweep my-sweep.json --out /shared/x --queue redis://10.0.0.5:6379',
+    ],
+  },
+  {
+    name: 'worker',
+    operand: '',
+    summary: 'take sweep runs from a Redis queue (`terrawheel sweep --queue`) until stopped; run as many as you like, on any machine',
+    options: [
+      { flag: '--queue', value: '<redis://host:port>', default: 'none (required)', help: 'the Redis the sweeps were queued on' },
+      { flag: '--concurrency', value: '<n>', default: 'the cores (os.availableParallelism())', help: 'runs at a time (worker threads)', range: [1, 4096] },
+      { flag: '--lock-duration', value: '<seconds>', default: '30', help: "a run's lock; a dead worker's run is handed out again after at most 1.5 times this", range: [1, 3600] },
+      { flag: '--idle-exit', value: '<seconds>', default: 'never (serve until SIGTERM)', help: 'exit after this long with no sweep in progress (for a Kubernetes Job)', range: [0, 1e7] },
+    ],
+    examples: ['terrawheel worker --queue redis://10.0.0.5:6379', 'terrawheel worker --queue redis://redis:6379 --concurrency 4 --idle-exit 60'],
   },
   {
     name: 'rerun',
@@ -197,6 +216,7 @@ export type CliCommand =
   | { kind: 'sweep'; opts: SweepOptions; json: boolean }
   | { kind: 'rerun'; opts: RerunOptions; json: boolean }
   | { kind: 'report'; dir: string; out: string | null; json: boolean }
+  | { kind: 'worker'; opts: WorkerOptions }
   | { kind: 'serve'; opts: ServeOptions }
   | { kind: 'help'; command: CommandName | null }
   | { kind: 'version' };
@@ -310,10 +330,11 @@ function parseFor(cmd: CommandSpec, argv: string[]): CliCommand {
       // a value may be negative (--steer -0.5) but not another option
       if (v === undefined || v === '' || (v.startsWith('--') && eq < 0)) throw new UsageError(`${flag} needs a value: ${flag} ${spec.value}`, cmd.name);
       values.set(flag, v);
-    } else if (operand === null) operand = a;
-    else throw new UsageError(`unexpected argument ${a} (${cmd.name} takes one ${cmd.operand})`, cmd.name);
+    } else if (operand === null && cmd.operand !== '') operand = a;
+    else throw new UsageError(`unexpected argument ${a} (${cmd.name} takes ${cmd.operand === '' ? 'no operand' : `one ${cmd.operand}`})`, cmd.name);
   }
-  if (operand === null) throw new UsageError(`${cmd.name}: no ${cmd.operand} given`, cmd.name);
+  if (operand === null && cmd.operand !== '') throw new UsageError(`${cmd.name}: no ${cmd.operand} given`, cmd.name);
+  const arg = operand ?? '';
   const str = (flag: string): string | null => {
     const v = values.get(flag);
     return typeof v === 'string' ? v : null;
@@ -329,19 +350,19 @@ function parseFor(cmd: CommandSpec, argv: string[]): CliCommand {
   const json = values.get('--json') === true;
   switch (cmd.name) {
     case 'run': {
-      const opts: RunOptions = { scenarioPath: operand, duration: num('--duration') ?? 5, throttle: num('--throttle'), steer: num('--steer'), json, record: str('--record') };
+      const opts: RunOptions = { scenarioPath: arg, duration: num('--duration') ?? 5, throttle: num('--throttle'), steer: num('--steer'), json, record: str('--record') };
       const maxMemory = str('--max-memory');
       if (maxMemory !== null) opts.maxMemoryBytes = parseSize('--max-memory', maxMemory);
       return { kind: 'run', opts };
     }
     case 'verify':
-      return { kind: 'verify', file: operand, scenario: str('--scenario'), json };
+      return { kind: 'verify', file: arg, scenario: str('--scenario'), json };
     case 'export-csv':
-      return { kind: 'export-csv', file: operand, out: str('--out'), json };
+      return { kind: 'export-csv', file: arg, out: str('--out'), json };
     case 'sweep': {
       const out = str('--out');
       if (out === null) throw new UsageError('sweep: --out <dir> is required', cmd.name);
-      const opts: SweepOptions = { sweepPath: operand, out, resume: values.get('--resume') === true };
+      const opts: SweepOptions = { sweepPath: arg, out, resume: values.get('--resume') === true };
       const whole = (flag: string): number | null => {
         const x = num(flag);
         if (x !== null && !Number.isInteger(x)) throw new UsageError(`${flag} needs a whole number, got ${str(flag)}`, cmd.name);
@@ -351,6 +372,9 @@ function parseFor(cmd: CommandSpec, argv: string[]): CliCommand {
       const maxRuns = whole('--max-runs');
       if (workers !== null) opts.workers = workers;
       if (maxRuns !== null) opts.maxRuns = maxRuns;
+      const queue = str('--queue');
+      if (queue !== null && workers !== null) throw new UsageError('sweep: --workers is for the local pool; with --queue, start `terrawheel worker --concurrency <n>` processes', cmd.name);
+      if (queue !== null) opts.queue = queue;
       return { kind: 'sweep', opts, json };
     }
     case 'rerun': {
@@ -358,13 +382,23 @@ function parseFor(cmd: CommandSpec, argv: string[]): CliCommand {
       const id = str('--id');
       if (out === null) throw new UsageError('rerun: --out <dir> is required (the sweep\'s output directory)', cmd.name);
       if (id === null) throw new UsageError('rerun: --id <id> is required (a run id from results.csv)', cmd.name);
-      const opts: RerunOptions = { sweepPath: operand, out, id, record: str('--record') };
+      const opts: RerunOptions = { sweepPath: arg, out, id, record: str('--record') };
       const maxRuns = num('--max-runs');
       if (maxRuns !== null) opts.maxRuns = maxRuns;
       return { kind: 'rerun', opts, json };
     }
     case 'report':
-      return { kind: 'report', dir: operand, out: str('--out'), json };
+      return { kind: 'report', dir: arg, out: str('--out'), json };
+    case 'worker': {
+      const queue = str('--queue');
+      if (queue === null) throw new UsageError('worker: --queue <redis://host:port> is required', cmd.name);
+      const whole = (flag: string): number | null => {
+        const x = num(flag);
+        if (x !== null && !Number.isInteger(x)) throw new UsageError(`${flag} needs a whole number, got ${str(flag)}`, cmd.name);
+        return x;
+      };
+      return { kind: 'worker', opts: { queue, concurrency: whole('--concurrency') ?? availableParallelism(), lockSeconds: num('--lock-duration') ?? undefined, idleExitSeconds: num('--idle-exit') } };
+    }
     case 'serve': {
       const whole = (flag: string, dflt: number): number => {
         const x = num(flag);
@@ -375,7 +409,7 @@ function parseFor(cmd: CommandSpec, argv: string[]): CliCommand {
       return {
         kind: 'serve',
         opts: {
-          scenarioPath: operand,
+          scenarioPath: arg,
           port: whole('--port', 8765),
           host: str('--host') ?? '127.0.0.1',
           rosbridgePort: whole('--rosbridge-port', 9090),
@@ -511,7 +545,7 @@ const FOOTER = [
 
 /** The whole help: every command with every option and its default, examples, bundled scenarios. */
 export function helpText(cwd = process.cwd()): string {
-  const opW = Math.max(...COMMANDS.map((c) => `${c.name} ${c.operand}`.length)) + 2;
+  const opW = Math.max(...COMMANDS.map((c) => `${c.name} ${c.operand}`.trimEnd().length)) + 2;
   return [
     `terrawheel ${version()}: wheeled robots on heightmap terrain, simulated headless`,
     '(the desktop app with the 3D view is `npm start`)',
@@ -523,7 +557,7 @@ export function helpText(cwd = process.cwd()): string {
     '  terrawheel --version',
     '',
     'Commands:',
-    ...COMMANDS.flatMap((c) => columns('  ', `${c.name} ${c.operand}`, opW, c.summary)),
+    ...COMMANDS.flatMap((c) => columns('  ', `${c.name} ${c.operand}`.trimEnd(), opW, c.summary)),
     '',
     ...COMMANDS.flatMap((c) => [`Options of ${c.name}:`, ...optionLines(c, '  '), '']),
     'Options take their value as the next argument or after "=" (--duration=10);',
@@ -546,7 +580,7 @@ export function commandHelp(name: CommandName, cwd = process.cwd()): string {
     ...wrap(`terrawheel ${c.name}: ${c.summary}`, HELP_WIDTH),
     '',
     'Usage:',
-    `  terrawheel ${c.name} ${c.operand} [options]`,
+    `  terrawheel ${c.name}${c.operand === '' ? '' : ` ${c.operand}`} [options]`,
     '',
     'Options:',
     ...optionLines(c, '  '),

@@ -3,7 +3,8 @@
  *   terrawheel run <scenario.json> [--duration s] [--throttle t] [--steer s] [--record out.mcap] [--max-memory size] [--json]
  *   terrawheel verify <recording.mcap> [--scenario <scenario.json>] [--json]
  *   terrawheel export-csv <recording.mcap> [--out <file.csv>] [--json]
- *   terrawheel sweep <sweep.json> --out <dir> [--workers n] [--resume] [--max-runs n] [--json]
+ *   terrawheel sweep <sweep.json> --out <dir> [--workers n] [--resume] [--max-runs n] [--queue redis://host:port] [--json]
+ *   terrawheel worker --queue redis://host:port [--concurrency n] [--lock-duration s] [--idle-exit s]
  *   terrawheel rerun <sweep.json> --out <dir> --id <id> [--record out.mcap] [--json]
  *   terrawheel report <dir> [--out report.html] [--json]
  *   terrawheel serve <scenario.json> [--port 8765] [--host 127.0.0.1] [--rosbridge-port 9090] [--lockstep] [--token T]
@@ -44,7 +45,8 @@ import type { SimServiceImpl } from '../app/service';
 import type { SimWorld } from '../app/sim-world';
 import type { WorldFault } from '../dynamics/world';
 import { boundingRadius, frameWarnings, worldWarnings } from '../app/warnings';
-import { runSweep, sweepProgressLine } from './sweep';
+import { runSweep, sweepProgressLine, type SweepProgress } from './sweep';
+import { runQueueWorker, runSweepOnQueue } from './sweep-queue';
 import { formatRerun, rerunSweepRun } from './sweep-rerun';
 import { writeSweepReport } from './sweep-report';
 import { commandHelp, displayPath, helpText, parseCommand, UsageError, version, type CliCommand, type RunOptions } from './cli-args';
@@ -367,8 +369,16 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         },
       };
   try {
+    if (cmd.kind === 'worker') {
+      await runQueueWorker(cmd.opts, (line) => io.err(`worker: ${line}`));
+      return 0;
+    }
     if (cmd.kind === 'sweep') {
-      const s = await runSweep(cmd.opts, json ? undefined : { update: (...a) => progress?.update(sweepProgressLine(...a)) });
+      const update: SweepProgress = { update: (...a) => progress?.update(sweepProgressLine(...a)) };
+      const s =
+        cmd.opts.queue !== undefined
+          ? await runSweepOnQueue(cmd.opts, json ? undefined : update, (line) => io.err(`sweep: ${line}`))
+          : await runSweep(cmd.opts, json ? undefined : update);
       progress?.done();
       io.out(json ? JSON.stringify(s, null, 2) : `${s.runs} runs (${s.computed} computed, ${s.failed} with a fault) in ${s.wallSeconds.toFixed(1)} s on ${s.workers} worker(s): ${s.resultsCsv}`);
       return 0;

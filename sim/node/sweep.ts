@@ -39,6 +39,8 @@ export interface SweepOptions {
   bundle?: boolean;
   /** Where a note goes (the bundle could not be built): stderr in the CLI. */
   warn?: (message: string) => void;
+  /** A Redis URL: put the runs on that queue for `terrawheel worker`s (sim/node/sweep-queue.ts). */
+  queue?: string;
 }
 
 export interface LoadedSweep {
@@ -153,7 +155,7 @@ function median(xs: number[]): number | null {
   return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-function summarize(loaded: LoadedSweep, rows: ResultRow[], computed: number, workers: number, wallSeconds: number, t: { cpu: number[]; wall: number[]; driverCpu: number }): SweepSummary {
+export function summarize(loaded: LoadedSweep, rows: ResultRow[], computed: number, workers: number, wallSeconds: number, t: { cpu: number[]; wall: number[]; driverCpu: number } = { cpu: [], wall: [], driverCpu: 0 }): SweepSummary {
   const metrics: SweepSummary['metrics'] = {};
   for (const m of loaded.sweep.metrics) {
     const xs = rows.map((r) => r.metrics[m]).filter((x): x is number => typeof x === 'number');
@@ -176,14 +178,14 @@ function summarize(loaded: LoadedSweep, rows: ResultRow[], computed: number, wor
   };
 }
 
-function writeAtomic(path: string, text: string): void {
+export function writeAtomic(path: string, text: string): void {
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, text);
   renameSync(tmp, path);
 }
 
 /** The row file of `id` if it is there and whole (a torn or foreign file counts as missing). */
-function readRow(path: string, id: string): ResultRow | null {
+export function readRow(path: string, id: string): ResultRow | null {
   if (!existsSync(path)) return null;
   try {
     const r = JSON.parse(readFileSync(path, 'utf8')) as ResultRow;
@@ -191,6 +193,38 @@ function readRow(path: string, id: string): ResultRow | null {
   } catch {
     return null;
   }
+}
+
+/** The task of `run` for a thread or a queue worker (`out`: the absolute output directory). */
+export function sweepTask(loaded: LoadedSweep, out: string, run: SweepRun): SweepTask {
+  return {
+    input: { id: run.id, params: run.params, replicate: run.replicate, seed: run.seed, stop: loaded.sweep.stop, metrics: loaded.sweep.metrics },
+    scenario: runScenario(loaded.base, loaded.sweep, run),
+    scenarioPath: loaded.basePath,
+    recordPath: loaded.sweep.record ? join(out, 'runs', `${run.id}.mcap`) : null,
+  };
+}
+
+/** The row of a run that could not be computed (`fault`: why). */
+export function faultRow(run: SweepRun, fault: string): ResultRow {
+  return { id: run.id, params: run.params, replicate: run.replicate, seed: run.seed, metrics: {}, steps: 0, simSeconds: 0, fault, stateHash: '' };
+}
+
+const crashRow = (run: SweepRun, e: unknown): ResultRow => faultRow(run, `error: ${(e as Error).message ?? String(e)}`);
+
+/** A worker-thread pool of `threads` threads, each running one sweep task at a time. */
+export function sweepPool(threads: number, bundle: string | null, warn?: (message: string) => void): Piscina<SweepTask, TimedRow> {
+  const pool = new Piscina<SweepTask, TimedRow>({
+    filename: bundle ?? fileURLToPath(new URL('./sweep-worker.mjs', import.meta.url)),
+    minThreads: threads,
+    maxThreads: threads,
+    // one run per thread at a time: a run is CPU-bound for seconds
+    concurrentTasksPerWorker: 1,
+  });
+  // a thread that dies fails its task (a row with the fault); the pool's own 'error' event
+  // would otherwise end the process
+  pool.on('error', (e: unknown) => warn?.(`sweep: a worker thread failed: ${(e as Error).message ?? String(e)}`));
+  return pool;
 }
 
 /** Where progress lines go (stderr in the CLI). */
@@ -205,6 +239,7 @@ export function sweepProgressLine(done: number, failed: number, total: number, e
 
 /** Steps 2 and 3. Returns the summary; a run that faults is a row, never an exception. */
 export async function runSweep(opts: SweepOptions, progress?: SweepProgress): Promise<SweepSummary & { out: string; resultsCsv: string }> {
+  if (opts.queue !== undefined) return (await import('./sweep-queue')).runSweepOnQueue(opts, progress);
   const loaded = loadSweep(opts.sweepPath, opts.maxRuns ?? MAX_SWEEP_RUNS);
   const out = resolve(opts.out);
   const rowsDir = join(out, 'rows');
@@ -231,21 +266,13 @@ export async function runSweep(opts: SweepOptions, progress?: SweepProgress): Pr
     const elapsed = (performance.now() - t0) / 1000;
     progress?.update(rows.size, failed, total, computed > 0 ? (elapsed / computed) * (total - rows.size) : null);
   };
-  const taskOf = (run: SweepRun): SweepTask => ({
-    input: { id: run.id, params: run.params, replicate: run.replicate, seed: run.seed, stop: loaded.sweep.stop, metrics: loaded.sweep.metrics },
-    scenario: runScenario(loaded.base, loaded.sweep, run),
-    scenarioPath: loaded.basePath,
-    recordPath: loaded.sweep.record ? join(out, 'runs', `${run.id}.mcap`) : null,
-  });
+  const taskOf = (run: SweepRun): SweepTask => sweepTask(loaded, out, run);
   const cpu: number[] = [];
   const wall: number[] = [];
   const timing = (t: TimedRow): void => {
     cpu.push(t.cpuSeconds);
     wall.push(t.wallSeconds);
   };
-  const crashRow = (run: SweepRun, e: unknown): ResultRow => ({
-    id: run.id, params: run.params, replicate: run.replicate, seed: run.seed, metrics: {}, steps: 0, simSeconds: 0, fault: `error: ${(e as Error).message ?? String(e)}`, stateHash: '',
-  });
   progress?.update(rows.size, failed, total, null);
   const bundle = opts.bundle === false || todo.length === 0 ? null : await sweepWorkerBundle(opts.warn);
   if (workers === 1 || todo.length <= 1) {
@@ -262,16 +289,7 @@ export async function runSweep(opts: SweepOptions, progress?: SweepProgress): Pr
       finish(row);
     }
   } else {
-    const pool = new Piscina<SweepTask, TimedRow>({
-      filename: bundle ?? fileURLToPath(new URL('./sweep-worker.mjs', import.meta.url)),
-      minThreads: Math.min(workers, todo.length),
-      maxThreads: Math.min(workers, todo.length),
-      // one run per thread at a time: a run is CPU-bound for seconds
-      concurrentTasksPerWorker: 1,
-    });
-    // a thread that dies fails its task (a row with the fault); the pool's own 'error' event
-    // would otherwise end the process
-    pool.on('error', (e: unknown) => opts.warn?.(`sweep: a worker thread failed: ${(e as Error).message ?? String(e)}`));
+    const pool = sweepPool(Math.min(workers, todo.length), bundle, opts.warn);
     try {
       await Promise.all(todo.map((run) => pool.run(taskOf(run)).then((t) => (timing(t), finish(t.row)), (e: unknown) => finish(crashRow(run, e)))));
     } finally {

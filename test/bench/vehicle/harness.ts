@@ -54,6 +54,8 @@ export interface VehicleRunner {
    * solve, integrate }. The harness reports the per-step mean of each over the first timed run.
    */
   stepSplit?(): Record<string, number>;
+  /** Optional: a user's script between steps (reads, untimed), called after every step. */
+  afterStep?(): void;
 }
 
 export interface VehicleRunOptions {
@@ -214,6 +216,7 @@ async function runOnce(runner: VehicleRunner, scene: VehicleScene, opts: Vehicle
       if (Number.isNaN(d)) diverged = true;
       sink[n++] = d;
     }
+    runner.afterStep?.();
     sampleMs += performance.now() - b;
     if (diverged) break;
   }
