@@ -34,8 +34,9 @@ export const BUILDS = {
     label: 'renderer (dist/web)',
     script: 'build:web',
     outDir: 'dist/web',
-    // sim/node is Node-only: nothing in the renderer or its workers may import it (the boundary test)
-    inputs: [...COMMON_INPUTS, 'vite.config.ts', 'scripts/vite-foxglove-wasm.ts', 'renderer', 'sim', '!sim/node', 'electron', 'assets'],
+    // sim/node and sim/live are Node-only, and of electron/ the renderer imports only the IPC
+    // contract (and vite.config.ts the asset kinds): nothing in the renderer or its workers may import the rest (the boundary test)
+    inputs: [...COMMON_INPUTS, 'vite.config.ts', 'scripts/vite-foxglove-wasm.ts', 'renderer', 'sim', '!sim/node', '!sim/live', 'electron/ipc-contract.ts', 'electron/asset-kind.ts', 'assets'],
     outputs: ['index.html', 'assets-manifest.json'],
   },
   electron: {
