@@ -1,0 +1,71 @@
+/**
+ * A per-joint velocity command reaches its joint: the bundled differential-drive robot with one
+ * more joint, a turntable on the chassis declared with a ros2_control velocity interface (so it
+ * has a motor no controller owns). Commanded at 1.5 rad/s in lockstep, the turntable turns at that
+ * rate while the wheels stay as the drive leaves them; a recording is refused while the command
+ * is in effect (a recording carries only drive commands), and a reset clears it.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { LiveSession } from '../../../sim/live/session';
+
+const ASSETS = resolve(__dirname, '../../../assets');
+const tmp = mkdtempSync(join(tmpdir(), 'tw-joint-cmd-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function writeScenario(): string {
+  const urdf = readFileSync(join(ASSETS, 'robots/diff-drive-caster.urdf'), 'utf8').replace(
+    '</robot>',
+    `  <link name="turntable">
+    <inertial><mass value="0.5"/><inertia ixx="0.002" iyy="0.002" izz="0.004" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link>
+  <joint name="turntable_joint" type="continuous">
+    <parent link="base_link"/><child link="turntable"/><origin xyz="0 0 0.1"/><axis xyz="0 0 1"/>
+    <limit effort="5" velocity="4"/>
+  </joint>
+  <ros2_control name="table" type="system">
+    <joint name="turntable_joint"><command_interface name="velocity"/><state_interface name="position"/></joint>
+  </ros2_control>
+</robot>`,
+  );
+  writeFileSync(join(tmp, 'robot.urdf'), urdf);
+  const scenario = JSON.parse(readFileSync(join(ASSETS, 'scenarios/robot-diff-drive-caster.json'), 'utf8')) as Record<string, unknown>;
+  scenario.terrain = join(ASSETS, 'terrains/ramp.json');
+  (scenario.robot as Record<string, unknown>).urdf = 'robot.urdf';
+  delete scenario.script;
+  const path = join(tmp, 'scenario.json');
+  writeFileSync(path, JSON.stringify(scenario));
+  return path;
+}
+
+describe('LiveSession.setJointVelocity', () => {
+  it('turns a joint with a free motor at the commanded rate; refused while recording; cleared by reset', async () => {
+    const s = await LiveSession.open(writeScenario(), { lockstep: true, recordThread: false });
+    try {
+      const joints = s.info().joints;
+      const j = joints.findIndex((d) => d.name === 'turntable_joint');
+      expect(j).toBeGreaterThanOrEqual(0);
+      expect(joints[j].motor).toBe(true);
+      expect(joints[j].controlled).toBe(false);
+      await s.step(100);
+      // held at rest by its velocity interface until commanded
+      expect(Math.abs(s.current().jointVelocity[j])).toBeLessThan(0.05);
+      const q0 = s.current().jointPosition[j];
+      s.setJointVelocity('turntable_joint', 1.5);
+      await expect(s.startRecording(join(tmp, 'refused.mcap'))).rejects.toThrow(/per-joint velocity commands/);
+      await s.step(200);
+      expect(s.current().jointVelocity[j]).toBeCloseTo(1.5, 1);
+      const dt = s.info().dt;
+      // 200 steps at 1.5 rad/s, less the spin-up
+      expect(s.current().jointPosition[j] - q0).toBeGreaterThan(0.8 * 1.5 * 200 * dt);
+      await s.reset();
+      const status = await s.startRecording(join(tmp, 'after-reset.mcap'));
+      expect(status).toBeTruthy();
+      await s.stopRecording();
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
+});
