@@ -91,6 +91,8 @@ test('drive off the map edge: the fault pause everywhere, the recording keeps th
   expect((await download).suggestedFilename()).toMatch(/\.mcap$/);
   await page.waitForFunction(() => window.__terrawheel?.fault === null && window.__terrawheel?.recording?.saved != null);
   await page.waitForFunction((s) => (window.__terrawheel?.lastFrame?.step ?? Infinity) < s, f.step);
+  // the status bar and plots redraw on their own tick, after the frame arrives
+  await panelTicks(page, 2);
   h = await hook(page);
   expect(h.paused).toBe(true);
   expect(h.status).toContain('PAUSED');
@@ -104,6 +106,7 @@ test('drive off the map edge: the fault pause everywhere, the recording keeps th
   await page.keyboard.down('s');
   await stepsAdvance(page, 200);
   await page.keyboard.up('s');
+  await panelTicks(page, 2);
   h = await hook(page);
   expect(h.fault).toBeNull();
   expect(h.status).toMatch(/running/);
