@@ -9,9 +9,10 @@
  * are at most `depth` apart: a depth of 5 mm at ω = 10 rad/s changes the slip by 5 cm/s at most.
  */
 import { contactKindName } from '../../sim/dynamics/plain-world';
-import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, ContactInfoField, POSE_STRIDE, VELOCITY_STRIDE } from '../../sim/dynamics/frame-layout';
+import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, ContactInfoField } from '../../sim/dynamics/frame-layout';
 import { ElementKind } from '../../sim/terrain/heightfield';
 import { TERRAIN_PLANARITY_TOLERANCE } from '../../sim/constants';
+import { pointVelocity } from '../../sim/app/plot-series';
 import type { TerrainHeights } from './terrain-heights';
 
 /** The slice of a Frame the inspector reads (a Frame fits; tests build it by hand). */
@@ -99,20 +100,6 @@ export function elementName(code: number): TerrainElement | null {
   }
 }
 
-/** Velocity of the material point of `body` at p (world), written into out; false without data. */
-function pointVelocity(out: number[], f: MotionFrame, body: number, px: number, py: number, pz: number): boolean {
-  out[0] = 0; out[1] = 0; out[2] = 0;
-  if (body < 0) return true; // the terrain does not move
-  const v = f.velocities;
-  const q = VELOCITY_STRIDE * body, o = POSE_STRIDE * body;
-  if (!v || q + 5 >= v.length || o + 2 >= f.poses.length) return false;
-  const rx = px - f.poses[o], ry = py - f.poses[o + 1], rz = pz - f.poses[o + 2];
-  const wx = v[q + 3], wy = v[q + 4], wz = v[q + 5];
-  out[0] = v[q] + wy * rz - wz * ry;
-  out[1] = v[q + 1] + wz * rx - wx * rz;
-  out[2] = v[q + 2] + wx * ry - wy * rx;
-  return true;
-}
 
 const va = [0, 0, 0], vb = [0, 0, 0];
 

@@ -99,8 +99,11 @@ function touchingCount(f: SeriesFrame): number {
 
 const va = [0, 0, 0], vb = [0, 0, 0];
 
-/** Velocity of the material point of `body` at p (the terrain, −1, is still); false without velocities. */
-function pointVelocity(out: number[], f: SeriesFrame, body: number, px: number, py: number, pz: number): boolean {
+/**
+ * Velocity of the material point of `body` at p (world) into `out` (the terrain, −1, is still);
+ * false without velocities. Shared with the inspector (renderer/inspect/contact-detail.ts).
+ */
+export function pointVelocity(out: number[], f: { poses: ArrayLike<number>; velocities?: ArrayLike<number> | null }, body: number, px: number, py: number, pz: number): boolean {
   out[0] = 0; out[1] = 0; out[2] = 0;
   if (body < 0) return true;
   const v = f.velocities;
