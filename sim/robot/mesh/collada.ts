@@ -207,25 +207,26 @@ function readGeometry(g: XNode, file: string, budget: { triangles: number }): Ge
   const where = `<geometry id="${gid}">`;
   const mesh = kid(g, 'mesh');
   if (!mesh) throw err(file, `${where} has no <mesh> (${g.kids.map((k) => `<${k.name}>`).join(', ') || 'nothing'}; only polygon meshes are read)`);
-  const sources = new Map<string, { values: number[]; stride: number; offset: number; count: number }>();
-  for (const s of kidsNamed(mesh, 'source')) {
-    const fa = kid(s, 'float_array');
-    if (!fa || !s.attrs.id) continue;
-    const values = numbers(fa.text, `${where} <source id="${s.attrs.id}"> <float_array>`, file);
-    const acc = kid(kid(s, 'technique_common') ?? s, 'accessor');
-    const stride = acc?.attrs.stride !== undefined ? Number(acc.attrs.stride) : 3;
-    const offset = acc?.attrs.offset !== undefined ? Number(acc.attrs.offset) : 0;
-    if (!(Number.isInteger(stride) && stride >= 3 && Number.isInteger(offset) && offset >= 0)) {
-      throw err(file, `${where} <source id="${s.attrs.id}">: accessor stride="${acc?.attrs.stride}" offset="${acc?.attrs.offset}" (positions need a stride ≥ 3)`);
-    }
-    const count = acc?.attrs.count !== undefined ? Math.min(Number(acc.attrs.count), Math.floor((values.length - offset) / stride)) : Math.floor((values.length - offset) / stride);
-    sources.set(s.attrs.id, { values, stride, offset, count: Math.max(0, count | 0) });
-  }
+  // Sources by id; only the one <vertices> names as POSITION is read (normals, UVs are not).
+  const sourceEls = new Map<string, XNode>();
+  for (const s of kidsNamed(mesh, 'source')) if (s.attrs.id) sourceEls.set(s.attrs.id, s);
   const verts = kid(mesh, 'vertices');
   const posInput = verts ? kidsNamed(verts, 'input').find((i) => i.attrs.semantic === 'POSITION') : undefined;
   if (!verts || !posInput) throw err(file, `${where}: <vertices> with an <input semantic="POSITION"> is missing`);
-  const src = sources.get(localRef(posInput.attrs.source, `${where} <vertices> <input>`, file));
-  if (!src) throw err(file, `${where}: the POSITION source "${posInput.attrs.source}" is not a <source> with a <float_array> in this mesh`);
+  const srcId = localRef(posInput.attrs.source, `${where} <vertices> <input>`, file);
+  const srcEl = sourceEls.get(srcId);
+  const fa = srcEl ? kid(srcEl, 'float_array') : undefined;
+  if (!srcEl || !fa) throw err(file, `${where}: the POSITION source "${posInput.attrs.source}" is not a <source> with a <float_array> in this mesh`);
+  const values = numbers(fa.text, `${where} <source id="${srcId}"> <float_array>`, file);
+  const acc = kid(kid(srcEl, 'technique_common') ?? srcEl, 'accessor');
+  const stride = acc?.attrs.stride !== undefined ? Number(acc.attrs.stride) : 3;
+  const offset = acc?.attrs.offset !== undefined ? Number(acc.attrs.offset) : 0;
+  if (!(Number.isInteger(stride) && stride >= 3 && Number.isInteger(offset) && offset >= 0)) {
+    throw err(file, `${where} <source id="${srcId}">: accessor stride="${acc?.attrs.stride ?? ''}" offset="${acc?.attrs.offset ?? ''}" (positions need x, y, z: a stride ≥ 3)`);
+  }
+  const fit = Math.floor((values.length - offset) / stride);
+  const declared = acc?.attrs.count !== undefined ? Number(acc.attrs.count) : fit;
+  const src = { values, stride, offset, count: Math.max(0, Math.min(Number.isInteger(declared) ? declared : fit, fit)) };
   if (src.count > MESH_MAX_VERTICES) throw err(file, `${where}: ${src.count} vertices; at most ${MESH_MAX_VERTICES} are accepted (simplify the mesh)`);
   const positions = new Float64Array(src.count * 3);
   for (let i = 0; i < src.count; i++) for (let k = 0; k < 3; k++) positions[3 * i + k] = src.values[src.offset + i * src.stride + k];

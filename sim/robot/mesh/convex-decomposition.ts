@@ -18,6 +18,11 @@
  * not block a UI (the simulation worker, the CLI) and its result is cached by the content hash of
  * the mesh file and the options (convex-parts.ts). The wasm module (≈180 kB, base64 inside the
  * script) is imported on first use only.
+ *
+ * Where it runs: Node (the CLI, tests), and a browser worker without a Content-Security-Policy
+ * (the web build, `npm run web`: checked in Chromium). NOT under the desktop app's CSP: embind's
+ * glue calls `new Function`, which `script-src 'self' 'wasm-unsafe-eval'` refuses; there the step
+ * reports "not split: V-HACD cannot run in this thread" and the single hull is used.
  */
 import type { Vec3Spec } from '../../dynamics/spec';
 import { buildConvexHull, HullStatus } from '../../shapes/convex-hull-builder';
@@ -63,8 +68,23 @@ let decomposer: Promise<Decomposer> | null = null;
 /** The wasm decomposer, instantiated once per thread on first use. */
 function getDecomposer(): Promise<Decomposer> {
   // The package has only a "module" field (no "main"/"exports"): Node resolves the file itself.
-  decomposer ??= import('vhacd-js/lib/vhacd.js').then((m) => m.ConvexMeshDecomposition.create() as Promise<Decomposer>);
+  decomposer ??= import('vhacd-js/lib/vhacd.js')
+    .then((m) => m.ConvexMeshDecomposition.create() as Promise<Decomposer>)
+    .catch((e: unknown) => {
+      throw explain(e);
+    });
   return decomposer;
+}
+
+/**
+ * Emscripten's embind glue builds its bindings with `new Function`: a Content-Security-Policy
+ * without 'unsafe-eval' (the desktop app's, sent on its worker scripts) refuses that.
+ */
+function explain(e: unknown): unknown {
+  if (e instanceof EvalError || /Content.Security.Policy|unsafe-eval/i.test(String(e))) {
+    return new Error(`V-HACD cannot run in this thread: its wasm glue compiles functions at run time, which this page's Content-Security-Policy forbids ('unsafe-eval') (${String(e).slice(0, 80)})`);
+  }
+  return e;
 }
 
 /**
@@ -73,10 +93,15 @@ function getDecomposer(): Promise<Decomposer> {
  */
 export async function decomposeMesh(mesh: TriangleMesh, options: Readonly<DecompositionOptions> = DEFAULT_DECOMPOSITION): Promise<ConvexParts> {
   const d = await getDecomposer();
-  const raw = d.computeConvexHulls(
-    { positions: mesh.positions, indices: mesh.indices },
-    { maxHulls: options.maxHulls, maxVerticesPerHull: options.maxVerticesPerHull, voxelResolution: options.voxelResolution, minVolumePercentError: options.minVolumePercentError, fillMode: 'flood', messages: 'none' },
-  );
+  let raw: TriangleMesh[];
+  try {
+    raw = d.computeConvexHulls(
+      { positions: mesh.positions, indices: mesh.indices },
+      { maxHulls: options.maxHulls, maxVerticesPerHull: options.maxVerticesPerHull, voxelResolution: options.voxelResolution, minVolumePercentError: options.minVolumePercentError, fillMode: 'flood', messages: 'none' },
+    );
+  } catch (e) {
+    throw explain(e);
+  }
   const hulls: Vec3Spec[][] = [];
   let volume = 0;
   for (const h of raw) {

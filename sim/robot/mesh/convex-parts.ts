@@ -4,6 +4,14 @@
  * DECOMPOSE_FIT_RATIO) split into convex parts by V-HACD (convex-decomposition.ts), through a
  * cache keyed by the SHA-256 of the mesh file's bytes, the URDF scale and the options.
  *
+ * Open meshes (holes: common in meshes exported from game or CAD tools, e.g. all 21 Collada
+ * meshes of the public Curiosity model, with 24 to 3049 boundary edges each) are not split: they
+ * enclose no volume to compare the hull with, and V-HACD's flood fill leaks through a hole, so it
+ * returns a hollow shell of the surface (an open-topped unit box: 16 thin parts holding 0.057 m³).
+ * V-HACD's "raycast" fill is meant for such meshes, but vhacd-js 0.0.1 ignores `fillMode` (flood,
+ * raycast and surface gave identical parts here). Links on continuous joints (wheel candidates)
+ * are not split either: the loader frames them as cylinders.
+ *
  *   model ──► collision meshes (path, scale) ──► read (STL/OBJ/Collada) ──► single hull: fit
  *         ──► fit > ratio? ──► cache.get(key) ?? V-HACD ──► cache.set ──► parts by mesh key
  *
@@ -110,6 +118,9 @@ export async function convexPartsForUrdf(
   const parts: Record<string, ConvexParts> = {};
   const report: MeshVolumeReport[] = [];
   const seen = new Set<string>();
+  // A link turned by a continuous joint is a wheel candidate: urdfToRobot frames its mesh as one
+  // cylinder about the axis (wheel-frame.ts), which parts would not change; not worth V-HACD.
+  const wheels = new Set(model.joints.filter((j) => j.type === 'continuous').map((j) => j.child));
   for (const link of model.links) {
     for (const c of link.collisions) {
       const g = c.geometry;
@@ -132,10 +143,14 @@ export async function convexPartsForUrdf(
       const entry: MeshVolumeReport = { file, link: link.name, meshVolume: hull.meshVolume, hullVolume: hull.hullVolume };
       report.push(entry);
       if (!Number.isFinite(hull.fitRatio)) {
-        entry.note = 'not split (an open mesh has no inside to decompose)';
+        entry.note = 'not split: an open mesh (V-HACD would return a hollow shell of its surface, see the header)';
         continue;
       }
       if (!(hull.fitRatio > DECOMPOSE_FIT_RATIO)) continue;
+      if (wheels.has(link.name)) {
+        entry.note = 'not split (a wheel link: framed as a cylinder about its joint when it fits)';
+        continue;
+      }
       const cacheKey = cache ? await convexPartsCacheKey(bytes, g.scale, options) : null;
       let got = cacheKey !== null && cache ? await cache.get(cacheKey) : undefined;
       const fromCache = got !== undefined;

@@ -772,10 +772,10 @@ function collisionShapes(
           throw e;
         }
         cache.set(key, hull);
-        if (!Number.isFinite(hull.fitRatio)) {
-          warnings.push(`link "${link}": collision mesh "${file}" is not closed; its convex hull is used, fit not checked`);
-        } else if (split) {
+        if (split) {
           warnings.push(`info: ${formatVolumeReport({ file, link, meshVolume: hull.meshVolume, hullVolume: hull.hullVolume, parts: { count: split.hulls.length, volume: split.volume, fromCache: false } })}`);
+        } else if (!Number.isFinite(hull.fitRatio)) {
+          warnings.push(`link "${link}": collision mesh "${file}" is not closed; its convex hull is used, fit not checked`);
         } else if (hull.fitRatio > MESH_HULL_POOR_FIT_RATIO) {
           warnings.push(
             `link "${link}": the convex hull of collision mesh "${file}" has ${hull.fitRatio.toFixed(2)}× the mesh's volume (> ${MESH_HULL_POOR_FIT_RATIO}); it was not split into convex parts (convexPartsForUrdf does that, as the app and the CLI do); or split the mesh, one <collision> each, or use primitives`,

@@ -4,7 +4,10 @@
  * <unit meter>, the primitive kinds, and broken files. The oracle is the same shape written as an
  * STL: read through the URDF loader, both must give the same collision hull.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { meshCollisionHull } from '../../../sim/robot/mesh/mesh-hull';
 import { parseCollada } from '../../../sim/robot/mesh/collada';
 import { meshVolume } from '../../../sim/robot/mesh/triangle-mesh';
 import { loadUrdfRobot } from '../../../sim/robot/urdf/load-urdf';
@@ -152,6 +155,23 @@ describe('Collada collision meshes', () => {
       signed += a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
     }
     expect(signed / 6).toBeCloseTo(6, 12);
+  });
+
+  it('a real collision mesh (AWS warehouse desk, FBX COLLADA exporter, centimetres, Z_UP, MIT-0) reads closed, in metres', () => {
+    const file = 'aws_robomaker_warehouse_DeskC_01_collision.DAE';
+    const m = parseCollada(new Uint8Array(readFileSync(join(__dirname, '../../fixtures/meshes/aws-warehouse', file))), file);
+    expect(m.unitMeter).toBe(0.01);
+    expect(m.upAxis).toBe('Z_UP');
+    expect(m.indices.length / 3).toBe(236);
+    // 0.88 × 1.56 m footprint, 1.44 m tall, standing on z = 0 (as Gazebo draws it, up axis not applied).
+    const b = bbox(m.positions);
+    [-0.441, -0.7777, 0, 0.441, 0.7777, 1.4401].forEach((v, i) => expect(b[i]).toBeCloseTo(v, 3));
+    const v = meshVolume(m);
+    expect(v.closed).toBe(true);
+    expect(v.volume).toBeCloseTo(0.407, 3);
+    // Concave: its single hull is 3.99× its volume, so the loader splits it into convex parts.
+    const hull = meshCollisionHull(m, [1, 1, 1], file);
+    expect(hull.fitRatio).toBeCloseTo(3.99, 2);
   });
 
   describe('broken files throw a UrdfError naming the file and what is wrong', () => {

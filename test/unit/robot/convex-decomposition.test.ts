@@ -22,6 +22,15 @@ import { loadUrdfRobot } from '../../../sim/robot/urdf/load-urdf';
 import { parseUrdf } from '../../../sim/robot/urdf/parse-urdf';
 import { parseStl } from '../../../sim/robot/mesh/stl';
 import type { BodySpec, ShapeSpec } from '../../../sim/dynamics/spec';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SimServiceImpl } from '../../../sim/app/service';
+import { loadScenarioUrdfRobotWithVisuals } from '../../../sim/scenario/scenario-robot';
+import { prepareScenarioMeshes } from '../../../sim/scenario/scenario-meshes';
+import type { ScenarioFiles } from '../../../sim/scenario/scenario-files';
+import { decodeTerrain } from '../../../sim/terrain/load-terrain';
+import { diskConvexPartsCache } from '../../../sim/node/convex-parts-cache';
 
 /** [s] V-HACD on the U takes ~1 s idle; a shared 2-core machine may be many times slower. */
 const VHACD_TIMEOUT_MS = 120_000;
@@ -145,6 +154,27 @@ describe('convex decomposition of a concave collision mesh (V-HACD)', () => {
     expect(single.warnings.join('\n')).toMatch(/has 1\.82× the mesh's volume \(> 1\.5\); it was not split into convex parts/);
   });
 
+  it('an open mesh (the U without an end cap) and a wheel link are not given to V-HACD, and say why', async () => {
+    const u = uMesh();
+    const keep: number[] = [];
+    for (let t = 0; t < U_CAP.length; t++) keep.push(...u.indices.subarray(6 * t, 6 * t + 3));
+    keep.push(...u.indices.subarray(6 * U_CAP.length));
+    const open = binaryStl({ positions: u.positions, indices: Uint32Array.from(keep) });
+    const oc = countingCache();
+    const r = await convexPartsForUrdf(model, 'r/bracket.urdf', () => open, oc);
+    expect(r.report[0].parts).toBeUndefined();
+    expect(formatVolumeReport(r.report[0])).toMatch(/mesh not closed, single hull 60\.0 L; not split: an open mesh/);
+    expect(oc.gets + oc.sets).toBe(0);
+    // The same closed U on a continuous joint's child: a wheel candidate, never given to V-HACD.
+    const wheel = parseUrdf(URDF.replace('</robot>', `<link name="w"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+      <collision><geometry><mesh filename="u.stl"/></geometry></collision></link><joint name="j" type="continuous"><parent link="base"/><child link="w"/><axis xyz="0 1 0"/></joint></robot>`).replace('<collision><geometry><mesh filename="u.stl"/></geometry></collision></link>', '</link>'));
+    const c = countingCache();
+    const wr = await convexPartsForUrdf(wheel, 'r/bracket.urdf', () => stl, c);
+    expect(wr.report.map((x) => x.link)).toEqual(['w']);
+    expect(wr.report[0].note).toMatch(/a wheel link/);
+    expect(c.gets + c.sets).toBe(0);
+  });
+
   it('a box dropped into the U rests on its floor (z = 0.1), not on the single hull\'s lid (z = 0.4)', () => {
     const rest = (shape: ShapeSpec): number => {
       const bracket: BodySpec = { name: 'bracket', type: 'static', shape, position: [0, 0, 0] };
@@ -161,4 +191,34 @@ describe('convex decomposition of a concave collision mesh (V-HACD)', () => {
     expect(Math.abs(rest(withParts) - (0.1 + 0.05))).toBeLessThan(0.005);
     expect(Math.abs(rest(single) - (0.4 + 0.05))).toBeLessThan(0.005);
   });
+
+  it('the service splits a scenario robot\'s meshes before building the world (prepareFiles), through the cache', async () => {
+    const service = new SimServiceImpl({ decodeTerrain, loadUrdfRobot: loadScenarioUrdfRobotWithVisuals, prepareFiles: (f) => prepareScenarioMeshes(f, cache) });
+    const n = 21;
+    const files: ScenarioFiles = {
+      scenario: { format: 'terrawheel-scenario', version: 2, name: 'bracket', terrain: { cols: n, rows: n, dx: 0.25, dy: 0.25, x0: -2.5, y0: -2.5, heights: new Array(n * n).fill(0) }, robot: { urdf: 'bracket.urdf', position: [0, 0], yaw: 0 } },
+      terrainSidecar: null, terrainData: new Uint8Array(0), robotUrdf: URDF, robotMeshes: { 'u.stl': stl },
+    };
+    const hitsBefore = cache.hits;
+    await service.load(files);
+    expect(cache.hits).toBe(hitsBefore + 1);
+    const base = service.getWorld()?.engine.spec.robot?.bodies.find((b) => b.name.endsWith('base'));
+    expect(base?.shape.type).toBe('compound');
+    expect(base?.shape.type === 'compound' ? base.shape.children.length : 0).toBe(first.report[0].parts?.count);
+    const prepared = await prepareScenarioMeshes(files, cache);
+    expect(prepared.robotMeshReport).toEqual([expect.stringMatching(/^collision mesh "u\.stl" \(link "base"\): mesh 33\.0 L, single hull 60\.0 L \(1\.82×\); \d+ convex parts .*, cached$/)]);
+    expect(files.robotConvexParts).toBeUndefined(); // the caller's files are not changed
+    service.dispose();
+  });
+
+  it('Node\'s disk cache stores parts by key, survives a new instance, and ignores a damaged entry', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tw-parts-'));
+    const parts = first.parts[collisionMeshKey('r/u.stl', [1, 1, 1])];
+    await diskConvexPartsCache(dir).set('k1', parts);
+    expect(await diskConvexPartsCache(dir).get('k1')).toEqual(parts);
+    expect(await diskConvexPartsCache(dir).get('k2')).toBeUndefined();
+    writeFileSync(join(dir, 'k3.json'), '{"hulls": [[[0, 0]]], "volume": 1}');
+    expect(await diskConvexPartsCache(dir).get('k3')).toBeUndefined();
+  });
 });
+
