@@ -282,6 +282,14 @@ describe('urdfToRobot: motors from the controller', () => {
     expectClose(out.robot.joints[1].axis as number[], [0, -1, 0]);
   });
 
+  it('without effort limits, a heavy robot\'s inferred motors can slip its wheels (m·g·r / wheels), a light one\'s get 20 N·m', () => {
+    const noEffort = (baseKg: number) => URDF.replace('<limit effort="7" velocity="10"/>', '').replace(inertial(4), inertial(baseKg));
+    const torque = (t: string) => loadUrdfRobot(t).robot.joints.map((j) => j.motor?.maxTorque);
+    expect(torque(noEffort(4))).toEqual([20, 20]); // 6 kg: 5.9 N·m to slip, below the floor
+    // 200 kg + two 1 kg wheels of r = 0.2: 202·9.81·0.2/2 = 198.2 N·m, rounded up
+    expect(torque(noEffort(200))).toEqual([199, 199]);
+  });
+
   it('rejects a controller naming a joint the robot does not have', () => {
     expect(() =>
       loadUrdfRobot(URDF, {
