@@ -218,8 +218,9 @@ describe('urdfToRobot: lumpFixedLinks', () => {
     <joint name="hinge" type="revolute"><parent link="payload"/><child link="arm"/><origin xyz="0 0 1"/><axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
   </robot>`;
 
-  it('keeps fixed links as bodies by default', () => {
-    const out = loadUrdfRobot(URDF, { controller: 'none' });
+  it('lumps fixed links by default (as Gazebo\'s URDF conversion does); lumpFixedLinks: false keeps them as bodies', () => {
+    expect(loadUrdfRobot(URDF, { controller: 'none' }).robot.bodies.map((b) => b.name)).toEqual(['base', 'arm']);
+    const out = loadUrdfRobot(URDF, { controller: 'none', lumpFixedLinks: false });
     expect(out.robot.bodies.map((b) => b.name)).toEqual(['base', 'payload', 'arm']);
     expect(out.robot.joints.map((j) => j.type)).toEqual(['fixed', 'revolute']);
   });
