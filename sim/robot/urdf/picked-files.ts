@@ -116,10 +116,14 @@ export interface PickedRobot {
 
 /**
  * The robot file `main` of `files`, its xacro expanded (arguments `args`) with includes read from
- * `files` only. Throws UrdfError naming the file; when the expansion fails after includes were
- * skipped, the message lists them ("add them to the files you open").
+ * `files` (or, for a path none of them is, `fallback`: the files beside a file opened alone).
+ * Throws UrdfError naming the file; when the expansion fails after includes were skipped, the
+ * message lists them ("add them to the files you open").
  */
-export async function expandPickedRobot(main: PickedFile, files: PickedFiles, args?: Record<string, string | number | boolean>): Promise<PickedRobot> {
+export async function expandPickedRobot(
+  main: PickedFile, files: PickedFiles, args?: Record<string, string | number | boolean>,
+  fallback?: (path: string) => Promise<Uint8Array | undefined>,
+): Promise<PickedRobot> {
   const text = decoder.decode(main.bytes);
   if (!isXacro(text)) return { name: main.path, urdf: text, warnings: [] };
   const missing: string[] = [];
@@ -127,8 +131,12 @@ export async function expandPickedRobot(main: PickedFile, files: PickedFiles, ar
     const r = await expandXacro(text, {
       path: main.path,
       args,
-      readFile: (p) => {
-        const t = files.text(p);
+      readFile: async (p) => {
+        let t = files.text(p);
+        if (t === undefined && fallback) {
+          const b = await fallback(p);
+          if (b) t = decoder.decode(b);
+        }
         if (t === undefined) missing.push(baseName(p));
         return t;
       },
