@@ -155,6 +155,36 @@ class StrictXmldomParser extends XmldomParser {
   }
 }
 
+/**
+ * Python's math functions that xacro's `${...}` offers (it evaluates with `math`'s names in scope)
+ * and xacro-parser lacks (it has sin, cos, tan, asin, acos, atan, atan2, log, pow, radians,
+ * degrees): the MiR's `${sqrt(...)}` inertia expressions failed as "undefined variable: sqrt".
+ */
+const PYTHON_MATH: Record<string, (...a: number[]) => number> = {
+  sqrt: Math.sqrt, exp: Math.exp, fabs: Math.abs, abs: Math.abs, floor: Math.floor, ceil: Math.ceil,
+  trunc: Math.trunc, log10: Math.log10, hypot: Math.hypot, min: Math.min, max: Math.max,
+  copysign: (x, y) => (y < 0 || Object.is(y, -0) ? -Math.abs(x) : Math.abs(x)),
+};
+
+/** Registers PYTHON_MATH's functions with a parser's expression language (those it lacks). */
+function addPythonMath(parser: XacroParser): void {
+  const functions = (parser as unknown as { expressionParser: { functions: Record<string, unknown> } }).expressionParser.functions;
+  for (const [name, fn] of Object.entries(PYTHON_MATH)) if (!(name in functions)) functions[name] = fn;
+}
+
+/**
+ * xacro-parser may leave a number as a text node's data (a `${...}` that is a node's whole text):
+ * xmldom's serializer needs strings ("n.data.replace is not a function" on the MiR). Turns every
+ * text node's data into a string, in place; returns the node.
+ */
+function textAsStrings<T>(node: T): T {
+  const n = node as unknown as { data?: unknown; childNodes?: ArrayLike<unknown> };
+  if (n.data !== undefined && typeof n.data !== 'string') n.data = String(n.data);
+  const kids = n.childNodes;
+  if (kids) for (let i = 0; i < kids.length; i++) textAsStrings(kids[i]);
+  return node;
+}
+
 function folderOf(path: string): string {
   const p = path.replace(/\\/g, '/');
   const k = p.lastIndexOf('/');
@@ -208,6 +238,7 @@ export async function expandXacro(text: string, options: XacroOptions): Promise<
     }
     parser.arguments = { ...options.args };
   }
+  addPythonMath(parser);
   parser.rospackCommands = {
     find: (pkg: string) => `${prefix}${packageFolder(mainPath, pkg)}`,
     optenv: (_name: string, ...dflt: string[]) => dflt.join(' '),
@@ -254,7 +285,7 @@ export async function expandXacro(text: string, options: XacroOptions): Promise<
   try {
     const doc = await withGlobals(() => parser.parse(prePass(text, mainPath, warnings)));
     const Serializer = native ? ((globalThis as unknown as { XMLSerializer: new () => { serializeToString(n: unknown): string } }).XMLSerializer) : XmldomSerializer;
-    out = new Serializer().serializeToString(doc);
+    out = new Serializer().serializeToString(native ? doc : textAsStrings(doc));
   } catch (e) {
     if (e instanceof UrdfError) throw e;
     const msg = e instanceof Error ? e.message.replace(/\s+/g, ' ').trim() : String(e);

@@ -52,6 +52,16 @@ describe('expandXacro', () => {
     expect(g.origin.xyz[1]).toBeCloseTo(Math.PI / 2, 12);
   });
 
+  it('Python math functions (sqrt, fabs, floor, ceil, exp, hypot, min, max) as xacro offers them (the MiR\'s ${sqrt(5e-05)})', async () => {
+    const out = await expand(`<robot name="r" ${NS}><link name="\${sqrt(16)}_\${fabs(-2)}_\${floor(2.7)}_\${ceil(2.1)}_\${exp(0)}_\${hypot(3, 4)}_\${min(1, 2)}_\${max(1, 2)}"/></robot>`);
+    expect(links(out.urdf)).toEqual(['4_2_2_3_1_5_1_2']);
+  });
+
+  it('a property whose value is a number as a whole text node serialises (the MiR: "n.data.replace is not a function")', async () => {
+    const out = await expand(`<robot name="r" ${NS}><xacro:property name="m" value="2"/><link name="a"><mu1>\${m*2}</mu1></link></robot>`);
+    expect(out.urdf).toContain('<mu1>4</mu1>');
+  });
+
   it('includes by $(find pkg) and package://, relative to the main file\'s package', async () => {
     const files = {
       '/ws/src/pkg/urdf/parts.xacro': `<robot ${NS}><xacro:macro name="part" params="n"><link name="part_\${n}"/></xacro:macro><xacro:include filename="package://pkg/urdf/o.xacro"/></robot>`,
