@@ -45,5 +45,8 @@ export function loadScenarioUrdfRobotWithVisuals(parsed: ParsedScenario, files: 
       ? { disableCollisions: [...(entry.disableCollisions ?? []), ...(files.robotSrdf !== undefined ? parseSrdfDisabledPairs(files.robotSrdf, 'the robot\'s SRDF') : [])] }
       : {}),
   });
-  return { robot: placeOnTerrain(loaded.robot, terrain), visuals: loaded.visuals };
+  // visualMeshes: false (a robot bundled without its visual meshes): the mesh visuals are dropped,
+  // so the renderer draws the collision shapes of links that have no other visual
+  const visuals = entry.visualMeshes === false ? loaded.visuals.filter((v) => v.geometry.type !== 'mesh') : loaded.visuals;
+  return { robot: placeOnTerrain(loaded.robot, terrain), visuals };
 }

@@ -74,8 +74,12 @@ export interface UrdfToRobotOptions {
   hold?: Record<string, number>;
   /**
    * Merge every link on a fixed joint (not a ball joint) into its parent's body, mass properties
-   * combined (parallel-axis theorem). Fewer bodies and no stiff light–heavy fixed pairs for the
-   * solver; the merged links' names map to their host in `linkBodies`. Default false.
+   * combined (parallel-axis theorem), as Gazebo does when it converts a URDF (SDFormat lumps
+   * fixed joints unless told to preserve them). A fixed joint is then exactly rigid: a chain of
+   * fixed joints through light links (the JPL OSR hangs its 10 kg body on five, through 0.1–1 kg
+   * links) would otherwise sag as soft solver rows (78 mm at spawn). Fewer bodies, too. The
+   * merged links' names map to their host in `linkBodies`. Default true; false keeps one body per
+   * massive link, each fixed joint a solver joint.
    */
   lumpFixedLinks?: boolean;
   /**
@@ -297,8 +301,8 @@ function linkTree(model: UrdfModel, position: readonly number[], yaw: number): L
 }
 
 /**
- * Fills tree.bodyOf: a massive link is its own body (or, with lumpFixedLinks, part of its fixed
- * parent's); a massless link on a fixed joint merges into its parent's body; a massless root
+ * Fills tree.bodyOf: a massive link is its own body (or, with lumpFixedLinks, the default, part of
+ * its fixed parent's); a massless link on a fixed joint merges into its parent's body; a massless root
  * merges, with its massless fixed descendants, into the one massive link fixed to them. Throws
  * for a massless link that moves. Returns the base body.
  */
@@ -321,7 +325,7 @@ function assignBodies(tree: LinkTree, model: UrdfModel, options: UrdfToRobotOpti
         else s.push(j.child);
       }
     }
-    if (hosts.length === 0 || (hosts.length > 1 && !options.lumpFixedLinks)) {
+    if (hosts.length === 0 || (hosts.length > 1 && options.lumpFixedLinks === false)) {
       throw new UrdfError(
         `link "${model.root}" (the root) has no <inertial>: give it a mass and inertia, or fix exactly one massive link to it (as base_footprint → base_link); found ${hosts.length}`,
         model.root,
@@ -335,7 +339,7 @@ function assignBodies(tree: LinkTree, model: UrdfModel, options: UrdfToRobotOpti
     if (bodyOf.has(name)) continue;
     const link = links.get(name) as UrdfLink;
     const j = parentJoint.get(name);
-    if (link.inertial && options.lumpFixedLinks && j?.type === 'fixed') {
+    if (link.inertial && options.lumpFixedLinks !== false && j?.type === 'fixed') {
       bodyOf.set(name, bodyOf.get(j.parent) as string);
       continue;
     }
