@@ -317,7 +317,7 @@ const files = new FileActions({
   confirmLoad: (f) => loadCost.confirm(f.terrainSidecar, f.terrainData),
   loadEnded: () => loadCost.clear(),
   beforeReset: () => keepRunBeforeReset(),
-  loaded(info, f) {
+  loaded(info, f, reset) {
     recordings.worldChanged();
     pump.reset();
     const fetchPatch = (i0: number, j0: number, cols: number, rows: number, stride: number) => sim.terrainPatch(i0, j0, cols, rows, stride);
@@ -345,6 +345,8 @@ const files = new FileActions({
     entities.setWorld(info);
     applySettings();
     ui.worldName.textContent = `${info.scenarioName} — ${info.terrain.cols}×${info.terrain.rows} @ ${info.terrain.dx} m`;
+    // a new world runs even if the old one was paused (never silently paused, #30); Reset keeps the pause
+    if (!reset && state.paused) state.setPaused(false);
     void sim.setRunning(!state.paused);
   },
 });
