@@ -37,6 +37,9 @@ import { bindPanels, cameraOptions, SettingsPanel } from './app/settings-panel';
 import { bindLayoutToggles } from './app/layout-toggles';
 import { statusText } from './app/status-text';
 import { LiveLinkControl } from './app/live-link';
+import { CaptureControls, copyText } from './app/capture';
+import { ToolbarMenu } from './app/toolbar-menu';
+import { bindPanelResize } from './app/panel-resize';
 import { CAMERA_PRESETS, loadUiSettings, saveUiSettings, type KeyValueStore, type UiSettings } from './app/ui-settings';
 import { contactDetail } from './inspect/contact-detail';
 import { touchingOnly, type TouchingFrame } from './inspect/speculative';
@@ -166,10 +169,11 @@ const entities = new EntityPanel(el('entities'), (s) => setSelection(s));
 const inspector = new InspectorPanel(el('inspector'), ({ contact }) => {
   const shown = state.shown;
   if (shown) setSelection(selectContact(shown.contacts, shown.contactInfo, contact));
-});
+}, (json) => void copyText(json, (m) => banner.show(m)));
 const settingsPanel = new SettingsPanel(el('settings'), el('series'), settings, store, () => applySettings());
 bindPanels(document, settings, () => saveUiSettings(store, settings));
 bindLayoutToggles(document, settings, () => saveUiSettings(store, settings));
+bindPanelResize(document, settings, () => saveUiSettings(store, settings));
 /** Units the series chooser was last built with. */
 let seriesUnits = '';
 applyDisplaySettings();
@@ -302,6 +306,8 @@ const recordings = new RecordingPanel({
 });
 
 new ResultsPanel({ host, banner, openRecording: (f) => recordings.openOpened(f) });
+// Screenshot and video of the 3D view (app/capture.ts), beside the recording buttons.
+const capture = new CaptureControls({ host, canvas: ui.view, render: () => scene.render(), scenarioName: () => state.world?.scenarioName ?? 'terrawheel', notify: (m) => banner.show(m) }, el('toolbar'), el('btn-help'));
 // a click on the plots while a replay is open seeks there
 panes.onSeekTime = (t) => {
   const dt = state.world?.dt ?? 0;
@@ -478,6 +484,8 @@ for (const b of document.querySelectorAll<HTMLElement>('#toolbar button, #toolba
   b.addEventListener(b.tagName === 'SELECT' ? 'change' : 'click', () => b.blur());
 }
 host.getSettings().then((s) => setContacts(s.showContacts), () => undefined);
+// after every toolbar control exists: the ones that do not fit fold into a menu (app/toolbar-menu.ts)
+const toolbarMenu = new ToolbarMenu(el('toolbar'), ui.worldName);
 
 // ---- panels ----------------------------------------------------------------------------------
 function updateWarnings(): void {
@@ -697,6 +705,8 @@ installTestHook((): TestHookState => {
       for (let k = 1; k < st.count && increasing; k++) increasing = st.stepAt(k) > st.stepAt(k - 1);
       return { keys: st.keys.slice(), axes: panes.axisLabels, count: st.count, firstStep: st.count > 0 ? st.stepAt(0) : -1, lastStep: st.lastStep, increasing, drawnMax: panes.drawnMax };
     },
+    get capture() { return { ...capture.state }; },
+    get toolbarFolded() { return toolbarMenu.foldedIds; },
     get plotData() {
       const st = panes.store;
       return { keys: st.keys.slice(), columns: st.keys.map((_k, c) => st.column(c)) };
