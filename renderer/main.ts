@@ -40,6 +40,7 @@ import { LiveLinkControl } from './app/live-link';
 import { CaptureControls, copyText } from './app/capture';
 import { ToolbarMenu } from './app/toolbar-menu';
 import { bindPanelResize } from './app/panel-resize';
+import { PanelRotation } from './panels/panel-rotation';
 import { CAMERA_PRESETS, loadUiSettings, saveUiSettings, type KeyValueStore, type UiSettings } from './app/ui-settings';
 import { contactDetail } from './inspect/contact-detail';
 import { touchingOnly, type TouchingFrame } from './inspect/speculative';
@@ -518,7 +519,7 @@ function updatePanels(force = false): void {
 
 // ---- render loop -----------------------------------------------------------------------------
 /** The render loop's own clock: last frame, last panel redraw, frames counted for the fps. */
-const loop = { lastT: performance.now(), lastPanel: 0, fpsFrames: 0, fpsStart: performance.now() };
+const loop = { lastT: performance.now(), lastPanel: 0, fpsFrames: 0, fpsStart: performance.now(), panels: new PanelRotation() };
 
 function updateStatus(): void {
   const failed = state.workerFailure;
@@ -591,25 +592,31 @@ function frameLoop(now: number): void {
     loop.fpsStart = now;
   }
   if (now - loop.lastPanel >= PANEL_PERIOD_MS) {
-    if (panel) {
+    // one panel group per tick, in turn (panels/panel-rotation.ts); status and warnings every tick
+    const { group, roundDone } = loop.panels.next();
+    if (panel && group === 'strip') {
       panel.setTime(state.shown?.time ?? 0);
       panel.resize();
       panel.draw();
       if (runTime.textContent !== panel.timeText) runTime.textContent = panel.timeText;
     }
     // the plots end at the frame on screen; in a replay a white line marks it (the seek position)
-    panes.setCursorTime(recordings.replayOpen ? (state.shown?.time ?? null) : null);
-    panes.resize();
-    panes.draw(state.shown?.time ?? 0);
-    manifoldView?.resize();
+    if (group === 'plots') {
+      panes.setCursorTime(recordings.replayOpen ? (state.shown?.time ?? null) : null);
+      panes.resize();
+      panes.draw(state.shown?.time ?? 0);
+    }
+    if (group === 'sidebar') {
+      manifoldView?.resize();
+      updatePanels();
+    }
     recordings.draw();
-    updatePanels();
     updateWarnings();
     state.setTerrainStride(scene.terrainStride);
-    // The status bar's time and the plots' right edge come from the same frame at the same tick.
+    // The status bar every tick; the plots' right edge at their group's tick (the same frame once paused).
     updateStatus();
     loop.lastPanel = now;
-    state.panelTick();
+    if (roundDone) state.panelTick();
   }
   frameTiming.record(now, performance.now() - entered);
   requestAnimationFrame(frameLoop);
