@@ -24,32 +24,10 @@ import {
   chunkDistance, chunkMesh, chunkRequest, patchFromOverview, placeholderChunk, selectChunks,
   type LodChunk, type LodGrid, type SampledHeights,
 } from './terrain-lod';
+import { TerrainShading } from './terrain-shading';
+import type { TerrainMaterialMapSpec } from '../../sim/dynamics/spec';
 
 export type PatchFetcher = (i0: number, j0: number, cols: number, rows: number, stride: number) => Promise<TerrainPatch>;
-
-/**
- * Darkens thin lines at every whole metre of x and y (simulation frame), so motion over flat
- * ground is visible and distances can be read off the view. Lines are anti-aliased with screen-space
- * derivatives (fwidth), so they stay about one pixel wide at any distance.
- */
-function addMetreGrid(mat: THREE.MeshLambertMaterial): void {
-  mat.onBeforeCompile = (shader) => {
-    shader.vertexShader = shader.vertexShader
-      .replace('#include <common>', '#include <common>\nvarying vec2 vSimXY;')
-      .replace('#include <begin_vertex>', '#include <begin_vertex>\nvSimXY = position.xy;');
-    shader.fragmentShader = shader.fragmentShader
-      .replace('#include <common>', '#include <common>\nvarying vec2 vSimXY;')
-      .replace(
-        '#include <color_fragment>',
-        [
-          '#include <color_fragment>',
-          'vec2 gridD = abs(fract(vSimXY - 0.5) - 0.5) / max(fwidth(vSimXY), vec2(1e-4));',
-          'float gridLine = 1.0 - min(min(gridD.x, gridD.y), 1.0);',
-          'diffuseColor.rgb *= 1.0 - 0.35 * gridLine;',
-        ].join('\n'),
-      );
-  };
-}
 
 interface CachedChunk {
   chunk: LodChunk;
@@ -121,11 +99,19 @@ export class TerrainView {
    * `maxVertices`: the budget (gl-info.ts terrainVertexBudget); `chunkCells`: cells along a chunk's
    * side (config.ts LOD_CHUNK_CELLS, LOD_CHUNK_CELLS_SOFTWARE).
    */
-  constructor(info: TerrainInfo, private readonly fetch: PatchFetcher, private readonly maxVertices: number, private readonly chunkCells: number) {
+  /** Hillshade, metre grid, material colours, slope colours and contours (terrain-shading.ts). */
+  readonly shading: TerrainShading;
+
+  constructor(
+    info: TerrainInfo, private readonly fetch: PatchFetcher, private readonly maxVertices: number, private readonly chunkCells: number,
+    materials?: TerrainMaterialMapSpec,
+  ) {
     this.info = info;
     this.grid = { cols: info.cols, rows: info.rows, dx: info.dx, dy: info.dy, x0: info.x0, y0: info.y0, minHeight: info.minHeight, maxHeight: info.maxHeight };
     this.group.name = 'terrain';
-    addMetreGrid(this.material);
+    const extent = { x0: info.x0, y0: info.y0, width: (info.cols - 1) * info.dx, height: (info.rows - 1) * info.dy };
+    this.shading = new TerrainShading(materials, extent, info.maxHeight - info.minHeight);
+    this.shading.install(this.material);
   }
 
   /**
@@ -342,6 +328,7 @@ export class TerrainView {
     this.arrived.length = 0;
     this.group.clear();
     this.material.dispose();
+    this.shading.dispose();
   }
 }
 
