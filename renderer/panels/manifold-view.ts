@@ -4,7 +4,9 @@
  * construction on the deepest contact's element (case A's base ellipse, case B's side trapezoid
  * around the projected lowest line; sim/collision/cylinder-terrain/paper-construction.ts), and the
  * contact points as discs whose size grows with depth, coloured by algorithm case; the selected
- * contact is ringed. Under the plan a side strip shows each point's depth (exaggerated) and normal. Rolling direction (u) to the right, across the tread (v) up; a scale bar gives
+ * contact is ringed. Under the plan a side strip shows each point's depth (exaggerated) and
+ * normal. Rolling direction (u) to the right (stretched up to MAX_STRETCH× when the patch is a
+ * sliver; the footer says by how much), across the tread (v) up; a scale bar gives
  * the length in the settings' unit (scale-bar.ts). Resolves null when no pixi renderer works here
  * (the caller shows a note).
  */
@@ -18,7 +20,7 @@ import { manifoldPicture, wheelOfSelection, type ManifoldPicture } from '../insp
 import type { TerrainHeights } from '../inspect/terrain-heights';
 import type { Selection } from '../inspect/selection';
 import { contactColor, STANDARD_CONTACT_COLORS, type ContactColors } from '../view3d/contact-style';
-import { DEFAULT_UNITS, formatQuantity, RESOLUTION, type DisplayUnits } from '../app/units';
+import { DEFAULT_UNITS, type DisplayUnits } from '../app/units';
 import { scaleBar } from './scale-bar';
 
 const PAD = 10;
@@ -29,6 +31,10 @@ const SIDE_PX = 40;
 const SCALE_PX = 18;
 /** [m] Smallest extent shown (a touching wheel's footprint is a sliver). */
 const MIN_EXTENT = 0.05;
+/** Most the rolling direction (u) is stretched against the tread's (v) to fill the plan; the header says by how much. */
+const MAX_STRETCH = 20;
+/** Element names as the header gives them. */
+const ELEMENT_SHORT: Record<string, string> = { rectangle: 'rect', 'lower triangle': 'lower tri', 'upper triangle': 'upper tri' };
 /** [px per mm] Disc radius growth with depth, from DISC_MIN_PX; capped at DISC_MAX_PX. */
 const DISC_PX_PER_MM = 1.5;
 const DISC_MIN_PX = 3;
@@ -54,6 +60,7 @@ export class ManifoldView {
 
   private constructor(
     private readonly app: Application, private readonly g: Graphics, private readonly header: Graphics, private readonly title: Text, private readonly scale: Text,
+    private readonly footer: Text,
   ) {}
 
   static async create(canvas: HTMLCanvasElement): Promise<ManifoldView | null> {
@@ -64,8 +71,9 @@ export class ManifoldView {
     const style = { fontFamily: 'monospace', fontSize: 10, fill: 0xd0d6de };
     const title = new Text({ text: '', style });
     const scale = new Text({ text: '', style });
-    app.stage.addChild(g, header, title, scale);
-    return new ManifoldView(app, g, header, title, scale);
+    const footer = new Text({ text: '', style });
+    app.stage.addChild(g, header, title, scale, footer);
+    return new ManifoldView(app, g, header, title, scale, footer);
   }
 
   resize(): void {
@@ -113,6 +121,7 @@ export class ManifoldView {
       this.title.text = wheel >= 0 ? `${w.bodies[wheel].name}: no contact` : 'select a wheel or one of its contacts';
       this.title.position.set(6, 4);
       this.scale.text = '';
+      this.footer.text = '';
       this.app.render();
       return;
     }
@@ -142,12 +151,17 @@ export class ManifoldView {
     if (showEllipse) grow(con.ellipse);
     if (showTrapezoid) grow(con.trapezoid);
     const cu = (lo[0] + hi[0]) / 2, cv = (lo[1] + hi[1]) / 2;
-    const ext = [Math.max(MIN_EXTENT, (hi[0] - lo[0]) * 1.2), Math.max(MIN_EXTENT, (hi[1] - lo[1]) * 1.2)];
+    const ext = [Math.max(MIN_EXTENT / MAX_STRETCH, (hi[0] - lo[0]) * 1.2), Math.max(MIN_EXTENT, (hi[1] - lo[1]) * 1.2)];
     const planTop = HEADER_PX + 2, planBottom = H - SCALE_PX - SIDE_PX;
-    const s = Math.max(1, Math.min((W - 2 * PAD) / ext[0], (planBottom - planTop) / ext[1])); // px per metre
-    const X = (u: number): number => W / 2 + (u - cu) * s;
+    // px per metre along v (across the tread), and along u (rolling) up to MAX_STRETCH times that:
+    // a touching wheel's patch is a sliver across the tread, stretched along u to be read
+    const sv = Math.max(1, Math.min((W - 2 * PAD) / ext[0], (planBottom - planTop) / ext[1]));
+    const su = Math.max(sv, Math.min(sv * MAX_STRETCH, (W - 2 * PAD) / ext[0]));
+    const stretch = su / sv;
+    const s = su;
+    const X = (u: number): number => W / 2 + (u - cu) * su;
     const planMid = (planTop + planBottom) / 2;
-    const Y = (v: number): number => planMid - (v - cv) * s;
+    const Y = (v: number): number => planMid - (v - cv) * sv;
     const poly = (pts: readonly number[]): void => {
       g.moveTo(X(pts[0]), Y(pts[1]));
       for (let k = 2; k < pts.length; k += 2) g.lineTo(X(pts[k]), Y(pts[k + 1]));
@@ -193,20 +207,22 @@ export class ManifoldView {
       g.circle(x, y, 2.5).fill({ color: rgbHex(contactColor(p.kind, this.palette)) });
     }
     // scale bar: a round length (in the settings' unit) up to a quarter of the width
-    const bar = scaleBar(this.units, (W / 4) / s);
+    const bar = scaleBar(this.units, (W / 4) / s); // along u (→)
     if (bar) g.moveTo(PAD, H - PAD).lineTo(PAD + bar.metres * s, H - PAD).stroke({ color: 0xffffff, width: 2 });
-    this.scale.text = `${bar?.label ?? ''}   depth ↓ max ${formatQuantity(this.units, 'length', maxDepth, RESOLUTION.depth)}`;
+    this.scale.text = bar?.label ?? '';
     this.scale.position.set(PAD + (bar?.metres ?? 0) * s + 6, H - PAD - 7);
+    const mm = (m: number): string => (m * 1000).toFixed(m < 0.1 ? 2 : 0);
+    this.footer.text = `${stretch > 1.05 ? `→ ×${stretch.toFixed(stretch < 10 ? 1 : 0)}  ` : ''}depth ≤ ${(maxDepth * 1000).toPrecision(2)} mm`;
+    this.footer.position.set(W - PAD - this.footer.width, H - PAD - 7);
     // the header last, on its own backdrop
     this.header.clear().rect(0, 0, W, HEADER_PX).fill({ color: BACKGROUND });
     const n = pic.normal;
-    const len = (m: number): string => formatQuantity(this.units, 'length', m, RESOLUTION.depth);
     const what = con === null ? 'construction: waiting for heights'
-      : con.case === 'A' ? `A base ellipse ${len(con.semiW)} × ${len(con.semiU)}`
-      : con.case === 'B' ? `B side trapezoid ½w ${len(con.halfWidthL)} / ${len(con.halfWidthU)}`
+      : con.case === 'A' ? `A base ellipse ${mm(con.semiW)}×${mm(con.semiU)} mm`
+      : con.case === 'B' ? `B trapezoid ½w ${mm(con.halfWidthL)}/${mm(con.halfWidthU)} mm`
       : con.case === 'C' ? 'C single point (rim)' : 'above the element plane';
-    const where = con === null ? '' : ` on ${con.element} ${con.cell[0]},${con.cell[1]}`;
-    this.title.text = `${wheelName}: ${pic.points.length} pts ${pic.group.kinds.map(contactKindName).join('+')}, n ${n[0].toFixed(2)} ${n[1].toFixed(2)} ${n[2].toFixed(2)}\n${what}${where}  → roll ↑ tread`;
+    const where = con === null ? '' : ` · ${ELEMENT_SHORT[con.element] ?? con.element} ${con.cell[0]},${con.cell[1]}`;
+    this.title.text = `${wheelName}: ${pic.points.length} pts ${pic.group.kinds.map(contactKindName).join('+')} · n ${n[0].toFixed(2)} ${n[1].toFixed(2)} ${n[2].toFixed(2)}\n${what}${where}`;
     this.title.position.set(6, 2);
     this.app.render();
   }

@@ -13,7 +13,7 @@ import type { TerrainMaterialMapSpec } from '../../sim/dynamics/spec';
 export const MATERIAL_COLORS: Readonly<Record<string, number>> = {
   sand: 0xd9c08c,
   grass: 0x5f8f3e,
-  asphalt: 0x46474b,
+  asphalt: 0x55565b,
   concrete: 0xa8a8a2,
   gravel: 0x8d877a,
   dirt: 0x7b5d40,

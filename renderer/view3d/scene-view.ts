@@ -21,6 +21,7 @@ import { LOD_CHUNK_CELLS, LOD_CHUNK_CELLS_SOFTWARE } from '../config';
 import type { ExactHeights } from '../inspect/terrain-heights';
 import { OverlaysView } from './overlays-view';
 import { RobotFraming } from './robot-framing';
+import { SUN_DIRECTION } from './terrain-shading';
 import type { Selection } from '../inspect/selection';
 
 /** Terrain colour when the height gradient is off (a neutral grey-brown: relief reads from the shading). */
@@ -78,8 +79,9 @@ export class SceneView {
     this.scene.add(this.root);
     this.scene.add(new THREE.HemisphereLight(0xdfefff, 0x4a4030, 0.9));
     this.sun = new THREE.DirectionalLight(0xffffff, 2.0);
-    // Low, from the side: long shading on slopes makes relief readable without shadows.
-    this.sun.position.set(40, 30, 25);
+    // Low, from the side: long shading on slopes makes relief readable without shadows (three's
+    // y-up frame: sim (x, y, z) → (x, z, −y); the terrain's hillshade uses the same direction).
+    this.sun.position.set(SUN_DIRECTION[0] * 50, SUN_DIRECTION[2] * 50, -SUN_DIRECTION[1] * 50);
     this.scene.add(this.sun);
     this.contacts = createContactsView();
     this.root.add(this.contacts.group);

@@ -3,9 +3,10 @@
  * thread; the material-map raster is baked once per world, material-colors.ts):
  *  - the metre grid: thin dark lines at every whole metre of x and y (simulation frame),
  *    anti-aliased with screen-space derivatives (fwidth), so they stay about a pixel wide;
- *  - hillshade: the cartographer's relief shading, light from the north-west (azimuth 315°,
- *    altitude 45°) on the surface normal, multiplied in on top of the scene's lights, so relief
- *    reads even where the sun lights slopes evenly; flat ground keeps its colour (factor ≈ 1);
+ *  - hillshade: the cartographer's relief shading, from the scene's sun (SUN_DIRECTION, so the
+ *    two never light opposite slopes) on the surface normal exaggerated HILLSHADE_EXAGGERATION
+ *    times, multiplied in on top of the scene's lights, so gentle hills read as relief; flat
+ *    ground keeps its colour (factor 1);
  *  - material colours: the scenario's terrain material map (sand, grass, asphalt…) replaces the
  *    height or plain colour where a material other than "default" lies;
  *  - slope colouring (a colour mode): green on the level, yellow at 15°, red from 30°;
@@ -18,7 +19,20 @@ import { bakeMaterialRaster, contourInterval, type MapExtent } from './material-
 import type { TerrainMaterialMapSpec } from '../../sim/dynamics/spec';
 
 /** How much darker a slope facing away from the hillshade light gets (0: no hillshade). */
-export const HILLSHADE_STRENGTH = 0.55;
+export const HILLSHADE_STRENGTH = 0.5;
+/**
+ * Unit direction toward the sun in the simulation frame (z up): low (32°) from the east-south-east,
+ * long shading on slopes. The scene's directional light and the hillshade both use it.
+ */
+export const SUN_DIRECTION: readonly [number, number, number] = (() => {
+  const d = [40, -25, 30], l = Math.hypot(d[0], d[1], d[2]);
+  return [d[0] / l, d[1] / l, d[2] / l] as const;
+})();
+/**
+ * Vertical exaggeration of the normal for the hillshade only (a GIS hillshade's z-factor): the
+ * bundled hills' slopes of a few degrees shade by ±10 % unexaggerated, too little to read.
+ */
+export const HILLSHADE_EXAGGERATION = 3;
 
 export interface TerrainShadingOptions {
   /** Slope colours instead of the height/plain colour and the materials. */
@@ -109,9 +123,10 @@ export class TerrainShading {
             '  vec4 m = texture2D(uMatTex, (vSimPos.xy - uMatOrigin) / uMatSize);',
             '  diffuseColor.rgb = mix(diffuseColor.rgb, m.rgb, m.a);',
             '}',
-            // hillshade: light from azimuth 315°, altitude 45° (x east, y north, z up)
-            'float hs = max(dot(simN, vec3(-0.5, 0.5, 0.70710678)), 0.0);',
-            'diffuseColor.rgb *= 1.0 - uHillshade + uHillshade * 1.4142136 * hs;',
+            // hillshade: the sun on the exaggerated normal, 1 on flat ground
+            `vec3 hsN = normalize(vec3(simN.xy * ${HILLSHADE_EXAGGERATION.toFixed(1)}, simN.z));`,
+            `float hs = max(dot(hsN, vec3(${SUN_DIRECTION.map((x) => x.toFixed(6)).join(', ')})), 0.0);`,
+            `diffuseColor.rgb *= 1.0 - uHillshade + uHillshade * hs / ${SUN_DIRECTION[2].toFixed(6)};`,
             'vec2 gridD = abs(fract(vSimPos.xy - 0.5) - 0.5) / max(fwidth(vSimPos.xy), vec2(1e-4));',
             'float gridLine = 1.0 - min(min(gridD.x, gridD.y), 1.0);',
             'diffuseColor.rgb *= 1.0 - 0.35 * gridLine;',

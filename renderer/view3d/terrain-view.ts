@@ -21,7 +21,7 @@ import {
   TERRAIN_PATCH_REQUESTS_IN_FLIGHT,
 } from '../config';
 import {
-  chunkDistance, chunkMesh, chunkRequest, patchFromOverview, placeholderChunk, selectChunks,
+  chunkDistance, chunkMesh, chunkRequest, lodChunk, patchFromOverview, placeholderChunk, rootLevel, selectChunks,
   type LodChunk, type LodGrid, type SampledHeights,
 } from './terrain-lod';
 import { TerrainShading } from './terrain-shading';
@@ -172,8 +172,14 @@ export class TerrainView {
       built++;
     }
     // The drawn chunks tile the map once: the previous selection stays drawn until the new one is
-    // complete. Only while nothing whole is drawn (a new world) do chunks show as they are built.
+    // complete. A new world shows its whole map as one coarse chunk from the overview until its
+    // first selection is complete (chunks shown as they were built stood on their skirts as
+    // blocks: the first frames showed an olive cube).
     if (this.waiting > 0 && this.drawnWhole) return;
+    if (this.waiting > 0) {
+      this.showWholeMap();
+      return;
+    }
     this.drawnWhole = this.waiting === 0;
     const missing: LodChunk[] = [];
     for (const key of this.drawn) {
@@ -201,6 +207,25 @@ export class TerrainView {
       if (this.inFlight + this.arrived.length >= TERRAIN_PATCH_REQUESTS_IN_FLIGHT) break;
       this.request(c);
     }
+  }
+
+  /** Draws only the root chunk (the whole map at the coarsest stride, no inner borders so no skirts). */
+  private showWholeMap(): void {
+    const root = lodChunk(this.grid, this.chunkCells, rootLevel(this.grid, this.chunkCells), 0, 0);
+    if (!root) return;
+    if (!this.ready(root)) {
+      const ph = placeholderChunk(this.grid, this.info.overview, root, this.chunkCells);
+      this.store(root, ph.patch, ph.chunk);
+    }
+    const cc = this.cache.get(root.key);
+    if (!cc || this.drawn.has(root.key)) return;
+    for (const key of this.drawn) {
+      const other = this.cache.get(key);
+      if (other) this.group.remove(other.mesh);
+    }
+    this.drawn.clear();
+    this.group.add(cc.mesh);
+    this.drawn.add(root.key);
   }
 
   /**

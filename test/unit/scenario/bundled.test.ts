@@ -193,11 +193,12 @@ describe('barrels.json: the paper\'s first scene', () => {
     expect(p.script[p.script.length - 1].throttle).toBe(0);
   });
 
-  it('opens with a fixed camera on the barrels (issue #30): its target among them, looking down from the south-west', () => {
+  it('opens with a fixed camera on the barrels and the rover (issue #30): its target between them, looking down from the south-west', () => {
     const c = p.camera!;
     expect(c.mode).toBe('orbit');
     const [tx, ty] = c.target!;
-    const xs = p.world.bodies.map((b) => (b.position as Vec3)[0]), ys = p.world.bodies.map((b) => (b.position as Vec3)[1]);
+    const xs = [...p.world.bodies.map((b) => (b.position as Vec3)[0]), p.start.position[0]];
+    const ys = [...p.world.bodies.map((b) => (b.position as Vec3)[1]), p.start.position[1]];
     expect(tx).toBeGreaterThanOrEqual(Math.min(...xs) - 1);
     expect(tx).toBeLessThanOrEqual(Math.max(...xs) + 1);
     expect(ty).toBeGreaterThanOrEqual(Math.min(...ys) - 1);
