@@ -124,6 +124,11 @@ test('terrain: hillshade and material colours, then slope colours and contour li
   expect(h.paused).toBe(true);
   expect(h.lastFrame!.step).toBe(0);
   expect(h.view.terrainMaterials).toEqual(['grass', 'sand']);
+  // back out (eight wheel notches: the chase camera ×2.6 away) so the hills and the sand disc on
+  // the hill top fill the view and the relief shading is part of the picture
+  await page.locator('#view3d').hover();
+  for (let k = 0; k < 8; k++) await page.mouse.wheel(0, 120);
+  await expect.poll(async () => (await hook(page)).view.camera.distance).toBeGreaterThan(20);
   await terrainDrawn(page);
   await cameraSettled(page);
   await expect(page.locator('#view3d')).toHaveScreenshot('sandhill-materials.png', TERRAIN_PICTURE);
