@@ -68,6 +68,12 @@ export interface SimServiceDeps {
    * worker's nested worker. Omitted: recordings are encoded in the service's thread.
    */
   recordThread?: EncoderThreadFactory;
+  /**
+   * An asynchronous step on the gathered files before the world is built, in the service's
+   * thread (the worker in the app): the robot's concave collision meshes split into convex
+   * parts (sim/scenario/scenario-meshes.ts). Omitted: files are used as given.
+   */
+  prepareFiles?: (files: ScenarioFiles) => Promise<ScenarioFiles>;
 }
 
 /** A recording opened for replay: its reader, all its inputs (small), the replay cursor. */
@@ -145,6 +151,7 @@ export class SimServiceImpl implements SimService {
   }
 
   async load(files: ScenarioFiles, onProgress?: (p: LoadProgress) => void, options: LoadOptions = {}): Promise<WorldInfo> {
+    if (this.deps.prepareFiles) files = await this.deps.prepareFiles(files);
     const world = this.buildWorld(files, onProgress, options);
     if (this.recording) await this.stopRecording();
     this.replay = null;
