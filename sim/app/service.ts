@@ -25,7 +25,7 @@ import { RecordingReader } from '../record/reader';
 import { seekWorld, verifyRecording, type VerifyResult } from '../record/replay';
 import { scanTimelineEvents, type TimelineEvent } from '../record/events';
 import { exportWheelCsv } from '../record/export-csv';
-import type { InputRecord } from '../record/writer';
+import type { InputRecord, JointInputRecord } from '../record/writer';
 import { checkJointCommand, describeLive, snapshotLive, type LiveInfo, type LiveSnapshot, type LiveWorldInfo } from './live-info';
 import { PlotSampler } from './plot-sampler';
 import { availableSeries } from './plot-series';
@@ -83,6 +83,9 @@ interface OpenReplay {
   inputs: InputRecord[];
   /** Index of the first input not yet applied by playback. */
   next: number;
+  /** Its per-joint velocity inputs (format 4), and the first not yet applied. */
+  jointInputs: JointInputRecord[];
+  nextJoint: number;
   /** True while the world follows the recording (play/seek); false once branched. */
   following: boolean;
 }
@@ -296,6 +299,10 @@ export class SimServiceImpl implements SimService {
           const i = rp.inputs[rp.next++];
           if (i.step === s) rw.setDriveInput(i.throttle, i.steer);
         }
+        while (rp.nextJoint < rp.jointInputs.length && rp.jointInputs[rp.nextJoint].step <= s) {
+          const i = rp.jointInputs[rp.nextJoint++];
+          if (i.step === s) rw.setJointInput(i.joint, i.velocity);
+        }
       }
       e.step(1);
       if (plotting) this.plot.sample(w);
@@ -446,7 +453,7 @@ export class SimServiceImpl implements SimService {
     if (info.keyframeSteps.length === 0) throw new Error('openRecording: the recording has no keyframe to replay from');
     if (this.recording) await this.stopRecording();
     this.setRunning(false);
-    this.replay = { name: String(name), reader, inputs: await reader.inputs(), next: 0, following: true };
+    this.replay = { name: String(name), reader, inputs: await reader.inputs(), next: 0, jointInputs: await reader.jointInputs(), nextJoint: 0, following: true };
     await this.seek(info.keyframeSteps[0]);
     return this.recordingSummary();
   }
@@ -495,6 +502,7 @@ export class SimServiceImpl implements SimService {
     await seekWorld(r.reader, replayable(w.engine), target);
     r.following = true;
     r.next = lowerBoundStep(r.inputs, target + 1);
+    r.nextJoint = lowerBoundStep(r.jointInputs, target + 1);
     this.owed = 0;
     this.rewind = this.rewind.filter((p) => p.step <= target);
     this.plot.sample(w); // the plots go back to the seek step (nothing after it stays)
@@ -683,15 +691,21 @@ export class SimServiceImpl implements SimService {
    * A live link's per-joint command: the motor target velocity [rad/s, or m/s for a prismatic
    * joint] of the joint named `joint` (checked as sim/app/live-info.ts `checkJointCommand`: a
    * motorised joint the drive controller does not drive, a finite velocity). Kept until changed or
-   * reset. Refused while recording (a recording carries only drive inputs) or following a replay.
+   * reset. Written to a recording in progress as an input at the current step (format 4), so it
+   * replays and verifies. Refused while following a replay.
    */
   async setJointVelocity(joint: string, velocity: number): Promise<void> {
+    this.jointVelocity(joint, velocity);
+  }
+
+  /** setJointVelocity for in-process callers (the headless LiveSession): the same, synchronously. */
+  jointVelocity(joint: string, velocity: number): void {
     const w = this.requireWorld();
     if (this.replay?.following) throw new Error('joint velocity: a recording is being replayed; close it or branch first');
     this.liveDescription ??= describeLive(w, null, false);
     checkJointCommand(this.liveDescription, joint, velocity);
-    if (this.recording !== null) throw new Error('joint velocity: refused while recording (a recording carries only drive commands as inputs, so it would not replay)');
     w.engine.setMotor(joint, velocity);
+    this.recording?.jointInput(joint, velocity);
   }
 
   /**
@@ -819,7 +833,7 @@ function sanitizeOptions(o: RecordingOptions): RecordingOptions {
 }
 
 /** Index of the first input with step ≥ `step`. */
-function lowerBoundStep(inputs: readonly InputRecord[], step: number): number {
+function lowerBoundStep(inputs: readonly { step: number }[], step: number): number {
   let lo = 0;
   let hi = inputs.length;
   while (lo < hi) {
