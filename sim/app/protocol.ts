@@ -97,6 +97,11 @@ export interface WorldInfo {
    * is the path the scenario's ScenarioFiles.robotMeshes is keyed by). Absent without a URDF robot.
    */
   visuals?: VisualSpec[];
+  /**
+   * Warnings of the URDF robot's loading a user driving it must see (the wheel motors capped by
+   * the URDF's effort limits below what the drive needs); absent when none. worldWarnings lists them.
+   */
+  robotWarnings?: string[];
 }
 
 /**

@@ -52,10 +52,15 @@ export class SimWorld {
    * loaded and placed by the caller, with its visuals for WorldInfo). Throws ScenarioError naming
    * what is wrong; a start outside the terrain is refused.
    */
-  static create(parsed: ParsedScenario, terrain: Heightfield, urdfRobot?: RobotSpec, visuals?: VisualSpec[]): SimWorld {
+  static create(parsed: ParsedScenario, terrain: Heightfield, urdfRobot?: RobotSpec, visuals?: VisualSpec[], robotWarnings: readonly string[] = []): SimWorld {
     const { spec, engine } = buildScenarioWorld(parsed, terrain, urdfRobot);
-    return new SimWorld(parsed.name, spec, engine, terrain, urdfRobot ? visuals : undefined);
+    const world = new SimWorld(parsed.name, spec, engine, terrain, urdfRobot ? visuals : undefined);
+    world.robotWarnings = [...robotWarnings];
+    return world;
   }
+
+  /** The URDF loader's warnings a user driving the robot must see (WorldInfo.robotWarnings). */
+  private robotWarnings: string[] = [];
 
   get dt(): number {
     return this.engine.dt;
@@ -115,6 +120,7 @@ export class SimWorld {
     const { joints } = this.describe();
     const info: WorldInfo = { scenarioName: this.name, dt: this.dt, terrain, bodies: this.bodyInfo.map((b) => ({ ...b })), joints, baseBody: this.baseIndex };
     if (this.visuals) info.visuals = this.visuals.map((v) => structuredCloneVisual(v));
+    if (this.robotWarnings.length > 0) info.robotWarnings = [...this.robotWarnings];
     return info;
   }
 
