@@ -54,7 +54,7 @@ export type TerrainDecoder = (sidecar: unknown, data: Uint8Array, onProgress?: (
  * Loads the URDF robot a scenario names (text and meshes from ScenarioFiles), placed at its start;
  * with its visuals when the loader has them (the renderer draws those instead of collision shapes).
  */
-export type UrdfRobotLoader = (parsed: ParsedScenario, files: ScenarioFiles, terrain: Heightfield) => RobotSpec | { robot: RobotSpec; visuals: VisualSpec[] };
+export type UrdfRobotLoader = (parsed: ParsedScenario, files: ScenarioFiles, terrain: Heightfield) => RobotSpec | { robot: RobotSpec; visuals: VisualSpec[]; warnings?: string[] };
 
 export interface SimServiceDeps {
   decodeTerrain: TerrainDecoder;
@@ -196,17 +196,19 @@ export class SimServiceImpl implements SimService {
     report('world', 0.9);
     let urdfRobot: RobotSpec | undefined;
     let visuals: VisualSpec[] | undefined;
+    let robotWarnings: string[] = [];
     if (parsed.robot !== undefined && 'urdf' in parsed.robot) {
       if (!this.deps.loadUrdfRobot) throw new Error('load: this build cannot load URDF robots');
       const loaded = this.deps.loadUrdfRobot(parsed, files, terrain);
       if ('visuals' in loaded) {
         urdfRobot = loaded.robot;
         visuals = loaded.visuals;
+        robotWarnings = loaded.warnings ?? [];
       } else urdfRobot = loaded;
     }
     // Build the new world completely before replacing the old one: a bad file leaves the
     // running world untouched.
-    const world = SimWorld.create(parsed, terrain, urdfRobot, visuals);
+    const world = SimWorld.create(parsed, terrain, urdfRobot, visuals, robotWarnings);
     report('ready', 1);
     return world;
   }

@@ -52,15 +52,19 @@ export class SimWorld {
    * loaded and placed by the caller, with its visuals for WorldInfo). Throws ScenarioError naming
    * what is wrong; a start outside the terrain is refused.
    */
-  static create(parsed: ParsedScenario, terrain: Heightfield, urdfRobot?: RobotSpec, visuals?: VisualSpec[]): SimWorld {
+  static create(parsed: ParsedScenario, terrain: Heightfield, urdfRobot?: RobotSpec, visuals?: VisualSpec[], robotWarnings: readonly string[] = []): SimWorld {
     const { spec, engine } = buildScenarioWorld(parsed, terrain, urdfRobot);
     const w = new SimWorld(parsed.name, spec, engine, terrain, urdfRobot ? visuals : undefined);
     w.camera = parsed.camera;
+    w.robotWarnings = [...robotWarnings];
     return w;
   }
 
   /** The scenario's starting camera (WorldInfo.camera), if it names one. */
   camera: ScenarioCamera | undefined;
+
+  /** The URDF loader's warnings a user driving the robot must see (WorldInfo.robotWarnings). */
+  private robotWarnings: string[] = [];
 
   get dt(): number {
     return this.engine.dt;
@@ -123,6 +127,7 @@ export class SimWorld {
     const tm = this.spec.terrainMaterials;
     info.terrainMaterials = { material: tm.material, regions: (tm.regions ?? []).map((r) => structuredClone(r)) };
     if (this.camera) info.camera = { ...this.camera, ...(this.camera.target ? { target: [...this.camera.target] as [number, number, number] } : {}) };
+    if (this.robotWarnings.length > 0) info.robotWarnings = [...this.robotWarnings];
     return info;
   }
 
