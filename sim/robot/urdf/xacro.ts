@@ -9,13 +9,17 @@
  *      become `name:=${name}`, which xacro-parser evaluates in the caller's scope (the same thing);
  *      `name:=^|default` keeps only its default (xacro-parser has no "defined?" test), said in
  *      the warnings.
- *   3. expansion with the injected file access: includes by `$(find pkg)/...` or `package://pkg/...`
+ *   3. pythonStringMethods: inside `${...}`, `x.upper()` / `x.lower()` / `x.strip()` (Python string
+ *      methods, which xacro-parser's expression language cannot call: the Clearpath Husky's
+ *      `${name.upper()}` in pacs.urdf.xacro failed as "Cannot read properties of undefined") become
+ *      calls of functions registered under reserved names, `__tw_str_upper__(x)`.
+ *   4. expansion with the injected file access: includes by `$(find pkg)/...` or `package://pkg/...`
  *      resolve to the ancestor folder of the main file named `pkg` (as mesh paths do), or next to
  *      it; `$(optenv NAME default)` is its default and `$(env NAME)` is empty (the environment is
  *      not an input: a run must not depend on it). An include that cannot be read is skipped with
  *      a warning (ROS files include accessories of other packages behind arguments that are
  *      usually off); a macro it would have defined then fails by name.
- *   4. serialisation back to text, which parseUrdf reads.
+ *   5. serialisation back to text, which parseUrdf reads.
  *
  * DOM: xacro-parser calls the global DOMParser. A browser page has one; a worker and Node do not,
  * so @xmldom/xmldom stands in, with the three things xacro-parser expects of a browser DOM that
@@ -66,6 +70,25 @@ function passThroughParams(text: string, file: string, warnings: string[]): stri
     });
     return `${pre}${quote}${fixed}${quote}`;
   });
+}
+
+/** Python string methods rewritten by pythonStringMethods, with what each does. */
+const STRING_METHODS: Record<string, (s: unknown) => string> = {
+  upper: (s) => String(s).toUpperCase(),
+  lower: (s) => String(s).toLowerCase(),
+  strip: (s) => String(s).trim(),
+};
+const stringMethodFunction = (method: string): string => `__tw_str_${method}__`;
+
+/** `${a.upper()}` → `${__tw_str_upper__(a)}`, of a property or a quoted string (inside `${...}` only; see the header). */
+export function pythonStringMethods(text: string): string {
+  return text.replace(/\$\{[^}]*\}/g, (expr) =>
+    expr.replace(/([A-Za-z_]\w*|'[^']*'|"[^"]*")\.(upper|lower|strip)\(\s*\)/g, (_m, name: string, method: string) => `${stringMethodFunction(method)}(${name})`));
+}
+
+/** Every pre-pass a file's text goes through before xacro-parser reads it. */
+function prePass(text: string, file: string, warnings: string[]): string {
+  return pythonStringMethods(passThroughParams(text, file, warnings));
 }
 
 let domPatched = false;
@@ -203,6 +226,8 @@ export async function expandXacro(text: string, options: XacroOptions): Promise<
   parser.inOrder = true;
   parser.requirePrefix = true;
   parser.localProperties = true;
+  const functions = (parser as unknown as { expressionParser: { functions: Record<string, unknown> } }).expressionParser.functions;
+  for (const [method, fn] of Object.entries(STRING_METHODS)) functions[stringMethodFunction(method)] = fn;
   // xacro-parser prefixes a path that does not look absolute with the including file's folder;
   // a relative main path is carried under a scheme it takes as absolute, removed on reading
   const prefix = mainPath.startsWith('/') ? '' : RELATIVE_SCHEME;
@@ -241,7 +266,7 @@ export async function expandXacro(text: string, options: XacroOptions): Promise<
       return missing;
     }
     files.push(p);
-    return passThroughParams(body, p, warnings);
+    return prePass(body, p, warnings);
   };
 
   const withGlobals = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -258,7 +283,7 @@ export async function expandXacro(text: string, options: XacroOptions): Promise<
 
   let out: string;
   try {
-    const doc = await withGlobals(() => parser.parse(passThroughParams(text, mainPath, warnings)));
+    const doc = await withGlobals(() => parser.parse(prePass(text, mainPath, warnings)));
     const Serializer = native ? ((globalThis as unknown as { XMLSerializer: new () => { serializeToString(n: unknown): string } }).XMLSerializer) : XmldomSerializer;
     out = new Serializer().serializeToString(native ? doc : textAsStrings(doc));
   } catch (e) {

@@ -100,6 +100,20 @@ describe('expandXacro', () => {
     expect(parseUrdf(out.urdf).links.map((l) => l.name)).toEqual(['base']);
   });
 
+  it('husky-bracket-upper: Python string methods in an expression (${name.upper()} in the Clearpath Husky\'s pacs.urdf.xacro) evaluate', async () => {
+    // xacro-parser cannot call a method on a string ("Cannot read properties of undefined"):
+    // the wrapper's pythonStringMethods pre-pass turns it into a function call
+    const out = await expand(`<robot name="r" ${NS}>
+      <xacro:macro name="bracket" params="name">
+        <xacro:property name="name_upper" value="\${name.upper()}"/>
+        <xacro:property name="enabled" value="$(optenv HUSKY_\${name_upper}_BRACKET_ENABLED 0)"/>
+        <link name="\${name_upper}_\${'MiXed'.lower()}"/>
+        <xacro:if value="\${enabled}"><link name="bracket_\${name}"/></xacro:if>
+      </xacro:macro>
+      <xacro:bracket name="a01"/></robot>`);
+    expect(links(out.urdf)).toEqual(['A01_mixed']);
+  });
+
   it('a failure is a UrdfError naming the file', async () => {
     await expect(expand(`<robot name="r" ${NS}><xacro:nosuchmacro/></robot>`)).rejects.toThrow(UrdfError);
     await expect(expand(`<robot name="r" ${NS}><xacro:nosuchmacro/></robot>`)).rejects.toThrow(/\/ws\/src\/pkg\/urdf\/main.xacro: xacro expansion failed: .*nosuchmacro/);
