@@ -51,7 +51,7 @@ import type { Aabb, Pose, Shape } from '../shapes/shape';
 import { aabb } from '../shapes/shape';
 import { shapeWorldAabb } from '../shapes/world-aabb';
 import type { Heightfield } from '../terrain/heightfield';
-import { sortPrefix } from '../math/sort-prefix';
+import { sortPairKeys, sortPrefix } from '../math/sort-prefix';
 
 
 /** [m] Smallest speculative distance of a wheel at rest (it grows with the wheel's motion). */
@@ -59,6 +59,9 @@ const WHEEL_SPECULATIVE_MIN = 2 * LINEAR_SLOP;
 
 /** A wheel contact whose normal is within acos(this) of the axis is a base contact (cos 18°). */
 const BASE_NORMAL_COS = 0.95;
+
+/** Pair lists up to this long are sorted by comparison (sortPrefix); longer ones by counting (sortPairKeys). */
+const SMALL_PAIR_SORT = 64;
 
 /** Contacts one narrow-phase call may produce (a compound against the terrain can make many). */
 const PAIR_BUFFER_CAPACITY = 256;
@@ -99,6 +102,12 @@ export class CollisionPass {
   private readonly poseB: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
   private readonly axis: Vec3 = [0, 0, 0];
   private pairKeys = new Float64Array(64);
+  /** The pairs' lower and higher body indices, and the counting sort's scratch (sort-prefix.ts, sortPairKeys). */
+  private pairLo = new Int32Array(64);
+  private pairHi = new Int32Array(64);
+  private sortLo = new Int32Array(64);
+  private sortHi = new Int32Array(64);
+  private sortCount: Int32Array;
   /** Matched flags of the previous step's contacts. */
   private taken = new Uint8Array(64);
   readonly stats: CollideStats = { pairs: 0, terrainQueries: 0, terrainSkipped: 0, degraded: 0 };
@@ -117,6 +126,7 @@ export class CollisionPass {
     this.proxies = new Int32Array(bodies.count);
     this.wheelRadius = new Float64Array(bodies.count);
     this.tight = new Float64Array(6 * bodies.count);
+    this.sortCount = new Int32Array(bodies.count + 1);
     for (let b = 0; b < bodies.count; b++) {
       const shape = bodies.shapes[b];
       if (shape === null) {
@@ -181,7 +191,14 @@ export class CollisionPass {
     bp.updatePairs();
     // body-index pair keys, sorted (proxy ids are tree node ids, not body indices)
     const np = bp.pairCount;
-    if (this.pairKeys.length < np) this.pairKeys = new Float64Array(2 * np);
+    if (this.pairKeys.length < np) {
+      this.pairKeys = new Float64Array(2 * np);
+      this.pairLo = new Int32Array(2 * np);
+      this.pairHi = new Int32Array(2 * np);
+      this.sortLo = new Int32Array(2 * np);
+      this.sortHi = new Int32Array(2 * np);
+    }
+    const pairLo = this.pairLo, pairHi = this.pairHi;
     let nk = 0;
     for (let k = 0; k < np; k++) {
       const a = bp.getUserData(bp.pairProxyA(k)), b = bp.getUserData(bp.pairProxyB(k));
@@ -189,6 +206,8 @@ export class CollisionPass {
       if (bodies.kind[lo] !== BodyKind.Dynamic && bodies.kind[hi] !== BodyKind.Dynamic) continue;
       if (!bodies.awake[lo] && !bodies.awake[hi]) continue;
       if (joints.connected(lo, hi) || bodies.collisionFiltered(lo, hi)) continue;
+      pairLo[nk] = lo;
+      pairHi[nk] = hi;
       this.pairKeys[nk++] = lo * BODY_PAIR_SHIFT + (hi + 1); // bodyPairKey(lo, hi), inline: no boxed return
     }
     const keys = this.pairKeys;
@@ -199,7 +218,11 @@ export class CollisionPass {
       out.count = 0;
       return;
     }
-    sortPrefix(keys, nk); // in place: no subarray view per step
+    if (nk <= SMALL_PAIR_SORT) sortPrefix(keys, nk); // in place: no subarray view per step
+    else {
+      if (this.sortCount.length < bodies.count + 1) this.sortCount = new Int32Array(bodies.count + 1);
+      sortPairKeys(keys, pairLo, pairHi, nk, bodies.count, this.sortLo, this.sortHi, this.sortCount);
+    }
     this.broadMs = this.timeStages ? performance.now() - tb0 : 0;
 
     if (this.taken.length < prev.count) this.taken = new Uint8Array(2 * prev.count);
