@@ -80,10 +80,12 @@ export class CollisionPass {
   readonly broadPhase = new BroadPhase(BROADPHASE_FAT_MARGIN);
   private readonly proxies: Int32Array;
   /**
-   * Per body: its tight world AABB of the last update (min xyz, max xyz), grown by S and the
-   * step's motion (bodyAabb). Bodies that did not move since (asleep, static) keep theirs.
-   * A pair whose tight boxes are apart is farther than S: the narrow phase would return no
-   * contact, so it is skipped (the broad phase's fat boxes report many such pairs).
+   * Per body: its world AABB of the last update (min xyz, max xyz) grown by S/2 on every side
+   * (bodyAabb). Bodies that did not move since (asleep, static) keep theirs. A pair whose tight
+   * boxes are apart is more than S apart along an axis, so farther than S: the narrow phase
+   * (margin S) would return no contact, and it is skipped. (Grown by S and the step's motion,
+   * as the broad phase's boxes are, they let through pairs up to 2S + motion apart: in a
+   * falling 1,000-box pile 4 of every 5 such calls returned nothing.)
    */
   private readonly tight: Float64Array;
   private readonly buffer = new ContactBuffer(PAIR_BUFFER_CAPACITY);
@@ -145,17 +147,20 @@ export class CollisionPass {
       }
       this.polytopes.push(bodies.flags[b] & BodyFlag.AnalyticCylinder ? null : Polytope.of(shape));
       this.bodyAabb(bodies, b);
-      this.storeTight(b);
       this.proxies[b] = this.broadPhase.createProxy(this.box, b);
     }
   }
 
-  /** Tight world AABB of body b, grown by the speculative distance and by its motion over dt. */
+  /**
+   * World AABB of body b into this.box, grown by the speculative distance and by its motion over
+   * dt (the broad phase's box); its tight box (grown by S/2 only) into this.tight.
+   */
   private bodyAabb(bodies: BodyStore, b: number): void {
     const dt = this.dt; // a field, not a float argument (no boxing per call)
     const pose = this.poseA;
     bodies.shapePose(pose.position, pose.orientation as Quat, b);
     shapeWorldAabb(this.box, bodies.shapes[b] as Shape, pose);
+    this.storeTight(b);
     const v = bodies.linVel, m = this.box;
     const grow = SPECULATIVE_DISTANCE;
     for (let k = 0; k < 3; k++) {
@@ -185,7 +190,6 @@ export class CollisionPass {
     for (let b = 0; b < bodies.count; b++) {
       if (bodies.kind[b] === BodyKind.Static || !bodies.awake[b] || this.proxies[b] < 0) continue;
       this.bodyAabb(bodies, b);
-      this.storeTight(b);
       bp.moveProxy(this.proxies[b], this.box);
     }
     bp.updatePairs();
@@ -270,10 +274,11 @@ export class CollisionPass {
     }
   }
 
+  /** Stores this.box (body b's world AABB, not yet grown) grown by half the speculative distance as its tight box. */
   private storeTight(b: number): void {
-    const t = this.tight, m = this.box;
-    t[6 * b] = m.min[0]; t[6 * b + 1] = m.min[1]; t[6 * b + 2] = m.min[2];
-    t[6 * b + 3] = m.max[0]; t[6 * b + 4] = m.max[1]; t[6 * b + 5] = m.max[2];
+    const t = this.tight, m = this.box, h = 0.5 * SPECULATIVE_DISTANCE;
+    t[6 * b] = m.min[0] - h; t[6 * b + 1] = m.min[1] - h; t[6 * b + 2] = m.min[2] - h;
+    t[6 * b + 3] = m.max[0] + h; t[6 * b + 4] = m.max[1] + h; t[6 * b + 5] = m.max[2] + h;
   }
 
   private tightOverlap(a: number, b: number): boolean {
