@@ -180,6 +180,10 @@ export const LIVE_LINK_PORT_MESSAGE = 'terrawheel:live-link-port' as const;
 /** The Foxglove WebSocket address of the app's live link (Foxglove's default port, loopback). */
 export const LIVE_LINK_HOST = '127.0.0.1';
 export const LIVE_LINK_PORT = 8765;
+/** The rosbridge v2 server's port next to it (rosbridge's own default; 0 turns it off). */
+export const LIVE_LINK_ROSBRIDGE_PORT = 9090;
+/** Where recordings a live link client starts are written: this folder in the user's Documents. */
+export const LIVE_LINK_RECORD_FOLDER = 'TerraWheel';
 
 export interface LiveLinkStatus {
   active: boolean;
@@ -187,6 +191,12 @@ export interface LiveLinkStatus {
   url: string | null;
   /** Connected Foxglove clients. */
   clients: number;
+  /** ws://127.0.0.1:9090 while active with rosbridge on (absent or null: off). */
+  rosbridge?: string | null;
+  /** Connected rosbridge clients. */
+  rosbridgeClients?: number;
+  /** The file a client's start_recording is writing now, or null. */
+  recording?: string | null;
 }
 
 /** What the preload exposes for the live link (Electron only). */

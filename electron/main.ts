@@ -26,8 +26,8 @@ import {
 import { APP_ENTRY_URL, APP_HOST, APP_SCHEME, appResponseHeaders, isAppUrl, resolveAppRequest, type AppRoots } from './app-protocol';
 import { DIALOG_FILTERS, DIALOG_TITLES } from './dialog-filters';
 import { HANDLED_CHANNELS, createHandlers, type HostDialogs } from './handlers';
-import { IPC, IPC_LIVE_LINK, type MenuCommand, type Settings } from './ipc-contract';
-import { LiveLinkHost, portEndpoint } from './live-link';
+import { IPC, IPC_LIVE_LINK, LIVE_LINK_RECORD_FOLDER, LIVE_LINK_ROSBRIDGE_PORT, type MenuCommand, type Settings } from './ipc-contract';
+import { LiveLinkHost, portEndpoint, rosbridgePortFromEnv } from './live-link';
 import { buildMenuTemplate } from './menu';
 import { devToolsAllowed } from './dev-mode';
 import { nodeFiles, nodeSettingsIo, readFileNoSymlinks } from './node-files';
@@ -186,7 +186,13 @@ async function start(): Promise<void> {
   }
 
   // View ▸ Live Link: the Foxglove server over the renderer's world (live-link.ts), loopback only
-  const liveLink = new LiveLinkHost({ log: (line) => console.warn(line) });
+  let rosbridgePort = LIVE_LINK_ROSBRIDGE_PORT;
+  try {
+    rosbridgePort = rosbridgePortFromEnv(process.env);
+  } catch (e) {
+    console.warn(`live link: ${(e as Error).message}; using ${rosbridgePort}`);
+  }
+  const liveLink = new LiveLinkHost({ log: (line) => console.warn(line), rosbridgePort, recordDir: path.join(app.getPath('documents'), LIVE_LINK_RECORD_FOLDER) });
   for (const [channel, handler] of Object.entries(liveLink.handlers())) {
     ipcMain.handle(channel, (event, ...args: unknown[]) => {
       assertTrustedSender(event);

@@ -10,12 +10,20 @@
  * Electron's main process has read them already (OpenedRobotFile.related); in a browser each is
  * asked for through Host.readRelated by its base name (the user picks the URDF and its meshes
  * together, or is asked for a missing one: "X is needed next to the file you opened").
+ *
+ * A xacro robot (a .xacro, or a .urdf holding xacro) is expanded here, in the page
+ * (sim/robot/urdf/picked-files.ts): its includes, `$(find pkg)` and `package://` paths are
+ * looked up among the files opened or dropped with it (`related`: a dropped ROS package folder, a
+ * multiple pick), else read beside it through readRelated; an include that is needed and absent
+ * is named in the error, one that is skipped (another package's accessory) in the notes.
  */
 import type { ScenarioFiles } from '../sim/app/protocol';
 import type { OpenedRobotFile } from '../electron/ipc-contract';
 import type { Host } from './host/host';
 import { parseUrdf } from '../sim/robot/urdf/parse-urdf';
 import { urdfReferencedFiles } from '../sim/robot/urdf/load-urdf';
+import { expandPickedRobot, PickedFiles, type PickedFile } from '../sim/robot/urdf/picked-files';
+import { isXacro } from '../sim/robot/urdf/xacro';
 
 export interface OpenedRobot {
   /** The URDF's file name (the scenario's robot.urdf; mesh paths resolve against it). */
@@ -23,6 +31,8 @@ export interface OpenedRobot {
   urdf: string;
   /** Collision and visual mesh files by resolved path; a file that could not be read is absent. */
   meshes: Record<string, Uint8Array>;
+  /** What the user should know (xacro includes skipped); empty for a plain URDF. */
+  notes: string[];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -63,7 +73,9 @@ function baseName(path: string): string {
  * missing collision mesh and its link; a missing visual is not drawn). Textures are not read.
  */
 export async function gatherOpenedRobot(host: Host, opened: OpenedRobotFile): Promise<OpenedRobot> {
-  const urdf = new TextDecoder().decode(opened.bytes);
+  const text = new TextDecoder().decode(opened.bytes);
+  if (isXacro(text)) return gatherOpenedXacro(host, opened);
+  const urdf = text;
   const refs = urdfReferencedFiles(parseUrdf(urdf), opened.name);
   const meshes: Record<string, Uint8Array> = {};
   for (const ref of refs) {
@@ -79,5 +91,34 @@ export async function gatherOpenedRobot(host: Host, opened: OpenedRobotFile): Pr
       // left out: see above
     }
   }
-  return { name: opened.name, urdf, meshes };
+  return { name: opened.name, urdf, meshes, notes: [] };
 }
+
+/**
+ * gatherOpenedRobot for a xacro file: expanded against the files opened with it (related, by path
+ * tail) or, for a file opened alone, the files beside it that readRelated serves (by base name).
+ */
+async function gatherOpenedXacro(host: Host, opened: OpenedRobotFile): Promise<OpenedRobot> {
+  const main: PickedFile = { path: opened.name, bytes: opened.bytes };
+  const picked: PickedFile[] = [main];
+  for (const [path, bytes] of Object.entries(opened.related ?? {})) if (path !== opened.name) picked.push({ path, bytes });
+  const set = new PickedFiles(picked);
+  const read = async (path: string): Promise<Uint8Array | undefined> => {
+    const f = set.find(path);
+    if (f || opened.related) return f?.bytes;
+    try {
+      return await host.readRelated(opened.token, baseName(path));
+    } catch {
+      return undefined;
+    }
+  };
+  const r = await expandPickedRobot(main, set, undefined, read);
+  const meshes: Record<string, Uint8Array> = {};
+  for (const ref of urdfReferencedFiles(parseUrdf(r.urdf), opened.name)) {
+    if (ref.role === 'texture' || Object.prototype.hasOwnProperty.call(meshes, ref.path)) continue;
+    const bytes = await read(ref.path);
+    if (bytes) meshes[ref.path] = bytes;
+  }
+  return { name: opened.name, urdf: r.urdf, meshes, notes: r.warnings };
+}
+

@@ -9,6 +9,7 @@ import { resolveRelative } from '../sim/scenario/scenario';
 import type { Host, OpenedFile } from './host/host';
 import { parseUrdf } from '../sim/robot/urdf/parse-urdf';
 import { urdfReferencedFiles } from '../sim/robot/urdf/load-urdf';
+import { expandXacro, isXacro } from '../sim/robot/urdf/xacro';
 
 /** Where the default world lives, relative to assets/. */
 export const DEFAULT_SCENARIO_ASSET = 'scenarios/default.json';
@@ -64,21 +65,45 @@ export function urdfReference(scenario: unknown): string | null {
   return typeof urdf === 'string' && urdf.length > 0 ? urdf : null;
 }
 
+/** The scenario's `robot` block fields the gathering reads: xacro arguments, whether visual meshes are read. */
+function robotGatherOptions(scenario: unknown): { xacroArgs?: Record<string, string | number | boolean>; visualMeshes: boolean } {
+  const robot = scenario !== null && typeof scenario === 'object' ? (scenario as Record<string, unknown>).robot : undefined;
+  const r = robot !== null && typeof robot === 'object' ? (robot as Record<string, unknown>) : {};
+  const args = r.xacroArgs;
+  // the worker validates the scenario; here a malformed value is passed on (or left out) for it to name
+  return {
+    ...(args !== null && typeof args === 'object' && !Array.isArray(args) ? { xacroArgs: args as Record<string, string | number | boolean> } : {}),
+    visualMeshes: r.visualMeshes !== false,
+  };
+}
+
 /**
- * A bundled scenario's URDF robot: the URDF text and its collision and visual meshes, keyed by
- * the path urdfReferencedFiles gives (relative to the scenario, as the worker's loader and the
+ * A bundled scenario's URDF robot: the URDF text (a xacro file expanded here, its includes read
+ * from the bundled assets, `robot.xacroArgs` applied) and its collision and visual meshes, keyed
+ * by the path urdfReferencedFiles gives (relative to the scenario, as the worker's loader and the
  * renderer's visuals look them up). A visual mesh that cannot be read is left out (the view warns);
- * textures are not read (not drawn).
+ * with `"visualMeshes": false` none is read; textures are not read (not drawn).
  */
 async function gatherBundledRobot(host: Host, scenarioPath: string, scenario: unknown, files: ScenarioFiles): Promise<void> {
   const urdf = urdfReference(scenario);
   if (urdf === null) return;
   const urdfAsset = resolveRelative(scenarioPath, urdf);
-  const text = new TextDecoder().decode(await host.readAsset(urdfAsset));
+  const options = robotGatherOptions(scenario);
+  let text = new TextDecoder().decode(await host.readAsset(urdfAsset));
+  if (isXacro(text)) {
+    const readAsset = async (p: string): Promise<string | undefined> => {
+      try {
+        return new TextDecoder().decode(await host.readAsset(p));
+      } catch {
+        return undefined; // skipped with a warning by the expander (another package's accessory)
+      }
+    };
+    text = (await expandXacro(text, { path: urdfAsset, args: options.xacroArgs, readFile: readAsset })).urdf;
+  }
   files.robotUrdf = text;
   files.robotMeshes = {};
   for (const ref of urdfReferencedFiles(parseUrdf(text), urdf)) {
-    if (ref.role === 'texture') continue;
+    if (ref.role === 'texture' || (ref.role === 'visual' && !options.visualMeshes)) continue;
     try {
       files.robotMeshes[ref.path] = await host.readAsset(resolveRelative(scenarioPath, ref.path));
     } catch (e) {

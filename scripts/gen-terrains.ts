@@ -1,5 +1,5 @@
 /**
- * Writes the bundled terrains, assets/terrains/{hills,curbs,ramp}.{png,json}: 16-bit grayscale
+ * Writes the bundled terrains, assets/terrains/{hills,curbs,ramp,floor}.{png,json}: 16-bit grayscale
  * PNGs (north up, black = heightRange[0], white = heightRange[1]) with their sidecars, from fixed
  * seeds, so the output is byte-identical on every run and machine.
  *
@@ -91,6 +91,26 @@ const specs: TerrainSpec[] = [
         }
       }
       return Heightfield.fromArray({ cols, rows, dx, dy: dx, x0, y0, heights });
+    },
+  },
+  {
+    name: 'floor',
+    description:
+      'Nearly flat floor for small robots (the TurtleBot3: wheels of 3.3 cm need cells under 1.65 cm), 10 m x 10 m at 0.015 m: ' +
+      'gentle waves of 2 cm amplitude and 2.5..3.5 m wavelength.',
+    build: () => {
+      const cols = 667;
+      const dx = 0.015;
+      const x0 = (-(cols - 1) * dx) / 2;
+      const heights = new Float64Array(cols * cols);
+      for (let j = 0; j < cols; j++) {
+        const y = x0 + j * dx;
+        for (let i = 0; i < cols; i++) {
+          const x = x0 + i * dx;
+          heights[j * cols + i] = 0.01 * Math.sin((2 * Math.PI * x) / 3.5) + 0.01 * Math.cos((2 * Math.PI * y) / 2.5);
+        }
+      }
+      return Heightfield.fromArray({ cols, rows: cols, dx, dy: dx, x0, y0: x0, heights });
     },
   },
 ];

@@ -11,6 +11,11 @@
  *   one .mcap                           → replay it
  *   a scenario JSON (+ its sidecar, image, URDF, meshes)        → load the scenario
  *   a URDF (+ its meshes)               → the robot into the running scenario
+ *   a xacro robot (+ its includes and meshes, or its ROS package folder)
+ *                                       → the robot into the running scenario: the robot file is the
+ *                                         one no other dropped file includes (picked-files.ts), its
+ *                                         includes and meshes are looked up among the dropped files
+ *                                         when it is expanded (robot-swap.ts)
  *   a terrain sidecar + its image       → the terrain into the running scenario
  *   a GeoTIFF or PNG alone              → the terrain with a made-up sidecar (defaults, said in a note)
  *   a RAW alone, a sidecar without its image, a mesh alone, unknown files  → a message, nothing loads
@@ -18,6 +23,8 @@
 import type { OpenedRobotFile } from '../../electron/ipc-contract';
 import { parseUrdf } from '../../sim/robot/urdf/parse-urdf';
 import { urdfReferencedFiles } from '../../sim/robot/urdf/load-urdf';
+import { mainRobotFile } from '../../sim/robot/urdf/picked-files';
+import { isXacro } from '../../sim/robot/urdf/xacro';
 import type { Host, OpenedFile } from '../host/host';
 
 /** [m] Grid spacing of a PNG dropped without its sidecar. */
@@ -30,6 +37,7 @@ export const DROP_MAX_JSON_BYTES = 16 * 1024 * 1024;
 const XML_SNIFF_BYTES = 64 * 1024;
 
 export interface DroppedFile {
+  /** The file's name, or its path inside a dropped folder ("husky_description/urdf/husky.urdf.xacro"). */
   name: string;
   bytes: Uint8Array;
 }
@@ -89,7 +97,7 @@ export function classifyDropped(file: DroppedFile): ClassifiedFile {
   if (e === 'stl' || e === 'obj' || e === 'dae' || e === 'jpg' || e === 'jpeg') return { file, kind: 'mesh' };
   const first = b.findIndex((x) => x !== 0x20 && x !== 0x09 && x !== 0x0a && x !== 0x0d && x !== 0xef && x !== 0xbb && x !== 0xbf);
   // XML content wins over a .json name (a URDF saved as robot.json is a URDF).
-  if (b[first] === 0x3c /* < */ || e === 'urdf' || e === 'xml') {
+  if (b[first] === 0x3c /* < */ || e === 'urdf' || e === 'xml' || e === 'xacro') {
     if (/<robot[\s>]/.test(decoder.decode(b.subarray(0, XML_SNIFF_BYTES)))) return { file, kind: 'urdf' };
     if (e === 'json') return { file, kind: 'unknown', why: 'named .json but XML without a <robot> element (not JSON, not a URDF)' };
     return { file, kind: 'unknown', why: 'XML without a <robot> element (not a URDF)' };
@@ -187,10 +195,28 @@ export function planDrop(files: readonly DroppedFile[], token: string, hasWorld:
   }
 
   const urdfs = of('urdf');
-  if (urdfs.length > 1) return { action: 'error', message: `Drop one robot at a time (${names(urdfs)}).` };
-  if (urdfs.length === 1) {
-    const u = urdfs[0];
+  if (urdfs.length > 0) {
+    // a xacro robot comes with the files it includes (robot files too): the robot is the one
+    // file no other includes; two robots dropped together stay an error
+    let u = urdfs[0];
+    if (urdfs.length > 1) {
+      try {
+        const path = mainRobotFile(urdfs.map((c) => ({ path: c.file.name, bytes: c.file.bytes }))).path;
+        u = urdfs.find((c) => c.file.name === path)!;
+      } catch {
+        return { action: 'error', message: `Drop one robot at a time (${names(urdfs)}).` };
+      }
+    }
     if (!hasWorld) return { action: 'error', message: `Load a scenario first: ${u.file.name} is opened into the running scenario.` };
+    const text = decoder.decode(u.file.bytes);
+    if (isXacro(text)) {
+      // expanded when loaded (robot-swap.ts) against every dropped file: which includes and meshes
+      // it needs depends on its arguments and conditionals
+      const related: Record<string, Uint8Array> = {};
+      for (const c of all) if (c !== u) related[c.file.name] = c.file.bytes;
+      return { action: 'robot', file: { ...opened(u, 'robot'), related }, notes: [] };
+    }
+    if (urdfs.length > 1) return { action: 'error', message: `Drop one robot at a time (${names(urdfs)}).` };
     let refs;
     try {
       refs = urdfReferencedFiles(parseUrdf(decoder.decode(u.file.bytes)), u.file.name);
@@ -204,7 +230,7 @@ export function planDrop(files: readonly DroppedFile[], token: string, hasWorld:
     const missingVisual: string[] = [];
     for (const ref of refs) {
       if (ref.role === 'texture') continue;
-      const f = all.find((c) => c.file.name === baseName(ref.path));
+      const f = all.find((c) => baseName(c.file.name) === baseName(ref.path));
       if (f) {
         related[ref.path] = f.file.bytes;
         used.add(f);
@@ -261,7 +287,11 @@ export function planDrop(files: readonly DroppedFile[], token: string, hasWorld:
  * read beside); every other call goes to `host` (bundled assets, settings…).
  */
 export function droppedFilesHost(host: Host, token: string, files: readonly DroppedFile[], primary: string): Host {
+  // by name, and (for files of a dropped folder) by base name when that is unambiguous
   const byName = new Map(files.map((f) => [f.name, f.bytes]));
+  const bases = new Map<string, number>();
+  for (const f of files) bases.set(baseName(f.name), (bases.get(baseName(f.name)) ?? 0) + 1);
+  for (const f of files) if (bases.get(baseName(f.name)) === 1 && !byName.has(baseName(f.name))) byName.set(baseName(f.name), f.bytes);
   const wrapped: Host = {
     kind: host.kind,
     openFile: (kind) => host.openFile(kind),

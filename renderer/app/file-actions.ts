@@ -182,7 +182,11 @@ export class FileActions {
     return this.loadFiles(async () => {
       robot ??= await gatherOpenedRobot(host, f);
       return withRobot(await base.gather(), robot);
-    }, f.name);
+    }, f.name).then((ok) => {
+      // a xacro robot's skipped includes (another package's accessories) are said once it runs
+      if (ok && robot && robot.notes.length > 0) this.d.banner.show(`${f.name}: ${robot.notes.join('; ')}`);
+      return ok;
+    });
   }
 
   /**

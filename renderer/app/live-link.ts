@@ -39,10 +39,18 @@ export class LiveLinkControl {
     }
   }
 
-  /** The status line's part: "live ws://127.0.0.1:8765 · 1 client", or null while off. */
+  /**
+   * The status line's part: "live ws://127.0.0.1:8765 · 1 client · rosbridge ws://127.0.0.1:9090 · 0
+   * clients · ● recording /home/…/run1.mcap", or null while off.
+   */
   text(): string | null {
     const s = this.value;
-    return s.active ? `live ${s.url} · ${s.clients} client${s.clients === 1 ? '' : 's'}` : null;
+    if (!s.active) return null;
+    const n = (k: number) => `${k} client${k === 1 ? '' : 's'}`;
+    const parts = [`live ${s.url} · ${n(s.clients)}`];
+    if (s.rosbridge) parts.push(`rosbridge ${s.rosbridge} · ${n(s.rosbridgeClients ?? 0)}`);
+    if (s.recording) parts.push(`● recording ${s.recording}`);
+    return parts.join(' · ');
   }
 
   private set(s: LiveLinkStatus): void {

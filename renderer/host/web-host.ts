@@ -9,9 +9,11 @@
  * asks `requestRelated` (the UI shows a button, because a picker needs a user gesture) for a
  * second pick.
  */
-import type { AssetEntry, FileKind, MenuCommand, OpenedFile, SaveRequest, SaveResult, Settings } from '../../electron/ipc-contract';
+import type { AssetEntry, FileKind, MenuCommand, OpenedFile, OpenedRobotFile, SaveRequest, SaveResult, Settings } from '../../electron/ipc-contract';
 import { LIMITS, MAX_RESULTS_CSV_BYTES, RUN_ID_PATTERN, type OpenedResults } from '../../electron/ipc-contract';
 import { DEFAULT_SETTINGS, type Host } from './host';
+import { isRobotFileName, mainRobotFile } from '../../sim/robot/urdf/picked-files';
+import { isXacro } from '../../sim/robot/urdf/xacro';
 
 /** Why View ▸ Live Link does nothing here: a web page cannot open a server socket. */
 export const LIVE_LINK_NOT_IN_BROWSER = 'The live link is not available in the browser (a web page cannot open a server socket): use the desktop app, or `terrawheel serve scenario.json` for a headless world.';
@@ -23,7 +25,7 @@ const SETTINGS_KEY = 'terrawheel.settings.v1';
 
 const ACCEPT: Record<FileKind, string> = {
   terrain: '.json,.png,.tif,.tiff,.raw,.bin,.asc',
-  robot: '.urdf,.xml,.stl,.obj,.dae,.png,.jpg',
+  robot: '.urdf,.xacro,.xml,.stl,.obj,.dae,.png,.jpg',
   scenario: '.json',
   recording: '.mcap',
 };
@@ -31,7 +33,7 @@ const ACCEPT: Record<FileKind, string> = {
 /** Preferred primary file when several are picked: the URDF of a robot, else the JSON sidecar/scenario. */
 function primaryOf(kind: FileKind, files: File[]): File {
   if (kind === 'robot') {
-    const urdf = files.find((f) => /\.(urdf|xml)$/i.test(f.name));
+    const urdf = files.find((f) => /\.(urdf|xacro|xml)$/i.test(f.name));
     if (urdf) return urdf;
   }
   if (kind !== 'recording') {
@@ -82,6 +84,27 @@ export function createWebHost(options: WebHostOptions = {}): WebHost {
     return new Uint8Array(await f.arrayBuffer());
   };
 
+  /**
+   * A robot picked with its files: several robot files are a xacro robot with its includes (the
+   * robot is the one no other includes, picked-files.ts); a xacro robot carries every picked file
+   * as `related`, which its expansion reads its includes and meshes from (robot-swap.ts).
+   */
+  const openRobotFiles = async (files: File[], token: string): Promise<OpenedRobotFile> => {
+    const robots: { path: string; bytes: Uint8Array; file: File }[] = [];
+    for (const f of files) if (isRobotFileName(f.name)) robots.push({ path: f.name, bytes: await readFile(f), file: f });
+    if (robots.length === 0) {
+      const primary = primaryOf('robot', files);
+      return { kind: 'robot', name: primary.name, bytes: await readFile(primary), token };
+    }
+    const main = robots.length === 1 ? robots[0] : robots.find((r) => r.path === mainRobotFile(robots).path)!;
+    const opened: OpenedRobotFile = { kind: 'robot', name: main.path, bytes: main.bytes, token };
+    if (isXacro(new TextDecoder().decode(main.bytes))) {
+      opened.related = {};
+      for (const f of files) if (f !== main.file) opened.related[f.name] = await readFile(f);
+    }
+    return opened;
+  };
+
   /** Opened results directories: run id → its runs/<id>.mcap, per token. */
   const resultSets = new Map<string, Map<string, File>>();
 
@@ -126,6 +149,7 @@ export function createWebHost(options: WebHostOptions = {}): WebHost {
       if (!files) return null;
       const token = `web-${nextToken++}`;
       selections.set(token, new Map(files.map((f) => [f.name, f])));
+      if (kind === 'robot') return openRobotFiles(files, token);
       const primary = primaryOf(kind, files);
       const opened: OpenedFile = { kind, name: primary.name, bytes: await readFile(primary), token };
       return opened;

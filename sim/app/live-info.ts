@@ -97,6 +97,8 @@ export interface LiveSnapshot {
   drive: { throttle: number; steer: number };
   /** A recording is being written (a reset is refused then). */
   recording: boolean;
+  /** The world's full-state hash (`stateHash()`), when the caller asked for it. */
+  stateHash?: string;
 }
 
 /** The fixed description of a world for a live link. */
@@ -122,6 +124,22 @@ export function describeLive(w: SimWorld, scenarioPath: string | null, lockstep:
     baseBody: info.baseBody,
     controller: spec === undefined || e.controller === null ? null : controllerInfo(spec, [...e.controller.joints], w.spec.robot),
   };
+}
+
+/**
+ * Checks a per-joint velocity command against a world's description: the joint exists, has a
+ * motor, is not one the drive controller writes every step, and the velocity is finite. Returns
+ * the joint's index; throws naming what is wrong (the headless LiveSession, the app's worker and
+ * the app's live link in Electron main all check with this, so they refuse alike).
+ */
+export function checkJointCommand(info: Pick<LiveInfo, 'joints' | 'controller'>, joint: string, velocity: number): number {
+  const j = info.joints.findIndex((d) => d.name === joint);
+  if (j < 0) throw new Error(`joint velocity: no joint named "${String(joint)}" (joints: ${info.joints.filter((d) => d.motor).map((d) => d.name).join(', ') || 'none with a motor'})`);
+  const d = info.joints[j];
+  if (!d.motor) throw new Error(`joint velocity: joint "${joint}" has no motor`);
+  if (d.controlled) throw new Error(`joint velocity: joint "${joint}" is driven by the robot's ${info.controller?.type ?? ''} controller every step; drive it with a twist (/cmd_vel) instead`);
+  if (typeof velocity !== 'number' || !Number.isFinite(velocity)) throw new Error(`joint velocity: velocity of "${joint}" must be a finite number, got ${String(velocity)}`);
+  return j;
 }
 
 /** The limits a twist is scaled by (the same defaults as sim/robot/controllers/drive-controller.ts). */

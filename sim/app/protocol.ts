@@ -203,10 +203,16 @@ export interface SimService {
   // --- live link (sim/app/live-info.ts; Electron main's Foxglove server over the app's world) ---
   /** The loaded world's fixed description: bodies, joints, wheels, the drive controller's limits. */
   liveInfo(): Promise<import('./live-info').LiveWorldInfo>;
-  /** The world's state now (poses, velocities, contacts, joints, clock, drive); buffers transferred. */
-  liveSnapshot(): Promise<import('./live-info').LiveSnapshot>;
+  /** The world's state now (poses, velocities, contacts, joints, clock, drive; its state hash `withHash`); buffers transferred. */
+  liveSnapshot(withHash?: boolean): Promise<import('./live-info').LiveSnapshot>;
   /** Puts the world back at the state it was loaded in; refused while recording or replaying. */
   resetWorld(): Promise<number>;
+  /** A live link's per-joint motor velocity target (checked as live-info.ts `checkJointCommand`). */
+  setJointVelocity(joint: string, velocity: number): Promise<void>;
+  /** Records into a queue emptied by `takeRecordingChunks` (a live link in Electron main: no callback crosses its port). */
+  startPulledRecording(options: import('./record-session').RecordingOptions): Promise<import('./record-session').RecordingStatus>;
+  /** The pulled recording's bytes since the last take (transferred); `ended` once it stopped and these are its last. */
+  takeRecordingChunks(): Promise<{ chunks: Uint8Array[]; ended: boolean }>;
 
   // --- recordings (sim/app/record-session.ts) ---
   /** Records every step from now on; the file's bytes go to `onChunk` in order. */

@@ -26,7 +26,7 @@ import { seekWorld, verifyRecording, type VerifyResult } from '../record/replay'
 import { scanTimelineEvents, type TimelineEvent } from '../record/events';
 import { exportWheelCsv } from '../record/export-csv';
 import type { InputRecord } from '../record/writer';
-import { describeLive, snapshotLive, type LiveSnapshot, type LiveWorldInfo } from './live-info';
+import { checkJointCommand, describeLive, snapshotLive, type LiveInfo, type LiveSnapshot, type LiveWorldInfo } from './live-info';
 import { PlotSampler } from './plot-sampler';
 import { availableSeries } from './plot-series';
 
@@ -68,6 +68,12 @@ export interface SimServiceDeps {
    * worker's nested worker. Omitted: recordings are encoded in the service's thread.
    */
   recordThread?: EncoderThreadFactory;
+  /**
+   * An asynchronous step on the gathered files before the world is built, in the service's
+   * thread (the worker in the app): the robot's concave collision meshes split into convex
+   * parts (sim/scenario/scenario-meshes.ts). Omitted: files are used as given.
+   */
+  prepareFiles?: (files: ScenarioFiles) => Promise<ScenarioFiles>;
 }
 
 /** A recording opened for replay: its reader, all its inputs (small), the replay cursor. */
@@ -83,6 +89,24 @@ interface OpenReplay {
 
 /** Bytes of a recording held open for replay at most (the app reads files whole). */
 export const MAX_REPLAY_BYTES = 2 ** 31 - 1;
+/**
+ * [bytes] Most bytes a pulled recording (startPulledRecording) holds for its reader; past this the
+ * writer waits, the recording becomes backlogged and the clock slows until they are taken.
+ */
+export const PULLED_RECORDING_MAX_BYTES = 64 * 1024 * 1024;
+
+/** The chunks of a pulled recording not yet taken (see startPulledRecording). */
+interface PulledRecording {
+  session: RecordSession | null;
+  chunks: Uint8Array[];
+  bytes: number;
+  /** It is being stopped: the writer no longer waits for takes (the footer must get out). */
+  stopping: boolean;
+  /** It stopped (by anyone): once the chunks are taken, it is over. */
+  ended: boolean;
+  /** Wakes the writer waiting for a take while over PULLED_RECORDING_MAX_BYTES. */
+  wake: (() => void) | null;
+}
 
 /**
  * The simulation service: owns one world and runs it on its own fixed-step clock; the web and Node
@@ -113,6 +137,10 @@ export class SimServiceImpl implements SimService {
   /** The plotted series, sampled at every step (plot-sampler.ts), and the keys the renderer chose. */
   private readonly plot = new PlotSampler();
   private plotKeys: string[] = [];
+  /** The recording a live link pulls (startPulledRecording), until its last chunk is taken. */
+  private pulled: PulledRecording | null = null;
+  /** The loaded world's live description (joint checks), built on first use. */
+  private liveDescription: LiveInfo | null = null;
 
   constructor(deps: SimServiceDeps) {
     this.deps = deps;
@@ -120,6 +148,7 @@ export class SimServiceImpl implements SimService {
   }
 
   async load(files: ScenarioFiles, onProgress?: (p: LoadProgress) => void, options: LoadOptions = {}): Promise<WorldInfo> {
+    if (this.deps.prepareFiles) files = await this.deps.prepareFiles(files);
     const world = this.buildWorld(files, onProgress, options);
     if (this.recording) await this.stopRecording();
     this.replay = null;
@@ -127,6 +156,7 @@ export class SimServiceImpl implements SimService {
     this.setRunning(false);
     this.world = world;
     this.files = files;
+    this.liveDescription = null;
     this.initialState = stateBytes(world.engine.saveState());
     this.owed = 0;
     this.rewind = [];
@@ -289,7 +319,10 @@ export class SimServiceImpl implements SimService {
    */
   async startRecordingTo(sink: RecordingSink, options: RecordingOptions = {}): Promise<RecordingStatus> {
     const w = this.requireWorld();
-    if (this.recording) throw new Error('startRecording: already recording (stop it first)');
+    if (this.recording) {
+      if (this.pulled !== null && this.pulled.session === this.recording) throw new Error('startRecording: a live link client is recording (stop it from the client, or turn View ▸ Live Link off)');
+      throw new Error('startRecording: already recording (stop it first)');
+    }
     const codecs = await this.codecs();
     const thread = this.deps.recordThread;
     let session: RecordSession;
@@ -319,9 +352,66 @@ export class SimServiceImpl implements SimService {
     const rec = this.recording;
     if (!rec) return this.lastRecording ?? idleStatus();
     this.recording = null;
-    this.lastRecording = await rec.stop();
+    this.endPulled(rec, false);
+    try {
+      this.lastRecording = await rec.stop();
+    } finally {
+      this.endPulled(rec, true);
+    }
     return this.lastRecording;
   }
+
+  /**
+   * Records into a queue the caller empties with `takeRecordingChunks` (Electron main's live
+   * link, which cannot pass the worker a callback through its MessagePort). While more than
+   * PULLED_RECORDING_MAX_BYTES wait, the recording is backlogged (the clock slows). Stopped by
+   * `stopRecording`, like any recording; the last take then says `ended`.
+   */
+  async startPulledRecording(options: RecordingOptions = {}): Promise<RecordingStatus> {
+    if (this.pulled?.ended) this.pulled = null; // its reader left without taking the last chunks
+    const q: PulledRecording = { session: null, chunks: [], bytes: 0, stopping: false, ended: false, wake: null };
+    const sink: RecordingSink = {
+      write: async (bytes) => {
+        q.chunks.push(bytes.slice());
+        q.bytes += bytes.length;
+        while (q.bytes > PULLED_RECORDING_MAX_BYTES && !q.stopping) await new Promise<void>((r) => (q.wake = r));
+      },
+    };
+    const status = await this.startRecordingTo(sink, { ...sanitizeOptions(options) });
+    q.session = this.recording;
+    this.pulled = q;
+    return status;
+  }
+
+  /**
+   * The pulled recording's bytes written since the last take, in order (transferred), and
+   * whether it is over (stopped, and these are its last bytes). Nothing pulled: no chunks, ended.
+   */
+  async takeRecordingChunks(): Promise<{ chunks: Uint8Array[]; ended: boolean }> {
+    const p = this.pulled;
+    if (p === null) return { chunks: [], ended: true };
+    const chunks = p.chunks;
+    const ended = p.ended;
+    p.chunks = [];
+    p.bytes = 0;
+    if (ended) this.pulled = null;
+    const wake = p.wake;
+    p.wake = null;
+    wake?.();
+    return transfer({ chunks, ended }, chunks.map((c) => c.buffer as ArrayBuffer));
+  }
+
+  /** A pulled recording is being stopped (`done` false) or has stopped (`done` true). */
+  private endPulled(rec: RecordSession, done: boolean): void {
+    const p = this.pulled;
+    if (p === null || p.session !== rec) return;
+    p.stopping = true;
+    if (done) p.ended = true;
+    const wake = p.wake;
+    p.wake = null;
+    wake?.();
+  }
+
 
   async recordingStatus(): Promise<RecordingStatus> {
     return this.recording?.status() ?? { ...(this.lastRecording ?? idleStatus()), active: false };
@@ -582,9 +672,26 @@ export class SimServiceImpl implements SimService {
   }
 
   /** The world's state now for a live link; its arrays are fresh and marked for transfer. */
-  async liveSnapshot(): Promise<LiveSnapshot> {
-    const s = snapshotLive(this.requireWorld(), this.running, this.timeScale, this.recording !== null);
+  async liveSnapshot(withHash = false): Promise<LiveSnapshot> {
+    const w = this.requireWorld();
+    const s = snapshotLive(w, this.running, this.timeScale, this.recording !== null);
+    if (withHash === true) s.stateHash = w.engine.stateHash();
     return transfer(s, [s.poses.buffer, s.velocities.buffer, s.contacts.buffer, s.contactInfo.buffer, s.jointPosition.buffer, s.jointVelocity.buffer]);
+  }
+
+  /**
+   * A live link's per-joint command: the motor target velocity [rad/s, or m/s for a prismatic
+   * joint] of the joint named `joint` (checked as sim/app/live-info.ts `checkJointCommand`: a
+   * motorised joint the drive controller does not drive, a finite velocity). Kept until changed or
+   * reset. Refused while recording (a recording carries only drive inputs) or following a replay.
+   */
+  async setJointVelocity(joint: string, velocity: number): Promise<void> {
+    const w = this.requireWorld();
+    if (this.replay?.following) throw new Error('joint velocity: a recording is being replayed; close it or branch first');
+    this.liveDescription ??= describeLive(w, null, false);
+    checkJointCommand(this.liveDescription, joint, velocity);
+    if (this.recording !== null) throw new Error('joint velocity: refused while recording (a recording carries only drive commands as inputs, so it would not replay)');
+    w.engine.setMotor(joint, velocity);
   }
 
   /**
@@ -609,6 +716,7 @@ export class SimServiceImpl implements SimService {
 
   dispose(): void {
     this.setRunning(false);
+    if (this.recording !== null) this.endPulled(this.recording, true);
     void this.recording?.stop().catch(() => undefined);
     this.recording = null;
     this.replay = null;

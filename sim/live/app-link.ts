@@ -20,9 +20,17 @@
  * drives the world, so there is no lockstep here, and the user's pause, time scale and drive in
  * the app show in the state the clients get.
  *
- * Not through the app's link: per-joint velocity commands and recordings started from outside (a
- * recording of the app is written by the app, File ▸ Record, through its Host); both are refused
- * with a message that says so.
+ * Per-joint velocity commands are checked here (sim/app/live-info.ts `checkJointCommand`, so a bad
+ * one throws at once, as LiveSession's does) and applied by the service (`setJointVelocity`).
+ *
+ * Recordings started by a client (start_recording) are written by the app's worker as any
+ * recording of the app (sim/app/record-session.ts), but its bytes cannot reach Electron main
+ * through a callback (no callback crosses the port), so the worker queues them
+ * (`startPulledRecording`) and this link takes them (`takeRecordingChunks`, every `pollMs` while it
+ * records) and writes them to the sink `openRecording` opens for the path (electron/live-link.ts:
+ * a file in the live link's recording directory). Only a recording this link started is stopped
+ * by stop_recording; a reset finishes it first (as LiveSession's reset does). The app's own
+ * recording (File ▸ Record) is the app's: a client's start_recording is refused while it runs.
  */
 import { twistDrive, type LiveSnapshot, type LiveWorldInfo } from '../app/live-info';
 import type { DriveCommand, TerrainPatch } from '../app/protocol';
@@ -32,6 +40,8 @@ import { makeWheelStats, wheelStatsInto, type RecordedBody } from '../record/fox
 import type { LiveLink } from './live-link';
 import { MAX_TIME_SCALE, MIN_TIME_SCALE, TWIST_SPEED_FLOOR } from './live-constants';
 import type { LiveCause, LiveInfo, LiveInput, LiveListener, LiveRecordingStatus, LiveState } from './session';
+import { checkJointCommand } from '../app/live-info';
+import type { RecordingOptions, RecordingStatus } from '../app/record-session';
 
 /** [ms] Wall time between two state requests to the app's worker. */
 export const APP_LINK_POLL_MS = 1000 / 60;
@@ -44,8 +54,13 @@ export const APP_LINK_SCENE_MAX_SAMPLES = 513 * 513;
  */
 export interface AppWorldBackend {
   liveInfo(): Promise<LiveWorldInfo>;
-  liveSnapshot(): Promise<LiveSnapshot>;
+  liveSnapshot(withHash?: boolean): Promise<LiveSnapshot>;
   resetWorld(): Promise<number>;
+  setJointVelocity(joint: string, velocity: number): Promise<void> | void;
+  startPulledRecording(options: RecordingOptions): Promise<RecordingStatus>;
+  takeRecordingChunks(): Promise<{ chunks: Uint8Array[]; ended: boolean }>;
+  stopRecording(): Promise<RecordingStatus>;
+  recordingStatus(): Promise<RecordingStatus>;
   setDrive(cmd: DriveCommand): Promise<void> | void;
   setRunning(running: boolean): Promise<void> | void;
   setTimeScale(scale: number): Promise<void> | void;
@@ -58,6 +73,29 @@ export interface AppLiveLinkOptions {
   pollMs?: number;
   /** Where failures of fire-and-forget commands go (default console.error). */
   log?: (line: string) => void;
+  /**
+   * Opens the file a client's start_recording writes (the path the protocol server chose). Without
+   * it, start_recording is refused.
+   */
+  openRecording?: (path: string) => Promise<RecordingFileSink>;
+  /** Stored in recordings a client starts, to find the scenario's files (default: the scenario's name, as the app's own recordings). */
+  scenarioPath?: string;
+}
+
+/** Where a client's recording goes in main (a FileSink). */
+export interface RecordingFileSink {
+  write(bytes: Uint8Array): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A recording a client started through this link. */
+interface LinkRecording {
+  path: string;
+  sink: RecordingFileSink;
+  /** The loop taking the worker's chunks into the sink; resolves when the recording is over and written. */
+  pump: Promise<void>;
+  /** The first failure writing the file (the recording is stopped then). */
+  error: Error | null;
 }
 
 /** A stick value clamped to −1..1, non-finite → 0 (as the service clamps a drive command). */
@@ -82,6 +120,13 @@ export class AppLiveLink implements LiveLink {
   private running: boolean;
   private scale: number;
   private drive: { throttle: number; steer: number };
+  private readonly openRecordingFile: ((path: string) => Promise<RecordingFileSink>) | null;
+  private readonly scenarioPath: string;
+  private recording: LinkRecording | null = null;
+  /** The app is writing a recording (the link's or its own), as the last snapshot said. */
+  private appRecording = false;
+  /** The state hash of the step the last step/reset ended at (the rosbridge step's answer). */
+  private hash: { step: number; value: string } | null = null;
 
   private constructor(private readonly backend: AppWorldBackend, info: LiveWorldInfo, terrain: InlineTerrainSpec, first: LiveSnapshot, options: AppLiveLinkOptions) {
     const { grid: _grid, ...rest } = info;
@@ -93,12 +138,17 @@ export class AppLiveLink implements LiveLink {
     this.running = first.running;
     this.scale = first.timeScale;
     this.drive = { ...first.drive };
+    this.openRecordingFile = options.openRecording ?? null;
+    this.scenarioPath = options.scenarioPath ?? info.scenarioName;
+    this.appRecording = first.recording;
     this.state = {
       step: 0, time: 0, batchSteps: 0, cause: 'subscribe', running: false, lockstep: false, timeScale: 1, fault: null,
       drive: { throttle: 0, steer: 0 }, frame: this.frame, jointPosition: new Float64Array(0), jointVelocity: new Float64Array(0),
       wheels: info.wheels.map(() => makeWheelStats()),
       stateHash: () => {
-        throw new Error(`stateHash ${NOT_FROM_APP}`);
+        const h = this.hash;
+        if (h === null || h.step !== this.state.step) throw new Error('stateHash: the app\'s live link knows the state hash only right after a step or reset it asked for');
+        return h.value;
       },
     };
     this.fill(first, 0, 'subscribe');
@@ -185,17 +235,19 @@ export class AppLiveLink implements LiveLink {
     return this.enqueue(async () => {
       const before = this.state.step;
       const after = await this.backend.step(n);
-      await this.refresh('step', after - before);
+      await this.refresh('step', after - before, true);
       return after;
     });
   }
 
+  /** Back to the world's first state; a recording this link started is finished first (its status returned). */
   reset(): Promise<LiveRecordingStatus | null> {
     this.checkOpen('reset');
     return this.enqueue(async () => {
+      const stopped = await this.finishRecording();
       await this.backend.resetWorld();
-      await this.refresh('reset');
-      return null;
+      await this.refresh('reset', 0, true);
+      return stopped;
     });
   }
 
@@ -227,16 +279,52 @@ export class AppLiveLink implements LiveLink {
     return { ...cmd };
   }
 
-  setJointVelocity(joint: string): void {
-    throw new Error(`joint velocity ("${String(joint)}") ${NOT_FROM_APP}; drive the robot with a twist (/cmd_vel), or serve the scenario headless (terrawheel serve)`);
+  /**
+   * A joint's motor target, checked here (a bad command throws at once, naming what is wrong) and
+   * applied by the app's worker in order with the other commands.
+   */
+  setJointVelocity(joint: string, velocity: number): void {
+    this.checkOpen('setJointVelocity');
+    checkJointCommand(this.infoValue, joint, velocity);
+    if (this.appRecording || this.recording !== null) throw new Error('joint velocity: refused while recording (a recording carries only drive commands as inputs, so it would not replay)');
+    this.command('setJointVelocity', async () => void (await this.backend.setJointVelocity(joint, velocity)));
   }
 
-  startRecording(): Promise<LiveRecordingStatus> {
-    return Promise.reject(new Error(`start_recording ${NOT_FROM_APP}: record in the app (File ▸ Record), which writes the inputs driven from here too`));
+  /**
+   * Records every step of the app's world from now on into the file `openRecording` opens for
+   * `path` (see the header). Refused while the app records (its own recording, or this link's).
+   */
+  startRecording(path: string): Promise<LiveRecordingStatus> {
+    this.checkOpen('startRecording');
+    const open = this.openRecordingFile;
+    if (open === null) return Promise.reject(new Error(`start_recording ${NOT_FROM_APP}: it has no recording directory`));
+    if (typeof path !== 'string' || path.length === 0) return Promise.reject(new Error('startRecording: path must be a non-empty string'));
+    return this.enqueue(async () => {
+      if (this.recording !== null) throw new Error(`startRecording: already recording to ${this.recording.path} (stop it first)`);
+      const sink = await open(path);
+      let status: RecordingStatus;
+      try {
+        status = await this.backend.startPulledRecording({ scenarioPath: this.scenarioPath });
+      } catch (e) {
+        await sink.close().catch(() => undefined);
+        throw e;
+      }
+      const rec: LinkRecording = { path, sink, pump: Promise.resolve(), error: null };
+      rec.pump = this.pumpRecording(rec);
+      this.recording = rec;
+      this.appRecording = true;
+      return { ...status, path };
+    });
   }
 
+  /** Finishes this link's recording (footer written, file closed); its status, or the idle status (path null) when it records none. */
   stopRecording(): Promise<LiveRecordingStatus> {
-    return Promise.reject(new Error(`stop_recording ${NOT_FROM_APP}: stop the recording in the app`));
+    return this.enqueue(async () => (await this.finishRecording()) ?? { ...(await this.backend.recordingStatus()), path: null });
+  }
+
+  /** The path of the recording this link is writing, or null. */
+  get recordingPath(): string | null {
+    return this.recording?.path ?? null;
   }
 
   /** Stops polling and forgets the listeners (the app's world is untouched). Idempotent. */
@@ -246,6 +334,7 @@ export class AppLiveLink implements LiveLink {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     await this.chain.catch(() => undefined);
+    await this.finishRecording().catch((e: unknown) => this.log(`app live link: finishing the recording failed: ${(e as Error).message}`));
     this.listeners.clear();
     this.inputListeners.clear();
   }
@@ -260,6 +349,47 @@ export class AppLiveLink implements LiveLink {
     const run = this.chain.then(job, job);
     this.chain = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * Takes the worker's chunks into the file until the recording is over (stopped by this link, or
+   * by the app: another world loaded), then closes the file. A write failure stops the recording.
+   */
+  private async pumpRecording(rec: LinkRecording): Promise<void> {
+    for (;;) {
+      let got: { chunks: Uint8Array[]; ended: boolean };
+      try {
+        got = await this.backend.takeRecordingChunks();
+      } catch (e) {
+        rec.error ??= e as Error;
+        break;
+      }
+      for (const c of got.chunks) {
+        if (rec.error !== null) break;
+        try {
+          await rec.sink.write(c);
+        } catch (e) {
+          rec.error = e as Error;
+          this.log(`app live link: writing ${rec.path} failed: ${rec.error.message}; the recording is stopped`);
+          void this.backend.stopRecording().catch(() => undefined);
+        }
+      }
+      if (got.ended) break;
+      if (got.chunks.length === 0) await new Promise((r) => setTimeout(r, this.pollMs));
+    }
+    await rec.sink.close().catch((e: unknown) => void (rec.error ??= e as Error));
+    if (this.recording === rec) this.recording = null;
+  }
+
+  /** Stops this link's recording and waits until its file is written and closed; null when it records none. */
+  private async finishRecording(): Promise<LiveRecordingStatus | null> {
+    const rec = this.recording;
+    if (rec === null) return null;
+    const status = await this.backend.stopRecording();
+    await rec.pump;
+    this.recording = null;
+    if (rec.error !== null) throw new Error(`recording ${rec.path}: ${rec.error.message}`);
+    return { ...status, path: rec.path };
   }
 
   /** A fire-and-forget command: queued, its failure logged. */
@@ -278,6 +408,7 @@ export class AppLiveLink implements LiveLink {
         this.running = s.running;
         this.scale = s.timeScale;
         this.drive = { ...s.drive };
+        this.appRecording = s.recording;
         if (steps !== 0 || s.fault !== this.state.fault) this.publish(s, steps, steps < 0 ? 'reset' : 'clock');
       })
         .catch((e: unknown) => this.log(`app live link: reading the app's world failed: ${(e as Error).message}`))
@@ -289,8 +420,10 @@ export class AppLiveLink implements LiveLink {
   }
 
   /** Pulls the state now and publishes it (after a command). */
-  private async refresh(cause: LiveCause, batchSteps = 0): Promise<void> {
-    const s = await this.backend.liveSnapshot();
+  private async refresh(cause: LiveCause, batchSteps = 0, withHash = false): Promise<void> {
+    const s = await this.backend.liveSnapshot(withHash);
+    if (s.stateHash !== undefined) this.hash = { step: s.step, value: s.stateHash };
+    this.appRecording = s.recording;
     this.running = s.running;
     this.scale = s.timeScale;
     this.drive = { ...s.drive };

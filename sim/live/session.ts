@@ -33,7 +33,7 @@ import { createDefaultService } from '../app/default-service';
 import { stateFromBytes, type RecordingStatus } from '../app/record-session';
 import type { SimServiceImpl } from '../app/service';
 import type { SimWorld } from '../app/sim-world';
-import { describeLive, twistDrive, type LiveInfo } from '../app/live-info';
+import { checkJointCommand, describeLive, twistDrive, type LiveInfo } from '../app/live-info';
 import type { InlineTerrainSpec, ShapeSpec } from '../dynamics/spec';
 import type { FrameData } from '../record/format';
 import { makeWheelStats, wheelStatsInto, type RecordedBody, type WheelStats } from '../record/foxglove';
@@ -357,12 +357,7 @@ export class LiveSession implements LiveLink {
    */
   setJointVelocity(joint: string, velocity: number): void {
     this.checkOpen('setJointVelocity');
-    const j = this.infoValue.joints.findIndex((d) => d.name === joint);
-    if (j < 0) throw new Error(`joint velocity: no joint named "${String(joint)}" (joints: ${this.infoValue.joints.filter((d) => d.motor).map((d) => d.name).join(', ') || 'none with a motor'})`);
-    const info = this.infoValue.joints[j];
-    if (!info.motor) throw new Error(`joint velocity: joint "${joint}" has no motor`);
-    if (info.controlled) throw new Error(`joint velocity: joint "${joint}" is driven by the robot's ${this.infoValue.controller?.type ?? ''} controller every step; drive it with a twist (/cmd_vel) instead`);
-    if (typeof velocity !== 'number' || !Number.isFinite(velocity)) throw new Error(`joint velocity: velocity of "${joint}" must be a finite number, got ${String(velocity)}`);
+    const j = checkJointCommand(this.infoValue, joint, velocity);
     if (this.recordSink !== null) throw new Error('joint velocity: refused while recording (a recording carries only drive commands as inputs, so it would not replay)');
     this.world.engine.setMotor(joint, velocity);
     this.jointCommands.add(j);

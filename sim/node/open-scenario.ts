@@ -17,7 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { PlainWorld } from '../dynamics/plain-world';
-import { openScenarioWith, type OpenScenarioOptions } from '../scenario/open-scenario';
+import { openScenarioWith, worldFromScenarioFiles, type OpenScenarioOptions } from '../scenario/open-scenario';
 import { gatherScenarioFiles, gatherScenarioFilesAsync, ScenarioFileError, type ScenarioFiles, type ScenarioFileSystem } from '../scenario/scenario-files';
 
 export type { OpenScenarioOptions };
@@ -47,6 +47,14 @@ export function readScenarioFiles(path: string): ScenarioFiles {
 /** readScenarioFiles, expanding a xacro robot (robot.xacroArgs; includes read from disk). */
 export function readScenarioFilesAsync(path: string): Promise<ScenarioFiles> {
   return gatherScenarioFilesAsync(resolve(path), nodeScenarioFileSystem);
+}
+
+/**
+ * openScenario for any scenario, a xacro robot's included: its files read with
+ * readScenarioFilesAsync (the xacro expanded with `robot.xacroArgs`), then the same world.
+ */
+export async function openScenarioAsync(path: string, options: OpenScenarioOptions = {}): Promise<PlainWorld> {
+  return worldFromScenarioFiles(await readScenarioFilesAsync(path), options);
 }
 
 /** The world of the scenario file at `path` (see the header); throws naming the missing file or bad field. */

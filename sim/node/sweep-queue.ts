@@ -7,12 +7,14 @@
  *   sweep (coordinator)                    Redis                          worker (× N machines)
  *   ───────────────────                    ─────                          ─────────────────────
  *   load + check everything
- *   SADD terrawheel:sweeps <queue>  ──▶  registry set  ◀── SMEMBERS every 2 s: one BullMQ
- *   addBulk(jobId = run id)         ──▶  wait list                        Worker per listed queue
- *                                        active + lock  ◀── take (blocking), run on a thread,
- *   poll completed: write rows/<id>.json   completed    ◀── return the row (lock renewed meanwhile)
- *     once, remove the job                 failed = dead letter (attempts or stalls exhausted)
- *   all rows there: results.csv, summary.json, obliterate the queue, SREM
+ *   SADD terrawheel:sweeps <queue>  ──▶  registry set  ◀── SMEMBERS when woken: one BullMQ
+ *   XADD terrawheel:sweeps:events   ──▶  change stream ◀── XREAD BLOCK     Worker per listed queue
+ *   addBulk(jobId = run id)         ──▶  wait list                        (wakes at once)
+ *                                        active + lock  ◀── take (BullMQ's blocking fetch), run on
+ *   on each completed/failed event      completed     ◀── a thread, return the row (lock renewed)
+ *   (QueueEvents, XREAD BLOCK): write      failed = dead letter (attempts or stalls exhausted)
+ *     rows/<id>.json once, remove the job
+ *   all rows there: results.csv, summary.json, obliterate the queue, SREM + XADD
  *
  * Design choices (docs/sweeps.md says more):
  * - Rows come back **through the queue** (a completed job's return value, ~0.5 kB) and only the
@@ -23,6 +25,11 @@
  * - Inputs: a job carries the run's scenario JSON and the absolute path of the base scenario;
  *   the terrain and URDF files it names are read from that path on the worker (the same image or
  *   the same shared volume on every machine).
+ * - Nothing polls while there is work: a worker blocks on the registry's change stream (woken by
+ *   the XADD that registers a sweep, within a round trip) and then on BullMQ's own blocking fetch;
+ *   the coordinator blocks on the queue's event stream (BullMQ's QueueEvents) and collects when a
+ *   run completes or fails. The long timeouts of both blocks are only a backstop (a Redis restarted
+ *   without its data, an event trimmed away).
  * - Job id = run id, queue name = a hash of (sweep, base scenario, output directory): enqueueing
  *   again adds nothing that is already there, and two sweeps never share a queue.
  * - Worker death: a job's lock lives `lockDuration` and is renewed every half of it by the
@@ -38,7 +45,7 @@ import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { connect } from 'node:net';
-import { Queue, Worker, type Job } from 'bullmq';
+import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { ResultRow } from '../batch/run';
 import { MAX_SWEEP_RUNS, type SweepRun } from '../scenario/sweep-schema';
@@ -48,6 +55,13 @@ import type { SweepTask } from './sweep-task';
 
 /** The Redis set of the queues of the sweeps in progress (workers serve each listed queue). */
 export const SWEEP_REGISTRY_KEY = 'terrawheel:sweeps';
+/**
+ * A Redis stream with an entry (`added`/`removed` → queue name) for each change of the registry:
+ * idle workers block on it (XREAD BLOCK) and read the registry when it moves.
+ */
+export const SWEEP_EVENTS_KEY = 'terrawheel:sweeps:events';
+/** Entries the change stream keeps (approximately: XADD MAXLEN ~). */
+const SWEEP_EVENTS_MAXLEN = 1000;
 /** BullMQ's key prefix for our queues (a Redis shared with other BullMQ users stays apart). */
 export const QUEUE_PREFIX = 'terrawheel';
 /** Times a run that throws is tried before it is a dead letter. */
@@ -64,11 +78,18 @@ export const MAX_STALLED = 2;
  * 30 s rides through a Redis restart or a 10 s pause without a re-delivery.
  */
 export const DEFAULT_LOCK_SECONDS = 30;
-/** [ms] How often the coordinator collects finished runs, and a worker re-reads the registry. */
-export const COLLECT_INTERVAL_MS = 500;
-export const REGISTRY_POLL_MS = 2000;
-/** Collection rounds between two counts of the workers (CLIENT LIST). */
-const WORKER_COUNT_EVERY = 20;
+/**
+ * [ms] Shortest time between two collection rounds of the coordinator (it collects when a run
+ * completes or fails): at most 20 rounds a second however many workers finish runs, each round
+ * taking up to BATCH rows. A sweep's last row waits at most this long.
+ */
+export const COLLECT_MIN_GAP_MS = 50;
+/** [ms] The coordinator collects at least this often (a backstop for an event it missed). */
+export const COLLECT_BACKSTOP_MS = 5000;
+/** [ms] A worker reads the registry at least this often (a backstop for a change it missed). */
+export const REGISTRY_BACKSTOP_MS = 30_000;
+/** [ms] Time between two counts of the workers (CLIENT LIST is O(connections)). */
+const WORKER_COUNT_EVERY_MS = 10_000;
 /** Jobs per addBulk call and per page of completed jobs collected. */
 const BATCH = 500;
 /** [ms] How long the up-front reachability check waits for Redis. */
@@ -241,10 +262,15 @@ async function untilConnected<T>(target: RedisTarget, what: string, f: () => Pro
   }
 }
 
-/** A connection of our own for the registry set (outside BullMQ). */
-function registryClient(target: RedisTarget): { send(command: string, args: string[]): Promise<unknown>; close(): void } {
-  const c = redisConnection(target);
-  return { send: (command, args) => c.call(command, ...args), close: () => c.disconnect() };
+/** Adds (or removes) a sweep's queue to (from) the registry and tells the blocked workers, in one transaction. */
+async function announce(conn: Redis, change: 'added' | 'removed', name: string): Promise<void> {
+  const tx = conn.multi();
+  if (change === 'added') tx.sadd(SWEEP_REGISTRY_KEY, name);
+  else tx.srem(SWEEP_REGISTRY_KEY, name);
+  tx.xadd(SWEEP_EVENTS_KEY, 'MAXLEN', '~', SWEEP_EVENTS_MAXLEN, '*', change, name);
+  const replies = await tx.exec();
+  const failed = replies?.find(([e]) => e !== null);
+  if (failed) throw failed[0] as Error;
 }
 
 /** Closes a Queue or Worker and the connection it was handed (BullMQ leaves a handed-in connection open). */
@@ -286,11 +312,37 @@ export async function runSweepOnQueue(opts: SweepOptions, progress?: SweepProgre
   let duplicatesIgnored = 0;
   let workersSeen = 0;
   const deadLetter: DeadLetter[] = [];
-  let rounds = 0;
-  const registry = registryClient(target);
+  let nextWorkerCount = 0;
+  const registry = redisConnection(target);
+  // Finished and failed runs wake the collection loop (BullMQ's event stream of this queue, read
+  // with a blocking XREAD on a connection of its own).
+  const eventsConn = redisConnection(target);
+  const events = new QueueEvents(name, { connection: eventsConn, prefix: QUEUE_PREFIX, blockingTimeout: COLLECT_BACKSTOP_MS });
+  quietErrors(events, log, `queue events ${target.url}`);
+  let signalled = false;
+  let wake: (() => void) | null = null;
+  const onEvent = () => {
+    signalled = true;
+    wake?.();
+  };
+  events.on('completed', onEvent);
+  events.on('failed', onEvent);
+  /** Resolves at the next completed/failed event since the last round began, or after `ms`. */
+  const nextEvent = (ms: number) =>
+    new Promise<void>((done) => {
+      if (signalled) return done();
+      const timer = setTimeout(finish, ms);
+      function finish() {
+        clearTimeout(timer);
+        wake = null;
+        done();
+      }
+      wake = finish;
+    });
   const retry = <T>(what: string, f: () => Promise<T>) => untilConnected(target, what, f, log);
   try {
-    await retry('registering the sweep', () => registry.send('SADD', [SWEEP_REGISTRY_KEY, name]));
+    await retry('listening to the queue', () => events.waitUntilReady());
+    await retry('registering the sweep', () => announce(registry, 'added', name));
     // Dead letters of an earlier invocation among the runs to do are tried again.
     const todoIds = new Set(todo.map((r) => r.id));
     await retry('retrying dead letters', async () => {
@@ -328,16 +380,25 @@ export async function runSweepOnQueue(opts: SweepOptions, progress?: SweepProgre
         accept(run.id, faultRow(run, `${DEAD_LETTER_FAULT} ${reason} (${attempts} attempts)`), job);
       }
       // CLIENT LIST is O(connections): at 1,000 workers it is the costliest call, so only now and then
-      if (rounds++ % WORKER_COUNT_EVERY === 0) workersSeen = Math.max(workersSeen, await queue.getWorkersCount());
+      if (performance.now() >= nextWorkerCount) {
+        nextWorkerCount = performance.now() + WORKER_COUNT_EVERY_MS;
+        workersSeen = Math.max(workersSeen, await queue.getWorkersCount());
+      }
       return completed.length;
     };
     const failedCount = () => [...rows.values()].filter((r) => r.fault !== null).length;
     progress?.update(rows.size, failedCount(), total, null);
     while (rows.size < total) {
+      const began = performance.now();
+      signalled = false;
       const n = await retry('collecting results', collect);
       const elapsed = (performance.now() - t0) / 1000;
       progress?.update(rows.size, failedCount(), total, computed > 0 ? (elapsed / computed) * (total - rows.size) : null);
-      if (n < BATCH && rows.size < total) await sleep(COLLECT_INTERVAL_MS);
+      if (n < BATCH && rows.size < total) {
+        await nextEvent(COLLECT_BACKSTOP_MS);
+        const gap = COLLECT_MIN_GAP_MS - (performance.now() - began);
+        if (gap > 0) await sleep(gap);
+      }
     }
     workersSeen = Math.max(workersSeen, await queue.getWorkersCount().catch(() => 0));
     const all = loaded.runs.map((r) => rows.get(r.id) as ResultRow);
@@ -347,11 +408,13 @@ export async function runSweepOnQueue(opts: SweepOptions, progress?: SweepProgre
     const summary: QueueSweepSummary = { ...summarize(loaded, all, computed, workersSeen, (performance.now() - t0) / 1000), queue: name, deadLetter, redelivered, duplicatesIgnored };
     writeAtomic(join(out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
     // Done: the queue leaves Redis, except the dead letters (its failed set) for inspection.
-    await retry('unregistering the sweep', () => registry.send('SREM', [SWEEP_REGISTRY_KEY, name]));
+    await retry('unregistering the sweep', () => announce(registry, 'removed', name));
     if (deadLetter.length === 0) await retry('removing the queue', () => queue.obliterate({ force: true }));
     return { ...summary, out, resultsCsv: join(out, 'results.csv') };
   } finally {
-    registry.close();
+    registry.disconnect();
+    await events.close();
+    eventsConn.disconnect();
     await closeQueue(queue, conn);
   }
 }
@@ -407,7 +470,8 @@ export async function runQueueWorker(opts: WorkerOptions, log: WorkerLog, stop?:
   await probeRedis(target);
   const lockMs = Math.round((opts.lockSeconds ?? DEFAULT_LOCK_SECONDS) * 1000);
   const pool = sweepPool(opts.concurrency, await sweepWorkerBundle(log), log);
-  const registry = registryClient(target);
+  // this connection blocks on the registry's change stream between reads of the registry
+  const registry = redisConnection(target);
   const workers = new Map<string, { worker: Worker<JobData, ResultRow>; conn: Redis }>();
   const closeWorker = async (w: { worker: Worker<JobData, ResultRow>; conn: Redis }) => {
     await closeQueue(w.worker, w.conn);
@@ -420,9 +484,21 @@ export async function runQueueWorker(opts: WorkerOptions, log: WorkerLog, stop?:
   process.once('SIGINT', onSignal);
   const stopped = () => signals.signal.aborted || stop?.aborted === true;
   log(`worker ${hostname()}:${process.pid}: ${opts.concurrency} thread(s), lock ${lockMs / 1000} s, waiting for sweeps on ${target.url}`);
+  const stopping = new Promise<null>((done) => {
+    const f = () => done(null);
+    signals.signal.addEventListener('abort', f, { once: true });
+    stop?.addEventListener('abort', f, { once: true });
+    if (stop?.aborted) f();
+  });
   try {
+    // The change stream's last entry before the first read of the registry: a sweep registered
+    // after that read moves the stream past it, and the blocking read below returns at once.
+    let seen = await untilConnected(target, 'reading the sweeps', async () => {
+      const last = await registry.xrevrange(SWEEP_EVENTS_KEY, '+', '-', 'COUNT', 1);
+      return last.length > 0 ? last[0][0] : '0-0';
+    }, log);
     while (!stopped()) {
-      const listed = new Set((await untilConnected(target, 'reading the sweeps', () => registry.send('SMEMBERS', [SWEEP_REGISTRY_KEY]), log)) as string[]);
+      const listed = new Set(await untilConnected(target, 'reading the sweeps', () => registry.smembers(SWEEP_REGISTRY_KEY), log));
       for (const name of listed) {
         if (workers.has(name)) continue;
         const conn = redisConnection(target);
@@ -446,15 +522,33 @@ export async function runQueueWorker(opts: WorkerOptions, log: WorkerLog, stop?:
         await closeWorker(w);
         log(`sweep ${name} finished`);
       }
+      let wait = REGISTRY_BACKSTOP_MS;
       if (workers.size > 0) idleSince = performance.now();
-      else if (opts.idleExitSeconds != null && performance.now() - idleSince > opts.idleExitSeconds * 1000) break;
-      await pause(REGISTRY_POLL_MS, [signals.signal, ...(stop ? [stop] : [])]);
+      else if (opts.idleExitSeconds != null) {
+        const left = opts.idleExitSeconds * 1000 - (performance.now() - idleSince);
+        if (left <= 0) break;
+        wait = Math.min(wait, Math.ceil(left));
+      }
+      if (stopped()) break;
+      // Block until the registry changes (an XADD by a sweep starting or ending), the backstop,
+      // or a stop. A stop leaves the read pending; closing the connection ends it.
+      const read = registry.xread('BLOCK', wait, 'STREAMS', SWEEP_EVENTS_KEY, seen);
+      read.catch(() => {});
+      try {
+        const got = await Promise.race([read, stopping]);
+        const entries = got?.[0]?.[1];
+        if (entries !== undefined && entries.length > 0) seen = entries[entries.length - 1][0];
+      } catch (e) {
+        if (!isConnectionError(e)) throw e;
+        // Redis away: the registry read above waits for it (and logs it)
+        await pause(RECONNECT_WAIT_MS, [signals.signal, ...(stop ? [stop] : [])]);
+      }
     }
   } finally {
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);
     await Promise.all([...workers.values()].map(closeWorker));
-    registry.close();
+    registry.disconnect();
     await pool.destroy();
   }
   log(`worker stopped after ${processed} run(s)`);

@@ -4,7 +4,9 @@
  * mostly share one terrain), build the world on this thread's service, run it (sim/batch/run.ts).
  */
 import { createDefaultService } from '../app/default-service';
-import type { SimServiceImpl } from '../app/service';
+import type { SimServiceImpl, TerrainDecoder } from '../app/service';
+import { decodeTerrain } from '../terrain/load-terrain';
+import type { Heightfield } from '../terrain/heightfield';
 import { runOne, type ResultRow, type RunInput } from '../batch/run';
 import { gatherScenarioFiles, type ScenarioFiles, type ScenarioFileSystem } from '../scenario/scenario-files';
 import { nodeScenarioFileSystem } from './open-scenario';
@@ -47,6 +49,35 @@ export function scenarioFilesFor(scenario: unknown, scenarioPath: string): Scena
   return gatherScenarioFiles(scenarioPath, fs);
 }
 
+/** Decoded terrains kept per thread (a sweep with a terrain axis holds a few; the rest share one). */
+export const TERRAIN_CACHE_ENTRIES = 4;
+
+/** This thread's decoded terrains, most recently used last: the data bytes (fileCache's object) and the sidecar's JSON. */
+const terrainCache: { data: Uint8Array; sidecar: string; terrain: Heightfield }[] = [];
+
+/**
+ * decodeTerrain, decoded once per thread for the same bytes and sidecar. A run's world only reads
+ * its terrain (a Heightfield is immutable; its query stack is scratch, reset by each query), so
+ * every run gets the same heights it would have decoded itself: the same rows, bit for bit. Before,
+ * each run inflated the standard rover's 601 × 601 PNG again and rebuilt its cell classes and
+ * pyramid: a quarter of a 10-s run's CPU, and a few MB of buffers that made V8 collect its old
+ * generation after every run.
+ */
+export const cachedDecodeTerrain: TerrainDecoder = (sidecar, data, onProgress) => {
+  const key = JSON.stringify(sidecar);
+  const at = terrainCache.findIndex((e) => e.data === data && e.sidecar === key);
+  if (at >= 0) {
+    const [hit] = terrainCache.splice(at, 1);
+    terrainCache.push(hit);
+    onProgress?.(1);
+    return hit.terrain;
+  }
+  const terrain = decodeTerrain(sidecar, data, onProgress);
+  terrainCache.push({ data, sidecar: key, terrain });
+  if (terrainCache.length > TERRAIN_CACHE_ENTRIES) terrainCache.shift();
+  return terrain;
+};
+
 /** This thread's services (one without and one with a recording encoder), made on first use. */
 let plain: SimServiceImpl | null = null;
 let recording: SimServiceImpl | null = null;
@@ -60,10 +91,10 @@ export async function runTask(task: SweepTask): Promise<ResultRow> {
     return { id: task.input.id, params: task.input.params, replicate: task.input.replicate, seed: task.input.seed, metrics: {}, steps: 0, simSeconds: 0, fault: `load: ${(e as Error).message}`, stateHash: '' };
   }
   if (task.recordPath === null) {
-    plain ??= createDefaultService();
+    plain ??= createDefaultService({ decodeTerrain: cachedDecodeTerrain });
     return runOne(plain, files, task.input);
   }
-  recording ??= createDefaultService({ recordThread: nodeEncoderThread });
+  recording ??= createDefaultService({ decodeTerrain: cachedDecodeTerrain, recordThread: nodeEncoderThread });
   const sink = await FileSink.create(task.recordPath);
   return runOne(recording, files, task.input, { sink, scenarioPath: task.scenarioPath });
 }

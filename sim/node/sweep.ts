@@ -41,6 +41,11 @@ export interface SweepOptions {
   warn?: (message: string) => void;
   /** A Redis URL: put the runs on that queue for `terrawheel worker`s (sim/node/sweep-queue.ts). */
   queue?: string;
+  /**
+   * Run on the worker-thread pool even with one worker (default false: one worker runs in this
+   * thread). The throughput benchmark uses it to compare 1 and 2 workers run the same way.
+   */
+  pool?: boolean;
 }
 
 export interface LoadedSweep {
@@ -138,8 +143,10 @@ export interface SweepSummary {
    * driverCpuSeconds: the CPU time of the driver's own thread over the sweep (with a pool: the
    * bundle, handing out tasks, writing rows; with --workers 1 it includes the runs): its share
    * per run bounds how many workers one driver can keep busy.
+   * processCpuSeconds: the CPU time of the whole process over the sweep (every thread: the runs,
+   * the driver, the pool's start, V8's garbage-collector and compiler threads); 0 for a queue sweep.
    */
-  runTimes: { cpuSecondsMedian: number | null; wallSecondsMedian: number | null; cpuSecondsTotal: number; wallSecondsTotal: number; driverCpuSeconds: number };
+  runTimes: { cpuSecondsMedian: number | null; wallSecondsMedian: number | null; cpuSecondsTotal: number; wallSecondsTotal: number; driverCpuSeconds: number; processCpuSeconds: number };
   /** Per metric over the runs that have it: min, mean, max. */
   metrics: Record<string, { n: number; min: number; mean: number; max: number }>;
   /**
@@ -155,7 +162,7 @@ function median(xs: number[]): number | null {
   return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-export function summarize(loaded: LoadedSweep, rows: ResultRow[], computed: number, workers: number, wallSeconds: number, t: { cpu: number[]; wall: number[]; driverCpu: number } = { cpu: [], wall: [], driverCpu: 0 }): SweepSummary {
+export function summarize(loaded: LoadedSweep, rows: ResultRow[], computed: number, workers: number, wallSeconds: number, t: { cpu: number[]; wall: number[]; driverCpu: number; processCpu?: number } = { cpu: [], wall: [], driverCpu: 0 }): SweepSummary {
   const metrics: SweepSummary['metrics'] = {};
   for (const m of loaded.sweep.metrics) {
     const xs = rows.map((r) => r.metrics[m]).filter((x): x is number => typeof x === 'number');
@@ -173,7 +180,7 @@ export function summarize(loaded: LoadedSweep, rows: ResultRow[], computed: numb
   const sum = (xs: number[]): number => xs.reduce((a, x) => a + x, 0);
   return {
     name: loaded.sweep.name, runs: rows.length, failed: rows.filter((r) => r.fault !== null).length, computed, workers, wallSeconds,
-    runTimes: { cpuSecondsMedian: median(t.cpu), wallSecondsMedian: median(t.wall), cpuSecondsTotal: sum(t.cpu), wallSecondsTotal: sum(t.wall), driverCpuSeconds: t.driverCpu },
+    runTimes: { cpuSecondsMedian: median(t.cpu), wallSecondsMedian: median(t.wall), cpuSecondsTotal: sum(t.cpu), wallSecondsTotal: sum(t.wall), driverCpuSeconds: t.driverCpu, processCpuSeconds: t.processCpu ?? 0 },
     metrics, replicateHashMismatches: mismatches,
   };
 }
@@ -208,6 +215,12 @@ export function sweepTask(loaded: LoadedSweep, out: string, run: SweepRun): Swee
 /** The row of a run that could not be computed (`fault`: why). */
 export function faultRow(run: SweepRun, fault: string): ResultRow {
   return { id: run.id, params: run.params, replicate: run.replicate, seed: run.seed, metrics: {}, steps: 0, simSeconds: 0, fault, stateHash: '' };
+}
+
+/** [s] The process's CPU time (user + system, every thread) since `start` (process.cpuUsage()). */
+function cpuSecondsSince(start: NodeJS.CpuUsage): number {
+  const u = process.cpuUsage(start);
+  return (u.user + u.system) / 1e6;
 }
 
 const crashRow = (run: SweepRun, e: unknown): ResultRow => faultRow(run, `error: ${(e as Error).message ?? String(e)}`);
@@ -257,6 +270,7 @@ export async function runSweep(opts: SweepOptions, progress?: SweepProgress): Pr
   let failed = [...rows.values()].filter((r) => r.fault !== null).length;
   const t0 = performance.now();
   const driverCpu0 = threadCpuSeconds();
+  const processCpu0 = process.cpuUsage();
   let computed = 0;
   const finish = (row: ResultRow): void => {
     writeAtomic(join(rowsDir, `${row.id}.json`), JSON.stringify(row) + '\n');
@@ -275,7 +289,7 @@ export async function runSweep(opts: SweepOptions, progress?: SweepProgress): Pr
   };
   progress?.update(rows.size, failed, total, null);
   const bundle = opts.bundle === false || todo.length === 0 ? null : await sweepWorkerBundle(opts.warn);
-  if (workers === 1 || todo.length <= 1) {
+  if ((opts.pool !== true && (workers === 1 || todo.length <= 1)) || todo.length === 0) {
     const task: (t: SweepTask) => Promise<TimedRow> = bundle === null ? runTimedTask : ((await import(bundle)) as { default: typeof runTimedTask }).default;
     for (const run of todo) {
       let row: ResultRow;
@@ -299,7 +313,7 @@ export async function runSweep(opts: SweepOptions, progress?: SweepProgress): Pr
   const all = loaded.runs.map((r) => rows.get(r.id) as ResultRow);
   const csv = resultsCsv(loaded.sweep, all);
   writeAtomic(join(out, 'results.csv'), csv);
-  const summary = summarize(loaded, all, computed, workers, (performance.now() - t0) / 1000, { cpu, wall, driverCpu: threadCpuSeconds() - driverCpu0 });
+  const summary = summarize(loaded, all, computed, workers, (performance.now() - t0) / 1000, { cpu, wall, driverCpu: threadCpuSeconds() - driverCpu0, processCpu: cpuSecondsSince(processCpu0) });
   writeAtomic(join(out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
   return { ...summary, out, resultsCsv: join(out, 'results.csv') };
 }

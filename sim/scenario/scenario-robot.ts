@@ -8,6 +8,7 @@ import { placeOnTerrain } from '../robot/place-robot';
 import { loadUrdfRobot } from '../robot/urdf/load-urdf';
 import { parseSrdfDisabledPairs } from '../robot/urdf/srdf';
 import type { VisualSpec } from '../robot/urdf/urdf-to-robot';
+import type { ConvexParts } from '../robot/mesh/convex-decomposition';
 import type { Heightfield } from '../terrain/heightfield';
 import { ScenarioError } from './scenario-guard';
 import type { ParsedScenario } from './scenario-v2';
@@ -18,6 +19,8 @@ export interface ScenarioRobotFiles {
   robotMeshes?: Record<string, Uint8Array>;
   /** SRDF text next to the URDF: its disable_collisions pairs are honoured. */
   robotSrdf?: string;
+  /** Convex parts of concave collision meshes (prepareScenarioMeshes, scenario-meshes.ts). */
+  robotConvexParts?: Record<string, ConvexParts>;
 }
 
 /** The scenario's URDF robot placed on the terrain (throws ScenarioError without one). */
@@ -36,6 +39,7 @@ export function loadScenarioUrdfRobotWithVisuals(parsed: ParsedScenario, files: 
     yaw: entry.yaw,
     urdfPath: entry.urdf,
     meshes: (path) => meshes[path] ?? meshes[path.split('/').pop() ?? path],
+    ...(files.robotConvexParts !== undefined ? { convexParts: files.robotConvexParts } : {}),
     controller: entry.controller ?? 'infer',
     ...(entry.hold !== undefined ? { hold: entry.hold } : {}),
     ...(entry.lumpFixedLinks !== undefined ? { lumpFixedLinks: entry.lumpFixedLinks } : {}),
@@ -45,5 +49,8 @@ export function loadScenarioUrdfRobotWithVisuals(parsed: ParsedScenario, files: 
       ? { disableCollisions: [...(entry.disableCollisions ?? []), ...(files.robotSrdf !== undefined ? parseSrdfDisabledPairs(files.robotSrdf, 'the robot\'s SRDF') : [])] }
       : {}),
   });
-  return { robot: placeOnTerrain(loaded.robot, terrain), visuals: loaded.visuals };
+  // visualMeshes: false (a robot bundled without its visual meshes): the mesh visuals are dropped,
+  // so the renderer draws the collision shapes of links that have no other visual
+  const visuals = entry.visualMeshes === false ? loaded.visuals.filter((v) => v.geometry.type !== 'mesh') : loaded.visuals;
+  return { robot: placeOnTerrain(loaded.robot, terrain), visuals };
 }

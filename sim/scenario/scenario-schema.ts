@@ -582,6 +582,11 @@ export const urdfRobotSchema = obj({
   lumpFixedLinks: v.optional(boolean()),
   /** [N·m] Torque cap of the driven joints' motors (replaces the URDF's effort limits). */
   motorTorque: v.optional(num({ lo: 0, hi: MAX_EFFORT, loOpen: true, unit: 'N·m' })),
+  /**
+   * false: the URDF's visual meshes are neither read nor drawn (links without other visuals show
+   * their collision shapes), for robots bundled without them; default true.
+   */
+  visualMeshes: v.optional(boolean()),
 });
 
 // --- the file ---------------------------------------------------------------------------------

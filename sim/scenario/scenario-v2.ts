@@ -96,6 +96,8 @@ export interface UrdfRobotEntry {
   lumpFixedLinks?: boolean;
   /** [N·m] */
   motorTorque?: number;
+  /** false: visual meshes are not read or drawn (collision shapes are). */
+  visualMeshes?: boolean;
 }
 
 /** A URDF robot's controller picked by kind, parameters inferred (urdf-to-robot.ts ControllerChoice). */
@@ -330,6 +332,7 @@ function parseRobotEntry(raw: Exclude<ScenarioV2Raw['robot'], undefined>, proble
     if (u.disableCollisions !== undefined) entry.disableCollisions = u.disableCollisions.map((p) => [p[0], p[1]]);
     if (u.lumpFixedLinks !== undefined) entry.lumpFixedLinks = u.lumpFixedLinks;
     if (u.motorTorque !== undefined) entry.motorTorque = u.motorTorque;
+    if (u.visualMeshes !== undefined) entry.visualMeshes = u.visualMeshes;
     return entry;
   }
   if (isObject(raw) && !Object.prototype.hasOwnProperty.call(raw, 'type')) {

@@ -3,9 +3,10 @@
  *
  * 1. Measured on a real redis-server with the real coordinator and one real `terrawheel worker`:
  *    every command Redis executes during a small sweep, read from MONITOR. A command that names
- *    a job (its key or id) is per-job; the rest is background, attributed by command (SMEMBERS:
- *    the worker's registry poll; BZPOPMIN: its blocking fetch; the coordinator's collection
- *    rounds). Also: INFO commandstats for Redis's CPU time per call, and INFO memory before and
+ *    a job (its key or id) is per-job; the rest is background, attributed by command (SMEMBERS,
+ *    XREAD, XREVRANGE: the worker's registry read and its blocking wait for a change; BZPOPMIN:
+ *    its blocking fetch; the rest: the coordinator's collection rounds, counted by their read of
+ *    the completed set, and its event stream). Also: INFO commandstats for Redis's CPU time per call, and INFO memory before and
  *    after enqueueing 2,000 jobs of a real sweep (bytes per waiting job).
  *    Redis CPU per run from INFO cpu (user + sys) over the sweep, background included.
  * 2. A discrete-event model of W workers (concurrency 1) taking 10-s runs (uniform ±20%) from one
@@ -24,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import type { BenchContext } from './index';
 import { loadSweep, sweepTask } from '../../sim/node/sweep';
-import { closeQueue, redisConnection, DEFAULT_LOCK_SECONDS, parseQueueUrl, QUEUE_PREFIX, REGISTRY_POLL_MS, COLLECT_INTERVAL_MS, runSweepOnQueue, type JobData } from '../../sim/node/sweep-queue';
+import { closeQueue, redisConnection, DEFAULT_LOCK_SECONDS, parseQueueUrl, QUEUE_PREFIX, COLLECT_MIN_GAP_MS, runSweepOnQueue, type JobData } from '../../sim/node/sweep-queue';
 import type { Redis } from 'ioredis';
 import { startRedis, waitFor, WorkerProcess } from '../scenarios/batch/redis-harness';
 
@@ -39,6 +40,8 @@ interface Measured {
   registryPerSec: number;
   blockingPerSec: number;
   coordinatorPerRound: number;
+  /** Collection rounds per run of the probe sweep (a round per completion event, at most 1000/COLLECT_MIN_GAP_MS a second). */
+  roundsPerRun: number;
   /** Commands run inside BullMQ's Lua scripts per job (no round trip, but Redis CPU). */
   luaCallsPerJob: number;
   /** [ms] Redis CPU (user + sys) over the probe sweep per run, background included. */
@@ -132,6 +135,7 @@ async function measure(quick: boolean): Promise<Measured> {
     let registry = 0;
     let blocking = 0;
     let coordinator = 0;
+    let rounds = 0;
     const byCommand: Record<string, number> = {};
     for (const l of mon.lines) {
       const cmd = /\] "([^"]+)"/.exec(l)?.[1]?.toLowerCase() ?? '?';
@@ -144,9 +148,12 @@ async function measure(quick: boolean): Promise<Measured> {
           byCommand[cmd] = (byCommand[cmd] ?? 0) + 1;
         }
       } else if (lua) continue;
-      else if (cmd === 'smembers') registry++;
+      else if (cmd === 'smembers' || cmd === 'xrevrange' || (cmd === 'xread' && l.includes('terrawheel:sweeps:events'))) registry++;
       else if (cmd === 'bzpopmin') blocking++;
-      else coordinator++;
+      else {
+        coordinator++;
+        if (cmd === 'evalsha' && l.includes('"completed"')) rounds++;
+      }
     }
     const rowBytes = readFileSync(join(tmp, 'probe', 'rows', 'r0000.json')).length;
     return {
@@ -156,7 +163,8 @@ async function measure(quick: boolean): Promise<Measured> {
       perJobBytesIn: perJobBytes / runs,
       registryPerSec: registry / wall,
       blockingPerSec: blocking / wall,
-      coordinatorPerRound: coordinator / (wall / (COLLECT_INTERVAL_MS / 1000)),
+      coordinatorPerRound: coordinator / Math.max(1, rounds),
+      roundsPerRun: rounds / runs,
       luaCallsPerJob: perJobLua / runs,
       redisCpuMsPerJob: ((cpu(cpuAfter) - cpu(cpuBefore)) * 1000) / runs,
       bytesPerWaitingJob: (after - before) / n,
@@ -221,7 +229,9 @@ function model(m: Measured, workers: number, runs: number, seed = 1): ModelResul
     next++;
   }
   // background over the whole sweep
-  const perSecondBackground = workers * (m.registryPerSec + m.blockingPerSec + 1 / (lock / 2)) + m.coordinatorPerRound / (COLLECT_INTERVAL_MS / 1000);
+  // the coordinator collects on completions, at most 1000/COLLECT_MIN_GAP_MS rounds a second
+  const roundsPerSecond = Math.min((runs / end) * m.roundsPerRun, 1000 / COLLECT_MIN_GAP_MS);
+  const perSecondBackground = workers * (m.registryPerSec + m.blockingPerSec + 1 / (lock / 2)) + m.coordinatorPerRound * roundsPerSecond;
   let total = 0;
   let peak = 0;
   for (let t = 0; t <= Math.floor(end); t++) {
@@ -251,9 +261,10 @@ export default async function run(ctx: BenchContext): Promise<void> {
   console.log(`| Redis round trips per run (naming the job: enqueue, take, finish, collect, remove) | ${m.perJobOps.toFixed(1)} |`);
   console.log(`| of which, by command | ${Object.entries(m.byCommand).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')} |`);
   console.log(`| bytes of those commands per run (MONITOR text) | ${Math.round(m.perJobBytesIn)} |`);
-  console.log(`| registry polls per worker per second (SMEMBERS every ${REGISTRY_POLL_MS / 1000} s) | ${m.registryPerSec.toFixed(2)} |`);
+  console.log(`| registry reads and blocking waits per worker per second (SMEMBERS, XREAD) | ${m.registryPerSec.toFixed(2)} |`);
   console.log(`| blocking fetches per worker per second (BZPOPMIN) | ${m.blockingPerSec.toFixed(2)} |`);
-  console.log(`| coordinator commands per collection round (${COLLECT_INTERVAL_MS} ms) | ${m.coordinatorPerRound.toFixed(1)} |`);
+  console.log(`| coordinator commands per collection round (a round per completion event, at most every ${COLLECT_MIN_GAP_MS} ms) | ${m.coordinatorPerRound.toFixed(1)} |`);
+  console.log(`| collection rounds per run (tiny runs, one worker) | ${m.roundsPerRun.toFixed(2)} |`);
   console.log(`| commands inside BullMQ's Lua scripts per run (no round trip) | ${m.luaCallsPerJob.toFixed(1)} |`);
   console.log(`| Redis CPU per run, background included (INFO cpu, user + sys) | ${m.redisCpuMsPerJob.toFixed(2)} ms |`);
   console.log(`| Redis memory per waiting job (slopes-friction task, INFO used_memory over 2,000 jobs) | ${Math.round(m.bytesPerWaitingJob)} B |`);

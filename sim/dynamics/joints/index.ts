@@ -41,7 +41,8 @@ export { JOINT_IMPULSE_STRIDE, JOINT_KIND_NAMES, JointKind, JointStore } from '.
 
 /**
  * One pass over all joints. useBias: solve stage (soft, corrects drift); false: relax stage
- * (rigid rows without bias). Motors, springs and friction act in both (they are physical).
+ * (rigid rows without bias). Motors, springs and friction act in both (they are physical); motor
+ * and friction impulses accumulate over both, clamped to one substep's effort.
  */
 export function solveJoints(joints: JointStore, ctx: JointSolveContext, useBias: boolean): void {
   for (let j = 0; j < joints.defs.length; j++) {
@@ -59,6 +60,7 @@ export function solveJoints(joints: JointStore, ctx: JointSolveContext, useBias:
 
 /** Re-applies the accumulated impulses of the last step. */
 export function warmStartJoints(joints: JointStore, ctx: JointSolveContext): void {
+  joints.frictionImpulse.fill(0);
   for (let j = 0; j < joints.defs.length; j++) {
     const def = joints.defs[j];
     if (ctx.invMass[def.bodyA] === 0 && ctx.invMass[def.bodyB] === 0) continue;

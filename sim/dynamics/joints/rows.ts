@@ -400,13 +400,16 @@ export function solveCoordinateRows(
     js.coordImpulse = l;
     coordApply(ctx, a, b, angular);
   }
-  // joint friction: a motor toward zero rate with effort friction·h
+  // joint friction: a motor toward zero rate with effort friction·h per substep, accumulated over
+  // the solve and relax stages (clamped as a total, so the two stages together apply at most
+  // friction·h); not warm-started: the accumulator is zeroed at each substep's warm start
   if (def.friction > 0) {
     coordRate(ctx, a, b, angular);
-    const l = -m * js.rate;
     const lim = def.friction * ctx.h;
-    // friction is not warm-started: it is re-solved from zero every substep
-    js.coordImpulse = Math.max(-lim, Math.min(lim, l));
+    const old = joints.frictionImpulse[j];
+    const total = Math.max(-lim, Math.min(lim, old - m * js.rate));
+    joints.frictionImpulse[j] = total;
+    js.coordImpulse = total - old;
     coordApply(ctx, a, b, angular);
   }
   if (def.motor) {

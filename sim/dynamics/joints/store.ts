@@ -59,6 +59,11 @@ export class JointStore {
   motorTarget = new Float64Array(0);
   /** Accumulated impulses, JOINT_IMPULSE_STRIDE per joint (warm start; state). */
   impulses = new Float64Array(0);
+  /**
+   * Joint friction's impulse accumulated within the current substep (solve and relax stages share
+   * one budget of friction·h; zeroed at each substep's warm start: not state).
+   */
+  frictionImpulse = new Float64Array(0);
   /** Joint coordinate and its rate after the last step (report). */
   position = new Float64Array(0);
   velocity = new Float64Array(0);
@@ -83,6 +88,7 @@ export class JointStore {
     };
     this.motorTarget = grow(this.motorTarget, 1);
     this.impulses = grow(this.impulses, JOINT_IMPULSE_STRIDE);
+    this.frictionImpulse = grow(this.frictionImpulse, 1);
     this.position = grow(this.position, 1);
     this.velocity = grow(this.velocity, 1);
     this.motorTarget[n - 1] = motorTarget;

@@ -31,7 +31,7 @@ export const INFERRED_MAX_ACCELERATION = 3;
 export const INFERRED_MAX_YAW_RATE = 1.6;
 /** [rad/s²] Yaw acceleration limit of an inferred skid-steer controller. */
 export const INFERRED_MAX_YAW_ACCELERATION = 6;
-/** [N·m] Wheel torque when no joint gives an effort limit. */
+/** [N·m] Least wheel torque when no joint gives an effort limit (more for a heavy robot: inferController). */
 export const INFERRED_MAX_TORQUE = 20;
 /** [rad] Inner steering angle when the steering joints have no usable limits. */
 export const INFERRED_MAX_STEER = 0.5;
@@ -61,7 +61,9 @@ function wheelRadius(body: BodySpec | undefined): number | undefined {
 
 /**
  * `jointEfforts`: [N·m] effort limits by joint name (URDF <limit effort>); the smallest driven one
- * caps maxTorque. `kind`: the controller type to infer (default: chosen by the rules above).
+ * caps maxTorque; without any, maxTorque is the larger of INFERRED_MAX_TORQUE and the torque that
+ * slips a wheel carrying its share of the weight (m·g·r / wheels). `kind`: the controller type to
+ * infer (default: chosen by the rules above).
  */
 export function inferController(robot: RobotSpec, jointEfforts: Record<string, number> = {}, kind?: ControllerSpec['type']): InferredController {
   const base = robot.bodies.find((b) => b.name === robot.base);
@@ -116,7 +118,12 @@ export function inferController(robot: RobotSpec, jointEfforts: Record<string, n
   const radii = wheels.map((j) => wheelRadius(bodies.get(j.bodyB)));
   if (radii.some((r) => r === undefined)) return { reason: 'a wheel body has no cylinder or sphere to take the radius from' };
   const efforts = wheels.map((j) => jointEfforts[j.name]).filter((t): t is number => typeof t === 'number' && t > 0);
-  const maxTorque = efforts.length > 0 ? Math.min(...efforts) : INFERRED_MAX_TORQUE;
+  // no effort limits: at least the torque that slips a wheel carrying its share of the robot's
+  // weight (μ = 1), so that a heavy robot can skid-turn (a 290 kg Warthog at 20 N·m drove but could not)
+  let mass = 0;
+  for (const b of robot.bodies) mass += b.mass ?? 0;
+  const slipTorque = (mass * 9.81 * Math.max(...(radii as number[]))) / wheels.length;
+  const maxTorque = efforts.length > 0 ? Math.min(...efforts) : Math.max(INFERRED_MAX_TORQUE, Math.ceil(slipTorque));
 
   const chosen = kind ?? (steering.length === 2 ? 'ackermann' : steering.length > 2 ? 'all-wheel-steer' : wheels.length === 2 ? 'differential' : 'skid-steer');
   const steerLimit = (js: JointSpec[]): number => {

@@ -31,10 +31,12 @@ import { mat3, mat3AddPointInertia, mat3FromQuat, mat3RotateTensor } from '../..
 import { UrdfError, URDF_MAX_OFFSET } from './urdf-error';
 import type { UrdfGeometry, UrdfJoint, UrdfLink, UrdfModel, UrdfPose } from './urdf-model';
 import { resolveMeshPath } from './resolve-mesh-path';
-import { parseStl } from '../mesh/stl';
-import { meshFormat, parseObj } from '../mesh/obj';
+import { meshFormat } from '../mesh/obj';
 import { MESH_HULL_POOR_FIT_RATIO, meshCollisionHull } from '../mesh/mesh-hull';
 import type { MeshHullResult } from '../mesh/mesh-hull';
+import { readCollisionMesh } from '../mesh/read-mesh';
+import { collisionMeshKey, formatVolumeReport } from '../mesh/convex-parts';
+import type { ConvexParts } from '../mesh/convex-decomposition';
 import { inferController } from '../controllers/infer-controller';
 import { createDriveController } from '../controllers/drive-controller';
 import { frameWheel } from './wheel-frame';
@@ -61,6 +63,12 @@ export interface UrdfToRobotOptions {
   /** Bytes of a collision mesh by its resolved path (see resolveMeshPath); undefined = missing. */
   meshes?: (resolvedPath: string) => Uint8Array | undefined;
   /**
+   * Convex parts of concave collision meshes by collisionMeshKey(resolved path, scale), from the
+   * asynchronous step convexPartsForUrdf (sim/robot/mesh/convex-parts.ts): such a mesh collides as
+   * one hull per part instead of its single hull.
+   */
+  convexParts?: Record<string, ConvexParts>;
+  /**
    * How the robot is driven: a spec (from the scenario), 'infer' (default: from joint names, for
    * the bundled robots and robots named like them) or 'none'.
    */
@@ -74,8 +82,12 @@ export interface UrdfToRobotOptions {
   hold?: Record<string, number>;
   /**
    * Merge every link on a fixed joint (not a ball joint) into its parent's body, mass properties
-   * combined (parallel-axis theorem). Fewer bodies and no stiff light–heavy fixed pairs for the
-   * solver; the merged links' names map to their host in `linkBodies`. Default false.
+   * combined (parallel-axis theorem), as Gazebo does when it converts a URDF (SDFormat lumps
+   * fixed joints unless told to preserve them). A fixed joint is then exactly rigid: a chain of
+   * fixed joints through light links (the JPL OSR hangs its 10 kg body on five, through 0.1–1 kg
+   * links) would otherwise sag as soft solver rows (78 mm at spawn). Fewer bodies, too. The
+   * merged links' names map to their host in `linkBodies`. Default true; false keeps one body per
+   * massive link, each fixed joint a solver joint.
    */
   lumpFixedLinks?: boolean;
   /**
@@ -297,8 +309,8 @@ function linkTree(model: UrdfModel, position: readonly number[], yaw: number): L
 }
 
 /**
- * Fills tree.bodyOf: a massive link is its own body (or, with lumpFixedLinks, part of its fixed
- * parent's); a massless link on a fixed joint merges into its parent's body; a massless root
+ * Fills tree.bodyOf: a massive link is its own body (or, with lumpFixedLinks, the default, part of
+ * its fixed parent's); a massless link on a fixed joint merges into its parent's body; a massless root
  * merges, with its massless fixed descendants, into the one massive link fixed to them. Throws
  * for a massless link that moves. Returns the base body.
  */
@@ -321,7 +333,7 @@ function assignBodies(tree: LinkTree, model: UrdfModel, options: UrdfToRobotOpti
         else s.push(j.child);
       }
     }
-    if (hosts.length === 0 || (hosts.length > 1 && !options.lumpFixedLinks)) {
+    if (hosts.length === 0 || (hosts.length > 1 && options.lumpFixedLinks === false)) {
       throw new UrdfError(
         `link "${model.root}" (the root) has no <inertial>: give it a mass and inertia, or fix exactly one massive link to it (as base_footprint → base_link); found ${hosts.length}`,
         model.root,
@@ -335,7 +347,7 @@ function assignBodies(tree: LinkTree, model: UrdfModel, options: UrdfToRobotOpti
     if (bodyOf.has(name)) continue;
     const link = links.get(name) as UrdfLink;
     const j = parentJoint.get(name);
-    if (link.inertial && options.lumpFixedLinks && j?.type === 'fixed') {
+    if (link.inertial && options.lumpFixedLinks !== false && j?.type === 'fixed') {
       bodyOf.set(name, bodyOf.get(j.parent) as string);
       continue;
     }
@@ -420,9 +432,9 @@ function attachCollisionShapes(
     const inBody = relative(world.get(bodyName) as Pose, world.get(name) as Pose);
     link.collisions.forEach((c, k) => {
       const where = `link "${name}" <collision> #${k + 1}`;
-      const shape = collisionShape(c.geometry, where, name, urdfPath, options.meshes, hullCache, warnings);
+      const shapes = collisionShapes(c.geometry, where, name, urdfPath, options, hullCache, warnings);
       const list = parts.get(bodyName) ?? [];
-      list.push({ shape, pose: compose(inBody, poseFromUrdf(c.origin)), link: name });
+      for (const shape of shapes) list.push({ shape, pose: compose(inBody, poseFromUrdf(c.origin)), link: name });
       parts.set(bodyName, list);
     });
   }
@@ -728,52 +740,55 @@ function combineInertials(parts: { link: UrdfLink; inBody: Pose }[]): { mass: nu
   return { mass, centerOfMass: vec(com), inertia: [total[0], total[4], total[8], total[3], total[6], total[7]] };
 }
 
-function collisionShape(
+/** One <collision>'s convex shapes: a primitive, a mesh's single hull, or a concave mesh's parts. */
+function collisionShapes(
   g: UrdfGeometry,
   where: string,
   link: string,
   urdfPath: string,
-  meshes: UrdfToRobotOptions['meshes'],
+  options: UrdfToRobotOptions,
   cache: Map<string, MeshHullResult>,
   warnings: string[],
-): ConvexShapeSpec {
+): ConvexShapeSpec[] {
   switch (g.type) {
     case 'box':
-      return { type: 'box', halfExtents: [g.size[0] / 2, g.size[1] / 2, g.size[2] / 2] };
+      return [{ type: 'box', halfExtents: [g.size[0] / 2, g.size[1] / 2, g.size[2] / 2] }];
     case 'cylinder':
-      return { type: 'cylinder', radius: g.radius, height: g.length };
+      return [{ type: 'cylinder', radius: g.radius, height: g.length }];
     case 'sphere':
-      return { type: 'sphere', radius: g.radius };
+      return [{ type: 'sphere', radius: g.radius }];
     case 'mesh': {
       const file = resolveMeshPath(urdfPath, g.filename);
-      const key = `${file}|${g.scale.join(',')}`;
+      const key = collisionMeshKey(file, g.scale);
+      const split = options.convexParts?.[key];
       let hull = cache.get(key);
       if (!hull) {
-        const format = meshFormat(file);
-        if (format !== 'stl' && format !== 'obj') {
-          throw new UrdfError(`${where}: collision mesh "${g.filename}" is ${format === 'dae' ? 'Collada' : 'of an unknown format'}; collision meshes must be STL or OBJ (Collada is fine for <visual>)`, link);
+        if (meshFormat(file) === 'unknown') {
+          throw new UrdfError(`${where}: collision mesh "${g.filename}" is of an unknown format; collision meshes must be STL, OBJ or Collada (.dae)`, link);
         }
-        const bytes = meshes ? meshes(file) : undefined;
+        const bytes = options.meshes ? options.meshes(file) : undefined;
         if (!bytes) throw new UrdfError(`${where}: collision mesh "${file}" (from "${g.filename}") is missing; put it next to the URDF (or in its package) and open it too`, link);
         try {
-          const mesh = format === 'stl' ? parseStl(bytes, file) : parseObj(bytes, file);
-          hull = meshCollisionHull(mesh, g.scale, `mesh "${file}"`);
+          hull = meshCollisionHull(readCollisionMesh(file, bytes), g.scale, `mesh "${file}"`);
         } catch (e) {
           // The reader names the file; say which link needs it too.
           if (e instanceof UrdfError) throw new UrdfError(`${where}: ${e.message}`, link);
           throw e;
         }
         cache.set(key, hull);
-        if (!Number.isFinite(hull.fitRatio)) {
+        if (split) {
+          warnings.push(`info: ${formatVolumeReport({ file, link, meshVolume: hull.meshVolume, hullVolume: hull.hullVolume, parts: { count: split.hulls.length, volume: split.volume, fromCache: false } })}`);
+        } else if (!Number.isFinite(hull.fitRatio)) {
           warnings.push(`link "${link}": collision mesh "${file}" is not closed; its convex hull is used, fit not checked`);
         } else if (hull.fitRatio > MESH_HULL_POOR_FIT_RATIO) {
           warnings.push(
-            `link "${link}": the convex hull of collision mesh "${file}" has ${hull.fitRatio.toFixed(2)}× the mesh's volume (> ${MESH_HULL_POOR_FIT_RATIO}); split the mesh into convex parts, one <collision> each, or use primitives`,
+            `link "${link}": the convex hull of collision mesh "${file}" has ${hull.fitRatio.toFixed(2)}× the mesh's volume (> ${MESH_HULL_POOR_FIT_RATIO}); it was not split into convex parts (convexPartsForUrdf does that, as the app and the CLI do); or split the mesh, one <collision> each, or use primitives`,
           );
         }
         if (hull.flattened) warnings.push(`link "${link}": collision mesh "${file}" is flat; it collides as a slab`);
       }
-      return { type: 'hull', points: hull.points.map((p) => [p[0], p[1], p[2]] as Vec3Spec) };
+      if (split) return split.hulls.map((h) => ({ type: 'hull', points: h.map((p) => [p[0], p[1], p[2]] as Vec3Spec) }));
+      return [{ type: 'hull', points: hull.points.map((p) => [p[0], p[1], p[2]] as Vec3Spec) }];
     }
   }
 }

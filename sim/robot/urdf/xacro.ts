@@ -9,13 +9,17 @@
  *      become `name:=${name}`, which xacro-parser evaluates in the caller's scope (the same thing);
  *      `name:=^|default` keeps only its default (xacro-parser has no "defined?" test), said in
  *      the warnings.
- *   3. expansion with the injected file access: includes by `$(find pkg)/...` or `package://pkg/...`
+ *   3. pythonStringMethods: inside `${...}`, `x.upper()` / `x.lower()` / `x.strip()` (Python string
+ *      methods, which xacro-parser's expression language cannot call: the Clearpath Husky's
+ *      `${name.upper()}` in pacs.urdf.xacro failed as "Cannot read properties of undefined") become
+ *      calls of functions registered under reserved names, `__tw_str_upper__(x)`.
+ *   4. expansion with the injected file access: includes by `$(find pkg)/...` or `package://pkg/...`
  *      resolve to the ancestor folder of the main file named `pkg` (as mesh paths do), or next to
  *      it; `$(optenv NAME default)` is its default and `$(env NAME)` is empty (the environment is
  *      not an input: a run must not depend on it). An include that cannot be read is skipped with
  *      a warning (ROS files include accessories of other packages behind arguments that are
  *      usually off); a macro it would have defined then fails by name.
- *   4. serialisation back to text, which parseUrdf reads.
+ *   5. serialisation back to text, which parseUrdf reads.
  *
  * DOM: xacro-parser calls the global DOMParser. A browser page has one; a worker and Node do not,
  * so @xmldom/xmldom stands in, with the three things xacro-parser expects of a browser DOM that
@@ -66,6 +70,25 @@ function passThroughParams(text: string, file: string, warnings: string[]): stri
     });
     return `${pre}${quote}${fixed}${quote}`;
   });
+}
+
+/** Python string methods rewritten by pythonStringMethods, with what each does. */
+const STRING_METHODS: Record<string, (s: unknown) => string> = {
+  upper: (s) => String(s).toUpperCase(),
+  lower: (s) => String(s).toLowerCase(),
+  strip: (s) => String(s).trim(),
+};
+const stringMethodFunction = (method: string): string => `__tw_str_${method}__`;
+
+/** `${a.upper()}` → `${__tw_str_upper__(a)}`, of a property or a quoted string (inside `${...}` only; see the header). */
+export function pythonStringMethods(text: string): string {
+  return text.replace(/\$\{[^}]*\}/g, (expr) =>
+    expr.replace(/([A-Za-z_]\w*|'[^']*'|"[^"]*")\.(upper|lower|strip)\(\s*\)/g, (_m, name: string, method: string) => `${stringMethodFunction(method)}(${name})`));
+}
+
+/** Every pre-pass a file's text goes through before xacro-parser reads it. */
+function prePass(text: string, file: string, warnings: string[]): string {
+  return pythonStringMethods(passThroughParams(text, file, warnings));
 }
 
 let domPatched = false;
@@ -132,6 +155,36 @@ class StrictXmldomParser extends XmldomParser {
   }
 }
 
+/**
+ * Python's math functions that xacro's `${...}` offers (it evaluates with `math`'s names in scope)
+ * and xacro-parser lacks (it has sin, cos, tan, asin, acos, atan, atan2, log, pow, radians,
+ * degrees): the MiR's `${sqrt(...)}` inertia expressions failed as "undefined variable: sqrt".
+ */
+const PYTHON_MATH: Record<string, (...a: number[]) => number> = {
+  sqrt: Math.sqrt, exp: Math.exp, fabs: Math.abs, abs: Math.abs, floor: Math.floor, ceil: Math.ceil,
+  trunc: Math.trunc, log10: Math.log10, hypot: Math.hypot, min: Math.min, max: Math.max,
+  copysign: (x, y) => (y < 0 || Object.is(y, -0) ? -Math.abs(x) : Math.abs(x)),
+};
+
+/** Registers PYTHON_MATH's functions with a parser's expression language (those it lacks). */
+function addPythonMath(parser: XacroParser): void {
+  const functions = (parser as unknown as { expressionParser: { functions: Record<string, unknown> } }).expressionParser.functions;
+  for (const [name, fn] of Object.entries(PYTHON_MATH)) if (!(name in functions)) functions[name] = fn;
+}
+
+/**
+ * xacro-parser may leave a number as a text node's data (a `${...}` that is a node's whole text):
+ * xmldom's serializer needs strings ("n.data.replace is not a function" on the MiR). Turns every
+ * text node's data into a string, in place; returns the node.
+ */
+function textAsStrings<T>(node: T): T {
+  const n = node as unknown as { data?: unknown; childNodes?: ArrayLike<unknown> };
+  if (n.data !== undefined && typeof n.data !== 'string') n.data = String(n.data);
+  const kids = n.childNodes;
+  if (kids) for (let i = 0; i < kids.length; i++) textAsStrings(kids[i]);
+  return node;
+}
+
 function folderOf(path: string): string {
   const p = path.replace(/\\/g, '/');
   const k = p.lastIndexOf('/');
@@ -173,6 +226,8 @@ export async function expandXacro(text: string, options: XacroOptions): Promise<
   parser.inOrder = true;
   parser.requirePrefix = true;
   parser.localProperties = true;
+  const functions = (parser as unknown as { expressionParser: { functions: Record<string, unknown> } }).expressionParser.functions;
+  for (const [method, fn] of Object.entries(STRING_METHODS)) functions[stringMethodFunction(method)] = fn;
   // xacro-parser prefixes a path that does not look absolute with the including file's folder;
   // a relative main path is carried under a scheme it takes as absolute, removed on reading
   const prefix = mainPath.startsWith('/') ? '' : RELATIVE_SCHEME;
@@ -183,6 +238,7 @@ export async function expandXacro(text: string, options: XacroOptions): Promise<
     }
     parser.arguments = { ...options.args };
   }
+  addPythonMath(parser);
   parser.rospackCommands = {
     find: (pkg: string) => `${prefix}${packageFolder(mainPath, pkg)}`,
     optenv: (_name: string, ...dflt: string[]) => dflt.join(' '),
@@ -210,7 +266,7 @@ export async function expandXacro(text: string, options: XacroOptions): Promise<
       return missing;
     }
     files.push(p);
-    return passThroughParams(body, p, warnings);
+    return prePass(body, p, warnings);
   };
 
   const withGlobals = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -227,9 +283,9 @@ export async function expandXacro(text: string, options: XacroOptions): Promise<
 
   let out: string;
   try {
-    const doc = await withGlobals(() => parser.parse(passThroughParams(text, mainPath, warnings)));
+    const doc = await withGlobals(() => parser.parse(prePass(text, mainPath, warnings)));
     const Serializer = native ? ((globalThis as unknown as { XMLSerializer: new () => { serializeToString(n: unknown): string } }).XMLSerializer) : XmldomSerializer;
-    out = new Serializer().serializeToString(doc);
+    out = new Serializer().serializeToString(native ? doc : textAsStrings(doc));
   } catch (e) {
     if (e instanceof UrdfError) throw e;
     const msg = e instanceof Error ? e.message.replace(/\s+/g, ' ').trim() : String(e);

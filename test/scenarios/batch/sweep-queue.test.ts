@@ -12,7 +12,7 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../sim/node/cli';
 import { loadSweep, runSweep } from '../../../sim/node/sweep';
-import { closeQueue, parseQueueUrl, probeRedis, redisConnection, QUEUE_ATTEMPTS, QUEUE_PREFIX, runSweepOnQueue, sweepQueueName, SWEEP_REGISTRY_KEY, type QueueSweepSummary } from '../../../sim/node/sweep-queue';
+import { closeQueue, parseQueueUrl, probeRedis, redisConnection, QUEUE_ATTEMPTS, QUEUE_PREFIX, runSweepOnQueue, sweepQueueName, SWEEP_EVENTS_KEY, SWEEP_REGISTRY_KEY, type QueueSweepSummary } from '../../../sim/node/sweep-queue';
 import { freePort, startRedis, waitFor, WorkerProcess, type RedisServer } from './redis-harness';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -65,6 +65,16 @@ async function withQueue<T>(name: string, f: (q: Queue) => Promise<T>): Promise<
     return await f(q);
   } finally {
     await closeQueue(q, conn);
+  }
+}
+
+/** The registry's change stream (what blocked workers wake on): [change, queue] per entry. */
+async function registryChanges(): Promise<[string, string][]> {
+  const c = redisConnection(parseQueueUrl(redis.url));
+  try {
+    return (await c.xrange(SWEEP_EVENTS_KEY, '-', '+')).map(([, fields]) => [fields[0], fields[1]] as [string, string]);
+  } finally {
+    c.disconnect();
   }
 }
 
@@ -156,8 +166,10 @@ describe('across two queue workers', () => {
     expect(s.deadLetter).toEqual([]);
     expect(readFileSync(join(out, 'results.csv'), 'utf8')).toBe(reference);
     expect(rowFiles(out)).toEqual(['r0000.json', 'r0001.json', 'r0002.json', 'r0003.json']);
-    // done: the queue is gone from Redis and from the registry
+    // done: the queue is gone from Redis and from the registry, and each registration and the
+    // removal were announced on the change stream the idle workers block on
     expect(await registry()).not.toContain(name);
+    expect((await registryChanges()).filter(([, q]) => q === name)).toEqual([['added', name], ['added', name], ['removed', name]]);
     expect(await withQueue(name, (q) => q.count())).toBe(0);
   }, 300_000);
 });

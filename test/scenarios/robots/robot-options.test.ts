@@ -14,7 +14,7 @@ import type { RobotSpec } from '../../../sim/dynamics/spec';
 import { loadUrdfRobot } from '../../../sim/robot/urdf/load-urdf';
 import type { UrdfToRobotOptions } from '../../../sim/robot/urdf/urdf-to-robot';
 import { parseSrdfDisabledPairs } from '../../../sim/robot/urdf/srdf';
-import { loadScenarioUrdfRobot } from '../../../sim/scenario/scenario-robot';
+import { loadScenarioUrdfRobot, loadScenarioUrdfRobotWithVisuals } from '../../../sim/scenario/scenario-robot';
 import { parseScenarioFile } from '../../../sim/scenario/scenario-v2';
 import { readScenarioFiles, readScenarioFilesAsync } from '../../../sim/node/cli';
 import { FIXTURES, flatGround } from './ros-harness';
@@ -116,5 +116,21 @@ describe('scenario options of a URDF robot', () => {
     expect(bad({ selfCollide: 'yes' })).toThrow(/robot\.selfCollide/);
     expect(bad({ disableCollisions: [['a']] })).toThrow(/robot\.disableCollisions/);
     expect(bad({ xacroArgs: { a: [1] } })).toThrow(/robot\.xacroArgs/);
+    expect(bad({ visualMeshes: 0 })).toThrow(/robot\.visualMeshes/);
+    // a misspelt option is an error naming it, not silently ignored
+    expect(bad({ lumpFixedLink: true })).toThrow(/robot.*lumpFixedLink/);
+  });
+
+  it('robot.visualMeshes: false drops the mesh visuals (the renderer draws the collision shapes), keeps primitive ones', async () => {
+    const urdf = join(dir, 'painted.urdf');
+    writeFileSync(urdf, ARMS.replace('<link name="arm1">', '<link name="arm1"><visual><geometry><mesh filename="meshes/arm.stl"/></geometry></visual><visual><geometry><box size="0.1 0.1 0.1"/></geometry></visual>'));
+    const path = join(dir, 'painted.json');
+    const load = async (visualMeshes?: boolean) => {
+      writeFileSync(path, JSON.stringify({ format: 'terrawheel-scenario', version: 2, terrain, robot: { urdf: 'painted.urdf', position: [0, 0], controller: { type: 'none' }, ...(visualMeshes === undefined ? {} : { visualMeshes }) } }));
+      const files = await readScenarioFilesAsync(path);
+      return loadScenarioUrdfRobotWithVisuals(parseScenarioFile(files.scenario), files, flatGround()).visuals.map((v) => v.geometry.type);
+    };
+    expect((await load()).sort()).toEqual(['box', 'mesh']);
+    expect(await load(false)).toEqual(['box']);
   });
 });

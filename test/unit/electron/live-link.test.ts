@@ -37,9 +37,9 @@ function asMainPort(p: NodePort): MainMessagePort {
 
 describe('main\'s live link handlers', () => {
   it('refuse arguments, refuse a start without a port, then start, count a client, stop', async () => {
-    const host = new LiveLinkHost({ port: 0, log: () => undefined });
+    const host = new LiveLinkHost({ port: 0, rosbridgePort: 'any', log: () => undefined });
     const h = host.handlers();
-    await expect(h[IPC_LIVE_LINK.status]([])).resolves.toEqual({ active: false, url: null, clients: 0 });
+    await expect(h[IPC_LIVE_LINK.status]([])).resolves.toEqual({ active: false, url: null, clients: 0, rosbridge: null, rosbridgeClients: 0, recording: null });
     await expect(h[IPC_LIVE_LINK.start](['ws://0.0.0.0:1'])).rejects.toThrow(/expected no arguments/);
     await expect(h[IPC_LIVE_LINK.start]([])).rejects.toThrow(/no simulation worker port/);
 
@@ -64,7 +64,7 @@ describe('main\'s live link handlers', () => {
       c.close();
     }
     const off = await h[IPC_LIVE_LINK.stop]([]);
-    expect(off).toEqual({ active: false, url: null, clients: 0 });
+    expect(off).toEqual({ active: false, url: null, clients: 0, rosbridge: null, rosbridgeClients: 0, recording: null });
     // the world is untouched: the app still steps it
     await expect(service.step(3)).resolves.toBeGreaterThanOrEqual(3);
     port1.close();

@@ -82,7 +82,7 @@ describe('the app\'s live link (Foxglove server over the worker\'s world)', () =
     }
   }, 60_000);
 
-  it('/cmd_vel moves the app\'s robot, step N advances it, reset puts it back; joint commands and recordings are refused', async () => {
+  it('/cmd_vel moves the app\'s robot, step N advances it, reset puts it back; bad joint commands and recordings without a directory are refused', async () => {
     const c = await FoxClient.connect(server.url);
     try {
       await c.call('/terrawheel/pause');
@@ -109,9 +109,9 @@ describe('the app\'s live link (Foxglove server over the worker\'s world)', () =
       await back;
       expect(service.getWorld()!.stepCount).toBe(0);
       expect(link.stepCount).toBe(0);
-      // not through the app's link: per-joint commands and recordings started from outside
-      await expect(c.call('/terrawheel/start_recording', { file: 'x.mcap' })).rejects.toThrow(/File ▸ Record/);
-      expect(() => link.setJointVelocity('any')).toThrow(/desktop app's live link/);
+      // a link without a recording directory says so; a joint command is checked at once
+      await expect(c.call('/terrawheel/start_recording', { file: 'x.mcap' })).rejects.toThrow(/no recording directory/);
+      expect(() => link.setJointVelocity('any', 1)).toThrow(/no joint named "any"/);
     } finally {
       c.close();
     }

@@ -6,39 +6,15 @@
  * is in effect (a recording carries only drive commands), and a reset clears it.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { LiveSession } from '../../../sim/live/session';
+import { writeTurntableScenario } from './turntable-scenario';
 
-const ASSETS = resolve(__dirname, '../../../assets');
 const tmp = mkdtempSync(join(tmpdir(), 'tw-joint-cmd-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function writeScenario(): string {
-  const urdf = readFileSync(join(ASSETS, 'robots/diff-drive-caster.urdf'), 'utf8').replace(
-    '</robot>',
-    `  <link name="turntable">
-    <inertial><mass value="0.5"/><inertia ixx="0.002" iyy="0.002" izz="0.004" ixy="0" ixz="0" iyz="0"/></inertial>
-  </link>
-  <joint name="turntable_joint" type="continuous">
-    <parent link="base_link"/><child link="turntable"/><origin xyz="0 0 0.1"/><axis xyz="0 0 1"/>
-    <limit effort="5" velocity="4"/>
-  </joint>
-  <ros2_control name="table" type="system">
-    <joint name="turntable_joint"><command_interface name="velocity"/><state_interface name="position"/></joint>
-  </ros2_control>
-</robot>`,
-  );
-  writeFileSync(join(tmp, 'robot.urdf'), urdf);
-  const scenario = JSON.parse(readFileSync(join(ASSETS, 'scenarios/robot-diff-drive-caster.json'), 'utf8')) as Record<string, unknown>;
-  scenario.terrain = join(ASSETS, 'terrains/ramp.json');
-  (scenario.robot as Record<string, unknown>).urdf = 'robot.urdf';
-  delete scenario.script;
-  const path = join(tmp, 'scenario.json');
-  writeFileSync(path, JSON.stringify(scenario));
-  return path;
-}
+const writeScenario = (): string => writeTurntableScenario(tmp);
 
 describe('LiveSession.setJointVelocity', () => {
   it('turns a joint with a free motor at the commanded rate; refused while recording; cleared by reset', async () => {

@@ -2,7 +2,10 @@
  * The drop dispatcher (renderer/app/drop-plan.ts): which dropped file sets open what, through the
  * same OpenedFile the menu gives, and which give a message naming what is wrong or missing.
  */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { OpenedRobotFile } from '../../../electron/ipc-contract';
 import { classifyDropped, DROP_PNG_DEFAULT_HEIGHT_RANGE, DROP_PNG_DEFAULT_SPACING, droppedFilesHost, planDrop, type DroppedFile, type DropPlan } from '../../../renderer/app/drop-plan';
 import { gatherOpenedScenario, gatherOpenedTerrain } from '../../../renderer/scenario-files';
 import { gatherOpenedRobot } from '../../../renderer/robot-swap';
@@ -198,3 +201,43 @@ describe('dropped files go through the menu\'s gather paths', () => {
     expect(r.meshes['meshes/look.dae']).toBe(files[2].bytes);
   });
 });
+
+describe('a dropped xacro robot (issue #27: xacro in the web app)', () => {
+  const ROOT = join(__dirname, '../../../assets/robots/husky');
+  /** The Husky's package folder as a folder drop gives it: paths under the dropped folder. */
+  function dropFolder(dir: string): DroppedFile[] {
+    const out: DroppedFile[] = [];
+    for (const n of readdirSync(dir)) {
+      const p = join(dir, n);
+      if (statSync(p).isDirectory()) out.push(...dropFolder(p));
+      else out.push({ name: relative(ROOT, p).split('\\').join('/'), bytes: new Uint8Array(readFileSync(p)) });
+    }
+    return out;
+  }
+  const host = {} as Host;
+
+  it('a ROS package folder: the robot is the file no other includes; it expands against the dropped files', async () => {
+    const files = dropFolder(join(ROOT, 'husky_description'));
+    const plan = ok(planDrop(files, 'd1', true));
+    expect(plan.action).toBe('robot');
+    expect(plan.file.name).toBe('husky_description/urdf/husky.urdf.xacro');
+    const robot = await gatherOpenedRobot(droppedFilesHost(host, 'd1', files, plan.file.name), plan.file as OpenedRobotFile);
+    expect(robot.urdf).toMatch(/<joint name="rear_right_wheel" type="continuous">/);
+    expect(robot.notes.join(' ')).toMatch(/lockmount\.urdf\.xacro" cannot be read; skipped/);
+  });
+
+  it('a xacro dropped without an include it needs: the error names the missing file', async () => {
+    const NS = 'xmlns:xacro="http://www.ros.org/wiki/xacro"';
+    const files = [text('bot.urdf.xacro', `<robot name="bot" ${NS}><xacro:include filename="$(find bot)/urdf/parts.xacro"/><xacro:part/></robot>`)];
+    const plan = ok(planDrop(files, 'd2', true));
+    const e = await gatherOpenedRobot(droppedFilesHost(host, 'd2', files, plan.file.name), plan.file as OpenedRobotFile).catch((x: unknown) => x);
+    expect((e as Error).message).toMatch(/Included files not among the files opened: parts\.xacro: open or drop them with bot\.urdf\.xacro/);
+  });
+
+  it('two robots dropped together are still refused', () => {
+    const a = text('a.urdf', '<robot name="a"><link name="x"/></robot>');
+    const b = text('b.urdf', '<robot name="b"><link name="y"/></robot>');
+    expect(err(planDrop([a, b], 'd3', true))).toMatch(/Drop one robot at a time \(a\.urdf, b\.urdf\)/);
+  });
+});
+

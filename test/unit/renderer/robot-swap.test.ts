@@ -55,7 +55,7 @@ describe('replaceRobot', () => {
 
   it('withRobot swaps scenario and robot files, keeps the terrain', () => {
     const terrainData = new Uint8Array([1, 2, 3]);
-    const files = withRobot({ scenario, terrainSidecar: { image: 'x.png' }, terrainData, robotUrdf: 'old', robotMeshes: { 'old.stl': new Uint8Array(1) } }, { name: 'r.urdf', urdf: URDF, meshes: { 'meshes/base.stl': new Uint8Array(2) } });
+    const files = withRobot({ scenario, terrainSidecar: { image: 'x.png' }, terrainData, robotUrdf: 'old', robotMeshes: { 'old.stl': new Uint8Array(1) } }, { name: 'r.urdf', urdf: URDF, meshes: { 'meshes/base.stl': new Uint8Array(2) }, notes: [] });
     expect(files.terrainData).toBe(terrainData);
     expect(files.robotUrdf).toBe(URDF);
     expect(Object.keys(files.robotMeshes ?? {})).toEqual(['meshes/base.stl']);

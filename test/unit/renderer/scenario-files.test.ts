@@ -1,3 +1,6 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isXacro } from '../../../sim/robot/urdf/xacro';
 import { describe, expect, it } from 'vitest';
 import { gatherBundled, gatherOpenedScenario, gatherOpenedTerrain, parseJsonFile } from '../../../renderer/scenario-files';
 import type { Host, OpenedFile } from '../../../renderer/host/host';
@@ -92,6 +95,20 @@ describe('gathering scenario files', () => {
   });
 
   // Issue #28: a URDF named .json was "not valid JSON (Unexpected token '<' ...)".
+  it('a bundled xacro robot (the Husky) is expanded in the page, includes read from the assets; visualMeshes: false reads no visual mesh', async () => {
+    const root = join(__dirname, '../../../assets');
+    const host = fakeHost(new Proxy({}, {
+      has: (_t, p) => typeof p === 'string' && existsSync(join(root, p)),
+      get: (_t, p) => new Uint8Array(readFileSync(join(root, String(p)))),
+    }) as Record<string, Uint8Array>);
+    const files = await gatherBundled(host, 'scenarios/robot-husky.json');
+    expect(files.robotUrdf).toMatch(/<joint name="front_left_wheel" type="continuous">/);
+    expect(isXacro(files.robotUrdf!)).toBe(false);
+    expect(host.reads).toContain('asset:robots/husky/husky_description/urdf/wheel.urdf.xacro');
+    expect(host.reads.filter((r) => /\.(dae|stl)$/.test(r))).toEqual([]);
+    expect(files.robotMeshes).toEqual({});
+  });
+
   it('says what a file that is not JSON is: empty, a URDF, other XML', () => {
     expect(() => parseJsonFile('r.json', enc.encode('<?xml version="1.0"?>\n<robot name="r"><link name="b"/></robot>'))).toThrow(
       /^r\.json: a URDF robot \(XML\), not JSON; open it with Open Robot/,

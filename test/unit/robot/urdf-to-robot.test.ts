@@ -218,8 +218,9 @@ describe('urdfToRobot: lumpFixedLinks', () => {
     <joint name="hinge" type="revolute"><parent link="payload"/><child link="arm"/><origin xyz="0 0 1"/><axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
   </robot>`;
 
-  it('keeps fixed links as bodies by default', () => {
-    const out = loadUrdfRobot(URDF, { controller: 'none' });
+  it('lumps fixed links by default (as Gazebo\'s URDF conversion does); lumpFixedLinks: false keeps them as bodies', () => {
+    expect(loadUrdfRobot(URDF, { controller: 'none' }).robot.bodies.map((b) => b.name)).toEqual(['base', 'arm']);
+    const out = loadUrdfRobot(URDF, { controller: 'none', lumpFixedLinks: false });
     expect(out.robot.bodies.map((b) => b.name)).toEqual(['base', 'payload', 'arm']);
     expect(out.robot.joints.map((j) => j.type)).toEqual(['fixed', 'revolute']);
   });
@@ -280,6 +281,14 @@ describe('urdfToRobot: motors from the controller', () => {
     expect(m.right_wheel_joint).toEqual({ targetVelocity: 0, maxTorque: 7 }); // no effort: the controller's (= smallest given)
     // The right wheel's link z (its axis) points to −y: world axis must say so.
     expectClose(out.robot.joints[1].axis as number[], [0, -1, 0]);
+  });
+
+  it('without effort limits, a heavy robot\'s inferred motors can slip its wheels (m·g·r / wheels), a light one\'s get 20 N·m', () => {
+    const noEffort = (baseKg: number) => URDF.replace('<limit effort="7" velocity="10"/>', '').replace(inertial(4), inertial(baseKg));
+    const torque = (t: string) => loadUrdfRobot(t).robot.joints.map((j) => j.motor?.maxTorque);
+    expect(torque(noEffort(4))).toEqual([20, 20]); // 6 kg: 5.9 N·m to slip, below the floor
+    // 200 kg + two 1 kg wheels of r = 0.2: 202·9.81·0.2/2 = 198.2 N·m, rounded up
+    expect(torque(noEffort(200))).toEqual([199, 199]);
   });
 
   it('rejects a controller naming a joint the robot does not have', () => {

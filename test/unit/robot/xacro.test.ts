@@ -52,6 +52,16 @@ describe('expandXacro', () => {
     expect(g.origin.xyz[1]).toBeCloseTo(Math.PI / 2, 12);
   });
 
+  it('Python math functions (sqrt, fabs, floor, ceil, exp, hypot, min, max) as xacro offers them (the MiR\'s ${sqrt(5e-05)})', async () => {
+    const out = await expand(`<robot name="r" ${NS}><link name="\${sqrt(16)}_\${fabs(-2)}_\${floor(2.7)}_\${ceil(2.1)}_\${exp(0)}_\${hypot(3, 4)}_\${min(1, 2)}_\${max(1, 2)}"/></robot>`);
+    expect(links(out.urdf)).toEqual(['4_2_2_3_1_5_1_2']);
+  });
+
+  it('a property whose value is a number as a whole text node serialises (the MiR: "n.data.replace is not a function")', async () => {
+    const out = await expand(`<robot name="r" ${NS}><xacro:property name="m" value="2"/><link name="a"><mu1>\${m*2}</mu1></link></robot>`);
+    expect(out.urdf).toContain('<mu1>4</mu1>');
+  });
+
   it('includes by $(find pkg) and package://, relative to the main file\'s package', async () => {
     const files = {
       '/ws/src/pkg/urdf/parts.xacro': `<robot ${NS}><xacro:macro name="part" params="n"><link name="part_\${n}"/></xacro:macro><xacro:include filename="package://pkg/urdf/o.xacro"/></robot>`,
@@ -88,6 +98,20 @@ describe('expandXacro', () => {
     const out = await expand(`<robot name="r" ${NS}><xacro:include filename="$(find missing_pkg)/urdf/x.xacro"/><link name="$(optenv NAME base)"/></robot>`);
     expect(out.warnings).toEqual(['xacro: included file "/ws/src/pkg/urdf/urdf/x.xacro" cannot be read; skipped (its macros and properties are missing)']);
     expect(parseUrdf(out.urdf).links.map((l) => l.name)).toEqual(['base']);
+  });
+
+  it('husky-bracket-upper: Python string methods in an expression (${name.upper()} in the Clearpath Husky\'s pacs.urdf.xacro) evaluate', async () => {
+    // xacro-parser cannot call a method on a string ("Cannot read properties of undefined"):
+    // the wrapper's pythonStringMethods pre-pass turns it into a function call
+    const out = await expand(`<robot name="r" ${NS}>
+      <xacro:macro name="bracket" params="name">
+        <xacro:property name="name_upper" value="\${name.upper()}"/>
+        <xacro:property name="enabled" value="$(optenv HUSKY_\${name_upper}_BRACKET_ENABLED 0)"/>
+        <link name="\${name_upper}_\${'MiXed'.lower()}"/>
+        <xacro:if value="\${enabled}"><link name="bracket_\${name}"/></xacro:if>
+      </xacro:macro>
+      <xacro:bracket name="a01"/></robot>`);
+    expect(links(out.urdf)).toEqual(['A01_mixed']);
   });
 
   it('a failure is a UrdfError naming the file', async () => {

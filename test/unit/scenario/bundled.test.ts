@@ -13,7 +13,7 @@ import type { BodySpec } from '../../../sim/dynamics/spec';
 import { bundledScenarioNames, readBundled, SCENARIO_DIR, TERRAIN_DIR } from './helpers';
 import { SimWorld } from '../../../sim/app/sim-world';
 import { loadScenarioUrdfRobot } from '../../../sim/app/default-service';
-import { readScenarioFiles } from '../../../sim/node/cli';
+import { readScenarioFilesAsync } from '../../../sim/node/cli';
 
 const terrains = new Map<string, Heightfield>();
 function terrain(sidecarRef: string): Heightfield {
@@ -59,7 +59,8 @@ describe('bundled scenarios (assets/scenarios)', () => {
   it('are the three moved scenes, barrels, sandhill and one per bundled robot', () => {
     expect(names).toEqual([
       'barrels.json', 'curbs.json', 'default.json', 'ramp.json',
-      'robot-ackermann-car.json', 'robot-diff-drive-caster.json', 'robot-rover6-trailer.json', 'robot-skid-steer4.json',
+      'robot-ackermann-car.json', 'robot-diff-drive-caster.json', 'robot-husky.json', 'robot-leo.json', 'robot-rover6-trailer.json', 'robot-skid-steer4.json',
+      'robot-turtlebot3.json',
       'sandhill.json',
     ]);
   });
@@ -82,17 +83,17 @@ describe('bundled scenarios (assets/scenarios)', () => {
     expect(world.fault).toBeNull();
   });
 
-  it.each(names.filter((n) => n.startsWith('robot-')))('%s loads its URDF robot, placed on its terrain, and runs in the dynamics world', (name) => {
+  it.each(names.filter((n) => n.startsWith('robot-')))('%s loads its URDF robot, placed on its terrain, and runs in the dynamics world', async (name) => {
     const raw = readBundled(name);
     const p = parseScenarioFile(raw);
     const hf = terrain((p.terrain as { file: string }).file);
     expect(p.robot && 'urdf' in p.robot).toBe(true);
-    const files = readScenarioFiles(join(SCENARIO_DIR, name));
+    const files = await readScenarioFilesAsync(join(SCENARIO_DIR, name));
     const robot = loadScenarioUrdfRobot(p, files, hf);
     const world = SimWorld.create(p, hf, robot);
     world.step(60);
     expect(world.fault).toBeNull();
-    expect(world.engine.bodies.count).toBeGreaterThanOrEqual(4);
+    expect(world.engine.bodies.count).toBeGreaterThanOrEqual(3); // a base and two wheels (the TurtleBot3)
   });
 
   it.each(Object.keys(V1_ORIGINALS))('%s does what its v1 original did (same robot, start, dt, script)', (name) => {

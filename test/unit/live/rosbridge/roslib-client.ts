@@ -50,3 +50,21 @@ const ROSLIB = 'roslib';
 export async function loadRoslib(): Promise<Roslib> {
   return (await import(ROSLIB)) as Roslib;
 }
+
+/** Connects a roslib client to `url` and waits for the connection. */
+export async function rosConnect(roslib: Roslib, url: string): Promise<RosClient> {
+  const ros = new roslib.Ros({});
+  const open = new Promise<void>((done, fail) => {
+    ros.once('connection', () => done());
+    ros.once('error', (e) => fail(e instanceof Error ? e : new Error(String(e))));
+  });
+  await ros.connect(url);
+  await open;
+  return ros;
+}
+
+/** Calls a service with roslib; rejects with the server's message. */
+export function rosCall<T = Record<string, unknown>>(roslib: Roslib, ros: RosClient, name: string, serviceType: string, args: object): Promise<T> {
+  const s = new roslib.Service<object, T>({ ros, name, serviceType });
+  return new Promise<T>((done, fail) => s.callService(args, done, (e) => fail(new Error(String(e)))));
+}
