@@ -4,7 +4,7 @@
  *   npx tsx test/bench/vehicle/profile-functions.ts <scene> [seconds=2] [steps per second=240] [skip seconds=0]
  *
  * <scene>: standard (scene.ts), an independent build (noise-icosa, ds-boxes, sines-hulls), or a
- * scaling scene of ../scale.bench.ts (pile1000, scat300, …). Ours through createWorld, the first
+ * scaling scene of ../scaling.bench.ts (pile1000, scat300, …). Ours through createWorld, the first
  * `skip` seconds untimed, then V8's CPU profiler over `seconds`: self time per function (top 30)
  * and inclusive time of the collision pass's and solver's stages (terrainContacts, pairContacts,
  * collidePolytopeTerrainInto, collideShapeHeightfield = large boxes and hulls on the terrain,
@@ -15,7 +15,7 @@
 import { Session } from 'node:inspector/promises';
 import { buildIndependentScene, INDEPENDENT_VARIANTS, publicApiRunner } from './independent';
 import { buildVehicleScene } from './scene';
-import { pile, scattered } from '../scale.bench';
+import { pile, scattered } from '../scaling.bench';
 interface CpuNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[]; positionTicks?: { line: number; ticks: number }[] }
 async function main(): Promise<void> {
   const which = process.argv[2] ?? 'sines-hulls';

@@ -18,7 +18,7 @@
  * the 513² one, and the wasm-compat build's fixed heap holds one 513² mesh beside a world
  * (vehicle/jolt.ts); the harness drives one vehicle.
  *
- * Run: `npm run bench -- scale` (`--quick`: 0.5 s per run, one round).
+ * Run: `npm run bench -- scaling` (`--quick`: 0.5 s per run, one round).
  */
 import { cpus, loadavg } from 'node:os';
 import { Rng } from '../../sim';
