@@ -42,13 +42,15 @@ import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from './frame-lay
 import { ContactBuffer, WheelContactKind } from '../collision/contact';
 import { collideCylinderTerrainInto } from '../collision/cylinder-terrain/collide';
 import { CylinderTerrainWorkspace } from '../collision/cylinder-terrain/workspace';
+import type { CompoundTerrainClearance } from '../collision/dispatcher';
 import { CollideWorkspace, collideShapeHeightfield, collideShapes } from '../collision/dispatcher';
 import { BroadPhase } from '../collision/broadphase/broad-phase';
 import { BODY_PAIR_SHIFT, bodyPairA, bodyPairB } from '../collision/pair-key';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { Aabb, Pose, Shape } from '../shapes/shape';
-import { aabb } from '../shapes/shape';
+import { ShapeKind, aabb } from '../shapes/shape';
+import type { CompoundShape } from '../shapes/compound';
 import { shapeWorldAabb } from '../shapes/world-aabb';
 import type { Heightfield } from '../terrain/heightfield';
 import { sortPairKeys, sortPrefix } from '../math/sort-prefix';
@@ -94,6 +96,8 @@ export class CollisionPass {
   private readonly inflated: ({ radius: number; halfHeight: number } | null)[] = [];
   /** Per body: its box or hull as a polytope (null for other shapes). */
   private readonly polytopes: (Polytope | null)[] = [];
+  /** Per body: a compound's children as polytopes, to skip those clear of the terrain (null otherwise). */
+  private readonly clearance: (CompoundTerrainClearance | null)[] = [];
   /** [m] Real radius of each analytic wheel (its query cylinder is grown by this step's margin). */
   private readonly wheelRadius: Float64Array;
   private readonly polyWs = new PolytopeTerrainWorkspace();
@@ -135,6 +139,7 @@ export class CollisionPass {
         // collides with nothing: no proxy
         this.inflated.push(null);
         this.polytopes.push(null);
+        this.clearance.push(null);
         this.proxies[b] = -1;
         continue;
       }
@@ -146,6 +151,9 @@ export class CollisionPass {
         this.inflated.push(null);
       }
       this.polytopes.push(bodies.flags[b] & BodyFlag.AnalyticCylinder ? null : Polytope.of(shape));
+      this.clearance.push(shape.kind === ShapeKind.Compound
+        ? { polytopes: (shape as CompoundShape).children.map((c) => Polytope.of(c.shape)), ws: this.polyWs }
+        : null);
       this.bodyAabb(bodies, b);
       this.proxies[b] = this.broadPhase.createProxy(this.box, b);
     }
@@ -420,8 +428,9 @@ export class CollisionPass {
       for (let k = 0; k < buf.count; k++) buf.kind[k] = CONTACT_KIND_CONVEX_TERRAIN;
     } else if (this.polytopes[a] === null || !polytopeTerrainClear(this.polytopes[a]!, pose.position, pose.orientation, hf, S, this.polyWs)) {
       // (a large box or hull provably farther than S from the terrain, e.g. a chassis over
-      // its wheels, skips the general routine: it would return nothing)
-      const status = collideShapeHeightfield(buf, bodies.shapes[a] as Shape, pose, hf, S, this.collideWs);
+      // its wheels, skips the general routine: it would return nothing; so does each such
+      // child of a compound)
+      const status = collideShapeHeightfield(buf, bodies.shapes[a] as Shape, pose, hf, S, this.collideWs, this.clearance[a]);
       if (status !== 0) this.stats.degraded++;
       for (let k = 0; k < buf.count; k++) buf.kind[k] = CONTACT_KIND_CONVEX_TERRAIN;
     } else {
