@@ -92,6 +92,13 @@ export const REGISTRY_BACKSTOP_MS = 30_000;
 const WORKER_COUNT_EVERY_MS = 10_000;
 /** Jobs per addBulk call and per page of completed jobs collected. */
 const BATCH = 500;
+/**
+ * Runs enqueued ahead of the rows collected. A sweep of any size keeps at most this many jobs in
+ * Redis (about 2 kB each: some 40 MB), topped up after each collection round: at 100 runs a second
+ * (1,000 workers on 10-s runs) that is over three minutes of work waiting, and a sweep of a
+ * million runs no longer needs 2 GB of Redis before its first run.
+ */
+export const ENQUEUE_WINDOW = 20_000;
 /** [ms] How long the up-front reachability check waits for Redis. */
 export const PROBE_TIMEOUT_MS = 5000;
 /** How a dead letter's row's fault begins. */
@@ -280,7 +287,7 @@ export async function closeQueue(q: Queue | Worker, conn: Redis): Promise<void> 
 }
 
 /** `terrawheel sweep --queue`: enqueue, collect the rows as workers return them, write the results. */
-export async function runSweepOnQueue(opts: SweepOptions, progress?: SweepProgress, log: (line: string) => void = () => {}): Promise<QueueSweepSummary & { out: string; resultsCsv: string }> {
+export async function runSweepOnQueue(opts: SweepOptions, progress?: SweepProgress, log: (line: string) => void = () => {}, window = ENQUEUE_WINDOW): Promise<QueueSweepSummary & { out: string; resultsCsv: string }> {
   const target = parseQueueUrl(opts.queue ?? '');
   const loaded = loadSweep(opts.sweepPath, opts.maxRuns ?? MAX_SWEEP_RUNS);
   await probeRedis(target);
@@ -348,10 +355,23 @@ export async function runSweepOnQueue(opts: SweepOptions, progress?: SweepProgre
     await retry('retrying dead letters', async () => {
       for (const job of await queue.getFailed(0, -1)) if (job.id !== undefined && todoIds.has(job.id)) await job.retry('failed');
     });
-    // Enqueue: a job whose id is already in the queue (waiting, running, finished) is left as it is.
-    for (let k = 0; k < todo.length; k += BATCH) {
-      await retry('enqueueing', () => queue.addBulk(todo.slice(k, k + BATCH).map((run) => ({ name: 'run', data: { format: JOB_FORMAT, task: sweepTask(loaded, out, run) }, opts: { jobId: run.id } }))));
-    }
+    // Enqueue in a window of `window` runs ahead of the rows collected. A job whose id is already
+    // in the queue (waiting, running, finished) is left as it is.
+    let next = 0;
+    let windowFull = false;
+    const topUp = async (): Promise<void> => {
+      while (next < todo.length && next - computed < window) {
+        const batch: SweepRun[] = [];
+        while (next < todo.length && batch.length < BATCH && next - computed + batch.length < window) {
+          const run = todo[next++];
+          if (!rows.has(run.id)) batch.push(run);
+        }
+        if (batch.length > 0) await retry('enqueueing', () => queue.addBulk(batch.map((run) => ({ name: 'run', data: { format: JOB_FORMAT, task: sweepTask(loaded, out, run) }, opts: { jobId: run.id } }))));
+      }
+      if (next < todo.length && !windowFull) log(`enqueued ${next} of ${todo.length} runs (a window of ${window}); the rest as rows come back`);
+      windowFull = next < todo.length;
+    };
+    await topUp();
     const accept = (id: string, row: ResultRow | null, job: Job<JobData, ResultRow>): void => {
       if (rows.has(id)) {
         duplicatesIgnored++;
@@ -392,6 +412,7 @@ export async function runSweepOnQueue(opts: SweepOptions, progress?: SweepProgre
       const began = performance.now();
       signalled = false;
       const n = await retry('collecting results', collect);
+      await topUp();
       const elapsed = (performance.now() - t0) / 1000;
       progress?.update(rows.size, failedCount(), total, computed > 0 ? (elapsed / computed) * (total - rows.size) : null);
       if (n < BATCH && rows.size < total) {

@@ -174,6 +174,26 @@ describe('across two queue workers', () => {
   }, 300_000);
 });
 
+describe('a sweep larger than its enqueue window', () => {
+  it('keeps at most the window of runs in Redis and enqueues the rest as rows come back: the same table', async () => {
+    const out = join(tmp, 'window');
+    // no worker: nothing leaves the queue until one starts
+    await Promise.all(workers.map((w) => w.kill('SIGTERM')));
+    const path = writeSweep({ name: 'window' });
+    const name = sweepQueueName(loadSweep(path), resolve(out));
+    const lines: string[] = [];
+    const sweep = runSweepOnQueue({ sweepPath: path, out, queue: redis.url }, undefined, (l) => lines.push(l), 2);
+    await waitFor('the window to fill', () => lines.some((l) => /^enqueued 2 of 4 runs \(a window of 2\)/.test(l)));
+    expect(await withQueue(name, (q) => q.count())).toBe(2);
+    worker();
+    const s = await sweep;
+    expect(s.computed).toBe(4);
+    expect(s.deadLetter).toEqual([]);
+    expect(rowFiles(out)).toHaveLength(4);
+    expect(readFileSync(join(out, 'results.csv'), 'utf8')).toBe(reference);
+  }, 300_000);
+});
+
 describe('faults', () => {
   it('kill -9 a worker mid-run: every run finishes exactly once, the table equals the reference', async () => {
     const out = join(tmp, 'kill');
