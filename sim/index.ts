@@ -138,6 +138,16 @@ export { parseObj, meshFormat } from './robot/mesh/obj';
 export { meshVolume } from './robot/mesh/triangle-mesh';
 export type { TriangleMesh } from './robot/mesh/triangle-mesh';
 export { meshCollisionHull, MESH_HULL_POOR_FIT_RATIO } from './robot/mesh/mesh-hull';
+// Collada collision meshes (sim/robot/mesh/collada.ts) and the one reader entry point by extension.
+export { parseCollada, COLLADA_MIN_UNIT_METER, COLLADA_MAX_UNIT_METER, COLLADA_MAX_COORDINATE } from './robot/mesh/collada';
+export type { ColladaMesh } from './robot/mesh/collada';
+export { readCollisionMesh, scaleMesh } from './robot/mesh/read-mesh';
+// Concave collision meshes split into convex parts by V-HACD (vhacd-js), cached, with a volume report.
+export { decomposeMesh, DEFAULT_DECOMPOSITION, DECOMPOSE_FIT_RATIO } from './robot/mesh/convex-decomposition';
+export type { ConvexParts, DecompositionOptions } from './robot/mesh/convex-decomposition';
+export { convexPartsForUrdf, memoryConvexPartsCache, collisionMeshKey, formatVolumeReport, convexPartsCacheKey, convexPartsFromJson, CONVEX_PARTS_VERSION } from './robot/mesh/convex-parts';
+export type { ConvexPartsCache, ConvexPartsResult, MeshVolumeReport } from './robot/mesh/convex-parts';
+export { prepareScenarioMeshes } from './scenario/scenario-meshes';
 export type { MeshHullResult } from './robot/mesh/mesh-hull';
 export {
   skidSteerWheelSpeeds,
@@ -233,6 +243,8 @@ export { MemorySink, bytesSource, blobSource } from './record/io';
 export type { RecordingSink, RecordingSource } from './record/io';
 export { wheelStatsInto, makeWheelStats, wheelRadius, SLIP_SPEED_FLOOR } from './record/foxglove';
 export type { RecordedBody, WheelStats } from './record/foxglove';
+/** A per-joint velocity command as a recording input (format 4, `/terrawheel/joint_input`; RecordingWriter.writeJointInput, RecordingReader.jointInputs). */
+export type { JointInputRecord } from './record/writer';
 export { exportWheelCsv, wheelCsvChunks, WHEEL_CSV_HEADER } from './record/export-csv';
 export type { WheelCsvOptions } from './record/export-csv';
 export { TimelineEventDetector, scanTimelineEvents } from './record/events';

@@ -13,11 +13,14 @@ import { ANGLE_UNITS, DEFAULT_UNITS, FORCE_UNITS, LENGTH_UNITS, type DisplayUnit
 
 /** Contact-case colours: the original palette, or Okabe–Ito colours told apart with colour-blindness. */
 export type ContactPalette = 'standard' | 'colorblind';
-/** Terrain: coloured by height (low green → high white), or one plain colour (relief by shading). */
-export type TerrainColors = 'height' | 'plain';
+/**
+ * Terrain: coloured by height (low green → high white), one plain colour (relief by shading), or
+ * by slope (green level, yellow 15°, red 30° and steeper). The material map tints the first two.
+ */
+export type TerrainColors = 'height' | 'plain' | 'slope';
 
 export const CONTACT_PALETTES: readonly ContactPalette[] = ['standard', 'colorblind'];
-export const TERRAIN_COLOR_MODES: readonly TerrainColors[] = ['height', 'plain'];
+export const TERRAIN_COLOR_MODES: readonly TerrainColors[] = ['height', 'plain', 'slope'];
 
 export interface DisplaySettings {
   /** x (red), y (green), z (blue) at the world origin. */
@@ -26,6 +29,8 @@ export interface DisplaySettings {
   units: DisplayUnits;
   contactPalette: ContactPalette;
   terrainColors: TerrainColors;
+  /** Contour lines on the terrain (a round interval, about 15 over the map's height range). */
+  terrainContours: boolean;
   /** 3D view background, "#rrggbb". */
   background: string;
 }
@@ -37,6 +42,7 @@ export const DEFAULT_DISPLAY_SETTINGS: DisplaySettings = {
   units: { ...DEFAULT_UNITS },
   contactPalette: 'standard',
   terrainColors: 'height',
+  terrainContours: false,
   background: DEFAULT_BACKGROUND,
 };
 
@@ -59,7 +65,30 @@ function parseDisplaySettings(s: DisplaySettings, r: Record<string, unknown>): v
   }
   if (oneOf(r.contactPalette, CONTACT_PALETTES)) s.contactPalette = r.contactPalette;
   if (oneOf(r.terrainColors, TERRAIN_COLOR_MODES)) s.terrainColors = r.terrainColors;
+  if (typeof r.terrainContours === 'boolean') s.terrainContours = r.terrainContours;
   if (isHexColor(r.background)) s.background = r.background.toLowerCase();
+}
+
+// ---- panel sizes (issue #30: resizable panels, app/panel-resize.ts) ----------------------------
+
+/** [px] Sizes the user dragged the panels to; absent: the stylesheet's default. */
+export interface PanelSizes {
+  sidebar?: number;
+  plots?: number;
+}
+
+/** [px] Largest size kept (a corrupt entry is dropped, not applied). */
+const PANEL_SIZE_MAX_PX = 8192;
+
+function parsePanelSizes(v: unknown): PanelSizes {
+  const out: PanelSizes = {};
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return out;
+  const o = v as Record<string, unknown>;
+  for (const k of ['sidebar', 'plots'] as const) {
+    const x = o[k];
+    if (typeof x === 'number' && Number.isFinite(x) && x > 0 && x <= PANEL_SIZE_MAX_PX) out[k] = Math.round(x);
+  }
+  return out;
 }
 
 // ---- view settings -----------------------------------------------------------------------------
@@ -87,6 +116,8 @@ export interface UiSettings extends DisplaySettings {
   plots: string[];
   /** Sidebar sections left closed; also 'sidebar' and 'plot-strip' when those areas are collapsed (layout-toggles.ts). */
   closedPanels: string[];
+  /** Dragged panel sizes (app/panel-resize.ts). */
+  panelSizes: PanelSizes;
 }
 
 export const DEFAULT_UI_SETTINGS: UiSettings = {
@@ -102,6 +133,7 @@ export const DEFAULT_UI_SETTINGS: UiSettings = {
   camera: 'chase',
   plots: ['speed', 'contacts'],
   closedPanels: ['plots'],
+  panelSizes: {},
 };
 
 export const UI_SETTINGS_KEY = 'terrawheel.ui.v1';
@@ -126,6 +158,7 @@ export function parseUiSettings(raw: unknown): UiSettings {
   if (typeof r.camera === 'string' && (CAMERA_PRESETS as readonly string[]).includes(r.camera)) s.camera = r.camera as CameraPreset;
   s.plots = stringList(r.plots) ?? s.plots;
   s.closedPanels = stringList(r.closedPanels) ?? s.closedPanels;
+  s.panelSizes = parsePanelSizes(r.panelSizes);
   parseDisplaySettings(s, r);
   return s;
 }

@@ -7,15 +7,32 @@ import { resolveMeshPath } from '../robot/urdf/resolve-mesh-path';
 import { SimServiceImpl, type SimServiceDeps } from './service';
 import { decodeTerrain } from '../terrain/load-terrain';
 import { parseTerrainSidecar } from '../terrain/sidecar';
+import { prepareScenarioMeshes } from '../scenario/scenario-meshes';
+import { memoryConvexPartsCache } from '../robot/mesh/convex-parts';
 
 // The scenario's URDF robot from gathered files (sim/scenario/scenario-robot.ts); re-exported for callers of the service.
 export { loadScenarioUrdfRobot, loadScenarioUrdfRobotWithVisuals };
 
 export { resolveMeshPath };
 
-/** `extra`: more dependencies (the CLI's recording encoder thread). */
+/**
+ * Convex parts of concave collision meshes, kept for the life of this thread (the app's worker):
+ * reopening a robot does not decompose its meshes again. Node's CLI passes a disk cache instead.
+ */
+const threadConvexPartsCache = memoryConvexPartsCache();
+
+/**
+ * `extra`: more dependencies (the CLI's recording encoder thread, its disk cache of convex parts).
+ * By default the robot's concave collision meshes are split in the service's thread
+ * (prepareScenarioMeshes) through this thread's memory cache.
+ */
 export function createDefaultService(extra: Partial<SimServiceDeps> = {}): SimServiceImpl {
-  return new SimServiceImpl({ decodeTerrain, loadUrdfRobot: loadScenarioUrdfRobotWithVisuals, ...extra });
+  return new SimServiceImpl({
+    decodeTerrain,
+    loadUrdfRobot: loadScenarioUrdfRobotWithVisuals,
+    prepareFiles: (files) => prepareScenarioMeshes(files, threadConvexPartsCache),
+    ...extra,
+  });
 }
 
 /** File name of the terrain data a sidecar names (validates the sidecar). */

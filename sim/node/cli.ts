@@ -38,6 +38,8 @@ import { loadCodecs } from '../record/codecs';
 import type { VerifyResult } from '../record/replay';
 import { contactKindName } from '../dynamics/plain-world';
 import { createDefaultService } from '../app/default-service';
+import { prepareScenarioMeshes } from '../scenario/scenario-meshes';
+import { diskConvexPartsCache } from './convex-parts-cache';
 import { nodeEncoderThread } from './record-thread';
 import { readScenarioFiles as readScenarioFilesFromDisk, readScenarioFilesAsync as readScenarioFilesFromDiskAsync } from './open-scenario';
 import { ScenarioFileError, type ScenarioFiles } from '../scenario/scenario-files';
@@ -104,6 +106,8 @@ export interface RunSummary {
   faultDetail: WorldFault | null;
   /** Terrain too coarse for a wheel, bodies moving more than their size per step, off the map. */
   warnings: string[];
+  /** The robot's collision meshes: mesh, single-hull and convex-parts volumes (prepareScenarioMeshes). */
+  meshes: string[];
   stateHash: string;
   /** Set with --record. */
   recording?: { path: string } & RecordingStatus;
@@ -122,7 +126,7 @@ const PROGRESS_MS = 250;
 /** `progressMs`: wall time between progress updates (0: every step; tests). */
 export async function runScenarioFile(opts: CliOptions, progress?: Progress, progressMs = PROGRESS_MS): Promise<RunSummary> {
   // With --record the file is encoded in a worker thread (sim/record/encoder.ts).
-  const service = createDefaultService(opts.record ? { recordThread: nodeEncoderThread } : {});
+  const service = createDefaultService({ ...(opts.record ? { recordThread: nodeEncoderThread } : {}), prepareFiles: (f) => prepareScenarioMeshes(f, diskConvexPartsCache()) });
   try {
     return await runOn(service, opts, progress, progressMs);
   } finally {
@@ -133,7 +137,9 @@ export async function runScenarioFile(opts: CliOptions, progress?: Progress, pro
 
 async function runOn(service: SimServiceImpl, opts: CliOptions, progress: Progress | undefined, progressMs: number): Promise<RunSummary> {
   const scenarioPath = resolve(opts.scenarioPath);
-  await service.load(await readScenarioFilesAsync(scenarioPath), undefined, opts.maxMemoryBytes !== undefined ? { maxMemoryBytes: opts.maxMemoryBytes } : {});
+  // Concave collision meshes split here (disk cache) so the summary can list their volumes.
+  const files = await prepareScenarioMeshes(await readScenarioFilesAsync(scenarioPath), diskConvexPartsCache());
+  await service.load(files, undefined, opts.maxMemoryBytes !== undefined ? { maxMemoryBytes: opts.maxMemoryBytes } : {});
   const world = service.getWorld() as SimWorld;
   let recordPath: string | null = null;
   let sink: FileSink | null = null;
@@ -216,6 +222,7 @@ async function runOn(service: SimServiceImpl, opts: CliOptions, progress: Progre
     fault: world.fault,
     faultDetail: engine.fault === null ? null : { ...engine.fault },
     warnings: [...warnings],
+    meshes: files.robotMeshReport ?? [],
     stateHash: engine.stateHash(),
   };
   if (recordPath !== null) {
@@ -440,6 +447,7 @@ export function formatSummary(r: RunSummary): string {
     `contacts      ${f(r.contactsPerStep, 2)} per step, max depth ${f(r.maxDepth * 1000, 2)} mm (${kinds})`,
     ...(r.fault ? [`FAULT         ${r.fault}`] : []),
     ...r.warnings.map((w) => `warning       ${w}`),
+    ...(r.meshes ?? []).map((m) => `mesh          ${m}`),
     `state hash    ${r.stateHash}`,
     ...(r.recording ? [`recording     ${r.recording.path}: ${r.recording.steps} steps, ${formatBytes(r.recording.bytes)}, ${r.recording.keyframes} keyframes`] : []),
   ].join('\n');

@@ -11,6 +11,7 @@ import { expandXacro, isXacro } from '../robot/urdf/xacro';
 import { urdfReferencedFiles } from '../robot/urdf/load-urdf';
 import { parseTerrainSidecar } from '../terrain/sidecar';
 import { parseScenarioFile } from './scenario-v2';
+import type { ConvexParts } from '../robot/mesh/convex-decomposition';
 
 /** Inputs to load a world (what the worker's `load` takes; the CLI and openScenario gather them from disk). */
 export interface ScenarioFiles {
@@ -26,6 +27,13 @@ export interface ScenarioFiles {
   robotMeshes?: Record<string, Uint8Array>;
   /** SRDF text next to the URDF (same name, .srdf), if any: its disable_collisions pairs are honoured. */
   robotSrdf?: string;
+  /**
+   * Convex parts of the robot's concave collision meshes (by collisionMeshKey), added by
+   * prepareScenarioMeshes (scenario-meshes.ts) before the world is built; derived from the meshes.
+   */
+  robotConvexParts?: Record<string, ConvexParts>;
+  /** One line per collision mesh: mesh, single-hull and parts' volumes (prepareScenarioMeshes). */
+  robotMeshReport?: string[];
 }
 
 /** Where gathered files come from. */

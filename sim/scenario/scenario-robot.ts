@@ -8,6 +8,7 @@ import { placeOnTerrain } from '../robot/place-robot';
 import { loadUrdfRobot } from '../robot/urdf/load-urdf';
 import { parseSrdfDisabledPairs } from '../robot/urdf/srdf';
 import type { VisualSpec } from '../robot/urdf/urdf-to-robot';
+import type { ConvexParts } from '../robot/mesh/convex-decomposition';
 import type { Heightfield } from '../terrain/heightfield';
 import { ScenarioError } from './scenario-guard';
 import type { ParsedScenario } from './scenario-v2';
@@ -18,6 +19,8 @@ export interface ScenarioRobotFiles {
   robotMeshes?: Record<string, Uint8Array>;
   /** SRDF text next to the URDF: its disable_collisions pairs are honoured. */
   robotSrdf?: string;
+  /** Convex parts of concave collision meshes (prepareScenarioMeshes, scenario-meshes.ts). */
+  robotConvexParts?: Record<string, ConvexParts>;
 }
 
 /** The scenario's URDF robot placed on the terrain (throws ScenarioError without one). */
@@ -25,8 +28,12 @@ export function loadScenarioUrdfRobot(parsed: ParsedScenario, files: ScenarioRob
   return loadScenarioUrdfRobotWithVisuals(parsed, files, terrain).robot;
 }
 
-/** loadScenarioUrdfRobot, with the URDF's visuals (body frames: placement moves bodies, not visuals). */
-export function loadScenarioUrdfRobotWithVisuals(parsed: ParsedScenario, files: ScenarioRobotFiles, terrain: Heightfield): { robot: RobotSpec; visuals: VisualSpec[] } {
+/**
+ * loadScenarioUrdfRobot, with the URDF's visuals (body frames: placement moves bodies, not
+ * visuals) and the warnings a user driving it must see (UrdfRobot.driveWarnings: wheel motors
+ * capped by the URDF's effort limits).
+ */
+export function loadScenarioUrdfRobotWithVisuals(parsed: ParsedScenario, files: ScenarioRobotFiles, terrain: Heightfield): { robot: RobotSpec; visuals: VisualSpec[]; warnings: string[] } {
   const entry = parsed.robot;
   if (entry === undefined || !('urdf' in entry)) throw new ScenarioError('scenario: no URDF robot');
   if (typeof files.robotUrdf !== 'string') throw new ScenarioError(`scenario: the robot ${entry.urdf} was not supplied (ScenarioFiles.robotUrdf)`);
@@ -36,6 +43,7 @@ export function loadScenarioUrdfRobotWithVisuals(parsed: ParsedScenario, files: 
     yaw: entry.yaw,
     urdfPath: entry.urdf,
     meshes: (path) => meshes[path] ?? meshes[path.split('/').pop() ?? path],
+    ...(files.robotConvexParts !== undefined ? { convexParts: files.robotConvexParts } : {}),
     controller: entry.controller ?? 'infer',
     ...(entry.hold !== undefined ? { hold: entry.hold } : {}),
     ...(entry.lumpFixedLinks !== undefined ? { lumpFixedLinks: entry.lumpFixedLinks } : {}),
@@ -48,5 +56,5 @@ export function loadScenarioUrdfRobotWithVisuals(parsed: ParsedScenario, files: 
   // visualMeshes: false (a robot bundled without its visual meshes): the mesh visuals are dropped,
   // so the renderer draws the collision shapes of links that have no other visual
   const visuals = entry.visualMeshes === false ? loaded.visuals.filter((v) => v.geometry.type !== 'mesh') : loaded.visuals;
-  return { robot: placeOnTerrain(loaded.robot, terrain), visuals };
+  return { robot: placeOnTerrain(loaded.robot, terrain), visuals, warnings: loaded.driveWarnings };
 }

@@ -5,7 +5,7 @@
  * OBJLoader; Collada is measured only, since three's ColladaLoader needs the browser's DOMParser).
  *
  * The property, for every input:
- *   - parseStl / parseObj return finite positions and in-range indices, or throw UrdfError;
+ *   - parseStl / parseObj / parseCollada return finite positions and in-range indices, or throw UrdfError;
  *   - checkVisualMesh returns or throws UrdfError;
  *   - buildRobotVisuals never throws: the mesh is drawn, or left out with one warning naming the link;
  *   - the property's peak-RSS growth stays under PEAK_RSS_BUDGET_BYTES.
@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Rng } from '../../sim/math/random';
 import { parseObj } from '../../sim/robot/mesh/obj';
 import { parseStl } from '../../sim/robot/mesh/stl';
+import { parseCollada } from '../../sim/robot/mesh/collada';
 import type { TriangleMesh } from '../../sim/robot/mesh/triangle-mesh';
 import { checkVisualMesh, OBJ_MAX_FACE_CORNERS, VISUAL_MESH_MAX_TRIANGLES } from '../../sim/robot/mesh/visual-limits';
 import { UrdfError } from '../../sim/robot/urdf/urdf-error';
@@ -142,6 +143,7 @@ function exercise(name: string, bytes: Uint8Array, what: string): 'loaded' | 're
   let loaded = true;
   if (name.endsWith('.stl')) loaded = documented(() => checkMesh(parseStl(bytes, name), what)) && loaded;
   if (name.endsWith('.obj')) loaded = documented(() => checkMesh(parseObj(bytes, name), what)) && loaded;
+  if (name.endsWith('.dae')) loaded = documented(() => checkMesh(parseCollada(bytes, name), what)) && loaded;
   loaded = documented(() => checkVisualMesh(name, bytes)) && loaded;
   if (!name.endsWith('.dae')) {
     const spec = { body: 'b', link: 'l', position: [0, 0, 0], orientation: [0, 0, 0, 1], geometry: { type: 'mesh', file: name, uri: name, scale: [1, 1, 1] } } as VisualSpec;

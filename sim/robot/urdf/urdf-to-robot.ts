@@ -31,10 +31,12 @@ import { mat3, mat3AddPointInertia, mat3FromQuat, mat3RotateTensor } from '../..
 import { UrdfError, URDF_MAX_OFFSET } from './urdf-error';
 import type { UrdfGeometry, UrdfJoint, UrdfLink, UrdfModel, UrdfPose } from './urdf-model';
 import { resolveMeshPath } from './resolve-mesh-path';
-import { parseStl } from '../mesh/stl';
-import { meshFormat, parseObj } from '../mesh/obj';
+import { meshFormat } from '../mesh/obj';
 import { MESH_HULL_POOR_FIT_RATIO, meshCollisionHull } from '../mesh/mesh-hull';
 import type { MeshHullResult } from '../mesh/mesh-hull';
+import { readCollisionMesh } from '../mesh/read-mesh';
+import { collisionMeshKey, formatVolumeReport } from '../mesh/convex-parts';
+import type { ConvexParts } from '../mesh/convex-decomposition';
 import { inferController } from '../controllers/infer-controller';
 import { createDriveController } from '../controllers/drive-controller';
 import { frameWheel } from './wheel-frame';
@@ -60,6 +62,12 @@ export interface UrdfToRobotOptions {
   urdfPath?: string;
   /** Bytes of a collision mesh by its resolved path (see resolveMeshPath); undefined = missing. */
   meshes?: (resolvedPath: string) => Uint8Array | undefined;
+  /**
+   * Convex parts of concave collision meshes by collisionMeshKey(resolved path, scale), from the
+   * asynchronous step convexPartsForUrdf (sim/robot/mesh/convex-parts.ts): such a mesh collides as
+   * one hull per part instead of its single hull.
+   */
+  convexParts?: Record<string, ConvexParts>;
   /**
    * How the robot is driven: a spec (from the scenario), 'infer' (default: from joint names, for
    * the bundled robots and robots named like them) or 'none'.
@@ -148,6 +156,11 @@ export interface UrdfRobot {
   linkBodies: Record<string, string>;
   /** Model warnings (from parseUrdf) and import warnings (merges, poor hull fits, ...). */
   warnings: string[];
+  /**
+   * The warnings (also in `warnings`) a user driving the robot must see: the wheel motors capped
+   * by the URDF's effort limits below what the drive needs. The app and the CLI show them.
+   */
+  driveWarnings: string[];
   /**
    * The bodies on continuous joints that collide as analytic wheels (one cylinder about the joint
    * axis): radius and width [m], and whether the cylinder is the file's own or fitted (several
@@ -241,13 +254,13 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
   const joints = convertJoints(tree, model, bodyIndex, warnings);
   const robot: RobotSpec = { name: model.name, bodies, joints, base };
   collisionFilter(robot, tree, options);
-  attachController(robot, model, options, warnings);
+  const driveWarnings = attachController(robot, model, options, warnings);
   attachServos(robot, model, options.hold, warnings);
   const visuals = convertVisuals(tree, urdfPath, warnings);
 
   const linkBodies: Record<string, string> = {};
   for (const [l, b] of tree.bodyOf) linkBodies[l] = b;
-  return { robot, visuals, linkBodies, warnings, wheels };
+  return { robot, visuals, linkBodies, warnings, driveWarnings, wheels };
 }
 
 /** selfCollide and the disabled pairs, link names turned into body names (pairs inside one body dropped). */
@@ -424,9 +437,9 @@ function attachCollisionShapes(
     const inBody = relative(world.get(bodyName) as Pose, world.get(name) as Pose);
     link.collisions.forEach((c, k) => {
       const where = `link "${name}" <collision> #${k + 1}`;
-      const shape = collisionShape(c.geometry, where, name, urdfPath, options.meshes, hullCache, warnings);
+      const shapes = collisionShapes(c.geometry, where, name, urdfPath, options, hullCache, warnings);
       const list = parts.get(bodyName) ?? [];
-      list.push({ shape, pose: compose(inBody, poseFromUrdf(c.origin)), link: name });
+      for (const shape of shapes) list.push({ shape, pose: compose(inBody, poseFromUrdf(c.origin)), link: name });
       parts.set(bodyName, list);
     });
   }
@@ -506,7 +519,9 @@ function convertJoints(tree: LinkTree, model: UrdfModel, bodyIndex: Map<string, 
  * given one (a warning for each length that disagrees with the geometry), or none. A controller
  * gets its motors and is validated (an error names the bad field).
  */
-function attachController(robot: RobotSpec, model: UrdfModel, options: UrdfToRobotOptions, warnings: string[]): void {
+/** Returns the drive warnings (UrdfRobot.driveWarnings), also pushed to `warnings`. */
+function attachController(robot: RobotSpec, model: UrdfModel, options: UrdfToRobotOptions, warnings: string[]): string[] {
+  const driveWarnings: string[] = [];
   const mode = options.controller ?? 'infer';
   let controller: ControllerSpec | undefined;
   const choice = typeof mode === 'object' && isChoice(mode) ? mode : null;
@@ -537,7 +552,11 @@ function attachController(robot: RobotSpec, model: UrdfModel, options: UrdfToRob
     warnGeometryMismatch(robot, controller, warnings);
   }
   if (controller) {
-    attachMotors(robot, controller, model, options.motorTorque, warnings);
+    const capped = attachMotors(robot, controller, model, options.motorTorque);
+    if (capped) {
+      warnings.push(capped);
+      driveWarnings.push(capped);
+    }
     try {
       createDriveController(controller, robot); // validates every field, names the bad one
     } catch (e) {
@@ -545,6 +564,7 @@ function attachController(robot: RobotSpec, model: UrdfModel, options: UrdfToRob
     }
     robot.controller = controller;
   }
+  return driveWarnings;
 }
 
 /** A ControllerChoice (a kind to infer) rather than a full spec: nothing but type, mode, maxSpeed. */
@@ -732,52 +752,55 @@ function combineInertials(parts: { link: UrdfLink; inBody: Pose }[]): { mass: nu
   return { mass, centerOfMass: vec(com), inertia: [total[0], total[4], total[8], total[3], total[6], total[7]] };
 }
 
-function collisionShape(
+/** One <collision>'s convex shapes: a primitive, a mesh's single hull, or a concave mesh's parts. */
+function collisionShapes(
   g: UrdfGeometry,
   where: string,
   link: string,
   urdfPath: string,
-  meshes: UrdfToRobotOptions['meshes'],
+  options: UrdfToRobotOptions,
   cache: Map<string, MeshHullResult>,
   warnings: string[],
-): ConvexShapeSpec {
+): ConvexShapeSpec[] {
   switch (g.type) {
     case 'box':
-      return { type: 'box', halfExtents: [g.size[0] / 2, g.size[1] / 2, g.size[2] / 2] };
+      return [{ type: 'box', halfExtents: [g.size[0] / 2, g.size[1] / 2, g.size[2] / 2] }];
     case 'cylinder':
-      return { type: 'cylinder', radius: g.radius, height: g.length };
+      return [{ type: 'cylinder', radius: g.radius, height: g.length }];
     case 'sphere':
-      return { type: 'sphere', radius: g.radius };
+      return [{ type: 'sphere', radius: g.radius }];
     case 'mesh': {
       const file = resolveMeshPath(urdfPath, g.filename);
-      const key = `${file}|${g.scale.join(',')}`;
+      const key = collisionMeshKey(file, g.scale);
+      const split = options.convexParts?.[key];
       let hull = cache.get(key);
       if (!hull) {
-        const format = meshFormat(file);
-        if (format !== 'stl' && format !== 'obj') {
-          throw new UrdfError(`${where}: collision mesh "${g.filename}" is ${format === 'dae' ? 'Collada' : 'of an unknown format'}; collision meshes must be STL or OBJ (Collada is fine for <visual>)`, link);
+        if (meshFormat(file) === 'unknown') {
+          throw new UrdfError(`${where}: collision mesh "${g.filename}" is of an unknown format; collision meshes must be STL, OBJ or Collada (.dae)`, link);
         }
-        const bytes = meshes ? meshes(file) : undefined;
+        const bytes = options.meshes ? options.meshes(file) : undefined;
         if (!bytes) throw new UrdfError(`${where}: collision mesh "${file}" (from "${g.filename}") is missing; put it next to the URDF (or in its package) and open it too`, link);
         try {
-          const mesh = format === 'stl' ? parseStl(bytes, file) : parseObj(bytes, file);
-          hull = meshCollisionHull(mesh, g.scale, `mesh "${file}"`);
+          hull = meshCollisionHull(readCollisionMesh(file, bytes), g.scale, `mesh "${file}"`);
         } catch (e) {
           // The reader names the file; say which link needs it too.
           if (e instanceof UrdfError) throw new UrdfError(`${where}: ${e.message}`, link);
           throw e;
         }
         cache.set(key, hull);
-        if (!Number.isFinite(hull.fitRatio)) {
+        if (split) {
+          warnings.push(`info: ${formatVolumeReport({ file, link, meshVolume: hull.meshVolume, hullVolume: hull.hullVolume, parts: { count: split.hulls.length, volume: split.volume, fromCache: false } })}`);
+        } else if (!Number.isFinite(hull.fitRatio)) {
           warnings.push(`link "${link}": collision mesh "${file}" is not closed; its convex hull is used, fit not checked`);
         } else if (hull.fitRatio > MESH_HULL_POOR_FIT_RATIO) {
           warnings.push(
-            `link "${link}": the convex hull of collision mesh "${file}" has ${hull.fitRatio.toFixed(2)}× the mesh's volume (> ${MESH_HULL_POOR_FIT_RATIO}); split the mesh into convex parts, one <collision> each, or use primitives`,
+            `link "${link}": the convex hull of collision mesh "${file}" has ${hull.fitRatio.toFixed(2)}× the mesh's volume (> ${MESH_HULL_POOR_FIT_RATIO}); it was not split into convex parts (convexPartsForUrdf does that, as the app and the CLI do); or split the mesh, one <collision> each, or use primitives`,
           );
         }
         if (hull.flattened) warnings.push(`link "${link}": collision mesh "${file}" is flat; it collides as a slab`);
       }
-      return { type: 'hull', points: hull.points.map((p) => [p[0], p[1], p[2]] as Vec3Spec) };
+      if (split) return split.hulls.map((h) => ({ type: 'hull', points: h.map((p) => [p[0], p[1], p[2]] as Vec3Spec) }));
+      return [{ type: 'hull', points: hull.points.map((p) => [p[0], p[1], p[2]] as Vec3Spec) }];
     }
   }
 }
@@ -799,7 +822,7 @@ const DRIVE_DEFAULT_ACCELERATION = 1;
  * to accelerate at the controller's rate up a DRIVE_CLIMB_SLOPE slope (m·(a + g·sin θ)·r / wheels);
  * plus, both, the joint's own friction and its damping at top speed.
  */
-function attachMotors(robot: RobotSpec, c: ControllerSpec, model: UrdfModel, motorTorque: number | undefined, warnings: string[]): void {
+function attachMotors(robot: RobotSpec, c: ControllerSpec, model: UrdfModel, motorTorque: number | undefined): string | null {
   if (motorTorque !== undefined && !(motorTorque > 0 && Number.isFinite(motorTorque))) {
     throw new UrdfError(`motorTorque must be a positive number of N·m, got ${motorTorque}`, 'motorTorque');
   }
@@ -831,8 +854,9 @@ function attachMotors(robot: RobotSpec, c: ControllerSpec, model: UrdfModel, mot
     }
   }
   if (low.length > 0) {
-    warnings.push(
-      `the wheel motors are capped by the URDF's <limit effort> (${low.map((n) => `"${n}" ${efforts.get(n)} N·m`).join(', ')}), below the ${+need.toFixed(2)} N·m the drive can need (${c.type === 'skid-steer' ? `slipping a wheel sideways in a skid-steer turn: μ·m·g·r / wheels with μ = ${DRIVE_TRACTION_MU}` : `accelerating up a ${Math.round((DRIVE_CLIMB_SLOPE * 180) / Math.PI)}° slope: m·(a + g·sin θ)·r / wheels`}, plus joint friction and damping at top speed); the robot may not ${c.type === 'skid-steer' ? 'turn' : 'climb'}: set the scenario's "robot.motorTorque"`,
+    return (
+      `the wheel motors are capped by the URDF's <limit effort> (${low.map((n) => `"${n}" ${efforts.get(n)} N·m`).join(', ')}), below the ${+need.toFixed(2)} N·m the drive can need (${c.type === 'skid-steer' ? `slipping a wheel sideways in a skid-steer turn: μ·m·g·r / wheels with μ = ${DRIVE_TRACTION_MU}` : `accelerating up a ${Math.round((DRIVE_CLIMB_SLOPE * 180) / Math.PI)}° slope: m·(a + g·sin θ)·r / wheels`}, plus joint friction and damping at top speed); the robot may not ${c.type === 'skid-steer' ? 'turn' : 'climb'}: set the scenario's "robot.motorTorque"`
     );
   }
+  return null;
 }

@@ -171,9 +171,16 @@ describe('URDF errors', () => {
     expect((err as UrdfError).where).toBe('base');
   });
 
-  it('a Collada collision mesh is refused with the fix', () => {
+  it('a broken Collada collision mesh is refused naming the link, the file and what is wrong', () => {
     const text = robot(link('base', INERTIAL + '<collision><geometry><mesh filename="body.dae"/></geometry></collision>'));
-    expect(errorOf(text, true).message).toMatch(/collision mesh "body.dae" is Collada; collision meshes must be STL or OBJ/);
+    let err: unknown;
+    try {
+      loadUrdfRobot(text, { controller: 'none', meshes: () => new TextEncoder().encode('<COLLADA><library_geometries></COLLADA>') });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UrdfError);
+    expect((err as UrdfError).message).toMatch(/^link "base" <collision> #1: mesh "body.dae": not well-formed XML/);
   });
 
   it('warns (does not fail) on a triangle-inequality breach, an undefined material and a locked joint', () => {

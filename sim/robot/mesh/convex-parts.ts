@@ -1,0 +1,189 @@
+/**
+ * The asynchronous step before a URDF robot is built: every collision mesh is read, its single
+ * convex hull measured against the mesh's volume, and the concave ones (hull/mesh volume above
+ * DECOMPOSE_FIT_RATIO) split into convex parts by V-HACD (convex-decomposition.ts), through a
+ * cache keyed by the SHA-256 of the mesh file's bytes, the URDF scale and the options.
+ *
+ * Open meshes (holes: common in meshes exported from game or CAD tools, e.g. all 21 Collada
+ * meshes of the public Curiosity model, with 24 to 3049 boundary edges each) are not split: they
+ * enclose no volume to compare the hull with, and V-HACD's flood fill leaks through a hole, so it
+ * returns a hollow shell of the surface (an open-topped unit box: 16 thin parts holding 0.057 m³).
+ * V-HACD's "raycast" fill is meant for such meshes, but vhacd-js 0.0.1 ignores `fillMode` (flood,
+ * raycast and surface gave identical parts here). Links on continuous joints (wheel candidates)
+ * are not split either: the loader frames them as cylinders.
+ *
+ *   model ──► collision meshes (path, scale) ──► read (STL/OBJ/Collada) ──► single hull: fit
+ *         ──► fit > ratio? ──► cache.get(key) ?? V-HACD ──► cache.set ──► parts by mesh key
+ *
+ * The URDF loader itself (urdf-to-robot.ts) stays synchronous: it takes the parts this step
+ * produced (`UrdfToRobotOptions.convexParts`, keyed by `collisionMeshKey`) and builds one hull per
+ * part; without them a concave mesh keeps its single hull and the poor-fit warning.
+ *
+ * Where it runs: in the app inside the simulation worker (SimServiceImpl.load, memory cache for
+ * the worker's life); in Node in the CLI's thread before the run (a disk cache under .cache/,
+ * sim/node/convex-parts-cache.ts). It never runs on the renderer's thread.
+ */
+import type { Vec3Spec } from '../../dynamics/spec';
+import type { UrdfModel } from '../urdf/urdf-model';
+import { resolveMeshPath } from '../urdf/resolve-mesh-path';
+import { UrdfError } from '../urdf/urdf-error';
+import { meshCollisionHull } from './mesh-hull';
+import { readCollisionMesh, scaleMesh } from './read-mesh';
+import { DECOMPOSE_FIT_RATIO, decomposeMesh, DEFAULT_DECOMPOSITION, type ConvexParts, type DecompositionOptions } from './convex-decomposition';
+
+/** Bumped when the decomposition's code or library changes: old cache entries stop matching. */
+export const CONVEX_PARTS_VERSION = 'vhacd-js@0.0.1/1';
+
+/** Where decompositions are kept between loads (the worker's memory, a folder on disk). */
+export interface ConvexPartsCache {
+  get(key: string): Promise<ConvexParts | undefined>;
+  set(key: string, parts: ConvexParts): Promise<void>;
+}
+
+/** A cache in this thread's memory (the app's worker keeps it while it lives). */
+export function memoryConvexPartsCache(): ConvexPartsCache & { readonly size: number } {
+  const m = new Map<string, ConvexParts>();
+  return {
+    get: async (k) => m.get(k),
+    set: async (k, v) => void m.set(k, v),
+    get size() {
+      return m.size;
+    },
+  };
+}
+
+/** The key a collision mesh is known by within one load (the URDF loader's own key). */
+export function collisionMeshKey(resolvedPath: string, scale: readonly number[]): string {
+  return `${resolvedPath}|${scale.join(',')}`;
+}
+
+/** One collision mesh's volumes: the mesh, its single hull, its convex parts when it was split. */
+export interface MeshVolumeReport {
+  file: string;
+  link: string;
+  /** [m³] Enclosed volume of the scaled mesh (NaN when the mesh is not closed). */
+  meshVolume: number;
+  /** [m³] Its single convex hull. */
+  hullVolume: number;
+  /** The decomposition, when the mesh was split (else undefined: the single hull is used). */
+  parts?: { count: number; volume: number; fromCache: boolean };
+  /** Why a concave mesh was not split (open mesh, V-HACD failed), when that happened. */
+  note?: string;
+}
+
+/** One line of the volume report (the loader's info, the CLI's report). */
+export function formatVolumeReport(r: MeshVolumeReport): string {
+  const l = (v: number) => (v >= 1e-3 ? `${(v * 1e3).toPrecision(3)} L` : `${(v * 1e6).toPrecision(3)} cm³`);
+  const mesh = Number.isFinite(r.meshVolume) ? l(r.meshVolume) : 'not closed';
+  const ratio = (v: number) => (Number.isFinite(r.meshVolume) && r.meshVolume > 0 ? ` (${(v / r.meshVolume).toFixed(2)}×)` : '');
+  const parts = r.parts ? `; ${r.parts.count} convex part${r.parts.count === 1 ? '' : 's'} ${l(r.parts.volume)}${ratio(r.parts.volume)}${r.parts.fromCache ? ', cached' : ''}` : '';
+  return `collision mesh "${r.file}" (link "${r.link}"): mesh ${mesh}, single hull ${l(r.hullVolume)}${ratio(r.hullVolume)}${parts}${r.note ? `; ${r.note}` : ''}`;
+}
+
+/** What the step produces: parts by collisionMeshKey, and the volume report per mesh. */
+export interface ConvexPartsResult {
+  parts: Record<string, ConvexParts>;
+  report: MeshVolumeReport[];
+}
+
+async function sha256Hex(bytes: Uint8Array): Promise<string | null> {
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return null;
+  const d = new Uint8Array(await subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  let hex = '';
+  for (const b of d) hex += b.toString(16).padStart(2, '0');
+  return hex;
+}
+
+/** The cache key: file content hash, scale and options (null without WebCrypto: no caching). */
+export async function convexPartsCacheKey(bytes: Uint8Array, scale: readonly number[], options: Readonly<DecompositionOptions>): Promise<string | null> {
+  const h = await sha256Hex(bytes);
+  if (h === null) return null;
+  const o = `${options.maxHulls}-${options.maxVerticesPerHull}-${options.voxelResolution}-${options.minVolumePercentError}`;
+  return `${h}-${scale.map((s) => s.toString()).join('_')}-${o}-${CONVEX_PARTS_VERSION.replace(/[^a-z0-9.]/gi, '_')}`;
+}
+
+/**
+ * The convex parts of `model`'s concave collision meshes, and the volume report of every
+ * collision mesh. `meshes` gives a file's bytes by resolved path (as urdfToRobot's option).
+ * A mesh that cannot be read throws the same UrdfError the loader would.
+ */
+export async function convexPartsForUrdf(
+  model: UrdfModel,
+  urdfPath: string,
+  meshes: (resolvedPath: string) => Uint8Array | undefined,
+  cache: ConvexPartsCache | null,
+  options: Readonly<DecompositionOptions> = DEFAULT_DECOMPOSITION,
+): Promise<ConvexPartsResult> {
+  const parts: Record<string, ConvexParts> = {};
+  const report: MeshVolumeReport[] = [];
+  const seen = new Set<string>();
+  // A link turned by a continuous joint is a wheel candidate: urdfToRobot frames its mesh as one
+  // cylinder about the axis (wheel-frame.ts), which parts would not change; not worth V-HACD.
+  const wheels = new Set(model.joints.filter((j) => j.type === 'continuous').map((j) => j.child));
+  for (const link of model.links) {
+    for (const c of link.collisions) {
+      const g = c.geometry;
+      if (g.type !== 'mesh') continue;
+      const file = resolveMeshPath(urdfPath, g.filename);
+      const key = collisionMeshKey(file, g.scale);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const bytes = meshes(file);
+      // A missing mesh is the loader's error to report (it names the <collision>).
+      if (!bytes) continue;
+      let mesh;
+      try {
+        mesh = scaleMesh(readCollisionMesh(file, bytes), g.scale);
+      } catch (e) {
+        if (e instanceof UrdfError) throw new UrdfError(`link "${link.name}": ${e.message}`, link.name);
+        throw e;
+      }
+      const hull = meshCollisionHull(mesh, [1, 1, 1], `mesh "${file}"`);
+      const entry: MeshVolumeReport = { file, link: link.name, meshVolume: hull.meshVolume, hullVolume: hull.hullVolume };
+      report.push(entry);
+      if (!Number.isFinite(hull.fitRatio)) {
+        entry.note = 'not split: an open mesh (V-HACD would return a hollow shell of its surface, see the header)';
+        continue;
+      }
+      if (!(hull.fitRatio > DECOMPOSE_FIT_RATIO)) continue;
+      if (wheels.has(link.name)) {
+        entry.note = 'not split (a wheel link: framed as a cylinder about its joint when it fits)';
+        continue;
+      }
+      const cacheKey = cache ? await convexPartsCacheKey(bytes, g.scale, options) : null;
+      let got = cacheKey !== null && cache ? await cache.get(cacheKey) : undefined;
+      const fromCache = got !== undefined;
+      if (!got) {
+        try {
+          got = await decomposeMesh(mesh, options);
+        } catch (e) {
+          entry.note = `not split: ${(e as Error).message}`;
+          continue;
+        }
+        if (cacheKey !== null && cache) await cache.set(cacheKey, got);
+      }
+      parts[key] = got;
+      entry.parts = { count: got.hulls.length, volume: got.volume, fromCache };
+    }
+  }
+  return { parts, report };
+}
+
+/** Parts as plain JSON (a disk cache entry) and back, checked. */
+export function convexPartsFromJson(x: unknown): ConvexParts | undefined {
+  if (typeof x !== 'object' || x === null) return undefined;
+  const o = x as { hulls?: unknown; volume?: unknown };
+  if (!Array.isArray(o.hulls) || typeof o.volume !== 'number' || !Number.isFinite(o.volume)) return undefined;
+  const hulls: Vec3Spec[][] = [];
+  for (const h of o.hulls) {
+    if (!Array.isArray(h) || h.length < 4) return undefined;
+    const pts: Vec3Spec[] = [];
+    for (const p of h) {
+      if (!Array.isArray(p) || p.length !== 3 || !p.every((v) => typeof v === 'number' && Number.isFinite(v))) return undefined;
+      pts.push([p[0], p[1], p[2]]);
+    }
+    hulls.push(pts);
+  }
+  return { hulls, volume: o.volume };
+}

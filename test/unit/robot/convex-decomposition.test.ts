@@ -1,0 +1,224 @@
+/**
+ * Concave collision meshes split into convex parts (sim/robot/mesh/convex-decomposition.ts,
+ * convex-parts.ts): an analytic U-shaped bracket written here, whose volume, hull volume and
+ * resting surface are known in closed form.
+ *
+ *      z
+ *   0.4 ┌──┐        ┌──┐        U profile in the x–z plane (metres), extruded 0.3 m along y:
+ *       │  │        │  │        area 0.5·0.4 − 0.3·0.3 = 0.11 m², volume 0.033 m³;
+ *   0.1 │  └────────┘  │        its convex hull is the 0.5 × 0.4 block: 0.06 m³ (1.82×).
+ *     0 └──────────────┘ x      A box dropped into the U rests on its floor (z = 0.1), not on
+ *       0  0.1      0.4 0.5     the hull's lid (z = 0.4).
+ *
+ * V-HACD runs once per file here (about a second at 100 000 voxels; generous timeouts for a
+ * loaded machine); the cache and determinism checks reuse or repeat that one input.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeWorld, flat } from '../../scenarios/dynamics/helpers';
+import { decomposeMesh, DEFAULT_DECOMPOSITION, type ConvexParts } from '../../../sim/robot/mesh/convex-decomposition';
+import { collisionMeshKey, convexPartsForUrdf, formatVolumeReport, memoryConvexPartsCache, type ConvexPartsCache } from '../../../sim/robot/mesh/convex-parts';
+import { meshVolume, type TriangleMesh } from '../../../sim/robot/mesh/triangle-mesh';
+import { loadUrdfRobot } from '../../../sim/robot/urdf/load-urdf';
+import { parseUrdf } from '../../../sim/robot/urdf/parse-urdf';
+import { parseStl } from '../../../sim/robot/mesh/stl';
+import type { BodySpec, ShapeSpec } from '../../../sim/dynamics/spec';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SimServiceImpl } from '../../../sim/app/service';
+import { loadScenarioUrdfRobotWithVisuals } from '../../../sim/scenario/scenario-robot';
+import { prepareScenarioMeshes } from '../../../sim/scenario/scenario-meshes';
+import type { ScenarioFiles } from '../../../sim/scenario/scenario-files';
+import { decodeTerrain } from '../../../sim/terrain/load-terrain';
+import { diskConvexPartsCache } from '../../../sim/node/convex-parts-cache';
+
+/** [s] V-HACD on the U takes ~1 s idle; a shared 2-core machine may be many times slower. */
+const VHACD_TIMEOUT_MS = 120_000;
+
+/** U profile (x, z), counter-clockwise seen from −y, and a triangulation of it by hand. */
+const U: [number, number][] = [[0, 0], [0.5, 0], [0.5, 0.4], [0.4, 0.4], [0.4, 0.1], [0.1, 0.1], [0.1, 0.4], [0, 0.4]];
+const U_CAP = [[0, 1, 4], [1, 2, 4], [2, 3, 4], [0, 4, 5], [0, 5, 7], [5, 6, 7]];
+const DEPTH = 0.3;
+const U_VOLUME = (0.5 * 0.4 - 0.3 * 0.3) * DEPTH;
+const U_HULL_VOLUME = 0.5 * 0.4 * DEPTH;
+
+/** The U extruded along y from 0 to DEPTH: closed, outward-wound triangles. */
+function uMesh(): TriangleMesh {
+  const n = U.length;
+  const pos: number[] = [];
+  for (const [x, z] of U) pos.push(x, 0, z);
+  for (const [x, z] of U) pos.push(x, DEPTH, z);
+  const idx: number[] = [];
+  // y = 0 cap: (x, z) counter-clockwise has normal x̂ × ẑ = −ŷ, outward. y = DEPTH cap reversed.
+  for (const [a, b, c] of U_CAP) idx.push(a, b, c, n + a, n + c, n + b);
+  for (let i = 0; i < n; i++) {
+    const j = (i + 1) % n;
+    idx.push(i, n + i, n + j, i, n + j, j);
+  }
+  return { positions: Float64Array.from(pos), indices: Uint32Array.from(idx) };
+}
+
+function binaryStl(m: TriangleMesh): Uint8Array {
+  const nt = m.indices.length / 3;
+  const buf = new Uint8Array(84 + 50 * nt);
+  const dv = new DataView(buf.buffer);
+  dv.setUint32(80, nt, true);
+  for (let t = 0; t < nt; t++) for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) dv.setFloat32(84 + 50 * t + 12 + 12 * c + 4 * k, m.positions[3 * m.indices[3 * t + c] + k], true);
+  return buf;
+}
+
+const URDF = `<robot name="bracket"><link name="base"><inertial><mass value="5"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+  <collision><geometry><mesh filename="u.stl"/></geometry></collision></link></robot>`;
+
+/** A counting cache over the memory one: how often it was read and written, and whether it hit. */
+function countingCache(): ConvexPartsCache & { gets: number; hits: number; sets: number } {
+  const inner = memoryConvexPartsCache();
+  const c = {
+    gets: 0, hits: 0, sets: 0,
+    async get(k: string) {
+      c.gets++;
+      const v = await inner.get(k);
+      if (v) c.hits++;
+      return v;
+    },
+    async set(k: string, v: ConvexParts) {
+      c.sets++;
+      await inner.set(k, v);
+    },
+  };
+  return c;
+}
+
+describe('convex decomposition of a concave collision mesh (V-HACD)', () => {
+  const stl = binaryStl(uMesh());
+  const model = parseUrdf(URDF);
+  const cache = countingCache();
+  let first: Awaited<ReturnType<typeof convexPartsForUrdf>>;
+
+  beforeAll(async () => {
+    first = await convexPartsForUrdf(model, 'r/bracket.urdf', () => stl, cache);
+  }, VHACD_TIMEOUT_MS);
+
+  it('the analytic U is what the test says (closed, 0.033 m³)', () => {
+    const v = meshVolume(uMesh());
+    expect(v.closed).toBe(true);
+    expect(v.volume).toBeCloseTo(U_VOLUME, 12);
+  });
+
+  it('the parts hold the mesh volume within 3 %; the single hull is 1.82× off', () => {
+    expect(first.report).toHaveLength(1);
+    const r = first.report[0];
+    expect(r.meshVolume).toBeCloseTo(U_VOLUME, 6);
+    expect(r.hullVolume / U_VOLUME).toBeCloseTo(U_HULL_VOLUME / U_VOLUME, 4);
+    expect(r.parts).toBeDefined();
+    const parts = r.parts as NonNullable<typeof r.parts>;
+    expect(parts.count).toBeGreaterThanOrEqual(3);
+    expect(parts.count).toBeLessThanOrEqual(DEFAULT_DECOMPOSITION.maxHulls);
+    expect(Math.abs(parts.volume / U_VOLUME - 1)).toBeLessThan(0.03);
+    const p = first.parts[collisionMeshKey('r/u.stl', [1, 1, 1])];
+    for (const h of p.hulls) expect(h.length).toBeLessThanOrEqual(DEFAULT_DECOMPOSITION.maxVerticesPerHull);
+    expect(formatVolumeReport(r)).toMatch(/^collision mesh "r\/u\.stl" \(link "base"\): mesh 33\.0 L, single hull 60\.0 L \(1\.82×\); \d+ convex parts 3\d\.\d L \(1\.0\d×\)$/);
+  });
+
+  it('is deterministic: the same mesh and options give the same hulls, bit for bit', async () => {
+    // The STL's float32 corners, as the loader read them for `first`.
+    const a = await decomposeMesh(parseStl(stl, 'u.stl'));
+    const b = await decomposeMesh(parseStl(stl, 'u.stl'));
+    expect(a.hulls).toEqual(b.hulls);
+    expect(a).toEqual(first.parts[collisionMeshKey('r/u.stl', [1, 1, 1])]);
+  }, 2 * VHACD_TIMEOUT_MS);
+
+  it('a second load hits the cache (keyed by the file content hash): no second decomposition', async () => {
+    expect(cache.sets).toBe(1);
+    const again = await convexPartsForUrdf(model, 'other/place.urdf', (p) => (p === 'other/u.stl' ? stl.slice() : undefined), cache);
+    expect(cache.hits).toBe(1);
+    expect(cache.sets).toBe(1);
+    expect(again.report[0].parts?.fromCache).toBe(true);
+    expect(formatVolumeReport(again.report[0])).toMatch(/, cached$/);
+    expect(again.parts[collisionMeshKey('other/u.stl', [1, 1, 1])]).toEqual(first.parts[collisionMeshKey('r/u.stl', [1, 1, 1])]);
+    // Another scale is another key: decomposed anew (not served the unscaled parts).
+    const scaled = parseUrdf(URDF.replace('filename="u.stl"', 'filename="u.stl" scale="2 1 1"'));
+    const big = await convexPartsForUrdf(scaled, 'r/bracket.urdf', () => stl, cache);
+    expect(cache.sets).toBe(2);
+    expect(big.report[0].meshVolume).toBeCloseTo(2 * U_VOLUME, 6);
+  }, VHACD_TIMEOUT_MS);
+
+  it('the loader builds one hull per part; without parts it keeps the single hull and says so', () => {
+    const withParts = loadUrdfRobot(URDF, { urdfPath: 'r/bracket.urdf', controller: 'none', meshes: () => stl, convexParts: first.parts });
+    const shape = withParts.robot.bodies[0].shape;
+    expect(shape.type).toBe('compound');
+    expect(shape.type === 'compound' ? shape.children.length : 0).toBe(first.report[0].parts?.count);
+    expect(withParts.warnings.join('\n')).toMatch(/info: collision mesh "r\/u\.stl" \(link "base"\): mesh 33\.0 L, single hull 60\.0 L \(1\.82×\); \d+ convex parts/);
+    const single = loadUrdfRobot(URDF, { urdfPath: 'r/bracket.urdf', controller: 'none', meshes: () => stl });
+    expect(single.robot.bodies[0].shape.type).toBe('hull');
+    expect(single.warnings.join('\n')).toMatch(/has 1\.82× the mesh's volume \(> 1\.5\); it was not split into convex parts/);
+  });
+
+  it('an open mesh (the U without an end cap) and a wheel link are not given to V-HACD, and say why', async () => {
+    const u = uMesh();
+    const keep: number[] = [];
+    for (let t = 0; t < U_CAP.length; t++) keep.push(...u.indices.subarray(6 * t, 6 * t + 3));
+    keep.push(...u.indices.subarray(6 * U_CAP.length));
+    const open = binaryStl({ positions: u.positions, indices: Uint32Array.from(keep) });
+    const oc = countingCache();
+    const r = await convexPartsForUrdf(model, 'r/bracket.urdf', () => open, oc);
+    expect(r.report[0].parts).toBeUndefined();
+    expect(formatVolumeReport(r.report[0])).toMatch(/mesh not closed, single hull 60\.0 L; not split: an open mesh/);
+    expect(oc.gets + oc.sets).toBe(0);
+    // The same closed U on a continuous joint's child: a wheel candidate, never given to V-HACD.
+    const wheel = parseUrdf(URDF.replace('</robot>', `<link name="w"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+      <collision><geometry><mesh filename="u.stl"/></geometry></collision></link><joint name="j" type="continuous"><parent link="base"/><child link="w"/><axis xyz="0 1 0"/></joint></robot>`).replace('<collision><geometry><mesh filename="u.stl"/></geometry></collision></link>', '</link>'));
+    const c = countingCache();
+    const wr = await convexPartsForUrdf(wheel, 'r/bracket.urdf', () => stl, c);
+    expect(wr.report.map((x) => x.link)).toEqual(['w']);
+    expect(wr.report[0].note).toMatch(/a wheel link/);
+    expect(c.gets + c.sets).toBe(0);
+  });
+
+  it('a box dropped into the U rests on its floor (z = 0.1), not on the single hull\'s lid (z = 0.4)', () => {
+    const rest = (shape: ShapeSpec): number => {
+      const bracket: BodySpec = { name: 'bracket', type: 'static', shape, position: [0, 0, 0] };
+      // A 0.1 m cube centred over the U's floor (x 0.1–0.4, y 0–0.3), dropped from above the lid.
+      const box: BodySpec = { name: 'box', shape: { type: 'box', halfExtents: [0.05, 0.05, 0.05] }, mass: 1, position: [0.25, 0.15, 0.6] };
+      const w = makeWorld(flat(41, 0.05), [bracket, box]);
+      w.step(480); // 2 s
+      const i = 1;
+      return w.bodies.pos[3 * i + 2];
+    };
+    const withParts = loadUrdfRobot(URDF, { urdfPath: 'r/bracket.urdf', controller: 'none', meshes: () => stl, convexParts: first.parts }).robot.bodies[0].shape;
+    const single = loadUrdfRobot(URDF, { urdfPath: 'r/bracket.urdf', controller: 'none', meshes: () => stl }).robot.bodies[0].shape;
+    // V-HACD shrink-wraps its voxel parts onto the mesh: the floor is within a few millimetres.
+    expect(Math.abs(rest(withParts) - (0.1 + 0.05))).toBeLessThan(0.005);
+    expect(Math.abs(rest(single) - (0.4 + 0.05))).toBeLessThan(0.005);
+  });
+
+  it('the service splits a scenario robot\'s meshes before building the world (prepareFiles), through the cache', async () => {
+    const service = new SimServiceImpl({ decodeTerrain, loadUrdfRobot: loadScenarioUrdfRobotWithVisuals, prepareFiles: (f) => prepareScenarioMeshes(f, cache) });
+    const n = 21;
+    const files: ScenarioFiles = {
+      scenario: { format: 'terrawheel-scenario', version: 2, name: 'bracket', terrain: { cols: n, rows: n, dx: 0.25, dy: 0.25, x0: -2.5, y0: -2.5, heights: new Array(n * n).fill(0) }, robot: { urdf: 'bracket.urdf', position: [0, 0], yaw: 0 } },
+      terrainSidecar: null, terrainData: new Uint8Array(0), robotUrdf: URDF, robotMeshes: { 'u.stl': stl },
+    };
+    const hitsBefore = cache.hits;
+    await service.load(files);
+    expect(cache.hits).toBe(hitsBefore + 1);
+    const base = service.getWorld()?.engine.spec.robot?.bodies.find((b) => b.name.endsWith('base'));
+    expect(base?.shape.type).toBe('compound');
+    expect(base?.shape.type === 'compound' ? base.shape.children.length : 0).toBe(first.report[0].parts?.count);
+    const prepared = await prepareScenarioMeshes(files, cache);
+    expect(prepared.robotMeshReport).toEqual([expect.stringMatching(/^collision mesh "u\.stl" \(link "base"\): mesh 33\.0 L, single hull 60\.0 L \(1\.82×\); \d+ convex parts .*, cached$/)]);
+    expect(files.robotConvexParts).toBeUndefined(); // the caller's files are not changed
+    service.dispose();
+  });
+
+  it('Node\'s disk cache stores parts by key, survives a new instance, and ignores a damaged entry', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tw-parts-'));
+    const parts = first.parts[collisionMeshKey('r/u.stl', [1, 1, 1])];
+    await diskConvexPartsCache(dir).set('k1', parts);
+    expect(await diskConvexPartsCache(dir).get('k1')).toEqual(parts);
+    expect(await diskConvexPartsCache(dir).get('k2')).toBeUndefined();
+    writeFileSync(join(dir, 'k3.json'), '{"hulls": [[[0, 0]]], "volume": 1}');
+    expect(await diskConvexPartsCache(dir).get('k3')).toBeUndefined();
+  });
+});
+
