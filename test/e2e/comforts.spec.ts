@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { watchConsole as watchConsoleOf } from './console';
 import { pixelStats } from './pixels';
-import { cameraSettled, framesReceived, framesRendered, panelTicks } from './wait';
+import { cameraSettled, framesReceived, framesRendered, panelTicks, toolbarControl } from './wait';
 
 const port = process.env.TERRAWHEEL_WEB_PORT;
 test.use({ baseURL: `http://127.0.0.1:${port ?? 5173}/` });
@@ -184,9 +184,9 @@ test('units change the entity panel, inspector, status bar and plot labels, and 
   expect(await changed('terrain-plain', () => page.locator('#set-terrainColors').selectOption('plain'))).toBeGreaterThan(0.05);
   expect(await changed('background', () => page.locator('#set-background').fill('#202020'))).toBeGreaterThan(0.02);
   // Camera presets: top-down and follow-wheel each show another view; back to chase.
-  expect(await changed('camera-top', () => page.locator('#camera-menu').selectOption('top'))).toBeGreaterThan(0.05);
-  expect(await changed('camera-wheel', () => page.locator('#camera-menu').selectOption('wheel'))).toBeGreaterThan(0.05);
-  await page.locator('#camera-menu').selectOption('chase');
+  expect(await changed('camera-top', async () => (await toolbarControl(page, '#camera-menu')).selectOption('top'))).toBeGreaterThan(0.05);
+  expect(await changed('camera-wheel', async () => (await toolbarControl(page, '#camera-menu')).selectOption('wheel'))).toBeGreaterThan(0.05);
+  await (await toolbarControl(page, '#camera-menu')).selectOption('chase');
   await page.locator('#set-contactPalette').selectOption('colorblind');
   // The help legend shows the palette's colours.
   await expect(page.locator('[data-contact-kind="0"]')).toHaveCSS('color', 'rgb(0, 158, 115)');
