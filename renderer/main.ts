@@ -16,6 +16,7 @@ import { PlotPanel } from './panels/plot-panel';
 import { PlotPanes } from './panels/plot-panes';
 import { availableSeries } from './panels/plot-series';
 import { ManifoldView } from './panels/manifold-view';
+import { viewHookState } from './view3d/view-hook';
 import { FramePump, type ReceivedFrame } from './sim-client';
 import { createSimClient } from './sim-worker';
 import { installTestHook, type TestHookState } from './test-hook';
@@ -196,6 +197,7 @@ function applyDisplaySettings(): void {
   for (const sw of document.querySelectorAll<HTMLElement>('[data-contact-kind]')) sw.style.color = cssColor(contactColor(Number(sw.dataset.contactKind), palette));
   scene.setShowWorldAxes(settings.showWorldAxes);
   scene.setTerrainColors(settings.terrainColors);
+  scene.setTerrainContours(settings.terrainContours);
   scene.setBackground(settings.background);
   inspector.setUnits(settings.units);
   entities.setUnits(settings.units);
@@ -699,6 +701,7 @@ installTestHook((): TestHookState => {
     get manifoldScale() { return manifoldView?.scaleLabel ?? null; },
     get plotTime() { return panel?.timeText ?? null; },
     get cameraLag() { return scene.cameraLag; },
+    get view() { return viewHookState(scene, world(), manifoldView, scene.renderer.domElement); },
     get panelTicks() { return state.panelTicks; },
     get fault() {
       const f = state.fault;

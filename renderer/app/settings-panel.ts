@@ -91,9 +91,21 @@ export class SettingsPanel {
     const palette = select<ContactPalette>('set-contactPalette', 'colours of the contact cases', [['standard', 'case colours: standard'], ['colorblind', 'case colours: colour-blind safe']], s.contactPalette, (v) => {
       s.contactPalette = v;
     });
-    const terrain = select<TerrainColors>('set-terrainColors', 'terrain colour map', [['height', 'terrain: height colours'], ['plain', 'terrain: plain']], s.terrainColors, (v) => {
-      s.terrainColors = v;
+    const terrain = select<TerrainColors>(
+      'set-terrainColors', 'terrain colour map (the scenario\'s materials tint height and plain)',
+      [['height', 'terrain: height colours'], ['plain', 'terrain: plain'], ['slope', 'terrain: slope (15° yellow, 30° red)']], s.terrainColors, (v) => {
+        s.terrainColors = v;
+      },
+    );
+    const contours = h('input', '', '', { type: 'checkbox', id: 'set-terrainContours' });
+    contours.checked = s.terrainContours;
+    contours.addEventListener('change', () => {
+      s.terrainContours = contours.checked;
+      this.commit();
     });
+    contours.addEventListener('click', () => contours.blur());
+    const contoursLabel = h('label', '', '', { title: 'contour lines, a round interval (about 15 over the map\'s height range)' });
+    contoursLabel.append(contours, ' contour lines');
     const bg = h('input', '', '', { type: 'color', id: 'set-background', title: '3D view background' });
     bg.value = s.background;
     bg.addEventListener('input', () => {
@@ -110,7 +122,7 @@ export class SettingsPanel {
     });
     const bgLabel = h('label', '', '', { title: '3D view background' });
     bgLabel.append('background ', bg, ' ', bgReset);
-    box.append(axesLabel, units, palette, terrain, bgLabel);
+    box.append(axesLabel, units, palette, terrain, contoursLabel, bgLabel);
     return box;
   }
 

@@ -13,11 +13,14 @@ import { ANGLE_UNITS, DEFAULT_UNITS, FORCE_UNITS, LENGTH_UNITS, type DisplayUnit
 
 /** Contact-case colours: the original palette, or Okabe–Ito colours told apart with colour-blindness. */
 export type ContactPalette = 'standard' | 'colorblind';
-/** Terrain: coloured by height (low green → high white), or one plain colour (relief by shading). */
-export type TerrainColors = 'height' | 'plain';
+/**
+ * Terrain: coloured by height (low green → high white), one plain colour (relief by shading), or
+ * by slope (green level, yellow 15°, red 30° and steeper). The material map tints the first two.
+ */
+export type TerrainColors = 'height' | 'plain' | 'slope';
 
 export const CONTACT_PALETTES: readonly ContactPalette[] = ['standard', 'colorblind'];
-export const TERRAIN_COLOR_MODES: readonly TerrainColors[] = ['height', 'plain'];
+export const TERRAIN_COLOR_MODES: readonly TerrainColors[] = ['height', 'plain', 'slope'];
 
 export interface DisplaySettings {
   /** x (red), y (green), z (blue) at the world origin. */
@@ -26,6 +29,8 @@ export interface DisplaySettings {
   units: DisplayUnits;
   contactPalette: ContactPalette;
   terrainColors: TerrainColors;
+  /** Contour lines on the terrain (a round interval, about 15 over the map's height range). */
+  terrainContours: boolean;
   /** 3D view background, "#rrggbb". */
   background: string;
 }
@@ -37,6 +42,7 @@ export const DEFAULT_DISPLAY_SETTINGS: DisplaySettings = {
   units: { ...DEFAULT_UNITS },
   contactPalette: 'standard',
   terrainColors: 'height',
+  terrainContours: false,
   background: DEFAULT_BACKGROUND,
 };
 
@@ -59,6 +65,7 @@ function parseDisplaySettings(s: DisplaySettings, r: Record<string, unknown>): v
   }
   if (oneOf(r.contactPalette, CONTACT_PALETTES)) s.contactPalette = r.contactPalette;
   if (oneOf(r.terrainColors, TERRAIN_COLOR_MODES)) s.terrainColors = r.terrainColors;
+  if (typeof r.terrainContours === 'boolean') s.terrainContours = r.terrainContours;
   if (isHexColor(r.background)) s.background = r.background.toLowerCase();
 }
 

@@ -11,7 +11,9 @@
  */
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE } from '../../sim/dynamics/frame-layout';
 import type { WorldInfo } from '../../sim/app/protocol';
-import { terrainElement } from './contact-detail';
+import { CONTACT_ELEMENT_NONE } from '../../sim/dynamics/frame-layout';
+import { elementPlane, ellipsePoints, paperConstruction, type PaperCase } from '../../sim/collision/cylinder-terrain/paper-construction';
+import { elementName, terrainElement } from './contact-detail';
 import type { TerrainHeights } from './terrain-heights';
 import { groupManifolds, type ManifoldGroup } from './manifolds';
 import type { Selection } from './selection';
@@ -25,6 +27,39 @@ export interface PatchPoint {
   v: number;
   depth: number;
   kind: number;
+  /** The contact's unit normal in the picture's basis (u, v, n). */
+  nu: number;
+  nv: number;
+  nn: number;
+}
+
+/** Points around the case A ellipse; the ellipse is smooth at this count at the sidebar's width. */
+export const ELLIPSE_POINTS = 64;
+
+/**
+ * The paper's construction (sim/collision/cylinder-terrain/paper-construction.ts) for the wheel
+ * against the plane of the element under the group's deepest contact, in the picture's (u, v).
+ */
+export interface ConstructionPicture {
+  case: PaperCase;
+  /** Cell and element whose plane it is built on. */
+  cell: [number, number];
+  element: string;
+  /** Closed polygon (u, v pairs) of case A's base ellipse (the lower base projected along the element's normal). */
+  ellipse: number[];
+  /** Closed polygon (u, v pairs) of case B's side trapezoid. */
+  trapezoid: number[];
+  /** The projected lowest line A_L'A_U' (u, v of both ends). */
+  lowestLine: [number, number, number, number];
+  /** [m] s(A_L), s(A_U), s(B_L). */
+  sAL: number;
+  sAU: number;
+  sBL: number;
+  /** [m] Case A's semi-axes, case B's half-widths. */
+  semiW: number;
+  semiU: number;
+  halfWidthL: number;
+  halfWidthU: number;
 }
 
 export interface ManifoldPicture {
@@ -39,6 +74,8 @@ export interface ManifoldPicture {
   elements: number[][];
   /** Convex polygon (u, v pairs) of the footprint; empty when the wheel does not reach the plane. */
   footprint: number[];
+  /** The paper's construction, or null when the element's exact heights are not here yet. */
+  construction: ConstructionPicture | null;
 }
 
 type V3 = [number, number, number];
@@ -144,7 +181,8 @@ export function manifoldPicture(w: WorldInfo, terrain: TerrainHeights, poses: Fl
   const points: PatchPoint[] = group.contacts.map((k) => {
     const c = CONTACT_STRIDE * k;
     const [pu, pv] = proj(contacts[c], contacts[c + 1], contacts[c + 2]);
-    return { index: k, u: pu, v: pv, depth: contacts[c + 6], kind: info[CONTACT_INFO_STRIDE * k] };
+    const nx = contacts[c + 3], ny = contacts[c + 4], nz = contacts[c + 5];
+    return { index: k, u: pu, v: pv, depth: contacts[c + 6], kind: info[CONTACT_INFO_STRIDE * k], nu: nx * u[0] + ny * u[1] + nz * u[2], nv: nx * v[0] + ny * v[1] + nz * v[2], nn: nx * n[0] + ny * n[1] + nz * n[2] };
   });
   const elements: number[][] = [];
   const t = terrain;
@@ -161,5 +199,47 @@ export function manifoldPicture(w: WorldInfo, terrain: TerrainHeights, poses: Fl
   }
   const centre = [poses[p], poses[p + 1], poses[p + 2]];
   const footprint = cylinderSection(centre, axis, b.shape.radius, b.shape.height / 2, o, n, u, v);
-  return { wheel, group, origin: o, normal: n, uAxis: u, vAxis: v, points, elements, footprint };
+  const deepest = group.contacts.reduce((a, k) => (contacts[CONTACT_STRIDE * k + 6] > contacts[CONTACT_STRIDE * a + 6] ? k : a), group.contacts[0]);
+  const construction = constructionOf(t, contacts, info, deepest, centre, axis, b.shape.radius, b.shape.height, proj);
+  return { wheel, group, origin: o, normal: n, uAxis: u, vAxis: v, points, elements, footprint, construction };
+}
+
+/**
+ * The construction on the element of contact k (its cell and element from the frame's info; the
+ * element classified from the exact heights when the frame does not say), or null when that
+ * cell's heights are not here yet or the contact is not on the terrain.
+ */
+function constructionOf(
+  t: TerrainHeights, contacts: Float32Array, info: Int32Array, k: number,
+  centre: number[], axis: V3, radius: number, height: number, proj: (x: number, y: number, z: number) => [number, number],
+): ConstructionPicture | null {
+  const q = CONTACT_INFO_STRIDE * k;
+  const i = info[q + 3], j = info[q + 4];
+  if (i < 0 || j < 0 || i >= t.cols - 1 || j >= t.rows - 1) return null;
+  const h = [t.height(i, j), t.height(i + 1, j), t.height(i, j + 1), t.height(i + 1, j + 1)];
+  if (Number.isNaN(h[0] + h[1] + h[2] + h[3])) return null;
+  const x0 = t.x0 + i * t.dx, y0 = t.y0 + j * t.dy;
+  //   V2 ── V3     rectangle V0V1V3V2; lower triangle V0V1V2; upper V1V3V2 (diagonal V1–V2)
+  //   │  ╲   │
+  //   V0 ── V1
+  const V = [[x0, y0, h[0]], [x0 + t.dx, y0, h[1]], [x0, y0 + t.dy, h[2]], [x0 + t.dx, y0 + t.dy, h[3]]];
+  const code = info[q + 5];
+  const element = (code !== CONTACT_ELEMENT_NONE ? elementName(code) : null) ?? terrainElement(t, i, j, contacts[CONTACT_STRIDE * k], contacts[CONTACT_STRIDE * k + 1]);
+  if (element === null) return null;
+  const plane = element === 'upper triangle' ? elementPlane(V[1], V[3], V[2]) : elementPlane(V[0], V[1], V[2]);
+  const pc = paperConstruction({ center: centre, axis, radius, height }, plane);
+  const flat = (pts: readonly (readonly number[])[]): number[] => pts.flatMap((p) => proj(p[0], p[1], p[2]));
+  const [lu0, lv0] = proj(pc.ALfoot[0], pc.ALfoot[1], pc.ALfoot[2]);
+  const [lu1, lv1] = proj(pc.AUfoot[0], pc.AUfoot[1], pc.AUfoot[2]);
+  return {
+    case: pc.case,
+    cell: [i, j],
+    element,
+    ellipse: flat(ellipsePoints(pc, ELLIPSE_POINTS)),
+    trapezoid: flat(pc.trapezoid.corners),
+    lowestLine: [lu0, lv0, lu1, lv1],
+    sAL: pc.sAL, sAU: pc.sAU, sBL: pc.sBL,
+    semiW: pc.ellipse.semiW, semiU: pc.ellipse.semiU,
+    halfWidthL: pc.trapezoid.halfWidthL, halfWidthU: pc.trapezoid.halfWidthU,
+  };
 }

@@ -20,6 +20,8 @@ import { TerrainView, type PatchFetcher, type TerrainStats } from './terrain-vie
 import { LOD_CHUNK_CELLS, LOD_CHUNK_CELLS_SOFTWARE } from '../config';
 import type { ExactHeights } from '../inspect/terrain-heights';
 import { OverlaysView } from './overlays-view';
+import { RobotFraming } from './robot-framing';
+import { SUN_DIRECTION } from './terrain-shading';
 import type { Selection } from '../inspect/selection';
 
 /** Terrain colour when the height gradient is off (a neutral grey-brown: relief reads from the shading). */
@@ -50,7 +52,8 @@ export class SceneView {
   readonly overlays = new OverlaysView();
   /** x (red), y (green), z (blue) at the world origin, in the simulation frame (under root). */
   readonly worldAxes = new THREE.AxesHelper(WORLD_AXES_LENGTH);
-  private terrainColors: 'height' | 'plain' = 'height';
+  private terrainColors: 'height' | 'plain' | 'slope' = 'height';
+  private terrainContours = false;
   private readonly canvas: HTMLCanvasElement;
   private readonly sun: THREE.DirectionalLight;
   private readonly raycaster = new THREE.Raycaster();
@@ -76,8 +79,9 @@ export class SceneView {
     this.scene.add(this.root);
     this.scene.add(new THREE.HemisphereLight(0xdfefff, 0x4a4030, 0.9));
     this.sun = new THREE.DirectionalLight(0xffffff, 2.0);
-    // Low, from the side: long shading on slopes makes relief readable without shadows.
-    this.sun.position.set(40, 30, 25);
+    // Low, from the side: long shading on slopes makes relief readable without shadows (three's
+    // y-up frame: sim (x, y, z) → (x, z, −y); the terrain's hillshade uses the same direction).
+    this.sun.position.set(SUN_DIRECTION[0] * 50, SUN_DIRECTION[2] * 50, -SUN_DIRECTION[1] * 50);
     this.scene.add(this.sun);
     this.contacts = createContactsView();
     this.root.add(this.contacts.group);
@@ -103,7 +107,7 @@ export class SceneView {
   setWorld(info: WorldInfo, fetchPatch: PatchFetcher, heights: ExactHeights, meshBytes: MeshBytes = () => undefined): void {
     this.clearWorld();
     this.world = info;
-    this.terrain = new TerrainView(info.terrain, fetchPatch, terrainVertexBudget(this.glRenderer), this.softwareGL ? LOD_CHUNK_CELLS_SOFTWARE : LOD_CHUNK_CELLS);
+    this.terrain = new TerrainView(info.terrain, fetchPatch, terrainVertexBudget(this.glRenderer), this.softwareGL ? LOD_CHUNK_CELLS_SOFTWARE : LOD_CHUNK_CELLS, info.terrainMaterials);
     this.terrain.onExactPatch = (p) => heights.offer(p);
     this.root.add(this.terrain.group);
     this.mapEdge = createMapEdge(info.terrain);
@@ -117,8 +121,14 @@ export class SceneView {
     this.overlays.setTerrain(heights, info.bodies);
     this.contacts.update(new Float32Array(0), new Int32Array(0));
     this.followBody = this.baseIndex();
-    this.chase.snap();
+    this.framing.setWorld(info);
+    this.chase.setScenarioView(info.camera ?? null);
   }
+
+  /** The robot's bodies and their bounding box each frame (the chase camera frames the whole robot). */
+  private readonly framing = new RobotFraming();
+  /** The preset the settings asked for last (null before the first): a change ends a scenario's view. */
+  private preset: CameraMode | null = null;
 
   /** The terrain's chunks and memory (null before a world). */
   /** [m] The camera's remaining smoothing lag (chase-camera.ts `lag`). */
@@ -148,11 +158,28 @@ export class SceneView {
     (this.scene.background as THREE.Color).set(css);
   }
 
-  /** Terrain coloured by height (vertex colours) or plain; kept for the next world too. */
-  setTerrainColors(mode: 'height' | 'plain'): void {
+  /** Terrain coloured by height (vertex colours), plain, or by slope; kept for the next world too. */
+  setTerrainColors(mode: 'height' | 'plain' | 'slope'): void {
     if (mode === this.terrainColors) return;
     this.terrainColors = mode;
     this.applyTerrainColors();
+  }
+
+  /** Contour lines on the terrain (terrain-shading.ts); kept for the next world too. */
+  setTerrainContours(on: boolean): void {
+    if (on === this.terrainContours) return;
+    this.terrainContours = on;
+    this.applyTerrainColors();
+  }
+
+  /** [m] The contour interval of the current terrain (0 before a world). */
+  get contourInterval(): number {
+    return this.terrain?.shading.contourStep ?? 0;
+  }
+
+  /** Materials the terrain is tinted with (material-colors.ts), for the test hook and the legend. */
+  get terrainMaterialsDrawn(): readonly string[] {
+    return this.terrain?.shading.tinted ?? [];
   }
 
   /**
@@ -163,9 +190,12 @@ export class SceneView {
     const mat = this.terrain?.material;
     if (!mat) return;
     const plain = this.terrainColors === 'plain';
-    mat.vertexColors = !plain;
+    if (mat.vertexColors !== !plain) {
+      mat.vertexColors = !plain;
+      mat.needsUpdate = true;
+    }
     mat.color.set(plain ? TERRAIN_PLAIN_COLOR : 0xffffff);
-    mat.needsUpdate = true;
+    this.terrain?.shading.set({ slope: this.terrainColors === 'slope', contours: this.terrainContours });
   }
 
   /** Collision shapes drawn on top of the URDF visuals (bodies without visuals always show them). */
@@ -213,6 +243,10 @@ export class SceneView {
    * Camera preset; 'wheel' follows `wheel` (a body index) or the first wheel, the others the base.
    */
   setCamera(mode: CameraMode, wheel = -1): void {
+    const changed = this.preset !== null && mode !== this.preset;
+    this.preset = mode;
+    if (changed) this.chase.endScenarioView();
+    if (this.chase.scenarioView) return; // the scenario's camera holds until the user picks a preset
     this.chase.mode = mode;
     const w = this.world;
     let follow = this.baseIndex();
@@ -230,7 +264,11 @@ export class SceneView {
     this.robot.setPoses(poses);
     const o = 7 * this.followBody;
     if (o + 6 < poses.length) {
-      this.chase.follow(poses[o], poses[o + 1], poses[o + 2], yawOf(poses[o + 3], poses[o + 4], poses[o + 5], poses[o + 6]), dt);
+      const yaw = yawOf(poses[o + 3], poses[o + 4], poses[o + 5], poses[o + 6]);
+      const whole = this.chase.mode !== 'wheel' && this.followBody === this.baseIndex() && this.framing.update(poses);
+      this.chase.frameRadius = whole ? this.framing.radius : 0;
+      if (whole) this.chase.follow(this.framing.cx, this.framing.cy, this.framing.cz, yaw, dt);
+      else this.chase.follow(poses[o], poses[o + 1], poses[o + 2], yaw, dt);
     }
   }
 

@@ -21,35 +21,13 @@ import {
   TERRAIN_PATCH_REQUESTS_IN_FLIGHT,
 } from '../config';
 import {
-  chunkDistance, chunkMesh, chunkRequest, patchFromOverview, placeholderChunk, selectChunks,
+  chunkDistance, chunkMesh, chunkRequest, lodChunk, patchFromOverview, placeholderChunk, rootLevel, selectChunks,
   type LodChunk, type LodGrid, type SampledHeights,
 } from './terrain-lod';
+import { TerrainShading } from './terrain-shading';
+import type { TerrainMaterialMapSpec } from '../../sim/dynamics/spec';
 
 export type PatchFetcher = (i0: number, j0: number, cols: number, rows: number, stride: number) => Promise<TerrainPatch>;
-
-/**
- * Darkens thin lines at every whole metre of x and y (simulation frame), so motion over flat
- * ground is visible and distances can be read off the view. Lines are anti-aliased with screen-space
- * derivatives (fwidth), so they stay about one pixel wide at any distance.
- */
-function addMetreGrid(mat: THREE.MeshLambertMaterial): void {
-  mat.onBeforeCompile = (shader) => {
-    shader.vertexShader = shader.vertexShader
-      .replace('#include <common>', '#include <common>\nvarying vec2 vSimXY;')
-      .replace('#include <begin_vertex>', '#include <begin_vertex>\nvSimXY = position.xy;');
-    shader.fragmentShader = shader.fragmentShader
-      .replace('#include <common>', '#include <common>\nvarying vec2 vSimXY;')
-      .replace(
-        '#include <color_fragment>',
-        [
-          '#include <color_fragment>',
-          'vec2 gridD = abs(fract(vSimXY - 0.5) - 0.5) / max(fwidth(vSimXY), vec2(1e-4));',
-          'float gridLine = 1.0 - min(min(gridD.x, gridD.y), 1.0);',
-          'diffuseColor.rgb *= 1.0 - 0.35 * gridLine;',
-        ].join('\n'),
-      );
-  };
-}
 
 interface CachedChunk {
   chunk: LodChunk;
@@ -121,11 +99,19 @@ export class TerrainView {
    * `maxVertices`: the budget (gl-info.ts terrainVertexBudget); `chunkCells`: cells along a chunk's
    * side (config.ts LOD_CHUNK_CELLS, LOD_CHUNK_CELLS_SOFTWARE).
    */
-  constructor(info: TerrainInfo, private readonly fetch: PatchFetcher, private readonly maxVertices: number, private readonly chunkCells: number) {
+  /** Hillshade, metre grid, material colours, slope colours and contours (terrain-shading.ts). */
+  readonly shading: TerrainShading;
+
+  constructor(
+    info: TerrainInfo, private readonly fetch: PatchFetcher, private readonly maxVertices: number, private readonly chunkCells: number,
+    materials?: TerrainMaterialMapSpec,
+  ) {
     this.info = info;
     this.grid = { cols: info.cols, rows: info.rows, dx: info.dx, dy: info.dy, x0: info.x0, y0: info.y0, minHeight: info.minHeight, maxHeight: info.maxHeight };
     this.group.name = 'terrain';
-    addMetreGrid(this.material);
+    const extent = { x0: info.x0, y0: info.y0, width: (info.cols - 1) * info.dx, height: (info.rows - 1) * info.dy };
+    this.shading = new TerrainShading(materials, extent, info.maxHeight - info.minHeight);
+    this.shading.install(this.material);
   }
 
   /**
@@ -186,8 +172,14 @@ export class TerrainView {
       built++;
     }
     // The drawn chunks tile the map once: the previous selection stays drawn until the new one is
-    // complete. Only while nothing whole is drawn (a new world) do chunks show as they are built.
+    // complete. A new world shows its whole map as one coarse chunk from the overview until its
+    // first selection is complete (chunks shown as they were built stood on their skirts as
+    // blocks: the first frames showed an olive cube).
     if (this.waiting > 0 && this.drawnWhole) return;
+    if (this.waiting > 0) {
+      this.showWholeMap();
+      return;
+    }
     this.drawnWhole = this.waiting === 0;
     const missing: LodChunk[] = [];
     for (const key of this.drawn) {
@@ -215,6 +207,25 @@ export class TerrainView {
       if (this.inFlight + this.arrived.length >= TERRAIN_PATCH_REQUESTS_IN_FLIGHT) break;
       this.request(c);
     }
+  }
+
+  /** Draws only the root chunk (the whole map at the coarsest stride, no inner borders so no skirts). */
+  private showWholeMap(): void {
+    const root = lodChunk(this.grid, this.chunkCells, rootLevel(this.grid, this.chunkCells), 0, 0);
+    if (!root) return;
+    if (!this.ready(root)) {
+      const ph = placeholderChunk(this.grid, this.info.overview, root, this.chunkCells);
+      this.store(root, ph.patch, ph.chunk);
+    }
+    const cc = this.cache.get(root.key);
+    if (!cc || this.drawn.has(root.key)) return;
+    for (const key of this.drawn) {
+      const other = this.cache.get(key);
+      if (other) this.group.remove(other.mesh);
+    }
+    this.drawn.clear();
+    this.group.add(cc.mesh);
+    this.drawn.add(root.key);
   }
 
   /**
@@ -342,6 +353,7 @@ export class TerrainView {
     this.arrived.length = 0;
     this.group.clear();
     this.material.dispose();
+    this.shading.dispose();
   }
 }
 

@@ -22,6 +22,8 @@ export interface DriveCommand {
 
 /** Inputs to load a world (the renderer gathers them through its Host; the CLI and openScenario from disk). */
 import type { ScenarioFiles } from '../scenario/scenario-files';
+import type { ScenarioCamera } from '../scenario/scenario-v2';
+import type { TerrainMaterialMapSpec } from '../dynamics/spec';
 export type { ScenarioFiles };
 
 /** Visual/collision shape of a body, as the renderer needs it. Local z is the shape's axis. */
@@ -97,6 +99,15 @@ export interface WorldInfo {
    * is the path the scenario's ScenarioFiles.robotMeshes is keyed by). Absent without a URDF robot.
    */
   visuals?: VisualSpec[];
+  /** The terrain's material map (the scenario's `terrainMaterials`, defaults filled): the 3D view colours it. */
+  terrainMaterials?: TerrainMaterialMapSpec;
+  /** Where the 3D view's camera starts (the scenario's optional `camera`); absent: the chase camera's defaults. */
+  camera?: ScenarioCamera;
+  /**
+   * Warnings of the URDF robot's loading a user driving it must see (the wheel motors capped by
+   * the URDF's effort limits below what the drive needs); absent when none. worldWarnings lists them.
+   */
+  robotWarnings?: string[];
 }
 
 /**

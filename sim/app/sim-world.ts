@@ -10,7 +10,7 @@ import type { ShapeSpec, WorldSpec } from '../dynamics/spec';
 import { JOINT_FRAME_STRIDE, CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
 import type { DynamicsWorld } from '../dynamics/world';
 import type { BodyInfo, BodyShape, DriveCommand, Frame, JointInfo, TerrainInfo, WorldInfo } from './protocol';
-import type { ParsedScenario } from '../scenario/scenario-v2';
+import type { ParsedScenario, ScenarioCamera } from '../scenario/scenario-v2';
 import { buildScenarioWorld } from '../scenario/build-world';
 import type { Heightfield } from '../terrain/heightfield';
 import { terrainOverview } from '../terrain/patch';
@@ -52,10 +52,19 @@ export class SimWorld {
    * loaded and placed by the caller, with its visuals for WorldInfo). Throws ScenarioError naming
    * what is wrong; a start outside the terrain is refused.
    */
-  static create(parsed: ParsedScenario, terrain: Heightfield, urdfRobot?: RobotSpec, visuals?: VisualSpec[]): SimWorld {
+  static create(parsed: ParsedScenario, terrain: Heightfield, urdfRobot?: RobotSpec, visuals?: VisualSpec[], robotWarnings: readonly string[] = []): SimWorld {
     const { spec, engine } = buildScenarioWorld(parsed, terrain, urdfRobot);
-    return new SimWorld(parsed.name, spec, engine, terrain, urdfRobot ? visuals : undefined);
+    const w = new SimWorld(parsed.name, spec, engine, terrain, urdfRobot ? visuals : undefined);
+    w.camera = parsed.camera;
+    w.robotWarnings = [...robotWarnings];
+    return w;
   }
+
+  /** The scenario's starting camera (WorldInfo.camera), if it names one. */
+  camera: ScenarioCamera | undefined;
+
+  /** The URDF loader's warnings a user driving the robot must see (WorldInfo.robotWarnings). */
+  private robotWarnings: string[] = [];
 
   get dt(): number {
     return this.engine.dt;
@@ -115,6 +124,10 @@ export class SimWorld {
     const { joints } = this.describe();
     const info: WorldInfo = { scenarioName: this.name, dt: this.dt, terrain, bodies: this.bodyInfo.map((b) => ({ ...b })), joints, baseBody: this.baseIndex };
     if (this.visuals) info.visuals = this.visuals.map((v) => structuredCloneVisual(v));
+    const tm = this.spec.terrainMaterials;
+    info.terrainMaterials = { material: tm.material, regions: (tm.regions ?? []).map((r) => structuredClone(r)) };
+    if (this.camera) info.camera = { ...this.camera, ...(this.camera.target ? { target: [...this.camera.target] as [number, number, number] } : {}) };
+    if (this.robotWarnings.length > 0) info.robotWarnings = [...this.robotWarnings];
     return info;
   }
 

@@ -598,6 +598,32 @@ export const scriptSchema = list(
   'commands { t, throttle, steer }',
 );
 
+// --- the 3D view's starting camera ---------------------------------------------------------------
+
+/** Camera modes a scenario may start in (the app's presets but the wheel one). */
+export const SCENARIO_CAMERA_MODES = ['chase', 'orbit', 'top'] as const;
+/** [m] Camera distance limits (the app's own zoom limits). */
+export const MIN_CAMERA_DISTANCE = 0.5;
+export const MAX_CAMERA_DISTANCE = 500;
+/** [°] Elevation limits: above the horizon, short of straight down (the view needs a heading). */
+export const MIN_CAMERA_ELEVATION = 3;
+export const MAX_CAMERA_ELEVATION = 85;
+
+/**
+ * `camera`: where the 3D view starts. Either a fixed view (`position` and `target`), or a mode
+ * with optional distance, elevation and heading around the robot (or around `target`).
+ * Cross-field rules (position needs target; position excludes distance/elevation/heading) are
+ * checked in scenario-v2.ts.
+ */
+export const cameraSchema = obj({
+  mode: v.optional(picklist(SCENARIO_CAMERA_MODES)),
+  target: v.optional(vec3()),
+  position: v.optional(vec3()),
+  distance: v.optional(num({ lo: MIN_CAMERA_DISTANCE, hi: MAX_CAMERA_DISTANCE, unit: 'm' })),
+  elevation: v.optional(num({ lo: MIN_CAMERA_ELEVATION, hi: MAX_CAMERA_ELEVATION, unit: '°' })),
+  heading: v.optional(num({ lo: -360, hi: 360, unit: '°' })),
+});
+
 /** The top level of a v2 file; `terrain` and `robot` are dispatched by kind in scenario-v2.ts. */
 export const scenarioV2Schema = obj({
   format: literal('terrawheel-scenario'),
@@ -616,6 +642,7 @@ export const scenarioV2Schema = obj({
   joints: v.optional(list(jointSchema, MAX_JOINTS, 0, 'joints')),
   robot: v.optional(v.unknown()),
   script: v.optional(scriptSchema),
+  camera: v.optional(cameraSchema),
 });
 
 export type ScenarioV2Raw = v.InferOutput<typeof scenarioV2Schema>;

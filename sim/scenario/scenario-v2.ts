@@ -51,6 +51,10 @@ import {
   type BodyRaw,
   type JointRaw,
   type ScenarioV2Raw,
+  MAX_CAMERA_DISTANCE,
+  MAX_CAMERA_ELEVATION,
+  MIN_CAMERA_DISTANCE,
+  MIN_CAMERA_ELEVATION,
 } from './scenario-schema';
 import { parseScenarioV1, type Scenario as ScenarioV1 } from './scenario-v1';
 
@@ -114,6 +118,23 @@ export type ScenarioRobotEntry = SkidSteerRobotEntry | UrdfRobotEntry;
 export type ScenarioTerrain = { file: string } | { inline: InlineTerrainSpec };
 
 /**
+ * Where the 3D view's camera starts (the file's `camera`, checked): a fixed view when `target`
+ * is given (the camera looks at it from `distance`, `elevation`, `heading`, or from `position`),
+ * else around the robot in `mode`. Angles in degrees as in the file; `heading` is the direction
+ * the camera looks along, from +x toward +y (in chase mode: relative to the robot's heading).
+ */
+export interface ScenarioCamera {
+  mode: 'chase' | 'orbit' | 'top';
+  target?: [number, number, number];
+  /** [m] */
+  distance?: number;
+  /** [°] above the horizon */
+  elevation?: number;
+  /** [°] */
+  heading?: number;
+}
+
+/**
  * A validated scenario file (v1 files converted): its name, terrain, robot, script and world
  * description.
  */
@@ -133,6 +154,8 @@ export interface ParsedScenario {
   start: { position: [number, number]; yaw: number };
   /** The same array as world.script. */
   script: ScriptCommandSpec[];
+  /** The 3D view's starting camera, when the file names one. */
+  camera?: ScenarioCamera;
 }
 
 function fail(lines: string[] | string): never {
@@ -265,6 +288,7 @@ function parseV2(f: ScenarioV2Raw): ParsedScenario {
   const joints = checkJoints(f.joints ?? [], rover ? rover.joints : [], bodyIndex, problems);
   const terrainMaterials = checkTerrainMaterials(f.terrainMaterials ?? {}, problems);
   const script = checkScript(f.script ?? [], problems);
+  const camera = f.camera === undefined ? undefined : checkCamera(f.camera, problems);
 
   const p = problems.list;
   if (p.length > 0) fail(p.length > 5 ? [...p.slice(0, 5), `… and ${p.length - 5} more`] : p);
@@ -283,7 +307,49 @@ function parseV2(f: ScenarioV2Raw): ParsedScenario {
     script,
   };
   const start = robot ? { position: [robot.position[0], robot.position[1]] as [number, number], yaw: robot.yaw } : { position: [0, 0] as [number, number], yaw: 0 };
-  return { version: 2, name, terrain, world, robot, start, script };
+  const parsed: ParsedScenario = { version: 2, name, terrain, world, robot, start, script };
+  if (camera) parsed.camera = camera;
+  return parsed;
+}
+
+/**
+ * The file's `camera` as a ScenarioCamera: `position` (with `target`) becomes distance,
+ * elevation and heading; a position with no target, equal to it, or given with any of those
+ * three, is a problem.
+ */
+function checkCamera(c: NonNullable<ScenarioV2Raw['camera']>, problems: V2Problems): ScenarioCamera | undefined {
+  const out: ScenarioCamera = { mode: c.mode ?? (c.target ? 'orbit' : 'chase') };
+  if (c.target) out.target = [c.target[0], c.target[1], c.target[2]];
+  if (c.position) {
+    if (!c.target) {
+      problems.list.push('camera.position: needs camera.target (the point the camera looks at)');
+      return undefined;
+    }
+    const given = (['distance', 'elevation', 'heading'] as const).filter((k) => c[k] !== undefined);
+    if (given.length > 0) {
+      problems.list.push(`camera.position: give either position or ${given.join(', ')}, not both`);
+      return undefined;
+    }
+    const dx = c.target[0] - c.position[0], dy = c.target[1] - c.position[1], dz = c.target[2] - c.position[2];
+    const d = Math.hypot(dx, dy, dz);
+    if (!(d >= MIN_CAMERA_DISTANCE && d <= MAX_CAMERA_DISTANCE)) {
+      problems.list.push(`camera.position: must be ${MIN_CAMERA_DISTANCE} to ${MAX_CAMERA_DISTANCE} m from camera.target, is ${d.toPrecision(3)} m`);
+      return undefined;
+    }
+    const elevation = (Math.asin(-dz / d) * 180) / Math.PI;
+    if (!(elevation >= MIN_CAMERA_ELEVATION && elevation <= MAX_CAMERA_ELEVATION)) {
+      problems.list.push(`camera.position: must look down at camera.target from ${MIN_CAMERA_ELEVATION}° to ${MAX_CAMERA_ELEVATION}° above the horizon, looks from ${elevation.toFixed(1)}°`);
+      return undefined;
+    }
+    out.distance = d;
+    out.elevation = elevation;
+    out.heading = (Math.atan2(dy, dx) * 180) / Math.PI;
+    return out;
+  }
+  if (c.distance !== undefined) out.distance = c.distance;
+  if (c.elevation !== undefined) out.elevation = c.elevation;
+  if (c.heading !== undefined) out.heading = c.heading;
+  return out;
 }
 
 /** A full controller spec, not a choice of kind ({ type, mode?, maxSpeed? }) or 'none'. */

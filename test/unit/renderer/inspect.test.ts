@@ -303,5 +303,17 @@ describe('manifold geometry', () => {
     expect(Math.abs(pic.points[0].v - pic.points[1].v)).toBeCloseTo(0.06, 5);
     expect(pic.elements).toHaveLength(1); // cell (0,0) is one rectangle
     expect(pic.footprint.length).toBeGreaterThanOrEqual(8);
+    // the paper's construction on that rectangle: case B, the side trapezoid around the lowest line
+    const c = pic.construction!;
+    expect(c.case).toBe('B');
+    expect(c.element).toBe('rectangle');
+    const r = w.bodies[1].shape.type === 'cylinder' ? w.bodies[1].shape.radius : NaN, d = r - 0.146;
+    expect(c.halfWidthL).toBeCloseTo(Math.sqrt(d * (2 * r - d)), 5);
+    expect(c.trapezoid).toHaveLength(8);
+    // the lowest line runs across the tread (v), under the axle (u = 0)
+    expect(Math.abs(c.lowestLine[0])).toBeLessThan(1e-5);
+    expect(Math.abs(c.lowestLine[2])).toBeLessThan(1e-5);
+    // every contact's normal is the plane's: no component in the picture's plane
+    for (const p of pic.points) expect(p.nn).toBeCloseTo(1, 6);
   });
 });

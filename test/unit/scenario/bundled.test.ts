@@ -129,7 +129,6 @@ describe('barrels.json: the paper\'s first scene', () => {
     }
     expect(p.world.terrainMaterials).toEqual({ material: 'asphalt', regions: [] });
     expect(p.world.materials.asphalt.friction).toBe(0.9);
-    expect(p.script).toEqual([]);
   });
 
   it('barrel-base stands on its base: vertical axis, the whole base disc on the ground', () => {
@@ -184,11 +183,30 @@ describe('barrels.json: the paper\'s first scene', () => {
     expect(Math.hypot(-1.95 - x, hf.heightAt(-1.95, y) - z)).toBeCloseTo(R, 4);
   });
 
-  it('the parked rover is away from the barrels and has no script', () => {
+  it('the rover drives past the barrels on y = -1.5 (every barrel over 3 m across its line) and stops before the map ends', () => {
+    expect(p.start.position[1]).toBe(-1.5);
     for (const b of p.world.bodies) {
-      const [x, y] = b.position as Vec3;
-      expect(Math.hypot(x - p.start.position[0], y - p.start.position[1])).toBeGreaterThan(5);
+      const [, y] = b.position as Vec3;
+      expect(Math.abs(y - p.start.position[1])).toBeGreaterThan(3);
     }
+    expect(p.script.length).toBeGreaterThan(0);
+    expect(p.script[0].throttle).toBeGreaterThan(0);
+    expect(p.script[p.script.length - 1].throttle).toBe(0);
+  });
+
+  it('opens with a fixed camera on the barrels and the rover (issue #30): its target between them, looking down from the south-west', () => {
+    const c = p.camera!;
+    expect(c.mode).toBe('orbit');
+    const [tx, ty] = c.target!;
+    const xs = [...p.world.bodies.map((b) => (b.position as Vec3)[0]), p.start.position[0]];
+    const ys = [...p.world.bodies.map((b) => (b.position as Vec3)[1]), p.start.position[1]];
+    expect(tx).toBeGreaterThanOrEqual(Math.min(...xs) - 1);
+    expect(tx).toBeLessThanOrEqual(Math.max(...xs) + 1);
+    expect(ty).toBeGreaterThanOrEqual(Math.min(...ys) - 1);
+    expect(ty).toBeLessThanOrEqual(Math.max(...ys) + 1);
+    expect(c.elevation!).toBeGreaterThan(10);
+    expect(c.heading!).toBeGreaterThan(0); // looking toward +x, +y
+    expect(c.heading!).toBeLessThan(90);
   });
 });
 

@@ -378,3 +378,32 @@ describe('scenario joints and the built-in rover', () => {
     expect(scenarioError(() => scenarioWorldSpec(p, { urdfRobot }))).toContain('robot: body "base_link" has the name of a scenario body');
   });
 });
+
+describe('scenario camera (issue #30: each scenario opens with its subject in view)', () => {
+  it('a fixed view from position and target becomes distance, elevation and heading', () => {
+    const p = parse(minimalV2({ camera: { target: [0, 0, 0], position: [-3, -3, Math.sqrt(18)] } }));
+    expect(p.camera!.mode).toBe('orbit');
+    expect(p.camera!.target).toEqual([0, 0, 0]);
+    expect(p.camera!.distance).toBeCloseTo(6, 12);
+    expect(p.camera!.elevation).toBeCloseTo(45, 9);
+    expect(p.camera!.heading).toBeCloseTo(45, 9);
+  });
+  it('a chase view with distance, elevation and heading; no camera: none', () => {
+    expect(parse(minimalV2({ camera: { mode: 'chase', distance: 7, elevation: 30, heading: -20 } })).camera).toEqual({ mode: 'chase', distance: 7, elevation: 30, heading: -20 });
+    expect(parse(minimalV2({ camera: {} })).camera).toEqual({ mode: 'chase' });
+    expect(parse(minimalV2()).camera).toBeUndefined();
+  });
+  it.each([
+    [{ mode: 'wheel' }, 'camera.mode: must be one of "chase", "orbit", "top", got "wheel"'],
+    [{ distance: 0.1 }, 'camera.distance: must be a number in [0.5, 500] m, got 0.1'],
+    [{ elevation: 90 }, 'camera.elevation: must be a number in [3, 85] °, got 90'],
+    [{ target: [0, 0] }, 'camera.target: must be [x, y, z]'],
+    [{ zoom: 2 }, 'camera: unknown field "zoom"; allowed: mode, target, position, distance, elevation, heading'],
+    [{ position: [1, 2, 3] }, 'camera.position: needs camera.target'],
+    [{ position: [1, 2, 3], target: [0, 0, 0], distance: 4 }, 'camera.position: give either position or distance, not both'],
+    [{ position: [0, 0, 0.1], target: [0, 0, 0] }, 'camera.position: must be 0.5 to 500 m from camera.target, is 0.100 m'],
+    [{ position: [5, 0, 0], target: [0, 0, 0] }, 'camera.position: must look down at camera.target from 3° to 85° above the horizon, looks from 0.0°'],
+  ])('refuses %j', (camera, message) => {
+    expect(scenarioError(() => parse(minimalV2({ camera })))).toContain(message);
+  });
+});
