@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { watchConsole } from './console';
 import { pixelStats } from './pixels';
-import { framesReceived, framesRendered, stepsAdvance } from './wait';
+import { framesReceived, framesRendered, stepsAdvance, toolbarControl } from './wait';
 
 const port = process.env.TERRAWHEEL_WEB_PORT;
 test.use({ baseURL: `http://127.0.0.1:${port ?? 5173}/` });
@@ -66,7 +66,7 @@ test('loads the default scenario with no console errors and draws a non-blank 3D
 /** Opens test/e2e/fixtures/ramp-scenario.json (no drive script: the robot stands still until driven). */
 async function openRampFixture(page: Page): Promise<void> {
   const chooser = page.waitForEvent('filechooser');
-  await page.locator('#btn-open-scenario').click();
+  await (await toolbarControl(page, '#btn-open-scenario')).click();
   await (await chooser).setFiles(fixture('ramp-scenario.json'));
   await expect.poll(async () => (await hook(page)).scenarioName).toBe('e2e ramp');
   await page.waitForFunction(() => (window.__terrawheel?.lastFrame?.step ?? 0) > 20);
@@ -148,7 +148,7 @@ test('a bad terrain shows the error banner and the previous world keeps running'
   await openApp(page);
   const h0 = await hook(page);
   const chooser = page.waitForEvent('filechooser');
-  await page.locator('#btn-open-terrain').click();
+  await (await toolbarControl(page, '#btn-open-terrain')).click();
   await (await chooser).setFiles([fixture('broken-terrain.json'), fixture('broken.png')]);
   await expect(page.locator('#banner')).toBeVisible();
   await expect(page.locator('#banner-text')).toContainText('Could not load broken-terrain.json');
@@ -178,7 +178,7 @@ test('a terrain opened as sidecar first, then its image through the banner butto
   const h0 = await hook(page);
   const repoAsset = (p: string): string => fileURLToPath(new URL(`../../assets/${p}`, import.meta.url));
   const chooser = page.waitForEvent('filechooser');
-  await page.locator('#btn-open-terrain').click();
+  await (await toolbarControl(page, '#btn-open-terrain')).click();
   await (await chooser).setFiles(repoAsset('terrains/ramp.json'));
   // The browser cannot read "the file next to it": the banner asks for the image by name.
   const ask = page.locator('#banner-action');
@@ -253,7 +253,7 @@ test('dismissing the "select the image" banner cancels that load cleanly; the ne
   const problems = watchConsole(page);
   await openApp(page);
   const chooser = page.waitForEvent('filechooser');
-  await page.locator('#btn-open-terrain').click();
+  await (await toolbarControl(page, '#btn-open-terrain')).click();
   await (await chooser).setFiles(fileURLToPath(new URL('../../assets/terrains/ramp.json', import.meta.url)));
   await expect(page.locator('#banner-action')).toHaveText('Select ramp.png…');
   await page.locator('#banner-close').click();

@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { watchConsole as watchConsoleOf } from './console';
 import { pixelStats } from './pixels';
-import { cameraSettled, framesReceived, framesRendered, panelTicks } from './wait';
+import { cameraSettled, framesReceived, framesRendered, panelTicks, toolbarControl } from './wait';
 
 const port = process.env.TERRAWHEEL_WEB_PORT;
 test.use({ baseURL: `http://127.0.0.1:${port ?? 5173}/` });
@@ -184,9 +184,9 @@ test('units change the entity panel, inspector, status bar and plot labels, and 
   expect(await changed('terrain-plain', () => page.locator('#set-terrainColors').selectOption('plain'))).toBeGreaterThan(0.05);
   expect(await changed('background', () => page.locator('#set-background').fill('#202020'))).toBeGreaterThan(0.02);
   // Camera presets: top-down and follow-wheel each show another view; back to chase.
-  expect(await changed('camera-top', () => page.locator('#camera-menu').selectOption('top'))).toBeGreaterThan(0.05);
-  expect(await changed('camera-wheel', () => page.locator('#camera-menu').selectOption('wheel'))).toBeGreaterThan(0.05);
-  await page.locator('#camera-menu').selectOption('chase');
+  expect(await changed('camera-top', async () => (await toolbarControl(page, '#camera-menu')).selectOption('top'))).toBeGreaterThan(0.05);
+  expect(await changed('camera-wheel', async () => (await toolbarControl(page, '#camera-menu')).selectOption('wheel'))).toBeGreaterThan(0.05);
+  await (await toolbarControl(page, '#camera-menu')).selectOption('chase');
   await page.locator('#set-contactPalette').selectOption('colorblind');
   // The help legend shows the palette's colours.
   await expect(page.locator('[data-contact-kind="0"]')).toHaveCSS('color', 'rgb(0, 158, 115)');
@@ -248,25 +248,32 @@ test('the sidebar and the plot strip collapse from keyboard-reachable toggles, t
   await expect(plotsBtn).toHaveAttribute('aria-expanded', 'true');
   const sidebarWidth = (await page.locator('#sidebar').boundingBox())!.width;
   const stripHeight = (await page.locator('#panel-wrap').boundingBox())!.height;
+  // the drag handles (app/panel-resize.ts) go with their panels; the collapsed sidebar's toggle is a wider tab
+  const sideHandle = (await page.getByTestId('resize-sidebar').boundingBox())!.width;
+  const stripHandle = (await page.getByTestId('resize-plots').boundingBox())!.height;
+  const toggleOpen = (await sidebarBtn.boundingBox())!.width;
   // the sidebar from the keyboard: focus its toggle, Enter
   await sidebarBtn.focus();
   await page.keyboard.press('Enter');
   await expect(sidebarBtn).toHaveAttribute('aria-expanded', 'false');
   await expect(page.locator('#sidebar')).toBeHidden();
   const [w1] = await settled((v) => v[0] > w0);
-  expect(w1).toBe(w0 + sidebarWidth);
+  const toggleClosed = (await sidebarBtn.boundingBox())!.width;
+  expect(w1).toBe(w0 + sidebarWidth + sideHandle - (toggleClosed - toggleOpen));
   // the plot strip: the 3D view gets its height
   await plotsBtn.click();
   await expect(plotsBtn).toHaveAttribute('aria-expanded', 'false');
   await expect(page.locator('#panel-wrap')).toBeHidden();
-  await settled((v) => v[1] === h0 + stripHeight && v[0] === w1);
+  // (the strip's default height is 32vh: fractional px, the canvas a whole number)
+  const stripGone = Math.round(stripHeight + stripHandle - ((await page.getByTestId('resize-plots').boundingBox())?.height ?? 0));
+  await settled((v) => v[1] === h0 + stripGone && v[0] === w1);
   await page.reload();
   await page.waitForFunction(() => window.__terrawheel?.ready === true);
   await expect(sidebarBtn).toHaveAttribute('aria-expanded', 'false');
   await expect(plotsBtn).toHaveAttribute('aria-expanded', 'false');
   await expect(page.locator('#sidebar')).toBeHidden();
   await expect(page.locator('#panel-wrap')).toBeHidden();
-  await settled((v) => v[0] === w1 && v[1] === h0 + stripHeight);
+  await settled((v) => v[0] === w1 && v[1] === h0 + stripGone);
   // expand both again: back to the first size, the plot canvas drawn at its new size
   await sidebarBtn.click();
   await plotsBtn.focus();

@@ -10,7 +10,7 @@
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { watchConsole } from './console';
-import { framesRendered, panelTicks, stepsAdvance } from './wait';
+import { framesRendered, panelTicks, stepsAdvance, toolbarControl } from './wait';
 
 const port = process.env.TERRAWHEEL_WEB_PORT;
 test.use({ baseURL: `http://127.0.0.1:${port ?? 5173}/`, acceptDownloads: true });
@@ -41,7 +41,7 @@ test('drive off the map edge: the fault pause everywhere, the recording keeps th
   await page.goto('./');
   await page.waitForFunction(() => window.__terrawheel?.ready === true);
   const chooser = page.waitForEvent('filechooser');
-  await page.locator('#btn-open-scenario').click();
+  await (await toolbarControl(page, '#btn-open-scenario')).click();
   await (await chooser).setFiles(fixture('edge-scenario.json'));
   await expect.poll(async () => (await hook(page)).scenarioName).toBe('e2e map edge');
 

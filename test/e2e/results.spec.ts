@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
+import { toolbarControl } from './wait';
 
 const port = process.env.TERRAWHEEL_WEB_PORT;
 test.use({ baseURL: `http://127.0.0.1:${port ?? 5173}/` });
@@ -43,7 +44,7 @@ test('a results directory opens as a table; a recorded row opens its recording i
   // the replay view replays recordings of the loaded world: the sweep's base is the default
   // scenario, which the app loads at start
   const chooser = page.waitForEvent('filechooser');
-  await page.getByTestId('btn-open-results').click();
+  await (await toolbarControl(page, '#btn-open-results')).click();
   await (await chooser).setFiles(out);
   const table = page.getByTestId('results-table');
   await expect(table).toBeVisible();

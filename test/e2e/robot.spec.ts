@@ -7,6 +7,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { toolbarControl } from './wait';
 
 const port = process.env.TERRAWHEEL_WEB_PORT;
 test.use({ baseURL: `http://127.0.0.1:${port ?? 5173}/` });
@@ -28,7 +29,7 @@ const hook = (page: Page): Promise<Hook> => page.evaluate(() => JSON.parse(JSON.
 
 async function pickRobot(page: Page, files: string[]): Promise<void> {
   const chooser = page.waitForEvent('filechooser');
-  await page.locator('#btn-open-robot').click();
+  await (await toolbarControl(page, '#btn-open-robot')).click();
   await (await chooser).setFiles(files.map(fixture));
 }
 

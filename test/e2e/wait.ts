@@ -5,7 +5,7 @@
  * On a loaded machine each wait simply takes longer; the only wall-clock limits are the
  * failure backstops in playwright.config.ts (a broken app fails instead of hanging).
  */
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 /** Waits until `n` more frames have been rendered (the render loop ran and drew them). */
 export async function framesRendered(page: Page, n = 3): Promise<void> {
@@ -42,4 +42,14 @@ const CAMERA_STILL_M = 1e-4;
 export async function cameraSettled(page: Page): Promise<void> {
   await page.waitForFunction((tol) => (window.__terrawheel?.cameraLag ?? Infinity) < tol, CAMERA_STILL_M);
   await framesRendered(page, 2); // a frame drawn from the settled camera
+}
+
+/**
+ * A toolbar control, ready to use: when a narrow window folded it into the ☰ menu
+ * (renderer/app/toolbar-menu.ts), the menu is opened first. Using a control from the menu closes it.
+ */
+export async function toolbarControl(page: Page, selector: string): Promise<Locator> {
+  const folded = (await page.locator(`#toolbar-menu ${selector}`).count()) > 0;
+  if (folded && !(await page.locator('#toolbar-menu').isVisible())) await page.locator('#btn-more').click();
+  return page.locator(selector);
 }
