@@ -4,7 +4,7 @@
  * the extension anyway (the worker's loaders validate content).
  */
 
-import type { FileKind } from './ipc-contract';
+import type { CaptureKind, FileKind, SaveKind } from './ipc-contract';
 
 export interface DialogFilter {
   name: string;
@@ -20,6 +20,17 @@ export const DIALOG_FILTERS: Record<FileKind, DialogFilter[]> = {
   scenario: [{ name: 'Scenario (JSON)', extensions: ['json'] }, ALL],
   recording: [{ name: 'TerraWheel recording (MCAP)', extensions: ['mcap'] }, ALL],
 };
+
+/** Save filters of the captures (screenshot, video of the 3D view). */
+export const CAPTURE_FILTERS: Record<CaptureKind, DialogFilter[]> = {
+  image: [{ name: 'PNG image', extensions: ['png'] }, ALL],
+  video: [{ name: 'WebM video', extensions: ['webm'] }, ALL],
+};
+
+/** The save dialog's filters for `kind`. */
+export function saveFilters(kind: SaveKind): DialogFilter[] {
+  return kind === 'image' || kind === 'video' ? CAPTURE_FILTERS[kind] : DIALOG_FILTERS[kind];
+}
 
 export const DIALOG_TITLES: Record<FileKind, string> = {
   terrain: 'Open Terrain',

@@ -44,6 +44,7 @@ import {
   type RecordingEnded,
   type AssetEntry,
   type FileKind,
+  type SaveKind,
   type OpenedFile,
   type OpenedRobotFile,
   type SaveResult,
@@ -96,7 +97,7 @@ export interface FileWriter {
 /** Native dialogs. Return the absolute path the user chose, or null when they cancelled. */
 export interface HostDialogs {
   showOpen(kind: FileKind): Promise<string | null>;
-  showSave(kind: FileKind, suggestedName: string): Promise<string | null>;
+  showSave(kind: SaveKind, suggestedName: string): Promise<string | null>;
   /** A directory dialog (a sweep's output directory); absent: results cannot be opened. */
   showOpenDirectory?(): Promise<string | null>;
 }

@@ -12,6 +12,14 @@ export type FileKind = 'terrain' | 'robot' | 'scenario' | 'recording';
 
 export const FILE_KINDS: readonly FileKind[] = ['terrain', 'robot', 'scenario', 'recording'];
 
+/** Kinds of captures the app saves (never opens): a screenshot (PNG), a video of the 3D view (WebM). */
+export type CaptureKind = 'image' | 'video';
+
+export const CAPTURE_KINDS: readonly CaptureKind[] = ['image', 'video'];
+
+/** What a save dialog may be asked to save: a user file kind or a capture. */
+export type SaveKind = FileKind | CaptureKind;
+
 /** Channel names (ipcMain.handle / ipcRenderer.invoke), and the main → renderer menu event. */
 export const IPC = {
   openFile: 'host:open-file',
@@ -35,7 +43,7 @@ export interface OpenedFile {
 }
 
 export interface SaveRequest {
-  kind: FileKind;
+  kind: SaveKind;
   suggestedName: string;
   bytes: Uint8Array;
 }

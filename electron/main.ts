@@ -24,7 +24,7 @@ import {
   type WebContents,
 } from 'electron';
 import { APP_ENTRY_URL, APP_HOST, APP_SCHEME, appResponseHeaders, isAppUrl, resolveAppRequest, type AppRoots } from './app-protocol';
-import { DIALOG_FILTERS, DIALOG_TITLES } from './dialog-filters';
+import { DIALOG_FILTERS, DIALOG_TITLES, saveFilters } from './dialog-filters';
 import { HANDLED_CHANNELS, createHandlers, type HostDialogs } from './handlers';
 import { IPC, IPC_LIVE_LINK, LIVE_LINK_RECORD_FOLDER, LIVE_LINK_ROSBRIDGE_PORT, type MenuCommand, type Settings } from './ipc-contract';
 import { LiveLinkHost, portEndpoint, rosbridgePortFromEnv } from './live-link';
@@ -81,7 +81,7 @@ function createDialogs(): HostDialogs {
       return res.canceled || res.filePaths.length === 0 ? null : res.filePaths[0];
     },
     async showSave(kind, suggestedName) {
-      const opts = { defaultPath: path.join(app.getPath('documents'), suggestedName), filters: DIALOG_FILTERS[kind] };
+      const opts = { defaultPath: path.join(app.getPath('documents'), suggestedName), filters: saveFilters(kind) };
       const res = mainWindow ? await dialog.showSaveDialog(mainWindow, opts) : await dialog.showSaveDialog(opts);
       return res.canceled || res.filePath === undefined || res.filePath === '' ? null : res.filePath;
     },

@@ -10,7 +10,7 @@
  * No electron or node imports: this file is unit-tested in plain Node.
  */
 
-import { FILE_KINDS, LIMITS, RUN_ID_PATTERN, type FileKind, type MenuCommand, type SaveRequest, type Settings } from './ipc-contract';
+import { CAPTURE_KINDS, FILE_KINDS, LIMITS, RUN_ID_PATTERN, type FileKind, type MenuCommand, type SaveKind, type SaveRequest, type Settings } from './ipc-contract';
 
 /** Thrown for any payload that fails validation; `field` is the dotted path of the bad value. */
 export class IpcValidationError extends Error {
@@ -124,11 +124,20 @@ function rejectExtraKeys(field: string, obj: Record<string, unknown>, allowed: r
   }
 }
 
+/** A save request's kind: a file kind, or a capture kind (screenshot, video). */
+export function expectSaveKind(field: string, value: unknown): SaveKind {
+  if (typeof value === 'string' && (CAPTURE_KINDS as readonly string[]).includes(value)) return value as SaveKind;
+  if (typeof value === 'string' && !(FILE_KINDS as readonly string[]).includes(value)) {
+    throw new IpcValidationError(field, `unknown file kind ${JSON.stringify(value.slice(0, 40))} (expected one of ${[...FILE_KINDS, ...CAPTURE_KINDS].join(', ')})`);
+  }
+  return expectFileKind(field, value);
+}
+
 export function expectSaveRequest(field: string, value: unknown): SaveRequest {
   const obj = expectPlainObject(field, value);
   rejectExtraKeys(field, obj, ['kind', 'suggestedName', 'bytes']);
   return {
-    kind: expectFileKind(`${field}.kind`, obj.kind),
+    kind: expectSaveKind(`${field}.kind`, obj.kind),
     suggestedName: expectPlainFileName(`${field}.suggestedName`, obj.suggestedName),
     bytes: expectBytes(`${field}.bytes`, obj.bytes),
   };

@@ -38,6 +38,10 @@ import { bindPanels, cameraOptions, SettingsPanel } from './app/settings-panel';
 import { bindLayoutToggles } from './app/layout-toggles';
 import { statusText } from './app/status-text';
 import { LiveLinkControl } from './app/live-link';
+import { CaptureControls, copyText } from './app/capture';
+import { ToolbarMenu } from './app/toolbar-menu';
+import { bindPanelResize } from './app/panel-resize';
+import { PanelRotation } from './panels/panel-rotation';
 import { CAMERA_PRESETS, loadUiSettings, saveUiSettings, type KeyValueStore, type UiSettings } from './app/ui-settings';
 import { contactDetail } from './inspect/contact-detail';
 import { touchingOnly, type TouchingFrame } from './inspect/speculative';
@@ -167,10 +171,11 @@ const entities = new EntityPanel(el('entities'), (s) => setSelection(s));
 const inspector = new InspectorPanel(el('inspector'), ({ contact }) => {
   const shown = state.shown;
   if (shown) setSelection(selectContact(shown.contacts, shown.contactInfo, contact));
-});
+}, (json) => void copyText(json, (m) => banner.show(m)));
 const settingsPanel = new SettingsPanel(el('settings'), el('series'), settings, store, () => applySettings());
 bindPanels(document, settings, () => saveUiSettings(store, settings));
 bindLayoutToggles(document, settings, () => saveUiSettings(store, settings));
+bindPanelResize(document, settings, () => saveUiSettings(store, settings));
 /** Units the series chooser was last built with. */
 let seriesUnits = '';
 applyDisplaySettings();
@@ -304,6 +309,8 @@ const recordings = new RecordingPanel({
 });
 
 new ResultsPanel({ host, banner, openRecording: (f) => recordings.openOpened(f) });
+// Screenshot and video of the 3D view (app/capture.ts), beside the recording buttons.
+const capture = new CaptureControls({ host, canvas: ui.view, render: () => scene.render(), scenarioName: () => state.world?.scenarioName ?? 'terrawheel', notify: (m) => banner.show(m) }, el('toolbar'), el('btn-help'));
 // a click on the plots while a replay is open seeks there
 panes.onSeekTime = (t) => {
   const dt = state.world?.dt ?? 0;
@@ -319,7 +326,7 @@ const files = new FileActions({
   confirmLoad: (f) => loadCost.confirm(f.terrainSidecar, f.terrainData),
   loadEnded: () => loadCost.clear(),
   beforeReset: () => keepRunBeforeReset(),
-  loaded(info, f) {
+  loaded(info, f, reset) {
     recordings.worldChanged();
     pump.reset();
     const fetchPatch = (i0: number, j0: number, cols: number, rows: number, stride: number) => sim.terrainPatch(i0, j0, cols, rows, stride);
@@ -347,6 +354,8 @@ const files = new FileActions({
     entities.setWorld(info);
     applySettings();
     ui.worldName.textContent = `${info.scenarioName} — ${info.terrain.cols}×${info.terrain.rows} @ ${info.terrain.dx} m`;
+    // a new world runs even if the old one was paused (never silently paused, #30); Reset keeps the pause
+    if (!reset && state.paused) state.setPaused(false);
     void sim.setRunning(!state.paused);
   },
 });
@@ -478,6 +487,8 @@ for (const b of document.querySelectorAll<HTMLElement>('#toolbar button, #toolba
   b.addEventListener(b.tagName === 'SELECT' ? 'change' : 'click', () => b.blur());
 }
 host.getSettings().then((s) => setContacts(s.showContacts), () => undefined);
+// after every toolbar control exists: the ones that do not fit fold into a menu (app/toolbar-menu.ts)
+const toolbarMenu = new ToolbarMenu(el('toolbar'), ui.worldName);
 
 // ---- panels ----------------------------------------------------------------------------------
 function updateWarnings(): void {
@@ -510,7 +521,7 @@ function updatePanels(force = false): void {
 
 // ---- render loop -----------------------------------------------------------------------------
 /** The render loop's own clock: last frame, last panel redraw, frames counted for the fps. */
-const loop = { lastT: performance.now(), lastPanel: 0, fpsFrames: 0, fpsStart: performance.now() };
+const loop = { lastT: performance.now(), lastPanel: 0, fpsFrames: 0, fpsStart: performance.now(), panels: new PanelRotation() };
 
 function updateStatus(): void {
   const failed = state.workerFailure;
@@ -583,25 +594,31 @@ function frameLoop(now: number): void {
     loop.fpsStart = now;
   }
   if (now - loop.lastPanel >= PANEL_PERIOD_MS) {
-    if (panel) {
+    // one panel group per tick, in turn (panels/panel-rotation.ts); status and warnings every tick
+    const { group, roundDone } = loop.panels.next();
+    if (panel && group === 'strip') {
       panel.setTime(state.shown?.time ?? 0);
       panel.resize();
       panel.draw();
       if (runTime.textContent !== panel.timeText) runTime.textContent = panel.timeText;
     }
     // the plots end at the frame on screen; in a replay a white line marks it (the seek position)
-    panes.setCursorTime(recordings.replayOpen ? (state.shown?.time ?? null) : null);
-    panes.resize();
-    panes.draw(state.shown?.time ?? 0);
-    manifoldView?.resize();
+    if (group === 'plots') {
+      panes.setCursorTime(recordings.replayOpen ? (state.shown?.time ?? null) : null);
+      panes.resize();
+      panes.draw(state.shown?.time ?? 0);
+    }
+    if (group === 'sidebar') {
+      manifoldView?.resize();
+      updatePanels();
+    }
     recordings.draw();
-    updatePanels();
     updateWarnings();
     state.setTerrainStride(scene.terrainStride);
-    // The status bar's time and the plots' right edge come from the same frame at the same tick.
+    // The status bar every tick; the plots' right edge at their group's tick (the same frame once paused).
     updateStatus();
     loop.lastPanel = now;
-    state.panelTick();
+    if (roundDone) state.panelTick();
   }
   frameTiming.record(now, performance.now() - entered);
   requestAnimationFrame(frameLoop);
@@ -698,6 +715,8 @@ installTestHook((): TestHookState => {
       for (let k = 1; k < st.count && increasing; k++) increasing = st.stepAt(k) > st.stepAt(k - 1);
       return { keys: st.keys.slice(), axes: panes.axisLabels, count: st.count, firstStep: st.count > 0 ? st.stepAt(0) : -1, lastStep: st.lastStep, increasing, drawnMax: panes.drawnMax };
     },
+    get capture() { return { ...capture.state }; },
+    get toolbarFolded() { return toolbarMenu.foldedIds; },
     get plotData() {
       const st = panes.store;
       return { keys: st.keys.slice(), columns: st.keys.map((_k, c) => st.column(c)) };

@@ -138,8 +138,19 @@ export async function gatherOpenedScenario(host: Host, opened: OpenedFile): Prom
     return files;
   }
   // Beside the scenario: the URDF, then the meshes it names beside it (plain names only: what
-  // readRelated serves; use Open Robot… for a robot whose meshes sit in sub-folders).
-  const text = new TextDecoder().decode(await host.readRelated(opened.token, urdf));
+  // readRelated serves; use Open Robot… for a robot whose meshes sit in sub-folders). A xacro
+  // robot's includes are read beside it by base name, its arguments from robot.xacroArgs.
+  let text = new TextDecoder().decode(await host.readRelated(opened.token, urdf));
+  if (isXacro(text)) {
+    const beside = async (p: string): Promise<string | undefined> => {
+      try {
+        return new TextDecoder().decode(await host.readRelated(opened.token, baseName(p)));
+      } catch {
+        return undefined;
+      }
+    };
+    text = (await expandXacro(text, { path: urdf, args: robotGatherOptions(files.scenario).xacroArgs, readFile: beside })).urdf;
+  }
   files.robotUrdf = text;
   files.robotMeshes = {};
   for (const ref of urdfReferencedFiles(parseUrdf(text), urdf)) {

@@ -95,6 +95,10 @@ export interface TestHookState {
   plots?: { keys: string[]; axes: string[]; count: number; firstStep: number; lastStep: number; increasing: boolean; drawnMax: Record<string, number> };
   /** Every held sample, per key (large: read it only when needed). */
   plotData?: { keys: string[]; columns: { steps: number[]; values: number[] }[] };
+  /** Screenshots and videos saved (app/capture.ts). */
+  capture?: { recordingVideo: boolean; screenshots: number; videos: number; lastBytes: number; lastName: string };
+  /** Ids of the toolbar controls folded into its menu (app/toolbar-menu.ts). */
+  toolbarFolded?: string[];
   /** The views: terrain shading, camera, bodies on screen, the manifold view's construction (view3d/view-hook.ts). */
   view?: import('./view3d/view-hook').ViewHookState;
 }
@@ -117,7 +121,7 @@ export function installTestHook(get: () => TestHookState): void {
     'framesReceived', 'framesRendered', 'lastFrame', 'shownFrame', 'contactsOnScreen', 'selection',
     'selectedContact', 'highlightedContacts', 'warnings', 'error', 'loads', 'visualBodies', 'recording', 'overlaySegments', 'terrain', 'drawnChassis', 'baseOnScreen',
     'frameTiming', 'terrainGpu', 'terrainBytesFromWorker', 'cameraLag', 'panelTicks', 'manifoldScale', 'plotTime',
-    'fault', 'status', 'plotFaultTime', 'plots', 'plotData', 'view',
+    'fault', 'status', 'plotFaultTime', 'plots', 'plotData', 'capture', 'toolbarFolded', 'view',
   ];
   for (const k of keys) Object.defineProperty(hook, k, { get: () => get()[k], enumerable: true });
   Object.freeze(hook);

@@ -243,6 +243,8 @@ export { MemorySink, bytesSource, blobSource } from './record/io';
 export type { RecordingSink, RecordingSource } from './record/io';
 export { wheelStatsInto, makeWheelStats, wheelRadius, SLIP_SPEED_FLOOR } from './record/foxglove';
 export type { RecordedBody, WheelStats } from './record/foxglove';
+/** A per-joint velocity command as a recording input (format 4, `/terrawheel/joint_input`; RecordingWriter.writeJointInput, RecordingReader.jointInputs). */
+export type { JointInputRecord } from './record/writer';
 export { exportWheelCsv, wheelCsvChunks, WHEEL_CSV_HEADER } from './record/export-csv';
 export type { WheelCsvOptions } from './record/export-csv';
 export { TimelineEventDetector, scanTimelineEvents } from './record/events';

@@ -187,7 +187,8 @@ export function planDrop(files: readonly DroppedFile[], token: string, hasWorld:
       if (!urdf) missing.push(robot);
       else {
         used.add(urdf);
-        for (const c of all) if (c.kind === 'mesh') used.add(c);
+        // meshes, and the files a xacro robot includes (robot files too), are read as it loads
+        for (const c of all) if (c.kind === 'mesh' || c.kind === 'urdf') used.add(c);
       }
     }
     if (missing.length > 0) return need(s, missing, 'named in the scenario');

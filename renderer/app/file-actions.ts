@@ -19,8 +19,11 @@ export interface FileActionsDeps {
   banner: Banner;
   /** Sends the files to the worker and resolves with the new world. */
   load(files: ScenarioFiles, onProgress: (p: LoadProgress) => void): Promise<WorldInfo>;
-  /** The new world is in place (`files`: what was gathered for it; its terrain bytes were transferred). */
-  loaded(info: WorldInfo, files: ScenarioFiles): void;
+  /**
+   * The new world is in place (`files`: what was gathered for it; its terrain bytes were
+   * transferred). `reset`: the running world loaded again from its start (Reset), not a new one.
+   */
+  loaded(info: WorldInfo, files: ScenarioFiles, reset: boolean): void;
   /**
    * Asked before the files go to the worker (large terrains: the estimate with Load / Cancel,
    * renderer/load-progress.ts); false keeps the running world. Optional.
@@ -36,6 +39,9 @@ export interface FileActionsDeps {
   saveRecordingAs?(): void;
 }
 
+/** Value of the scenario menu's entry for a world that is not a bundled scenario. */
+const OPENED_VALUE = 'opened:';
+
 export class FileActions {
   loading = false;
   loads = 0;
@@ -43,7 +49,9 @@ export class FileActions {
   /** The scenario JSON of the running world (reused when the user opens only a terrain). */
   private currentScenario: unknown = null;
   /** How the running world was gathered (reset gathers it again). */
-  private lastGather: { gather: () => Promise<ScenarioFiles>; what: string } | null = null;
+  private lastGather: { gather: () => Promise<ScenarioFiles>; what: string; menuPath?: string } | null = null;
+  /** The menu's entry for a world that is not a bundled scenario (opened, dropped, robot swapped in). */
+  private readonly openedOption = h('option', '', '', { value: OPENED_VALUE });
   /** The running world's URDF robot files (a terrain opened into the scenario keeps its robot). */
   private currentRobot: Pick<ScenarioFiles, 'robotUrdf' | 'robotMeshes'> = {};
   private readonly progress = el<HTMLDivElement>('progress');
@@ -59,7 +67,7 @@ export class FileActions {
     el('btn-reset').addEventListener('click', () => this.reset());
     this.menu.addEventListener('change', () => {
       const path = this.menu.value;
-      if (path) void this.loadFiles(() => gatherBundled(d.host, path), `assets/${path}`);
+      if (path && path !== OPENED_VALUE) void this.loadFiles(() => gatherBundled(d.host, path), `assets/${path}`, path);
     });
     d.host.onMenuCommand((cmd) => {
       if (cmd.type === 'open') {
@@ -93,7 +101,7 @@ export class FileActions {
   }
 
   /** Loads a world from gathered files; on failure the banner says why and the old world runs on. */
-  async loadFiles(gather: () => Promise<ScenarioFiles>, what: string): Promise<boolean> {
+  async loadFiles(gather: () => Promise<ScenarioFiles>, what: string, menuPath?: string, reset = false): Promise<boolean> {
     if (this.loading) {
       this.d.banner.show('A world is already loading; wait for it to finish.');
       return false;
@@ -107,10 +115,11 @@ export class FileActions {
       const info = await this.d.load(files, (p) => this.showProgress(p));
       this.currentScenario = scenario;
       this.currentRobot = files.robotUrdf !== undefined ? { robotUrdf: files.robotUrdf, robotMeshes: files.robotMeshes } : {};
-      this.lastGather = { gather, what };
+      this.lastGather = { gather, what, menuPath };
       this.loads++;
       this.d.banner.hide();
-      this.d.loaded(info, files);
+      this.showInMenu(info.scenarioName, what, menuPath);
+      this.d.loaded(info, files, reset);
       return true;
     } catch (e) {
       this.d.banner.show(`Could not load ${what}: ${messageOf(e)}`);
@@ -134,7 +143,7 @@ export class FileActions {
     }
     const before = this.d.beforeReset?.() ?? Promise.resolve(true);
     void before.then((go) => {
-      if (go && this.lastGather === g) void this.loadFiles(g.gather, g.what);
+      if (go && this.lastGather === g) void this.loadFiles(g.gather, g.what, g.menuPath, true);
     });
   }
 
@@ -247,7 +256,24 @@ export class FileActions {
       }
       path = scenarios[0];
     }
-    if (await this.loadFiles(() => gatherBundled(this.d.host, path), `assets/${path}`)) this.menu.value = path;
+    await this.loadFiles(() => gatherBundled(this.d.host, path), `assets/${path}`, path);
+  }
+
+  /**
+   * The scenario menu names the running world: its bundled entry, or (a scenario opened or
+   * dropped, a terrain or robot opened into the running one) an entry with the world's name and
+   * the file that made it, so the menu never keeps the old scenario's name (issue #30).
+   */
+  private showInMenu(scenarioName: string, what: string, menuPath: string | undefined): void {
+    if (menuPath !== undefined && [...this.menu.options].some((o) => o.value === menuPath)) {
+      this.openedOption.remove();
+      this.menu.value = menuPath;
+      return;
+    }
+    this.openedOption.textContent = `${scenarioName} (${what})`;
+    this.openedOption.title = `Running: ${scenarioName}, from ${what}`;
+    if (!this.openedOption.isConnected) this.menu.insertBefore(this.openedOption, this.menu.options[1] ?? null);
+    this.menu.value = OPENED_VALUE;
   }
 
 }

@@ -9,6 +9,7 @@ import { CONTACT_STRIDE } from '../../sim/dynamics/frame-layout';
 import type { WorldInfo } from '../../sim/app/protocol';
 import { contactDetail, type ContactFrame } from '../inspect/contact-detail';
 import { detailFields } from '../inspect/contact-fields';
+import { contactJsonText } from '../inspect/contact-json';
 import { groupManifolds } from '../inspect/manifolds';
 import type { TerrainHeights } from '../inspect/terrain-heights';
 import type { Selection } from '../inspect/selection';
@@ -25,11 +26,17 @@ const ROW_FORCE_RESOLUTION = 0.1;
 export class InspectorPanel {
   private readonly expanded = new Set<string>();
   private key = '';
+  /** The contact whose detail was last scrolled into view (scrolled again only when it changes). */
+  private shownDetail = -2;
   private units: DisplayUnits = { ...DEFAULT_UNITS };
   /** Exact terrain heights for the terrain element (set per world; null: no element shown). */
   terrain: (TerrainHeights & { version?: number }) | null = null;
 
-  constructor(private readonly root: HTMLElement, private readonly select: (sel: { contact: number }) => void) {}
+  /**
+   * `copy`: hands the selected contact's JSON (inspect/contact-json.ts) to the clipboard; the
+   * detail shows a "Copy JSON" button when given.
+   */
+  constructor(private readonly root: HTMLElement, private readonly select: (sel: { contact: number }) => void, private readonly copy?: (json: string) => void) {}
 
   get visible(): boolean {
     return !this.root.hidden && !(this.root.closest('details') && !(this.root.closest('details') as HTMLDetailsElement).open);
@@ -69,7 +76,11 @@ export class InspectorPanel {
       if (sel.type === 'contact' && g.contacts.includes(sel.index)) tr.classList.add('selected');
       if (sel.type === 'body' && (g.bodyA === sel.body || g.bodyB === sel.body)) tr.classList.add('selected');
       const cells = [name(g.bodyA), name(g.bodyB), g.kinds.map(contactKindName).join('+'), String(g.contacts.length), g.cells.length === 0 ? NO_VALUE : g.cells[0] + (g.cells.length > 1 ? ` +${g.cells.length - 1}` : ''), formatNumber(u, 'length', g.maxDepth, ROW_DEPTH_RESOLUTION), formatNumber(u, 'force', g.normalImpulse * inv, ROW_FORCE_RESOLUTION)];
-      for (const c of cells) tr.insertCell().textContent = c;
+      cells.forEach((c, k) => {
+        const td = tr.insertCell();
+        td.textContent = c;
+        if (k < 3) td.title = c; // names and cases may be cut with an ellipsis
+      });
       const btn = h('button', open ? '▾' : '▸', 'expand', { type: 'button', title: 'show the contacts of this manifold' });
       btn.addEventListener('click', (e) => {
         e.stopPropagation();
@@ -90,13 +101,26 @@ export class InspectorPanel {
         r.addEventListener('click', () => this.select({ contact: k }));
       }
     });
-    const parts: HTMLElement[] = [caption, table];
+    // the selected contact's detail comes first, above the table: never below the fold (#30)
+    const parts: HTMLElement[] = [caption];
     if (sel.type === 'contact') {
       const d = contactDetail(f, sel.index, w.dt, this.terrain);
       const box = h('div', '', 'detail', { 'data-testid': 'contact-detail' });
       if (!d) box.textContent = 'the selected contact is gone (no contact of that body pair near it in this step)';
       else {
-        box.appendChild(h('div', 'selected contact', 'detail-title'));
+        const bar = h('div', '', 'detail-bar');
+        bar.appendChild(h('span', 'selected contact', 'detail-title'));
+        if (this.copy) {
+          const copy = this.copy;
+          const json = contactJsonText(d, w, f.time);
+          const btn = h('button', 'Copy JSON', '', { type: 'button', title: 'Copy this contact\'s data (SI units) to the clipboard as JSON', 'data-testid': 'copy-contact-json' });
+          btn.addEventListener('click', (e) => {
+            e.stopPropagation();
+            copy(json);
+          });
+          bar.appendChild(btn);
+        }
+        box.appendChild(bar);
         const dt = h('table');
         for (const [fieldKey, label, text, raw] of detailFields(d, w, u)) {
           const r = dt.insertRow();
@@ -110,6 +134,25 @@ export class InspectorPanel {
       }
       parts.push(box);
     }
+    parts.push(table);
     this.root.replaceChildren(...parts);
+    // a newly selected contact's detail is brought into the sidebar's view (once: the user may scroll away)
+    const detail = sel.type === 'contact' ? this.root.querySelector<HTMLElement>('.detail') : null;
+    if (detail && selIndex !== this.shownDetail && this.visible) bringIntoView(this.root, detail);
+    this.shownDetail = selIndex;
   }
+}
+
+/**
+ * Scrolls the inspector to its top (the detail sits under the caption) and its scrolling parent
+ * (the sidebar) so that `detail` is in view, as far as it fits. Only these two: scrollIntoView
+ * would also scroll the page's overflow-hidden body.
+ */
+function bringIntoView(root: HTMLElement, detail: HTMLElement): void {
+  root.scrollTop = 0;
+  const outer = root.parentElement?.closest<HTMLElement>('#sidebar');
+  if (!outer) return;
+  const r = detail.getBoundingClientRect(), c = outer.getBoundingClientRect();
+  if (r.bottom > c.bottom) outer.scrollTop += Math.min(r.bottom - c.bottom, r.top - c.top);
+  else if (r.top < c.top) outer.scrollTop -= c.top - r.top;
 }

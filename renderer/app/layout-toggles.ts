@@ -10,7 +10,7 @@ import type { UiSettings } from './ui-settings';
 
 /** Arrow labels per button: [expanded, collapsed]. */
 const LABELS: Record<string, [string, string]> = {
-  sidebar: ['▸', '◂'],
+  sidebar: ['▸', '◂ sidebar'],
   'plot-strip': ['▾ plots', '▴ plots'],
 };
 

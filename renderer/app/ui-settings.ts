@@ -69,6 +69,28 @@ function parseDisplaySettings(s: DisplaySettings, r: Record<string, unknown>): v
   if (isHexColor(r.background)) s.background = r.background.toLowerCase();
 }
 
+// ---- panel sizes (issue #30: resizable panels, app/panel-resize.ts) ----------------------------
+
+/** [px] Sizes the user dragged the panels to; absent: the stylesheet's default. */
+export interface PanelSizes {
+  sidebar?: number;
+  plots?: number;
+}
+
+/** [px] Largest size kept (a corrupt entry is dropped, not applied). */
+const PANEL_SIZE_MAX_PX = 8192;
+
+function parsePanelSizes(v: unknown): PanelSizes {
+  const out: PanelSizes = {};
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return out;
+  const o = v as Record<string, unknown>;
+  for (const k of ['sidebar', 'plots'] as const) {
+    const x = o[k];
+    if (typeof x === 'number' && Number.isFinite(x) && x > 0 && x <= PANEL_SIZE_MAX_PX) out[k] = Math.round(x);
+  }
+  return out;
+}
+
 // ---- view settings -----------------------------------------------------------------------------
 
 export type NormalScale = 'depth' | 'force';
@@ -94,6 +116,8 @@ export interface UiSettings extends DisplaySettings {
   plots: string[];
   /** Sidebar sections left closed; also 'sidebar' and 'plot-strip' when those areas are collapsed (layout-toggles.ts). */
   closedPanels: string[];
+  /** Dragged panel sizes (app/panel-resize.ts). */
+  panelSizes: PanelSizes;
 }
 
 export const DEFAULT_UI_SETTINGS: UiSettings = {
@@ -109,6 +133,7 @@ export const DEFAULT_UI_SETTINGS: UiSettings = {
   camera: 'chase',
   plots: ['speed', 'contacts'],
   closedPanels: ['plots'],
+  panelSizes: {},
 };
 
 export const UI_SETTINGS_KEY = 'terrawheel.ui.v1';
@@ -133,6 +158,7 @@ export function parseUiSettings(raw: unknown): UiSettings {
   if (typeof r.camera === 'string' && (CAMERA_PRESETS as readonly string[]).includes(r.camera)) s.camera = r.camera as CameraPreset;
   s.plots = stringList(r.plots) ?? s.plots;
   s.closedPanels = stringList(r.closedPanels) ?? s.closedPanels;
+  s.panelSizes = parsePanelSizes(r.panelSizes);
   parseDisplaySettings(s, r);
   return s;
 }

@@ -1,8 +1,10 @@
 /**
  * Display units: the one place where the renderer turns SI values (what the worker, the inspector
  * logic and the plot samplers hold) into the text people read. The settings choose a length unit
- * (m, cm, mm: depths and positions), an angle unit (deg, rad) and a force unit (N, kN); speeds,
- * angular speeds, impulses and torques derive from them (m/s, °/s, N·s, N·m, …). The inspector, the
+ * (m, cm, mm: depths and positions), an angle unit (deg, rad) and a force unit (N, kN); angular
+ * speeds, impulses and torques derive from them (°/s, N·s, N·m, …). Speeds stay in m/s whatever
+ * the length unit: a robot's 1 m/s read "1008 mm/s" in mm (issue #30), and a millimetre unit is
+ * chosen to read depths and positions, not speeds. The inspector, the
  * entity panel, the status bar and the plot legends all format through here, so a unit change
  * reaches every readout at once. Pure; unit-tested.
  *
@@ -60,7 +62,7 @@ export function unitOf(u: DisplayUnits, q: Quantity): { factor: number; symbol: 
     case 'force':
       return { factor: FORCE[u.force], symbol: u.force };
     case 'speed':
-      return { factor: LENGTH[u.length], symbol: `${u.length}/s` };
+      return { factor: 1, symbol: 'm/s' };
     case 'angularSpeed':
       return { factor: a[0], symbol: `${a[1]}/s` };
     case 'impulse':

@@ -103,6 +103,11 @@ export interface WorldInfo {
   terrainMaterials?: TerrainMaterialMapSpec;
   /** Where the 3D view's camera starts (the scenario's optional `camera`); absent: the chase camera's defaults. */
   camera?: ScenarioCamera;
+  /**
+   * Warnings of the URDF robot's loading a user driving it must see (the wheel motors capped by
+   * the URDF's effort limits below what the drive needs); absent when none. worldWarnings lists them.
+   */
+  robotWarnings?: string[];
 }
 
 /**

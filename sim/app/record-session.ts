@@ -16,7 +16,7 @@
 import type { DynamicsWorld } from '../dynamics/world';
 import type { ScenarioFiles } from './protocol';
 import type { RecordingCodecs } from '../record/codecs';
-import { EVENT_SLOTS, INPUT_SLOTS, keyframeSlots, newBatch, StepCapture } from '../record/capture';
+import { EVENT_SLOTS, INPUT_SLOTS, JOINT_INPUT_SLOTS, keyframeSlots, newBatch, StepCapture } from '../record/capture';
 import { ENCODER_BACKLOG_BYTES, SyncEncoder, ThreadedEncoder, type EncoderPoolOptions, type EncoderStalls, type EncoderThreadFactory, type RecordEncoder } from '../record/encoder';
 import type { RecordingSink } from '../record/io';
 import type { ReplayableWorld } from '../record/replay';
@@ -103,7 +103,7 @@ export function stateFromBytes(bytes: Uint8Array): Float64Array {
  *  - a repeat of the drive already in effect is skipped once the script is overridden (the live
  *    service never passes such a repeat to the world: see SimServiceImpl.setDrive).
  */
-export function replayable(engine: DynamicsWorld): ReplayableWorld & { saveState(): Uint8Array } {
+export function replayable(engine: DynamicsWorld): ReplayableWorld & { saveState(): Uint8Array; setJointInput(joint: string, velocity: number): void } {
   let justRestored = false;
   const poses = () => engine.frame().poses;
   return {
@@ -118,6 +118,9 @@ export function replayable(engine: DynamicsWorld): ReplayableWorld & { saveState
       }
       if (!engine.scriptActive && engine.drive.throttle === throttle && engine.drive.steer === steer) return;
       engine.setDrive(throttle, steer, 'user');
+    },
+    setJointInput(joint: string, velocity: number): void {
+      engine.setMotor(joint, velocity);
     },
     step(): void {
       justRestored = false;
@@ -285,6 +288,18 @@ export class RecordSession {
     if (!Number.isFinite(throttle) || !Number.isFinite(steer)) throw new Error(`input.throttle/steer must be finite, got ${throttle}, ${steer}`);
     this.reserve(INPUT_SLOTS);
     this.capture.input(this.world.stepCount, throttle, steer);
+    this.inputs++;
+    this.flushSync();
+  }
+
+  /** A per-joint velocity command the world was just given (before its next step; format 4). */
+  jointInput(joint: string, velocity: number): void {
+    if (this.stopped) return;
+    this.checkEncoder();
+    if (typeof joint !== 'string' || joint.length === 0) throw new Error('jointInput: joint must be a joint name');
+    if (!Number.isFinite(velocity)) throw new Error(`jointInput.velocity must be finite, got ${velocity}`);
+    this.reserve(JOINT_INPUT_SLOTS);
+    this.capture.jointInput(this.world.stepCount, joint, velocity);
     this.inputs++;
     this.flushSync();
   }

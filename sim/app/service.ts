@@ -25,7 +25,7 @@ import { RecordingReader } from '../record/reader';
 import { seekWorld, verifyRecording, type VerifyResult } from '../record/replay';
 import { scanTimelineEvents, type TimelineEvent } from '../record/events';
 import { exportWheelCsv } from '../record/export-csv';
-import type { InputRecord } from '../record/writer';
+import type { InputRecord, JointInputRecord } from '../record/writer';
 import { checkJointCommand, describeLive, snapshotLive, type LiveInfo, type LiveSnapshot, type LiveWorldInfo } from './live-info';
 import { PlotSampler } from './plot-sampler';
 import { availableSeries } from './plot-series';
@@ -54,7 +54,7 @@ export type TerrainDecoder = (sidecar: unknown, data: Uint8Array, onProgress?: (
  * Loads the URDF robot a scenario names (text and meshes from ScenarioFiles), placed at its start;
  * with its visuals when the loader has them (the renderer draws those instead of collision shapes).
  */
-export type UrdfRobotLoader = (parsed: ParsedScenario, files: ScenarioFiles, terrain: Heightfield) => RobotSpec | { robot: RobotSpec; visuals: VisualSpec[] };
+export type UrdfRobotLoader = (parsed: ParsedScenario, files: ScenarioFiles, terrain: Heightfield) => RobotSpec | { robot: RobotSpec; visuals: VisualSpec[]; warnings?: string[] };
 
 export interface SimServiceDeps {
   decodeTerrain: TerrainDecoder;
@@ -83,6 +83,9 @@ interface OpenReplay {
   inputs: InputRecord[];
   /** Index of the first input not yet applied by playback. */
   next: number;
+  /** Its per-joint velocity inputs (format 4), and the first not yet applied. */
+  jointInputs: JointInputRecord[];
+  nextJoint: number;
   /** True while the world follows the recording (play/seek); false once branched. */
   following: boolean;
 }
@@ -193,17 +196,19 @@ export class SimServiceImpl implements SimService {
     report('world', 0.9);
     let urdfRobot: RobotSpec | undefined;
     let visuals: VisualSpec[] | undefined;
+    let robotWarnings: string[] = [];
     if (parsed.robot !== undefined && 'urdf' in parsed.robot) {
       if (!this.deps.loadUrdfRobot) throw new Error('load: this build cannot load URDF robots');
       const loaded = this.deps.loadUrdfRobot(parsed, files, terrain);
       if ('visuals' in loaded) {
         urdfRobot = loaded.robot;
         visuals = loaded.visuals;
+        robotWarnings = loaded.warnings ?? [];
       } else urdfRobot = loaded;
     }
     // Build the new world completely before replacing the old one: a bad file leaves the
     // running world untouched.
-    const world = SimWorld.create(parsed, terrain, urdfRobot, visuals);
+    const world = SimWorld.create(parsed, terrain, urdfRobot, visuals, robotWarnings);
     report('ready', 1);
     return world;
   }
@@ -295,6 +300,10 @@ export class SimServiceImpl implements SimService {
         while (rp.next < rp.inputs.length && rp.inputs[rp.next].step <= s) {
           const i = rp.inputs[rp.next++];
           if (i.step === s) rw.setDriveInput(i.throttle, i.steer);
+        }
+        while (rp.nextJoint < rp.jointInputs.length && rp.jointInputs[rp.nextJoint].step <= s) {
+          const i = rp.jointInputs[rp.nextJoint++];
+          if (i.step === s) rw.setJointInput(i.joint, i.velocity);
         }
       }
       e.step(1);
@@ -446,7 +455,7 @@ export class SimServiceImpl implements SimService {
     if (info.keyframeSteps.length === 0) throw new Error('openRecording: the recording has no keyframe to replay from');
     if (this.recording) await this.stopRecording();
     this.setRunning(false);
-    this.replay = { name: String(name), reader, inputs: await reader.inputs(), next: 0, following: true };
+    this.replay = { name: String(name), reader, inputs: await reader.inputs(), next: 0, jointInputs: await reader.jointInputs(), nextJoint: 0, following: true };
     await this.seek(info.keyframeSteps[0]);
     return this.recordingSummary();
   }
@@ -495,6 +504,7 @@ export class SimServiceImpl implements SimService {
     await seekWorld(r.reader, replayable(w.engine), target);
     r.following = true;
     r.next = lowerBoundStep(r.inputs, target + 1);
+    r.nextJoint = lowerBoundStep(r.jointInputs, target + 1);
     this.owed = 0;
     this.rewind = this.rewind.filter((p) => p.step <= target);
     this.plot.sample(w); // the plots go back to the seek step (nothing after it stays)
@@ -683,15 +693,21 @@ export class SimServiceImpl implements SimService {
    * A live link's per-joint command: the motor target velocity [rad/s, or m/s for a prismatic
    * joint] of the joint named `joint` (checked as sim/app/live-info.ts `checkJointCommand`: a
    * motorised joint the drive controller does not drive, a finite velocity). Kept until changed or
-   * reset. Refused while recording (a recording carries only drive inputs) or following a replay.
+   * reset. Written to a recording in progress as an input at the current step (format 4), so it
+   * replays and verifies. Refused while following a replay.
    */
   async setJointVelocity(joint: string, velocity: number): Promise<void> {
+    this.jointVelocity(joint, velocity);
+  }
+
+  /** setJointVelocity for in-process callers (the headless LiveSession): the same, synchronously. */
+  jointVelocity(joint: string, velocity: number): void {
     const w = this.requireWorld();
     if (this.replay?.following) throw new Error('joint velocity: a recording is being replayed; close it or branch first');
     this.liveDescription ??= describeLive(w, null, false);
     checkJointCommand(this.liveDescription, joint, velocity);
-    if (this.recording !== null) throw new Error('joint velocity: refused while recording (a recording carries only drive commands as inputs, so it would not replay)');
     w.engine.setMotor(joint, velocity);
+    this.recording?.jointInput(joint, velocity);
   }
 
   /**
@@ -819,7 +835,7 @@ function sanitizeOptions(o: RecordingOptions): RecordingOptions {
 }
 
 /** Index of the first input with step ≥ `step`. */
-function lowerBoundStep(inputs: readonly InputRecord[], step: number): number {
+function lowerBoundStep(inputs: readonly { step: number }[], step: number): number {
   let lo = 0;
   let hi = inputs.length;
   while (lo < hi) {

@@ -52,15 +52,19 @@ export class SimWorld {
    * loaded and placed by the caller, with its visuals for WorldInfo). Throws ScenarioError naming
    * what is wrong; a start outside the terrain is refused.
    */
-  static create(parsed: ParsedScenario, terrain: Heightfield, urdfRobot?: RobotSpec, visuals?: VisualSpec[]): SimWorld {
+  static create(parsed: ParsedScenario, terrain: Heightfield, urdfRobot?: RobotSpec, visuals?: VisualSpec[], robotWarnings: readonly string[] = []): SimWorld {
     const { spec, engine } = buildScenarioWorld(parsed, terrain, urdfRobot);
     const w = new SimWorld(parsed.name, spec, engine, terrain, urdfRobot ? visuals : undefined);
     w.camera = parsed.camera;
+    w.robotWarnings = [...robotWarnings];
     return w;
   }
 
   /** The scenario's starting camera (WorldInfo.camera), if it names one. */
   camera: ScenarioCamera | undefined;
+
+  /** The URDF loader's warnings a user driving the robot must see (WorldInfo.robotWarnings). */
+  private robotWarnings: string[] = [];
 
   get dt(): number {
     return this.engine.dt;
@@ -123,6 +127,7 @@ export class SimWorld {
     const tm = this.spec.terrainMaterials;
     info.terrainMaterials = { material: tm.material, regions: (tm.regions ?? []).map((r) => structuredClone(r)) };
     if (this.camera) info.camera = { ...this.camera, ...(this.camera.target ? { target: [...this.camera.target] as [number, number, number] } : {}) };
+    if (this.robotWarnings.length > 0) info.robotWarnings = [...this.robotWarnings];
     return info;
   }
 
@@ -194,21 +199,42 @@ function shapeInfo(s: ShapeSpec): BodyShape {
 }
 
 /**
+ * [1] Least |cos| between a revolute joint's axis and a cylinder's axis for the cylinder to roll on
+ * it (cos 8°): a wheel's joint is its axle, whatever drives it.
+ */
+const WHEEL_AXLE_MIN_COS = 0.99;
+
+/**
  * Bodies for the renderer, in the world's order. Roles: the robot's base is the chassis; a
- * cylinder driven through a motorised revolute joint is a wheel; static bodies are static;
- * everything else an obstacle. Shapes are given in the body frame (as in the scenario).
+ * cylinder that turns on a revolute joint about its own axis is a wheel, driven or not (a steered
+ * front wheel, a trailer's or a caster's wheel roll on the terrain through the same wheel
+ * algorithm and get the same plots and views); static bodies are static; everything else an
+ * obstacle. Shapes are given in the body frame (as in the scenario).
  */
 function describeBodies(spec: WorldSpec, engine: DynamicsWorld, base: number): BodyInfo[] {
   const specs = [...spec.bodies, ...(spec.robot?.bodies ?? [])];
   const wheels = new Set<number>();
   for (const d of engine.joints.defs) {
-    if (d.kind === JointKind.Revolute && d.motor && specs[d.bodyB]?.shape.type === 'cylinder') wheels.add(d.bodyB);
+    if (d.kind !== JointKind.Revolute) continue;
+    if (rollsOn(engine, specs, d.bodyB, d.axisB)) wheels.add(d.bodyB);
+    if (d.bodyA !== base && rollsOn(engine, specs, d.bodyA, d.axisA)) wheels.add(d.bodyA);
   }
   return specs.map((b, i) => ({
     name: b.name,
     role: i === base ? 'chassis' : wheels.has(i) ? 'wheel' : engine.bodies.kind[i] === BodyKind.Static ? 'static' : 'obstacle',
     shape: shapeInfo(b.shape),
   }));
+}
+
+/** True if body b is a dynamic cylinder whose axis lies along `axis` (the joint's, in b's mass frame). */
+function rollsOn(engine: DynamicsWorld, specs: WorldSpec['bodies'], b: number, axis: readonly number[]): boolean {
+  const bodies = engine.bodies;
+  if (b < 0 || b >= specs.length || specs[b].shape.type !== 'cylinder' || bodies.kind[b] !== BodyKind.Dynamic) return false;
+  // the cylinder's axis is its shape frame's z: the third column of the shape offset's rotation
+  const q = bodies.shapeOffsetRot.subarray(4 * b, 4 * b + 4);
+  const zx = 2 * (q[0] * q[2] + q[1] * q[3]), zy = 2 * (q[1] * q[2] - q[0] * q[3]), zz = 1 - 2 * (q[0] * q[0] + q[1] * q[1]);
+  const n = Math.hypot(axis[0], axis[1], axis[2]);
+  return n > 0 && Math.abs(zx * axis[0] + zy * axis[1] + zz * axis[2]) / n >= WHEEL_AXLE_MIN_COS;
 }
 
 /** A copy the caller may keep or transfer (no aliasing of the world's own arrays). */

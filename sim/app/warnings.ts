@@ -60,7 +60,7 @@ export function boundingRadius(s: BodyShape): number {
   }
 }
 
-/** Warnings fixed for a world (terrain resolution against the wheels: too coarse, too fine). */
+/** Warnings fixed for a world (terrain resolution against the wheels: too coarse, too fine; the URDF robot's drive warnings). */
 export function worldWarnings(w: WorldInfo): string[] {
   const { dx, dy } = w.terrain;
   const cell = Math.max(dx, dy);
@@ -89,6 +89,8 @@ export function worldWarnings(w: WorldInfo): string[] {
       : `contacts may be dropped (candidate buffer ${CYLINDER_TERRAIN_MAX_CANDIDATES}) and each query's time grows with the cells`;
     out.push(`terrain too fine for ${who(names)}: radius ${r.toFixed(3)} m covers up to ${Math.round(n)} cells of ${grid} (over ${WHEEL_MAX_FOOTPRINT_CELLS}): ${cost}`);
   }
+  // the robot's own (a URDF's effort limits capping the wheel motors too low)
+  for (const w2 of w.robotWarnings ?? []) out.push(w2);
   return out;
 }
 

@@ -40,6 +40,8 @@ import { collideConvexConvex } from './manifold/convex-convex';
 import { flipContacts } from './manifold/flip-contacts';
 import { collideBoxBox } from './sat-box-box';
 import { HeightfieldCollideStatus, collideConvexHeightfield } from './convex-heightfield/collide';
+import type { Polytope, PolytopeTerrainWorkspace } from './polytope-terrain';
+import { polytopeTerrainClear } from './polytope-terrain';
 import type { Heightfield } from '../terrain/heightfield';
 import { ConvexHeightfieldWorkspace } from './convex-heightfield/workspace';
 import { ManifoldWorkspace } from './manifold/workspace';
@@ -219,10 +221,22 @@ export function collideShapes(
 }
 
 /**
+ * A compound's children as polytopes (null for a child that is not a box or hull), for
+ * collideShapeHeightfield's clearance test, with the workspace that test uses.
+ */
+export interface CompoundTerrainClearance {
+  polytopes: readonly (Polytope | null)[];
+  ws: PolytopeTerrainWorkspace;
+}
+
+/**
  * Contacts between any shape (A) and a heightfield terrain (B): compounds iterate their
  * children, each convex child goes through collideConvexHeightfield (point on the terrain,
  * normal out of the terrain, cellI/cellJ set). Returns the worst HeightfieldCollideStatus. `ws` as
- * for collideConvexPair.
+ * for collideConvexPair. With `clearance` (a compound's children as polytopes), a box or hull
+ * child provably farther than `margin` from the terrain (polytopeTerrainClear) is skipped: the
+ * general routine would find nothing there (a robot chassis of several mesh hulls riding over
+ * the hills spent most of its step proving that, element by element).
  */
 export function collideShapeHeightfield(
   out: ContactBuffer,
@@ -230,11 +244,16 @@ export function collideShapeHeightfield(
   hf: Heightfield,
   margin: number,
   ws: CollideWorkspace = new CollideWorkspace(),
+  clearance: CompoundTerrainClearance | null = null,
 ): HeightfieldCollideStatus {
   if (shape.kind !== ShapeKind.Compound) return collideConvexHeightfield(out, shape as ConvexShape, pose, hf, margin, ws.terrain);
   let status: HeightfieldCollideStatus = HeightfieldCollideStatus.Ok;
-  for (const c of (shape as CompoundShape).children) {
+  const children = (shape as CompoundShape).children;
+  for (let k = 0; k < children.length; k++) {
+    const c = children[k];
     const pc = childPose(ws.childPoseA, pose, c.position, c.orientation);
+    const poly = clearance !== null ? clearance.polytopes[k] : null;
+    if (poly !== null && polytopeTerrainClear(poly, pc.position, pc.orientation, hf, margin, (clearance as CompoundTerrainClearance).ws)) continue;
     const s = collideConvexHeightfield(out, c.shape, pc, hf, margin, ws.terrain);
     if (s > status) status = s;
   }

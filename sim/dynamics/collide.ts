@@ -42,16 +42,18 @@ import { CONTACT_KIND_BODY_PAIR, CONTACT_KIND_CONVEX_TERRAIN } from './frame-lay
 import { ContactBuffer, WheelContactKind } from '../collision/contact';
 import { collideCylinderTerrainInto } from '../collision/cylinder-terrain/collide';
 import { CylinderTerrainWorkspace } from '../collision/cylinder-terrain/workspace';
+import type { CompoundTerrainClearance } from '../collision/dispatcher';
 import { CollideWorkspace, collideShapeHeightfield, collideShapes } from '../collision/dispatcher';
 import { BroadPhase } from '../collision/broadphase/broad-phase';
 import { BODY_PAIR_SHIFT, bodyPairA, bodyPairB } from '../collision/pair-key';
 import type { Quat } from '../math/quat';
 import type { Vec3 } from '../math/vec3';
 import type { Aabb, Pose, Shape } from '../shapes/shape';
-import { aabb } from '../shapes/shape';
+import { ShapeKind, aabb } from '../shapes/shape';
+import type { CompoundShape } from '../shapes/compound';
 import { shapeWorldAabb } from '../shapes/world-aabb';
 import type { Heightfield } from '../terrain/heightfield';
-import { sortPrefix } from '../math/sort-prefix';
+import { sortPairKeys, sortPrefix } from '../math/sort-prefix';
 
 
 /** [m] Smallest speculative distance of a wheel at rest (it grows with the wheel's motion). */
@@ -59,6 +61,9 @@ const WHEEL_SPECULATIVE_MIN = 2 * LINEAR_SLOP;
 
 /** A wheel contact whose normal is within acos(this) of the axis is a base contact (cos 18°). */
 const BASE_NORMAL_COS = 0.95;
+
+/** Pair lists up to this long are sorted by comparison (sortPrefix); longer ones by counting (sortPairKeys). */
+const SMALL_PAIR_SORT = 64;
 
 /** Contacts one narrow-phase call may produce (a compound against the terrain can make many). */
 const PAIR_BUFFER_CAPACITY = 256;
@@ -77,10 +82,12 @@ export class CollisionPass {
   readonly broadPhase = new BroadPhase(BROADPHASE_FAT_MARGIN);
   private readonly proxies: Int32Array;
   /**
-   * Per body: its tight world AABB of the last update (min xyz, max xyz), grown by S and the
-   * step's motion (bodyAabb). Bodies that did not move since (asleep, static) keep theirs.
-   * A pair whose tight boxes are apart is farther than S: the narrow phase would return no
-   * contact, so it is skipped (the broad phase's fat boxes report many such pairs).
+   * Per body: its world AABB of the last update (min xyz, max xyz) grown by S/2 on every side
+   * (bodyAabb). Bodies that did not move since (asleep, static) keep theirs. A pair whose tight
+   * boxes are apart is more than S apart along an axis, so farther than S: the narrow phase
+   * (margin S) would return no contact, and it is skipped. (Grown by S and the step's motion,
+   * as the broad phase's boxes are, they let through pairs up to 2S + motion apart: in a
+   * falling 1,000-box pile 4 of every 5 such calls returned nothing.)
    */
   private readonly tight: Float64Array;
   private readonly buffer = new ContactBuffer(PAIR_BUFFER_CAPACITY);
@@ -89,6 +96,8 @@ export class CollisionPass {
   private readonly inflated: ({ radius: number; halfHeight: number } | null)[] = [];
   /** Per body: its box or hull as a polytope (null for other shapes). */
   private readonly polytopes: (Polytope | null)[] = [];
+  /** Per body: a compound's children as polytopes, to skip those clear of the terrain (null otherwise). */
+  private readonly clearance: (CompoundTerrainClearance | null)[] = [];
   /** [m] Real radius of each analytic wheel (its query cylinder is grown by this step's margin). */
   private readonly wheelRadius: Float64Array;
   private readonly polyWs = new PolytopeTerrainWorkspace();
@@ -99,6 +108,12 @@ export class CollisionPass {
   private readonly poseB: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
   private readonly axis: Vec3 = [0, 0, 0];
   private pairKeys = new Float64Array(64);
+  /** The pairs' lower and higher body indices, and the counting sort's scratch (sort-prefix.ts, sortPairKeys). */
+  private pairLo = new Int32Array(64);
+  private pairHi = new Int32Array(64);
+  private sortLo = new Int32Array(64);
+  private sortHi = new Int32Array(64);
+  private sortCount: Int32Array;
   /** Matched flags of the previous step's contacts. */
   private taken = new Uint8Array(64);
   readonly stats: CollideStats = { pairs: 0, terrainQueries: 0, terrainSkipped: 0, degraded: 0 };
@@ -117,12 +132,14 @@ export class CollisionPass {
     this.proxies = new Int32Array(bodies.count);
     this.wheelRadius = new Float64Array(bodies.count);
     this.tight = new Float64Array(6 * bodies.count);
+    this.sortCount = new Int32Array(bodies.count + 1);
     for (let b = 0; b < bodies.count; b++) {
       const shape = bodies.shapes[b];
       if (shape === null) {
         // collides with nothing: no proxy
         this.inflated.push(null);
         this.polytopes.push(null);
+        this.clearance.push(null);
         this.proxies[b] = -1;
         continue;
       }
@@ -134,18 +151,24 @@ export class CollisionPass {
         this.inflated.push(null);
       }
       this.polytopes.push(bodies.flags[b] & BodyFlag.AnalyticCylinder ? null : Polytope.of(shape));
+      this.clearance.push(shape.kind === ShapeKind.Compound
+        ? { polytopes: (shape as CompoundShape).children.map((c) => Polytope.of(c.shape)), ws: this.polyWs }
+        : null);
       this.bodyAabb(bodies, b);
-      this.storeTight(b);
       this.proxies[b] = this.broadPhase.createProxy(this.box, b);
     }
   }
 
-  /** Tight world AABB of body b, grown by the speculative distance and by its motion over dt. */
+  /**
+   * World AABB of body b into this.box, grown by the speculative distance and by its motion over
+   * dt (the broad phase's box); its tight box (grown by S/2 only) into this.tight.
+   */
   private bodyAabb(bodies: BodyStore, b: number): void {
     const dt = this.dt; // a field, not a float argument (no boxing per call)
     const pose = this.poseA;
     bodies.shapePose(pose.position, pose.orientation as Quat, b);
     shapeWorldAabb(this.box, bodies.shapes[b] as Shape, pose);
+    this.storeTight(b);
     const v = bodies.linVel, m = this.box;
     const grow = SPECULATIVE_DISTANCE;
     for (let k = 0; k < 3; k++) {
@@ -175,13 +198,19 @@ export class CollisionPass {
     for (let b = 0; b < bodies.count; b++) {
       if (bodies.kind[b] === BodyKind.Static || !bodies.awake[b] || this.proxies[b] < 0) continue;
       this.bodyAabb(bodies, b);
-      this.storeTight(b);
       bp.moveProxy(this.proxies[b], this.box);
     }
     bp.updatePairs();
     // body-index pair keys, sorted (proxy ids are tree node ids, not body indices)
     const np = bp.pairCount;
-    if (this.pairKeys.length < np) this.pairKeys = new Float64Array(2 * np);
+    if (this.pairKeys.length < np) {
+      this.pairKeys = new Float64Array(2 * np);
+      this.pairLo = new Int32Array(2 * np);
+      this.pairHi = new Int32Array(2 * np);
+      this.sortLo = new Int32Array(2 * np);
+      this.sortHi = new Int32Array(2 * np);
+    }
+    const pairLo = this.pairLo, pairHi = this.pairHi;
     let nk = 0;
     for (let k = 0; k < np; k++) {
       const a = bp.getUserData(bp.pairProxyA(k)), b = bp.getUserData(bp.pairProxyB(k));
@@ -189,6 +218,8 @@ export class CollisionPass {
       if (bodies.kind[lo] !== BodyKind.Dynamic && bodies.kind[hi] !== BodyKind.Dynamic) continue;
       if (!bodies.awake[lo] && !bodies.awake[hi]) continue;
       if (joints.connected(lo, hi) || bodies.collisionFiltered(lo, hi)) continue;
+      pairLo[nk] = lo;
+      pairHi[nk] = hi;
       this.pairKeys[nk++] = lo * BODY_PAIR_SHIFT + (hi + 1); // bodyPairKey(lo, hi), inline: no boxed return
     }
     const keys = this.pairKeys;
@@ -199,7 +230,11 @@ export class CollisionPass {
       out.count = 0;
       return;
     }
-    sortPrefix(keys, nk); // in place: no subarray view per step
+    if (nk <= SMALL_PAIR_SORT) sortPrefix(keys, nk); // in place: no subarray view per step
+    else {
+      if (this.sortCount.length < bodies.count + 1) this.sortCount = new Int32Array(bodies.count + 1);
+      sortPairKeys(keys, pairLo, pairHi, nk, bodies.count, this.sortLo, this.sortHi, this.sortCount);
+    }
     this.broadMs = this.timeStages ? performance.now() - tb0 : 0;
 
     if (this.taken.length < prev.count) this.taken = new Uint8Array(2 * prev.count);
@@ -247,10 +282,11 @@ export class CollisionPass {
     }
   }
 
+  /** Stores this.box (body b's world AABB, not yet grown) grown by half the speculative distance as its tight box. */
   private storeTight(b: number): void {
-    const t = this.tight, m = this.box;
-    t[6 * b] = m.min[0]; t[6 * b + 1] = m.min[1]; t[6 * b + 2] = m.min[2];
-    t[6 * b + 3] = m.max[0]; t[6 * b + 4] = m.max[1]; t[6 * b + 5] = m.max[2];
+    const t = this.tight, m = this.box, h = 0.5 * SPECULATIVE_DISTANCE;
+    t[6 * b] = m.min[0] - h; t[6 * b + 1] = m.min[1] - h; t[6 * b + 2] = m.min[2] - h;
+    t[6 * b + 3] = m.max[0] + h; t[6 * b + 4] = m.max[1] + h; t[6 * b + 5] = m.max[2] + h;
   }
 
   private tightOverlap(a: number, b: number): boolean {
@@ -392,8 +428,9 @@ export class CollisionPass {
       for (let k = 0; k < buf.count; k++) buf.kind[k] = CONTACT_KIND_CONVEX_TERRAIN;
     } else if (this.polytopes[a] === null || !polytopeTerrainClear(this.polytopes[a]!, pose.position, pose.orientation, hf, S, this.polyWs)) {
       // (a large box or hull provably farther than S from the terrain, e.g. a chassis over
-      // its wheels, skips the general routine: it would return nothing)
-      const status = collideShapeHeightfield(buf, bodies.shapes[a] as Shape, pose, hf, S, this.collideWs);
+      // its wheels, skips the general routine: it would return nothing; so does each such
+      // child of a compound)
+      const status = collideShapeHeightfield(buf, bodies.shapes[a] as Shape, pose, hf, S, this.collideWs, this.clearance[a]);
       if (status !== 0) this.stats.degraded++;
       for (let k = 0; k < buf.count; k++) buf.kind[k] = CONTACT_KIND_CONVEX_TERRAIN;
     } else {

@@ -123,8 +123,6 @@ export class AppLiveLink implements LiveLink {
   private readonly openRecordingFile: ((path: string) => Promise<RecordingFileSink>) | null;
   private readonly scenarioPath: string;
   private recording: LinkRecording | null = null;
-  /** The app is writing a recording (the link's or its own), as the last snapshot said. */
-  private appRecording = false;
   /** The state hash of the step the last step/reset ended at (the rosbridge step's answer). */
   private hash: { step: number; value: string } | null = null;
 
@@ -140,7 +138,6 @@ export class AppLiveLink implements LiveLink {
     this.drive = { ...first.drive };
     this.openRecordingFile = options.openRecording ?? null;
     this.scenarioPath = options.scenarioPath ?? info.scenarioName;
-    this.appRecording = first.recording;
     this.state = {
       step: 0, time: 0, batchSteps: 0, cause: 'subscribe', running: false, lockstep: false, timeScale: 1, fault: null,
       drive: { throttle: 0, steer: 0 }, frame: this.frame, jointPosition: new Float64Array(0), jointVelocity: new Float64Array(0),
@@ -286,7 +283,6 @@ export class AppLiveLink implements LiveLink {
   setJointVelocity(joint: string, velocity: number): void {
     this.checkOpen('setJointVelocity');
     checkJointCommand(this.infoValue, joint, velocity);
-    if (this.appRecording || this.recording !== null) throw new Error('joint velocity: refused while recording (a recording carries only drive commands as inputs, so it would not replay)');
     this.command('setJointVelocity', async () => void (await this.backend.setJointVelocity(joint, velocity)));
   }
 
@@ -312,7 +308,6 @@ export class AppLiveLink implements LiveLink {
       const rec: LinkRecording = { path, sink, pump: Promise.resolve(), error: null };
       rec.pump = this.pumpRecording(rec);
       this.recording = rec;
-      this.appRecording = true;
       return { ...status, path };
     });
   }
@@ -408,7 +403,6 @@ export class AppLiveLink implements LiveLink {
         this.running = s.running;
         this.scale = s.timeScale;
         this.drive = { ...s.drive };
-        this.appRecording = s.recording;
         if (steps !== 0 || s.fault !== this.state.fault) this.publish(s, steps, steps < 0 ? 'reset' : 'clock');
       })
         .catch((e: unknown) => this.log(`app live link: reading the app's world failed: ${(e as Error).message}`))
@@ -423,7 +417,6 @@ export class AppLiveLink implements LiveLink {
   private async refresh(cause: LiveCause, batchSteps = 0, withHash = false): Promise<void> {
     const s = await this.backend.liveSnapshot(withHash);
     if (s.stateHash !== undefined) this.hash = { step: s.step, value: s.stateHash };
-    this.appRecording = s.recording;
     this.running = s.running;
     this.scale = s.timeScale;
     this.drive = { ...s.drive };

@@ -23,10 +23,10 @@
  * Per-step allocation: none. The state handed to subscribers is one object whose arrays are
  * views of the world's report buffers or filled in place, once per batch (not per step).
  *
- * Per-joint velocity commands (`setJointVelocity`) set a joint's motor target directly. They are
- * not inputs of the recording format (which carries the drive command, throttle and steer), so
- * they are refused while a recording runs and a recording is refused while one is in effect:
- * what is recorded always replays.
+ * Per-joint velocity commands (`setJointVelocity`) set a joint's motor target through the service
+ * (`SimServiceImpl.jointVelocity`), which writes them to a recording in progress as joint inputs
+ * at their step (format 4), so a run driven per joint replays and verifies too. Motor targets are
+ * part of the world's saved state, so a recording started after such commands starts from them.
  */
 import { resolve } from 'node:path';
 import { createDefaultService } from '../app/default-service';
@@ -153,8 +153,6 @@ export class LiveSession implements LiveLink {
   private tickPending = false;
   private recordSink: FileSink | null = null;
   private recordPath: string | null = null;
-  /** Joints given a per-joint command since the last reset (recordings are refused while any is). */
-  private readonly jointCommands = new Set<number>();
   private closed = false;
   private listenerFailed = false;
 
@@ -305,7 +303,6 @@ export class LiveSession implements LiveLink {
     return this.enqueue(async () => {
       const stopped = this.recordSink !== null ? await this.finishRecording() : null;
       this.world.engine.restoreState(stateFromBytes(this.initialState));
-      this.jointCommands.clear();
       this.owed = 0;
       this.publish(0, 'reset');
       return stopped;
@@ -353,27 +350,24 @@ export class LiveSession implements LiveLink {
   /**
    * Sets the motor target velocity [rad/s] (or [m/s] for a prismatic joint) of the joint named
    * `joint`. Refused for a joint the drive controller writes every step (drive it with
-   * setTwist/setDrive), a joint without a motor, and while recording (see the header).
+   * setTwist/setDrive) and a joint without a motor. An input of a recording in progress.
    */
   setJointVelocity(joint: string, velocity: number): void {
     this.checkOpen('setJointVelocity');
-    const j = checkJointCommand(this.infoValue, joint, velocity);
-    if (this.recordSink !== null) throw new Error('joint velocity: refused while recording (a recording carries only drive commands as inputs, so it would not replay)');
-    this.world.engine.setMotor(joint, velocity);
-    this.jointCommands.add(j);
+    checkJointCommand(this.infoValue, joint, velocity);
+    this.service.jointVelocity(joint, velocity);
   }
 
   /**
    * Records every step from now on into the MCAP file at `path` (created or truncated), with the
    * scenario path so `terrawheel verify <file>` finds the scenario. Throws when already
-   * recording, or after per-joint commands (reset first).
+   * recording.
    */
   startRecording(path: string): Promise<LiveRecordingStatus> {
     this.checkOpen('startRecording');
     if (typeof path !== 'string' || path.length === 0) return Promise.reject(new Error('startRecording: path must be a non-empty string'));
     return this.enqueue(async () => {
       if (this.recordSink !== null) throw new Error(`startRecording: already recording to ${this.recordPath} (stop it first)`);
-      if (this.jointCommands.size > 0) throw new Error('startRecording: per-joint velocity commands are in effect and a recording cannot carry them; reset first');
       const abs = resolve(path);
       const sink = await FileSink.create(abs);
       try {

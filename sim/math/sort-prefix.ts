@@ -32,3 +32,35 @@ function sift(a: Float64Array, start: number, end: number): void {
     root = child;
   }
 }
+
+/**
+ * Writes into keys[0, n) the body-pair keys lo[k]·2²¹ + hi[k] + 1 (bodyPairKey, pair-key.ts) of
+ * the n pairs (lo[k] < hi[k] < bodyCount), in ascending order, by two stable counting passes (by
+ * the higher body, then by the lower): O(n + bodyCount) where a comparison sort is O(n log n) (a
+ * heapsort of the 19,000 pairs of a 1,000-box pile took 11 % of its step). tLo, tHi (length ≥ n)
+ * and count (length ≥ bodyCount + 1) are scratch; nothing allocates. Distinct pairs give the
+ * same array as sorting their keys.
+ */
+export function sortPairKeys(
+  keys: Float64Array, lo: Int32Array, hi: Int32Array, n: number, bodyCount: number,
+  tLo: Int32Array, tHi: Int32Array, count: Int32Array,
+): void {
+  count.fill(0, 0, bodyCount + 1);
+  for (let k = 0; k < n; k++) count[hi[k] + 1]++;
+  for (let b = 0; b < bodyCount; b++) count[b + 1] += count[b];
+  for (let k = 0; k < n; k++) {
+    const at = count[hi[k]]++;
+    tLo[at] = lo[k];
+    tHi[at] = hi[k];
+  }
+  count.fill(0, 0, bodyCount + 1);
+  for (let k = 0; k < n; k++) count[tLo[k] + 1]++;
+  for (let b = 0; b < bodyCount; b++) count[b + 1] += count[b];
+  for (let k = 0; k < n; k++) {
+    const a = tLo[k];
+    keys[count[a]++] = a * PAIR_SHIFT + (tHi[k] + 1);
+  }
+}
+
+/** BODY_PAIR_SHIFT of collision/pair-key.ts (math/ does not import from collision/). */
+const PAIR_SHIFT = 2097152;

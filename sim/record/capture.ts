@@ -35,6 +35,7 @@
  *   keyframe o: 3, step, 0, byteLength, saveState bytes (padded to whole slots); the encoder
  *            computes the state hash (`hashFloat64`, what `stateHash()` gives) from them
  *   event    o: 4, step, kind (string index), message (string index), body (−1: none)
+ *   joint    o: 6, step, joint name (string index), velocity
  */
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
 import { ReportArrays, contactElement, contactElements, writeBodyReport, writeContactReport } from '../dynamics/report';
@@ -47,6 +48,7 @@ export const REC_INPUT = 2;
 export const REC_KEYFRAME = 3;
 export const REC_EVENT = 4;
 export const REC_CHANGES = 5;
+export const REC_JOINT_INPUT = 6;
 
 /** One batch of captured steps: `used` bytes of `buf` hold records; `strings` their texts. */
 export interface CaptureBatch {
@@ -311,6 +313,16 @@ export class StepCapture {
     this.o = o + 4;
   }
 
+  /** A per-joint velocity command (its name is one of the batch's strings). */
+  jointInput(step: number, joint: string, velocity: number): void {
+    const f = this.f, o = this.o, b = this.batch!;
+    f[o] = REC_JOINT_INPUT;
+    f[o + 1] = step;
+    f[o + 2] = b.strings.push(joint) - 1;
+    f[o + 3] = velocity;
+    this.o = o + JOINT_INPUT_SLOTS;
+  }
+
   /** A keyframe: the world's `saveState()` bytes (its hash is the encoder's work). */
   keyframe(step: number, bytes: Uint8Array): void {
     const f = this.f, o = this.o;
@@ -338,6 +350,7 @@ export function keyframeSlots(n: number): number {
   return 4 + Math.ceil(n / 8);
 }
 export const INPUT_SLOTS = 4;
+export const JOINT_INPUT_SLOTS = 4;
 export const EVENT_SLOTS = 5;
 
 /**
@@ -361,6 +374,9 @@ export function applyBatch(writer: RecordingWriter, b: CaptureBatch, decoder: Fr
     } else if (type === REC_INPUT) {
       writer.writeInput({ step, throttle: f[o + 2], steer: f[o + 3] });
       o += INPUT_SLOTS;
+    } else if (type === REC_JOINT_INPUT) {
+      writer.writeJointInput({ step, joint: b.strings[f[o + 2]], velocity: f[o + 3] });
+      o += JOINT_INPUT_SLOTS;
     } else if (type === REC_KEYFRAME) {
       const len = f[o + 3];
       const at = 8 * (o + 4);

@@ -37,8 +37,12 @@ import { CONTACT_ELEMENT_NONE, CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE,
 
 /** MCAP header profile of our files. */
 export const RECORDING_PROFILE = 'terrawheel';
-/** Format version written in the `terrawheel.recording` metadata; readers refuse newer ones. */
-export const RECORDING_FORMAT_VERSION = 3;
+/**
+ * Format version written in the `terrawheel.recording` metadata; readers refuse newer ones.
+ * 4: the `/terrawheel/joint_input` channel (per-joint velocity commands as inputs); 3: contactInfo
+ * carries the terrain element; 2: delta frames; 1: full frames only.
+ */
+export const RECORDING_FORMAT_VERSION = 4;
 
 /**
  * [bytes] Largest uncompressed size a chunk may declare. Checked before a chunk is inflated: a
@@ -60,6 +64,8 @@ export const TOPIC = {
   frame: '/terrawheel/frame',
   keyframe: '/terrawheel/keyframe',
   input: '/terrawheel/input',
+  /** Per-joint motor velocity commands (format 4 on; older files have no such channel). */
+  jointInput: '/terrawheel/joint_input',
   event: '/terrawheel/event',
   wheels: '/terrawheel/wheels',
   transforms: '/terrawheel/tf',

@@ -472,6 +472,19 @@ export const INPUT_JSON_SCHEMA = {
   required: ['step', 'throttle', 'steer'],
 } as const;
 
+/** JSON schema of `/terrawheel/joint_input` (terrawheel.JointInput). */
+export const JOINT_INPUT_JSON_SCHEMA = {
+  title: 'terrawheel.JointInput',
+  description: 'A joint motor\'s target velocity (rad/s, or m/s for a prismatic joint), applied from this step on',
+  type: 'object',
+  properties: {
+    step: { type: 'integer', minimum: 0 },
+    joint: { type: 'string', minLength: 1 },
+    velocity: { type: 'number' },
+  },
+  required: ['step', 'joint', 'velocity'],
+} as const;
+
 /** JSON schema of `/terrawheel/event` (terrawheel.Event). */
 export const EVENT_JSON_SCHEMA = {
   title: 'terrawheel.Event',

@@ -56,6 +56,8 @@ export function parseRecordingMetadata(m: Map<string, string>): RecordingMetadat
   for (const t of [TOPIC.frame, TOPIC.keyframe, TOPIC.input, TOPIC.event]) {
     if (!Number.isInteger(meta.channels?.[t])) throw new RecordingError(`recording metadata: no channel id for ${t}`);
   }
+  const ji = meta.channels[TOPIC.jointInput];
+  if (ji !== undefined && !Number.isInteger(ji)) throw new RecordingError(`recording metadata: bad channel id for ${TOPIC.jointInput}`);
   if (!Array.isArray(meta.bodies) || !Array.isArray(meta.wheels)) throw new RecordingError('recording metadata: bodies/wheels missing');
   return meta;
 }

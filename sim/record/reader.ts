@@ -35,7 +35,7 @@ import type { RecordingSource } from './io';
 import { collectKeyframeSteps, keyframeAtOrBefore } from './keyframe-index';
 import { openRecording, type RecordingInfo } from './open-recording';
 import { asRecordingError } from './read-checks';
-import type { EventRecord, InputRecord } from './writer';
+import type { EventRecord, InputRecord, JointInputRecord } from './writer';
 
 export type { RecordingInfo } from './open-recording';
 
@@ -58,7 +58,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 export class RecordingReader {
   readonly info: RecordingInfo;
   private readonly chunks: ChunkEntry[];
-  private readonly ids: { frame: number; keyframe: number; input: number; event: number };
+  /** Channel ids; jointInput is undefined in files before format 4. */
+  private readonly ids: { frame: number; keyframe: number; input: number; jointInput: number | undefined; event: number };
   private readonly store: ChunkStore;
   private readonly frames: FrameChain;
 
@@ -67,7 +68,7 @@ export class RecordingReader {
     this.info = info;
     this.chunks = chunks;
     const ch = info.metadata.channels;
-    this.ids = { frame: ch[TOPIC.frame], keyframe: ch[TOPIC.keyframe], input: ch[TOPIC.input], event: ch[TOPIC.event] };
+    this.ids = { frame: ch[TOPIC.frame], keyframe: ch[TOPIC.keyframe], input: ch[TOPIC.input], jointInput: ch[TOPIC.jointInput], event: ch[TOPIC.event] };
     this.store = new ChunkStore(source, codecs, chunks, info, BigInt(info.metadata.stepNs), cacheChunks);
     this.frames = new FrameChain(this.store, this.ids.frame);
   }
@@ -157,6 +158,20 @@ export class RecordingReader {
       const o = v as InputRecord;
       if (typeof o !== 'object' || o === null || !Number.isInteger(o.step) || typeof o.throttle !== 'number' || typeof o.steer !== 'number') throw new RecordingError(`${where}: input message lacks step/throttle/steer`);
       return { step: o.step, throttle: o.throttle, steer: o.steer };
+    });
+  }
+
+  /**
+   * Every per-joint velocity command with its step, in the order written (from..to inclusive when
+   * given). None in files before format 4, which could not carry them.
+   */
+  async jointInputs(from = 0, to = Number.MAX_SAFE_INTEGER): Promise<JointInputRecord[]> {
+    const id = this.ids.jointInput;
+    if (id === undefined) return [];
+    return this.jsonMessages(id, from, to, (v, where) => {
+      const o = v as JointInputRecord;
+      if (typeof o !== 'object' || o === null || !Number.isInteger(o.step) || typeof o.joint !== 'string' || o.joint.length === 0 || typeof o.velocity !== 'number' || !Number.isFinite(o.velocity)) throw new RecordingError(`${where}: joint input message lacks step/joint/velocity`);
+      return { step: o.step, joint: o.joint, velocity: o.velocity };
     });
   }
 

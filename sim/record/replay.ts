@@ -3,8 +3,8 @@
  * then re-simulate with the recorded inputs) and verify a recording (re-simulate it and compare
  * state hashes at every keyframe, and body poses with every recorded frame).
  *
- * The world is reached through `ReplayableWorld`, five calls the dynamics world offers, so this
- * file needs no world of its own (the tests drive a toy one).
+ * The world is reached through `ReplayableWorld`, five calls the dynamics world offers (six with
+ * per-joint inputs), so this file needs no world of its own (the tests drive a toy one).
  *
  * Step convention (as the writer's): a frame or keyframe at step s is the state after s steps;
  * an input at step s is applied before the world steps from s to s + 1.
@@ -12,7 +12,7 @@
 import { POSE_STRIDE } from '../dynamics/frame-layout';
 import { makeFrame, RecordingError } from './format';
 import type { RecordingReader } from './reader';
-import type { InputRecord } from './writer';
+import type { InputRecord, JointInputRecord } from './writer';
 import type { Incomplete } from './chunk-index';
 import type { RecordingInfo } from './open-recording';
 
@@ -24,6 +24,11 @@ export interface ReplayableWorld {
   /** Bytes from saveState() of a world built from the same scenario. */
   restoreState(bytes: Uint8Array): void;
   setDriveInput(throttle: number, steer: number): void;
+  /**
+   * A joint's motor target velocity (a recorded per-joint command, format 4). Needed only by
+   * recordings that have such inputs; replaying one without it is refused.
+   */
+  setJointInput?(joint: string, velocity: number): void;
   /** One fixed step. */
   step(): void;
   stateHash(): string;
@@ -39,6 +44,22 @@ export interface SeekResult {
   simulated: number;
   /** The drive input in effect at the target step (the world has it set). */
   input: { throttle: number; steer: number };
+}
+
+/** Applies the joint inputs of `step` (in step order, then as written) from `joints[k]`; returns the next k. */
+function applyJointInputsAt(world: ReplayableWorld, joints: readonly JointInputRecord[], k: number, step: number): number {
+  while (k < joints.length && joints[k].step <= step) {
+    if (joints[k].step === step) world.setJointInput!(joints[k].joint, joints[k].velocity);
+    k++;
+  }
+  return k;
+}
+
+/** The recording's joint inputs from..to; refused when there are some and the world cannot take them. */
+async function jointInputsFor(reader: RecordingReader, world: ReplayableWorld, from: number, to: number): Promise<JointInputRecord[]> {
+  const joints = await reader.jointInputs(from, to);
+  if (joints.length > 0 && typeof world.setJointInput !== 'function') throw new RecordingError(`the recording has ${joints.length} per-joint velocity input(s) and this world cannot apply them (setJointInput)`);
+  return joints;
 }
 
 /** Applies the inputs of `step` (they are in step order) starting at `inputs[k]`; returns the next k. */
@@ -68,12 +89,16 @@ export async function seekWorld(reader: RecordingReader, world: ReplayableWorld,
   const current = { throttle: kf.throttle, steer: kf.steer };
   world.setDriveInput(current.throttle, current.steer);
   const inputs = await reader.inputs(kf.step, step);
+  const joints = await jointInputsFor(reader, world, kf.step, step);
   let k = 0;
+  let kj = 0;
   for (let s = kf.step; s < step; s++) {
     k = applyInputsAt(world, inputs, k, s, current);
+    kj = applyJointInputsAt(world, joints, kj, s);
     world.step();
   }
   applyInputsAt(world, inputs, k, step, current);
+  applyJointInputsAt(world, joints, kj, step);
   return { keyframeStep: kf.step, simulated: step - kf.step, input: { ...current } };
 }
 
@@ -164,8 +189,10 @@ export async function verifyRecording(reader: RecordingReader, world: Replayable
   world.restoreState(kf0.bytes);
   world.setDriveInput(kf0.throttle, kf0.steer);
   const inputs = await reader.inputs(first, info.lastStep);
+  const joints = await jointInputsFor(reader, world, first, info.lastStep);
   const current = { throttle: kf0.throttle, steer: kf0.steer };
   let k = 0;
+  let kj = 0;
   const every = options.progressEvery ?? 240;
   for (let s = first; s <= info.lastStep && diff === null; s++) {
     if (s > first) {
@@ -196,6 +223,7 @@ export async function verifyRecording(reader: RecordingReader, world: Replayable
       }
     }
     k = applyInputsAt(world, inputs, k, s, current);
+    kj = applyJointInputsAt(world, joints, kj, s);
     if (options.onProgress && (s - first) % every === 0) options.onProgress(s, info.lastStep);
   }
   const where = diff === null ? '' : `step ${diff.step}${diff.bodyName !== null ? `, body ${diff.bodyName}` : ''} (${diff.what}: recorded ${diff.expected}, re-simulated ${diff.actual})`;

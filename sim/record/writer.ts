@@ -48,6 +48,7 @@ import {
   frameTransformsJson,
   quotedNames,
   INPUT_JSON_SCHEMA,
+  JOINT_INPUT_JSON_SCHEMA,
   makeWheelStats,
   staticScene,
   timeFromNs,
@@ -164,6 +165,18 @@ export interface InputRecord {
   throttle: number;
   steer: number;
 }
+
+/** A per-joint velocity command as recorded (format 4): the joint's motor target from `step` on. */
+export interface JointInputRecord {
+  step: number;
+  /** The joint's name (as in the world's spec). */
+  joint: string;
+  /** [rad/s] or [m/s] */
+  velocity: number;
+}
+
+/** Longest joint name a joint input may carry. */
+export const MAX_JOINT_NAME_LENGTH = 255;
 
 /** An event as recorded (a fault, a note), written before its step's frame. */
 export interface EventRecord {
@@ -324,6 +337,7 @@ export class RecordingWriter {
     const frameSchema = await schemaId(FRAME_SCHEMA_NAME, '', '');
     const keyframeSchema = await schemaId(KEYFRAME_SCHEMA_NAME, '', '');
     const inputSchema = await schemaId('terrawheel.Input', 'jsonschema', INPUT_JSON_SCHEMA);
+    const jointInputSchema = await schemaId('terrawheel.JointInput', 'jsonschema', JOINT_INPUT_JSON_SCHEMA);
     const eventSchema = await schemaId('terrawheel.Event', 'jsonschema', EVENT_JSON_SCHEMA);
     const wheelsSchema = await schemaId('terrawheel.Wheels', 'jsonschema', WHEELS_JSON_SCHEMA);
     const tfSchema = await schemaId('foxglove.FrameTransforms', 'jsonschema', FrameTransformsSchema);
@@ -334,6 +348,7 @@ export class RecordingWriter {
       [TOPIC.frame]: await channel(TOPIC.frame, frameSchema, FRAME_ENCODING),
       [TOPIC.keyframe]: await channel(TOPIC.keyframe, keyframeSchema, KEYFRAME_ENCODING),
       [TOPIC.input]: await channel(TOPIC.input, inputSchema, 'json'),
+      [TOPIC.jointInput]: await channel(TOPIC.jointInput, jointInputSchema, 'json'),
       [TOPIC.event]: await channel(TOPIC.event, eventSchema, 'json'),
       [TOPIC.wheels]: await channel(TOPIC.wheels, wheelsSchema, 'json'),
       [TOPIC.transforms]: await channel(TOPIC.transforms, tfSchema, 'json'),
@@ -455,6 +470,19 @@ export class RecordingWriter {
     this.steer = input.steer;
     this.inputsWritten++;
     this.enqueueJson(TOPIC.input, input.step, { step: input.step, throttle: input.throttle, steer: input.steer });
+  }
+
+  /**
+   * A per-joint velocity command, in effect from `step` on (applied, in the order written, with
+   * the step's drive input before the world steps from `step` to `step + 1`).
+   */
+  writeJointInput(input: JointInputRecord): void {
+    this.checkOpen('joint input', input.step);
+    if (typeof input.joint !== 'string' || input.joint.length === 0 || input.joint.length > MAX_JOINT_NAME_LENGTH) throw new Error(`jointInput.joint must be a joint name of 1 to ${MAX_JOINT_NAME_LENGTH} characters, got ${JSON.stringify(input.joint)}`);
+    if (!Number.isFinite(input.velocity)) throw new Error(`jointInput.velocity must be finite, got ${input.velocity}`);
+    this.lastStep = input.step;
+    this.inputsWritten++;
+    this.enqueueJson(TOPIC.jointInput, input.step, { step: input.step, joint: input.joint, velocity: input.velocity });
   }
 
   /** The world's saved state at `step` (after `step` steps); the input in effect is added. */

@@ -15,9 +15,10 @@ import { parseScenarioFile } from './scenario-v2';
 
 /** `files` with the robot's convex parts and mesh volume report (a new object; `files` untouched). */
 export async function prepareScenarioMeshes(files: ScenarioFiles, cache: ConvexPartsCache | null): Promise<ScenarioFiles> {
-  if (files.robotConvexParts !== undefined || typeof files.robotUrdf !== 'string') return files;
+  // Malformed files are buildWorld's to refuse, with its own message.
+  if (files === null || typeof files !== 'object' || files.robotConvexParts !== undefined || typeof files.robotUrdf !== 'string') return files;
   const meshes = files.robotMeshes ?? {};
-  if (Object.keys(meshes).length === 0) return files;
+  if (typeof meshes !== 'object' || Object.keys(meshes).length === 0) return files;
   const entry = parseScenarioFile(files.scenario).robot;
   if (entry === undefined || !('urdf' in entry)) return files;
   // The same lookup as loadScenarioUrdfRobot: by resolved path, else by base name.

@@ -28,8 +28,12 @@ export function loadScenarioUrdfRobot(parsed: ParsedScenario, files: ScenarioRob
   return loadScenarioUrdfRobotWithVisuals(parsed, files, terrain).robot;
 }
 
-/** loadScenarioUrdfRobot, with the URDF's visuals (body frames: placement moves bodies, not visuals). */
-export function loadScenarioUrdfRobotWithVisuals(parsed: ParsedScenario, files: ScenarioRobotFiles, terrain: Heightfield): { robot: RobotSpec; visuals: VisualSpec[] } {
+/**
+ * loadScenarioUrdfRobot, with the URDF's visuals (body frames: placement moves bodies, not
+ * visuals) and the warnings a user driving it must see (UrdfRobot.driveWarnings: wheel motors
+ * capped by the URDF's effort limits).
+ */
+export function loadScenarioUrdfRobotWithVisuals(parsed: ParsedScenario, files: ScenarioRobotFiles, terrain: Heightfield): { robot: RobotSpec; visuals: VisualSpec[]; warnings: string[] } {
   const entry = parsed.robot;
   if (entry === undefined || !('urdf' in entry)) throw new ScenarioError('scenario: no URDF robot');
   if (typeof files.robotUrdf !== 'string') throw new ScenarioError(`scenario: the robot ${entry.urdf} was not supplied (ScenarioFiles.robotUrdf)`);
@@ -52,5 +56,5 @@ export function loadScenarioUrdfRobotWithVisuals(parsed: ParsedScenario, files: 
   // visualMeshes: false (a robot bundled without its visual meshes): the mesh visuals are dropped,
   // so the renderer draws the collision shapes of links that have no other visual
   const visuals = entry.visualMeshes === false ? loaded.visuals.filter((v) => v.geometry.type !== 'mesh') : loaded.visuals;
-  return { robot: placeOnTerrain(loaded.robot, terrain), visuals };
+  return { robot: placeOnTerrain(loaded.robot, terrain), visuals, warnings: loaded.driveWarnings };
 }

@@ -160,13 +160,14 @@ test('units change the entity panel, inspector, status bar and plot labels, and 
   await page.locator('#set-units-force').selectOption('kN');
   await expect(state).toContainText('position mm');
   await expect(state).toContainText('roll pitch yaw rad');
-  await expect(state).toContainText('velocity mm/s');
+  await expect(state).toContainText('velocity m/s'); // speeds stay in m/s (issue #30: not "1008 mm/s")
+  await expect(state).not.toContainText('mm/s');
   const xmm = Number((await posRow.textContent())!.split(' ')[0]);
   expect(Math.abs(xmm - xm * 1000)).toBeLessThan(1); // the same position, now in mm
-  await expect(page.locator('#status')).toContainText('mm/s');
+  await expect(page.locator('#status')).toContainText(' m/s');
   await expect(page.locator('#inspector th', { hasText: 'depth' })).toHaveText('depth mm');
   await expect(page.locator('#inspector th', { hasText: 'force' })).toHaveText('force kN');
-  await expect(page.getByTestId('series')).toContainText('[mm/s]');
+  await expect(page.getByTestId('series')).toContainText('[m/s]');
   await shoot(page, '#sidebar', 'units-sidebar');
 
   // World axes, colour-blind palette, plain terrain, background: each changes the drawn view.
@@ -200,7 +201,7 @@ test('units change the entity panel, inspector, status bar and plot labels, and 
   await expect(page.locator('#set-contactPalette')).toHaveValue('colorblind');
   await expect(page.locator('#set-background')).toHaveValue('#202020');
   await expect(page.locator('#set-showWorldAxes')).not.toBeChecked();
-  await expect(page.locator('#status')).toContainText('mm/s');
+  await expect(page.locator('#status')).toContainText(' m/s');
   expect(problems).toEqual([]);
 });
 

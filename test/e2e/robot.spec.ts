@@ -65,6 +65,8 @@ test('bundled robot from the menu, keyboard driving, Open robot… with its mesh
   h = await hook(page);
   expect(h.error).toBeNull();
   expect(h.scenarioName).toBe('Differential drive with caster on the ramps');
+  // the scenario menu names the running world, not the bundled scenario it came from (issue #30)
+  await expect(page.locator('#scenario-menu option:checked')).toHaveText('Differential drive with caster on the ramps (e2e-bot.urdf)');
   expect(h.bodyNames).toEqual(expect.arrayContaining(['chassis:e2e_base', 'wheel:e2e_left_wheel', 'wheel:e2e_right_wheel']));
   expect(h.visualBodies).toBe(4);
   expect(h.warnings.filter((w) => w.includes('visual'))).toEqual([]); // the STL shell and the Collada caster were drawn

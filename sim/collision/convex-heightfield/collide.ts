@@ -9,6 +9,9 @@
  *      gives the cell range; the min/max pyramid (Heightfield.cellRangeMinMax) rejects the
  *      whole query when the terrain's highest vertex is below the body. A planar range is one
  *      element (element-shape.ts, loadPlanarPatch: the paper's flat-patch shortcut, any plane).
+ *      For a box or hull body, an element whose solid column lies more than the margin beyond
+ *      one of the body's face planes is skipped before it is loaded (face-contacts.ts,
+ *      loadCullMasks: one mask of planes per grid vertex).
  *   2. Face contacts per element (face-contacts.ts; elements: element-shape.ts): the body's
  *      supporting feature clipped against the element's prism, and the body's vertices inside
  *      it, all with the element's FACE normal (no ghost contacts on flat or gently bent ground).
@@ -37,7 +40,7 @@ import { ReduceManifoldStatus, reduceManifoldInto } from '../reduce-manifold';
 import { activeEdgeContact, anyEdgeActive, EdgeContactResult } from './active-edges';
 import { inactiveCreaseContacts } from './crease-fallback';
 import { loadElement, loadPlanarPatch } from './element-shape';
-import { bodySupportGap, facePlaneAboveElement, loadBodyVertices, outsidePrism, supportingPolygon, vertexContacts } from './face-contacts';
+import { bodySupportGap, facePlaneAboveElement, loadBodyFacePlanes, loadBodyVertices, loadCullMasks, outsidePrism, supportingPolygon, vertexContacts } from './face-contacts';
 import type { ConvexHeightfieldWorkspace } from './workspace';
 
 /** How a convex shape vs terrain query ended. */
@@ -80,14 +83,25 @@ export function collideConvexHeightfield(
   ws.fallbackCount = 0;
   ws.polyCacheValid = false;
   loadBodyVertices(ws, shape, pose);
+  loadBodyFacePlanes(ws, shape, pose);
   if (loadPlanarPatch(ws.nP, ws.elemPoly, ws.element, hf, ws.i0, ws.j0, ws.i1, ws.j1)) {
     planarPatchContacts(ws, hf, shape, pose, margin);
   } else {
+    // 1b. The face-plane cull (face-contacts.ts, loadCullMasks): an element whose corners' masks
+    // share a bit lies beyond a face plane of the body by more than the margin.
+    const cull = ws.faceCull && ws.nCull > 0;
+    if (cull) loadCullMasks(ws, hf, margin);
+    const m = ws.cullMask, w = ws.i1 - ws.i0 + 2;
     for (let j = ws.j0; j <= ws.j1; j++) {
       for (let i = ws.i0; i <= ws.i1; i++) {
         const rect = hf.cellIsRectangle(i, j);
+        // corner masks V0 (i, j), V1 (i+1, j), V2 (i, j+1), V3 (i+1, j+1)
+        const c0 = (j - ws.j0) * w + (i - ws.i0);
+        const m0 = cull ? m[c0] : 0, m1 = cull ? m[c0 + 1] : 0, m2 = cull ? m[c0 + w] : 0, m3 = cull ? m[c0 + w + 1] : 0;
         for (let e = 0; e < (rect ? 1 : 2); e++) {
           const kind: ElementKind = rect ? ElementKind.Rectangle : e === 0 ? ElementKind.LowerTriangle : ElementKind.UpperTriangle;
+          // V0 V1 V3 V2 / V0 V1 V2 / V1 V3 V2
+          if ((rect ? m0 & m1 & m2 & m3 : e === 0 ? m0 & m1 & m2 : m1 & m3 & m2) !== 0) continue;
           if (elementContacts(ws, hf, i, j, kind, shape, pose, margin)) status = HeightfieldCollideStatus.Overflow;
         }
       }

@@ -18,9 +18,10 @@ import type { BoxShape } from '../../shapes/box';
 import type { ConvexHullShape } from '../../shapes/convex-hull';
 import type { ConvexShape, Pose } from '../../shapes/shape';
 import { ShapeKind } from '../../shapes/shape';
-import type { ElementKind } from '../../terrain/heightfield';
+import type { ElementKind, Heightfield } from '../../terrain/heightfield';
 import type { FacePolygon } from '../manifold/face-polygon';
 import { PairContactKind, TAG_VERTEX, packFeature } from '../manifold/feature-id';
+import { CULL_MAX_FACES } from './workspace';
 import type { ConvexHeightfieldWorkspace } from './workspace';
 
 /** Fills ws.verts/nVerts with the world vertices of a box or hull body (none for curved shapes). */
@@ -43,6 +44,94 @@ export function loadBodyVertices(ws: ConvexHeightfieldWorkspace, shape: ConvexSh
       t[1] = hull.vertices[3 * v + 1];
       t[2] = hull.vertices[3 * v + 2];
       pushBodyVertex(ws, pose);
+    }
+  }
+}
+
+/**
+ * Fills ws.cullPlanes/nCull with the world face planes of a box or hull body (none for curved
+ * shapes or hulls of more than CULL_MAX_FACES faces).
+ */
+export function loadBodyFacePlanes(ws: ConvexHeightfieldWorkspace, shape: ConvexShape, pose: Readonly<Pose>): void {
+  ws.nCull = 0;
+  const t = ws.tmp;
+  if (shape.kind === ShapeKind.Box) {
+    const h = (shape as BoxShape).halfExtents;
+    for (let f = 0; f < 6; f++) {
+      const a = f >> 1, s = f & 1 ? -1 : 1;
+      t[0] = a === 0 ? s : 0;
+      t[1] = a === 1 ? s : 0;
+      t[2] = a === 2 ? s : 0;
+      pushFacePlane(ws, pose, h[a]);
+    }
+  } else if (shape.kind === ShapeKind.ConvexHull) {
+    const hull = shape as ConvexHullShape;
+    if (hull.faceCount > CULL_MAX_FACES) return;
+    const pl = hull.planes;
+    for (let f = 0; f < hull.faceCount; f++) {
+      t[0] = pl[4 * f];
+      t[1] = pl[4 * f + 1];
+      t[2] = pl[4 * f + 2];
+      pushFacePlane(ws, pose, pl[4 * f + 3]);
+    }
+  }
+}
+
+/** Appends ws.tmp (a body-local unit face normal) with local offset d to ws.cullPlanes in world coordinates. */
+function pushFacePlane(ws: ConvexHeightfieldWorkspace, pose: Readonly<Pose>, d: number): void {
+  const t = ws.tmp, k = 4 * ws.nCull, p = pose.position;
+  quatRotate(t, pose.orientation, t);
+  ws.cullPlanes[k] = t[0];
+  ws.cullPlanes[k + 1] = t[1];
+  ws.cullPlanes[k + 2] = t[2];
+  ws.cullPlanes[k + 3] = d + t[0] * p[0] + t[1] * p[1] + t[2] * p[2];
+  ws.nCull++;
+}
+
+/**
+ * The face-plane cull, per grid vertex of the query's cell range: ws.cullMask gets, for vertex
+ * (i0 + a, j0 + b) at index b·(i1 − i0 + 2) + a, the bit f set when everything an element at
+ * that vertex can test lies more than `margin` beyond the body's face plane f. An element's face
+ * and vertex contacts are body points in its prism along −n_P below (or within the margin above)
+ * its plane; the body reaches no lower than ws.minZ (its lowest point less the margin), so the
+ * prism matters down to z = minZ. A point Σλ_k·Y_k − t·n_P of it (Y_k the corners) is the same
+ * combination of points Y_k − t_k·n_P with t_k between 0 and the t that brings Y_k to z = minZ
+ * (t_k = t · t_k,max / Σλ_k·t_k,max; t_k,max < 0 for a corner below minZ): so per vertex Y the
+ * segment from Y to its point at z = minZ, which lies |Y_z − minZ|·|slope| sideways of Y. With
+ * the steepest slope of the range (smax, over its grid edges) that end lies in a disc, and a
+ * plane's nearest point of a segment is one of its ends: the bit is set when Y and the whole
+ * disc are beyond the plane by more than the margin. An element whose corners share a bit then has its prism (and itself:
+ * no edge contact either) beyond the plane: no contact within the margin (collide.ts skips it
+ * before loading it). One dot product per face and vertex (each vertex serves up to six
+ * elements), against a support query, a clip and GJK for an element the element-plane test lets
+ * through (a chassis over ridged ground: most of its footprint does).
+ */
+export function loadCullMasks(ws: ConvexHeightfieldWorkspace, hf: Heightfield, margin: number): void {
+  const c = ws.cullPlanes, m = ws.cullMask, nc = ws.nCull, zBottom = ws.minZ;
+  const i0 = ws.i0, j0 = ws.j0, i1 = ws.i1 + 1, j1 = ws.j1 + 1, w = i1 - i0 + 1;
+  const H = hf.heights, cols = hf.cols, x0 = hf.x0, y0 = hf.y0, dx = hf.dx, dy = hf.dy;
+  // steepest slope of any element of the range: its x and y rises are those of grid edges
+  let gx = 0, gy = 0;
+  for (let j = j0; j <= j1; j++) {
+    for (let i = i0; i <= i1; i++) {
+      const h = H[j * cols + i];
+      if (i < i1) gx = Math.max(gx, Math.abs(H[j * cols + i + 1] - h));
+      if (j < j1) gy = Math.max(gy, Math.abs(H[(j + 1) * cols + i] - h));
+    }
+  }
+  const smax = Math.sqrt((gx / dx) * (gx / dx) + (gy / dy) * (gy / dy));
+  for (let j = j0; j <= j1; j++) {
+    const y = y0 + j * dy;
+    for (let i = i0; i <= i1; i++) {
+      const x = x0 + i * dx, z = H[j * cols + i];
+      const reach = Math.abs(z - zBottom) * smax;
+      let bits = 0;
+      for (let f = 0; f < nc; f++) {
+        const nx = c[4 * f], ny = c[4 * f + 1], nz = c[4 * f + 2], lim = c[4 * f + 3] + margin;
+        const side = nx * x + ny * y;
+        if (side + nz * z > lim && side + nz * zBottom - reach * Math.sqrt(nx * nx + ny * ny) > lim) bits |= 1 << f;
+      }
+      m[(j - j0) * w + (i - i0)] = bits;
     }
   }
 }

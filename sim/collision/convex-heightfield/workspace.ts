@@ -5,7 +5,7 @@
  * Every stage reads and writes its state here; nothing passes through module variables. One
  * workspace serves one query at a time; nothing inside grows.
  */
-import { HEIGHTFIELD_CANDIDATE_CAPACITY, HEIGHTFIELD_FALLBACK_ELEMENTS, HULL_MAX_VERTICES } from '../../constants';
+import { HEIGHTFIELD_CANDIDATE_CAPACITY, HEIGHTFIELD_FALLBACK_ELEMENTS, HEIGHTFIELD_MAX_CELLS_PER_QUERY, HULL_MAX_VERTICES } from '../../constants';
 import type { Vec3 } from '../../math/vec3';
 import type { Aabb, Pose } from '../../shapes/shape';
 import { SupportFace } from '../../shapes/shape';
@@ -16,6 +16,9 @@ import { ClipWorkspace } from '../manifold/clip-faces';
 import { FacePolygon } from '../manifold/face-polygon';
 import { ManifoldGroups } from '../reduce-manifold';
 import { ElementShape } from './element-shape';
+
+/** Hulls with more faces than this skip the face-plane cull (its cost per element grows with the faces). */
+export const CULL_MAX_FACES = 32;
 
 /**
  * Scratch of one convex body vs heightfield query (collideConvexHeightfield,
@@ -44,6 +47,22 @@ export class ConvexHeightfieldWorkspace {
   /** World vertices of a box or hull body (nVerts = 0 for curved shapes), filled once per query. */
   readonly verts = new Float64Array(HULL_MAX_VERTICES * 3);
   nVerts = 0;
+
+  /**
+   * World face planes of a box or hull body (n, d with n·x ≤ d inside; nCull = 0 for curved
+   * shapes and hulls of more than CULL_MAX_FACES faces), filled once per query for the
+   * face-plane cull (face-contacts.ts, loadCullMasks).
+   */
+  readonly cullPlanes = new Float64Array(4 * CULL_MAX_FACES);
+  nCull = 0;
+  /** The face-plane cull is on (tests turn it off to compare against the uncut element loop). */
+  faceCull = true;
+  /**
+   * Per grid vertex of the query's cell range: the face planes its solid column lies beyond by
+   * more than the margin, one bit each (face-contacts.ts, loadCullMasks). A range of at most
+   * HEIGHTFIELD_MAX_CELLS_PER_QUERY cells has at most twice that many vertices, plus 2.
+   */
+  readonly cullMask = new Int32Array(2 * HEIGHTFIELD_MAX_CELLS_PER_QUERY + 2);
 
   /** The body's supporting feature along −n_P in world space, and what it was computed from. */
   readonly bodyPoly = new FacePolygon();

@@ -30,8 +30,9 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { MESH_MAX_BYTES, MESH_MAX_TRIANGLES, MESH_MAX_VERTICES, UrdfError, URDF_MAX_SIZE } from '../urdf/urdf-error';
 import type { TriangleMesh } from './triangle-mesh';
 
-/** Smallest and largest `<unit meter>` accepted (a micrometre; a kilometre per unit). */
+/** [m] Smallest `<unit meter>` accepted (a micrometre per unit). */
 export const COLLADA_MIN_UNIT_METER = 1e-6;
+/** [m] Largest `<unit meter>` accepted (a kilometre per unit). */
 export const COLLADA_MAX_UNIT_METER = 1e3;
 /** [m] Largest |coordinate| of a collision mesh after unit and node transforms (as URDF sizes). */
 export const COLLADA_MAX_COORDINATE = URDF_MAX_SIZE;

@@ -157,6 +157,11 @@ export interface UrdfRobot {
   /** Model warnings (from parseUrdf) and import warnings (merges, poor hull fits, ...). */
   warnings: string[];
   /**
+   * The warnings (also in `warnings`) a user driving the robot must see: the wheel motors capped
+   * by the URDF's effort limits below what the drive needs. The app and the CLI show them.
+   */
+  driveWarnings: string[];
+  /**
    * The bodies on continuous joints that collide as analytic wheels (one cylinder about the joint
    * axis): radius and width [m], and whether the cylinder is the file's own or fitted (several
    * parts, a mesh). A continuous-joint body not listed here has a warning saying why.
@@ -249,13 +254,13 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
   const joints = convertJoints(tree, model, bodyIndex, warnings);
   const robot: RobotSpec = { name: model.name, bodies, joints, base };
   collisionFilter(robot, tree, options);
-  attachController(robot, model, options, warnings);
+  const driveWarnings = attachController(robot, model, options, warnings);
   attachServos(robot, model, options.hold, warnings);
   const visuals = convertVisuals(tree, urdfPath, warnings);
 
   const linkBodies: Record<string, string> = {};
   for (const [l, b] of tree.bodyOf) linkBodies[l] = b;
-  return { robot, visuals, linkBodies, warnings, wheels };
+  return { robot, visuals, linkBodies, warnings, driveWarnings, wheels };
 }
 
 /** selfCollide and the disabled pairs, link names turned into body names (pairs inside one body dropped). */
@@ -514,7 +519,9 @@ function convertJoints(tree: LinkTree, model: UrdfModel, bodyIndex: Map<string, 
  * given one (a warning for each length that disagrees with the geometry), or none. A controller
  * gets its motors and is validated (an error names the bad field).
  */
-function attachController(robot: RobotSpec, model: UrdfModel, options: UrdfToRobotOptions, warnings: string[]): void {
+/** Returns the drive warnings (UrdfRobot.driveWarnings), also pushed to `warnings`. */
+function attachController(robot: RobotSpec, model: UrdfModel, options: UrdfToRobotOptions, warnings: string[]): string[] {
+  const driveWarnings: string[] = [];
   const mode = options.controller ?? 'infer';
   let controller: ControllerSpec | undefined;
   const choice = typeof mode === 'object' && isChoice(mode) ? mode : null;
@@ -545,7 +552,11 @@ function attachController(robot: RobotSpec, model: UrdfModel, options: UrdfToRob
     warnGeometryMismatch(robot, controller, warnings);
   }
   if (controller) {
-    attachMotors(robot, controller, model, options.motorTorque, warnings);
+    const capped = attachMotors(robot, controller, model, options.motorTorque);
+    if (capped) {
+      warnings.push(capped);
+      driveWarnings.push(capped);
+    }
     try {
       createDriveController(controller, robot); // validates every field, names the bad one
     } catch (e) {
@@ -553,6 +564,7 @@ function attachController(robot: RobotSpec, model: UrdfModel, options: UrdfToRob
     }
     robot.controller = controller;
   }
+  return driveWarnings;
 }
 
 /** A ControllerChoice (a kind to infer) rather than a full spec: nothing but type, mode, maxSpeed. */
@@ -810,7 +822,7 @@ const DRIVE_DEFAULT_ACCELERATION = 1;
  * to accelerate at the controller's rate up a DRIVE_CLIMB_SLOPE slope (m·(a + g·sin θ)·r / wheels);
  * plus, both, the joint's own friction and its damping at top speed.
  */
-function attachMotors(robot: RobotSpec, c: ControllerSpec, model: UrdfModel, motorTorque: number | undefined, warnings: string[]): void {
+function attachMotors(robot: RobotSpec, c: ControllerSpec, model: UrdfModel, motorTorque: number | undefined): string | null {
   if (motorTorque !== undefined && !(motorTorque > 0 && Number.isFinite(motorTorque))) {
     throw new UrdfError(`motorTorque must be a positive number of N·m, got ${motorTorque}`, 'motorTorque');
   }
@@ -842,8 +854,9 @@ function attachMotors(robot: RobotSpec, c: ControllerSpec, model: UrdfModel, mot
     }
   }
   if (low.length > 0) {
-    warnings.push(
-      `the wheel motors are capped by the URDF's <limit effort> (${low.map((n) => `"${n}" ${efforts.get(n)} N·m`).join(', ')}), below the ${+need.toFixed(2)} N·m the drive can need (${c.type === 'skid-steer' ? `slipping a wheel sideways in a skid-steer turn: μ·m·g·r / wheels with μ = ${DRIVE_TRACTION_MU}` : `accelerating up a ${Math.round((DRIVE_CLIMB_SLOPE * 180) / Math.PI)}° slope: m·(a + g·sin θ)·r / wheels`}, plus joint friction and damping at top speed); the robot may not ${c.type === 'skid-steer' ? 'turn' : 'climb'}: set the scenario's "robot.motorTorque"`,
+    return (
+      `the wheel motors are capped by the URDF's <limit effort> (${low.map((n) => `"${n}" ${efforts.get(n)} N·m`).join(', ')}), below the ${+need.toFixed(2)} N·m the drive can need (${c.type === 'skid-steer' ? `slipping a wheel sideways in a skid-steer turn: μ·m·g·r / wheels with μ = ${DRIVE_TRACTION_MU}` : `accelerating up a ${Math.round((DRIVE_CLIMB_SLOPE * 180) / Math.PI)}° slope: m·(a + g·sin θ)·r / wheels`}, plus joint friction and damping at top speed); the robot may not ${c.type === 'skid-steer' ? 'turn' : 'climb'}: set the scenario's "robot.motorTorque"`
     );
   }
+  return null;
 }

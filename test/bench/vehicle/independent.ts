@@ -138,7 +138,7 @@ function terrainOf(kind: TerrainKind, seed: number): Heightfield {
   return Heightfield.fromArray({ cols: N, rows: N, dx: DX, dy: DX, x0, y0: x0, heights: h });
 }
 
-function randomQuat(rng: Rng): QuatSpec {
+export function randomQuat(rng: Rng): QuatSpec {
   const u1 = rng.next(), u2 = rng.next() * 2 * Math.PI, u3 = rng.next() * 2 * Math.PI;
   const a = Math.sqrt(1 - u1), b = Math.sqrt(u1);
   return [a * Math.sin(u2), a * Math.cos(u2), b * Math.sin(u3), b * Math.cos(u3)];
@@ -148,7 +148,7 @@ const PHI = (1 + Math.sqrt(5)) / 2;
 const ICOSAHEDRON: Vec3Spec[] = [];
 for (const a of [-1, 1]) for (const b of [-PHI, PHI]) ICOSAHEDRON.push([0, a, b], [a, b, 0], [b, 0, a]);
 
-type RockGeom = Omit<Rock, 'name' | 'position' | 'orientation'>;
+export type RockGeom = Omit<Rock, 'name' | 'position' | 'orientation'>;
 
 /** A hull rock from points: re-centred on its centroid; mass, bound and inradius. */
 function hullRock(pts: number[]): RockGeom {
@@ -167,7 +167,7 @@ function hullRock(pts: number[]): RockGeom {
   return { shape: { type: 'hull', points }, mass: mp.mass, boundingRadius: bound, halfSize: inner };
 }
 
-function rockOf(kind: RockKind, k: number, rng: Rng): RockGeom {
+export function rockOf(kind: RockKind, k: number, rng: Rng): RockGeom {
   if (kind === 'icosahedra') {
     const s = [rng.range(0.035, 0.07), rng.range(0.035, 0.07), rng.range(0.035, 0.07)];
     return hullRock(ICOSAHEDRON.flatMap((p) => [(p[0] * s[0]) / PHI, (p[1] * s[1]) / PHI, (p[2] * s[2]) / PHI]));
@@ -186,7 +186,7 @@ function rockOf(kind: RockKind, k: number, rng: Rng): RockGeom {
   return hullRock(pts);
 }
 
-function maxUnder(hf: Heightfield, x: number, y: number, r: number): number {
+export function maxUnder(hf: Heightfield, x: number, y: number, r: number): number {
   let m = -Infinity;
   for (let yy = y - r; yy <= y + r + 1e-9; yy += DX / 2) for (let xx = x - r; xx <= x + r + 1e-9; xx += DX / 2) m = Math.max(m, hf.heightAt(xx, yy));
   return m + 1e-3; // heightAt interpolates: a millimetre covers the vertices between samples
@@ -228,7 +228,7 @@ export function buildIndependentScene(v: IndependentVariant): VehicleScene {
   };
 }
 
-function lowest(shape: RockShape, q: QuatSpec): number {
+export function lowest(shape: RockShape, q: QuatSpec): number {
   const pts: Vec3Spec[] = shape.type === 'hull' ? shape.points : [];
   if (shape.type === 'box') for (const a of [-1, 1]) for (const b of [-1, 1]) for (const c of [-1, 1]) pts.push([a * shape.halfExtents[0], b * shape.halfExtents[1], c * shape.halfExtents[2]]);
   return -Math.min(0, ...pts.map((p) => quatRotate(q, p)[2]));

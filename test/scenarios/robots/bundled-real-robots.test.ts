@@ -57,7 +57,7 @@ describe.each(CASES)('bundled robot $name', ({ name, minTravel, minTurn }) => {
     expect(urdf.warnings.filter((m) => /motors are capped/.test(m))).toEqual([]);
     const loaded = loadScenarioUrdfRobotWithVisuals(parsed, files, terrain());
     expect(loaded.visuals.filter((v) => v.geometry.type === 'mesh')).toEqual([]);
-    const info = SimWorld.create(parsed, terrain(), loaded.robot, loaded.visuals).info();
+    const info = SimWorld.create(parsed, terrain(), loaded.robot, loaded.visuals, loaded.warnings).info();
     expect(worldWarnings(info)).toEqual([]);
 
     const world = createWorld(files.scenario, { terrain: terrain(), robotUrdf: files.robotUrdf, robotMeshes: files.robotMeshes });

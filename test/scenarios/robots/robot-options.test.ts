@@ -18,6 +18,9 @@ import { loadScenarioUrdfRobot, loadScenarioUrdfRobotWithVisuals } from '../../.
 import { parseScenarioFile } from '../../../sim/scenario/scenario-v2';
 import { readScenarioFiles, readScenarioFilesAsync } from '../../../sim/node/cli';
 import { FIXTURES, flatGround } from './ros-harness';
+import { createDefaultService } from '../../../sim/app/default-service';
+import type { SimWorld } from '../../../sim/app/sim-world';
+import { worldWarnings } from '../../../sim/app/warnings';
 
 const INERTIAL = '<inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>';
 const BOX = '<collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision>';
@@ -108,6 +111,23 @@ describe('scenario options of a URDF robot', () => {
     expect(() => loadScenarioUrdfRobot(parseScenarioFile(files.scenario), files, flatGround())).toThrow(/controller\.hold\.j7: robot "arms" has no joint "j7"; its movable joints are "j1", "j2"/);
     files = await readScenarioFilesAsync(write({ type: 'ackermann' }));
     expect(() => loadScenarioUrdfRobot(parseScenarioFile(files.scenario), files, flatGround())).toThrow(/controller: no "ackermann" controller fits robot "arms"/);
+  });
+
+  it('a URDF effort limit capping the wheel motors below the drive\'s need is a world warning (shown by the app and the CLI); robot.motorTorque clears it', async () => {
+    const path = join(dir, 'leo-torque.json');
+    const warningsWith = async (motorTorque?: number): Promise<string[]> => {
+      writeFileSync(path, JSON.stringify({ format: 'terrawheel-scenario', version: 2, terrain, robot: { urdf: leo, position: [0, 0], ...(motorTorque === undefined ? {} : { motorTorque }) } }));
+      const service = createDefaultService();
+      try {
+        await service.load(await readScenarioFilesAsync(path));
+        return worldWarnings((service.getWorld() as SimWorld).info());
+      } finally {
+        service.dispose();
+      }
+    };
+    // the Leo's wheel joints say <limit effort="2">: 2 N·m cannot slip a wheel sideways in a skid-steer turn
+    expect(await warningsWith()).toEqual([expect.stringMatching(/the wheel motors are capped by the URDF's <limit effort> \("wheel_FL_joint" 2 N·m.*set the scenario's "robot\.motorTorque"/)]);
+    expect(await warningsWith(5)).toEqual([]);
   });
 
   it('refuses a bad option with the field named', () => {

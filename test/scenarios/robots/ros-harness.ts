@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createDynamicsWorld } from '../../../sim/dynamics/build';
 import type { RobotSpec, WorldSpec } from '../../../sim/dynamics/spec';
 import { CONTACT_KIND_CONVEX_TERRAIN } from '../../../sim/dynamics/frame-layout';
@@ -18,8 +19,10 @@ import { placeOnTerrain } from '../../../sim/robot/place-robot';
 import { Heightfield } from '../../../sim/terrain/heightfield';
 import { decodeTerrain } from '../../../sim/terrain/load-terrain';
 
-export const FIXTURES = join(__dirname, '../../fixtures/robots');
-const ROOT = join(__dirname, '../../..');
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+
+export const FIXTURES = join(HERE, '../../fixtures/robots');
+const ROOT = join(HERE, '../../..');
 
 function readText(p: string): string | undefined {
   try {

@@ -9,6 +9,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PlainWorld } from '../../../sim/dynamics/plain-world';
 import { CONTACT_KIND_CONVEX_TERRAIN } from '../../../sim/dynamics/frame-layout';
 import { readScenarioFilesAsync } from '../../../sim/node/open-scenario';
@@ -20,7 +21,9 @@ import { decodeTerrain } from '../../../sim/terrain/load-terrain';
 import { FIXTURES, wrap } from './ros-harness';
 import { osrWithStandIns } from './osr-stand-ins';
 
-const ROOT = join(__dirname, '../../..');
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+
+const ROOT = join(HERE, '../../..');
 
 export interface CheckRobot {
   name: string;

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { classifyAsset } from '../../../electron/asset-kind';
+import { DIALOG_FILTERS, saveFilters } from '../../../electron/dialog-filters';
 import { createHandlers, HANDLED_CHANNELS, HostFileError, type HostDialogs, type HostFiles } from '../../../electron/handlers';
-import { IPC, IPC_OPEN_RECENT, LIMITS, type FileKind, type Settings } from '../../../electron/ipc-contract';
+import { IPC, IPC_OPEN_RECENT, LIMITS, type FileKind, type SaveKind, type Settings } from '../../../electron/ipc-contract';
 import { nodeFiles, nodeSettingsIo } from '../../../electron/node-files';
 import { SettingsStore } from '../../../electron/settings-store';
 import { TokenRegistry } from '../../../electron/token-registry';
@@ -15,12 +16,12 @@ import { MESH_MAX_BYTES } from '../../../sim/robot/urdf/urdf-error';
 class FakeDialogs implements HostDialogs {
   openAnswers: (string | null)[] = [];
   saveAnswers: (string | null)[] = [];
-  asked: { op: 'open' | 'save'; kind: FileKind; suggestedName?: string }[] = [];
+  asked: { op: 'open' | 'save'; kind: SaveKind; suggestedName?: string }[] = [];
   async showOpen(kind: FileKind): Promise<string | null> {
     this.asked.push({ op: 'open', kind });
     return this.openAnswers.shift() ?? null;
   }
-  async showSave(kind: FileKind, suggestedName: string): Promise<string | null> {
+  async showSave(kind: SaveKind, suggestedName: string): Promise<string | null> {
     this.asked.push({ op: 'save', kind, suggestedName });
     return this.saveAnswers.shift() ?? null;
   }
@@ -272,6 +273,28 @@ describe('saveFile', () => {
     expect(Array.from(readFileSync(target))).toEqual([9, 8, 7]);
     expect(dialogs.asked).toEqual([{ op: 'save', kind: 'recording', suggestedName: 'run.twrec' }]);
     expect((await handlers.getSettings()).recentFiles[0]).toEqual({ kind: 'recording', name: 'run1.twrec', path: target });
+  });
+
+  it('saves captures (a PNG screenshot, a WebM video) where the user chose, without adding them to recent files', async () => {
+    const { handlers } = setup();
+    const png = path.join(dir, 'user', 'shot.png');
+    const webm = path.join(dir, 'user', 'clip.webm');
+    dialogs.saveAnswers.push(png, webm);
+    const pngBytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10]);
+    const webmBytes = new Uint8Array([0x1a, 0x45, 0xdf, 0xa3, 1, 2]);
+    expect(await handlers.saveFile({ kind: 'image', suggestedName: 'terrawheel.png', bytes: pngBytes })).toEqual({ name: 'shot.png' });
+    expect(await handlers.saveFile({ kind: 'video', suggestedName: 'terrawheel.webm', bytes: webmBytes })).toEqual({ name: 'clip.webm' });
+    expect(Array.from(readFileSync(png))).toEqual(Array.from(pngBytes));
+    expect(Array.from(readFileSync(webm))).toEqual(Array.from(webmBytes));
+    expect(dialogs.asked).toEqual([
+      { op: 'save', kind: 'image', suggestedName: 'terrawheel.png' },
+      { op: 'save', kind: 'video', suggestedName: 'terrawheel.webm' },
+    ]);
+    expect((await handlers.getSettings()).recentFiles).toEqual([]);
+    expect(saveFilters('image')[0].extensions).toEqual(['png']);
+    expect(saveFilters('video')[0].extensions).toEqual(['webm']);
+    expect(saveFilters('recording')).toBe(DIALOG_FILTERS.recording);
+    await expectValidationError(handlers.saveFile({ kind: 'exe', suggestedName: 'a.exe', bytes: new Uint8Array(1) }), 'saveFile.req.kind', /unknown file kind "exe"/);
   });
 
   it('returns null on cancel and writes nothing', async () => {

@@ -100,7 +100,7 @@ describe('main\'s live link: rosbridge and recordings from the app', () => {
     }
   }, 120_000);
 
-  it('start_recording from Foxglove writes a file in the record directory that verifies; the app\'s own Rec is refused meanwhile', async () => {
+  it('start_recording from Foxglove writes a file in the record directory that verifies (drive and joint inputs); the app\'s own Rec is refused meanwhile', async () => {
     const c = await FoxClient.connect(on.url!);
     try {
       await c.call('/terrawheel/pause');
@@ -115,6 +115,8 @@ describe('main\'s live link: rosbridge and recordings from the app', () => {
       await expect(service.startRecording({}, () => undefined)).rejects.toThrow(/live link client is recording/);
       drive({ linear: { x: 0.5, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0.3 } });
       await c.call('/terrawheel/step', { steps: 150 });
+      // a per-joint command is an input of the recording too (format 4)
+      c.publisher('/terrawheel/joint_velocity', 'terrawheel.JointVelocity')({ name: TURNTABLE_JOINT, velocity: -2 });
       drive({ linear: { x: -0.2, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } });
       await c.call('/terrawheel/step', { steps: 60 });
       const stop = await c.call('/terrawheel/stop_recording');

@@ -8,6 +8,9 @@ import { quatFromAxisAngle, quatMultiply, quatRotate } from '../../../sim/math/q
 import { Rng } from '../../../sim/math/random';
 import type { Vec3 } from '../../../sim/math/vec3';
 import { BoxShape } from '../../../sim/shapes/box';
+import { ConvexHullShape } from '../../../sim/shapes/convex-hull';
+import { buildConvexHull } from '../../../sim/shapes/convex-hull-builder';
+import type { ConvexShape } from '../../../sim/shapes/shape';
 import { CylinderShape } from '../../../sim/shapes/cylinder';
 import type { Pose } from '../../../sim/shapes/shape';
 import { SphereShape } from '../../../sim/shapes/sphere';
@@ -270,5 +273,73 @@ describe('collideConvexHeightfield', () => {
       }
     }
     expect(withContacts).toBeGreaterThan(20);
+  });
+  it('face-plane cull (seeded, boxes and hulls over ridged ground, shallow to deep): never loses a penetration, and a body the dense-sampled ground comes within half the margin of gets a contact', () => {
+    // The cull skips elements whose solid column lies beyond a face plane of the body; the
+    // oracles do not use it: the routine with the cull off (the same deepest depth whenever a
+    // vertex is below the ground), and for boxes the exact point–box distance of the ground
+    // sampled at dx/6 under the body (a sample within half the margin: a contact must exist).
+    const rng = new Rng(2029);
+    const ridged = field(65, 65, 0.05, (x, y) => 0.2 * (1 - Math.abs(Math.sin(2.1 * x + 0.7 * y))) + 0.08 * (1 - Math.abs(Math.sin(1.3 * y - 3.1 * x))), -1.6, -1.6);
+    const margin = 0.02;
+    const ref = new ConvexHeightfieldWorkspace();
+    ref.faceCull = false;
+    const off = new ContactBuffer(64);
+    let deep = 0, near = 0;
+    for (let trial = 0; trial < 300; trial++) {
+      let shape: ConvexShape, verts: Vec3[];
+      const isBox = trial % 2 === 0;
+      if (isBox) {
+        const h: Vec3 = [rng.range(0.05, 0.5), rng.range(0.05, 0.3), rng.range(0.03, 0.15)];
+        shape = new BoxShape(h);
+        verts = Array.from({ length: 8 }, (_, v) => [v & 1 ? h[0] : -h[0], v & 2 ? h[1] : -h[1], v & 4 ? h[2] : -h[2]] as Vec3);
+      } else {
+        const pts: number[] = [];
+        const r = rng.range(0.05, 0.3);
+        for (let k = 0; k < 8 + (trial % 13); k++) {
+          const z = rng.range(-1, 1), phi = rng.range(0, 2 * Math.PI), c = Math.sqrt(1 - z * z), l = r * rng.range(0.6, 1);
+          pts.push(l * c * Math.cos(phi), l * c * Math.sin(phi), l * z);
+        }
+        const built = buildConvexHull(pts);
+        if (built.data === null) continue;
+        const hull = new ConvexHullShape(built.data);
+        shape = hull;
+        verts = Array.from({ length: hull.vertexCount }, (_, v) => [hull.vertices[3 * v], hull.vertices[3 * v + 1], hull.vertices[3 * v + 2]] as Vec3);
+      }
+      const q = quatMultiply([0, 0, 0, 1], qz(rng.range(0, 6.3)), quatFromAxisAngle([0, 0, 0, 1], [1 / Math.hypot(1, 0.3), 0.3 / Math.hypot(1, 0.3), 0], rng.range(-Math.PI, Math.PI)));
+      const x = rng.range(-0.8, 0.8), y = rng.range(-0.8, 0.8);
+      let low = 0;
+      for (const v of verts) low = Math.max(low, -quatRotate([0, 0, 0], q, v)[2]);
+      const z = ridged.heightAt(x, y) + low + rng.range(-0.12, 0.06);
+      const world = verts.map((v) => { const c = quatRotate([0, 0, 0], q, v); return [x + c[0], y + c[1], z + c[2]] as Vec3; });
+      buf.clear();
+      off.clear();
+      collideConvexHeightfield(buf, shape, pose([x, y, z], q), ridged, margin, hfWs);
+      collideConvexHeightfield(off, shape, pose([x, y, z], q), ridged, margin, ref);
+      const maxDepth = (b: ContactBuffer): number => { let m = -Infinity; for (let k = 0; k < b.count; k++) m = Math.max(m, b.depth[k]); return m; };
+      if (world.some((p) => p[2] < ridged.heightAt(p[0], p[1]) - 1e-6)) {
+        deep++;
+        expect(buf.count).toBeGreaterThan(0);
+        expect(maxDepth(buf)).toBeCloseTo(maxDepth(off), 12);
+      }
+      if (isBox) {
+        const h = (shape as BoxShape).halfExtents;
+        let lo0 = Infinity, lo1 = Infinity, hi0 = -Infinity, hi1 = -Infinity;
+        for (const p of world) { lo0 = Math.min(lo0, p[0]); hi0 = Math.max(hi0, p[0]); lo1 = Math.min(lo1, p[1]); hi1 = Math.max(hi1, p[1]); }
+        const s = 0.05 / 6, qi: Quat = [-q[0], -q[1], -q[2], q[3]];
+        let dmin = Infinity;
+        for (let sy = lo1 - margin; sy <= hi1 + margin; sy += s) for (let sx = lo0 - margin; sx <= hi0 + margin; sx += s) {
+          const l = quatRotate([0, 0, 0], qi, [sx - x, sy - y, ridged.heightAt(sx, sy) - z]);
+          const ox = Math.max(Math.abs(l[0]) - h[0], 0), oy = Math.max(Math.abs(l[1]) - h[1], 0), oz = Math.max(Math.abs(l[2]) - h[2], 0);
+          dmin = Math.min(dmin, Math.hypot(ox, oy, oz));
+        }
+        if (dmin < margin / 2) {
+          near++;
+          expect(buf.count).toBeGreaterThan(0);
+        }
+      }
+    }
+    expect(deep).toBeGreaterThan(60);
+    expect(near).toBeGreaterThan(60);
   });
 });

@@ -172,8 +172,8 @@ describe('damaged recordings', () => {
       return sink.bytes();
     };
     await expect(RecordingReader.open(bytesSource(await other('ros2', null)), { codecs: fx.codecs })).rejects.toThrow(/not a TerraWheel recording: MCAP profile "ros2"/);
-    await expect(RecordingReader.open(bytesSource(await other('terrawheel', new Map([['formatVersion', '4'], ['json', '{}'], ['crc32', '0']]))), { codecs: fx.codecs })).rejects.toThrow(
-      /format version 4, newer than this build reads \(3\)/,
+    await expect(RecordingReader.open(bytesSource(await other('terrawheel', new Map([['formatVersion', '5'], ['json', '{}'], ['crc32', '0']]))), { codecs: fx.codecs })).rejects.toThrow(
+      /format version 5, newer than this build reads \(4\)/,
     );
     await expect(RecordingReader.open(bytesSource(await other('terrawheel', null)), { codecs: fx.codecs })).rejects.toThrow(/no "terrawheel.recording" metadata/);
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array(64).fill(0)]);

@@ -138,6 +138,10 @@ describe('delta frames', () => {
       expect(frameMismatch((await r.frameAt(f.step))!, f), `step ${f.step}`).toBeNull();
     }
     expect((await r.keyframeAtOrBefore(23))!.bytes).toEqual(fx.keyframes[0].bytes);
+    // format 4 added per-joint inputs on their own channel: an older file has none, and its drive inputs read as before
+    expect(r.info.metadata.channels['/terrawheel/joint_input']).toBeUndefined();
+    expect(await r.jointInputs()).toEqual([]);
+    expect(await r.inputs()).toEqual(fx.inputs);
   });
 });
 

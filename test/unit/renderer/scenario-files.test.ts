@@ -109,6 +109,19 @@ describe('gathering scenario files', () => {
     expect(files.robotMeshes).toEqual({});
   });
 
+  it('an opened scenario\'s xacro robot beside it is expanded with its include beside it and robot.xacroArgs', async () => {
+    const NS = 'xmlns:xacro="http://www.ros.org/wiki/xacro"';
+    const host = fakeHost({}, {
+      't.json': '{"image":"t.png"}', 't.png': IMAGE,
+      'bot.urdf.xacro': `<robot name="bot" ${NS}><xacro:arg name="n" default="1"/><xacro:include filename="$(find bot)/urdf/parts.xacro"/><xacro:part n="$(arg n)"/></robot>`,
+      'parts.xacro': `<robot ${NS}><xacro:macro name="part" params="n"><link name="l\${n}"/></xacro:macro></robot>`,
+    });
+    const opened: OpenedFile = { kind: 'scenario', name: 's.json', bytes: enc.encode(JSON.stringify({ terrain: 't.json', robot: { urdf: 'bot.urdf.xacro', xacroArgs: { n: 7 } } })), token: 't' };
+    const files = await gatherOpenedScenario(host, opened);
+    expect(files.robotUrdf).toMatch(/<link name="l7"\/>/);
+    expect(host.reads).toContain('related:parts.xacro');
+  });
+
   it('says what a file that is not JSON is: empty, a URDF, other XML', () => {
     expect(() => parseJsonFile('r.json', enc.encode('<?xml version="1.0"?>\n<robot name="r"><link name="b"/></robot>'))).toThrow(
       /^r\.json: a URDF robot \(XML\), not JSON; open it with Open Robot/,

@@ -52,8 +52,9 @@ describe('units: each unit', () => {
     expect(unitSymbol(U('m', 'deg', 'kN'), 'torque')).toBe('kN·m');
     expect(toDisplay(U('m', 'deg', 'kN'), 'torque', 2500)).toBeCloseTo(2.5, 12);
   });
-  it('speeds follow the length unit; counts have no unit', () => {
-    expect(formatQuantity(U('cm'), 'speed', 0.5, RESOLUTION.speed)).toBe('50.0 cm/s');
+  it('speeds stay in m/s whatever the length unit; counts have no unit', () => {
+    expect(formatQuantity(U('cm'), 'speed', 0.5, RESOLUTION.speed)).toBe('0.500 m/s');
+    expect(formatQuantity(U('mm'), 'speed', 1.008, RESOLUTION.speed)).toBe('1.008 m/s');
     expect(formatQuantity(U('mm'), 'count', 3, 1)).toBe('3');
     expect(labelWithUnit('contacts', U('mm'), 'count')).toBe('contacts');
     expect(labelWithUnit('depth', U('mm'), 'length')).toBe('depth mm');
@@ -99,10 +100,10 @@ describe('units: rounding and missing values', () => {
 });
 
 describe('units in the readouts', () => {
-  it('the status bar speed follows the length unit', () => {
+  it('the status bar speed reads m/s in every length unit', () => {
     const base = { frame: { time: 1, step: 1, realtimeFactor: 1, speed: 0.5, contactInfo: new Int32Array(0) }, fps: 30, paused: false, timeScale: 1, host: 'web', softwareGL: false, terrainStride: 1, workerError: null, selection: null };
     expect(statusText(base)).toContain('speed 0.50 m/s');
-    expect(statusText({ ...base, units: U('mm') })).toContain('speed 500 mm/s');
+    expect(statusText({ ...base, units: U('mm') })).toContain('speed 0.50 m/s');
     expect(statusText({ ...base, frame: { ...base.frame, speed: NaN } })).toContain('speed —');
   });
   it('the inspector labels and converts, the raw SI numbers stay exact', () => {
