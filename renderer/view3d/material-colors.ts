@@ -76,26 +76,29 @@ export function bakeMaterialRaster(map: TerrainMaterialMapSpec | undefined, e: M
   const longer = Math.max(e.width, e.height);
   const cols = Math.max(1, Math.round((MATERIAL_RASTER_MAX * e.width) / longer));
   const rows = Math.max(1, Math.round((MATERIAL_RASTER_MAX * e.height) / longer));
+  // RGBA packed little-endian into one 32-bit word per texel (alpha 0: "default", untinted)
   const data = new Uint8Array(cols * rows * 4);
-  const rgba = (name: string): [number, number, number, number] => {
-    if (name === UNTINTED_MATERIAL) return [0, 0, 0, 0];
+  const words = new Uint32Array(data.buffer);
+  const rgba = (name: string): number => {
+    if (name === UNTINTED_MATERIAL) return 0;
     const c = materialColor(name);
-    return [(c >> 16) & 255, (c >> 8) & 255, c & 255, 255];
+    return ((255 << 24) | ((c & 255) << 16) | (c & 0xff00) | ((c >> 16) & 255)) >>> 0;
   };
   const baseRgba = rgba(base);
   const regionRgba = regions.map((r) => rgba(r.material));
+  const nRegions = regions.length;
   for (let r = 0; r < rows; r++) {
     const y = e.y0 + ((r + 0.5) / rows) * e.height;
     for (let c = 0; c < cols; c++) {
       const x = e.x0 + ((c + 0.5) / cols) * e.width;
       let col = baseRgba;
-      for (let k = 0; k < regions.length; k++) {
+      for (let k = 0; k < nRegions; k++) {
         if (regionContains(regions[k], x, y)) {
           col = regionRgba[k];
           break;
         }
       }
-      data.set(col, 4 * (r * cols + c));
+      words[r * cols + c] = col;
     }
   }
   return { data, cols, rows, tinted };

@@ -19,7 +19,7 @@ import { bakeMaterialRaster, contourInterval, type MapExtent } from './material-
 import type { TerrainMaterialMapSpec } from '../../sim/dynamics/spec';
 
 /** How much darker a slope facing away from the hillshade light gets (0: no hillshade). */
-export const HILLSHADE_STRENGTH = 0.5;
+export const HILLSHADE_STRENGTH = 0.6;
 /**
  * Unit direction toward the sun in the simulation frame (z up): low (32°) from the east-south-east,
  * long shading on slopes. The scene's directional light and the hillshade both use it.
@@ -32,7 +32,7 @@ export const SUN_DIRECTION: readonly [number, number, number] = (() => {
  * Vertical exaggeration of the normal for the hillshade only (a GIS hillshade's z-factor): the
  * bundled hills' slopes of a few degrees shade by ±10 % unexaggerated, too little to read.
  */
-export const HILLSHADE_EXAGGERATION = 3;
+export const HILLSHADE_EXAGGERATION = 5;
 
 export interface TerrainShadingOptions {
   /** Slope colours instead of the height/plain colour and the materials. */
