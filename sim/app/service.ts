@@ -11,6 +11,7 @@ import { describeTerrainLoadEstimate, estimateTerrainLoad } from '../terrain/loa
 import { parseScenarioFile, type ParsedScenario } from '../scenario/scenario-v2';
 import { SimWorld } from './sim-world';
 import { transfer } from 'comlink';
+import type { MeshDecomposer } from '../robot/mesh/convex-parts';
 import type { DriveCommand, Frame, LoadProgress, RecordingSummary, ReplayStatus, ScenarioFiles, SimService, TerrainPatch, WorldInfo } from './protocol';
 import { terrainPatch } from '../terrain/patch';
 import { Heightfield } from '../terrain/heightfield';
@@ -71,9 +72,10 @@ export interface SimServiceDeps {
   /**
    * An asynchronous step on the gathered files before the world is built, in the service's
    * thread (the worker in the app): the robot's concave collision meshes split into convex
-   * parts (sim/scenario/scenario-meshes.ts). Omitted: files are used as given.
+   * parts (sim/scenario/scenario-meshes.ts). Omitted: files are used as given. `decompose`: the
+   * decomposer set with setMeshDecomposer (the desktop app's main process), when there is one.
    */
-  prepareFiles?: (files: ScenarioFiles) => Promise<ScenarioFiles>;
+  prepareFiles?: (files: ScenarioFiles, ctx: { decompose?: MeshDecomposer }) => Promise<ScenarioFiles>;
 }
 
 /** A recording opened for replay: its reader, all its inputs (small), the replay cursor. */
@@ -144,14 +146,21 @@ export class SimServiceImpl implements SimService {
   private pulled: PulledRecording | null = null;
   /** The loaded world's live description (joint checks), built on first use. */
   private liveDescription: LiveInfo | null = null;
+  /** Where V-HACD runs for the next loads (setMeshDecomposer); undefined: this thread. */
+  private decompose: MeshDecomposer | undefined;
 
   constructor(deps: SimServiceDeps) {
     this.deps = deps;
     this.now = deps.now ?? (() => (typeof performance !== 'undefined' ? performance.now() : Date.now()));
   }
 
+  setMeshDecomposer(decompose: MeshDecomposer | null): void {
+    if (decompose !== null && typeof decompose !== 'function') throw new Error(`setMeshDecomposer: expected a function or null, got ${typeof decompose}`);
+    this.decompose = decompose ?? undefined;
+  }
+
   async load(files: ScenarioFiles, onProgress?: (p: LoadProgress) => void, options: LoadOptions = {}): Promise<WorldInfo> {
-    if (this.deps.prepareFiles) files = await this.deps.prepareFiles(files);
+    if (this.deps.prepareFiles) files = await this.deps.prepareFiles(files, this.decompose ? { decompose: this.decompose } : {});
     const world = this.buildWorld(files, onProgress, options);
     if (this.recording) await this.stopRecording();
     this.replay = null;
