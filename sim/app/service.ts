@@ -453,6 +453,16 @@ export class SimServiceImpl implements SimService {
     if (recorded.length !== names.length || recorded.some((n, i) => n !== names[i]) || Math.abs(info.dt - w.dt) > 0) {
       throw new Error(`openRecording: the recording is of "${info.metadata.scenarioName}" (${recorded.length} bodies, dt ${info.dt} s), the loaded world is "${w.name}" (${names.length} bodies, dt ${w.dt} s): load its scenario first`);
     }
+    // The same files can still give other shapes: a concave mesh split into convex parts where
+    // the recording was made and kept as one hull here (V-HACD unavailable or failed), or split
+    // by other options or library version. Replaying would silently diverge: refuse instead.
+    const shapes = w.info().bodies;
+    for (let i = 0; i < recorded.length; i++) {
+      const was = shapeOutline(info.metadata.bodies[i].shape), is = shapeOutline(shapes[i].shape);
+      if (was !== null && is !== null && was !== is) {
+        throw new Error(`openRecording: body "${recorded[i]}" collides as ${was} in the recording and as ${is} in the loaded world (a concave collision mesh split into convex parts differently, e.g. V-HACD could not run here: see the loader's mesh report); the replay would diverge`);
+      }
+    }
     // Same bodies and dt is not the same world: the scenario, terrain and robot files must be
     // the recorded ones too (their hashes are in the file). The CLI's verify compares them itself.
     if (options?.checkAssets !== false && this.files !== null) {
@@ -798,6 +808,12 @@ export function differingAssets(recorded: readonly { name: string; hash: string 
   for (const [name, hash] of theirs) if (mine.get(name) !== hash) out.push({ name, recorded: hash, loaded: mine.get(name) ?? 'none' });
   for (const [name, hash] of mine) if (!theirs.has(name)) out.push({ name, recorded: 'none', loaded: hash });
   return out;
+}
+
+/** A body shape's kind and part count ("a compound of 16 parts", "a hull"); null when absent. */
+function shapeOutline(shape: { type: string; children?: unknown[] } | undefined): string | null {
+  if (shape === undefined || shape === null || typeof shape.type !== 'string') return null;
+  return shape.type === 'compound' ? `a compound of ${Array.isArray(shape.children) ? shape.children.length : '?'} parts` : `a ${shape.type}`;
 }
 
 /** "sha256:0123456789ab…" */

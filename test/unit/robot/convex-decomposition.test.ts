@@ -303,6 +303,18 @@ describe('convex parts decomposed by the host (Electron main) for the worker', (
     const single = failing.getWorld()?.engine.spec.robot?.bodies.find((b) => b.name.endsWith('base'));
     expect(single?.shape.type).not.toBe('compound');
     expect(() => service.setMeshDecomposer('x' as never)).toThrow(/expected a function or null, got string/);
+    // A recording made with the parts replays here; where the mesh was not split, it is refused
+    const chunks: Uint8Array[] = [];
+    await service.startRecording({}, (c) => void chunks.push(c.slice()));
+    await service.step(5);
+    await service.stopRecording();
+    const bytes = new Uint8Array(chunks.reduce((a, c) => a + c.length, 0));
+    chunks.reduce((o, c) => (bytes.set(c, o), o + c.length), 0);
+    await expect(service.openRecording(bytes)).resolves.toBeTruthy();
+    const unsplit = new SimServiceImpl({ decodeTerrain, loadUrdfRobot: loadScenarioUrdfRobotWithVisuals });
+    await unsplit.load(files);
+    await expect(unsplit.openRecording(bytes)).rejects.toThrow(new RegExp(`body ".*base" collides as a compound of ${inNode.hulls.length} parts in the recording and as a hull in the loaded world`));
+    unsplit.dispose();
     service.dispose();
     failing.dispose();
   }, VHACD_TIMEOUT_MS);
