@@ -44,7 +44,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import { connect } from 'node:net';
+import { connect, isIP } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { ResultRow } from '../batch/run';
@@ -92,6 +93,13 @@ export const REGISTRY_BACKSTOP_MS = 30_000;
 const WORKER_COUNT_EVERY_MS = 10_000;
 /** Jobs per addBulk call and per page of completed jobs collected. */
 const BATCH = 500;
+/**
+ * Runs enqueued ahead of the rows collected. A sweep of any size keeps at most this many jobs in
+ * Redis (about 2 kB each: some 40 MB), topped up after each collection round: at 100 runs a second
+ * (1,000 workers on 10-s runs) that is over three minutes of work waiting, and a sweep of a
+ * million runs no longer needs 2 GB of Redis before its first run.
+ */
+export const ENQUEUE_WINDOW = 20_000;
 /** [ms] How long the up-front reachability check waits for Redis. */
 export const PROBE_TIMEOUT_MS = 5000;
 /** How a dead letter's row's fault begins. */
@@ -106,10 +114,12 @@ export interface JobData {
 
 // --- the URL and the connection ---------------------------------------------------------------
 
-/** Where to connect, parsed from a `redis://` URL. */
+/** Where to connect, parsed from a `redis://` or `rediss://` URL. */
 export interface RedisTarget {
   /** The URL as given (for messages). */
   url: string;
+  /** rediss://: TLS, the server's certificate checked against Node's CAs (add one with NODE_EXTRA_CA_CERTS). */
+  tls: boolean;
   host: string;
   port: number;
   db: number;
@@ -117,7 +127,7 @@ export interface RedisTarget {
   password?: string;
 }
 
-/** Checks a `redis://[user:password@]host[:port][/db]` URL. Throws naming what is wrong. */
+/** Checks a `redis[s]://[user:password@]host[:port][/db]` URL. Throws naming what is wrong. */
 export function parseQueueUrl(text: string): RedisTarget {
   let u: URL;
   try {
@@ -125,28 +135,32 @@ export function parseQueueUrl(text: string): RedisTarget {
   } catch {
     throw new Error(`--queue: not a URL: ${JSON.stringify(text)} (expected redis://host:port, e.g. redis://127.0.0.1:6379)`);
   }
-  if (u.protocol === 'rediss:') throw new Error(`--queue: ${text}: TLS (rediss://) is not supported; reach Redis through a TLS tunnel or a private network with redis://`);
-  if (u.protocol !== 'redis:') throw new Error(`--queue: ${text}: the scheme must be redis://, got ${u.protocol}//`);
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new Error(`--queue: ${text}: the scheme must be redis:// (or rediss:// for TLS), got ${u.protocol}//`);
   if (u.hostname === '') throw new Error(`--queue: ${text}: no host (expected redis://host:port)`);
   const port = u.port === '' ? 6379 : Number(u.port);
   const dbText = u.pathname.replace(/^\//, '');
   const db = dbText === '' ? 0 : Number(dbText);
   if (!Number.isInteger(db) || db < 0 || db > 15 || !/^\d*$/.test(dbText)) throw new Error(`--queue: ${text}: the database after the port must be a number from 0 to 15, got "${dbText}"`);
   if (u.search !== '' || u.hash !== '') throw new Error(`--queue: ${text}: unexpected ${u.search || u.hash} (expected redis://host:port[/db])`);
-  const target: RedisTarget = { url: text, host: u.hostname.replace(/^\[|\]$/g, ''), port, db };
+  const target: RedisTarget = { url: text, tls: u.protocol === 'rediss:', host: u.hostname.replace(/^\[|\]$/g, ''), port, db };
   if (u.password !== '') target.password = decodeURIComponent(u.password);
   if (u.username !== '' && u.password !== '') target.username = decodeURIComponent(u.username);
   return target;
 }
 
+/** TLS options of a rediss:// target: the host name checked against the certificate (SNI unless it is an address). */
+function tlsOptions(target: RedisTarget): { servername?: string } {
+  return isIP(target.host) === 0 ? { servername: target.host } : {};
+}
+
 /**
  * Fails fast, naming the URL, when nothing answers PING there (the queue's own connections
- * retry for ever, which is right mid-sweep and wrong at the start). Plain TCP: a password in the
+ * retry for ever, which is right mid-sweep and wrong at the start). Plain TCP (TLS for rediss://): a password in the
  * URL makes Redis answer -NOAUTH, which still proves it is there.
  */
 export async function probeRedis(target: RedisTarget, timeoutMs = PROBE_TIMEOUT_MS): Promise<void> {
   await new Promise<void>((ok, fail) => {
-    const socket = connect({ host: target.host, port: target.port });
+    const socket = target.tls ? tlsConnect({ host: target.host, port: target.port, ...tlsOptions(target) }) : connect({ host: target.host, port: target.port });
     const done = (e?: Error) => {
       clearTimeout(timer);
       socket.destroy();
@@ -155,12 +169,16 @@ export async function probeRedis(target: RedisTarget, timeoutMs = PROBE_TIMEOUT_
     };
     const timer = setTimeout(() => done(new Error(`cannot reach Redis at ${target.url}: no answer within ${timeoutMs / 1000} s`)), timeoutMs);
     let reply = '';
-    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on(target.tls ? 'secureConnect' : 'connect', () => socket.write('PING\r\n'));
     socket.on('data', (d) => {
       reply += d.toString('latin1');
       if (reply.includes('\r\n')) done(/^(\+PONG|-NOAUTH|-ERR)/.test(reply) ? undefined : new Error(`${target.url} does not answer like Redis (PING → ${JSON.stringify(reply.slice(0, 40))})`));
     });
-    socket.on('error', (e: NodeJS.ErrnoException) => done(new Error(`cannot reach Redis at ${target.url}: ${e.code ?? e.message}`)));
+    socket.on('error', (e: NodeJS.ErrnoException) => {
+      // a certificate Node does not trust: say how to trust it
+      const cert = target.tls && /CERT|SELF_SIGNED|UNABLE_TO|ERR_TLS/.test(e.code ?? '') ? ` (${e.message}; a private CA's certificate goes in NODE_EXTRA_CA_CERTS=<ca.pem>)` : '';
+      done(new Error(`cannot reach Redis at ${target.url}: ${e.code ?? e.message}${cert}`));
+    });
   });
 }
 
@@ -172,6 +190,7 @@ export async function probeRedis(target: RedisTarget, timeoutMs = PROBE_TIMEOUT_
  */
 export function redisConnection(target: RedisTarget): Redis {
   const conn = new Redis({
+    ...(target.tls ? { tls: tlsOptions(target) } : {}),
     host: target.host,
     port: target.port,
     db: target.db,
@@ -280,7 +299,7 @@ export async function closeQueue(q: Queue | Worker, conn: Redis): Promise<void> 
 }
 
 /** `terrawheel sweep --queue`: enqueue, collect the rows as workers return them, write the results. */
-export async function runSweepOnQueue(opts: SweepOptions, progress?: SweepProgress, log: (line: string) => void = () => {}): Promise<QueueSweepSummary & { out: string; resultsCsv: string }> {
+export async function runSweepOnQueue(opts: SweepOptions, progress?: SweepProgress, log: (line: string) => void = () => {}, window = ENQUEUE_WINDOW): Promise<QueueSweepSummary & { out: string; resultsCsv: string }> {
   const target = parseQueueUrl(opts.queue ?? '');
   const loaded = loadSweep(opts.sweepPath, opts.maxRuns ?? MAX_SWEEP_RUNS);
   await probeRedis(target);
@@ -348,10 +367,23 @@ export async function runSweepOnQueue(opts: SweepOptions, progress?: SweepProgre
     await retry('retrying dead letters', async () => {
       for (const job of await queue.getFailed(0, -1)) if (job.id !== undefined && todoIds.has(job.id)) await job.retry('failed');
     });
-    // Enqueue: a job whose id is already in the queue (waiting, running, finished) is left as it is.
-    for (let k = 0; k < todo.length; k += BATCH) {
-      await retry('enqueueing', () => queue.addBulk(todo.slice(k, k + BATCH).map((run) => ({ name: 'run', data: { format: JOB_FORMAT, task: sweepTask(loaded, out, run) }, opts: { jobId: run.id } }))));
-    }
+    // Enqueue in a window of `window` runs ahead of the rows collected. A job whose id is already
+    // in the queue (waiting, running, finished) is left as it is.
+    let next = 0;
+    let windowFull = false;
+    const topUp = async (): Promise<void> => {
+      while (next < todo.length && next - computed < window) {
+        const batch: SweepRun[] = [];
+        while (next < todo.length && batch.length < BATCH && next - computed + batch.length < window) {
+          const run = todo[next++];
+          if (!rows.has(run.id)) batch.push(run);
+        }
+        if (batch.length > 0) await retry('enqueueing', () => queue.addBulk(batch.map((run) => ({ name: 'run', data: { format: JOB_FORMAT, task: sweepTask(loaded, out, run) }, opts: { jobId: run.id } }))));
+      }
+      if (next < todo.length && !windowFull) log(`enqueued ${next} of ${todo.length} runs (a window of ${window}); the rest as rows come back`);
+      windowFull = next < todo.length;
+    };
+    await topUp();
     const accept = (id: string, row: ResultRow | null, job: Job<JobData, ResultRow>): void => {
       if (rows.has(id)) {
         duplicatesIgnored++;
@@ -392,6 +424,7 @@ export async function runSweepOnQueue(opts: SweepOptions, progress?: SweepProgre
       const began = performance.now();
       signalled = false;
       const n = await retry('collecting results', collect);
+      await topUp();
       const elapsed = (performance.now() - t0) / 1000;
       progress?.update(rows.size, failedCount(), total, computed > 0 ? (elapsed / computed) * (total - rows.size) : null);
       if (n < BATCH && rows.size < total) {

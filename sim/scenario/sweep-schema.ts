@@ -234,9 +234,19 @@ export function countRuns(s: Sweep): number {
   return points * s.replicates;
 }
 
-/** Refuses a sweep over `maxRuns` runs, naming the count. */
+/**
+ * Most runs of any sweep, whatever --max-runs says: the driver holds every run and every row in
+ * memory and writes them all into one results.csv (a million runs: about 0.4 GB for the runs, as
+ * much for the rows, a results.csv of some 200 MB). Larger studies are several sweeps.
+ */
+export const HARD_MAX_SWEEP_RUNS = 1_000_000;
+
+/** Refuses a sweep over `maxRuns` runs (or over HARD_MAX_SWEEP_RUNS), naming the count. */
 export function checkRunCount(s: Sweep, maxRuns = MAX_SWEEP_RUNS): number {
   const n = countRuns(s);
+  if (n > HARD_MAX_SWEEP_RUNS) {
+    throw new ScenarioError(`sweep: expands to ${n.toLocaleString('en-US')} runs, more than any sweep can hold (${HARD_MAX_SWEEP_RUNS.toLocaleString('en-US')}: every run and row is kept in memory and in one results.csv); split it into several sweeps`);
+  }
   if (n > maxRuns) {
     throw new ScenarioError(`sweep: expands to ${n.toLocaleString('en-US')} runs, more than the limit of ${maxRuns.toLocaleString('en-US')} (raise it with --max-runs if you mean it)`);
   }

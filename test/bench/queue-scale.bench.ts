@@ -248,7 +248,8 @@ function model(m: Measured, workers: number, runs: number, seed = 1): ModelResul
     peakOps: peak,
     redisCpu: (runs / end) * m.redisCpuMsPerJob / 1000,
     // per worker process: the registry connection, the BullMQ Worker's command and blocking connections
-    connections: 3 * workers + 2,
+    // and the sweep's queue, registry and event-stream connections
+    connections: 3 * workers + 3,
     memoryMB: (runs * m.bytesPerWaitingJob) / 1e6,
     resultsMB: (runs * m.bytesPerRow) / 1e6,
   };

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../sim/node/cli';
 import { loadSweep, runSweep } from '../../../sim/node/sweep';
 import { closeQueue, parseQueueUrl, probeRedis, redisConnection, QUEUE_ATTEMPTS, QUEUE_PREFIX, runSweepOnQueue, sweepQueueName, SWEEP_EVENTS_KEY, SWEEP_REGISTRY_KEY, type QueueSweepSummary } from '../../../sim/node/sweep-queue';
-import { freePort, startRedis, waitFor, WorkerProcess, type RedisServer } from './redis-harness';
+import { freePort, makeTlsFiles, RedisServer, startRedis, waitFor, WorkerProcess } from './redis-harness';
 
 const ROOT = resolve(__dirname, '../../..');
 const TINY = resolve(__dirname, 'fixtures/tiny.json');
@@ -104,7 +104,9 @@ describe('bad input: clear errors before anything starts', () => {
   it('a bad URL names what is wrong', () => {
     expect(() => parseQueueUrl('localhost:6379')).toThrow(/the scheme must be redis:\/\//);
     expect(() => parseQueueUrl('not a url')).toThrow(/not a URL: "not a url" \(expected redis:\/\/host:port/);
-    expect(() => parseQueueUrl('http://127.0.0.1:6379')).toThrow(/the scheme must be redis:\/\/, got http:\/\//);
+    expect(() => parseQueueUrl('http://127.0.0.1:6379')).toThrow(/the scheme must be redis:\/\/ \(or rediss:\/\/ for TLS\), got http:\/\//);
+    expect(parseQueueUrl('rediss://redis.example:6380')).toMatchObject({ tls: true, host: 'redis.example', port: 6380 });
+    expect(parseQueueUrl('redis://redis.example')).toMatchObject({ tls: false, port: 6379 });
     expect(() => parseQueueUrl('redis://127.0.0.1:6379/99')).toThrow(/the database after the port must be a number from 0 to 15, got "99"/);
     expect(parseQueueUrl('redis://:secret@10.0.0.5:6380/2')).toMatchObject({ host: '10.0.0.5', port: 6380, db: 2, password: 'secret' });
   });
@@ -171,6 +173,50 @@ describe('across two queue workers', () => {
     expect(await registry()).not.toContain(name);
     expect((await registryChanges()).filter(([, q]) => q === name)).toEqual([['added', name], ['added', name], ['removed', name]]);
     expect(await withQueue(name, (q) => q.count())).toBe(0);
+  }, 300_000);
+});
+
+describe('a sweep larger than its enqueue window', () => {
+  it('keeps at most the window of runs in Redis and enqueues the rest as rows come back: the same table', async () => {
+    const out = join(tmp, 'window');
+    // no worker: nothing leaves the queue until one starts
+    await Promise.all(workers.map((w) => w.kill('SIGTERM')));
+    const path = writeSweep({ name: 'window' });
+    const name = sweepQueueName(loadSweep(path), resolve(out));
+    const lines: string[] = [];
+    const sweep = runSweepOnQueue({ sweepPath: path, out, queue: redis.url }, undefined, (l) => lines.push(l), 2);
+    await waitFor('the window to fill', () => lines.some((l) => /^enqueued 2 of 4 runs \(a window of 2\)/.test(l)));
+    expect(await withQueue(name, (q) => q.count())).toBe(2);
+    worker();
+    const s = await sweep;
+    expect(s.computed).toBe(4);
+    expect(s.deadLetter).toEqual([]);
+    expect(rowFiles(out)).toHaveLength(4);
+    expect(readFileSync(join(out, 'results.csv'), 'utf8')).toBe(reference);
+  }, 300_000);
+});
+
+describe('TLS (rediss://)', () => {
+  it('a sweep through a TLS-only redis-server writes the same table; a certificate this process does not trust is named', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tw-tls-'));
+    const files = makeTlsFiles(dir);
+    const server = new RedisServer(await freePort(), false, files);
+    await server.start();
+    try {
+      await expect(probeRedis(parseQueueUrl(server.url))).rejects.toThrow(/^cannot reach Redis at rediss:\/\/127\.0\.0\.1:\d+: .*NODE_EXTRA_CA_CERTS=<ca\.pem>/);
+      // the CLI and a worker that trust the test CA
+      const env = { ...process.env, NODE_EXTRA_CA_CERTS: files.ca };
+      const w = new WorkerProcess(server.url, [], env);
+      workers.push(w);
+      const out = join(tmp, 'tls');
+      const cli = spawn(process.execPath, [join(ROOT, 'bin/terrawheel.mjs'), 'sweep', sweepPath, '--out', out, '--queue', server.url], { cwd: ROOT, env, stdio: 'ignore' });
+      expect(await new Promise((r) => cli.once('exit', r))).toBe(0);
+      expect(readFileSync(join(out, 'results.csv'), 'utf8')).toBe(reference);
+      await w.kill('SIGTERM');
+    } finally {
+      await server.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 300_000);
 });
 

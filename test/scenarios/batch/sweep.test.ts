@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, verifyRecordingFile } from '../../../sim/node/cli';
 import { formatMetric, loadSweep, runSweep } from '../../../sim/node/sweep';
 import { rerunSweepRun } from '../../../sim/node/sweep-rerun';
-import { countRuns, expandSweep, MAX_SWEEP_RUNS, parseSweep, pathProblem, runScenario, withPath } from '../../../sim/scenario/sweep-schema';
+import { checkRunCount, countRuns, expandSweep, HARD_MAX_SWEEP_RUNS, MAX_SWEEP_RUNS, parseSweep, pathProblem, runScenario, withPath } from '../../../sim/scenario/sweep-schema';
 
 const FIXTURES = resolve(__dirname, 'fixtures');
 const TINY = join(FIXTURES, 'tiny.json');
@@ -61,9 +61,14 @@ describe('sweep file: refused before anything starts', () => {
     expect(() => loadSweep(writeSweep(sweepJson({ axes: [{ path: 'materials.ground.friction', values: [0.5, -1] }] })))).toThrow(/axes\[0\] \(materials\.ground\.friction\) = -1/);
   });
 
-  it('1e7 runs are refused with the count; --max-runs raises the cap', () => {
-    const big = sweepJson({ sample: { kind: 'random', count: 1e7, seed: 1 } });
-    expect(() => loadSweep(writeSweep(big))).toThrow(`expands to 10,000,000 runs, more than the limit of ${MAX_SWEEP_RUNS.toLocaleString('en-US')}`);
+  it('1e7 runs are refused with the count, whatever --max-runs says; --max-runs raises the cap up to a million', () => {
+    const big = writeSweep(sweepJson({ sample: { kind: 'random', count: 1e7, seed: 1 } }));
+    const hard = `expands to 10,000,000 runs, more than any sweep can hold (${HARD_MAX_SWEEP_RUNS.toLocaleString('en-US')}: every run and row is kept in memory and in one results.csv); split it into several sweeps`;
+    expect(() => loadSweep(big)).toThrow(hard);
+    expect(() => loadSweep(big, 1e8)).toThrow(hard);
+    const over = parseSweep(sweepJson({ sample: { kind: 'random', count: 2e5, seed: 1 } }));
+    expect(() => checkRunCount(over)).toThrow(`expands to 200,000 runs, more than the limit of ${MAX_SWEEP_RUNS.toLocaleString('en-US')} (raise it with --max-runs if you mean it)`);
+    expect(checkRunCount(over, 2e5)).toBe(2e5);
     expect(countRuns(parseSweep(sweepJson({ replicates: 3 })))).toBe(12);
   });
 
