@@ -29,12 +29,15 @@ import { referencedFileNames } from './related-files';
 import { ROBOT_MAX_RELATED_BYTES, robotRelatedPaths } from './robot-files';
 import { MESH_MAX_BYTES } from '../sim/robot/urdf/urdf-error';
 import { meshFormat } from '../sim/robot/mesh/obj';
+import { decomposeMeshFile, type ConvexPartsCache } from '../sim/robot/mesh/convex-parts';
 import {
   IPC,
   IPC_OPEN_RECENT,
   IPC_RECORDING,
   IPC_RESULTS,
+  IPC_MESH_PARTS,
   LIMITS,
+  type MeshParts,
   MAX_RESULTS_CSV_BYTES,
   RUN_ID_PATTERN,
   type OpenedResults,
@@ -58,6 +61,7 @@ import {
   expectAssetPath,
   expectFileKind,
   expectIndex,
+  expectMeshPartsRequest,
   expectPlainFileName,
   expectRunId,
   expectSaveRequest,
@@ -113,6 +117,11 @@ export interface HandlerDeps {
   path?: nodePath.PlatformPath;
   /** Called after the recent-file list changes (main rebuilds the menu). */
   onRecentChanged?: (settings: Settings) => void;
+  /**
+   * Where meshConvexParts keeps decompositions (main: the CLI's disk cache, sim/node/
+   * convex-parts-cache.ts, in the app's user-data folder); null or absent: no cache.
+   */
+  convexPartsCache?: ConvexPartsCache | null;
 }
 
 /** A failure the user should read as-is (missing file, too large, not a file); not a validation bug. */
@@ -148,6 +157,11 @@ export interface Handlers {
   openResults(): Promise<OpenedResults | null>;
   /** runs/<id>.mcap of a directory opened with openResults (its token only). */
   readResultRecording(token: unknown, id: unknown): Promise<OpenedFile>;
+  /**
+   * The convex parts of a concave collision mesh (V-HACD, which the worker's CSP forbids), by the
+   * same code and cache key as Node's CLI: the same bytes and options give the same parts.
+   */
+  meshConvexParts(req: unknown): Promise<MeshParts>;
   /** Channel → handler with an arity check; what main registers with ipcMain.handle. */
   dispatch(channel: string, args: readonly unknown[]): Promise<unknown>;
 }
@@ -274,7 +288,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     return related;
   }
 
-  const handlers: Omit<Handlers, 'dispatch' | 'openResults' | 'readResultRecording'> = {
+  const handlers: Omit<Handlers, 'dispatch' | 'openResults' | 'readResultRecording' | 'meshConvexParts'> = {
     async openFile(kindArg) {
       const kind = expectFileKind('openFile.kind', kindArg);
       const chosen = await deps.dialogs.showOpen(kind);
@@ -464,6 +478,12 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
   };
 
+  async function meshConvexParts(req: unknown): Promise<MeshParts> {
+    const r = expectMeshPartsRequest('meshConvexParts.req', req);
+    // A mesh that cannot be read, or V-HACD finding no part, rejects with the sim's message.
+    return (await decomposeMeshFile(r, deps.convexPartsCache ?? null)) as MeshParts;
+  }
+
   /** Expected argument count per channel: a call with extra or missing arguments is rejected. */
   const table: Record<string, { arity: number; call: (args: readonly unknown[]) => Promise<unknown> }> = {
     [IPC.openFile]: { arity: 1, call: (a) => handlers.openFile(a[0]) },
@@ -479,11 +499,13 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     [IPC_RECORDING.end]: { arity: 1, call: (a) => handlers.recordingEnd(a[0]) },
     [IPC_RESULTS.open]: { arity: 0, call: () => results.openResults() },
     [IPC_RESULTS.readRecording]: { arity: 2, call: (a) => results.readResultRecording(a[0], a[1]) },
+    [IPC_MESH_PARTS]: { arity: 1, call: (a) => meshConvexParts(a[0]) },
   };
 
   return {
     ...handlers,
     ...results,
+    meshConvexParts,
     async dispatch(channel, args) {
       const entry = Object.prototype.hasOwnProperty.call(table, channel) ? table[channel] : undefined;
       if (entry === undefined) throw new IpcValidationError('channel', `unknown IPC channel ${describeValue(channel, 60)}`);
@@ -510,4 +532,5 @@ export const HANDLED_CHANNELS: readonly string[] = [
   IPC_RECORDING.end,
   IPC_RESULTS.open,
   IPC_RESULTS.readRecording,
+  IPC_MESH_PARTS,
 ];

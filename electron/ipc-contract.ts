@@ -252,3 +252,42 @@ export interface HostBridgeResults {
   /** runs/<id>.mcap of a directory opened with openResults, as a recording to replay. */
   readResultRecording(token: string, id: string): Promise<OpenedFile>;
 }
+
+// ---- Convex decomposition of concave collision meshes (V-HACD in main, for the sim worker) ----
+// vhacd-js's wasm glue builds its bindings with `new Function`, which the renderer's and the
+// worker's CSP (script-src without 'unsafe-eval') refuse. So the worker asks the host, and main
+// runs the same decomposition code in Node (sim/robot/mesh/convex-parts.ts decomposeMeshFile)
+// through the same disk cache as the CLI. The CSP stays as it is.
+
+/** Channel of one mesh's decomposition (validated in electron/validate.ts expectMeshPartsRequest). */
+export const IPC_MESH_PARTS = 'mesh:convex-parts' as const;
+
+/** Largest mesh file one request may carry (the sim's mesh readers refuse more: MESH_MAX_BYTES). */
+export const MAX_MESH_PARTS_BYTES = 64 * 1024 * 1024;
+
+/** Bounds of the V-HACD options main accepts (the defaults are 16, 32, 100 000, 1). */
+export const MESH_PARTS_OPTION_LIMITS = {
+  maxHulls: [1, 64],
+  maxVerticesPerHull: [4, 256],
+  voxelResolution: [1_000, 10_000_000],
+  minVolumePercentError: [0.001, 50],
+} as const;
+
+/** One mesh to decompose: its path (the extension names the format), bytes, URDF scale, options. */
+export interface MeshPartsRequest {
+  file: string;
+  bytes: Uint8Array;
+  scale: [number, number, number];
+  options: { maxHulls: number; maxVerticesPerHull: number; voxelResolution: number; minVolumePercentError: number };
+}
+
+/** Its convex parts: one point list per part (the mesh's scaled frame) and their total volume [m³]. */
+export interface MeshParts {
+  hulls: [number, number, number][][];
+  volume: number;
+}
+
+/** Optional HostBridge extension (the Electron preload implements it; the web worker runs V-HACD itself). */
+export interface HostBridgeMeshParts {
+  meshConvexParts(req: MeshPartsRequest): Promise<MeshParts>;
+}

@@ -32,6 +32,7 @@ import { buildMenuTemplate } from './menu';
 import { devToolsAllowed } from './dev-mode';
 import { nodeFiles, nodeSettingsIo, readFileNoSymlinks } from './node-files';
 import { SettingsStore } from './settings-store';
+import { diskConvexPartsCache } from '../sim/node/convex-parts-cache';
 import { TokenRegistry } from './token-registry';
 
 // Must run before 'ready': a standard + secure scheme gets a real origin, so module workers,
@@ -177,6 +178,8 @@ async function start(): Promise<void> {
     tokens: new TokenRegistry(randomUUID),
     assetsRoot: appRoots().assets,
     onRecentChanged: (s) => installMenu(s, store),
+    // V-HACD for the sim worker (its CSP forbids the wasm glue): the CLI's disk cache, kept with the app's data
+    convexPartsCache: diskConvexPartsCache(process.env.TERRAWHEEL_CACHE_DIR ?? path.join(app.getPath('userData'), 'convex-parts')),
   });
   for (const channel of HANDLED_CHANNELS) {
     ipcMain.handle(channel, (event, ...args: unknown[]) => {

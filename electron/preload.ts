@@ -8,7 +8,7 @@
  */
 
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { IPC, IPC_LIVE_LINK, IPC_OPEN_RECENT, IPC_RECORDING, IPC_RESULTS, LIVE_LINK_PORT_MESSAGE, type HostBridge, type HostBridgeLiveLink, type HostBridgeRecent, type HostBridgeRecording, type HostBridgeResults, type MenuCommand } from './ipc-contract';
+import { IPC, IPC_LIVE_LINK, IPC_MESH_PARTS, IPC_OPEN_RECENT, IPC_RECORDING, IPC_RESULTS, LIVE_LINK_PORT_MESSAGE, type HostBridge, type HostBridgeLiveLink, type HostBridgeMeshParts, type HostBridgeRecent, type HostBridgeRecording, type HostBridgeResults, type MenuCommand } from './ipc-contract';
 import { isMenuCommand } from './validate';
 
 // Ports the page posted (window.postMessage) and forwarded to main, and starts waiting for one.
@@ -29,7 +29,7 @@ function nextPort(): Promise<void> {
   });
 }
 
-const bridge: HostBridge & HostBridgeRecent & HostBridgeRecording & HostBridgeResults & HostBridgeLiveLink = {
+const bridge: HostBridge & HostBridgeRecent & HostBridgeRecording & HostBridgeResults & HostBridgeLiveLink & HostBridgeMeshParts = {
   openFile: (kind) => ipcRenderer.invoke(IPC.openFile, kind),
   openRecent: (index) => ipcRenderer.invoke(IPC_OPEN_RECENT, index),
   readRelated: (token, relativeName) => ipcRenderer.invoke(IPC.readRelated, token, relativeName),
@@ -47,6 +47,7 @@ const bridge: HostBridge & HostBridgeRecent & HostBridgeRecording & HostBridgeRe
   liveLinkStatus: () => ipcRenderer.invoke(IPC_LIVE_LINK.status),
   openResults: () => ipcRenderer.invoke(IPC_RESULTS.open),
   readResultRecording: (token, id) => ipcRenderer.invoke(IPC_RESULTS.readRecording, token, id),
+  meshConvexParts: (req) => ipcRenderer.invoke(IPC_MESH_PARTS, req),
   onMenuCommand(listener: (cmd: MenuCommand) => void): () => void {
     // Wrap so the page never receives the IpcRendererEvent (it carries a sender reference).
     const wrapped = (_event: IpcRendererEvent, cmd: unknown): void => {

@@ -10,7 +10,7 @@
  * No electron or node imports: this file is unit-tested in plain Node.
  */
 
-import { CAPTURE_KINDS, FILE_KINDS, LIMITS, RUN_ID_PATTERN, type FileKind, type MenuCommand, type SaveKind, type SaveRequest, type Settings } from './ipc-contract';
+import { CAPTURE_KINDS, FILE_KINDS, LIMITS, MAX_MESH_PARTS_BYTES, MESH_PARTS_OPTION_LIMITS, RUN_ID_PATTERN, type MeshPartsRequest, type FileKind, type MenuCommand, type SaveKind, type SaveRequest, type Settings } from './ipc-contract';
 
 /** Thrown for any payload that fails validation; `field` is the dotted path of the bad value. */
 export class IpcValidationError extends Error {
@@ -212,4 +212,38 @@ export function isMenuCommand(value: unknown): value is MenuCommand {
     default:
       return false;
   }
+}
+
+const MESH_EXTENSIONS = /\.(stl|obj|dae)$/i;
+
+/**
+ * A mesh decomposition request (IPC_MESH_PARTS): a mesh path naming its format (only read for its
+ * extension: main never opens it), at most MAX_MESH_PARTS_BYTES of bytes, three finite positive
+ * scale factors, V-HACD options within MESH_PARTS_OPTION_LIMITS (integers but the error bound).
+ */
+export function expectMeshPartsRequest(field: string, value: unknown): MeshPartsRequest {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new IpcValidationError(field, `expected { file, bytes, scale, options }, got ${describeType(value)}`);
+  const v = value as Record<string, unknown>;
+  if (typeof v.file !== 'string' || v.file.length === 0 || v.file.length > LIMITS.maxRelativePathLength || v.file.includes('\0')) {
+    throw new IpcValidationError(`${field}.file`, `expected a mesh path of 1 to ${LIMITS.maxRelativePathLength} characters, got ${describeType(v.file)}`);
+  }
+  if (!MESH_EXTENSIONS.test(v.file)) throw new IpcValidationError(`${field}.file`, 'must end in .stl, .obj or .dae (the mesh format)');
+  if (!(v.bytes instanceof Uint8Array)) throw new IpcValidationError(`${field}.bytes`, `expected Uint8Array, got ${describeType(v.bytes)}`);
+  if (v.bytes.byteLength === 0 || v.bytes.byteLength > MAX_MESH_PARTS_BYTES) throw new IpcValidationError(`${field}.bytes`, `is ${v.bytes.byteLength} bytes; expected 1 to ${MAX_MESH_PARTS_BYTES}`);
+  const scale = v.scale;
+  if (!Array.isArray(scale) || scale.length !== 3 || !scale.every((x) => typeof x === 'number' && Number.isFinite(x) && x > 0)) {
+    throw new IpcValidationError(`${field}.scale`, 'expected three finite positive numbers');
+  }
+  const o = v.options;
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) throw new IpcValidationError(`${field}.options`, `expected the V-HACD options, got ${describeType(o)}`);
+  const opts = {} as MeshPartsRequest['options'];
+  for (const [name, [lo, hi]] of Object.entries(MESH_PARTS_OPTION_LIMITS) as [keyof MeshPartsRequest['options'], readonly [number, number]][]) {
+    const x = (o as Record<string, unknown>)[name];
+    const integer = name !== 'minVolumePercentError';
+    if (typeof x !== 'number' || !Number.isFinite(x) || x < lo || x > hi || (integer && !Number.isInteger(x))) {
+      throw new IpcValidationError(`${field}.options.${name}`, `expected ${integer ? 'an integer' : 'a number'} in [${lo}, ${hi}], got ${typeof x === 'number' ? x : describeType(x)}`);
+    }
+    opts[name] = x;
+  }
+  return { file: v.file, bytes: v.bytes, scale: [scale[0], scale[1], scale[2]], options: opts };
 }

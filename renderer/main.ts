@@ -110,6 +110,8 @@ const scene = new SceneView(ui.view);
 // Every worker call goes through the client; a failed command lands in the state, and from there
 // in the banner (the status bar reads it too).
 const sim = createSimClient((call, message) => state.reportWorkerFailure(call, message));
+// Electron: V-HACD runs in main (the worker's CSP forbids its wasm glue); the web worker runs it itself
+if (host.meshConvexParts) void sim.setMeshDecomposer(host.meshConvexParts);
 // View ▸ Live Link: Electron main serves this world to Foxglove (the web host says it cannot)
 const liveLink = new LiveLinkControl(host, () => sim.openPort(), (m) => banner.show(m));
 host.onMenuCommand((cmd) => {

@@ -17,7 +17,7 @@
  */
 import * as Comlink from 'comlink';
 import type {
-  DriveCommand, Frame, LoadProgress, RecordingOptions, RecordingStatus, RecordingSummary, ReplayStatus, ScenarioFiles, SimService,
+  DriveCommand, Frame, LoadProgress, MeshDecomposer, RecordingOptions, RecordingStatus, RecordingSummary, ReplayStatus, ScenarioFiles, SimService,
   TerrainPatch, TimelineEvent, VerifyResult, WorldInfo,
 } from '../sim/app/protocol';
 
@@ -55,6 +55,14 @@ export class SimClient {
 
   closeRecording(): Promise<boolean> {
     return this.command('closeRecording', () => this.remote.closeRecording());
+  }
+
+  /**
+   * Where the worker runs V-HACD for the next loads: the host's decomposer (Electron main; the
+   * worker's CSP forbids V-HACD), null for the worker itself (the web build).
+   */
+  setMeshDecomposer(decompose: MeshDecomposer | null): Promise<boolean> {
+    return this.command('setMeshDecomposer', () => this.remote.setMeshDecomposer(decompose ? Comlink.proxy(decompose) : null));
   }
 
   // ---- requests: resolve or reject to the caller ---------------------------------------------

@@ -2,18 +2,19 @@
  * Host over the Electron preload bridge (`window.terraWheel`, see electron/ipc-contract.ts).
  * A pass-through: main validates every payload; here we only keep the renderer-side types.
  */
-import { LIVE_LINK_PORT_MESSAGE, type HostBridge, type HostBridgeLiveLink, type HostBridgeRecent, type HostBridgeRecording, type HostBridgeResults } from '../../electron/ipc-contract';
+import { LIVE_LINK_PORT_MESSAGE, type HostBridge, type HostBridgeLiveLink, type HostBridgeMeshParts, type HostBridgeRecent, type HostBridgeRecording, type HostBridgeResults } from '../../electron/ipc-contract';
 import type { Host, HostLiveLink } from './host';
 
 const NO_LIVE_LINK = 'The live link needs a newer preload (this window\'s bridge has no live link).';
 
-export function createElectronHost(bridge: HostBridge & Partial<HostBridgeRecent> & Partial<HostBridgeRecording> & Partial<HostBridgeResults> & Partial<HostBridgeLiveLink>, post: (message: string, port: MessagePort) => void = (m, p) => window.postMessage(m, window.location.origin, [p])): Host {
+export function createElectronHost(bridge: HostBridge & Partial<HostBridgeRecent> & Partial<HostBridgeRecording> & Partial<HostBridgeResults> & Partial<HostBridgeLiveLink> & Partial<HostBridgeMeshParts>, post: (message: string, port: MessagePort) => void = (m, p) => window.postMessage(m, window.location.origin, [p])): Host {
   const { openResults, readResultRecording } = bridge;
   const results: HostBridgeResults | undefined =
     typeof openResults === 'function' && typeof readResultRecording === 'function'
       ? { openResults: () => openResults.call(bridge), readResultRecording: (token, id) => readResultRecording.call(bridge, token, id) }
       : undefined;
   const openRecent = bridge.openRecent;
+  const meshConvexParts = bridge.meshConvexParts;
   const { recordingBegin, recordingAppend, recordingEnd } = bridge;
   const recording: HostBridgeRecording | undefined =
     typeof recordingBegin === 'function' && typeof recordingAppend === 'function' && typeof recordingEnd === 'function'
@@ -47,5 +48,6 @@ export function createElectronHost(bridge: HostBridge & Partial<HostBridgeRecent
     ...(typeof openRecent === 'function' ? { openRecent: (index: number) => openRecent.call(bridge, index) } : {}),
     ...(recording ? { recording } : {}),
     ...(results ? { results } : {}),
+    ...(typeof meshConvexParts === 'function' ? { meshConvexParts: (req: Parameters<typeof meshConvexParts>[0]) => meshConvexParts.call(bridge, req) } : {}),
   };
 }

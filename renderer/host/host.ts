@@ -6,7 +6,7 @@
  *
  * It mirrors electron/ipc-contract.ts HostBridge so the Electron host is a thin pass-through.
  */
-import type { AssetEntry, FileKind, HostBridgeRecording, HostBridgeResults, LiveLinkStatus, MenuCommand, OpenedFile, OpenedResults, SaveRequest, SaveResult, Settings } from '../../electron/ipc-contract';
+import type { AssetEntry, FileKind, HostBridgeMeshParts, HostBridgeRecording, HostBridgeResults, LiveLinkStatus, MenuCommand, OpenedFile, OpenedResults, SaveRequest, SaveResult, Settings } from '../../electron/ipc-contract';
 
 export type { AssetEntry, FileKind, LiveLinkStatus, MenuCommand, OpenedFile, OpenedResults, SaveRequest, SaveResult, Settings };
 
@@ -47,6 +47,12 @@ export interface Host {
    * web: a folder picker). Absent where the host cannot open directories.
    */
   results?: HostBridgeResults;
+  /**
+   * V-HACD for the simulation worker, where the worker cannot run it (Electron: its CSP forbids
+   * the wasm glue's `new Function`, so main decomposes, same code and cache as the CLI). Absent on
+   * the web: the worker decomposes itself. main.ts hands it to the worker (setMeshDecomposer).
+   */
+  meshConvexParts?: HostBridgeMeshParts['meshConvexParts'];
   /** Registers a menu listener (the web host has no native menu: the toolbar calls it); returns the unregister function. */
   onMenuCommand(listener: (cmd: MenuCommand) => void): () => void;
 }

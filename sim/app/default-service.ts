@@ -24,13 +24,14 @@ const threadConvexPartsCache = memoryConvexPartsCache();
 /**
  * `extra`: more dependencies (the CLI's recording encoder thread, its disk cache of convex parts).
  * By default the robot's concave collision meshes are split in the service's thread
- * (prepareScenarioMeshes) through this thread's memory cache.
+ * (prepareScenarioMeshes) through this thread's memory cache; V-HACD runs in this thread unless
+ * the caller set a decomposer (SimService.setMeshDecomposer: the desktop app's main process).
  */
 export function createDefaultService(extra: Partial<SimServiceDeps> = {}): SimServiceImpl {
   return new SimServiceImpl({
     decodeTerrain,
     loadUrdfRobot: loadScenarioUrdfRobotWithVisuals,
-    prepareFiles: (files) => prepareScenarioMeshes(files, threadConvexPartsCache),
+    prepareFiles: (files, ctx) => prepareScenarioMeshes(files, threadConvexPartsCache, ctx.decompose),
     ...extra,
   });
 }

@@ -25,6 +25,8 @@ import type { ScenarioFiles } from '../scenario/scenario-files';
 import type { ScenarioCamera } from '../scenario/scenario-v2';
 import type { TerrainMaterialMapSpec } from '../dynamics/spec';
 export type { ScenarioFiles };
+import type { MeshDecomposer } from '../robot/mesh/convex-parts';
+export type { MeshDecomposer };
 
 /** Visual/collision shape of a body, as the renderer needs it. Local z is the shape's axis. */
 export type ConvexBodyShape =
@@ -183,6 +185,11 @@ export interface SimService {
   /** Validates and loads a world; rejects with a message that says what is wrong. */
   /** `options.maxMemoryBytes`: refuse a terrain estimated over this many bytes (default 2 GiB; the app asks the user first and passes Infinity). */
   load(files: ScenarioFiles, onProgress?: (p: LoadProgress) => void, options?: { maxMemoryBytes?: number }): Promise<WorldInfo>;
+  /**
+   * Where the next loads run V-HACD on concave collision meshes (null: this thread). The desktop
+   * app passes a Comlink proxy to its host (Electron main), since its worker's CSP forbids V-HACD.
+   */
+  setMeshDecomposer(decompose: MeshDecomposer | null): void;
   setDrive(cmd: DriveCommand): void;
   /** Starts or pauses the worker's own fixed-step clock. */
   setRunning(running: boolean): void;

@@ -11,6 +11,7 @@ import { describeTerrainLoadEstimate, estimateTerrainLoad } from '../terrain/loa
 import { parseScenarioFile, type ParsedScenario } from '../scenario/scenario-v2';
 import { SimWorld } from './sim-world';
 import { transfer } from 'comlink';
+import type { MeshDecomposer } from '../robot/mesh/convex-parts';
 import type { DriveCommand, Frame, LoadProgress, RecordingSummary, ReplayStatus, ScenarioFiles, SimService, TerrainPatch, WorldInfo } from './protocol';
 import { terrainPatch } from '../terrain/patch';
 import { Heightfield } from '../terrain/heightfield';
@@ -71,9 +72,10 @@ export interface SimServiceDeps {
   /**
    * An asynchronous step on the gathered files before the world is built, in the service's
    * thread (the worker in the app): the robot's concave collision meshes split into convex
-   * parts (sim/scenario/scenario-meshes.ts). Omitted: files are used as given.
+   * parts (sim/scenario/scenario-meshes.ts). Omitted: files are used as given. `decompose`: the
+   * decomposer set with setMeshDecomposer (the desktop app's main process), when there is one.
    */
-  prepareFiles?: (files: ScenarioFiles) => Promise<ScenarioFiles>;
+  prepareFiles?: (files: ScenarioFiles, ctx: { decompose?: MeshDecomposer }) => Promise<ScenarioFiles>;
 }
 
 /** A recording opened for replay: its reader, all its inputs (small), the replay cursor. */
@@ -144,14 +146,21 @@ export class SimServiceImpl implements SimService {
   private pulled: PulledRecording | null = null;
   /** The loaded world's live description (joint checks), built on first use. */
   private liveDescription: LiveInfo | null = null;
+  /** Where V-HACD runs for the next loads (setMeshDecomposer); undefined: this thread. */
+  private decompose: MeshDecomposer | undefined;
 
   constructor(deps: SimServiceDeps) {
     this.deps = deps;
     this.now = deps.now ?? (() => (typeof performance !== 'undefined' ? performance.now() : Date.now()));
   }
 
+  setMeshDecomposer(decompose: MeshDecomposer | null): void {
+    if (decompose !== null && typeof decompose !== 'function') throw new Error(`setMeshDecomposer: expected a function or null, got ${typeof decompose}`);
+    this.decompose = decompose ?? undefined;
+  }
+
   async load(files: ScenarioFiles, onProgress?: (p: LoadProgress) => void, options: LoadOptions = {}): Promise<WorldInfo> {
-    if (this.deps.prepareFiles) files = await this.deps.prepareFiles(files);
+    if (this.deps.prepareFiles) files = await this.deps.prepareFiles(files, this.decompose ? { decompose: this.decompose } : {});
     const world = this.buildWorld(files, onProgress, options);
     if (this.recording) await this.stopRecording();
     this.replay = null;
@@ -443,6 +452,16 @@ export class SimServiceImpl implements SimService {
     const recorded = info.metadata.bodies.map((b) => b.name);
     if (recorded.length !== names.length || recorded.some((n, i) => n !== names[i]) || Math.abs(info.dt - w.dt) > 0) {
       throw new Error(`openRecording: the recording is of "${info.metadata.scenarioName}" (${recorded.length} bodies, dt ${info.dt} s), the loaded world is "${w.name}" (${names.length} bodies, dt ${w.dt} s): load its scenario first`);
+    }
+    // The same files can still give other shapes: a concave mesh split into convex parts where
+    // the recording was made and kept as one hull here (V-HACD unavailable or failed), or split
+    // by other options or library version. Replaying would silently diverge: refuse instead.
+    const shapes = w.info().bodies;
+    for (let i = 0; i < recorded.length; i++) {
+      const was = shapeOutline(info.metadata.bodies[i].shape), is = shapeOutline(shapes[i].shape);
+      if (was !== null && is !== null && was !== is) {
+        throw new Error(`openRecording: body "${recorded[i]}" collides as ${was} in the recording and as ${is} in the loaded world (a concave collision mesh split into convex parts differently, e.g. V-HACD could not run here: see the loader's mesh report); the replay would diverge`);
+      }
     }
     // Same bodies and dt is not the same world: the scenario, terrain and robot files must be
     // the recorded ones too (their hashes are in the file). The CLI's verify compares them itself.
@@ -789,6 +808,12 @@ export function differingAssets(recorded: readonly { name: string; hash: string 
   for (const [name, hash] of theirs) if (mine.get(name) !== hash) out.push({ name, recorded: hash, loaded: mine.get(name) ?? 'none' });
   for (const [name, hash] of mine) if (!theirs.has(name)) out.push({ name, recorded: 'none', loaded: hash });
   return out;
+}
+
+/** A body shape's kind and part count ("a compound of 16 parts", "a hull"); null when absent. */
+function shapeOutline(shape: { type: string; children?: unknown[] } | undefined): string | null {
+  if (shape === undefined || shape === null || typeof shape.type !== 'string') return null;
+  return shape.type === 'compound' ? `a compound of ${Array.isArray(shape.children) ? shape.children.length : '?'} parts` : `a ${shape.type}`;
 }
 
 /** "sha256:0123456789ab…" */

@@ -8,13 +8,16 @@
  * loader) and `robotMeshReport` (one line per collision mesh). Files that already carry parts,
  * or that have no URDF robot, come back as they are.
  */
-import { convexPartsForUrdf, formatVolumeReport, type ConvexPartsCache } from '../robot/mesh/convex-parts';
+import { convexPartsForUrdf, formatVolumeReport, type ConvexPartsCache, type MeshDecomposer } from '../robot/mesh/convex-parts';
 import { parseUrdf } from '../robot/urdf/parse-urdf';
 import type { ScenarioFiles } from './scenario-files';
 import { parseScenarioFile } from './scenario-v2';
 
-/** `files` with the robot's convex parts and mesh volume report (a new object; `files` untouched). */
-export async function prepareScenarioMeshes(files: ScenarioFiles, cache: ConvexPartsCache | null): Promise<ScenarioFiles> {
+/**
+ * `files` with the robot's convex parts and mesh volume report (a new object; `files` untouched).
+ * `decompose`: where V-HACD runs (the desktop app's main process); default this thread.
+ */
+export async function prepareScenarioMeshes(files: ScenarioFiles, cache: ConvexPartsCache | null, decompose?: MeshDecomposer): Promise<ScenarioFiles> {
   // Malformed files are buildWorld's to refuse, with its own message.
   if (files === null || typeof files !== 'object' || files.robotConvexParts !== undefined || typeof files.robotUrdf !== 'string') return files;
   const meshes = files.robotMeshes ?? {};
@@ -23,6 +26,6 @@ export async function prepareScenarioMeshes(files: ScenarioFiles, cache: ConvexP
   if (entry === undefined || !('urdf' in entry)) return files;
   // The same lookup as loadScenarioUrdfRobot: by resolved path, else by base name.
   const lookup = (path: string) => meshes[path] ?? meshes[path.split('/').pop() ?? path];
-  const { parts, report } = await convexPartsForUrdf(parseUrdf(files.robotUrdf), entry.urdf, lookup, cache);
+  const { parts, report } = await convexPartsForUrdf(parseUrdf(files.robotUrdf), entry.urdf, lookup, cache, undefined, decompose);
   return { ...files, robotConvexParts: parts, robotMeshReport: report.map(formatVolumeReport) };
 }

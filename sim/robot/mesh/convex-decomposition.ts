@@ -21,8 +21,10 @@
  *
  * Where it runs: Node (the CLI, tests), and a browser worker without a Content-Security-Policy
  * (the web build, `npm run web`: checked in Chromium). NOT under the desktop app's CSP: embind's
- * glue calls `new Function`, which `script-src 'self' 'wasm-unsafe-eval'` refuses; there the step
- * reports "not split: V-HACD cannot run in this thread" and the single hull is used.
+ * glue calls `new Function`, which `script-src 'self' 'wasm-unsafe-eval'` refuses; so the app's
+ * worker asks Electron's main process (Node, no CSP) to run this code for it (convex-parts.ts
+ * MeshDecomposer, electron/handlers.ts meshConvexParts). Without that, the step reports "not
+ * split: V-HACD cannot run in this thread" and the single hull is used.
  */
 import type { Vec3Spec } from '../../dynamics/spec';
 import { buildConvexHull, HullStatus } from '../../shapes/convex-hull-builder';

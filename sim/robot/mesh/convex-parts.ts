@@ -19,9 +19,12 @@
  * produced (`UrdfToRobotOptions.convexParts`, keyed by `collisionMeshKey`) and builds one hull per
  * part; without them a concave mesh keeps its single hull and the poor-fit warning.
  *
- * Where it runs: in the app inside the simulation worker (SimServiceImpl.load, memory cache for
- * the worker's life); in Node in the CLI's thread before the run (a disk cache under .cache/,
- * sim/node/convex-parts-cache.ts). It never runs on the renderer's thread.
+ * Where it runs: the measuring and caching in the service's thread (the simulation worker in the
+ * app, memory cache for the worker's life; the CLI's thread in Node, a disk cache under .cache/,
+ * sim/node/convex-parts-cache.ts); never on the renderer's thread. V-HACD itself runs there too,
+ * unless a `MeshDecomposer` is passed: the desktop app's worker cannot run V-HACD (its CSP
+ * forbids the wasm glue's `new Function`), so it asks Electron's main process, which runs
+ * `decomposeMeshFile` below (the same read, scale and V-HACD code, same disk cache) in Node.
  */
 import type { Vec3Spec } from '../../dynamics/spec';
 import type { UrdfModel } from '../urdf/urdf-model';
@@ -106,7 +109,8 @@ export async function convexPartsCacheKey(bytes: Uint8Array, scale: readonly num
 /**
  * The convex parts of `model`'s concave collision meshes, and the volume report of every
  * collision mesh. `meshes` gives a file's bytes by resolved path (as urdfToRobot's option).
- * A mesh that cannot be read throws the same UrdfError the loader would.
+ * A mesh that cannot be read throws the same UrdfError the loader would. `decompose`: where
+ * V-HACD runs (default: this thread); `cache` sits in front of it either way.
  */
 export async function convexPartsForUrdf(
   model: UrdfModel,
@@ -114,6 +118,7 @@ export async function convexPartsForUrdf(
   meshes: (resolvedPath: string) => Uint8Array | undefined,
   cache: ConvexPartsCache | null,
   options: Readonly<DecompositionOptions> = DEFAULT_DECOMPOSITION,
+  decompose?: MeshDecomposer,
 ): Promise<ConvexPartsResult> {
   const parts: Record<string, ConvexParts> = {};
   const report: MeshVolumeReport[] = [];
@@ -156,7 +161,9 @@ export async function convexPartsForUrdf(
       const fromCache = got !== undefined;
       if (!got) {
         try {
-          got = await decomposeMesh(mesh, options);
+          got = decompose
+            ? await decompose({ file, bytes, scale: [g.scale[0], g.scale[1], g.scale[2]], options: { ...options } })
+            : await decomposeMesh(mesh, options);
         } catch (e) {
           entry.note = `not split: ${(e as Error).message}`;
           continue;
@@ -168,6 +175,31 @@ export async function convexPartsForUrdf(
     }
   }
   return { parts, report };
+}
+
+/** What a MeshDecomposer is asked: one mesh file's bytes, its URDF scale and the V-HACD options. */
+export interface MeshPartsRequest {
+  /** The mesh's path (its extension names the format: .stl, .obj, .dae). */
+  file: string;
+  bytes: Uint8Array;
+  scale: [number, number, number];
+  options: DecompositionOptions;
+}
+
+/** Runs V-HACD somewhere else (the desktop app's main process), for a thread that cannot. */
+export type MeshDecomposer = (req: MeshPartsRequest) => Promise<ConvexParts>;
+
+/**
+ * The convex parts of one mesh file: read, scaled and decomposed exactly as convexPartsForUrdf
+ * does it, through `cache` (same key). What Electron's main process runs for the app's worker.
+ */
+export async function decomposeMeshFile(req: MeshPartsRequest, cache: ConvexPartsCache | null): Promise<ConvexParts> {
+  const key = cache ? await convexPartsCacheKey(req.bytes, req.scale, req.options) : null;
+  const got = key !== null && cache ? await cache.get(key) : undefined;
+  if (got) return got;
+  const parts = await decomposeMesh(scaleMesh(readCollisionMesh(req.file, req.bytes), req.scale), req.options);
+  if (key !== null && cache) await cache.set(key, parts);
+  return parts;
 }
 
 /** Parts as plain JSON (a disk cache entry) and back, checked. */

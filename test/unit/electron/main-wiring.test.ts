@@ -120,6 +120,7 @@ describe('bundled main process (fake electron)', () => {
       'live-link:start',
       'live-link:status',
       'live-link:stop',
+      'mesh:convex-parts',
       'recording:append',
       'recording:begin',
       'recording:end',
@@ -181,7 +182,7 @@ describe('bundled preload (fake electron)', () => {
 
   it('exposes exactly window.terraWheel with the HostBridge methods plus openRecent and the recording stream', () => {
     expect(o.exposedNames).toEqual(['terraWheel']);
-    expect(o.methods).toEqual(['getSettings', 'listAssets', 'liveLinkStart', 'liveLinkStatus', 'liveLinkStop', 'onMenuCommand', 'openFile', 'openRecent', 'openResults', 'readAsset', 'readRelated', 'readResultRecording', 'recordingAppend', 'recordingBegin', 'recordingEnd', 'saveFile', 'setSettings']);
+    expect(o.methods).toEqual(['getSettings', 'listAssets', 'liveLinkStart', 'liveLinkStatus', 'liveLinkStop', 'meshConvexParts', 'onMenuCommand', 'openFile', 'openRecent', 'openResults', 'readAsset', 'readRelated', 'readResultRecording', 'recordingAppend', 'recordingBegin', 'recordingEnd', 'saveFile', 'setSettings']);
   });
 
   it('maps each method to one invoke on its channel with positional arguments', () => {

@@ -31,6 +31,15 @@ import { prepareScenarioMeshes } from '../../../sim/scenario/scenario-meshes';
 import type { ScenarioFiles } from '../../../sim/scenario/scenario-files';
 import { decodeTerrain } from '../../../sim/terrain/load-terrain';
 import { diskConvexPartsCache } from '../../../sim/node/convex-parts-cache';
+import { existsSync } from 'node:fs';
+import { createHandlers } from '../../../electron/handlers';
+import { IPC_MESH_PARTS, MAX_MESH_PARTS_BYTES } from '../../../electron/ipc-contract';
+import { IpcValidationError } from '../../../electron/validate';
+import { SettingsStore } from '../../../electron/settings-store';
+import { nodeFiles, nodeSettingsIo } from '../../../electron/node-files';
+import { TokenRegistry } from '../../../electron/token-registry';
+import { createDefaultService } from '../../../sim/app/default-service';
+import { convexPartsCacheKey, type MeshPartsRequest } from '../../../sim/robot/mesh/convex-parts';
 
 /** [s] V-HACD on the U takes ~1 s idle; a shared 2-core machine may be many times slower. */
 const VHACD_TIMEOUT_MS = 120_000;
@@ -220,5 +229,94 @@ describe('convex decomposition of a concave collision mesh (V-HACD)', () => {
     writeFileSync(join(dir, 'k3.json'), '{"hulls": [[[0, 0]]], "volume": 1}');
     expect(await diskConvexPartsCache(dir).get('k3')).toBeUndefined();
   });
+});
+
+/** Electron main's handler (V-HACD for the desktop app's worker, whose CSP forbids it) and the worker's side of it. */
+describe('convex parts decomposed by the host (Electron main) for the worker', () => {
+  const stl = binaryStl(uMesh());
+  const n = 21;
+  const files: ScenarioFiles = {
+    scenario: { format: 'terrawheel-scenario', version: 2, name: 'bracket', terrain: { cols: n, rows: n, dx: 0.25, dy: 0.25, x0: -2.5, y0: -2.5, heights: new Array(n * n).fill(0) }, robot: { urdf: 'bracket.urdf', position: [0, 0], yaw: 0 } },
+    terrainSidecar: null, terrainData: new Uint8Array(0), robotUrdf: URDF, robotMeshes: { 'u.stl': stl },
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'tw-main-parts-'));
+  const handlers = createHandlers({
+    files: nodeFiles,
+    dialogs: { showOpen: async () => null, showSave: async () => null },
+    settings: new SettingsStore(nodeSettingsIo, join(dir, 'settings.json'), () => undefined),
+    tokens: new TokenRegistry(() => 'tok'),
+    assetsRoot: join(dir, 'assets'),
+    convexPartsCache: diskConvexPartsCache(join(dir, 'cache')),
+  });
+  const request = (): MeshPartsRequest => ({ file: 'u.stl', bytes: stl, scale: [1, 1, 1], options: { ...DEFAULT_DECOMPOSITION } });
+  let inNode: ConvexParts;
+
+  beforeAll(async () => {
+    inNode = (await prepareScenarioMeshes(files, null)).robotConvexParts?.[collisionMeshKey('u.stl', [1, 1, 1])] as ConvexParts;
+  }, VHACD_TIMEOUT_MS);
+
+  it('main\'s handler gives the parts prepareScenarioMeshes gives in Node, bit for bit, through the CLI\'s disk cache and key', async () => {
+    expect(inNode.hulls.length).toBeGreaterThan(1);
+    const got = await handlers.dispatch(IPC_MESH_PARTS, [request()]);
+    expect(got).toEqual(inNode);
+    const key = await convexPartsCacheKey(stl, [1, 1, 1], DEFAULT_DECOMPOSITION);
+    expect(existsSync(join(dir, 'cache', `${key}.json`))).toBe(true);
+    expect(await handlers.meshConvexParts(request())).toEqual(inNode); // read back from disk: JSON keeps every double
+  }, VHACD_TIMEOUT_MS);
+
+  it('refuses bad payloads with the field and the problem', async () => {
+    const bad = async (req: unknown, field: string, problem: RegExp) => {
+      const e = await handlers.dispatch(IPC_MESH_PARTS, [req]).then(() => undefined, (x: unknown) => x);
+      expect(e).toBeInstanceOf(IpcValidationError);
+      expect((e as IpcValidationError).field).toBe(field);
+      expect((e as Error).message).toMatch(problem);
+    };
+    await bad(null, 'meshConvexParts.req', /expected \{ file, bytes, scale, options \}, got null/);
+    await bad({ ...request(), file: 'u.exe' }, 'meshConvexParts.req.file', /\.stl, \.obj or \.dae/);
+    await bad({ ...request(), bytes: [1, 2, 3] }, 'meshConvexParts.req.bytes', /expected Uint8Array, got array/);
+    await bad({ ...request(), bytes: new Uint8Array(MAX_MESH_PARTS_BYTES + 1) }, 'meshConvexParts.req.bytes', /expected 1 to 67108864/);
+    await bad({ ...request(), scale: [1, -1, 1] }, 'meshConvexParts.req.scale', /three finite positive numbers/);
+    await bad({ ...request(), options: { ...DEFAULT_DECOMPOSITION, maxHulls: 1e9 } }, 'meshConvexParts.req.options.maxHulls', /integer in \[1, 64\], got 1000000000/);
+    await bad({ ...request(), options: { ...DEFAULT_DECOMPOSITION, voxelResolution: 1000.5 } }, 'meshConvexParts.req.options.voxelResolution', /integer/);
+    await expect(handlers.dispatch(IPC_MESH_PARTS, [request(), 1])).rejects.toThrow(/expected 1 argument/);
+    // well-formed but not a mesh: the sim's reader says why
+    await expect(handlers.meshConvexParts({ ...request(), bytes: new Uint8Array(10) })).rejects.toThrow(/u\.stl/);
+  });
+
+  it('the worker\'s service asks the decomposer it was given (setMeshDecomposer) and builds the same compound', async () => {
+    const service = createDefaultService();
+    const asked: MeshPartsRequest[] = [];
+    service.setMeshDecomposer(async (req) => {
+      asked.push(req);
+      return handlers.meshConvexParts(req);
+    });
+    await service.load(files);
+    expect(asked.map((r) => [r.file, r.scale, r.options, r.bytes.byteLength])).toEqual([['u.stl', [1, 1, 1], DEFAULT_DECOMPOSITION, stl.byteLength]]);
+    const base = service.getWorld()?.engine.spec.robot?.bodies.find((b) => b.name.endsWith('base'));
+    expect(base?.shape.type === 'compound' ? base.shape.children.length : 0).toBe(inNode.hulls.length);
+    // A decomposer that fails (main unreachable): the single hull, and the report says why
+    const failing = createDefaultService();
+    failing.setMeshDecomposer(async () => {
+      throw new Error('main is gone');
+    });
+    await failing.load({ ...files, robotMeshes: { 'u.stl': binaryStl({ ...uMesh(), positions: uMesh().positions.map((v) => v * 1.01) }) } });
+    const single = failing.getWorld()?.engine.spec.robot?.bodies.find((b) => b.name.endsWith('base'));
+    expect(single?.shape.type).not.toBe('compound');
+    expect(() => service.setMeshDecomposer('x' as never)).toThrow(/expected a function or null, got string/);
+    // A recording made with the parts replays here; where the mesh was not split, it is refused
+    const chunks: Uint8Array[] = [];
+    await service.startRecording({}, (c) => void chunks.push(c.slice()));
+    await service.step(5);
+    await service.stopRecording();
+    const bytes = new Uint8Array(chunks.reduce((a, c) => a + c.length, 0));
+    chunks.reduce((o, c) => (bytes.set(c, o), o + c.length), 0);
+    await expect(service.openRecording(bytes)).resolves.toBeTruthy();
+    const unsplit = new SimServiceImpl({ decodeTerrain, loadUrdfRobot: loadScenarioUrdfRobotWithVisuals });
+    await unsplit.load(files);
+    await expect(unsplit.openRecording(bytes)).rejects.toThrow(new RegExp(`body ".*base" collides as a compound of ${inNode.hulls.length} parts in the recording and as a hull in the loaded world`));
+    unsplit.dispose();
+    service.dispose();
+    failing.dispose();
+  }, VHACD_TIMEOUT_MS);
 });
 
