@@ -91,7 +91,14 @@ async function gatherBundledRobot(host: Host, scenarioPath: string, scenario: un
   const options = robotGatherOptions(scenario);
   let text = new TextDecoder().decode(await host.readAsset(urdfAsset));
   if (isXacro(text)) {
+    // An include that is not bundled (another package's accessory) is not fetched at all: a fetch
+    // that 404s is a console error in the browser. The manifest lists every bundled file.
+    const bundled = await host.listAssets().then(
+      (list) => new Set(list.map((a) => a.path)),
+      () => null,
+    );
     const readAsset = async (p: string): Promise<string | undefined> => {
+      if (bundled !== null && !bundled.has(p)) return undefined;
       try {
         return new TextDecoder().decode(await host.readAsset(p));
       } catch {

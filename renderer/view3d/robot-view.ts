@@ -23,7 +23,8 @@ const ROLE_COLORS: Record<BodyInfo['role'], number> = {
 function geometryOf(shape: BodyShape): THREE.BufferGeometry {
   if (shape.type !== 'compound') return convexGeometryOf(shape);
   const parts = shape.children.map((c) => {
-    const g = convexGeometryOf(c.shape).toNonIndexed();
+    const whole = convexGeometryOf(c.shape);
+    const g = whole.index ? whole.toNonIndexed() : whole;
     g.deleteAttribute('uv');
     const m = new THREE.Matrix4().compose(
       new THREE.Vector3(...c.position),
