@@ -92,11 +92,12 @@ async function gatherBundledRobot(host: Host, scenarioPath: string, scenario: un
   let text = new TextDecoder().decode(await host.readAsset(urdfAsset));
   if (isXacro(text)) {
     // An include that is not bundled (another package's accessory) is not fetched at all: a fetch
-    // that 404s is a console error in the browser. The manifest lists every bundled file.
+    // that 404s is a console error in the browser. The manifest lists every bundled file; one that
+    // does not list the robot itself (unreadable, or a host without a manifest) is not trusted.
     const bundled = await host.listAssets().then(
       (list) => new Set(list.map((a) => a.path)),
       () => null,
-    );
+    ).then((set) => (set !== null && set.has(urdfAsset) ? set : null));
     const readAsset = async (p: string): Promise<string | undefined> => {
       if (bundled !== null && !bundled.has(p)) return undefined;
       try {
