@@ -213,7 +213,9 @@ export const CONTAINER_MAX_FILL = 0.9;
 function openMeshPlan(mesh: TriangleMesh): { plan: 'closed' | 'container' | 'hull'; mesh: TriangleMesh; holes: HoleReport; note: string } {
   const { mesh: capped, holes } = closeSmallHoles(mesh);
   const pct = (f: number) => `${(100 * f).toPrecision(2)}%`;
-  const closedNote = holes.capped > 0 ? `${holes.capped} small hole${holes.capped === 1 ? '' : 's'} closed (largest ${pct(holes.largestCapped)} of its surface)` : '';
+  const turned = holes.flipped > 0 ? `${holes.flipped} triangle${holes.flipped === 1 ? '' : 's'} turned to face out` : '';
+  const cappedNote = holes.capped > 0 ? `${holes.capped} small hole${holes.capped === 1 ? '' : 's'} closed (largest ${pct(holes.largestCapped)} of its surface)` : '';
+  const closedNote = [turned, cappedNote].filter((x) => x !== '').join(', ');
   if (holes.problem !== undefined) {
     return { plan: 'hull', mesh, holes, note: `not split: an open mesh whose holes cannot be followed (${holes.problem}); its single hull is used (V-HACD would return a hollow shell of its surface)` };
   }

@@ -80,6 +80,16 @@ describe('closeSmallHoles', () => {
     }
   });
 
+  it('turns over triangles a CAD export flipped (the Curiosity model\'s meshes have such), then caps the gap', () => {
+    const m = gridBox(0.4, 0.3, 0.2, 4, (f, i, j, h) => f === 5 && i === 1 && j === 1 && h === 0);
+    const idx = Uint32Array.from(m.indices);
+    for (const t of [0, 17, 40, 101, 150]) [idx[3 * t + 1], idx[3 * t + 2]] = [idx[3 * t + 2], idx[3 * t + 1]];
+    const { mesh, holes } = closeSmallHoles({ positions: m.positions, indices: idx });
+    expect(holes).toMatchObject({ flipped: 5, loops: 1, capped: 1, open: 0 });
+    expect(meshVolume(mesh).closed).toBe(true);
+    expect(meshVolume(mesh).volume).toBeCloseTo(0.4 * 0.3 * 0.2, 12);
+  });
+
   it('keeps a cup\'s opening (the lid face, 1/6 of the surface) open', () => {
     const { holes } = closeSmallHoles(gridBox(1, 1, 1, 4, (f) => f === 5));
     expect(holes).toMatchObject({ loops: 1, capped: 0, open: 1 });
@@ -89,7 +99,7 @@ describe('closeSmallHoles', () => {
   it('says why when the holes cannot be followed (a triangle twice)', () => {
     const m = gridBox(1, 1, 1, 2, (f, i, j, h) => f === 0 && i === 0 && j === 0 && h === 0);
     const twice: TriangleMesh = { positions: m.positions, indices: Uint32Array.from([...m.indices, ...m.indices.subarray(0, 3)]) };
-    expect(closeSmallHoles(twice).holes.problem).toMatch(/used twice/);
+    expect(closeSmallHoles(twice).holes.problem).toMatch(/shared by more than two triangles/);
   });
 });
 
@@ -140,6 +150,6 @@ describe('open collision meshes in convexPartsForUrdf', () => {
     const bad = binaryStl({ positions: m.positions, indices: Uint32Array.from([...m.indices, ...m.indices.subarray(m.indices.length - 3)]) });
     const r = (await convexPartsForUrdf(model, 'r/cup.urdf', () => bad, null)).report[0];
     expect(r.parts).toBeUndefined();
-    expect(r.note).toMatch(/not split: an open mesh whose holes cannot be followed \(some edges are used twice.*\); its single hull is used/);
+    expect(r.note).toMatch(/not split: an open mesh whose holes cannot be followed \(some edges are shared by more than two triangles.*\); its single hull is used/);
   });
 });
