@@ -26,7 +26,7 @@ function world(gap: number, gravity: number) {
       ] },
     }],
   };
-  return createDynamicsWorld(spec, terrain, null);
+  return createDynamicsWorld(spec, terrain);
 }
 
 function terrainContacts(w: ReturnType<typeof world>): { n: number; deepest: number } {
