@@ -8,6 +8,8 @@
  * does and prints the process CPU time of each simulated second (the first ones include V8's
  * warm-up, which a fresh `terrawheel run` pays), then V8's CPU profile over the chosen window:
  * self time per function (top 30) and inclusive time of the collision and solver stages.
+ * WARM=1 runs a first world untimed (steady state); SERVICE=1 builds the world through the
+ * default service as `terrawheel run` does; ALLOC=1 adds the sampled allocations by function.
  * Shares from one run; the machine may be shared (the load average is printed).
  */
 import { Session } from 'node:inspector/promises';
@@ -39,6 +41,11 @@ async function main(): Promise<void> {
     await service.load(await prepareScenarioMeshes(await readScenarioFilesAsync(path), diskConvexPartsCache()));
     world = service.getWorld() as SimWorld;
   } else world = worldFromScenarioFiles(await readScenarioFilesAsync(path));
+  if (process.env.WARM) {
+    // WARM=1: a first world of the same scenario runs its 8 s untimed (V8's JIT warm, as a long run)
+    const first = worldFromScenarioFiles(await readScenarioFilesAsync(path));
+    first.step(8 * 240);
+  }
   const perSecond = Math.round(1 / (world.engine as unknown as { dt: number }).dt);
   console.log(`${robot.name} on ${terrain}: load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   const session = new Session();
