@@ -9,7 +9,8 @@
  * warm-up, which a fresh `terrawheel run` pays), then V8's CPU profile over the chosen window:
  * self time per function (top 30) and inclusive time of the collision and solver stages.
  * WARM=1 runs a first world untimed (steady state); SERVICE=1 builds the world through the
- * default service as `terrawheel run` does; ALLOC=1 adds the sampled allocations by function.
+ * default service as `terrawheel run` does; ALLOC=1 adds the sampled allocations by function;
+ * CALLERS=<function> splits that function's self time by caller.
  * Shares from one run; the machine may be shared (the load average is printed).
  */
 import { Session } from 'node:inspector/promises';
@@ -105,6 +106,19 @@ async function main(): Promise<void> {
   };
   walk(nodes[0], new Set());
   console.log(`inclusive % (seconds ${from}–${end}): ${STAGES.map((k) => `${k} ${(100 * (incl.get(k) ?? 0) / ticks).toFixed(1)}`).join(', ')}`);
+  if (process.env.CALLERS) {
+    // CALLERS=<function>: its self time by calling function
+    const parent = new Map<number, CpuNode>();
+    for (const n of nodes) for (const c of n.children ?? []) parent.set(c, n);
+    const by = new Map<string, number>();
+    for (const n of nodes) {
+      if (n.callFrame.functionName !== process.env.CALLERS) continue;
+      const p = parent.get(n.id);
+      const k = p ? `${p.callFrame.functionName} ${p.callFrame.url.replace(/.*\/sim\//, '')}` : '?';
+      by.set(k, (by.get(k) ?? 0) + (n.hitCount ?? 0));
+    }
+    console.log(`callers of ${process.env.CALLERS}: ${[...by].sort((a, b) => b[1] - a[1]).map(([k, t]) => `${k} ${(100 * t / ticks).toFixed(1)} %`).join(', ')}`);
+  }
   console.log('self time, top 30:');
   for (const [k, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${(100 * t / ticks).toFixed(1).padStart(6)}%  ${k}`);
 }
