@@ -369,6 +369,8 @@ export class CollisionPass {
     bodies.shapePose(pose.position, pose.orientation as Quat, a);
     const cyl = this.inflated[a];
     let S = SPECULATIVE_DISTANCE;
+    // a compound (a robot's chassis of several parts) the same way
+    if (this.clearance[a] !== null) S = this.motionMargin(bodies, a);
     if (cyl !== null) {
       // speculative distance by the wheel's motion (as for rocks): its centre speed, and its
       // rotation across the axle (spin about the axle moves no surface point toward the ground)
@@ -418,11 +420,7 @@ export class CollisionPass {
     } else if (this.polytopes[a] !== null && bodies.boundRadius[a] <= POLYTOPE_TERRAIN_MAX_CELLS * Math.min(hf.dx, hf.dy)) {
       // speculative distance by the body's motion: a contact farther than the body can travel
       // in a step never acts, and a resting rock would otherwise carry a dozen of them
-      const v = bodies.linVel, w = bodies.angVel;
-      const speed = Math.sqrt(v[3 * a] * v[3 * a] + v[3 * a + 1] * v[3 * a + 1] + v[3 * a + 2] * v[3 * a + 2])
-        + Math.sqrt(w[3 * a] * w[3 * a] + w[3 * a + 1] * w[3 * a + 1] + w[3 * a + 2] * w[3 * a + 2]) * bodies.boundRadius[a];
-      const margin = Math.min(S, POLYTOPE_SPECULATIVE_MIN + POLYTOPE_SPECULATIVE_STEPS * speed * this.dt);
-      this.polyWs.margin = margin;
+      this.polyWs.margin = this.motionMargin(bodies, a);
       const status = collidePolytopeTerrainInto(buf, this.polytopes[a]!, pose.position, pose.orientation, hf, this.polyWs);
       if (status !== 0) this.stats.degraded++;
       for (let k = 0; k < buf.count; k++) buf.kind[k] = CONTACT_KIND_CONVEX_TERRAIN;
@@ -437,6 +435,18 @@ export class CollisionPass {
       this.stats.terrainSkipped++;
     }
     this.emit(bodies, materials, a, -1, prev, out, true);
+  }
+
+  /**
+   * [m] Speculative distance of body a against the terrain by its motion: POLYTOPE_SPECULATIVE_MIN
+   * plus POLYTOPE_SPECULATIVE_STEPS steps of its centre speed and bounding radius × |ω|, at most
+   * SPECULATIVE_DISTANCE (a contact farther than the body can travel in a step never acts).
+   */
+  private motionMargin(bodies: BodyStore, a: number): number {
+    const v = bodies.linVel, w = bodies.angVel;
+    const speed = Math.sqrt(v[3 * a] * v[3 * a] + v[3 * a + 1] * v[3 * a + 1] + v[3 * a + 2] * v[3 * a + 2])
+      + Math.sqrt(w[3 * a] * w[3 * a] + w[3 * a + 1] * w[3 * a + 1] + w[3 * a + 2] * w[3 * a + 2]) * bodies.boundRadius[a];
+    return Math.min(SPECULATIVE_DISTANCE, POLYTOPE_SPECULATIVE_MIN + POLYTOPE_SPECULATIVE_STEPS * speed * this.dt);
   }
 
   private pairContacts(
