@@ -305,8 +305,9 @@ export class CollisionPass {
    * Carries the previous step's contacts of pair (a, b) (starting at or after index `from`) into
    * `out`; returns the index past them. Their slots in `out` are taken now, the copy is deferred:
    * runs that follow each other in both stores (a row of sleeping rocks, each with its terrain
-   * contacts) are copied as one run by flushCarry, field by field over hundreds of contacts
-   * instead of a few per call (the copy is the same; what it saves is the per-run loop set-up).
+   * contacts) are copied as one run by flushCarry, a block copy per field over hundreds of
+   * contacts (ContactStore.copyCarried: the world's two stores share their arrays) instead of a
+   * loop over a few per call.
    */
   private carry(prev: ContactStore, out: ContactStore, a: number, b: number, from: number): number {
     const key = a * BODY_PAIR_SHIFT + (b + 1); // bodyPairKey(a, b)
@@ -329,59 +330,9 @@ export class CollisionPass {
 
   /** Copies the pending carried run (prev[carryFrom, carryTo) → out[carryOut, …)) and clears it. */
   private flushCarry(prev: ContactStore, out: ContactStore): void {
-    const j0 = this.carryFrom, j1 = this.carryTo, d = this.carryOut - j0;
+    const j0 = this.carryFrom, j1 = this.carryTo, i0 = this.carryOut;
     this.carryFrom = this.carryTo = this.carryOut = -1;
-    if (j0 < 0) return;
-    // field by field over the run, arrays in locals (no reload of the store's fields between
-    // the typed-array stores)
-    {
-      const oA = out.bodyA, oB = out.bodyB, oS = out.slotB, oK = out.key, oKind = out.kind;
-      const pA = prev.bodyA, pB = prev.bodyB, pS = prev.slotB, pK = prev.key, pKind = prev.kind, oSrc = out.source;
-      for (let j = j0; j < j1; j++) {
-        oSrc[j + d] = j;
-        oA[j + d] = pA[j];
-        oB[j + d] = pB[j];
-        oS[j + d] = pS[j];
-        oK[j + d] = pK[j];
-        oKind[j + d] = pKind[j];
-      }
-    }
-    {
-      const oI = out.cellI, oJ = out.cellJ, oF = out.feature, pI = prev.cellI, pJ = prev.cellJ, pF = prev.feature;
-      for (let j = j0; j < j1; j++) {
-        oI[j + d] = pI[j];
-        oJ[j + d] = pJ[j];
-        oF[j + d] = pF[j];
-      }
-    }
-    {
-      const oP = out.point, oN = out.normal, pP = prev.point, pN = prev.normal;
-      for (let j = 3 * j0, d3 = 3 * d; j < 3 * j1; j++) {
-        oP[j + d3] = pP[j];
-        oN[j + d3] = pN[j];
-      }
-    }
-    {
-      const oD = out.depth, oF = out.friction, oR = out.restitution, oL = out.rolling;
-      const pD = prev.depth, pF = prev.friction, pR = prev.restitution, pL = prev.rolling;
-      for (let j = j0; j < j1; j++) {
-        oD[j + d] = pD[j];
-        oF[j + d] = pF[j];
-        oR[j + d] = pR[j];
-        oL[j + d] = pL[j];
-      }
-    }
-    {
-      const o0 = out.normalImpulse, o1 = out.t1Impulse, o2 = out.t2Impulse, o3 = out.r1Impulse, o4 = out.r2Impulse;
-      const p0 = prev.normalImpulse, p1 = prev.t1Impulse, p2 = prev.t2Impulse, p3 = prev.r1Impulse, p4 = prev.r2Impulse;
-      for (let j = j0; j < j1; j++) {
-        o0[j + d] = p0[j];
-        o1[j + d] = p1[j];
-        o2[j + d] = p2[j];
-        o3[j + d] = p3[j];
-        o4[j + d] = p4[j];
-      }
-    }
+    if (j0 >= 0) out.copyCarried(prev, j0, j1, i0);
   }
 
   private terrainContacts(bodies: BodyStore, materials: MaterialTable, hf: Heightfield, a: number, prev: ContactStore, out: ContactStore): void {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BodySpec } from '../../../sim/dynamics/spec';
-import type { ContactStore } from '../../../sim/dynamics/contacts';
+import { ContactStore } from '../../../sim/dynamics/contacts';
 import { Rng } from '../../../sim/math/random';
 import { Heightfield } from '../../../sim/terrain/heightfield';
 import { makeWorld } from './helpers';
@@ -88,4 +88,29 @@ describe('carried contacts of sleeping bodies', () => {
     expect(mixedSteps).toBeGreaterThan(100);
     expect(carriedContacts).toBeGreaterThan(2000);
   }, 120_000);
+
+  it('twin stores keep both their contacts when either grows, and copy between them as separate stores do', () => {
+    const fill = (c: ContactStore, n: number, seed: number) => {
+      c.count = n;
+      for (const [f, k] of FIELDS) for (let e = 0; e < n * k; e++) c[f][e] = (seed + 7 * e + f.length) % 251;
+    };
+    const [a, b] = ContactStore.twins(8);
+    fill(a, 6, 1);
+    fill(b, 5, 2);
+    const sa = snapshot(a), sb = snapshot(b);
+    b.resize(32); // grows a too
+    expect(a.capacity).toBe(32);
+    expect(snapshot(a)).toEqual(sa);
+    expect(snapshot(b)).toEqual(sb);
+    // contacts 1..4 of b to a from index 2, against two stores that share nothing
+    const x = new ContactStore(32), y = new ContactStore(32);
+    fill(x, 6, 1);
+    fill(y, 5, 2);
+    a.copyCarried(b, 1, 4, 2);
+    x.copyCarried(y, 1, 4, 2);
+    expect(snapshot(a)).toEqual(snapshot(x));
+    expect(Array.from(a.source.subarray(2, 5))).toEqual([1, 2, 3]);
+    expect(snapshot(b)).toEqual(sb);
+  });
 });
+
