@@ -23,7 +23,7 @@ describe('robot view', () => {
   it('builds cylinders along the body\'s local z (BodyShape convention), boxes with full extents', () => {
     const view = createRobotView([
       { name: 'chassis', role: 'chassis', shape: { type: 'box', halfExtents: [0.4, 0.3, 0.1] } },
-      { name: 'wheel', role: 'wheel', shape: { type: 'cylinder', radius: 0.2, height: 0.1 } },
+      { name: 'wheel', role: 'wheel', shape: { type: 'cylinder', radius: 0.2, height: 0.1 }, wheel: { radius: 0.2, height: 0.1, position: [0, 0, 0], orientation: [0, 0, 0, 1] } },
       { name: 'cap', role: 'obstacle', shape: { type: 'capsule', radius: 0.1, height: 0.5 } },
     ]);
     const size = (k: number): THREE.Vector3 => {
@@ -40,6 +40,19 @@ describe('robot view', () => {
     expect(cyl.x).toBeCloseTo(0.4, 2); // diameter across
     expect(size(2).z).toBeCloseTo(0.7, 6); // capsule: cylinder part + two caps along z
     expect(view.chassisIndex).toBe(0);
+    view.dispose();
+  });
+
+  it('a wheel\'s tread stripe sits on its cylinder where the body carries it (a URDF collision origin)', () => {
+    const s = Math.SQRT1_2;
+    const cylinder = { type: 'cylinder', radius: 0.2, height: 0.1 } as const;
+    const at = { position: [0, 0.05, 0] as [number, number, number], orientation: [s, 0, 0, s] as [number, number, number, number] };
+    const view = createRobotView([{ name: 'w', role: 'wheel', shape: { type: 'compound', children: [{ shape: cylinder, ...at }] }, wheel: { radius: 0.2, height: 0.1, ...at } }]);
+    const stripe = view.meshes[0].children[0] as THREE.Mesh;
+    expect(stripe.position.toArray()).toEqual([0, 0.05, 0]);
+    // its across-tread extent (box z, the cylinder's axis) lies along the body's −y
+    const axis = new THREE.Vector3(0, 0, 1).applyQuaternion(stripe.quaternion);
+    expect(axis.y).toBeCloseTo(-1, 6);
     view.dispose();
   });
 
