@@ -11,7 +11,7 @@ import { contactHighlighted, followSelection, FOLLOW_RADIUS, selectContact } fro
 import { bodyState, entityTree, jointState, rollPitchYaw } from '../../../renderer/inspect/entities';
 import { boundingRadius, frameWarnings, worldWarnings } from '../../../sim/app/warnings';
 import { contactSummary, statusText } from '../../../renderer/app/status-text';
-import { DEFAULT_UI_SETTINGS, loadUiSettings, parseUiSettings, saveUiSettings, UI_SETTINGS_KEY } from '../../../renderer/app/ui-settings';
+import { DEFAULT_UI_SETTINGS, forceLegend, loadUiSettings, parseUiSettings, saveUiSettings, UI_SETTINGS_KEY } from '../../../renderer/app/ui-settings';
 import { TimeWindow, WINDOW_MAX_S, WINDOW_MIN_S } from '../../../renderer/panels/time-window';
 import { availableSeries } from '../../../renderer/panels/plot-series';
 import { convexHull2, cylinderSection, manifoldPicture, wheelOfSelection } from '../../../renderer/inspect/manifold-geometry';
@@ -199,6 +199,22 @@ describe('status text', () => {
 });
 
 describe('ui settings', () => {
+  it('the force arrows\' numeric scale: kept when a finite N/m in range, persisted with auto, shown in the legend', () => {
+    expect(DEFAULT_UI_SETTINGS.forceScaleAuto).toBe(true);
+    expect(parseUiSettings({ forceScale: 350, forceScaleAuto: false })).toMatchObject({ forceScale: 350, forceScaleAuto: false });
+    for (const bad of [0, -5, Number.NaN, 1e9, '300', null]) expect(parseUiSettings({ forceScale: bad }).forceScale).toBe(DEFAULT_UI_SETTINGS.forceScale);
+    const mem = new Map<string, string>();
+    const store = { getItem: (k: string) => mem.get(k) ?? null, setItem: (k: string, v: string) => void mem.set(k, v) };
+    saveUiSettings(store, { ...DEFAULT_UI_SETTINGS, normalScale: 'force', forceScale: 125, forceScaleAuto: false });
+    expect(loadUiSettings(store)).toMatchObject({ normalScale: 'force', forceScale: 125, forceScaleAuto: false });
+    // the legend: only while normals scale by force with contacts shown, in the display's force unit
+    const s = { ...DEFAULT_UI_SETTINGS, normalScale: 'force' as const, forceScaleAuto: false };
+    expect(forceLegend(s, 125)).toBe('force arrows: 1 m = 125 N');
+    expect(forceLegend({ ...s, forceScaleAuto: true }, 2000)).toBe('force arrows: 1 m = 2000 N (auto)');
+    expect(forceLegend({ ...s, units: { ...s.units, force: 'kN' } }, 2000)).toBe('force arrows: 1 m = 2.00 kN');
+    expect(forceLegend({ ...s, normalScale: 'depth' }, 125)).toBe('');
+    expect(forceLegend({ ...s, showContacts: false }, 125)).toBe('');
+  });
   it('keeps valid fields, drops the rest, and round-trips through a store', () => {
     const s = parseUiSettings({ xray: true, normalScale: 'weird', camera: 'top', plots: ['speed', 3], closedPanels: ['view'] });
     expect(s.xray).toBe(true);

@@ -4,10 +4,11 @@
 import * as THREE from 'three';
 import { describe, expect, it } from 'vitest';
 import { createContactsView } from '../../../renderer/view3d/contacts-view';
+import { AutoForceScale, niceAtLeast } from '../../../renderer/view3d/contact-style';
 import { createRobotView } from '../../../renderer/view3d/robot-view';
 import { makeSimRoot } from '../../../renderer/view3d/sim-root';
 import { yawOf } from '../../../renderer/view3d/yaw';
-import { CONTACT_NORMAL_FORCE_SCALE, CONTACT_NORMAL_MIN_LENGTH, CONTACT_NORMAL_SCALE } from '../../../renderer/config';
+import { CONTACT_FORCE_AUTO_HOLD_FRAMES, CONTACT_FORCE_AUTO_LENGTH, CONTACT_FORCE_SCALE_DEFAULT, CONTACT_NORMAL_MIN_LENGTH, CONTACT_NORMAL_SCALE } from '../../../renderer/config';
 
 describe('simulation root transform', () => {
   it('maps sim (x, y, z) to three (x, z, −y): z up becomes y up, x stays forward', () => {
@@ -113,8 +114,38 @@ describe('contacts view', () => {
     view.update(contacts, info, undefined, 0.005);
     expect(length()).toBeCloseTo(0.01 * CONTACT_NORMAL_SCALE, 6);
     view.setNormalScale('force');
+    view.setForceScale(CONTACT_FORCE_SCALE_DEFAULT);
     view.update(contacts, info, undefined, 0.005);
-    expect(length()).toBeCloseTo(50 * CONTACT_NORMAL_FORCE_SCALE, 6);
+    expect(length()).toBeCloseTo(50 / CONTACT_FORCE_SCALE_DEFAULT, 6);
+    // a numeric scale: 100 N per metre draws the 50 N contact 0.5 m long
+    view.setForceScale(100);
+    view.update(contacts, info, undefined, 0.005);
+    expect(length()).toBeCloseTo(0.5, 6);
+    expect(view.forceScale).toBe(100);
+    // auto: a round scale at which the largest force is at most CONTACT_FORCE_AUTO_LENGTH long
+    view.setForceScale('auto');
+    view.update(contacts, info, undefined, 0.005);
+    expect(view.forceScale).toBe(niceAtLeast(50 / CONTACT_FORCE_AUTO_LENGTH));
+    expect(length()).toBeLessThanOrEqual(CONTACT_FORCE_AUTO_LENGTH);
+    expect(length()).toBeCloseTo(50 / view.forceScale, 6);
     view.dispose();
+  });
+
+  it('the automatic force scale: round numbers, up at once, down one step after a calm spell, held without contacts', () => {
+    expect([0.3, 1, 1.5, 2, 2.01, 4.9, 5, 7, 10, 125, 1000].map(niceAtLeast)).toEqual([0.5, 1, 2, 2, 5, 5, 5, 10, 10, 200, 1000]);
+    const a = new AutoForceScale();
+    expect(a.update(2000)).toBe(5000); // 2000 N at 0.4 m → 5000 N/m
+    expect(a.update(0)).toBe(5000); // no contacts: held
+    let frames = 0;
+    while (a.value === 5000 && frames < 10 * CONTACT_FORCE_AUTO_HOLD_FRAMES) {
+      a.update(30); // needs 100 N/m
+      frames++;
+    }
+    expect(frames).toBe(CONTACT_FORCE_AUTO_HOLD_FRAMES);
+    expect(a.value).toBe(2000); // one step down the 1-2-5 series, not straight to 100
+    expect(a.update(900)).toBe(5000); // back up at once
+    // a force that needs the present scale keeps it from falling
+    for (let k = 0; k < 3 * CONTACT_FORCE_AUTO_HOLD_FRAMES; k++) a.update(k % 2 ? 1900 : 10);
+    expect(a.value).toBe(5000);
   });
 });
