@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createContactsView } from '../../../renderer/view3d/contacts-view';
 import { AutoForceScale, niceAtLeast } from '../../../renderer/view3d/contact-style';
 import { createRobotView } from '../../../renderer/view3d/robot-view';
+import { ChaseCamera } from '../../../renderer/view3d/chase-camera';
 import { makeSimRoot } from '../../../renderer/view3d/sim-root';
 import { yawOf } from '../../../renderer/view3d/yaw';
 import { CONTACT_FORCE_AUTO_HOLD_FRAMES, CONTACT_FORCE_AUTO_LENGTH, CONTACT_FORCE_SCALE_DEFAULT, CONTACT_NORMAL_MIN_LENGTH, CONTACT_NORMAL_SCALE } from '../../../renderer/config';
@@ -17,6 +18,28 @@ describe('simulation root transform', () => {
     expect(p.x).toBeCloseTo(1, 12);
     expect(p.y).toBeCloseTo(3, 12);
     expect(p.z).toBeCloseTo(-2, 12);
+  });
+});
+
+describe('chase camera', () => {
+  it('a scenario\'s fixed view settles: its lag falls to zero while the robot drives and turns (the e2e tests wait on it)', () => {
+    const cam = new ChaseCamera(1.5, new EventTarget() as unknown as HTMLElement);
+    cam.setScenarioView({ mode: 'chase', target: [2, 1, 0], distance: 12, elevation: 30, heading: 40 });
+    let x = 0, yaw = 0;
+    for (let k = 0; k < 400; k++) {
+      cam.follow(x, 0, 0.3, yaw, 1 / 60); // the robot drives off and turns: the fixed view does not care
+      x += 0.02;
+      yaw += 0.01;
+    }
+    expect(cam.lag).toBeLessThan(1e-6);
+    const still = cam.camera.position.clone();
+    cam.follow(x + 1, 0, 0.3, yaw + 1, 1 / 60);
+    expect(cam.camera.position.distanceTo(still)).toBeLessThan(1e-9);
+    // the robot's own chase view still counts its heading: a turn is lag until the camera swings round
+    cam.endScenarioView();
+    cam.follow(x, 0, 0.3, yaw, 1 / 60);
+    cam.follow(x, 0, 0.3, yaw + 1, 1 / 60);
+    expect(cam.lag).toBeGreaterThan(0.5);
   });
 });
 
