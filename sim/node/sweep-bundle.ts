@@ -13,14 +13,20 @@
  * options, esbuild's version and the path and bytes of every file under sim/: a changed source
  * makes a new bundle, an unchanged tree reuses it (hashing ~400 files costs milliseconds). The
  * directory sits inside the repository so the bundle's few bare imports (the wasm codecs) resolve
- * through `<repo>/node_modules` like the sources' do. It is written to a
+ * through `<repo>/node_modules` like the sources' do. Hashing reads every source and importing
+ * esbuild costs tens of milliseconds at each sweep's start, so a stamp file
+ * (`<cache>/stamp.json`: esbuild's version and the path, size and modification time of every file
+ * under sim/, with the key they hashed to) is checked first: if no file was added, removed or
+ * touched since, the key is reused without reading a source or loading esbuild (a few ms of
+ * stat calls). The bundle is written to a
  * temporary directory and renamed into place, so two sweeps starting at once do not see a half
  * bundle. If esbuild is missing or the cache cannot be written, `sweepWorkerBundle` returns null
  * and the driver falls back to the tsx worker (sweep-worker.mjs): slower, same results (the test
  * in test/scenarios/batch/sweep.test.ts compares the rows of both forms).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -60,6 +66,39 @@ export function sweepBundleKey(esbuildVersion: string): string {
   return h.digest('hex').slice(0, 16);
 }
 
+/** The stamp file of the last key computed (see the top of this file). */
+export const SWEEP_BUNDLE_STAMP = join(SWEEP_BUNDLE_CACHE, 'stamp.json');
+
+/**
+ * What the key depends on, cheaply: the format, esbuild's version and each file's path, size and
+ * modification time under sim/ (stat only, no file read). Equal stamps mean equal keys unless a
+ * file was rewritten to the same size within the same millisecond.
+ */
+export function sweepSourceStamp(esbuildVersion: string): string {
+  const lines = [`format ${BUNDLE_FORMAT}`, `esbuild ${esbuildVersion}`];
+  for (const f of filesUnder(SIM)) {
+    const st = statSync(join(SIM, f));
+    lines.push(`${f} ${st.size} ${st.mtimeMs}`);
+  }
+  return lines.join('\n');
+}
+
+/** The key recorded for `stamp`, or null (no stamp file, another stamp, a torn file). */
+function stampedKey(stamp: string): string | null {
+  try {
+    const s = JSON.parse(readFileSync(SWEEP_BUNDLE_STAMP, 'utf8')) as { stamp?: unknown; key?: unknown };
+    return s.stamp === stamp && typeof s.key === 'string' && /^[0-9a-f]{16}$/.test(s.key) ? s.key : null;
+  } catch {
+    return null;
+  }
+}
+
+/** esbuild's version from its package.json (importing esbuild itself costs tens of ms); throws if it is not installed. */
+function esbuildVersion(): string {
+  const req = createRequire(import.meta.url);
+  return (JSON.parse(readFileSync(req.resolve('esbuild/package.json'), 'utf8')) as { version: string }).version;
+}
+
 /** The bundle of this process, once built or found (one build per process). */
 let cached: Promise<string | null> | null = null;
 
@@ -69,18 +108,45 @@ let cached: Promise<string | null> | null = null;
  * `onFallback`).
  */
 export function sweepWorkerBundle(onFallback?: (why: string) => void): Promise<string | null> {
-  cached ??= buildOrFind().catch((e: unknown) => {
+  cached ??= findOrBuildSweepBundle().catch((e: unknown) => {
     onFallback?.(`the sweep worker bundle could not be built (${(e as Error).message}); using the TypeScript loader in each worker (slower)`);
     return null;
   });
   return cached;
 }
 
-async function buildOrFind(): Promise<string> {
+/** sweepWorkerBundle without the per-process memo and the fallback: throws if esbuild is missing or the build fails. */
+export async function findOrBuildSweepBundle(): Promise<string> {
+  // the stamp is taken before the sources are hashed: a file changed in between makes the next
+  // stamp differ from the recorded one (a rehash), never a stale key
+  const stamp = sweepSourceStamp(esbuildVersion());
+  const stamped = stampedKey(stamp);
+  if (stamped !== null) {
+    const task = join(SWEEP_BUNDLE_CACHE, stamped, 'sweep-task.mjs');
+    if (existsSync(task)) return pathToFileURL(task).href;
+  }
   const esbuild = await import('esbuild');
-  const dir = join(SWEEP_BUNDLE_CACHE, sweepBundleKey(esbuild.version));
+  const key = sweepBundleKey(esbuild.version);
+  const dir = join(SWEEP_BUNDLE_CACHE, key);
   const task = join(dir, 'sweep-task.mjs');
-  if (existsSync(task)) return pathToFileURL(task).href;
+  if (!existsSync(task)) await build(esbuild, dir);
+  writeStamp(stamp, key);
+  return pathToFileURL(task).href;
+}
+
+/** Records `key` for `stamp` (atomically: two sweeps may start at once); a failure only costs the next sweep a rehash. */
+function writeStamp(stamp: string, key: string): void {
+  const tmp = `${SWEEP_BUNDLE_STAMP}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, JSON.stringify({ key, stamp }));
+    renameSync(tmp, SWEEP_BUNDLE_STAMP);
+  } catch {
+    rmSync(tmp, { force: true });
+  }
+}
+
+async function build(esbuild: typeof import('esbuild'), dir: string): Promise<void> {
+  const task = join(dir, 'sweep-task.mjs');
   mkdirSync(SWEEP_BUNDLE_CACHE, { recursive: true });
   const tmp = `${dir}.${process.pid}.${Date.now()}.tmp`;
   await esbuild.build({
@@ -105,5 +171,4 @@ async function buildOrFind(): Promise<string> {
     rmSync(tmp, { recursive: true, force: true });
     if (!existsSync(task)) throw e;
   }
-  return pathToFileURL(task).href;
 }

@@ -12,6 +12,7 @@ import { gatherScenarioFiles, type ScenarioFiles, type ScenarioFileSystem } from
 import { nodeScenarioFileSystem } from './open-scenario';
 import { FileSink } from './record-file';
 import { nodeEncoderThread } from './record-thread';
+import { threadId } from 'node:worker_threads';
 import { threadCpuSeconds } from './thread-cpu';
 
 /** What a driver hands a thread: the run, its scenario JSON (axis values applied), where the base scenario lives. */
@@ -106,6 +107,11 @@ export interface TimedRow {
   cpuSeconds: number;
   /** [s] Wall time of the run. */
   wallSeconds: number;
+  /** The thread that ran it (worker_threads' threadId; 0: the main thread). */
+  thread: number;
+  /** [ms since the epoch, sub-ms] When the run started and ended (comparable across threads: performance.timeOrigin + now()). */
+  startedAt: number;
+  endedAt: number;
 }
 
 /** runTask with the run's thread CPU and wall time: the pool's entry. */
@@ -113,7 +119,8 @@ export async function runTimedTask(task: SweepTask): Promise<TimedRow> {
   const c0 = threadCpuSeconds();
   const t0 = performance.now();
   const row = await runTask(task);
-  return { row, cpuSeconds: threadCpuSeconds() - c0, wallSeconds: (performance.now() - t0) / 1000 };
+  const t1 = performance.now();
+  return { row, cpuSeconds: threadCpuSeconds() - c0, wallSeconds: (t1 - t0) / 1000, thread: threadId, startedAt: performance.timeOrigin + t0, endedAt: performance.timeOrigin + t1 };
 }
 
 export default runTimedTask;

@@ -15,6 +15,7 @@ import { availableParallelism } from 'node:os';
 import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { ResultRow } from '../batch/run';
 import { parseScenarioFile } from '../scenario/scenario-v2';
@@ -46,6 +47,11 @@ export interface SweepOptions {
    * thread). The throughput benchmark uses it to compare 1 and 2 workers run the same way.
    */
   pool?: boolean;
+  /**
+   * Called with the pool's threads as soon as they are started (before the base scenario and
+   * axes are checked): the tests use it to see that a sweep refused then leaves no thread running.
+   */
+  onPoolStarted?: (threads: readonly Worker[]) => void;
 }
 
 export interface LoadedSweep {
@@ -70,11 +76,24 @@ function readJsonFile(path: string, what: string): unknown {
   }
 }
 
-/** Step 1: everything checked, nothing run. Throws ScenarioError naming what is wrong. */
-export function loadSweep(sweepPath: string, maxRuns = MAX_SWEEP_RUNS): LoadedSweep {
+/** The sweep file alone, read and checked against its schema and the run cap (first half of loadSweep). */
+export interface ParsedSweepFile {
+  /** Absolute path of the sweep file. */
+  path: string;
+  sweep: Sweep;
+  /** How many runs it expands to. */
+  runCount: number;
+}
+
+/** Step 1a: the sweep file's own checks (schema, run count); no other file is read. Throws ScenarioError. */
+export function parseSweepFile(sweepPath: string, maxRuns = MAX_SWEEP_RUNS): ParsedSweepFile {
   const path = resolve(sweepPath);
   const sweep = parseSweep(readJsonFile(path, 'sweep file'));
-  checkRunCount(sweep, maxRuns);
+  return { path, sweep, runCount: checkRunCount(sweep, maxRuns) };
+}
+
+/** Step 1b: the base scenario, every axis value against it and the files each needs; the runs. Throws ScenarioError. */
+export function checkSweepFile({ path, sweep }: ParsedSweepFile, maxRuns = MAX_SWEEP_RUNS): LoadedSweep {
   const basePath = resolve(dirname(path), sweep.base);
   const base = readJsonFile(basePath, `base scenario (sweep "base")`);
   try {
@@ -88,6 +107,11 @@ export function loadSweep(sweepPath: string, maxRuns = MAX_SWEEP_RUNS): LoadedSw
     scenarioFilesFor(scenario, basePath);
   });
   return { sweep, basePath, base, runs: expandSweep(sweep, maxRuns) };
+}
+
+/** Step 1: everything checked, nothing run. Throws ScenarioError naming what is wrong. */
+export function loadSweep(sweepPath: string, maxRuns = MAX_SWEEP_RUNS): LoadedSweep {
+  return checkSweepFile(parseSweepFile(sweepPath, maxRuns), maxRuns);
 }
 
 // --- results ------------------------------------------------------------------------------------
@@ -147,6 +171,8 @@ export interface SweepSummary {
    * the driver, the pool's start, V8's garbage-collector and compiler threads); 0 for a queue sweep.
    */
   runTimes: { cpuSecondsMedian: number | null; wallSecondsMedian: number | null; cpuSecondsTotal: number; wallSecondsTotal: number; driverCpuSeconds: number; processCpuSeconds: number };
+  /** Where the wall time went (null: a queue sweep). */
+  timeline: SweepTimeline | null;
   /** Per metric over the runs that have it: min, mean, max. */
   metrics: Record<string, { n: number; min: number; mean: number; max: number }>;
   /**
@@ -156,13 +182,73 @@ export interface SweepSummary {
   replicateHashMismatches: string[];
 }
 
+/**
+ * Where a sweep's wall time went, in seconds from the sweep loaded (where summary.wallSeconds
+ * starts; negative: before, while the sweep file's base scenario and axes were being checked).
+ * Null where it does not apply (no pool, no run computed).
+ */
+export interface SweepTimeline {
+  /** The worker bundle found (or built). */
+  bundleReady: number | null;
+  /** The pool's threads started (null: the runs ran in the driver's thread). */
+  poolStarted: number | null;
+  /** The first run of each thread started: the earliest and the latest (before it: the thread's start, loading the bundle). */
+  firstRunStart: [number, number] | null;
+  /** The last run of each thread ended: the earliest and the latest (their difference: the tail, one thread idle at the end). */
+  lastRunEnd: [number, number] | null;
+  /** Threads that ran runs. */
+  threads: number;
+  /** [s] Summed over threads: time between a run's end and the thread's next run (a row back, the next task out). */
+  gapSeconds: number;
+  /** [s] CPU of each thread's first 5 runs above the median run's (V8 compiles the simulator per isolate; the terrain is decoded once per thread). */
+  warmupCpuSeconds: number;
+  /** The pool shut down (null: no pool). */
+  poolClosed: number | null;
+  /** results.csv written: the end of wallSeconds. */
+  resultsWritten: number;
+}
+
+/** Run timings as the driver saw them, for summarize. */
+export interface SweepTimings {
+  cpu: number[];
+  wall: number[];
+  driverCpu: number;
+  processCpu?: number;
+  timeline?: SweepTimeline;
+}
+
+/** The timeline of runs timed in their threads (TimedRow), with the driver's own marks ([s] from t0, performance.now() of `t0`). */
+export function sweepTimeline(t0: number, runs: readonly TimedRow[], marks: { bundleReady: number | null; poolStarted: number | null; poolClosed: number | null; resultsWritten: number }): SweepTimeline {
+  const at = (epochMs: number): number => (epochMs - performance.timeOrigin - t0) / 1000;
+  const byThread = new Map<number, TimedRow[]>();
+  for (const r of runs) {
+    const list = byThread.get(r.thread);
+    if (list === undefined) byThread.set(r.thread, [r]);
+    else list.push(r);
+  }
+  const med = median(runs.map((r) => r.cpuSeconds)) ?? 0;
+  let gap = 0;
+  let warmup = 0;
+  const firsts: number[] = [];
+  const lasts: number[] = [];
+  for (const list of byThread.values()) {
+    list.sort((a, b) => a.startedAt - b.startedAt);
+    firsts.push(at(list[0].startedAt));
+    lasts.push(at(list[list.length - 1].endedAt));
+    for (let k = 1; k < list.length; k++) gap += (list[k].startedAt - list[k - 1].endedAt) / 1000;
+    for (const r of list.slice(0, 5)) warmup += r.cpuSeconds - med;
+  }
+  const span = (xs: number[]): [number, number] | null => (xs.length === 0 ? null : [Math.min(...xs), Math.max(...xs)]);
+  return { ...marks, firstRunStart: span(firsts), lastRunEnd: span(lasts), threads: byThread.size, gapSeconds: gap, warmupCpuSeconds: Math.max(0, warmup) };
+}
+
 function median(xs: number[]): number | null {
   if (xs.length === 0) return null;
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-export function summarize(loaded: LoadedSweep, rows: ResultRow[], computed: number, workers: number, wallSeconds: number, t: { cpu: number[]; wall: number[]; driverCpu: number; processCpu?: number } = { cpu: [], wall: [], driverCpu: 0 }): SweepSummary {
+export function summarize(loaded: LoadedSweep, rows: ResultRow[], computed: number, workers: number, wallSeconds: number, t: SweepTimings = { cpu: [], wall: [], driverCpu: 0 }): SweepSummary {
   const metrics: SweepSummary['metrics'] = {};
   for (const m of loaded.sweep.metrics) {
     const xs = rows.map((r) => r.metrics[m]).filter((x): x is number => typeof x === 'number');
@@ -181,6 +267,7 @@ export function summarize(loaded: LoadedSweep, rows: ResultRow[], computed: numb
   return {
     name: loaded.sweep.name, runs: rows.length, failed: rows.filter((r) => r.fault !== null).length, computed, workers, wallSeconds,
     runTimes: { cpuSecondsMedian: median(t.cpu), wallSecondsMedian: median(t.wall), cpuSecondsTotal: sum(t.cpu), wallSecondsTotal: sum(t.wall), driverCpuSeconds: t.driverCpu, processCpuSeconds: t.processCpu ?? 0 },
+    timeline: t.timeline ?? null,
     metrics, replicateHashMismatches: mismatches,
   };
 }
@@ -250,21 +337,48 @@ export function sweepProgressLine(done: number, failed: number, total: number, e
   return `sweep: ${done}/${total} done, ${failed} failed, ETA ${eta}`;
 }
 
-/** Steps 2 and 3. Returns the summary; a run that faults is a row, never an exception. */
+/**
+ * Steps 2 and 3. Returns the summary; a run that faults is a row, never an exception.
+ *
+ * On a pool, the pool's threads start (each loading the worker bundle, tenths of a second) once
+ * the sweep file itself has passed its checks, while this thread checks the base scenario and
+ * every axis value (reading and parsing the files they need); a sweep refused there shuts the
+ * pool down before the error is thrown.
+ */
 export async function runSweep(opts: SweepOptions, progress?: SweepProgress): Promise<SweepSummary & { out: string; resultsCsv: string }> {
   if (opts.queue !== undefined) return (await import('./sweep-queue')).runSweepOnQueue(opts, progress);
-  const loaded = loadSweep(opts.sweepPath, opts.maxRuns ?? MAX_SWEEP_RUNS);
+  const maxRuns = opts.maxRuns ?? MAX_SWEEP_RUNS;
+  const parsed = parseSweepFile(opts.sweepPath, maxRuns);
+  const workers = Math.max(1, opts.workers ?? availableParallelism());
+  const onPool = opts.pool === true || (workers > 1 && parsed.runCount > 1);
+  let bundle: string | null = null;
+  let bundleAt: number | null = null;
+  let pool: Piscina<SweepTask, TimedRow> | null = null;
+  let poolAt: number | null = null;
+  if (onPool) {
+    bundle = opts.bundle === false ? null : await sweepWorkerBundle(opts.warn);
+    bundleAt = performance.now();
+    pool = sweepPool(Math.min(workers, parsed.runCount), bundle, opts.warn);
+    poolAt = performance.now();
+    opts.onPoolStarted?.(pool.threads);
+  }
+  let loaded: LoadedSweep;
   const out = resolve(opts.out);
   const rowsDir = join(out, 'rows');
-  mkdirSync(rowsDir, { recursive: true });
-  if (loaded.sweep.record) mkdirSync(join(out, 'runs'), { recursive: true });
-  const workers = Math.max(1, opts.workers ?? availableParallelism());
   const rows = new Map<string, ResultRow>();
   const todo: SweepRun[] = [];
-  for (const run of loaded.runs) {
-    const have = opts.resume ? readRow(join(rowsDir, `${run.id}.json`), run.id) : null;
-    if (have !== null) rows.set(run.id, have);
-    else todo.push(run);
+  try {
+    loaded = checkSweepFile(parsed, maxRuns);
+    mkdirSync(rowsDir, { recursive: true });
+    if (loaded.sweep.record) mkdirSync(join(out, 'runs'), { recursive: true });
+    for (const run of loaded.runs) {
+      const have = opts.resume ? readRow(join(rowsDir, `${run.id}.json`), run.id) : null;
+      if (have !== null) rows.set(run.id, have);
+      else todo.push(run);
+    }
+  } catch (e) {
+    await pool?.destroy();
+    throw e;
   }
   const total = loaded.runs.length;
   let failed = [...rows.values()].filter((r) => r.fault !== null).length;
@@ -281,39 +395,40 @@ export async function runSweep(opts: SweepOptions, progress?: SweepProgress): Pr
     progress?.update(rows.size, failed, total, computed > 0 ? (elapsed / computed) * (total - rows.size) : null);
   };
   const taskOf = (run: SweepRun): SweepTask => sweepTask(loaded, out, run);
-  const cpu: number[] = [];
-  const wall: number[] = [];
-  const timing = (t: TimedRow): void => {
-    cpu.push(t.cpuSeconds);
-    wall.push(t.wallSeconds);
-  };
+  const timed: TimedRow[] = [];
+  const timing = (t: TimedRow): void => void timed.push(t);
   progress?.update(rows.size, failed, total, null);
-  const bundle = opts.bundle === false || todo.length === 0 ? null : await sweepWorkerBundle(opts.warn);
-  if ((opts.pool !== true && (workers === 1 || todo.length <= 1)) || todo.length === 0) {
+  let poolClosedAt: number | null = null;
+  if (pool !== null) {
+    try {
+      await Promise.all(todo.map((run) => pool.run(taskOf(run)).then((t) => (timing(t), finish(t.row)), (e: unknown) => finish(crashRow(run, e)))));
+    } finally {
+      await pool.destroy();
+      poolClosedAt = performance.now();
+    }
+  } else if (todo.length > 0) {
+    bundle = opts.bundle === false ? null : await sweepWorkerBundle(opts.warn);
+    bundleAt = performance.now();
     const task: (t: SweepTask) => Promise<TimedRow> = bundle === null ? runTimedTask : ((await import(bundle)) as { default: typeof runTimedTask }).default;
     for (const run of todo) {
       let row: ResultRow;
       try {
-        const timed = await task(taskOf(run));
-        timing(timed);
-        row = timed.row;
+        const t = await task(taskOf(run));
+        timing(t);
+        row = t.row;
       } catch (e) {
         row = crashRow(run, e);
       }
       finish(row);
     }
-  } else {
-    const pool = sweepPool(Math.min(workers, todo.length), bundle, opts.warn);
-    try {
-      await Promise.all(todo.map((run) => pool.run(taskOf(run)).then((t) => (timing(t), finish(t.row)), (e: unknown) => finish(crashRow(run, e)))));
-    } finally {
-      await pool.destroy();
-    }
   }
   const all = loaded.runs.map((r) => rows.get(r.id) as ResultRow);
   const csv = resultsCsv(loaded.sweep, all);
   writeAtomic(join(out, 'results.csv'), csv);
-  const summary = summarize(loaded, all, computed, workers, (performance.now() - t0) / 1000, { cpu, wall, driverCpu: threadCpuSeconds() - driverCpu0, processCpu: cpuSecondsSince(processCpu0) });
+  const end = performance.now();
+  const rel = (x: number | null): number | null => (x === null ? null : (x - t0) / 1000);
+  const timeline = sweepTimeline(t0, timed, { bundleReady: rel(bundleAt), poolStarted: rel(poolAt), poolClosed: rel(poolClosedAt), resultsWritten: (end - t0) / 1000 });
+  const summary = summarize(loaded, all, computed, workers, (end - t0) / 1000, { cpu: timed.map((t) => t.cpuSeconds), wall: timed.map((t) => t.wallSeconds), driverCpu: threadCpuSeconds() - driverCpu0, processCpu: cpuSecondsSince(processCpu0), timeline });
   writeAtomic(join(out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
   return { ...summary, out, resultsCsv: join(out, 'results.csv') };
 }

@@ -21,7 +21,9 @@
  *   - cpu:  process CPU(pool of 1) / process CPU(pool of 2), what the second worker costs in CPU
  *           on top of the work (a second isolate's start and JIT, V8's helper threads, shared
  *           caches): the wall efficiency an idle machine would give if nothing but the sweep ran.
- * The load average before each sweep is printed with it.
+ * The load average before each sweep is printed with it, and where each command's wall time went
+ * (summary.json's timeline: when the pool started, each thread's first run, warm-up, gaps
+ * between runs, the tail, the pool's shut-down and results.csv).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -125,6 +127,21 @@ export default async function run(ctx: BenchContext): Promise<void> {
     const busy = median(ss.map((s) => s.summary.runTimes.wallSecondsTotal / (c.workers * s.summary.wallSeconds)));
     stats.set(c, { rate: (runs / wall) * 60, cmdRate: (runs / cmd) * 60, cpu, proc });
     console.log(`| ${c.label} | ${((runs / wall) * 60).toFixed(1)} | ${wall.toFixed(2)} | ${cmd.toFixed(2)} | ${cpu.toFixed(3)} | ${proc.toFixed(2)} | ${busy.toFixed(2)} | ${ss.map((s) => s.load.toFixed(1)).join(', ')} |`);
+  }
+  // where each sweep's wall time went (summary.timeline; seconds from the sweep loaded, medians)
+  console.log('\n| command | pool started | first run starts (earliest, latest) | warm-up CPU s (first 5 runs/thread above the median) | gaps s (all threads) | tail s (one thread idle at the end) | pool shut down s | results.csv s | CPU s outside the runs (process - runs) |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const f = (x: number | null | undefined, d = 3): string => (x === null || x === undefined || Number.isNaN(x) ? '-' : x.toFixed(d));
+  for (const c of CONFIGS) {
+    const tl = samples.get(c)!.map((s) => s.summary);
+    const m = (g: (s: SweepSummary) => number | null | undefined): number | null => {
+      const xs = tl.map(g).filter((x): x is number => typeof x === 'number');
+      return xs.length === 0 ? null : median(xs);
+    };
+    const last = (s: SweepSummary): number | null => s.timeline?.lastRunEnd?.[1] ?? null;
+    console.log(
+      `| ${c.label} | ${f(m((s) => s.timeline?.poolStarted))} | ${f(m((s) => s.timeline?.firstRunStart?.[0]))}, ${f(m((s) => s.timeline?.firstRunStart?.[1]))} | ${f(m((s) => s.timeline?.warmupCpuSeconds), 2)} | ${f(m((s) => s.timeline?.gapSeconds))} | ${f(m((s) => (s.timeline?.lastRunEnd ? s.timeline.lastRunEnd[1] - s.timeline.lastRunEnd[0] : null)))} | ${f(m((s) => (s.timeline?.poolClosed != null && last(s) !== null ? s.timeline.poolClosed - (last(s) as number) : null)))} | ${f(m((s) => (s.timeline ? s.timeline.resultsWritten - (s.timeline.poolClosed ?? last(s) ?? 0) : null)))} | ${f(m((s) => s.runTimes.processCpuSeconds - s.runTimes.cpuSecondsTotal), 2)} |`,
+    );
   }
   const [two, pool1, cli1] = CONFIGS.map((c) => stats.get(c)!);
   console.log(`\nparallel efficiency per core, 2 workers against a pool of one: wall ${(two.rate / (2 * pool1.rate)).toFixed(2)}, cpu ${(pool1.proc / two.proc).toFixed(2)}`);

@@ -5,6 +5,7 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { Worker } from 'node:worker_threads';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, verifyRecordingFile } from '../../../sim/node/cli';
@@ -175,6 +176,14 @@ describe('driver', () => {
     // the axes change the runs: four different final states
     expect(new Set(lines.slice(1).map((l) => l.split(',').at(-1))).size).toBe(4);
     expect(readdirSync(join(out1, 'rows')).sort()).toEqual(['r0000.json', 'r0001.json', 'r0002.json', 'r0003.json']);
+    // the timeline: the pool of two started before the sweep was loaded (while its base and axes
+    // were checked), both threads ran runs; one thread runs in the driver's thread, no pool
+    expect(two.timeline?.poolStarted).toBeLessThan(0);
+    expect(two.timeline?.threads).toBe(2);
+    expect(two.timeline?.firstRunStart?.[0]).toBeGreaterThan(two.timeline?.poolStarted ?? Infinity);
+    expect(one.timeline?.poolStarted).toBeNull();
+    expect(one.timeline?.threads).toBe(1);
+    expect(one.timeline?.resultsWritten).toBe(one.wallSeconds);
   }, 300_000);
 
   it('the prebuilt bundle and the TypeScript sources compute the same rows (bit for bit)', async () => {
@@ -254,4 +263,24 @@ describe('driver', () => {
     expect(b.o.err).toMatch(/axes\[0\] \(robot\.wheels\) = 1: .*unknown field "wheels"/);
     expect(() => readdirSync(outDir)).toThrow();
   });
+
+  it('a sweep refused while the pool is starting (a bad axis value, a missing base) shuts the pool down: no thread left running, no output', async () => {
+    for (const [patch, error] of [
+      [{ axes: [{ path: 'robot.wheels', values: [1, 2] }] }, /axes\[0\] \(robot\.wheels\) = 1: .*unknown field "wheels"/],
+      [{ base: 'no-such.json' }, /cannot read base scenario/],
+    ] as const) {
+      const threads: Worker[] = [];
+      const outDir = join(tmp, `never-${threads.length}-${fileNo}`);
+      await expect(runSweep({ sweepPath: writeSweep(sweepJson(patch)), out: outDir, workers: 2, onPoolStarted: (t) => threads.push(...t) })).rejects.toThrow(error);
+      // the pool had started: the error came while its threads were loading
+      expect(threads).toHaveLength(2);
+      // and every thread has exited (a Worker's threadId is -1 once it has stopped)
+      expect(threads.map((w) => w.threadId)).toEqual([-1, -1]);
+      expect(() => readdirSync(outDir)).toThrow();
+    }
+    // a typo in the sweep file itself is refused before any thread starts
+    let started = false;
+    await expect(runSweep({ sweepPath: writeSweep({ ...sweepJson(), replicate: 2 }), out: join(tmp, 'never-typo'), workers: 2, onPoolStarted: () => (started = true) })).rejects.toThrow(/unknown field "replicate"/);
+    expect(started).toBe(false);
+  }, 300_000);
 });
