@@ -59,7 +59,9 @@ describe('self-collision', () => {
 
 describe('scenario options of a URDF robot', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tw-robot-options-'));
-  const terrain = { cols: 3, rows: 3, dx: 5, dy: 5, x0: -5, y0: -5, heights: [0, 0, 0, 0, 0, 0, 0, 0, 0] };
+  // flat, with cells fine enough for the Leo's 6.3 cm wheels (2 cm: the coarse-terrain warning
+  // counts cells per wheel radius, and the Leo's wheels are wheels)
+  const terrain = { cols: 401, rows: 401, dx: 0.02, dy: 0.02, x0: -4, y0: -4, heights: new Array<number>(401 * 401).fill(0) };
   const leo = join(FIXTURES, 'leo/leo_description/urdf/leo.urdf.xacro');
 
   it('a xacro robot is expanded by the CLI\'s gathering, with robot.xacroArgs; the options reach the robot', async () => {
