@@ -16,7 +16,7 @@ const ALL: DialogFilter = { name: 'All Files', extensions: ['*'] };
 export const DIALOG_FILTERS: Record<FileKind, DialogFilter[]> = {
   // A terrain is a sidecar JSON (metres per pixel, height range) naming its heightmap image.
   terrain: [{ name: 'Terrain (sidecar JSON or heightmap)', extensions: ['json', 'png', 'raw', 'r16', 'r32', 'tif', 'tiff', 'pgm'] }, ALL],
-  robot: [{ name: 'Robot (URDF)', extensions: ['urdf', 'xml'] }, ALL],
+  robot: [{ name: 'Robot (URDF or xacro)', extensions: ['urdf', 'xacro', 'xml'] }, ALL],
   scenario: [{ name: 'Scenario (JSON)', extensions: ['json'] }, ALL],
   recording: [{ name: 'TerraWheel recording (MCAP)', extensions: ['mcap'] }, ALL],
 };

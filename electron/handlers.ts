@@ -25,7 +25,9 @@
 
 import * as nodePath from 'node:path';
 import { classifyAsset } from './asset-kind';
-import { referencedFileNames } from './related-files';
+import { referencedFileNames, RELATED_MAX_PARSE_BYTES } from './related-files';
+import { openXacroRobot, type XacroRobotAccess } from './robot-xacro';
+import { isXacro } from '../sim/robot/urdf/xacro-detect';
 import { ROBOT_MAX_RELATED_BYTES, robotRelatedPaths } from './robot-files';
 import { MESH_MAX_BYTES } from '../sim/robot/urdf/urdf-error';
 import { meshFormat } from '../sim/robot/mesh/obj';
@@ -247,12 +249,31 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     }
     const bytes = await readUserFile(filePath, name);
     const token = deps.tokens.issue(path.dirname(filePath), referencedFileNames(name, bytes));
+    // A xacro robot comes with its includes and meshes, named by their path in its workspace (robot-xacro.ts).
+    const xacro = kind === 'robot' && bytes.length <= RELATED_MAX_PARSE_BYTES && isXacro(new TextDecoder().decode(bytes))
+      ? await openXacroRobot(filePath, bytes, xacroAccess, path)
+      : undefined;
     // A robot comes with the meshes its URDF names (sub-folders too): read here, since readRelated serves plain names only.
-    const related = kind === 'robot' ? await readRobotRelated(path.dirname(filePath), name, bytes) : undefined;
+    const related = xacro ? xacro.related : kind === 'robot' ? await readRobotRelated(path.dirname(filePath), name, bytes) : undefined;
     const settings = await deps.settings.addRecent(kind, name, filePath);
     deps.onRecentChanged?.(settings);
-    return related ? { kind, name, bytes, token, related } : { kind, name, bytes, token };
+    return related ? { kind, name: xacro?.name ?? name, bytes, token, related } : { kind, name, bytes, token };
   }
+
+  /** The checked file access robot-xacro.ts reads through (a missing file is null; links and hard links refused). */
+  const xacroAccess: XacroRobotAccess = {
+    async check(root, segments, display) {
+      try {
+        const c = await checkContained(root, segments, display, true);
+        return { path: c.path, size: c.stat.size };
+      } catch (err) {
+        if (err instanceof SymlinkRefusedError || !(err instanceof HostFileError)) throw err;
+        return null;
+      }
+    },
+    read: (p, display) => readUserFile(p, display),
+    tooLarge: (message) => new FileTooLargeError(message),
+  };
 
   /**
    * The files a URDF references inside its folder (robot-files.ts). A missing one is left out (the

@@ -116,8 +116,11 @@ export interface HostBridgeRecent {
 /**
  * Open Robot…: what openFile('robot') (and Open Recent of a robot) returns in Electron. Main reads
  * the files the URDF references inside its folder (sub-folders too) and hands them over keyed by
- * their path relative to the URDF ("meshes/base.stl"); a missing file is simply absent. The web
- * host returns a plain OpenedFile (the renderer asks for each mesh through readRelated).
+ * their path relative to the URDF ("meshes/base.stl"); a missing file is simply absent. A xacro
+ * robot (electron/robot-xacro.ts) is named by its path in its ROS workspace
+ * ("husky_description/urdf/husky.urdf.xacro", as a dropped package folder names it) and carries
+ * the includes and meshes its expansion needs, keyed the same way. The web host returns a plain
+ * OpenedFile (the renderer asks for each mesh through readRelated).
  */
 export interface OpenedRobotFile extends OpenedFile {
   related?: Record<string, Uint8Array>;

@@ -7,6 +7,7 @@
  * runs them, at most MAX_STEPS_PER_TICK at once, so a slow machine runs slower than real time
  * instead of spiralling; the measured realtime factor is reported in every frame.
  */
+import { expandScenarioXacro } from '../scenario/scenario-xacro';
 import { describeTerrainLoadEstimate, estimateTerrainLoad } from '../terrain/load-estimate';
 import { parseScenarioFile, type ParsedScenario } from '../scenario/scenario-v2';
 import { SimWorld } from './sim-world';
@@ -160,6 +161,8 @@ export class SimServiceImpl implements SimService {
   }
 
   async load(files: ScenarioFiles, onProgress?: (p: LoadProgress) => void, options: LoadOptions = {}): Promise<WorldInfo> {
+    // a xacro robot (any host may pass one, with its includes in robotFiles) is expanded here, first
+    files = await expandScenarioXacro(files);
     if (this.deps.prepareFiles) files = await this.deps.prepareFiles(files, this.decompose ? { decompose: this.decompose } : {});
     const world = this.buildWorld(files, onProgress, options);
     if (this.recording) await this.stopRecording();

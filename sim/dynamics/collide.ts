@@ -116,6 +116,10 @@ export class CollisionPass {
   private sortCount: Int32Array;
   /** Matched flags of the previous step's contacts. */
   private taken = new Uint8Array(64);
+  /** The pending carried run (carry, flushCarry): prev[carryFrom, carryTo) goes to out from carryOut; −1 when none. */
+  private carryFrom = -1;
+  private carryTo = -1;
+  private carryOut = -1;
   readonly stats: CollideStats = { pairs: 0, terrainQueries: 0, terrainSkipped: 0, degraded: 0 };
   /**
    * Set by `run` when more than MAX_BODY_PAIRS pairs overlap (no contacts were computed): the
@@ -280,6 +284,7 @@ export class CollisionPass {
         }
       }
     }
+    this.flushCarry(prev, out);
   }
 
   /** Stores this.box (body b's world AABB, not yet grown) grown by half the speculative distance as its tight box. */
@@ -296,7 +301,14 @@ export class CollisionPass {
       && t[p + 2] <= t[q + 5] && t[q + 2] <= t[p + 5];
   }
 
-  /** Copies the previous step's contacts of pair (a, b) (starting at or after index `from`); returns the index past them. */
+  /**
+   * Carries the previous step's contacts of pair (a, b) (starting at or after index `from`) into
+   * `out`; returns the index past them. Their slots in `out` are taken now, the copy is deferred:
+   * runs that follow each other in both stores (a row of sleeping rocks, each with its terrain
+   * contacts) are copied as one run by flushCarry, a block copy per field over hundreds of
+   * contacts (ContactStore.copyCarried: the world's two stores share their arrays) instead of a
+   * loop over a few per call.
+   */
   private carry(prev: ContactStore, out: ContactStore, a: number, b: number, from: number): number {
     const key = a * BODY_PAIR_SHIFT + (b + 1); // bodyPairKey(a, b)
     let j0 = from;
@@ -306,59 +318,21 @@ export class CollisionPass {
     const n = j1 - j0;
     if (n === 0) return j1;
     if (out.count + n > out.capacity) out.resize(Math.max(2 * out.capacity, out.count + n));
-    // field by field over the run (a sleeping pile carries hundreds of contacts every step),
-    // arrays in locals (no reload of the store's fields between the typed-array stores)
-    const i0 = out.count, d = i0 - j0;
-    {
-      const oA = out.bodyA, oB = out.bodyB, oS = out.slotB, oK = out.key, oKind = out.kind;
-      const pA = prev.bodyA, pB = prev.bodyB, pS = prev.slotB, pKind = prev.kind, oSrc = out.source;
-      for (let j = j0; j < j1; j++) {
-        oSrc[j + d] = j;
-        oA[j + d] = pA[j];
-        oB[j + d] = pB[j];
-        oS[j + d] = pS[j];
-        oK[j + d] = key;
-        oKind[j + d] = pKind[j];
-      }
+    if (this.carryTo !== j0 || this.carryOut + (this.carryTo - this.carryFrom) !== out.count) {
+      this.flushCarry(prev, out);
+      this.carryFrom = j0;
+      this.carryOut = out.count;
     }
-    {
-      const oI = out.cellI, oJ = out.cellJ, oF = out.feature, pI = prev.cellI, pJ = prev.cellJ, pF = prev.feature;
-      for (let j = j0; j < j1; j++) {
-        oI[j + d] = pI[j];
-        oJ[j + d] = pJ[j];
-        oF[j + d] = pF[j];
-      }
-    }
-    {
-      const oP = out.point, oN = out.normal, pP = prev.point, pN = prev.normal;
-      for (let j = 3 * j0, d3 = 3 * d; j < 3 * j1; j++) {
-        oP[j + d3] = pP[j];
-        oN[j + d3] = pN[j];
-      }
-    }
-    {
-      const oD = out.depth, oF = out.friction, oR = out.restitution, oL = out.rolling;
-      const pD = prev.depth, pF = prev.friction, pR = prev.restitution, pL = prev.rolling;
-      for (let j = j0; j < j1; j++) {
-        oD[j + d] = pD[j];
-        oF[j + d] = pF[j];
-        oR[j + d] = pR[j];
-        oL[j + d] = pL[j];
-      }
-    }
-    {
-      const o0 = out.normalImpulse, o1 = out.t1Impulse, o2 = out.t2Impulse, o3 = out.r1Impulse, o4 = out.r2Impulse;
-      const p0 = prev.normalImpulse, p1 = prev.t1Impulse, p2 = prev.t2Impulse, p3 = prev.r1Impulse, p4 = prev.r2Impulse;
-      for (let j = j0; j < j1; j++) {
-        o0[j + d] = p0[j];
-        o1[j + d] = p1[j];
-        o2[j + d] = p2[j];
-        o3[j + d] = p3[j];
-        o4[j + d] = p4[j];
-      }
-    }
-    out.count = i0 + n;
+    this.carryTo = j1;
+    out.count += n;
     return j1;
+  }
+
+  /** Copies the pending carried run (prev[carryFrom, carryTo) → out[carryOut, …)) and clears it. */
+  private flushCarry(prev: ContactStore, out: ContactStore): void {
+    const j0 = this.carryFrom, j1 = this.carryTo, i0 = this.carryOut;
+    this.carryFrom = this.carryTo = this.carryOut = -1;
+    if (j0 >= 0) out.copyCarried(prev, j0, j1, i0);
   }
 
   private terrainContacts(bodies: BodyStore, materials: MaterialTable, hf: Heightfield, a: number, prev: ContactStore, out: ContactStore): void {
@@ -369,6 +343,8 @@ export class CollisionPass {
     bodies.shapePose(pose.position, pose.orientation as Quat, a);
     const cyl = this.inflated[a];
     let S = SPECULATIVE_DISTANCE;
+    // a compound (a robot's chassis of several parts) the same way
+    if (this.clearance[a] !== null) S = this.motionMargin(bodies, a);
     if (cyl !== null) {
       // speculative distance by the wheel's motion (as for rocks): its centre speed, and its
       // rotation across the axle (spin about the axle moves no surface point toward the ground)
@@ -418,11 +394,7 @@ export class CollisionPass {
     } else if (this.polytopes[a] !== null && bodies.boundRadius[a] <= POLYTOPE_TERRAIN_MAX_CELLS * Math.min(hf.dx, hf.dy)) {
       // speculative distance by the body's motion: a contact farther than the body can travel
       // in a step never acts, and a resting rock would otherwise carry a dozen of them
-      const v = bodies.linVel, w = bodies.angVel;
-      const speed = Math.sqrt(v[3 * a] * v[3 * a] + v[3 * a + 1] * v[3 * a + 1] + v[3 * a + 2] * v[3 * a + 2])
-        + Math.sqrt(w[3 * a] * w[3 * a] + w[3 * a + 1] * w[3 * a + 1] + w[3 * a + 2] * w[3 * a + 2]) * bodies.boundRadius[a];
-      const margin = Math.min(S, POLYTOPE_SPECULATIVE_MIN + POLYTOPE_SPECULATIVE_STEPS * speed * this.dt);
-      this.polyWs.margin = margin;
+      this.polyWs.margin = this.motionMargin(bodies, a);
       const status = collidePolytopeTerrainInto(buf, this.polytopes[a]!, pose.position, pose.orientation, hf, this.polyWs);
       if (status !== 0) this.stats.degraded++;
       for (let k = 0; k < buf.count; k++) buf.kind[k] = CONTACT_KIND_CONVEX_TERRAIN;
@@ -437,6 +409,18 @@ export class CollisionPass {
       this.stats.terrainSkipped++;
     }
     this.emit(bodies, materials, a, -1, prev, out, true);
+  }
+
+  /**
+   * [m] Speculative distance of body a against the terrain by its motion: POLYTOPE_SPECULATIVE_MIN
+   * plus POLYTOPE_SPECULATIVE_STEPS steps of its centre speed and bounding radius × |ω|, at most
+   * SPECULATIVE_DISTANCE (a contact farther than the body can travel in a step never acts).
+   */
+  private motionMargin(bodies: BodyStore, a: number): number {
+    const v = bodies.linVel, w = bodies.angVel;
+    const speed = Math.sqrt(v[3 * a] * v[3 * a] + v[3 * a + 1] * v[3 * a + 1] + v[3 * a + 2] * v[3 * a + 2])
+      + Math.sqrt(w[3 * a] * w[3 * a] + w[3 * a + 1] * w[3 * a + 1] + w[3 * a + 2] * w[3 * a + 2]) * bodies.boundRadius[a];
+    return Math.min(SPECULATIVE_DISTANCE, POLYTOPE_SPECULATIVE_MIN + POLYTOPE_SPECULATIVE_STEPS * speed * this.dt);
   }
 
   private pairContacts(

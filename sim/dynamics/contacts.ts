@@ -71,30 +71,112 @@ export class ContactStore {
   /** Indices of the contacts the solver works on this step (at least one body with solver mass), in store order. */
   active = new Int32Array(0);
   activeCount = 0;
+  /**
+   * The store this one alternates with (the world's this-step and last-step contacts, see
+   * ContactStore.twins), or null. Twins keep each CARRIED_FIELDS field in one typed array of
+   * twice the capacity, this store's contacts in half `half` (0 or 1), so a sleeping pair's
+   * contacts move from last step's store to this step's by copyWithin (copyCarried).
+   */
+  private twin: ContactStore | null = null;
+  private half = 0;
+  /** Per CARRIED_FIELDS entry: the array both twins' views lie in (empty when not a twin). */
+  private shared: CarriedArray[] = [];
 
   constructor(capacity: number) {
     this.resize(capacity);
   }
 
-  /** Grows the arrays (between steps only), keeping the first `count` contacts. */
+  /** Two stores of `capacity` contacts that share their carried fields' arrays (see `twin`). */
+  static twins(capacity: number): [ContactStore, ContactStore] {
+    const a = new ContactStore(capacity), b = new ContactStore(capacity);
+    a.twin = b;
+    b.twin = a;
+    b.half = 1;
+    a.shareCarried(capacity);
+    return [a, b];
+  }
+
+  /**
+   * Copies contacts [j0, j1) of `from` to this store from index i0 on (their carried fields: the
+   * contact is carried unchanged), and sets their `source` to their index in `from`. The caller
+   * has made room (count and capacity).
+   */
+  copyCarried(from: ContactStore, j0: number, j1: number, i0: number): void {
+    const src = this.source;
+    for (let j = j0; j < j1; j++) src[i0 + j - j0] = j;
+    if (from === this.twin) {
+      const cap = this.capacity, to = this.half * cap + i0, at = from.half * cap;
+      for (let f = 0; f < CARRIED_FIELDS.length; f++) {
+        const k = CARRIED_FIELDS[f].stride;
+        this.shared[f].copyWithin(k * to, k * (at + j0), k * (at + j1));
+      }
+      return;
+    }
+    const dst = this as unknown as Record<string, CarriedArray>, org = from as unknown as Record<string, CarriedArray>;
+    for (const { name, stride: k } of CARRIED_FIELDS) dst[name].set(org[name].subarray(k * j0, k * j1), k * i0);
+  }
+
+  /** Reallocates both twins' carried fields at `capacity` (this store and its twin), keeping their contacts. */
+  private shareCarried(capacity: number): void {
+    const twin = this.twin!;
+    const lo = this.half === 0 ? this : twin, hi = this.half === 0 ? twin : this;
+    for (let f = 0; f < CARRIED_FIELDS.length; f++) {
+      const { name, stride: k } = CARRIED_FIELDS[f];
+      const a = lo as unknown as Record<string, CarriedArray>, b = hi as unknown as Record<string, CarriedArray>;
+      const old = a[name];
+      const all = new (old.constructor as new (n: number) => CarriedArray)(2 * capacity * k);
+      all.set(a[name].subarray(0, Math.min(a[name].length, lo.count * k)) as never, 0);
+      all.set(b[name].subarray(0, Math.min(b[name].length, hi.count * k)) as never, capacity * k);
+      a[name] = all.subarray(0, capacity * k);
+      b[name] = all.subarray(capacity * k, 2 * capacity * k);
+      lo.shared[f] = all;
+      hi.shared[f] = all;
+    }
+    for (const c of [lo, hi]) {
+      if (c.capacity === capacity) continue;
+      c.resizeOwn(capacity);
+    }
+  }
+
+  /** Grows the arrays (between steps only, or in the collision pass before its copies), keeping the first `count` contacts; a twin grows with it. */
   resize(capacity: number): void {
+    if (this.twin !== null) {
+      this.shareCarried(capacity);
+      return;
+    }
+    this.resizeOwn(capacity);
+  }
+
+  /** resize() of every array this store owns alone (all of them when it has no twin). */
+  private resizeOwn(capacity: number): void {
     const grow = <T extends Float64Array | Int32Array | Uint8Array | Uint32Array>(a: T, stride: number): T => {
       const b = new (a.constructor as new (n: number) => T)(capacity * stride);
       b.set(a.subarray(0, Math.min(a.length, this.count * stride)) as never);
       return b;
     };
-    this.bodyA = grow(this.bodyA, 1);
-    this.bodyB = grow(this.bodyB, 1);
-    this.slotB = grow(this.slotB, 1);
-    this.kind = grow(this.kind, 1);
-    this.cellI = grow(this.cellI, 1);
-    this.cellJ = grow(this.cellJ, 1);
-    this.feature = grow(this.feature, 1);
-    this.key = grow(this.key, 1);
+    if (this.twin === null) {
+      // (a twin's carried fields live in the arrays it shares with its twin: shareCarried)
+      this.bodyA = grow(this.bodyA, 1);
+      this.bodyB = grow(this.bodyB, 1);
+      this.slotB = grow(this.slotB, 1);
+      this.kind = grow(this.kind, 1);
+      this.cellI = grow(this.cellI, 1);
+      this.cellJ = grow(this.cellJ, 1);
+      this.feature = grow(this.feature, 1);
+      this.key = grow(this.key, 1);
+      this.point = grow(this.point, 3);
+      this.normal = grow(this.normal, 3);
+      this.depth = grow(this.depth, 1);
+      this.friction = grow(this.friction, 1);
+      this.restitution = grow(this.restitution, 1);
+      this.rolling = grow(this.rolling, 1);
+      this.normalImpulse = grow(this.normalImpulse, 1);
+      this.t1Impulse = grow(this.t1Impulse, 1);
+      this.t2Impulse = grow(this.t2Impulse, 1);
+      this.r1Impulse = grow(this.r1Impulse, 1);
+      this.r2Impulse = grow(this.r2Impulse, 1);
+    }
     this.source = grow(this.source, 1);
-    this.point = grow(this.point, 3);
-    this.normal = grow(this.normal, 3);
-    this.depth = grow(this.depth, 1);
     this.rA = grow(this.rA, 3);
     this.rB = grow(this.rB, 3);
     this.rAl = grow(this.rAl, 3);
@@ -107,23 +189,30 @@ export class ContactStore {
     this.t2Mass = grow(this.t2Mass, 1);
     this.r1Mass = grow(this.r1Mass, 1);
     this.r2Mass = grow(this.r2Mass, 1);
-    this.friction = grow(this.friction, 1);
-    this.restitution = grow(this.restitution, 1);
-    this.rolling = grow(this.rolling, 1);
     this.relativeVelocity0 = grow(this.relativeVelocity0, 1);
     this.invMassA = grow(this.invMassA, 1);
     this.invMassB = grow(this.invMassB, 1);
-    this.normalImpulse = grow(this.normalImpulse, 1);
-    this.t1Impulse = grow(this.t1Impulse, 1);
-    this.t2Impulse = grow(this.t2Impulse, 1);
-    this.r1Impulse = grow(this.r1Impulse, 1);
-    this.r2Impulse = grow(this.r2Impulse, 1);
     this.maxNormalImpulse = grow(this.maxNormalImpulse, 1);
     this.active = new Int32Array(capacity);
     this.activeCount = 0;
     this.capacity = capacity;
   }
 }
+
+type CarriedArray = Float64Array | Int32Array | Uint8Array | Uint32Array;
+
+/**
+ * The fields a sleeping pair's contact keeps from one step to the next (identity, geometry,
+ * materials, warm-start impulses; `source` is set, the solver's fields are recomputed), with
+ * their stride. Twins share these (ContactStore.twins).
+ */
+const CARRIED_FIELDS: readonly { name: string; stride: number }[] = [
+  { name: 'bodyA', stride: 1 }, { name: 'bodyB', stride: 1 }, { name: 'slotB', stride: 1 }, { name: 'kind', stride: 1 },
+  { name: 'cellI', stride: 1 }, { name: 'cellJ', stride: 1 }, { name: 'feature', stride: 1 }, { name: 'key', stride: 1 },
+  { name: 'point', stride: 3 }, { name: 'normal', stride: 3 }, { name: 'depth', stride: 1 }, { name: 'friction', stride: 1 },
+  { name: 'restitution', stride: 1 }, { name: 'rolling', stride: 1 }, { name: 'normalImpulse', stride: 1 },
+  { name: 't1Impulse', stride: 1 }, { name: 't2Impulse', stride: 1 }, { name: 'r1Impulse', stride: 1 }, { name: 'r2Impulse', stride: 1 },
+];
 
 /*
  * The stages below are written out by hand (no helper taking or returning float64 numbers):

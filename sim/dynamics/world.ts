@@ -140,8 +140,8 @@ export class DynamicsWorld {
     this.gravity = [spec.gravity[0], spec.gravity[1], spec.gravity[2]];
     this.script = spec.script;
     const n = bodies.count;
-    this.contacts = new ContactStore(Math.max(64, n * 8));
-    this.cache = new ContactStore(Math.max(64, n * 8));
+    // twins: a sleeping pair's contacts move from one to the other by block copies (collide.ts, carry)
+    [this.contacts, this.cache] = ContactStore.twins(Math.max(64, n * 8));
     this.pass = new CollisionPass(bodies);
     this.islands = new SleepIslands(n);
     this.island = this.islands.island;

@@ -25,6 +25,15 @@ export interface ScenarioFiles {
   robotUrdf?: string;
   /** Mesh files the URDF names, by the path the URDF gives (resolved by the caller). */
   robotMeshes?: Record<string, Uint8Array>;
+  /**
+   * A xacro robot's other files (its includes; meshes too when the host cannot key them by the
+   * expanded URDF's paths), by the path the host has them under (a package folder's relative
+   * paths). The service expands a xacro `robotUrdf` against them before the world is built
+   * (scenario-xacro.ts), and the files it keeps carry the expanded URDF instead.
+   */
+  robotFiles?: Record<string, Uint8Array>;
+  /** Notes of that expansion (includes skipped, approximations): the robot's warnings carry them. */
+  robotXacroNotes?: string[];
   /** SRDF text next to the URDF (same name, .srdf), if any: its disable_collisions pairs are honoured. */
   robotSrdf?: string;
   /**

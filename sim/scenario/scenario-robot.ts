@@ -21,6 +21,8 @@ export interface ScenarioRobotFiles {
   robotSrdf?: string;
   /** Convex parts of concave collision meshes (prepareScenarioMeshes, scenario-meshes.ts). */
   robotConvexParts?: Record<string, ConvexParts>;
+  /** Notes of the robot's xacro expansion in the service (scenario-xacro.ts): said with the robot's warnings. */
+  robotXacroNotes?: string[];
 }
 
 /** The scenario's URDF robot placed on the terrain (throws ScenarioError without one). */
@@ -56,5 +58,6 @@ export function loadScenarioUrdfRobotWithVisuals(parsed: ParsedScenario, files: 
   // visualMeshes: false (a robot bundled without its visual meshes): the mesh visuals are dropped,
   // so the renderer draws the collision shapes of links that have no other visual
   const visuals = entry.visualMeshes === false ? loaded.visuals.filter((v) => v.geometry.type !== 'mesh') : loaded.visuals;
-  return { robot: placeOnTerrain(loaded.robot, terrain), visuals, warnings: loaded.driveWarnings };
+  const notes = Array.isArray(files.robotXacroNotes) ? files.robotXacroNotes.filter((n) => typeof n === 'string') : [];
+  return { robot: placeOnTerrain(loaded.robot, terrain), visuals, warnings: [...notes, ...loaded.driveWarnings] };
 }

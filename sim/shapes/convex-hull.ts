@@ -44,6 +44,12 @@ export class ConvexHullShape implements ConvexShape {
   private readonly hillClimb: boolean;
   /** Last support vertex: the start of the next climb. */
   private hint = 0;
+  /**
+   * Start of the climb per world-box direction (+x, −x, +y, −y, +z, −z: supportFrom's slot): the
+   * six queries of an exact world box go to opposite sides, and one shared hint made each climb
+   * cross the hull; each direction's own last vertex is one or two steps from the next answer.
+   */
+  private readonly slotHints = new Int32Array(6);
 
   constructor(data: ConvexHullData) {
     this.vertices = data.vertices;
@@ -126,6 +132,26 @@ export class ConvexHullShape implements ConvexShape {
       }
     }
     return best / 3;
+  }
+
+  /**
+   * support(out, dir) climbing from slot's own hint (0–5, world_box's directions); the shared
+   * hint is left as support() would leave it. The vertex is the same as support()'s whenever
+   * the maximum of v·dir is attained by one vertex (a climb ends only at a maximum of a convex
+   * hull); on ties either may be returned, with the same v·dir.
+   */
+  supportFrom(out: Vec3, dir: Readonly<Vec3>, slot: number): Vec3 {
+    let i: number;
+    if (this.hillClimb) {
+      this.hint = this.slotHints[slot];
+      i = this.supportIndex(dir);
+      this.slotHints[slot] = i; // (supportIndex left the shared hint at i, as support() does)
+    } else i = this.supportIndex(dir);
+    const v = this.vertices;
+    out[0] = v[3 * i];
+    out[1] = v[3 * i + 1];
+    out[2] = v[3 * i + 2];
+    return out;
   }
 
   support(out: Vec3, dir: Readonly<Vec3>): Vec3 {

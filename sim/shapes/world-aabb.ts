@@ -13,6 +13,7 @@ import { quatMultiply, quatRotate, quatRotateInverse } from '../math/quat';
 import type { Aabb, ConvexShape, Pose, Shape } from './shape';
 import { ShapeKind } from './shape';
 import type { CompoundShape } from './compound';
+import type { ConvexHullShape } from './convex-hull';
 
 const axis: Vec3 = [0, 0, 0];
 const dirLocal: Vec3 = [0, 0, 0];
@@ -20,17 +21,21 @@ const p: Vec3 = [0, 0, 0];
 
 /** Exact world AABB of a posed convex shape (6 support evaluations). */
 export function convexWorldAabb(out: Aabb, shape: ConvexShape, pose: Readonly<Pose>): Aabb {
+  // a hull climbs from each direction's own last answer (ConvexHullShape.supportFrom)
+  const hull = shape.kind === ShapeKind.ConvexHull ? (shape as ConvexHullShape) : null;
   for (let k = 0; k < 3; k++) {
     axis[0] = axis[1] = axis[2] = 0;
     axis[k] = 1;
     quatRotateInverse(dirLocal, pose.orientation, axis);
-    shape.support(p, dirLocal);
+    if (hull !== null) hull.supportFrom(p, dirLocal, 2 * k);
+    else shape.support(p, dirLocal);
     quatRotate(p, pose.orientation, p);
     out.max[k] = p[k] + pose.position[k];
     dirLocal[0] = -dirLocal[0];
     dirLocal[1] = -dirLocal[1];
     dirLocal[2] = -dirLocal[2];
-    shape.support(p, dirLocal);
+    if (hull !== null) hull.supportFrom(p, dirLocal, 2 * k + 1);
+    else shape.support(p, dirLocal);
     quatRotate(p, pose.orientation, p);
     out.min[k] = p[k] + pose.position[k];
   }

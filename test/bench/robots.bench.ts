@@ -10,7 +10,8 @@
  * time (user + system): on a loaded shared machine wall time counts the other processes' turns,
  * CPU time much less so (the stepping is single-threaded: on an idle machine the two agree).
  *
- * Run: `npm run bench -- robots` or `npx tsx test/bench/robots.bench.ts [--quick]`.
+ * Run: `npm run bench -- robots` or `npx tsx test/bench/robots.bench.ts [--quick]`; `ROBOTS=dingo,ridge`
+ * keeps only the robots whose name contains one of the words (case-insensitive).
  */
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -56,7 +57,9 @@ export default async function run(ctx: BenchContext): Promise<void> {
   console.log(`\nload average before: ${load0.map((x) => x.toFixed(2)).join(' ')}; ${runs} run(s) of ${DURATION} s simulated per robot, dt 1/240 s, 4 substeps\n`);
   console.log('| robot | bodies | joints | CLI × real time (wall, median) | min–max | × real time (CPU time, in process) | contacts/step | contact kinds (all bodies) | fault |');
   console.log('|---|---|---|---|---|---|---|---|---|');
+  const only = (process.env.ROBOTS ?? '').toLowerCase().split(',').filter((w) => w !== '');
   for (const robot of TEN_ROBOTS) {
+    if (only.length > 0 && !only.some((w) => robot.name.toLowerCase().includes(w))) continue;
     let scenario: string;
     try {
       scenario = writeCheckScenario(robot, 'hills');

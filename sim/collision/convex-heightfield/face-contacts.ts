@@ -50,7 +50,10 @@ export function loadBodyVertices(ws: ConvexHeightfieldWorkspace, shape: ConvexSh
 
 /**
  * Fills ws.cullPlanes/nCull with the world face planes of a box or hull body (none for curved
- * shapes or hulls of more than CULL_MAX_FACES faces).
+ * shapes). A hull of more than CULL_MAX_FACES faces (a mesh chassis: 100+ vertices) gives the
+ * CULL_MAX_FACES faces whose world normals point most steeply down (the ones facing the ground
+ * under it): any subset of a convex body's face planes bounds it, so the cull stays exact, it
+ * only skips fewer elements.
  */
 export function loadBodyFacePlanes(ws: ConvexHeightfieldWorkspace, shape: ConvexShape, pose: Readonly<Pose>): void {
   ws.nCull = 0;
@@ -66,15 +69,39 @@ export function loadBodyFacePlanes(ws: ConvexHeightfieldWorkspace, shape: Convex
     }
   } else if (shape.kind === ShapeKind.ConvexHull) {
     const hull = shape as ConvexHullShape;
-    if (hull.faceCount > CULL_MAX_FACES) return;
     const pl = hull.planes;
-    for (let f = 0; f < hull.faceCount; f++) {
-      t[0] = pl[4 * f];
-      t[1] = pl[4 * f + 1];
-      t[2] = pl[4 * f + 2];
-      pushFacePlane(ws, pose, pl[4 * f + 3]);
+    if (hull.faceCount <= CULL_MAX_FACES) {
+      for (let f = 0; f < hull.faceCount; f++) pushLocalFacePlane(ws, pose, pl, f);
+      return;
     }
+    // the CULL_MAX_FACES lowest world n_z (the third row of the rotation dotted with the local
+    // normal), kept sorted in ws.cullPick/cullScore by insertion
+    const q = pose.orientation;
+    const rx = 2 * (q[0] * q[2] - q[3] * q[1]), ry = 2 * (q[1] * q[2] + q[3] * q[0]), rz = 1 - 2 * (q[0] * q[0] + q[1] * q[1]);
+    const pick = ws.cullPick, score = ws.cullScore;
+    let n = 0;
+    for (let f = 0; f < hull.faceCount; f++) {
+      const z = rx * pl[4 * f] + ry * pl[4 * f + 1] + rz * pl[4 * f + 2];
+      if (n === CULL_MAX_FACES && z >= score[n - 1]) continue;
+      let k = n < CULL_MAX_FACES ? n++ : n - 1;
+      for (; k > 0 && score[k - 1] > z; k--) {
+        score[k] = score[k - 1];
+        pick[k] = pick[k - 1];
+      }
+      score[k] = z;
+      pick[k] = f;
+    }
+    for (let k = 0; k < n; k++) pushLocalFacePlane(ws, pose, pl, pick[k]);
   }
+}
+
+/** Appends face f of a hull's local planes to ws.cullPlanes in world coordinates. */
+function pushLocalFacePlane(ws: ConvexHeightfieldWorkspace, pose: Readonly<Pose>, pl: Float64Array, f: number): void {
+  const t = ws.tmp;
+  t[0] = pl[4 * f];
+  t[1] = pl[4 * f + 1];
+  t[2] = pl[4 * f + 2];
+  pushFacePlane(ws, pose, pl[4 * f + 3]);
 }
 
 /** Appends ws.tmp (a body-local unit face normal) with local offset d to ws.cullPlanes in world coordinates. */

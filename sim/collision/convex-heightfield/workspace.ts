@@ -17,7 +17,7 @@ import { FacePolygon } from '../manifold/face-polygon';
 import { ManifoldGroups } from '../reduce-manifold';
 import { ElementShape } from './element-shape';
 
-/** Hulls with more faces than this skip the face-plane cull (its cost per element grows with the faces). */
+/** The face-plane cull uses at most this many face planes (its cost per grid vertex grows with them; one mask bit each). */
 export const CULL_MAX_FACES = 32;
 
 /**
@@ -50,11 +50,14 @@ export class ConvexHeightfieldWorkspace {
 
   /**
    * World face planes of a box or hull body (n, d with n·x ≤ d inside; nCull = 0 for curved
-   * shapes and hulls of more than CULL_MAX_FACES faces), filled once per query for the
+   * shapes; a subset for hulls of more than CULL_MAX_FACES faces), filled once per query for the
    * face-plane cull (face-contacts.ts, loadCullMasks).
    */
   readonly cullPlanes = new Float64Array(4 * CULL_MAX_FACES);
   nCull = 0;
+  /** Scratch of the choice of a many-faced hull's cull planes (face indices, world n_z). */
+  readonly cullPick = new Int32Array(CULL_MAX_FACES);
+  readonly cullScore = new Float64Array(CULL_MAX_FACES);
   /** The face-plane cull is on (tests turn it off to compare against the uncut element loop). */
   faceCull = true;
   /**

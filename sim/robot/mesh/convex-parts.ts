@@ -5,12 +5,16 @@
  * cache keyed by the SHA-256 of the mesh file's bytes, the URDF scale and the options.
  *
  * Open meshes (holes: common in meshes exported from game or CAD tools, e.g. all 21 Collada
- * meshes of the public Curiosity model, with 24 to 3049 boundary edges each) are not split: they
- * enclose no volume to compare the hull with, and V-HACD's flood fill leaks through a hole, so it
- * returns a hollow shell of the surface (an open-topped unit box: 16 thin parts holding 0.057 m³).
- * V-HACD's "raycast" fill is meant for such meshes, but vhacd-js 0.0.1 ignores `fillMode` (flood,
- * raycast and surface gave identical parts here). Links on continuous joints (wheel candidates)
- * are not split either: the loader frames them as cylinders.
+ * meshes of the public Curiosity model, with 24 to 3049 boundary edges each) enclose no volume to
+ * compare the hull with, and V-HACD's flood fill leaks through a hole, so it returns a hollow shell
+ * of the surface (an open-topped unit box: 16 thin parts holding 0.057 m³; vhacd-js 0.0.1 ignores
+ * `fillMode`, so its "raycast" fill is no way out). So an open mesh goes through close-holes.ts
+ * first (openMeshPlan): small gaps are capped and the closed mesh is measured and split as any
+ * other; a mesh with a large opening is a container (a cup, a scoop) and is split as its surface,
+ * its walls, which keeps the cavity empty where the hull would fill it (parts holding more than
+ * CONTAINER_MAX_FILL of the hull are rejected for the hull); holes that cannot be followed keep the
+ * single hull. The report's note says which, with the holes' sizes. Links on continuous joints
+ * (wheel candidates) are not split: the loader frames them as cylinders.
  *
  *   model ──► collision meshes (path, scale) ──► read (STL/OBJ/Collada) ──► single hull: fit
  *         ──► fit > ratio? ──► cache.get(key) ?? V-HACD ──► cache.set ──► parts by mesh key
@@ -32,6 +36,8 @@ import { resolveMeshPath } from '../urdf/resolve-mesh-path';
 import { UrdfError } from '../urdf/urdf-error';
 import { meshCollisionHull } from './mesh-hull';
 import { readCollisionMesh, scaleMesh } from './read-mesh';
+import { closeSmallHoles, type HoleReport } from './close-holes';
+import { meshVolume, type TriangleMesh } from './triangle-mesh';
 import { DECOMPOSE_FIT_RATIO, decomposeMesh, DEFAULT_DECOMPOSITION, type ConvexParts, type DecompositionOptions } from './convex-decomposition';
 
 /** Bumped when the decomposition's code or library changes: old cache entries stop matching. */
@@ -70,8 +76,10 @@ export interface MeshVolumeReport {
   hullVolume: number;
   /** The decomposition, when the mesh was split (else undefined: the single hull is used). */
   parts?: { count: number; volume: number; fromCache: boolean };
-  /** Why a concave mesh was not split (open mesh, V-HACD failed), when that happened. */
+  /** Why a concave mesh was not split (open mesh, V-HACD failed), or what was done to an open one. */
   note?: string;
+  /** An open mesh's holes: found, capped, kept open (close-holes.ts). */
+  holes?: HoleReport;
 }
 
 /** One line of the volume report (the loader's info, the CLI's report). */
@@ -144,16 +152,30 @@ export async function convexPartsForUrdf(
         if (e instanceof UrdfError) throw new UrdfError(`link "${link.name}": ${e.message}`, link.name);
         throw e;
       }
-      const hull = meshCollisionHull(mesh, [1, 1, 1], `mesh "${file}"`);
+      let hull = meshCollisionHull(mesh, [1, 1, 1], `mesh "${file}"`);
       const entry: MeshVolumeReport = { file, link: link.name, meshVolume: hull.meshVolume, hullVolume: hull.hullVolume };
       report.push(entry);
+      const wheelNote = 'not split (a wheel link: framed as a cylinder about its joint when it fits)';
+      /** An open mesh with openings kept (a container): split as its surface, whatever its hull's fit. */
+      let container = false;
       if (!Number.isFinite(hull.fitRatio)) {
-        entry.note = 'not split: an open mesh (V-HACD would return a hollow shell of its surface, see the header)';
-        continue;
+        if (wheels.has(link.name)) {
+          entry.note = `${wheelNote}; an open mesh`;
+          continue;
+        }
+        const open = openMeshPlan(mesh);
+        entry.holes = open.holes;
+        entry.note = open.note;
+        if (open.plan === 'hull') continue;
+        mesh = open.mesh;
+        if (open.plan === 'closed') {
+          hull = meshCollisionHull(mesh, [1, 1, 1], `mesh "${file}"`);
+          entry.meshVolume = hull.meshVolume;
+        } else container = true;
       }
-      if (!(hull.fitRatio > DECOMPOSE_FIT_RATIO)) continue;
+      if (!container && !(hull.fitRatio > DECOMPOSE_FIT_RATIO)) continue;
       if (wheels.has(link.name)) {
-        entry.note = 'not split (a wheel link: framed as a cylinder about its joint when it fits)';
+        entry.note = wheelNote;
         continue;
       }
       const cacheKey = cache ? await convexPartsCacheKey(bytes, g.scale, options) : null;
@@ -165,16 +187,52 @@ export async function convexPartsForUrdf(
             ? await decompose({ file, bytes, scale: [g.scale[0], g.scale[1], g.scale[2]], options: { ...options } })
             : await decomposeMesh(mesh, options);
         } catch (e) {
-          entry.note = `not split: ${(e as Error).message}`;
+          entry.note = `${entry.note ? `${entry.note}; ` : ''}not split: ${(e as Error).message}`;
           continue;
         }
         if (cacheKey !== null && cache) await cache.set(cacheKey, got);
       }
-      parts[key] = got;
       entry.parts = { count: got.hulls.length, volume: got.volume, fromCache };
+      // A container's parts are its walls: they must hold less than its hull (else they filled the
+      // opening, and the hull is as good and simpler), and something (else V-HACD kept nothing).
+      if (container && !(got.volume > 0 && got.volume < CONTAINER_MAX_FILL * hull.hullVolume)) {
+        entry.note = `${entry.note}; its parts were rejected (they hold ${(got.volume / hull.hullVolume).toFixed(2)}× its hull, not the walls of a container): its single hull is used`;
+        delete entry.parts;
+        continue;
+      }
+      parts[key] = got;
     }
   }
   return { parts, report };
+}
+
+/** A container's parts may hold at most this fraction of its hull's volume (else they are rejected: see convexPartsForUrdf). */
+export const CONTAINER_MAX_FILL = 0.9;
+
+/** What to do with an open mesh (close-holes.ts): its small holes capped, and whether it is closed now. */
+function openMeshPlan(mesh: TriangleMesh): { plan: 'closed' | 'container' | 'hull'; mesh: TriangleMesh; holes: HoleReport; note: string } {
+  const { mesh: capped, holes } = closeSmallHoles(mesh);
+  const pct = (f: number) => `${(100 * f).toPrecision(2)}%`;
+  const turned = holes.flipped > 0 ? `${holes.flipped} triangle${holes.flipped === 1 ? '' : 's'} turned to face out` : '';
+  const cappedNote = holes.capped > 0 ? `${holes.capped} small hole${holes.capped === 1 ? '' : 's'} closed (largest ${pct(holes.largestCapped)} of its surface)` : '';
+  const closedNote = [turned, cappedNote].filter((x) => x !== '').join(', ');
+  if (holes.problem !== undefined) {
+    return { plan: 'hull', mesh, holes, note: `not split: an open mesh whose holes cannot be followed (${holes.problem}); its single hull is used (V-HACD would return a hollow shell of its surface)` };
+  }
+  if (holes.open > 0) {
+    const what = `open on purpose: ${holes.open} opening${holes.open === 1 ? '' : 's'} (largest ${pct(holes.largestOpen)} of its surface) kept open, as a cup's or a scoop's`;
+    return { plan: 'container', mesh: capped, holes, note: `${closedNote ? `${closedNote}; ` : ''}${what}; split as its surface (its walls), not filled by its hull` };
+  }
+  if (holes.capped > 0 && meshVolume(capped).closed) return { plan: 'closed', mesh: capped, holes, note: closedNote };
+  return { plan: 'hull', mesh, holes, note: `not split: an open mesh${closedNote ? ` (${closedNote}, still not closed)` : ' without boundary loops (inconsistently wound triangles?)'}; its single hull is used` };
+}
+
+/**
+ * The mesh V-HACD is given (here and in decomposeMeshFile): a closed mesh as it is, an open one
+ * with its small holes capped (openMeshPlan). Deterministic: the same bytes give the same mesh.
+ */
+export function meshForDecomposition(mesh: TriangleMesh): TriangleMesh {
+  return meshVolume(mesh).closed ? mesh : closeSmallHoles(mesh).mesh;
 }
 
 /** What a MeshDecomposer is asked: one mesh file's bytes, its URDF scale and the V-HACD options. */
@@ -197,7 +255,7 @@ export async function decomposeMeshFile(req: MeshPartsRequest, cache: ConvexPart
   const key = cache ? await convexPartsCacheKey(req.bytes, req.scale, req.options) : null;
   const got = key !== null && cache ? await cache.get(key) : undefined;
   if (got) return got;
-  const parts = await decomposeMesh(scaleMesh(readCollisionMesh(req.file, req.bytes), req.scale), req.options);
+  const parts = await decomposeMesh(meshForDecomposition(scaleMesh(readCollisionMesh(req.file, req.bytes), req.scale)), req.options);
   if (key !== null && cache) await cache.set(key, parts);
   return parts;
 }

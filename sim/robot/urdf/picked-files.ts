@@ -114,6 +114,14 @@ export interface PickedRobot {
   warnings: string[];
 }
 
+/** What a host that reads from disk adds to expandPickedRobot (Electron main, robot-xacro.ts). */
+export interface ExpandPickedOptions {
+  /** Where package `pkg` is (XacroOptions.findPackage); absent: the ancestor folder named pkg. */
+  findPackage?: (pkg: string) => string | undefined;
+  /** How the error about missing includes ends (default: open or drop them with the robot file). */
+  missingHint?: string;
+}
+
 /**
  * The robot file `main` of `files`, its xacro expanded (arguments `args`) with includes read from
  * `files` (or, for a path none of them is, `fallback`: the files beside a file opened alone).
@@ -123,6 +131,7 @@ export interface PickedRobot {
 export async function expandPickedRobot(
   main: PickedFile, files: PickedFiles, args?: Record<string, string | number | boolean>,
   fallback?: (path: string) => Promise<Uint8Array | undefined>,
+  more: ExpandPickedOptions = {},
 ): Promise<PickedRobot> {
   const text = decoder.decode(main.bytes);
   if (!isXacro(text)) return { name: main.path, urdf: text, warnings: [] };
@@ -131,6 +140,7 @@ export async function expandPickedRobot(
     const r = await expandXacro(text, {
       path: main.path,
       args,
+      findPackage: more.findPackage,
       readFile: async (p) => {
         let t = files.text(p);
         if (t === undefined && fallback) {
@@ -144,6 +154,7 @@ export async function expandPickedRobot(
     return { name: main.path, urdf: r.urdf, warnings: r.warnings };
   } catch (e) {
     if (missing.length === 0 || !(e instanceof Error)) throw e;
-    throw new UrdfError(`${e.message}. Included files not among the files opened: ${[...new Set(missing)].join(', ')}: open or drop them with ${baseName(main.path)} (a ROS package folder holds them)`, main.path);
+    const hint = more.missingHint ?? `open or drop them with ${baseName(main.path)} (a ROS package folder holds them)`;
+    throw new UrdfError(`${e.message}. Included files not among the files opened: ${[...new Set(missing)].join(', ')}: ${hint}`, main.path);
   }
 }

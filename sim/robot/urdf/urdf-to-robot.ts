@@ -39,7 +39,7 @@ import { collisionMeshKey, formatVolumeReport } from '../mesh/convex-parts';
 import type { ConvexParts } from '../mesh/convex-decomposition';
 import { inferController } from '../controllers/infer-controller';
 import { createDriveController } from '../controllers/drive-controller';
-import { frameWheel } from './wheel-frame';
+import { describeMeshFit, frameWheel, fullTurnRevoluteWarnings } from './wheel-frame';
 import type { WheelPart } from './wheel-frame';
 
 /** Poses closer than this to the identity count as the identity ([m] and quaternion components). */
@@ -244,7 +244,7 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
   const yaw = options.yaw ?? 0;
   if (typeof yaw !== 'number' || !Number.isFinite(yaw)) throw new UrdfError('urdfToRobot: options.yaw must be a finite number of radians', 'yaw');
   const urdfPath = options.urdfPath ?? '';
-  const warnings = [...model.warnings];
+  const warnings = [...model.warnings, ...fullTurnRevoluteWarnings(model)];
 
   const tree = linkTree(model, position, yaw);
   const base = assignBodies(tree, model, options, warnings);
@@ -455,7 +455,7 @@ function attachCollisionShapes(
         if (f.from === 'fit') {
           const what = list.length === 1 ? 'its collision mesh' : `its ${list.length} collision shapes`;
           warnings.push(
-            `link "${body.name}": ${what} collide as one cylinder about joint "${wheel.joint}"'s axis (radius ${+f.radius.toFixed(4)} m, width ${+f.width.toFixed(4)} m${f.fill < 1 ? `, the mesh fills ${Math.round(100 * f.fill)}% of it` : ''}): the analytic wheel`,
+            `link "${body.name}": ${what} collide as one cylinder about joint "${wheel.joint}"'s axis (radius ${+f.radius.toFixed(4)} m, width ${+f.width.toFixed(4)} m${describeMeshFit(f)}): the analytic wheel`,
           );
           list = [{ shape: { type: 'cylinder', radius: f.radius, height: f.width }, pose: { p: [...f.position], q: [...f.orientation] }, link: body.name }];
         }

@@ -25,6 +25,7 @@ import type { Quat } from '../../math/quat';
 import { quatRotate } from '../../math/quat';
 import type { Vec3 } from '../../math/vec3';
 import { shapeFromDesc } from '../../shapes/shape-desc';
+import type { UrdfModel } from './urdf-model';
 
 /** A cylinder part is coaxial with the joint when its axis is within acos(this) of it (0.5°). */
 export const WHEEL_AXIS_PARALLEL_COS = Math.cos((0.5 * Math.PI) / 180);
@@ -34,6 +35,14 @@ export const WHEEL_CENTRE_OFFSET_RELATIVE = 0.01;
 export const WHEEL_TREAD_FRACTION = 0.9;
 /** A mesh whose convex hull fills less than this of its fitted cylinder is not taken as a wheel. */
 export const WHEEL_MESH_MIN_FILL = 0.8;
+/**
+ * A mesh fit whose outline strays further than this fraction of the radius inside the fitted
+ * cylinder (at any of WHEEL_FIT_DIRECTIONS about the axis) is said to be a poor fit: the wheel
+ * rolls as the cylinder, a lumpy or polygonal tread does not show in its contacts.
+ */
+export const WHEEL_FIT_POOR_DEVIATION = 0.02;
+/** Directions about the joint axis the mesh's outline is measured in (every 5.6°). */
+const WHEEL_FIT_DIRECTIONS = 64;
 
 /** One collision shape of a wheel body, posed in the body frame. */
 export interface WheelPart {
@@ -54,6 +63,25 @@ export interface WheelFit {
   from: 'cylinder' | 'fit';
   /** [0..1] For a fit with mesh parts: the smallest fill of a mesh's fitted cylinder (1 otherwise). */
   fill: number;
+  /**
+   * [m] For a fit with mesh parts: how far the meshes' outline (their hull's support in each of
+   * WHEEL_FIT_DIRECTIONS ⟂ the axis) lies inside the fitted radius, largest and root-mean-square
+   * (the worst mesh); 0 otherwise.
+   */
+  deviation: { max: number; rms: number };
+}
+
+/**
+ * The words a fitted wheel's info line adds about its mesh fit: its fill, how far its outline
+ * strays inside the radius, and whether that is a poor fit (WHEEL_FIT_POOR_DEVIATION); '' for a
+ * fit without meshes.
+ */
+export function describeMeshFit(f: WheelFit): string {
+  if (f.fill >= 1 && f.deviation.max === 0) return '';
+  const mm = (x: number) => `${+(x * 1000).toPrecision(3)} mm`;
+  const poor = f.deviation.max > WHEEL_FIT_POOR_DEVIATION * f.radius;
+  return `, the mesh fills ${Math.round(100 * f.fill)}% of it and its outline lies up to ${mm(f.deviation.max)} (RMS ${mm(f.deviation.rms)}) inside its radius${
+    poor ? `: a poor fit (more than ${100 * WHEEL_FIT_POOR_DEVIATION}% of the radius; the wheel rolls as this cylinder, not as its mesh)` : ''}`;
 }
 
 /** The body is a wheel (`fit`) or not, with the reason that is said to the user. */
@@ -73,6 +101,7 @@ export function frameWheel(parts: readonly WheelPart[], anchor: Vec3, axis: Vec3
   const lo: number[] = [];
   const hi: number[] = [];
   let fill = 1;
+  let deviation = { max: 0, rms: 0 };
   let cylinders = 0;
   let meshes = 0;
   const z: Vec3 = [0, 0, 0];
@@ -120,6 +149,8 @@ export function frameWheel(parts: readonly WheelPart[], anchor: Vec3, axis: Vec3
         return { reason: `its mesh #${k + 1} fills ${Math.round(100 * f)}% of its fitted cylinder (radius ${round(r)} m, width ${round(a1 - a0)} m) about the joint axis, below ${Math.round(100 * WHEEL_MESH_MIN_FILL)}%: not round enough` };
       }
       fill = Math.min(fill, f);
+      const dev = outlineDeviation(s.points, p.orientation, d, axis, r);
+      if (dev.max > deviation.max) deviation = dev;
       radial.push(r);
       lo.push(a0);
       hi.push(a1);
@@ -147,8 +178,58 @@ export function frameWheel(parts: readonly WheelPart[], anchor: Vec3, axis: Vec3
       orientation: single ? canonical(parts[0].orientation) : zTo(axis),
       from: single ? 'cylinder' : 'fit',
       fill,
+      deviation,
     },
   };
+}
+
+/**
+ * How far a mesh part's outline lies inside radius `r` about the axis: in each of
+ * WHEEL_FIT_DIRECTIONS u ⟂ axis, the hull's support max(v·u) (v: its points in the body frame,
+ * relative to the anchor) against r. A polygonal tread of n sides strays r(1 − cos(π/n)).
+ */
+function outlineDeviation(points: readonly Vec3Spec[], orientation: Quat, offset: Vec3, axis: Vec3, r: number): { max: number; rms: number } {
+  // e1, e2: an orthonormal pair ⟂ axis
+  const [ax, ay, az] = Math.abs(axis[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+  const dot = ax * axis[0] + ay * axis[1] + az * axis[2];
+  let e1x = ax - dot * axis[0], e1y = ay - dot * axis[1], e1z = az - dot * axis[2];
+  const l = Math.hypot(e1x, e1y, e1z);
+  e1x /= l;
+  e1y /= l;
+  e1z /= l;
+  const e2x = axis[1] * e1z - axis[2] * e1y, e2y = axis[2] * e1x - axis[0] * e1z, e2z = axis[0] * e1y - axis[1] * e1x;
+  const q: Vec3 = [0, 0, 0];
+  const body = points.map((v) => (quatRotate(q, orientation, v as unknown as Vec3), [q[0] + offset[0], q[1] + offset[1], q[2] + offset[2]]));
+  let max = 0, sum = 0;
+  for (let k = 0; k < WHEEL_FIT_DIRECTIONS; k++) {
+    const a = (2 * Math.PI * k) / WHEEL_FIT_DIRECTIONS;
+    const c = Math.cos(a), sn = Math.sin(a);
+    const ux = c * e1x + sn * e2x, uy = c * e1y + sn * e2y, uz = c * e1z + sn * e2z;
+    let h = -Infinity;
+    for (const v of body) h = Math.max(h, v[0] * ux + v[1] * uy + v[2] * uz);
+    const dev = Math.max(0, r - h);
+    max = Math.max(max, dev);
+    sum += dev * dev;
+  }
+  return { max, rms: Math.sqrt(sum / WHEEL_FIT_DIRECTIONS) };
+}
+
+/**
+ * Revolute joints that turn a whole revolution or more (limits at least 2π apart: a wheel
+ * written as `revolute` with wide limits) are not wheels here: only continuous joints are (a
+ * revolute joint keeps its limits, which stop a wheel). Their links with a collision would collide
+ * through the general routine without a word; each gets a warning naming the link, the joint and
+ * the fix.
+ */
+export function fullTurnRevoluteWarnings(model: UrdfModel): string[] {
+  const out: string[] = [];
+  for (const j of model.joints) {
+    if (j.type !== 'revolute' || !j.limit || !(j.limit.upper - j.limit.lower >= 2 * Math.PI)) continue;
+    const link = model.links.find((l) => l.name === j.child);
+    if (!link || link.collisions.length === 0) continue;
+    out.push(`link "${j.child}" turns on revolute joint "${j.name}" (limits ${limitText(j.limit.lower)} to ${limitText(j.limit.upper)} rad, a full turn or more) but is not an analytic wheel: only continuous joints make wheels (a revolute joint keeps its limits); it collides through the general routine: make the joint continuous if it is a wheel`);
+  }
+  return out;
 }
 
 /** The rotation taking local z to the unit vector a (shortest arc; a half turn about x for −z). */
@@ -163,6 +244,11 @@ function zTo(a: Vec3): QuatSpec {
 function canonical(q: Quat): QuatSpec {
   const s = q[3] < 0 ? -1 : 1;
   return [s * q[0] + 0, s * q[1] + 0, s * q[2] + 0, s * q[3]];
+}
+
+/** A joint limit as written: large ones (the 1e16 of "no limit") in exponent form. */
+function limitText(x: number): string {
+  return Math.abs(x) >= 1e6 ? x.toExponential() : String(round(x));
 }
 
 function round(x: number): number {

@@ -14,8 +14,9 @@
  *      `${name.upper()}` in pacs.urdf.xacro failed as "Cannot read properties of undefined") become
  *      calls of functions registered under reserved names, `__tw_str_upper__(x)`.
  *   4. expansion with the injected file access: includes by `$(find pkg)/...` or `package://pkg/...`
- *      resolve to the ancestor folder of the main file named `pkg` (as mesh paths do), or next to
- *      it; `$(optenv NAME default)` is its default and `$(env NAME)` is empty (the environment is
+ *      resolve to the folder the caller's findPackage gives (Electron main: a sibling package of
+ *      the workspace), else the ancestor folder of the main file named `pkg` (as mesh paths do),
+ *      or next to it; `$(optenv NAME default)` is its default and `$(env NAME)` is empty (the environment is
  *      not an input: a run must not depend on it). An include that cannot be read is skipped with
  *      a warning (ROS files include accessories of other packages behind arguments that are
  *      usually off); a macro it would have defined then fails by name.
@@ -50,6 +51,11 @@ export interface XacroOptions {
   readFile: (path: string) => Promise<string | undefined> | string | undefined;
   /** Values of `<xacro:arg>`s (a scenario's `robot.xacroArgs`); others take their defaults. */
   args?: Record<string, string | number | boolean>;
+  /**
+   * The folder ('/'-separated, like `path`) of package `pkg` when the caller knows it (a sibling
+   * package of the same workspace); undefined: the rule of step 4 (an ancestor folder named pkg).
+   */
+  findPackage?: (pkg: string) => string | undefined;
 }
 
 export interface XacroResult {
@@ -239,8 +245,9 @@ export async function expandXacro(text: string, options: XacroOptions): Promise<
     parser.arguments = { ...options.args };
   }
   addPythonMath(parser);
+  const folderOfPackage = (pkg: string): string => options.findPackage?.(pkg) ?? packageFolder(mainPath, pkg);
   parser.rospackCommands = {
-    find: (pkg: string) => `${prefix}${packageFolder(mainPath, pkg)}`,
+    find: (pkg: string) => `${prefix}${folderOfPackage(pkg)}`,
     optenv: (_name: string, ...dflt: string[]) => dflt.join(' '),
     env: () => '',
     eval: () => {
@@ -251,7 +258,7 @@ export async function expandXacro(text: string, options: XacroOptions): Promise<
   parser.getFileContents = async (path: string): Promise<string> => {
     let p = path.replace(/\\/g, '/');
     const pkg = /^package:\/\/([^/]+)\/(.*)$/.exec(p);
-    if (pkg) p = `${packageFolder(mainPath, pkg[1])}/${pkg[2]}`;
+    if (pkg) p = `${folderOfPackage(pkg[1])}/${pkg[2]}`;
     if (p.startsWith(RELATIVE_SCHEME)) p = p.slice(RELATIVE_SCHEME.length).replace(/^\/+/, '');
     p = normalize(p);
     if (files.length >= XACRO_MAX_INCLUDES) throw new UrdfError(`${mainPath}: more than ${XACRO_MAX_INCLUDES} included files`, mainPath);

@@ -113,7 +113,7 @@ const SINK_OUTPUT_CAPACITY = 64;
  * [s] CPU time of the calling thread (Linux: /proc/thread-self/schedstat, updated at scheduler
  * ticks, so only meaningful over runs much longer than a few ms); elsewhere the process's.
  */
-const threadCpuSeconds = ((): (() => number) => {
+export const threadCpuSeconds = ((): (() => number) => {
   const file = '/proc/thread-self/schedstat';
   try {
     const ns = (): number => Number(readFileSync(file, 'latin1').split(' ')[0]);

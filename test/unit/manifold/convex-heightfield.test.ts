@@ -15,7 +15,7 @@ import { CylinderShape } from '../../../sim/shapes/cylinder';
 import type { Pose } from '../../../sim/shapes/shape';
 import { SphereShape } from '../../../sim/shapes/sphere';
 import { Heightfield } from '../../../sim/terrain/heightfield';
-import { ConvexHeightfieldWorkspace } from '../../../sim/collision/convex-heightfield/workspace';
+import { CULL_MAX_FACES, ConvexHeightfieldWorkspace } from '../../../sim/collision/convex-heightfield/workspace';
 
 const hfWs = new ConvexHeightfieldWorkspace();
 
@@ -341,5 +341,70 @@ describe('collideConvexHeightfield', () => {
     }
     expect(deep).toBeGreaterThan(60);
     expect(near).toBeGreaterThan(60);
+  });
+  it('face-plane cull of a many-faced hull (a mesh chassis over ridged ground, seeded): its CULL_MAX_FACES most downward planes; the same contacts as the uncut loop, and a contact wherever a vertex comes within half the margin of the dense-sampled ground', () => {
+    // A hull of more than CULL_MAX_FACES faces culls with a subset of its face planes (any subset
+    // bounds it). Oracles: the routine with the cull off (the very same contacts: a culled
+    // element gives none), and, not using the routine at all, the ground sampled at dx/4 under
+    // the body against the hull's vertices (a vertex within half the margin of a ground sample,
+    // or below the ground: the hull is within the margin, so a contact must exist).
+    const rng = new Rng(2930);
+    const ridged = field(65, 65, 0.05, (x, y) => 0.2 * (1 - Math.abs(Math.sin(2.1 * x + 0.7 * y))) + 0.08 * (1 - Math.abs(Math.sin(1.3 * y - 3.1 * x))), -1.6, -1.6);
+    const margin = 0.02;
+    const ref = new ConvexHeightfieldWorkspace();
+    ref.faceCull = false;
+    const off = new ContactBuffer(64);
+    let near = 0, far = 0, compared = 0;
+    for (let trial = 0; trial < 40; trial++) {
+      // a flattened ellipsoid of 60–140 points: 100+ faces, as a chassis mesh's single hull
+      const a = rng.range(0.25, 0.6), b = rng.range(0.15, 0.4), c = rng.range(0.04, 0.12);
+      const pts: number[] = [];
+      for (let k = 0; k < 60 + (trial % 5) * 20; k++) {
+        const z = rng.range(-1, 1), phi = rng.range(0, 2 * Math.PI), r = Math.sqrt(1 - z * z);
+        pts.push(a * r * Math.cos(phi), b * r * Math.sin(phi), c * z);
+      }
+      const built = buildConvexHull(pts);
+      if (built.data === null) continue;
+      const hull = new ConvexHullShape(built.data);
+      expect(hull.faceCount).toBeGreaterThan(CULL_MAX_FACES);
+      const verts = Array.from({ length: hull.vertexCount }, (_, v) => [hull.vertices[3 * v], hull.vertices[3 * v + 1], hull.vertices[3 * v + 2]] as Vec3);
+      const q = quatMultiply([0, 0, 0, 1], qz(rng.range(0, 6.3)), quatFromAxisAngle([0, 0, 0, 1], [1 / Math.hypot(1, 0.3), 0.3 / Math.hypot(1, 0.3), 0], rng.range(-0.25, 0.25)));
+      const x = rng.range(-0.7, 0.7), y = rng.range(-0.7, 0.7);
+      let low = 0;
+      for (const v of verts) low = Math.max(low, -quatRotate([0, 0, 0], q, v)[2]);
+      const z = ridged.heightAt(x, y) + low + rng.range(-0.03, 0.08);
+      const world = verts.map((v) => { const w = quatRotate([0, 0, 0], q, v); return [x + w[0], y + w[1], z + w[2]] as Vec3; });
+      buf.clear();
+      off.clear();
+      collideConvexHeightfield(buf, hull, pose([x, y, z], q), ridged, margin, hfWs);
+      expect(hfWs.nCull).toBe(CULL_MAX_FACES);
+      collideConvexHeightfield(off, hull, pose([x, y, z], q), ridged, margin, ref);
+      expect(ref.nCull).toBe(CULL_MAX_FACES); // loaded, not used
+      expect(buf.count).toBe(off.count);
+      for (let k = 0; k < buf.count; k++) {
+        expect(buf.depth[k]).toBe(off.depth[k]);
+        for (let d = 0; d < 3; d++) {
+          expect(buf.point[3 * k + d]).toBe(off.point[3 * k + d]);
+          expect(buf.normal[3 * k + d]).toBe(off.normal[3 * k + d]);
+        }
+      }
+      compared++;
+      let lo0 = Infinity, lo1 = Infinity, hi0 = -Infinity, hi1 = -Infinity;
+      for (const p of world) { lo0 = Math.min(lo0, p[0]); hi0 = Math.max(hi0, p[0]); lo1 = Math.min(lo1, p[1]); hi1 = Math.max(hi1, p[1]); }
+      const s = 0.05 / 4;
+      let dmin = Infinity;
+      for (const p of world) if (p[2] < ridged.heightAt(p[0], p[1])) dmin = 0;
+      for (let sy = lo1 - margin; sy <= hi1 + margin && dmin > 0; sy += s) for (let sx = lo0 - margin; sx <= hi0 + margin; sx += s) {
+        const sz = ridged.heightAt(sx, sy);
+        for (const p of world) dmin = Math.min(dmin, Math.hypot(p[0] - sx, p[1] - sy, p[2] - sz));
+      }
+      if (dmin < margin / 2) {
+        near++;
+        expect(buf.count).toBeGreaterThan(0);
+      } else far++;
+    }
+    expect(compared).toBeGreaterThan(35);
+    expect(near).toBeGreaterThan(10);
+    expect(far).toBeGreaterThan(3);
   });
 });

@@ -4,11 +4,14 @@
  * cylinder at that pose); several coaxial parts or a mesh are fitted about the joint axis; what
  * is not a wheel says why.
  */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { expandXacro } from '../../../sim/robot/urdf/xacro';
 import { createDynamicsWorld } from '../../../sim/dynamics/build';
 import { BodyFlag } from '../../../sim/dynamics/bodies';
 import { loadUrdfRobot } from '../../../sim/robot/urdf/load-urdf';
-import { frameWheel } from '../../../sim/robot/urdf/wheel-frame';
+import { describeMeshFit, frameWheel } from '../../../sim/robot/urdf/wheel-frame';
 import { quatFromEuler } from '../../../sim/math/quat';
 import type { Vec3 } from '../../../sim/math/vec3';
 
@@ -97,5 +100,89 @@ describe('wheel framing', () => {
     }
     const square = frameWheel([{ shape: { type: 'hull', points: ring(4, 0.1) }, position: [0, 0, 0], orientation: q }], [0, 0, 0], [0, 1, 0]);
     expect('reason' in square && square.reason).toMatch(/its mesh #1 fills 64% of its fitted cylinder \(radius 0.1 m, width 0.05 m\) about the joint axis, below 80%/);
+  });
+});
+
+describe('mesh wheels: how far the outline strays from the fitted cylinder, and poor fits said with numbers', () => {
+  const q = quatFromEuler([0, 0, 0, 1], 0, 0, 0);
+  /** A prism about y: n outline points at radius r·(1 + lump·cos(lobes·a)), y from −0.02 to 0.03. */
+  const ring = (n: number, r: number, lump = 0, lobes = 5): Vec3[] => {
+    const pts: Vec3[] = [];
+    for (let k = 0; k < n; k++) {
+      const a = (2 * Math.PI * k) / n;
+      const rr = r * (1 + lump * Math.cos(lobes * a));
+      pts.push([rr * Math.cos(a), -0.02, rr * Math.sin(a)], [rr * Math.cos(a), 0.03, rr * Math.sin(a)]);
+    }
+    return pts;
+  };
+  const fit = (points: Vec3[]) => {
+    const f = frameWheel([{ shape: { type: 'hull', points }, position: [0, 0, 0], orientation: q }], [0, 0, 0], [0, 1, 0]);
+    if (!('fit' in f)) throw new Error(f.reason);
+    return f.fit;
+  };
+
+  it('a 48-sided cylinder: its outline within r(1 − cos(π/48)) of the radius, a good fit', () => {
+    const f = fit(ring(48, 0.1));
+    expect(f.deviation.max).toBeGreaterThan(0);
+    expect(f.deviation.max).toBeLessThanOrEqual(0.1 * (1 - Math.cos(Math.PI / 48)) + 1e-12);
+    expect(describeMeshFit(f)).toMatch(/^, the mesh fills (99|100)% of it and its outline lies up to 0\.\d+ mm \(RMS 0\.\d+ mm\) inside its radius$/);
+  });
+
+  it('an octagon: 7.61 mm (1 − cos(π/8) of 0.1 m) inside, a poor fit, said', () => {
+    const f = fit(ring(8, 0.1));
+    expect(f.deviation.max).toBeCloseTo(0.1 * (1 - Math.cos(Math.PI / 8)), 12);
+    expect(describeMeshFit(f)).toMatch(/fills 90% of it and its outline lies up to 7\.61 mm \(RMS [\d.]+ mm\) inside its radius: a poor fit \(more than 2% of the radius/);
+  });
+
+  // its hull bridges the troughs between lobes: 14 mm inside the 0.11 m radius, not the troughs' 20 mm
+  it('a lumpy wheel (five lobes, ±10%) through the URDF loader: its link\'s warning names the poor fit with numbers', () => {
+    const pts = ring(60, 0.1, 0.1);
+    // an OBJ prism: the outline's two rings, side quads and fan caps
+    const n = pts.length / 2;
+    const lines = pts.map((p) => `v ${p[0]} ${p[1]} ${p[2]}`);
+    const ccw = (k: number) => 2 * k + 1; // 1-based: ring k's y = −0.02 vertex
+    for (let k = 0; k < n; k++) {
+      const j = (k + 1) % n;
+      lines.push(`f ${ccw(k)} ${ccw(j)} ${ccw(j) + 1}`, `f ${ccw(k)} ${ccw(j) + 1} ${ccw(k) + 1}`);
+    }
+    for (let k = 1; k + 1 < n; k++) lines.push(`f ${ccw(0)} ${ccw(k + 1)} ${ccw(k)}`, `f ${ccw(0) + 1} ${ccw(k) + 1} ${ccw(k + 1) + 1}`);
+    const obj = new TextEncoder().encode(lines.join('\n'));
+    const out = loadUrdfRobot(urdf('<geometry><mesh filename="lumpy.obj"/></geometry>'), { controller: 'none', meshes: () => obj });
+    expect(out.wheels.map((w) => w.body).sort()).toEqual(['left_wheel', 'right_wheel']);
+    const line = out.warnings.find((w) => w.startsWith('link "left_wheel"') && /the analytic wheel/.test(w)) ?? '';
+    expect(line).toMatch(/radius 0\.11 m.*outline lies up to 14\.\d mm \(RMS [\d.]+ mm\) inside its radius: a poor fit/);
+  });
+
+  it('the Leo as shipped (fixture): its wheels\' Wheel_outline.stl fitted with the two cylinders, a good fit, said with numbers', async () => {
+    const root = resolve(__dirname, '../../fixtures/robots/leo');
+    const main = 'leo_description/urdf/leo.urdf.xacro';
+    const read = (p: string) => {
+      try {
+        return readFileSync(join(root, p));
+      } catch {
+        return undefined;
+      }
+    };
+    const x = await expandXacro(readFileSync(join(root, main), 'utf8'), { path: main, readFile: (p) => read(p)?.toString('utf8') });
+    const out = loadUrdfRobot(x.urdf, { urdfPath: main, controller: 'none', meshes: (p) => { const b = read(p); return b ? new Uint8Array(b) : undefined; } });
+    const lines = out.warnings.filter((w) => /^link "wheel_\w+_link": its 3 collision shapes collide as one cylinder/.test(w));
+    expect(lines.length).toBe(4);
+    for (const l of lines) {
+      expect(l).toMatch(/radius 0\.0625 m, width 0\.07 m, the mesh fills 9\d% of it and its outline lies up to 0\.\d+ mm \(RMS 0\.\d+ mm\) inside its radius\): the analytic wheel/);
+      expect(l).not.toMatch(/poor fit/);
+    }
+  });
+
+  it('a wheel written on a revolute joint with a full turn of limits is not a wheel, and its warning names the link, joint and fix', () => {
+    const revolute = (lower: number, upper: number) => urdf('<geometry><cylinder radius="0.1" length="0.05"/></geometry>', '0 0 1')
+      .replace(/type="continuous">/g, `type="revolute"><limit lower="${lower}" upper="${upper}" effort="10" velocity="10"/>`);
+    const wide = analyticBodies(revolute(-1e16, 1e16));
+    expect(wide.wheels).toEqual([]);
+    expect(wide.warnings.filter((w) => /revolute joint/.test(w))).toEqual([
+      'link "left_wheel" turns on revolute joint "left_wheel_joint" (limits -1e+16 to 1e+16 rad, a full turn or more) but is not an analytic wheel: only continuous joints make wheels (a revolute joint keeps its limits); it collides through the general routine: make the joint continuous if it is a wheel',
+      'link "right_wheel" turns on revolute joint "right_wheel_joint" (limits -1e+16 to 1e+16 rad, a full turn or more) but is not an analytic wheel: only continuous joints make wheels (a revolute joint keeps its limits); it collides through the general routine: make the joint continuous if it is a wheel',
+    ]);
+    // a steering joint (±30°) is no wheel and says nothing
+    expect(analyticBodies(revolute(-0.52, 0.52)).warnings.filter((w) => /revolute joint/.test(w))).toEqual([]);
   });
 });

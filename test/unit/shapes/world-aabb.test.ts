@@ -2,12 +2,15 @@ import { describe, it, expect } from 'vitest';
 import { Rng } from '../../../sim/math/random';
 import type { Vec3 } from '../../../sim/math/vec3';
 import type { Quat } from '../../../sim/math/quat';
-import { quatFromAxisAngle, quatNormalize, quatRotate } from '../../../sim/math/quat';
+import { quatFromAxisAngle, quatMultiply, quatNormalize, quatRotate } from '../../../sim/math/quat';
 import { BoxShape } from '../../../sim/shapes/box';
 import { CylinderShape } from '../../../sim/shapes/cylinder';
 import { SphereShape } from '../../../sim/shapes/sphere';
 import { CapsuleShape } from '../../../sim/shapes/capsule';
 import { CompoundShape } from '../../../sim/shapes/compound';
+import { ConvexHullShape } from '../../../sim/shapes/convex-hull';
+import { buildConvexHull } from '../../../sim/shapes/convex-hull-builder';
+import { HULL_HILL_CLIMB_MIN_VERTICES } from '../../../sim/constants';
 import { aabb } from '../../../sim/shapes/shape';
 import { convexWorldAabb, shapeWorldAabb } from '../../../sim/shapes/world-aabb';
 
@@ -45,6 +48,43 @@ describe('world AABB', () => {
           expect(s[k] + pos[k]).toBeLessThanOrEqual(b.max[k] + 1e-12);
         }
       }
+    }
+  });
+
+  it('a hull of 200 points turning in small steps (each box direction climbs from its own last vertex): the box of its world vertices by brute force, exactly, and the shared support still answers', () => {
+    const rng = new Rng(31);
+    const pts: number[] = [];
+    for (let k = 0; k < 200; k++) {
+      const z = rng.range(-1, 1), phi = rng.range(0, 2 * Math.PI), r = Math.sqrt(1 - z * z);
+      pts.push(0.6 * r * Math.cos(phi), 0.3 * r * Math.sin(phi), 0.1 * z);
+    }
+    const hull = new ConvexHullShape(buildConvexHull(pts).data!);
+    expect(hull.vertexCount).toBeGreaterThanOrEqual(HULL_HILL_CLIMB_MIN_VERTICES);
+    const axisOf: Vec3 = quatNormalize([0, 0, 0, 1], [0.3, -0.5, 1, 0]).slice(0, 3) as Vec3;
+    let q: Quat = [0, 0, 0, 1];
+    for (let step = 0; step < 400; step++) {
+      // a slow tumble (the robot case) with a jump every 50 steps (a far start)
+      q = quatNormalize([0, 0, 0, 1], step % 50 === 49 ? [rng.gaussian(), rng.gaussian(), rng.gaussian(), rng.gaussian()] : quatMultiply([0, 0, 0, 1], quatFromAxisAngle([0, 0, 0, 1], axisOf, 0.03), q));
+      const pos: Vec3 = [rng.range(-1, 1), rng.range(-1, 1), rng.range(0, 1)];
+      const b = convexWorldAabb(aabb(), hull, { position: pos, orientation: q });
+      const lo: Vec3 = [Infinity, Infinity, Infinity], hi: Vec3 = [-Infinity, -Infinity, -Infinity];
+      for (let v = 0; v < hull.vertexCount; v++) {
+        const w = quatRotate([0, 0, 0], q, [hull.vertices[3 * v], hull.vertices[3 * v + 1], hull.vertices[3 * v + 2]]);
+        for (let k = 0; k < 3; k++) {
+          lo[k] = Math.min(lo[k], w[k] + pos[k]);
+          hi[k] = Math.max(hi[k], w[k] + pos[k]);
+        }
+      }
+      for (let k = 0; k < 3; k++) {
+        expect(b.min[k]).toBe(lo[k]);
+        expect(b.max[k]).toBe(hi[k]);
+      }
+      // the shared climb (GJK's) is unaffected: the largest v·d over all vertices
+      const d: Vec3 = [rng.gaussian(), rng.gaussian(), rng.gaussian()];
+      const s = hull.support([0, 0, 0], d);
+      let best = -Infinity;
+      for (let v = 0; v < hull.vertexCount; v++) best = Math.max(best, hull.vertices[3 * v] * d[0] + hull.vertices[3 * v + 1] * d[1] + hull.vertices[3 * v + 2] * d[2]);
+      expect(s[0] * d[0] + s[1] * d[1] + s[2] * d[2]).toBe(best);
     }
   });
 
