@@ -69,8 +69,31 @@ export const CONTACT_MARKER_RADIUS = 0.02;
 /** [m/m] Normal segment length per metre of depth (depths are millimetres; ×20 makes 5 mm show as 10 cm). */
 export const CONTACT_NORMAL_SCALE = 20;
 
-/** [m/N] Normal segment length per newton when normals scale by force (a 50 N wheel contact → 0.25 m). */
-export const CONTACT_NORMAL_FORCE_SCALE = 0.005;
+/**
+ * [N/m] Force arrows' scale when normals scale by force and the scale is not automatic: newtons
+ * per metre of arrow (a 50 N wheel contact → 0.25 m). The user sets it in the View panel.
+ */
+export const CONTACT_FORCE_SCALE_DEFAULT = 200;
+
+/** [N/m] Least and greatest force scale the View panel accepts (a stored value outside is dropped). */
+export const CONTACT_FORCE_SCALE_MIN = 1e-3;
+export const CONTACT_FORCE_SCALE_MAX = 1e7;
+
+/** [m] Automatic force scale: the largest normal force on screen is drawn at most this long. */
+export const CONTACT_FORCE_AUTO_LENGTH = 0.4;
+
+/**
+ * [frames] Automatic force scale: a larger force raises the scale at once; the scale falls back
+ * (one step of the 1-2-5 series at a time) only after this many drawn frames in a row that all
+ * needed a smaller one, so the legend's number stays still while a robot drives.
+ */
+export const CONTACT_FORCE_AUTO_HOLD_FRAMES = 90;
+
+/**
+ * [m] Longest force arrow drawn: a user's fixed scale is honoured up to here (a spike at a small
+ * scale should not draw a line across the map).
+ */
+export const CONTACT_FORCE_MAX_LENGTH = 3;
 
 /** [m] Shortest normal segment drawn, so touching contacts (depth ≈ 0) still show their normal. */
 export const CONTACT_NORMAL_MIN_LENGTH = 0.08;

@@ -42,7 +42,7 @@ import { CaptureControls, copyText } from './app/capture';
 import { ToolbarMenu } from './app/toolbar-menu';
 import { bindPanelResize } from './app/panel-resize';
 import { PanelRotation } from './panels/panel-rotation';
-import { CAMERA_PRESETS, loadUiSettings, saveUiSettings, type KeyValueStore, type UiSettings } from './app/ui-settings';
+import { CAMERA_PRESETS, forceLegend, loadUiSettings, saveUiSettings, type KeyValueStore, type UiSettings } from './app/ui-settings';
 import { contactDetail } from './inspect/contact-detail';
 import { touchingOnly, type TouchingFrame } from './inspect/speculative';
 import { ExactHeights } from './inspect/terrain-heights';
@@ -62,6 +62,7 @@ const ui = {
   status: el<HTMLElement>('status'),
   help: el<HTMLDivElement>('help'),
   warnings: el<HTMLUListElement>('warnings'),
+  forceLegend: el<HTMLDivElement>('force-legend'),
   worldName: el<HTMLSpanElement>('world-name'),
   btnPause: el<HTMLButtonElement>('btn-pause'),
   btnStep: el<HTMLButtonElement>('btn-step'),
@@ -216,6 +217,7 @@ function applySettings(): void {
   applyDisplaySettings();
   scene.contacts.setXray(settings.xray);
   scene.contacts.setNormalScale(settings.normalScale);
+  scene.contacts.setForceScale(settings.forceScaleAuto ? 'auto' : settings.forceScale);
   scene.overlays.setShowAabbs(settings.showAabbs);
   scene.overlays.setShowElements(settings.showElements);
   scene.overlays.setShowCellRange(settings.showCellRange);
@@ -514,6 +516,13 @@ function updateWarnings(): void {
   }));
 }
 
+/** The force arrows' scale over the 3D view (only while normals scale by force with contacts shown). */
+function updateForceLegend(): void {
+  const text = forceLegend(settings, scene.contacts.forceScale);
+  if (ui.forceLegend.textContent !== text) ui.forceLegend.textContent = text;
+  if (ui.forceLegend.hidden !== (text === '')) ui.forceLegend.hidden = text === '';
+}
+
 function updatePanels(force = false): void {
   const { shown: f, world, selection, exactHeights } = state;
   inspector.update(f, world, selection, force);
@@ -616,6 +625,7 @@ function frameLoop(now: number): void {
     }
     recordings.draw();
     updateWarnings();
+    updateForceLegend();
     state.setTerrainStride(scene.terrainStride);
     // The status bar every tick; the plots' right edge at their group's tick (the same frame once paused).
     updateStatus();

@@ -5,7 +5,8 @@
  */
 import type { SeriesDef } from '../panels/plot-series';
 import { h } from './dom';
-import { CAMERA_PRESETS, DEFAULT_BACKGROUND, isHexColor, type CameraPreset, type ContactPalette, type KeyValueStore, type TerrainColors, type UiSettings, saveUiSettings } from './ui-settings';
+import { CONTACT_FORCE_SCALE_MAX, CONTACT_FORCE_SCALE_MIN } from '../config';
+import { CAMERA_PRESETS, DEFAULT_BACKGROUND, isForceScale, isHexColor, type CameraPreset, type ContactPalette, type KeyValueStore, type TerrainColors, type UiSettings, saveUiSettings } from './ui-settings';
 import { ANGLE_UNITS, FORCE_UNITS, LENGTH_UNITS, unitSymbol, type DisplayUnits } from './units';
 
 const CAMERA_LABELS: Record<CameraPreset, string> = { chase: 'chase', orbit: 'orbit', top: 'top-down', wheel: 'follow wheel' };
@@ -37,6 +38,32 @@ export class SettingsPanel {
       settings.normalScale = normal.value === 'force' ? 'force' : 'depth';
       this.commit();
     });
+    // the force arrows' scale: newtons per metre of arrow, typed, or automatic (a round number
+    // fitted to the forces drawn); the legend over the 3D view says which is in use
+    const scale = h('input', '', '', { type: 'number', id: 'set-forceScale', min: String(CONTACT_FORCE_SCALE_MIN), max: String(CONTACT_FORCE_SCALE_MAX), step: 'any', title: 'force arrows: newtons per metre of arrow (typing a value turns auto off)' });
+    scale.value = String(settings.forceScale);
+    scale.disabled = settings.forceScaleAuto;
+    scale.addEventListener('change', () => {
+      const v = Number(scale.value);
+      if (!isForceScale(v)) {
+        scale.value = String(settings.forceScale); // refused: the last good value stays
+        return;
+      }
+      settings.forceScale = v;
+      this.commit();
+    });
+    const auto = h('input', '', '', { type: 'checkbox', id: 'set-forceScaleAuto' });
+    auto.checked = settings.forceScaleAuto;
+    auto.addEventListener('change', () => {
+      settings.forceScaleAuto = auto.checked;
+      scale.disabled = auto.checked;
+      this.commit();
+    });
+    auto.addEventListener('click', () => auto.blur());
+    const autoLabel = h('label', '', '', { title: 'a round scale fitted to the largest force drawn' });
+    autoLabel.append(auto, ' auto');
+    const scaleRow = h('div', '', 'force-scale-row', { 'data-testid': 'force-scale' });
+    scaleRow.append('force arrows ', scale, ' N per m ', autoLabel);
     root.replaceChildren(
       check('showContacts', 'contacts (C)', 'contact points and normals'),
       check('xray', 'x-ray contacts', 'draw contacts through bodies and terrain'),
@@ -46,6 +73,7 @@ export class SettingsPanel {
       check('showAxes', 'axes', 'x (red), y (green), z (blue) at the robot base'),
       check('showCollision', 'collision shapes', 'draw the collision shapes over a URDF robot\'s visuals'),
       normal,
+      scaleRow,
     );
     root.appendChild(this.displayControls());
   }

@@ -6,7 +6,8 @@
  * with an in-memory Storage.
  */
 
-import { ANGLE_UNITS, DEFAULT_UNITS, FORCE_UNITS, LENGTH_UNITS, type DisplayUnits } from './units';
+import { ANGLE_UNITS, DEFAULT_UNITS, FORCE_UNITS, LENGTH_UNITS, formatAxisValue, unitOf, type DisplayUnits } from './units';
+import { CONTACT_FORCE_SCALE_DEFAULT, CONTACT_FORCE_SCALE_MAX, CONTACT_FORCE_SCALE_MIN } from '../config';
 
 // ---- display settings: units, colours, world axes (issue #17 "everyday comforts") -------------
 // Kept in one block (its own interface, defaults and parser) so other settings merge around it.
@@ -103,6 +104,10 @@ export interface UiSettings extends DisplaySettings {
   /** Contacts drawn through bodies and terrain. */
   xray: boolean;
   normalScale: NormalScale;
+  /** [N/m] Force arrows' scale, newtons per metre of arrow, when normals scale by force and it is not automatic. */
+  forceScale: number;
+  /** Force arrows' scale chosen from the forces drawn (a round number, contact-style.ts AutoForceScale). */
+  forceScaleAuto: boolean;
   showAabbs: boolean;
   /** Each wheel's terrain cell range (the cells its query considers). */
   showCellRange: boolean;
@@ -125,6 +130,8 @@ export const DEFAULT_UI_SETTINGS: UiSettings = {
   showContacts: true,
   xray: false,
   normalScale: 'depth',
+  forceScale: CONTACT_FORCE_SCALE_DEFAULT,
+  forceScaleAuto: true,
   showAabbs: false,
   showCellRange: false,
   showElements: true,
@@ -137,6 +144,21 @@ export const DEFAULT_UI_SETTINGS: UiSettings = {
 };
 
 export const UI_SETTINGS_KEY = 'terrawheel.ui.v1';
+
+/** A force scale the settings keep: a finite number of N/m within the accepted range. */
+export function isForceScale(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v) && v >= CONTACT_FORCE_SCALE_MIN && v <= CONTACT_FORCE_SCALE_MAX;
+}
+
+/**
+ * The force arrows' legend line ("force arrows: 1 m = 200 N (auto)") for a scale [N/m] in the
+ * display's force unit; '' when normals scale by depth or contacts are hidden.
+ */
+export function forceLegend(s: Pick<UiSettings, 'showContacts' | 'normalScale' | 'forceScaleAuto' | 'units'>, newtonsPerMetre: number): string {
+  if (!s.showContacts || s.normalScale !== 'force') return '';
+  const f = unitOf(s.units, 'force');
+  return `force arrows: 1 m = ${formatAxisValue(newtonsPerMetre * f.factor)} ${f.symbol}${s.forceScaleAuto ? ' (auto)' : ''}`;
+}
 
 /** Minimal Storage (window.localStorage fits). */
 export interface KeyValueStore {
@@ -151,10 +173,11 @@ export function parseUiSettings(raw: unknown): UiSettings {
   const s: UiSettings = { ...DEFAULT_UI_SETTINGS, plots: [...DEFAULT_UI_SETTINGS.plots], closedPanels: [...DEFAULT_UI_SETTINGS.closedPanels], units: { ...DEFAULT_UI_SETTINGS.units } };
   if (raw === null || typeof raw !== 'object') return s;
   const r = raw as Record<string, unknown>;
-  for (const k of ['showContacts', 'xray', 'showAabbs', 'showCellRange', 'showElements', 'showAxes', 'showCollision'] as const) {
+  for (const k of ['showContacts', 'xray', 'showAabbs', 'showCellRange', 'showElements', 'showAxes', 'showCollision', 'forceScaleAuto'] as const) {
     if (typeof r[k] === 'boolean') s[k] = r[k] as boolean;
   }
   if (r.normalScale === 'depth' || r.normalScale === 'force') s.normalScale = r.normalScale;
+  if (isForceScale(r.forceScale)) s.forceScale = r.forceScale;
   if (typeof r.camera === 'string' && (CAMERA_PRESETS as readonly string[]).includes(r.camera)) s.camera = r.camera as CameraPreset;
   s.plots = stringList(r.plots) ?? s.plots;
   s.closedPanels = stringList(r.closedPanels) ?? s.closedPanels;

@@ -11,6 +11,7 @@
  */
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE } from '../../sim/dynamics/frame-layout';
 import type { WorldInfo } from '../../sim/app/protocol';
+import { wheelCylinderInWorld } from '../../sim/app/wheel-cylinder';
 import { CONTACT_ELEMENT_NONE } from '../../sim/dynamics/frame-layout';
 import { elementPlane, ellipsePoints, paperConstruction, type PaperCase } from '../../sim/collision/cylinder-terrain/paper-construction';
 import { elementName, terrainElement } from './contact-detail';
@@ -85,16 +86,9 @@ const norm = (a: V3): V3 => {
   const l = Math.hypot(a[0], a[1], a[2]);
   return l > 0 ? [a[0] / l, a[1] / l, a[2] / l] : [1, 0, 0];
 };
-/** Rotates v by the unit quaternion [x, y, z, w]. */
-function rotate(q: readonly number[], v: readonly number[]): V3 {
-  const [x, y, z, w] = q;
-  const t = [2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])];
-  return [v[0] + w * t[0] + (y * t[2] - z * t[1]), v[1] + w * t[1] + (z * t[0] - x * t[2]), v[2] + w * t[2] + (x * t[1] - y * t[0])];
-}
-
 /** The wheel the view shows for a selection: the selected wheel, a selected contact's wheel, else the first wheel in contact. */
 export function wheelOfSelection(w: WorldInfo, sel: Selection, info: Int32Array): number {
-  const isWheel = (b: number): boolean => w.bodies[b]?.role === 'wheel' && w.bodies[b].shape.type === 'cylinder';
+  const isWheel = (b: number): boolean => w.bodies[b]?.role === 'wheel' && w.bodies[b].wheel !== undefined;
   if (sel.type === 'body' && isWheel(sel.body)) return sel.body;
   if (sel.type === 'contact') {
     if (isWheel(sel.bodyA)) return sel.bodyA;
@@ -160,17 +154,18 @@ export function cylinderSection(c: readonly number[], a: readonly number[], r: n
  * (`terrain`); a cell whose heights are not here yet is left out (they are asked for).
  */
 export function manifoldPicture(w: WorldInfo, terrain: TerrainHeights, poses: Float32Array, contacts: Float32Array, info: Int32Array, wheel: number, prefer = -1): ManifoldPicture | null {
-  const b = w.bodies[wheel];
-  if (!b || b.shape.type !== 'cylinder') return null;
+  const cyl = w.bodies[wheel]?.wheel;
+  if (!cyl) return null;
   const groups = groupManifolds(contacts, info).filter((g) => g.bodyA === wheel || g.bodyB === wheel);
   if (groups.length === 0) return null;
   const group = groups.find((g) => g.contacts.includes(prefer)) ?? groups.reduce((a, g) => (g.contacts.length > a.contacts.length ? g : a));
   const o: V3 = [0, 0, 0];
   for (const k of group.contacts) for (let d = 0; d < 3; d++) o[d] += contacts[CONTACT_STRIDE * k + d] / group.contacts.length;
   const n = norm([...group.normal]);
-  const p = POSE_STRIDE * wheel;
-  const q = [poses[p + 3], poses[p + 4], poses[p + 5], poses[p + 6]];
-  const axis = norm(rotate(q, [0, 0, 1]));
+  // the wheel's cylinder where the simulation has it: a URDF wheel's sits at its collision origin
+  const placed = wheelCylinderInWorld([0, 0, 0, 0, 0, 0], cyl, poses, POSE_STRIDE * wheel);
+  const centre: V3 = [placed[0], placed[1], placed[2]];
+  const axis: V3 = [placed[3], placed[4], placed[5]];
   let u = cross(n, axis);
   u = Math.hypot(u[0], u[1], u[2]) < 1e-6 ? norm(cross(n, Math.abs(n[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0])) : norm(u);
   const v = cross(n, u);
@@ -197,10 +192,9 @@ export function manifoldPicture(w: WorldInfo, terrain: TerrainHeights, poses: Fl
     if (terrainElement(t, i, j, x0, y0) === 'rectangle') elements.push([...V0, ...V1, ...V3, ...V2]);
     else elements.push([...V0, ...V1, ...V2], [...V1, ...V3, ...V2]);
   }
-  const centre = [poses[p], poses[p + 1], poses[p + 2]];
-  const footprint = cylinderSection(centre, axis, b.shape.radius, b.shape.height / 2, o, n, u, v);
+  const footprint = cylinderSection(centre, axis, cyl.radius, cyl.height / 2, o, n, u, v);
   const deepest = group.contacts.reduce((a, k) => (contacts[CONTACT_STRIDE * k + 6] > contacts[CONTACT_STRIDE * a + 6] ? k : a), group.contacts[0]);
-  const construction = constructionOf(t, contacts, info, deepest, centre, axis, b.shape.radius, b.shape.height, proj);
+  const construction = constructionOf(t, contacts, info, deepest, centre, axis, cyl.radius, cyl.height, proj);
   return { wheel, group, origin: o, normal: n, uAxis: u, vAxis: v, points, elements, footprint, construction };
 }
 

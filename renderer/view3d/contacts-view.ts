@@ -1,14 +1,15 @@
 /**
  * Contact markers: an instanced small sphere at every contact point and a line segment along its
- * normal (length from depth or from normal force, a setting; with a minimum so touching contacts
- * show), coloured by the algorithm case. Highlighted contacts (the selection, or every contact
+ * normal (length from depth, or from normal force at a numeric scale in N per metre, fixed or
+ * automatic (contact-style.ts AutoForceScale); with a minimum so touching contacts show), coloured by the algorithm case. Highlighted contacts (the selection, or every contact
  * of a selected body) are drawn larger and white-rimmed. Occluded by bodies and terrain unless
  * x-ray is on. Fixed-capacity GPU buffers; updating allocates nothing.
  */
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE } from '../../sim/dynamics/frame-layout';
 import * as THREE from 'three';
 import { CONTACT_MARKER_CAPACITY, CONTACT_MARKER_RADIUS } from '../config';
-import { contactColor, normalLength, normalLengthForForce, STANDARD_CONTACT_COLORS, type ContactColors } from './contact-style';
+import { AutoForceScale, contactColor, normalLength, normalLengthForForce, STANDARD_CONTACT_COLORS, type ContactColors } from './contact-style';
+import { CONTACT_FORCE_SCALE_DEFAULT } from '../config';
 
 /** [-] Marker scale of a highlighted contact. */
 const HIGHLIGHT_SCALE = 2;
@@ -30,6 +31,10 @@ export interface ContactsView {
   /** X-ray: draw contacts through bodies and terrain. */
   setXray(v: boolean): void;
   setNormalScale(mode: 'depth' | 'force'): void;
+  /** Force arrows' scale [N per metre of arrow], or 'auto' (a round number fitted to the forces drawn). */
+  setForceScale(newtonsPerMetre: number | 'auto'): void;
+  /** [N/m] The force scale of the last update (the automatic one's current value), for the legend. */
+  readonly forceScale: number;
   /** Case colours (standard or colour-blind-safe); applied at the next update. */
   setPalette(p: ContactColors): void;
   dispose(): void;
@@ -69,14 +74,31 @@ export function createContactsView(): ContactsView {
   const m = new THREE.Matrix4();
   const c = new THREE.Color();
   let byForce = false;
+  let fixedScale: number | null = CONTACT_FORCE_SCALE_DEFAULT;
+  const auto = new AutoForceScale();
+  let scale = CONTACT_FORCE_SCALE_DEFAULT;
   let palette = STANDARD_CONTACT_COLORS;
   const view: ContactsView = {
     group,
     spheres,
     contactOfInstance,
     highlighted: 0,
+    get forceScale() {
+      return scale;
+    },
     update(contacts, info, highlight, dt = 0) {
       const n = Math.min(cap, Math.floor(contacts.length / CONTACT_STRIDE), Math.floor(info.length / CONTACT_INFO_STRIDE));
+      if (byForce && dt > 0) {
+        if (fixedScale !== null) scale = fixedScale;
+        else {
+          let most = 0;
+          for (let k = 0; k < n; k++) {
+            const f = contacts[CONTACT_STRIDE * k + 7] / dt;
+            if (f > most) most = f;
+          }
+          scale = auto.update(most);
+        }
+      }
       let drawn = 0, lit = 0;
       for (let k = 0; k < n; k++) {
         const o = CONTACT_STRIDE * k;
@@ -92,7 +114,7 @@ export function createContactsView(): ContactsView {
         if (hi) spheres.setColorAt(drawn, c.setRGB(1, 1, 1));
         else spheres.setColorAt(drawn, c.setRGB(rgb[0], rgb[1], rgb[2]));
         contactOfInstance[drawn] = k;
-        const len = byForce && dt > 0 ? normalLengthForForce(contacts[o + 7] / dt) : normalLength(contacts[o + 6]);
+        const len = byForce && dt > 0 ? normalLengthForForce(contacts[o + 7] / dt, scale) : normalLength(contacts[o + 6]);
         const l = 6 * drawn;
         linePos[l] = px; linePos[l + 1] = py; linePos[l + 2] = pz;
         linePos[l + 3] = px + nx * len; linePos[l + 4] = py + ny * len; linePos[l + 5] = pz + nz * len;
@@ -122,6 +144,11 @@ export function createContactsView(): ContactsView {
     },
     setNormalScale(mode) {
       byForce = mode === 'force';
+    },
+    setForceScale(s) {
+      fixedScale = s === 'auto' ? null : s;
+      if (fixedScale !== null) scale = fixedScale;
+      else scale = auto.value;
     },
     setPalette(p) {
       palette = p;

@@ -10,7 +10,8 @@
  */
 import * as THREE from 'three';
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE } from '../../sim/dynamics/frame-layout';
-import type { BodyInfo } from '../../sim/app/protocol';
+import type { BodyInfo, WheelCylinder } from '../../sim/app/protocol';
+import { wheelCylinderInWorld } from '../../sim/app/wheel-cylinder';
 import { cylinderCellRange, type CellRange } from '../../sim/collision/cylinder-terrain/cell-range';
 import { SPECULATIVE_DISTANCE } from '../../sim/dynamics/constants';
 import { terrainElement } from '../inspect/contact-detail';
@@ -68,8 +69,11 @@ export class OverlaysView {
   private readonly aabbs = new Lines(MAX_BODIES * 12, 0x80ff80);
   private readonly selBox = new Lines(12, 0xffff00, false);
   private readonly cellRanges = new Lines(CELL_RANGE_SEGMENTS, 0xff9020);
-  /** Wheels whose cell range is drawn: body index, radius the query uses [m], half-height [m]. */
-  private wheels: { body: number; radius: number; halfHeight: number }[] = [];
+  /** Wheels whose cell range is drawn: body index, its cylinder in the body frame, radius the query uses [m], half-height [m]. */
+  private wheels: { body: number; cylinder: WheelCylinder; radius: number; halfHeight: number }[] = [];
+  /** A drawn pose (origin, quaternion) and the wheel cylinder's centre and axis from it (scratch). */
+  private readonly pose = new Float64Array(7);
+  private readonly placed = new Float64Array(6);
   private readonly range: CellRange = { i0: 0, j0: 0, i1: -1, j1: -1 };
   private readonly ring: THREE.Mesh;
   readonly axes = new THREE.AxesHelper(0.6);
@@ -94,14 +98,14 @@ export class OverlaysView {
   }
 
   /**
-   * Exact heights for the terrain lines, and the bodies (wheels get a cell range: cylinders with
-   * the wheel role, at their radius plus the largest speculative margin the wheel query adds).
+   * Exact heights for the terrain lines, and the bodies (wheels get a cell range: each wheel's
+   * cylinder, at its radius plus the largest speculative margin the wheel query adds).
    */
   setTerrain(t: TerrainHeights | null, bodies: readonly BodyInfo[] = []): void {
     this.terrain = t;
     this.wheels = [];
     bodies.forEach((b, k) => {
-      if (b.role === 'wheel' && b.shape.type === 'cylinder') this.wheels.push({ body: k, radius: b.shape.radius + SPECULATIVE_DISTANCE, halfHeight: b.shape.height / 2 });
+      if (b.role === 'wheel' && b.wheel) this.wheels.push({ body: k, cylinder: b.wheel, radius: b.wheel.radius + SPECULATIVE_DISTANCE, halfHeight: b.wheel.height / 2 });
     });
   }
 
@@ -160,10 +164,12 @@ export class OverlaysView {
       for (const w of this.wheels) {
         const m = meshes[w.body];
         if (!m) continue;
-        const q = m.quaternion;
-        // the wheel's axis: its local z rotated by the pose
-        const ax = 2 * (q.x * q.z + q.y * q.w), ay = 2 * (q.y * q.z - q.x * q.w);
-        if (!cylinderCellRange(r, grid, m.position.x, m.position.y, ax, ay, w.radius, w.halfHeight)) continue;
+        const pose = this.pose, c = this.placed;
+        pose[0] = m.position.x; pose[1] = m.position.y; pose[2] = m.position.z;
+        pose[3] = m.quaternion.x; pose[4] = m.quaternion.y; pose[5] = m.quaternion.z; pose[6] = m.quaternion.w;
+        // the cylinder where the simulation has it in the body (a URDF wheel's collision origin)
+        wheelCylinderInWorld(c, w.cylinder, pose, 0);
+        if (!cylinderCellRange(r, grid, c[0], c[1], c[3], c[4], w.radius, w.halfHeight)) continue;
         const ia = r.i0, ib = r.i1 + 1, ja = r.j0, jb = r.j1 + 1;
         for (let i = ia; i < ib; i++) {
           this.gridSeg(l, t, i, ja, i + 1, ja);

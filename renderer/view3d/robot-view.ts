@@ -107,11 +107,13 @@ export function createRobotView(bodies: readonly BodyInfo[], visuals?: RobotVisu
     const mesh = new THREE.Mesh(geometryOf(b.shape), mat);
     mesh.name = b.name;
     if (vis) mesh.add(vis);
-    if (b.role === 'wheel') {
-      // A light stripe across the tread, so rolling is visible (over URDF visuals too).
-      const r = b.shape.type === 'cylinder' ? b.shape.radius : 0.1;
-      const h = b.shape.type === 'cylinder' ? b.shape.height : 0.05;
+    if (b.role === 'wheel' && b.wheel) {
+      // A light stripe across the tread, so rolling is visible (over URDF visuals too), on the
+      // wheel's cylinder where it sits in the body (a URDF wheel's collision origin).
+      const { radius: r, height: h, position, orientation } = b.wheel;
       const stripe = new THREE.Mesh(new THREE.BoxGeometry(r * 0.25, r * 2.02, h * 1.02), new THREE.MeshLambertMaterial({ color: 0xc8c8c8 }));
+      stripe.position.set(position[0], position[1], position[2]);
+      stripe.quaternion.set(orientation[0], orientation[1], orientation[2], orientation[3]);
       mesh.add(stripe);
     }
     meshes.push(mesh);

@@ -16,8 +16,8 @@ export interface ViewHookState {
   /** Robot bodies (the base and everything joined to it) and other movable bodies whose origin is drawn inside the canvas, of how many. */
   robotOnScreen: { shown: number; of: number };
   obstaclesOnScreen: { shown: number; of: number };
-  /** The manifold view's construction: case, element and sizes [m]; null when it draws none. */
-  manifold: { case: string; element: string; semiW: number; semiU: number; halfWidthL: number; halfWidthU: number; points: number } | null;
+  /** The manifold view's construction: the wheel (body index), case, element, sizes [m], contact points and footprint corners; null when it draws none. */
+  manifold: { wheel: number; case: string; element: string; semiW: number; semiU: number; halfWidthL: number; halfWidthU: number; points: number; footprintCorners: number } | null;
 }
 
 export function viewHookState(scene: SceneView, world: WorldInfo | null, manifold: ManifoldView | null, canvas: HTMLElement): ViewHookState {
@@ -39,6 +39,6 @@ export function viewHookState(scene: SceneView, world: WorldInfo | null, manifol
     camera: { mode: scene.chase.mode, scenarioView: scene.chase.scenarioView, distance: scene.chase.camera.position.distanceTo(scene.chase.lookTarget) },
     robotOnScreen: onScreen(robot),
     obstaclesOnScreen: onScreen(obstacles),
-    manifold: c ? { case: c.case, element: c.element, semiW: c.semiW, semiU: c.semiU, halfWidthL: c.halfWidthL, halfWidthU: c.halfWidthU, points: manifold!.picture!.points.length } : null,
+    manifold: c ? { wheel: manifold!.picture!.wheel, case: c.case, element: c.element, semiW: c.semiW, semiU: c.semiU, halfWidthL: c.halfWidthL, halfWidthU: c.halfWidthU, points: manifold!.picture!.points.length, footprintCorners: manifold!.picture!.footprint.length / 2 } : null,
   };
 }

@@ -4,9 +4,8 @@
  * desktop app's worker build them: the app's worker answers `SimService.liveInfo()` and
  * `liveSnapshot()` through the MessagePort Electron main's live link holds (sim/live/app-link.ts).
  */
-import type { ControllerSpec, RobotSpec, ShapeSpec } from '../dynamics/spec';
+import type { ControllerSpec, RobotSpec } from '../dynamics/spec';
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
-import { wheelRadius } from '../record/foxglove';
 import { ackermannMaxCurvature } from '../robot/controllers/drive-kinematics';
 import { allWheelSteerMaxYawRate } from '../robot/controllers/drive-controller';
 import type { BodyInfo, JointInfo } from './protocol';
@@ -110,7 +109,7 @@ export function describeLive(w: SimWorld, scenarioPath: string | null, lockstep:
   const wheels: LiveWheelInfo[] = [];
   info.bodies.forEach((b, i) => {
     if (b.role !== 'wheel') return;
-    wheels.push({ name: b.name, body: i, joint: info.joints.findIndex((j) => j.bodyB === i && j.type === 'revolute'), radius: wheelRadius(b.shape as ShapeSpec) });
+    wheels.push({ name: b.name, body: i, joint: info.joints.findIndex((j) => j.bodyB === i && j.type === 'revolute'), radius: b.wheel?.radius ?? 0 });
   });
   const spec = w.spec.robot?.controller;
   return {

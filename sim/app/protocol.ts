@@ -41,12 +41,35 @@ export type BodyShape =
   | ConvexBodyShape
   | { type: 'compound'; children: { shape: ConvexBodyShape; position: [number, number, number]; orientation: [number, number, number, number] }[] };
 
+/**
+ * The cylinder a wheel collides with the terrain as (the analytic wheel algorithm's), placed in its
+ * body frame: a plain cylinder body has it at the origin, unturned; a URDF wheel whose collision
+ * origin moves or turns its cylinder inside the link (a compound of one cylinder, as ROS files
+ * write them) has it at that origin. Its axis is its local z.
+ */
+export interface WheelCylinder {
+  /** [m] */
+  radius: number;
+  /** [m] Width along the axis. */
+  height: number;
+  /** [m] Centre in the body frame. */
+  position: [number, number, number];
+  /** Unit quaternion [x, y, z, w]: the cylinder's frame in the body frame. */
+  orientation: [number, number, number, number];
+}
+
 /** One body of the world as the renderer sees it: name, role and collision shape. */
 export interface BodyInfo {
   name: string;
+  /**
+   * 'wheel': a dynamic body whose terrain contacts come from the analytic wheel algorithm and that
+   * turns on a revolute joint about its cylinder's axis (driven, steered, a trailer's, a caster's).
+   */
   role: 'chassis' | 'wheel' | 'obstacle' | 'static';
   /** In the body frame (the pose in a frame is the body frame's). */
   shape: BodyShape;
+  /** The wheel's cylinder in the body frame: present exactly when role is 'wheel' (SimWorld sets it). */
+  wheel?: WheelCylinder;
 }
 
 /** One joint of the world as the renderer sees it: name, kind, the bodies it joins, whether it has a motor. */

@@ -4,12 +4,13 @@
  * every body and every contact's impulse, the drive). Owned by the simulation service; used
  * directly by the headless CLI and tests.
  */
-import { BodyKind } from '../dynamics/bodies';
+import { BodyFlag, BodyKind } from '../dynamics/bodies';
+import { cylinderOf } from '../dynamics/build';
 import { JointKind } from '../dynamics/joints';
 import type { ShapeSpec, WorldSpec } from '../dynamics/spec';
 import { JOINT_FRAME_STRIDE, CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from '../dynamics/frame-layout';
 import type { DynamicsWorld } from '../dynamics/world';
-import type { BodyInfo, BodyShape, DriveCommand, Frame, JointInfo, TerrainInfo, WorldInfo } from './protocol';
+import type { BodyInfo, BodyShape, DriveCommand, WheelCylinder, Frame, JointInfo, TerrainInfo, WorldInfo } from './protocol';
 import type { ParsedScenario, ScenarioCamera } from '../scenario/scenario-v2';
 import { buildScenarioWorld } from '../scenario/build-world';
 import type { Heightfield } from '../terrain/heightfield';
@@ -205,36 +206,61 @@ function shapeInfo(s: ShapeSpec): BodyShape {
 const WHEEL_AXLE_MIN_COS = 0.99;
 
 /**
- * Bodies for the renderer, in the world's order. Roles: the robot's base is the chassis; a
- * cylinder that turns on a revolute joint about its own axis is a wheel, driven or not (a steered
- * front wheel, a trailer's or a caster's wheel roll on the terrain through the same wheel
- * algorithm and get the same plots and views); static bodies are static; everything else an
- * obstacle. Shapes are given in the body frame (as in the scenario).
+ * Bodies for the renderer, in the world's order. Roles: the robot's base is the chassis; a body
+ * the simulation collides with the terrain as an analytic wheel (BodyFlag.AnalyticCylinder: a
+ * cylinder, or a compound whose one part is a cylinder, which build.ts unwraps to it) and that
+ * turns on a revolute joint about the cylinder's axis is a wheel, driven or not (a steered front
+ * wheel, a trailer's or a caster's wheel roll on the terrain through the same wheel algorithm and
+ * get the same plots and views); static bodies are static; everything else an obstacle. Shapes
+ * are given in the body frame (as in the scenario); a wheel also gets its cylinder there.
  */
 function describeBodies(spec: WorldSpec, engine: DynamicsWorld, base: number): BodyInfo[] {
   const specs = [...spec.bodies, ...(spec.robot?.bodies ?? [])];
   const wheels = new Set<number>();
   for (const d of engine.joints.defs) {
     if (d.kind !== JointKind.Revolute) continue;
-    if (rollsOn(engine, specs, d.bodyB, d.axisB)) wheels.add(d.bodyB);
-    if (d.bodyA !== base && rollsOn(engine, specs, d.bodyA, d.axisA)) wheels.add(d.bodyA);
+    if (rollsOn(engine, d.bodyB, d.axisB)) wheels.add(d.bodyB);
+    if (d.bodyA !== base && rollsOn(engine, d.bodyA, d.axisA)) wheels.add(d.bodyA);
   }
-  return specs.map((b, i) => ({
-    name: b.name,
-    role: i === base ? 'chassis' : wheels.has(i) ? 'wheel' : engine.bodies.kind[i] === BodyKind.Static ? 'static' : 'obstacle',
-    shape: shapeInfo(b.shape),
-  }));
+  return specs.map((b, i) => {
+    const role: BodyInfo['role'] = i === base ? 'chassis' : wheels.has(i) ? 'wheel' : engine.bodies.kind[i] === BodyKind.Static ? 'static' : 'obstacle';
+    const info: BodyInfo = { name: b.name, role, shape: shapeInfo(b.shape) };
+    if (role === 'wheel') info.wheel = wheelCylinder(engine, i);
+    return info;
+  });
 }
 
-/** True if body b is a dynamic cylinder whose axis lies along `axis` (the joint's, in b's mass frame). */
-function rollsOn(engine: DynamicsWorld, specs: WorldSpec['bodies'], b: number, axis: readonly number[]): boolean {
+/**
+ * True if body b is dynamic, collides with the terrain through the analytic wheel algorithm (the
+ * simulation's own flag, set where the body is built) and its cylinder's axis lies along `axis`
+ * (the joint's, in b's mass frame).
+ */
+function rollsOn(engine: DynamicsWorld, b: number, axis: readonly number[]): boolean {
   const bodies = engine.bodies;
-  if (b < 0 || b >= specs.length || specs[b].shape.type !== 'cylinder' || bodies.kind[b] !== BodyKind.Dynamic) return false;
+  if (b < 0 || b >= bodies.count || !(bodies.flags[b] & BodyFlag.AnalyticCylinder) || bodies.kind[b] !== BodyKind.Dynamic) return false;
   // the cylinder's axis is its shape frame's z: the third column of the shape offset's rotation
   const q = bodies.shapeOffsetRot.subarray(4 * b, 4 * b + 4);
   const zx = 2 * (q[0] * q[2] + q[1] * q[3]), zy = 2 * (q[1] * q[2] - q[0] * q[3]), zz = 1 - 2 * (q[0] * q[0] + q[1] * q[1]);
   const n = Math.hypot(axis[0], axis[1], axis[2]);
   return n > 0 && Math.abs(zx * axis[0] + zy * axis[1] + zz * axis[2]) / n >= WHEEL_AXLE_MIN_COS;
+}
+
+/**
+ * The analytic wheel's cylinder of body b in its body frame: the engine keeps it in the mass frame
+ * (shape offset from the centre of mass), and the body frame's origin is the centre of mass less
+ * comLocal, so the centre is offset + comLocal.
+ */
+function wheelCylinder(engine: DynamicsWorld, b: number): WheelCylinder {
+  const bodies = engine.bodies;
+  const c = cylinderOf(bodies.shapes[b]);
+  if (c === null) throw new Error(`body "${bodies.names[b]}": flagged as an analytic wheel without a cylinder shape`);
+  const p = bodies.shapeOffsetPos, m = bodies.comLocal, q = bodies.shapeOffsetRot;
+  return {
+    radius: c.radius,
+    height: c.height,
+    position: [p[3 * b] + m[3 * b], p[3 * b + 1] + m[3 * b + 1], p[3 * b + 2] + m[3 * b + 2]],
+    orientation: [q[4 * b], q[4 * b + 1], q[4 * b + 2], q[4 * b + 3]],
+  };
 }
 
 /** A copy the caller may keep or transfer (no aliasing of the world's own arrays). */

@@ -68,8 +68,8 @@ export function worldWarnings(w: WorldInfo): string[] {
   const coarse = new Map<number, string[]>();
   const fine = new Map<string, { r: number; h: number; names: string[] }>();
   for (const b of w.bodies) {
-    if (b.role !== 'wheel' || b.shape.type !== 'cylinder') continue;
-    const { radius: r, height: h } = b.shape;
+    if (b.role !== 'wheel' || !b.wheel) continue;
+    const { radius: r, height: h } = b.wheel;
     if (r / cell < WHEEL_MIN_CELLS) coarse.set(r, [...(coarse.get(r) ?? []), b.name]);
     else if (wheelFootprintCells(r, h, dx, dy) > WHEEL_MAX_FOOTPRINT_CELLS) {
       const key = `${r} ${h}`;

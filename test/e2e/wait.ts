@@ -38,9 +38,22 @@ export async function stepsAdvance(page: Page, n: number): Promise<number> {
 /** [m] Camera lag under which the view counts as still (sub-pixel at the chase distance). */
 const CAMERA_STILL_M = 1e-4;
 
+/**
+ * [ms] Failure backstop of cameraSettled: a camera that keeps chasing (a lag that never falls under
+ * CAMERA_STILL_M, as a fixed scenario view once did while the world ran) fails with its lag named
+ * instead of hanging until the test's own timeout. A settling camera needs a few hundred frames.
+ */
+const CAMERA_SETTLE_BACKSTOP_MS = 180_000;
+
 /** Waits until the chase camera has caught up with the body it follows (the view stops moving). */
 export async function cameraSettled(page: Page): Promise<void> {
-  await page.waitForFunction((tol) => (window.__terrawheel?.cameraLag ?? Infinity) < tol, CAMERA_STILL_M);
+  try {
+    await page.waitForFunction((tol) => (window.__terrawheel?.cameraLag ?? Infinity) < tol, CAMERA_STILL_M, { timeout: CAMERA_SETTLE_BACKSTOP_MS });
+  } catch (e) {
+    const lag = await page.evaluate(() => window.__terrawheel?.cameraLag ?? null).catch(() => null);
+    const frames = await page.evaluate(() => window.__terrawheel?.framesRendered ?? null).catch(() => null);
+    throw new Error(`the camera never settled: cameraLag ${lag} m, not under ${CAMERA_STILL_M} m, after ${CAMERA_SETTLE_BACKSTOP_MS / 1000} s (${frames} frames rendered; is it chasing a moving body or a fixed view it never reaches?): ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+  }
   await framesRendered(page, 2); // a frame drawn from the settled camera
 }
 

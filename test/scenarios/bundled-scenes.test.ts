@@ -13,7 +13,9 @@ import { SimWorld } from '../../sim/app/sim-world';
 import { loadScenarioUrdfRobot } from '../../sim/app/default-service';
 import { readScenarioFilesAsync } from '../../sim/node/cli';
 import { worldWarnings } from '../../sim/app/warnings';
-import { CONTACT_INFO_STRIDE, ContactInfoField } from '../../sim/dynamics/frame-layout';
+import { CONTACT_INFO_STRIDE, ContactInfoField, POSE_STRIDE } from '../../sim/dynamics/frame-layout';
+import { wheelCylinderInWorld } from '../../sim/app/wheel-cylinder';
+import { WheelContactKind } from '../../sim/collision/contact';
 import { bundledScenarioNames, SCENARIO_DIR, TERRAIN_DIR } from '../unit/scenario/helpers';
 
 async function open(name: string): Promise<SimWorld> {
@@ -24,18 +26,71 @@ async function open(name: string): Promise<SimWorld> {
   return SimWorld.create(p, hf, robot);
 }
 
-/** Bundled scenarios whose robot's wheels are compound shapes (see the first test). */
-const COMPOUND_WHEELS = ['robot-husky.json', 'robot-leo.json'];
+/** The contact kinds the analytic wheel algorithm produces (paper §III cases, flat patch, edges). */
+const WHEEL_CONTACT_KINDS: number[] = Object.values(WheelContactKind);
+
+/** Kinds of body b's terrain contacts in a frame's contact info. */
+function contactKindsOf(info: Int32Array, b: number): number[] {
+  const out: number[] = [];
+  for (let c = 0; c < info.length / CONTACT_INFO_STRIDE; c++) {
+    const q = c * CONTACT_INFO_STRIDE;
+    if (info[q + ContactInfoField.BodyA] === b && info[q + ContactInfoField.BodyB] < 0) out.push(info[q + ContactInfoField.Kind]);
+  }
+  return out;
+}
+
+/** Body b's collision shape in the world as the engine poses it: mass-frame position + R·shape offset, axis R·(offset rotation's z). */
+function shapePoseInWorld(w: SimWorld, b: number): { centre: number[]; axis: number[] } {
+  const s = w.engine.bodies;
+  const rot = (q: ArrayLike<number>, v: number[]): number[] => {
+    const [x, y, z, ww] = [q[0], q[1], q[2], q[3]];
+    const t = [2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])];
+    return [v[0] + ww * t[0] + (y * t[2] - z * t[1]), v[1] + ww * t[1] + (z * t[0] - x * t[2]), v[2] + ww * t[2] + (x * t[1] - y * t[0])];
+  };
+  const q = s.rot.subarray(4 * b, 4 * b + 4);
+  const o = rot(q, Array.from(s.shapeOffsetPos.subarray(3 * b, 3 * b + 3)));
+  return { centre: [0, 1, 2].map((k) => s.pos[3 * b + k] + o[k]), axis: rot(q, rot(s.shapeOffsetRot.subarray(4 * b, 4 * b + 4), [0, 0, 1])) };
+}
 
 const roles = (w: SimWorld): Record<string, string> => Object.fromEntries(w.info().bodies.map((b) => [b.name, b.role]));
 
 describe('bundled scenes', () => {
   it.each(bundledScenarioNames())('%s passes its own world warnings (no terrain too coarse or too fine for its wheels)', async (name) => {
     const w = await open(name);
-    // The real robots (Husky, Leo) carry each wheel's cylinder inside a compound shape (a collision
-    // origin off the joint): neither the wheel role nor the warnings look into compounds yet.
-    if (!COMPOUND_WHEELS.includes(name)) expect(w.info().bodies.some((b) => b.role === 'wheel')).toBe(true);
+    expect(w.info().bodies.some((b) => b.role === 'wheel')).toBe(true);
     expect(worldWarnings(w.info())).toEqual([]);
+  });
+
+  // The real robots carry each wheel's cylinder inside a compound shape (a collision origin that
+  // turns it, and on the Leo moves it 4.5 cm along the axle); the simulation unwraps it and
+  // collides it as an analytic wheel, so the GUI must call it a wheel and place its cylinder there.
+  it.each([
+    ['robot-husky.json', ['front_left_wheel_link', 'front_right_wheel_link', 'rear_left_wheel_link', 'rear_right_wheel_link']],
+    ['robot-leo.json', ['wheel_FL_link', 'wheel_FR_link', 'wheel_RL_link', 'wheel_RR_link']],
+    ['robot-turtlebot3.json', ['wheel_left_link', 'wheel_right_link']],
+  ])('%s: every wheel is a wheel, with the cylinder the simulation collides where it has it', async (name, wheelNames) => {
+    const w = await open(name);
+    const info = w.info();
+    const e = w.engine, bodies = e.bodies;
+    // the wheels and nothing else (the chassis, its casters inside the base compound, are not)
+    expect(info.bodies.filter((b) => b.role === 'wheel').map((b) => b.name).sort()).toEqual([...wheelNames].sort());
+    for (let s = 0; s < 20; s++) w.step(1);
+    const f = w.frame();
+    for (const name of wheelNames) {
+      const b = bodies.indexOf(name);
+      const cyl = info.bodies[b].wheel!;
+      expect(cyl.radius).toBeGreaterThan(0);
+      // its cylinder in the world from the frame's body pose = the engine's own collision pose
+      // (centre of mass + R·shape offset; axis: R·(shape rotation's z))
+      const placed = wheelCylinderInWorld([0, 0, 0, 0, 0, 0], cyl, f.poses, POSE_STRIDE * b);
+      const off = shapePoseInWorld(w, b);
+      for (let k = 0; k < 3; k++) expect(placed[k]).toBeCloseTo(off.centre[k], 5);
+      for (let k = 0; k < 3; k++) expect(placed[3 + k]).toBeCloseTo(off.axis[k], 5);
+      // and it meets the terrain through the wheel algorithm (the paper's classified contacts)
+      const kinds = contactKindsOf(f.contactInfo, b);
+      expect(kinds.length, `${name} touches the ground`).toBeGreaterThan(0);
+      for (const k of kinds) expect(WHEEL_CONTACT_KINDS).toContain(k);
+    }
   });
 
   it('the Ackermann car\'s steered front wheels are wheels, its knuckles are not', async () => {

@@ -63,7 +63,7 @@ describe.each(CASES)('bundled robot $name', ({ name, minTravel, minTurn }) => {
     const world = createWorld(files.scenario, { terrain: terrain(), robotUrdf: files.robotUrdf, robotMeshes: files.robotMeshes });
     const w = world.engine;
     // the wheels: bodies turned by a motorised revolute joint (a single-cylinder compound is a
-    // cylinder to the engine, sim/dynamics/build.ts, though WorldInfo's role says "obstacle")
+    // cylinder to the engine, sim/dynamics/build.ts, and a wheel to WorldInfo)
     const wheels = w.joints.defs.filter((d) => d.kind === JointKind.Revolute && d.motor).map((d) => w.bodies.names[d.bodyB]);
     expect(wheels.length).toBeGreaterThanOrEqual(2);
     const base = world.bodyIndex(info.bodies[info.baseBody].name);

@@ -11,7 +11,7 @@ import { contactHighlighted, followSelection, FOLLOW_RADIUS, selectContact } fro
 import { bodyState, entityTree, jointState, rollPitchYaw } from '../../../renderer/inspect/entities';
 import { boundingRadius, frameWarnings, worldWarnings } from '../../../sim/app/warnings';
 import { contactSummary, statusText } from '../../../renderer/app/status-text';
-import { DEFAULT_UI_SETTINGS, loadUiSettings, parseUiSettings, saveUiSettings, UI_SETTINGS_KEY } from '../../../renderer/app/ui-settings';
+import { DEFAULT_UI_SETTINGS, forceLegend, loadUiSettings, parseUiSettings, saveUiSettings, UI_SETTINGS_KEY } from '../../../renderer/app/ui-settings';
 import { TimeWindow, WINDOW_MAX_S, WINDOW_MIN_S } from '../../../renderer/panels/time-window';
 import { availableSeries } from '../../../renderer/panels/plot-series';
 import { convexHull2, cylinderSection, manifoldPicture, wheelOfSelection } from '../../../renderer/inspect/manifold-geometry';
@@ -29,7 +29,7 @@ const exact = (t: TerrainInfo = terrain()): TerrainHeights => heightsOfArray(t, 
 
 const bodies: BodyInfo[] = [
   { name: 'chassis', role: 'chassis', shape: { type: 'box', halfExtents: [0.3, 0.2, 0.1] } },
-  { name: 'wheel_l', role: 'wheel', shape: { type: 'cylinder', radius: 0.15, height: 0.1 } },
+  { name: 'wheel_l', role: 'wheel', shape: { type: 'cylinder', radius: 0.15, height: 0.1 }, wheel: { radius: 0.15, height: 0.1, position: [0, 0, 0], orientation: [0, 0, 0, 1] } },
   { name: 'rock', role: 'obstacle', shape: { type: 'sphere', radius: 0.2 } },
 ];
 const joints: JointInfo[] = [{ name: 'axle_l', type: 'revolute', bodyA: 0, bodyB: 1, motor: true }];
@@ -199,6 +199,22 @@ describe('status text', () => {
 });
 
 describe('ui settings', () => {
+  it('the force arrows\' numeric scale: kept when a finite N/m in range, persisted with auto, shown in the legend', () => {
+    expect(DEFAULT_UI_SETTINGS.forceScaleAuto).toBe(true);
+    expect(parseUiSettings({ forceScale: 350, forceScaleAuto: false })).toMatchObject({ forceScale: 350, forceScaleAuto: false });
+    for (const bad of [0, -5, Number.NaN, 1e9, '300', null]) expect(parseUiSettings({ forceScale: bad }).forceScale).toBe(DEFAULT_UI_SETTINGS.forceScale);
+    const mem = new Map<string, string>();
+    const store = { getItem: (k: string) => mem.get(k) ?? null, setItem: (k: string, v: string) => void mem.set(k, v) };
+    saveUiSettings(store, { ...DEFAULT_UI_SETTINGS, normalScale: 'force', forceScale: 125, forceScaleAuto: false });
+    expect(loadUiSettings(store)).toMatchObject({ normalScale: 'force', forceScale: 125, forceScaleAuto: false });
+    // the legend: only while normals scale by force with contacts shown, in the display's force unit
+    const s = { ...DEFAULT_UI_SETTINGS, normalScale: 'force' as const, forceScaleAuto: false };
+    expect(forceLegend(s, 125)).toBe('force arrows: 1 m = 125 N');
+    expect(forceLegend({ ...s, forceScaleAuto: true }, 2000)).toBe('force arrows: 1 m = 2000 N (auto)');
+    expect(forceLegend({ ...s, units: { ...s.units, force: 'kN' } }, 2000)).toBe('force arrows: 1 m = 2.00 kN');
+    expect(forceLegend({ ...s, normalScale: 'depth' }, 125)).toBe('');
+    expect(forceLegend({ ...s, showContacts: false }, 125)).toBe('');
+  });
   it('keeps valid fields, drops the rest, and round-trips through a store', () => {
     const s = parseUiSettings({ xray: true, normalScale: 'weird', camera: 'top', plots: ['speed', 3], closedPanels: ['view'] });
     expect(s.xray).toBe(true);
@@ -315,5 +331,38 @@ describe('manifold geometry', () => {
     expect(Math.abs(c.lowestLine[2])).toBeLessThan(1e-5);
     // every contact's normal is the plane's: no component in the picture's plane
     for (const p of pic.points) expect(p.nn).toBeCloseTo(1, 6);
+  });
+  it('a wheel whose cylinder sits off its body\'s origin and turned in it (a URDF collision origin: the Husky\'s, the Leo\'s) has the plain wheel\'s picture', () => {
+    const s = Math.SQRT1_2;
+    const cs = [[0.5, 0.47, 0, 0, 0, 1, 0.004, 0.5, 0, 0], [0.5, 0.53, 0, 0, 0, 1, 0.004, 0.5, 0, 0]];
+    const info = [[0, 1, -1, 0, 0], [0, 1, -1, 0, 0]];
+    // the plain wheel: its body is the cylinder, at (0.5, 0.5, 0.146) with its axis along world y
+    const plain = frame(cs, info, [0, 0, 0.5, 0, 0, 0, 1, 0.5, 0.5, 0.146, -s, 0, 0, s, 2, 2, 0.2, 0, 0, 0, 1]);
+    const want = manifoldPicture(world(), exact(), plain.poses, plain.contacts, plain.contactInfo, 1)!;
+    // the same cylinder 5 cm along its axis from the body's origin, the body turned 180° about z:
+    // the body frame's −y is the axle (a +90° turn about x takes the cylinder's z to −y)
+    const cylinder = { type: 'cylinder', radius: 0.15, height: 0.1 } as const;
+    const inBody = { position: [0, 0.05, 0] as [number, number, number], orientation: [s, 0, 0, s] as [number, number, number, number] };
+    const compound: BodyInfo = { name: 'wheel_l', role: 'wheel', shape: { type: 'compound', children: [{ shape: cylinder, ...inBody }] }, wheel: { radius: 0.15, height: 0.1, ...inBody } };
+    const w: WorldInfo = { ...world(), bodies: [bodies[0], compound, bodies[2]] };
+    const turned = frame(cs, info, [0, 0, 0.5, 0, 0, 0, 1, 0.5, 0.55, 0.146, 0, 0, 1, 0, 2, 2, 0.2, 0, 0, 0, 1]);
+    expect(wheelOfSelection(w, { type: 'body', body: 1 }, turned.contactInfo)).toBe(1);
+    const got = manifoldPicture(w, exact(), turned.poses, turned.contacts, turned.contactInfo, 1)!;
+    const close = (a: readonly number[], b: readonly number[]): void => {
+      expect(a).toHaveLength(b.length);
+      a.forEach((x, k) => expect(x).toBeCloseTo(b[k], 5));
+    };
+    // the same polygon (the hull may start at another of two corners tied in float32)
+    const samePolygon = (a: readonly number[], b: readonly number[]): void => {
+      expect(a.length).toBe(b.length);
+      for (let k = 0; k < a.length; k += 2) expect(Math.min(...b.map((_, m) => (m % 2 ? Infinity : Math.hypot(a[k] - b[m], a[k + 1] - b[m + 1]))))).toBeLessThan(1e-5);
+    };
+    close(got.uAxis, want.uAxis);
+    samePolygon(got.footprint, want.footprint);
+    close(got.points.flatMap((p) => [p.u, p.v]), want.points.flatMap((p) => [p.u, p.v]));
+    expect(got.construction!.case).toBe(want.construction!.case);
+    samePolygon(got.construction!.trapezoid, want.construction!.trapezoid);
+    samePolygon(got.construction!.lowestLine, want.construction!.lowestLine); // its ends tie on flat ground
+    expect(got.construction!.halfWidthL).toBeCloseTo(want.construction!.halfWidthL, 6);
   });
 });

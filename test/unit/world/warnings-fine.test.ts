@@ -11,7 +11,7 @@ import { CYLINDER_TERRAIN_MAX_CELLS } from '../../../sim/constants';
 import { Rng } from '../../../sim/math/random';
 import type { BodyInfo, WorldInfo } from '../../../sim/app/protocol';
 
-const wheel = (name: string, radius: number, height: number): BodyInfo => ({ name, role: 'wheel', shape: { type: 'cylinder', radius, height } });
+const wheel = (name: string, radius: number, height: number): BodyInfo => ({ name, role: 'wheel', shape: { type: 'cylinder', radius, height }, wheel: { radius, height, position: [0, 0, 0], orientation: [0, 0, 0, 1] } });
 const chassis: BodyInfo = { name: 'chassis', role: 'chassis', shape: { type: 'box', halfExtents: [0.3, 0.2, 0.1] } };
 function world(dx: number, dy: number, bodies: BodyInfo[]): WorldInfo {
   const cols = 11, rows = 11;
