@@ -48,7 +48,6 @@ import type { SimWorld } from '../app/sim-world';
 import type { WorldFault } from '../dynamics/world';
 import { boundingRadius, frameWarnings, worldWarnings } from '../app/warnings';
 import { runSweep, sweepProgressLine, type SweepProgress } from './sweep';
-import { runQueueWorker, runSweepOnQueue } from './sweep-queue';
 import { formatRerun, rerunSweepRun } from './sweep-rerun';
 import { writeSweepReport } from './sweep-report';
 import { commandHelp, displayPath, helpText, parseCommand, UsageError, version, type CliCommand, type RunOptions } from './cli-args';
@@ -377,6 +376,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       };
   try {
     if (cmd.kind === 'worker') {
+      // the queue (bullmq, ioredis) is imported only when used: loading it costs every start ~0.4 s of CPU
+      const { runQueueWorker } = await import('./sweep-queue');
       await runQueueWorker(cmd.opts, (line) => io.err(`worker: ${line}`));
       return 0;
     }
@@ -384,7 +385,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       const update: SweepProgress = { update: (...a) => progress?.update(sweepProgressLine(...a)) };
       const s =
         cmd.opts.queue !== undefined
-          ? await runSweepOnQueue(cmd.opts, json ? undefined : update, (line) => io.err(`sweep: ${line}`))
+          ? await (await import('./sweep-queue')).runSweepOnQueue(cmd.opts, json ? undefined : update, (line) => io.err(`sweep: ${line}`))
           : await runSweep(cmd.opts, json ? undefined : update);
       progress?.done();
       io.out(json ? JSON.stringify(s, null, 2) : `${s.runs} runs (${s.computed} computed, ${s.failed} with a fault) in ${s.wallSeconds.toFixed(1)} s on ${s.workers} worker(s): ${s.resultsCsv}`);

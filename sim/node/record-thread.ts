@@ -19,7 +19,8 @@ import type { EncoderPort, EncoderReply, EncoderThreadFactory } from '../record/
 
 const entry = fileURLToPath(new URL('./record-encoder-worker.ts', import.meta.url));
 /**
- * Inside the sweep worker bundle (sweep-bundle.ts) this module's URL is the bundle's, and the
+ * Inside the sweep worker bundle (sweep-bundle.ts) or the CLI's bundle (bundle-cache.mjs) this
+ * module's URL is the bundle's (the bundler leaves it so: @bundle-keeps-import-meta-url), and the
  * encoder's entry is bundled beside it as plain JavaScript: no loader to register.
  */
 const bundledEntry = fileURLToPath(new URL('./record-encoder-worker.mjs', import.meta.url));
