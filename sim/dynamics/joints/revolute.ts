@@ -33,7 +33,7 @@ const F_DET = 26, F_INV = 27, F_KINV = 28, F_POK = 37, F_SEP = 38;
 /**
  * Revolute joint j's frame at the bodies' current poses (see the F_ slots): everything of its rows
  * that does not depend on the velocities, with the arithmetic of the rows.ts helpers (rotateVec,
- * perpBasis, angK, revoluteAngle, springSoftness, dotK, addPointBlock, invert3) written out on
+ * perpBasis, angK, revoluteAngle, addPointBlock, invert3; soft.ts springSoftness) written out on
  * locals: each quaternion and inverse inertia is read once (the world inverse inertia is exactly
  * symmetric: six entries), and the point block's columns skip the products with the unit
  * vectors' zeros and ones (they change no entry of K: at most the sign of a zero term, which
@@ -113,7 +113,8 @@ export function prepareRevolute(joints: JointStore, ctx: JointSolveContext, j: n
       f[fo + F_SBR] = sp.biasRate; f[fo + F_SMS] = sp.massScale; f[fo + F_SIS] = sp.impulseScale;
     }
   }
-  // the angular lock (solveAngular, axisOnly): error φ⊥ = a × b; K = I_A + I_B in the basis p1, p2 (dotK)
+  // the angular lock: error φ⊥ = a × b (A's axis onto B's, the small rotation taking one to the
+  // other), K = I_A + I_B restricted to the basis p1, p2: k_uv = u·K·v
   const ex = ax1 * bx2 - ax2 * bx1, ey = ax2 * bx0 - ax0 * bx2, ez = ax0 * bx1 - ax1 * bx0;
   f[fo + F_E1] = ex * p10 + ey * p11 + ez * p12;
   f[fo + F_E2] = ex * p20 + ey * p21 + ez * p22;
@@ -271,7 +272,7 @@ export function solveRevolute(joints: JointStore, ctx: JointSolveContext, j: num
     impulseScale = ctx.soft.impulseScale;
     biasRate = ctx.soft.biasRate;
   }
-  // the angular lock ⟂ the axis (rows.ts solveAngular, axisOnly): 2×2 in the basis p1, p2
+  // the angular lock ⟂ the axis: the 2×2 block in the basis p1, p2
   if (f[fo + F_DET] > 1e-300) {
     const p10 = f[fo + F_P1], p11 = f[fo + F_P1 + 1], p12 = f[fo + F_P1 + 2];
     const p20 = f[fo + F_P2], p21 = f[fo + F_P2 + 1], p22 = f[fo + F_P2 + 2];
