@@ -29,6 +29,12 @@ import { I_ANG, I_LIN, I_LOWER, I_MOTOR, I_SPRING, I_UPPER, JOINT_FRAME_STRIDE, 
 const F_RA = 0, F_RB = 3, F_AX = 6, F_P1 = 9, F_P2 = 12, F_KC = 15, F_M = 16, F_Q = 17;
 const F_SBR = 18, F_SMS = 19, F_SIS = 20, F_E1 = 21, F_E2 = 22, F_K11 = 23, F_K12 = 24, F_K22 = 25;
 const F_DET = 26, F_INV = 27, F_KINV = 28, F_POK = 37, F_SEP = 38;
+/** The F_ slots by name (for the tests that check a frame against the rows.ts helpers). */
+export const REVOLUTE_FRAME = {
+  rA: F_RA, rB: F_RB, axis: F_AX, p1: F_P1, p2: F_P2, coordK: F_KC, coordM: F_M, angle: F_Q,
+  springBiasRate: F_SBR, springMassScale: F_SMS, springImpulseScale: F_SIS, angErr1: F_E1, angErr2: F_E2,
+  k11: F_K11, k12: F_K12, k22: F_K22, det: F_DET, invDet: F_INV, pointKinv: F_KINV, pointOk: F_POK, separation: F_SEP,
+} as const;
 
 /**
  * Revolute joint j's frame at the bodies' current poses (see the F_ slots): everything of its rows
