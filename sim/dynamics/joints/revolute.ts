@@ -2,7 +2,7 @@
  * Revolute joint (hinge: wheel axles, steering): B turns about the axis relative to A.
  *
  * Rows, in order: the coordinate rows on the angle about the axis (spring, friction, motor,
- * limits: rows.ts solveCoordinateRows, angular), the 2×2 angular lock perpendicular to the axis
+ * limits: as rows.ts solveCoordinateRows, angular), the 2×2 angular lock perpendicular to the axis
  * (error a × b_B), the 3×3 point block. Warm start: the point impulse, and the angular impulse
  * from its two perpendicular coefficients (of p1, p2) plus the axial sum. Measure: the angle
  * and its rate about A's axis.
