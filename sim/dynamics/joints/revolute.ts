@@ -365,37 +365,36 @@ export function warmStartRevolute(joints: JointStore, ctx: JointSolveContext, j:
   const Lx = l1 * f[fo + F_P1] + l2 * f[fo + F_P2] + axial * f[fo + F_AX];
   const Ly = l1 * f[fo + F_P1 + 1] + l2 * f[fo + F_P2 + 1] + axial * f[fo + F_AX + 1];
   const Lz = l1 * f[fo + F_P1 + 2] + l2 * f[fo + F_P2 + 2] + axial * f[fo + F_AX + 2];
-  if (px !== 0 || py !== 0 || pz !== 0) {
-    if (mA > 0) {
-      const rA0 = f[fo + F_RA], rA1 = f[fo + F_RA + 1], rA2 = f[fo + F_RA + 2], k = 9 * a;
-      v[3 * a] -= mA * px; v[3 * a + 1] -= mA * py; v[3 * a + 2] -= mA * pz;
-      const lx = -(rA1 * pz - rA2 * py), ly = -(rA2 * px - rA0 * pz), lz = -(rA0 * py - rA1 * px);
-      w[3 * a] += I[k] * lx + I[k + 3] * ly + I[k + 6] * lz;
-      w[3 * a + 1] += I[k + 1] * lx + I[k + 4] * ly + I[k + 7] * lz;
-      w[3 * a + 2] += I[k + 2] * lx + I[k + 5] * ly + I[k + 8] * lz;
+  const lin = px !== 0 || py !== 0 || pz !== 0, ang = Lx !== 0 || Ly !== 0 || Lz !== 0;
+  if (!lin && !ang) return;
+  // each body: its velocities and inverse inertia (symmetric) in locals, the linear impulse at its
+  // arm first, then the angular one (rows.ts applyLin, applyAng)
+  for (let side = 0; side < 2; side++) {
+    const body = side === 0 ? a : b, m = side === 0 ? mA : mB;
+    if (!(m > 0)) continue;
+    const k = 9 * body, i00 = I[k], i01 = I[k + 1], i02 = I[k + 2], i11 = I[k + 4], i12 = I[k + 5], i22 = I[k + 8];
+    let wx = w[3 * body], wy = w[3 * body + 1], wz = w[3 * body + 2];
+    if (lin) {
+      const r = side === 0 ? fo + F_RA : fo + F_RB, r0 = f[r], r1 = f[r + 1], r2 = f[r + 2];
+      let lx = 0, ly = 0, lz = 0;
+      if (side === 0) {
+        v[3 * body] -= m * px; v[3 * body + 1] -= m * py; v[3 * body + 2] -= m * pz;
+        lx = -(r1 * pz - r2 * py); ly = -(r2 * px - r0 * pz); lz = -(r0 * py - r1 * px);
+      } else {
+        v[3 * body] += m * px; v[3 * body + 1] += m * py; v[3 * body + 2] += m * pz;
+        lx = r1 * pz - r2 * py; ly = r2 * px - r0 * pz; lz = r0 * py - r1 * px;
+      }
+      wx += i00 * lx + i01 * ly + i02 * lz;
+      wy += i01 * lx + i11 * ly + i12 * lz;
+      wz += i02 * lx + i12 * ly + i22 * lz;
     }
-    if (mB > 0) {
-      const rB0 = f[fo + F_RB], rB1 = f[fo + F_RB + 1], rB2 = f[fo + F_RB + 2], k = 9 * b;
-      v[3 * b] += mB * px; v[3 * b + 1] += mB * py; v[3 * b + 2] += mB * pz;
-      const lx = rB1 * pz - rB2 * py, ly = rB2 * px - rB0 * pz, lz = rB0 * py - rB1 * px;
-      w[3 * b] += I[k] * lx + I[k + 3] * ly + I[k + 6] * lz;
-      w[3 * b + 1] += I[k + 1] * lx + I[k + 4] * ly + I[k + 7] * lz;
-      w[3 * b + 2] += I[k + 2] * lx + I[k + 5] * ly + I[k + 8] * lz;
+    if (ang) {
+      const lx = side === 0 ? -Lx : Lx, ly = side === 0 ? -Ly : Ly, lz = side === 0 ? -Lz : Lz;
+      wx += i00 * lx + i01 * ly + i02 * lz;
+      wy += i01 * lx + i11 * ly + i12 * lz;
+      wz += i02 * lx + i12 * ly + i22 * lz;
     }
-  }
-  if (Lx !== 0 || Ly !== 0 || Lz !== 0) {
-    if (mA > 0) {
-      const lx = -Lx, ly = -Ly, lz = -Lz, k = 9 * a;
-      w[3 * a] += I[k] * lx + I[k + 3] * ly + I[k + 6] * lz;
-      w[3 * a + 1] += I[k + 1] * lx + I[k + 4] * ly + I[k + 7] * lz;
-      w[3 * a + 2] += I[k + 2] * lx + I[k + 5] * ly + I[k + 8] * lz;
-    }
-    if (mB > 0) {
-      const k = 9 * b;
-      w[3 * b] += I[k] * Lx + I[k + 3] * Ly + I[k + 6] * Lz;
-      w[3 * b + 1] += I[k + 1] * Lx + I[k + 4] * Ly + I[k + 7] * Lz;
-      w[3 * b + 2] += I[k + 2] * Lx + I[k + 5] * Ly + I[k + 8] * Lz;
-    }
+    w[3 * body] = wx; w[3 * body + 1] = wy; w[3 * body + 2] = wz;
   }
 }
 
