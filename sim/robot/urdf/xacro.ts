@@ -25,8 +25,8 @@
  *   4. expansion with the injected file access: includes by `$(find pkg)/...` or `package://pkg/...`
  *      resolve to the folder the caller's findPackage gives (Electron main: a sibling package of
  *      the workspace), else the ancestor folder of the main file named `pkg` (as mesh paths do),
- *      else a folder `pkg` holding a package.xml beside the main file's folder or one of its
- *      ancestors (a sibling package of a ROS workspace: the ROSbot's sensors come from
+ *      else a folder `pkg` whose package.xml names pkg beside the main file's folder or one of its
+ *      ancestors (or such an ancestor itself) (a sibling package of a ROS workspace: the ROSbot's sensors come from
  *      ros_components_description), else the main file's folder (a package found nowhere is named
  *      in the warnings); `$(optenv NAME default)` is its default and `$(env NAME)` is empty (the environment is
  *      not an input: a run must not depend on it). An include that cannot be read is skipped with
@@ -70,6 +70,11 @@ export interface XacroOptions {
    * package of the same workspace); undefined: the rule of step 4 (an ancestor folder named pkg).
    */
   findPackage?: (pkg: string) => string | undefined;
+  /**
+   * Reads a `package.xml` while a package is looked for beside the main file (step 4): not an
+   * include, so a caller that lists the files it could not give leaves these out. Default: readFile.
+   */
+  readPackageXml?: (path: string) => Promise<string | undefined> | string | undefined;
 }
 
 export interface XacroResult {
@@ -389,7 +394,7 @@ export async function expandXacro(text: string, options: XacroOptions): Promise<
   const notFound = new Set<string>();
   const readText = async (p: string): Promise<string | undefined> => {
     try {
-      return await options.readFile(p);
+      return await (options.readPackageXml ?? options.readFile)(p);
     } catch {
       return undefined;
     }
@@ -401,9 +406,11 @@ export async function expandXacro(text: string, options: XacroOptions): Promise<
       let dir = folderOf(mainPath);
       for (let i = 0; i < XACRO_PACKAGE_SEARCH_DEPTH && found === null; i++) {
         // the folder itself, when its package.xml gives that name (a package in a folder named otherwise)
-        const own = await readText(normalize(`${dir}/package.xml`));
-        if (own !== undefined && new RegExp(`<name>\\s*${escapeRe(pkg)}\\s*</name>`).test(own)) found = dir;
-        else if ((await readText(normalize(`${dir}/${pkg}/package.xml`))) !== undefined) found = normalize(`${dir}/${pkg}`);
+        // (a package.xml counts only when it names pkg: a host may answer any path it cannot give
+        // with a file of the same name beside the robot)
+        const names = (xml: string | undefined): boolean => xml !== undefined && new RegExp(`<name>\\s*${escapeRe(pkg)}\\s*</name>`).test(xml);
+        if (names(await readText(normalize(`${dir}/package.xml`)))) found = dir;
+        else if (names(await readText(normalize(`${dir}/${pkg}/package.xml`)))) found = normalize(`${dir}/${pkg}`);
         if (dir === '' || dir === '/' || dir === '.') break;
         dir = folderOf(dir);
       }

@@ -175,6 +175,13 @@ describe('expandXacro', () => {
       <xacro:include filename="$(find renamed_pkg)/urdf/own.xacro"/></robot>`, files);
     expect(out.warnings).toEqual([]);
     expect(links(out.urdf)).toEqual(['sibling', 'own']);
+    // a package.xml that names another package does not make its folder that package
+    const decoy = await expand(`<robot name="r" ${NS}><xacro:include filename="$(find decoy)/urdf/d.xacro"/><link name="a"/></robot>`, {
+      '/ws/src/decoy/package.xml': '<package><name>not_decoy</name></package>',
+      '/ws/src/decoy/urdf/d.xacro': `<robot ${NS}><link name="decoy"/></robot>`,
+    });
+    expect(links(decoy.urdf)).toEqual(['a']);
+    expect(decoy.warnings.join('\n')).toMatch(/package "decoy" not found/);
   });
 
   it('a macro of an include that could not be read: the error names the skipped file and the missing package', async () => {
