@@ -200,6 +200,14 @@ export async function convexPartsForUrdf(
         delete entry.parts;
         continue;
       }
+      // A closed mesh's parts must hold most of its volume: V-HACD loses a shape whose pieces are
+      // thinner than its voxels (the p2os Pioneer 3-AT's axle.stl, five thin tetrahedra of 38 cm³
+      // in all, came back as 16 parts of 0.67 cm³), and then the hull is the better shape.
+      if (!container && Number.isFinite(entry.meshVolume) && entry.meshVolume > 0 && !(got.volume >= CLOSED_MIN_FILL * entry.meshVolume)) {
+        entry.note = `${entry.note ? `${entry.note}; ` : ''}its ${got.hulls.length} convex parts were rejected (they hold ${(got.volume / entry.meshVolume).toFixed(2)}× the mesh's volume: V-HACD lost the shape, as it does for pieces thinner than its voxels): its single hull is used`;
+        delete entry.parts;
+        continue;
+      }
       parts[key] = got;
     }
   }
@@ -208,6 +216,9 @@ export async function convexPartsForUrdf(
 
 /** A container's parts may hold at most this fraction of its hull's volume (else they are rejected: see convexPartsForUrdf). */
 export const CONTAINER_MAX_FILL = 0.9;
+
+/** A closed mesh's parts must hold at least this fraction of its volume (else they are rejected: see convexPartsForUrdf). */
+export const CLOSED_MIN_FILL = 0.5;
 
 /** What to do with an open mesh (close-holes.ts): its small holes capped, and whether it is closed now. */
 function openMeshPlan(mesh: TriangleMesh): { plan: 'closed' | 'container' | 'hull'; mesh: TriangleMesh; holes: HoleReport; note: string } {

@@ -160,6 +160,33 @@ function readOrigin(parent: XmlEl, where: string): UrdfPose {
   return { xyz, rpy };
 }
 
+/**
+ * The primitive of a `<geometry>` whose size is exactly 0 in some dimension (`<box size="0 0 0"/>`,
+ * a cylinder or sphere of radius or length 0): ROS files write these as "no shape here" (the p2os
+ * Pioneer 3-AT's sonar, axle and hub links; Gazebo builds a box of no volume, which touches
+ * nothing). Returns the element's text for a warning, or null for any other geometry (negative and
+ * absurd sizes stay errors of readGeometry).
+ */
+function zeroSizedPrimitive(parent: XmlEl, where: string): string | null {
+  const g = child(parent, 'geometry', where);
+  if (!g) return null;
+  const box = children(g, 'box');
+  const cyl = children(g, 'cylinder');
+  const sph = children(g, 'sphere');
+  if (box.length + cyl.length + sph.length + children(g, 'mesh').length !== 1) return null;
+  if (box.length === 1 && attr(box[0], 'size') !== undefined) {
+    const s = vec3(box[0], 'box', 'size', where);
+    if (s.some((v) => v === 0) && s.every((v) => v >= 0)) return `<box size="${attr(box[0], 'size')}"/>`;
+  }
+  if (cyl.length === 1 && attr(cyl[0], 'radius') !== undefined && attr(cyl[0], 'length') !== undefined) {
+    const r = num(cyl[0], 'cylinder', 'radius', where);
+    const l = num(cyl[0], 'cylinder', 'length', where);
+    if ((r === 0 || l === 0) && r >= 0 && l >= 0) return `<cylinder radius="${r}" length="${l}"/>`;
+  }
+  if (sph.length === 1 && attr(sph[0], 'radius') !== undefined && num(sph[0], 'sphere', 'radius', where) === 0) return '<sphere radius="0"/>';
+  return null;
+}
+
 function readGeometry(parent: XmlEl, where: string): UrdfGeometry {
   const g = child(parent, 'geometry', where);
   if (!g) throw new UrdfError(`${where}: needs a <geometry> with a <box>, <cylinder>, <sphere> or <mesh>`, where);
@@ -274,15 +301,23 @@ function readLink(el: XmlEl, materials: Record<string, UrdfMaterial>, warnings: 
   if (col.length > URDF_MAX_GEOMETRIES_PER_LINK || vis.length > URDF_MAX_GEOMETRIES_PER_LINK) {
     throw new UrdfError(`${where}: more than ${URDF_MAX_GEOMETRIES_PER_LINK} <collision> or <visual> elements`, name);
   }
-  const collisions: UrdfCollision[] = col.map((c, k) => {
+  // zero-sized placeholders are no shape (zeroSizedPrimitive), said in the warnings
+  const placeholder = (el: XmlEl, w: string): boolean => {
+    const zero = zeroSizedPrimitive(el, w);
+    if (zero !== null) warnings.push(`${w}: ${zero} has no volume; read as no shape (as Gazebo, whose box of size 0 touches nothing)`);
+    return zero !== null;
+  };
+  const collisions: UrdfCollision[] = col.flatMap((c, k) => {
     const w = `${where} <collision> #${k + 1}`;
+    if (placeholder(c, w)) return [];
     const out: UrdfCollision = { origin: readOrigin(c, w), geometry: readGeometry(c, w) };
     const n = attr(c, 'name');
     if (n !== undefined) out.name = n;
     return out;
   });
-  const visuals: UrdfVisual[] = vis.map((v, k) => {
+  const visuals: UrdfVisual[] = vis.flatMap((v, k) => {
     const w = `${where} <visual> #${k + 1}`;
+    if (placeholder(v, w)) return [];
     const out: UrdfVisual = { origin: readOrigin(v, w), geometry: readGeometry(v, w) };
     const n = attr(v, 'name');
     if (n !== undefined) out.name = n;

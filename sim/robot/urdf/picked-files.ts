@@ -150,6 +150,13 @@ export async function expandPickedRobot(
         if (t === undefined) missing.push(baseName(p));
         return t;
       },
+      // a package looked for beside the robot: not an include the user must add
+      readPackageXml: async (p) => {
+        const t = files.text(p);
+        if (t !== undefined || !fallback) return t;
+        const b = await fallback(p);
+        return b ? decoder.decode(b) : undefined;
+      },
     });
     return { name: main.path, urdf: r.urdf, warnings: r.warnings };
   } catch (e) {

@@ -9,14 +9,26 @@
  *      become `name:=${name}`, which xacro-parser evaluates in the caller's scope (the same thing);
  *      `name:=^|default` keeps only its default (xacro-parser has no "defined?" test), said in
  *      the warnings.
- *   3. pythonStringMethods: inside `${...}`, `x.upper()` / `x.lower()` / `x.strip()` (Python string
- *      methods, which xacro-parser's expression language cannot call: the Clearpath Husky's
- *      `${name.upper()}` in pacs.urdf.xacro failed as "Cannot read properties of undefined") become
- *      calls of functions registered under reserved names, `__tw_str_upper__(x)`.
+ *   3. pythonStringMethods: inside `${...}`, `x.upper()`, `x.rstrip('_link')`, `x.replace('a', 'b')`
+ *      and the other STRING_METHODS (Python string methods, which xacro-parser's expression language
+ *      cannot call: the Clearpath Husky's `${name.upper()}` in pacs.urdf.xacro failed as "Cannot read
+ *      properties of undefined"; Husarion's sensor macros call `${parent_link.rstrip('_link')}`)
+ *      become calls of functions registered under reserved names, `__tw_str_rstrip__(x , '_link')`.
+ *   3b. namespaced includes (`<xacro:include filename="..." ns="body"/>`, which xacro-parser refuses;
+ *      the Husarion ROSbot includes all its parts so): the includer's tag carries the namespace in
+ *      the file name (NS_MARK), and the included file's text is rewritten by namespaceFile: its
+ *      macros become `body.m` (called `<xacro:body.m>` from outside, `<xacro:m>` inside is
+ *      rewritten), its top-level properties `body.p` (read `${body.p}` from outside; its own
+ *      `${p}` is rewritten where no macro parameter or macro-local property of that name hides it).
+ *      Properties and macros of files it includes without a namespace stay unqualified (xacro
+ *      would put them under `body.` too; reaching them as `body.x` from outside is not supported).
  *   4. expansion with the injected file access: includes by `$(find pkg)/...` or `package://pkg/...`
  *      resolve to the folder the caller's findPackage gives (Electron main: a sibling package of
  *      the workspace), else the ancestor folder of the main file named `pkg` (as mesh paths do),
- *      or next to it; `$(optenv NAME default)` is its default and `$(env NAME)` is empty (the environment is
+ *      else a folder `pkg` whose package.xml names pkg beside the main file's folder or one of its
+ *      ancestors (or such an ancestor itself) (a sibling package of a ROS workspace: the ROSbot's sensors come from
+ *      ros_components_description), else the main file's folder (a package found nowhere is named
+ *      in the warnings); `$(optenv NAME default)` is its default and `$(env NAME)` is empty (the environment is
  *      not an input: a run must not depend on it). An include that cannot be read is skipped with
  *      a warning (ROS files include accessories of other packages behind arguments that are
  *      usually off); a macro it would have defined then fails by name.
@@ -30,6 +42,8 @@
 import { DOMParser as XmldomParser, XMLSerializer as XmldomSerializer } from '@xmldom/xmldom';
 import { XacroParser } from 'xacro-parser';
 import { UrdfError } from './urdf-error';
+
+import { stripXmlComments } from './xacro-detect';
 
 export { isXacro, stripXmlComments } from './xacro-detect';
 
@@ -56,6 +70,11 @@ export interface XacroOptions {
    * package of the same workspace); undefined: the rule of step 4 (an ancestor folder named pkg).
    */
   findPackage?: (pkg: string) => string | undefined;
+  /**
+   * Reads a `package.xml` while a package is looked for beside the main file (step 4): not an
+   * include, so a caller that lists the files it could not give leaves these out. Default: readFile.
+   */
+  readPackageXml?: (path: string) => Promise<string | undefined> | string | undefined;
 }
 
 export interface XacroResult {
@@ -78,23 +97,136 @@ function passThroughParams(text: string, file: string, warnings: string[]): stri
   });
 }
 
-/** Python string methods rewritten by pythonStringMethods, with what each does. */
-const STRING_METHODS: Record<string, (s: unknown) => string> = {
-  upper: (s) => String(s).toUpperCase(),
-  lower: (s) => String(s).toLowerCase(),
-  strip: (s) => String(s).trim(),
-};
-const stringMethodFunction = (method: string): string => `__tw_str_${method}__`;
-
-/** `${a.upper()}` → `${__tw_str_upper__(a)}`, of a property or a quoted string (inside `${...}` only; see the header). */
-export function pythonStringMethods(text: string): string {
-  return text.replace(/\$\{[^}]*\}/g, (expr) =>
-    expr.replace(/([A-Za-z_]\w*|'[^']*'|"[^"]*")\.(upper|lower|strip)\(\s*\)/g, (_m, name: string, method: string) => `${stringMethodFunction(method)}(${name})`));
+/** Python's str.strip family: removes the characters of `chars` (default: white space) from one or both ends. */
+function stripChars(s: unknown, chars: unknown, left: boolean, right: boolean): string {
+  const t = String(s);
+  if (chars === undefined) return left && right ? t.trim() : left ? t.trimStart() : t.trimEnd();
+  const set = new Set(String(chars));
+  let a = 0;
+  let b = t.length;
+  if (left) while (a < b && set.has(t[a])) a++;
+  if (right) while (b > a && set.has(t[b - 1])) b--;
+  return t.slice(a, b);
 }
 
-/** Every pre-pass a file's text goes through before xacro-parser reads it. */
-function prePass(text: string, file: string, warnings: string[]): string {
-  return pythonStringMethods(passThroughParams(text, file, warnings));
+/** Python string methods rewritten by pythonStringMethods (arguments: quoted strings), with what each does. */
+const STRING_METHODS: Record<string, (s: unknown, ...a: unknown[]) => string | boolean> = {
+  upper: (s) => String(s).toUpperCase(),
+  lower: (s) => String(s).toLowerCase(),
+  strip: (s, c) => stripChars(s, c, true, true),
+  lstrip: (s, c) => stripChars(s, c, true, false),
+  rstrip: (s, c) => stripChars(s, c, false, true),
+  replace: (s, a, b) => String(s).split(String(a)).join(String(b)),
+  startswith: (s, a) => String(s).startsWith(String(a)),
+  endswith: (s, a) => String(s).endsWith(String(a)),
+};
+const stringMethodFunction = (method: string): string => `__tw_str_${method}__`;
+const METHOD_CALL = new RegExp(
+  `((?:[A-Za-z_]\\w*\\.)*?[A-Za-z_]\\w*|'[^']*'|"[^"]*")\\.(${Object.keys(STRING_METHODS).join('|')})\\(\\s*((?:'[^']*'|"[^"]*")(?:\\s*,\\s*(?:'[^']*'|"[^"]*"))*)?\\s*\\)`,
+  'g',
+);
+
+/**
+ * `${a.upper()}` → `${__tw_str_upper__(a)}`, `${a.rstrip('_link')}` → `${__tw_str_rstrip__(a , '_link')}`,
+ * of a property (namespaced too: `ns.a`) or a quoted string, with quoted-string arguments (inside
+ * `${...}` only; see the header). The spaces around commas let xacro-parser see the property name
+ * as a token of its own.
+ */
+export function pythonStringMethods(text: string): string {
+  return text.replace(/\$\{[^}]*\}/g, (expr) =>
+    expr.replace(METHOD_CALL, (_m, name: string, method: string, args: string | undefined) => {
+      const more = args === undefined ? [] : [...args.matchAll(/'[^']*'|"[^"]*"/g)].map((a) => a[0]);
+      return `${stringMethodFunction(method)}(${[name, ...more].join(' , ')})`;
+    }));
+}
+
+/** Carries an include's namespace in its file name (see the header, step 3b); no path holds it. */
+const NS_MARK = '#terrawheel-xacro-ns=';
+
+/** `<xacro:include filename="f" ns="n"/>` → `<xacro:include filename="f#terrawheel-xacro-ns=n"/>` (an empty ns is none). */
+function carryIncludeNamespaces(text: string): string {
+  return text.replace(/<xacro:include\b([^>]*?)(\/?)>/g, (whole, attrs: string, close: string) => {
+    const ns = /\sns\s*=\s*(["'])(.*?)\1/.exec(attrs);
+    if (!ns) return whole;
+    const rest = attrs.replace(ns[0], '');
+    const name = ns[2].trim();
+    if (name === '') return `<xacro:include${rest}${close}>`;
+    const marked = rest.replace(/(\sfilename\s*=\s*)(["'])(.*?)\2/, (_f, pre: string, q: string, v: string) => `${pre}${q}${v}${NS_MARK}${name}${q}`);
+    return `<xacro:include${marked}${close}>`;
+  });
+}
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The value of attribute `name` in a tag's attribute text (not `filename=` for `name`). */
+const attrOf = (attrs: string, name: string): string | undefined => new RegExp(`(?:^|\\s)${name}\\s*=\\s*(["'])(.*?)\\1`).exec(attrs)?.[2];
+/** xacro elements whose names a macro cannot take. */
+const XACRO_KEYWORDS = new Set(['macro', 'property', 'include', 'if', 'unless', 'arg', 'insert_block', 'element', 'attribute', 'call']);
+
+/**
+ * Rewrites a file included under namespace `ns` (header, step 3b): macros `m` → `ns.m` (their
+ * definitions and the file's own calls), top-level properties `p` → `ns.p` (definitions outside
+ * macros, `insert_block`s and `${...}` references, except inside a macro that has a parameter or a
+ * local property named p). Comments are dropped (so nothing inside one is rewritten).
+ */
+export function namespaceFile(raw: string, ns: string): string {
+  const text = raw.replace(/<!--[\s\S]*?-->/g, '');
+  // outermost macro definitions: their spans, and the names their parameters and local properties hide
+  const spans: { start: number; end: number; hidden: Set<string> }[] = [];
+  let depth = 0;
+  let start = 0;
+  for (const m of text.matchAll(/<(\/?)xacro:macro\b([^>]*?)(\/?)>/g)) {
+    const at = m.index ?? 0;
+    if (m[1] === '/') {
+      if (depth > 0 && --depth === 0) spans.push({ start, end: at + m[0].length, hidden: new Set() });
+    } else if (m[3] === '/') {
+      if (depth === 0) spans.push({ start: at, end: at + m[0].length, hidden: new Set() });
+    } else if (depth++ === 0) start = at;
+  }
+  const inSpan = (at: number) => spans.find((sp) => at >= sp.start && at < sp.end);
+  const macros = new Set<string>();
+  const props = new Set<string>();
+  for (const m of text.matchAll(/<xacro:macro\b([^>]*?)\/?>/g)) {
+    const name = attrOf(m[1], 'name')?.replace(/^xacro:/, '');
+    if (name && !XACRO_KEYWORDS.has(name)) macros.add(name);
+    const span = inSpan(m.index ?? 0);
+    for (const p of (attrOf(m[1], 'params') ?? '').trim().split(/\s+/)) if (p && span) span.hidden.add(p.replace(/^\*{1,2}/, '').split(/:?=/)[0]);
+  }
+  for (const m of text.matchAll(/<xacro:property\b([^>]*?)\/?>/g)) {
+    const name = attrOf(m[1], 'name');
+    if (!name) continue;
+    const span = inSpan(m.index ?? 0);
+    if (span) span.hidden.add(name);
+    else props.add(name);
+  }
+  if (macros.size === 0 && props.size === 0) return text;
+  const macroAlt = [...macros].map(escapeRe).join('|');
+  const rewrite = (seg: string, hidden: Set<string>): string => {
+    const visible = [...props].filter((p) => !hidden.has(p));
+    let out = seg;
+    if (macros.size > 0) {
+      out = out.replace(new RegExp(`<(/?)xacro:(${macroAlt})(?=[\\s/>])`, 'g'), (_m, slash: string, name: string) => `<${slash}xacro:${ns}.${name}`);
+      out = out.replace(/<xacro:macro\b[^>]*?>/g, (tag) => tag.replace(/(\sname\s*=\s*)(["'])(?:xacro:)?(.*?)\2/, (_m, pre: string, q: string, name: string) => `${pre}${q}${macros.has(name) ? `${ns}.${name}` : name}${q}`));
+    }
+    if (visible.length === 0) return out;
+    const set = new Set(visible);
+    out = out.replace(/<xacro:(property|insert_block)\b[^>]*?>/g, (tag) =>
+      tag.replace(/(\sname\s*=\s*)(["'])(.*?)\2/, (_m, pre: string, q: string, name: string) => `${pre}${q}${set.has(name) ? `${ns}.${name}` : name}${q}`));
+    const ref = new RegExp(`(?<![\\w.])(${visible.map(escapeRe).join('|')})(?![\\w])`, 'g');
+    return out.replace(/\$\{[^}]*\}/g, (expr) => expr.split(/('[^']*'|"[^"]*")/).map((part, k) => (k % 2 === 1 ? part : part.replace(ref, `${ns}.$1`))).join(''));
+  };
+  let result = '';
+  let at = 0;
+  for (const sp of spans) {
+    result += rewrite(text.slice(at, sp.start), new Set()) + rewrite(text.slice(sp.start, sp.end), sp.hidden);
+    at = sp.end;
+  }
+  return result + rewrite(text.slice(at), new Set());
+}
+
+/** Every pre-pass a file's text goes through before xacro-parser reads it (`ns`: the namespace it is included under). */
+function prePass(text: string, file: string, warnings: string[], ns?: string): string {
+  const own = pythonStringMethods(passThroughParams(text, file, warnings));
+  return carryIncludeNamespaces(ns === undefined ? own : namespaceFile(own, ns));
 }
 
 let domPatched = false;
@@ -197,12 +329,23 @@ function folderOf(path: string): string {
   return k >= 0 ? p.slice(0, k) : '';
 }
 
-/** The folder of package `pkg` for a file at `path`: its nearest ancestor folder named pkg, else the file's folder's parent when that is a ROS package layout (…/urdf/x.xacro), else the file's folder. */
-function packageFolder(path: string, pkg: string): string {
-  const dir = folderOf(path);
-  const segs = dir.split('/');
+/** The nearest ancestor folder of the file at `path` named `pkg`, or undefined. */
+function ancestorPackage(path: string, pkg: string): string | undefined {
+  const segs = folderOf(path).split('/');
   for (let i = segs.length - 1; i >= 0; i--) if (segs[i] === pkg) return segs.slice(0, i + 1).join('/');
-  return dir;
+  return undefined;
+}
+
+/** How many folders up from the main file a sibling package is looked for (…/ws/src/repo/pkg/urdf/x.xacro: 4 reach ws/). */
+const XACRO_PACKAGE_SEARCH_DEPTH = 5;
+
+/** Package names a text refers to (`$(find pkg)`, `package://pkg/`), outside comments. */
+function packagesNamed(text: string): Set<string> {
+  const t = stripXmlComments(text);
+  const out = new Set<string>();
+  for (const m of t.matchAll(/\$\(find\s+([^\s)$]+)\s*\)/g)) out.add(m[1]);
+  for (const m of t.matchAll(/package:\/\/([^/\s"'$]+)\//g)) out.add(m[1]);
+  return out;
 }
 
 function normalize(path: string): string {
@@ -245,7 +388,41 @@ export async function expandXacro(text: string, options: XacroOptions): Promise<
     parser.arguments = { ...options.args };
   }
   addPythonMath(parser);
-  const folderOfPackage = (pkg: string): string => options.findPackage?.(pkg) ?? packageFolder(mainPath, pkg);
+  // packages neither the caller nor an ancestor folder gives: a sibling folder with a package.xml
+  // (looked for once per package, before the text naming it is expanded: `find` must answer at once)
+  const siblings = new Map<string, string | null>();
+  const notFound = new Set<string>();
+  const readText = async (p: string): Promise<string | undefined> => {
+    try {
+      return await (options.readPackageXml ?? options.readFile)(p);
+    } catch {
+      return undefined;
+    }
+  };
+  const lookForPackages = async (text: string): Promise<void> => {
+    for (const pkg of packagesNamed(text)) {
+      if (siblings.has(pkg) || options.findPackage?.(pkg) !== undefined || ancestorPackage(mainPath, pkg) !== undefined) continue;
+      let found: string | null = null;
+      let dir = folderOf(mainPath);
+      for (let i = 0; i < XACRO_PACKAGE_SEARCH_DEPTH && found === null; i++) {
+        // the folder itself, when its package.xml gives that name (a package in a folder named otherwise)
+        // (a package.xml counts only when it names pkg: a host may answer any path it cannot give
+        // with a file of the same name beside the robot)
+        const names = (xml: string | undefined): boolean => xml !== undefined && new RegExp(`<name>\\s*${escapeRe(pkg)}\\s*</name>`).test(xml);
+        if (names(await readText(normalize(`${dir}/package.xml`)))) found = dir;
+        else if (names(await readText(normalize(`${dir}/${pkg}/package.xml`)))) found = normalize(`${dir}/${pkg}`);
+        if (dir === '' || dir === '/' || dir === '.') break;
+        dir = folderOf(dir);
+      }
+      siblings.set(pkg, found);
+    }
+  };
+  const folderOfPackage = (pkg: string): string => {
+    const given = options.findPackage?.(pkg) ?? ancestorPackage(mainPath, pkg) ?? siblings.get(pkg);
+    if (given !== undefined && given !== null) return given;
+    notFound.add(pkg);
+    return folderOf(mainPath);
+  };
   parser.rospackCommands = {
     find: (pkg: string) => `${prefix}${folderOfPackage(pkg)}`,
     optenv: (_name: string, ...dflt: string[]) => dflt.join(' '),
@@ -255,8 +432,13 @@ export async function expandXacro(text: string, options: XacroOptions): Promise<
     },
   };
   const missing = '<robot xmlns:xacro="http://ros.org/wiki/xacro"/>';
+  const reported = new Set<string>();
+  const skipped: string[] = [];
   parser.getFileContents = async (path: string): Promise<string> => {
     let p = path.replace(/\\/g, '/');
+    const mark = p.lastIndexOf(NS_MARK);
+    const ns = mark >= 0 ? p.slice(mark + NS_MARK.length) : undefined;
+    if (mark >= 0) p = p.slice(0, mark);
     const pkg = /^package:\/\/([^/]+)\/(.*)$/.exec(p);
     if (pkg) p = `${folderOfPackage(pkg[1])}/${pkg[2]}`;
     if (p.startsWith(RELATIVE_SCHEME)) p = p.slice(RELATIVE_SCHEME.length).replace(/^\/+/, '');
@@ -269,11 +451,16 @@ export async function expandXacro(text: string, options: XacroOptions): Promise<
       body = undefined;
     }
     if (body === undefined) {
-      warnings.push(`xacro: included file "${p}" cannot be read; skipped (its macros and properties are missing)`);
+      const lost = [...notFound].filter((k) => !reported.has(k));
+      for (const k of lost) reported.add(k);
+      const why = lost.length > 0 ? ` (package${lost.length > 1 ? 's' : ''} ${lost.map((k) => `"${k}"`).join(', ')} not found: no ancestor folder of ${mainPath} has that name and no package.xml beside it or its ancestors names it)` : '';
+      warnings.push(`xacro: included file "${p}" cannot be read; skipped (its macros and properties are missing)${why}`);
+      skipped.push(`"${p}"${why}`);
       return missing;
     }
     files.push(p);
-    return prePass(body, p, warnings);
+    await lookForPackages(body);
+    return prePass(body, p, warnings, ns);
   };
 
   const withGlobals = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -290,12 +477,15 @@ export async function expandXacro(text: string, options: XacroOptions): Promise<
 
   let out: string;
   try {
+    await lookForPackages(text);
     const doc = await withGlobals(() => parser.parse(prePass(text, mainPath, warnings)));
     const Serializer = native ? ((globalThis as unknown as { XMLSerializer: new () => { serializeToString(n: unknown): string } }).XMLSerializer) : XmldomSerializer;
     out = new Serializer().serializeToString(native ? doc : textAsStrings(doc));
   } catch (e) {
     if (e instanceof UrdfError) throw e;
-    const msg = e instanceof Error ? e.message.replace(/\s+/g, ' ').trim() : String(e);
+    let msg = e instanceof Error ? e.message.replace(/\s+/g, ' ').trim() : String(e);
+    // a macro that a skipped include would have defined: say which files were skipped
+    if (/Cannot find macro/.test(msg) && skipped.length > 0) msg += ` (skipped includes that may define it: ${skipped.join(', ')}; see the warnings)`;
     throw new UrdfError(`${mainPath}: xacro expansion failed: ${msg}`, mainPath);
   }
   if (out.length > XACRO_MAX_OUTPUT_CHARS) throw new UrdfError(`${mainPath}: the expanded URDF has ${out.length} characters; at most ${XACRO_MAX_OUTPUT_CHARS}`, mainPath);

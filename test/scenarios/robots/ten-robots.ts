@@ -43,6 +43,8 @@ export const TEN_ROBOTS: CheckRobot[] = [
   { name: 'Clearpath Ridgeback', urdf: 'ridgeback/ridgeback_description/urdf/ridgeback.urdf.xacro' },
   { name: 'Clearpath Warthog', urdf: 'warthog/warthog_description/urdf/warthog.urdf.xacro' },
   { name: 'MiR100', urdf: 'mir/mir_description/urdf/mir.urdf.xacro' },
+  { name: 'Pioneer 3-AT', urdf: 'pioneer3at/p2os_urdf/defs/pioneer3at.xacro' },
+  { name: 'Husarion ROSbot', urdf: 'rosbot/rosbot_description/urdf/rosbot.urdf.xacro' },
 ];
 
 export type CheckTerrain = 'flat' | 'hills';

@@ -15,16 +15,17 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeWorld, flat } from '../../scenarios/dynamics/helpers';
-import { decomposeMesh, DEFAULT_DECOMPOSITION, type ConvexParts } from '../../../sim/robot/mesh/convex-decomposition';
+import { decomposeMesh, DECOMPOSE_FIT_RATIO, DEFAULT_DECOMPOSITION, type ConvexParts } from '../../../sim/robot/mesh/convex-decomposition';
 import { collisionMeshKey, convexPartsForUrdf, formatVolumeReport, memoryConvexPartsCache, type ConvexPartsCache } from '../../../sim/robot/mesh/convex-parts';
 import { meshVolume, type TriangleMesh } from '../../../sim/robot/mesh/triangle-mesh';
 import { loadUrdfRobot } from '../../../sim/robot/urdf/load-urdf';
 import { parseUrdf } from '../../../sim/robot/urdf/parse-urdf';
 import { parseStl } from '../../../sim/robot/mesh/stl';
 import type { BodySpec, ShapeSpec } from '../../../sim/dynamics/spec';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SimServiceImpl } from '../../../sim/app/service';
 import { loadScenarioUrdfRobotWithVisuals } from '../../../sim/scenario/scenario-robot';
 import { prepareScenarioMeshes } from '../../../sim/scenario/scenario-meshes';
@@ -97,6 +98,9 @@ function countingCache(): ConvexPartsCache & { gets: number; hits: number; sets:
   };
   return c;
 }
+
+/** The public robots of the ten-robot check (test/fixtures/robots/<name>/, each with its SOURCE.md). */
+const FIXTURE_ROBOTS = fileURLToPath(new URL('../../fixtures/robots/', import.meta.url));
 
 describe('convex decomposition of a concave collision mesh (V-HACD)', () => {
   const stl = binaryStl(uMesh());
@@ -183,6 +187,17 @@ describe('convex decomposition of a concave collision mesh (V-HACD)', () => {
     expect(wr.report.map((x) => x.link)).toEqual(['w']);
     expect(wr.report[0].note).toMatch(/a wheel link/);
     expect(c.gets + c.sets).toBe(0);
+  }, VHACD_TIMEOUT_MS);
+
+  it('a closed mesh whose parts hold too little of it (the p2os Pioneer 3-AT\'s axle.stl: five thin tetrahedra, 38 cm³; V-HACD kept 0.67 cm³) keeps its single hull, and says so', async () => {
+    const axle = new Uint8Array(readFileSync(join(FIXTURE_ROBOTS, 'pioneer3at/p2os_urdf/meshes/p3at_meshes/axle.stl')));
+    const m = parseUrdf(URDF.replace('u.stl', 'axle.stl'));
+    const r = await convexPartsForUrdf(m, 'r/bracket.urdf', () => axle, null);
+    expect(r.report[0].meshVolume * 1e6).toBeCloseTo(38.0, 0);
+    expect(r.report[0].hullVolume / r.report[0].meshVolume).toBeGreaterThan(DECOMPOSE_FIT_RATIO);
+    expect(r.report[0].parts).toBeUndefined();
+    expect(Object.keys(r.parts)).toEqual([]);
+    expect(formatVolumeReport(r.report[0])).toMatch(/single hull 57\.\d cm³ \(1\.50×\); its \d+ convex parts were rejected \(they hold 0\.\d\d× the mesh's volume/);
   }, VHACD_TIMEOUT_MS);
 
   it('a box dropped into the U rests on its floor (z = 0.1), not on the single hull\'s lid (z = 0.4)', () => {

@@ -183,6 +183,18 @@ describe('URDF errors', () => {
     expect((err as UrdfError).message).toMatch(/^link "base" <collision> #1: mesh "body.dae": not well-formed XML/);
   });
 
+  it('a zero-sized primitive (the p2os Pioneer 3-AT\'s <box size="0 0 0"/>) is no shape, with a warning; a negative size stays an error', () => {
+    const text = robot(
+      link('base', INERTIAL + '<collision><geometry><box size="0 0 0"/></geometry></collision><collision><geometry><sphere radius="0.1"/></geometry></collision><visual><geometry><cylinder radius="0" length="0.1"/></geometry></visual>'),
+    );
+    const parsed = parseUrdf(text);
+    expect(parsed.links[0].collisions.map((c) => c.geometry.type)).toEqual(['sphere']);
+    expect(parsed.links[0].visuals).toHaveLength(0);
+    const w = parsed.warnings.join('\n');
+    expect(w).toMatch(/link "base" <collision> #1: <box size="0 0 0"\/> has no volume; read as no shape/);
+    expect(w).toMatch(/link "base" <visual> #1: <cylinder radius="0" length="0.1"\/> has no volume/);
+    expect(errorOf(robot(link('base', INERTIAL + '<collision><geometry><box size="1 -1 0"/></geometry></collision>'))).message).toMatch(/<box size> is -1 m/);
+  });
   it('warns (does not fail) on a triangle-inequality breach, an undefined material and a locked joint', () => {
     const text = robot(
       link('base', '<inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="3" ixy="0" ixz="0" iyz="0"/></inertial><visual><geometry><sphere radius="1"/></geometry><material name="ghost"/></visual>') +

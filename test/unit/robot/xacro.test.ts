@@ -4,7 +4,7 @@
  * parameters; comments trigger nothing; a failure names the file.
  */
 import { describe, expect, it } from 'vitest';
-import { expandXacro, isXacro } from '../../../sim/robot/urdf/xacro';
+import { expandXacro, isXacro, namespaceFile } from '../../../sim/robot/urdf/xacro';
 import { parseUrdf } from '../../../sim/robot/urdf/parse-urdf';
 import { UrdfError } from '../../../sim/robot/urdf/urdf-error';
 
@@ -96,7 +96,7 @@ describe('expandXacro', () => {
 
   it('an include that cannot be read is skipped with a warning; $(optenv) is its default', async () => {
     const out = await expand(`<robot name="r" ${NS}><xacro:include filename="$(find missing_pkg)/urdf/x.xacro"/><link name="$(optenv NAME base)"/></robot>`);
-    expect(out.warnings).toEqual(['xacro: included file "/ws/src/pkg/urdf/urdf/x.xacro" cannot be read; skipped (its macros and properties are missing)']);
+    expect(out.warnings).toEqual(['xacro: included file "/ws/src/pkg/urdf/urdf/x.xacro" cannot be read; skipped (its macros and properties are missing) (package "missing_pkg" not found: no ancestor folder of /ws/src/pkg/urdf/main.xacro has that name and no package.xml beside it or its ancestors names it)']);
     expect(parseUrdf(out.urdf).links.map((l) => l.name)).toEqual(['base']);
   });
 
@@ -112,6 +112,81 @@ describe('expandXacro', () => {
       </xacro:macro>
       <xacro:bracket name="a01"/></robot>`);
     expect(links(out.urdf)).toEqual(['A01_mixed']);
+  });
+
+  it('rosbot-ns-include: a namespaced include (ns="body", as Husarion\'s ROSbot writes all its parts): ns.macro, ${ns.prop}, the file\'s own names inside it, nested namespaces', async () => {
+    // xacro-parser refuses ns="..." ("xacro:include name spaces not supported")
+    const files = {
+      '/ws/src/pkg/urdf/body.xacro': `<robot ${NS}>
+        <!-- <xacro:property name="commented" value="x"/> -->
+        <xacro:property name="size" value="0.2"/>
+        <xacro:property name="half" value="\${size / 2}"/>
+        <xacro:macro name="inner" params="n"><link name="inner_\${n}_\${half}"/></xacro:macro>
+        <xacro:macro name="body" params="size:=9 tag">
+          <xacro:include filename="$(find pkg)/urdf/sensor.xacro" ns="sensor"/>
+          <xacro:property name="local" value="\${size * 2}"/>
+          <link name="body_\${size}_\${local}_\${half}_\${tag}"/>
+          <xacro:inner n="\${tag}"/>
+          <xacro:sensor.range at="\${tag}"/>
+        </xacro:macro>
+      </robot>`,
+      '/ws/src/pkg/urdf/sensor.xacro': `<robot ${NS}><xacro:property name="kind" value="tof"/>
+        <xacro:macro name="range" params="at"><link name="\${kind}_\${at}"/></xacro:macro></robot>`,
+    };
+    const out = await expand(`<robot name="r" ${NS}>
+      <xacro:property name="size" value="outer"/>
+      <xacro:include filename="$(find pkg)/urdf/body.xacro" ns="husarion"/>
+      <xacro:husarion.body size="1" tag="a"/>
+      <link name="l_\${husarion.half * 10}_\${size}"/>
+    </robot>`, files);
+    // the macro's parameter "size" hides the file's own property; "half" is the file's (0.1); the
+    // includer's "size" is untouched by the included file's top-level "size"
+    expect(links(out.urdf)).toEqual(['body_1_2_0.1_a', 'inner_a_0.1', 'tof_a', 'l_1_outer']);
+    expect(out.warnings).toEqual([]);
+    // the file's own macros are not reachable unqualified from outside
+    await expect(expand(`<robot name="r" ${NS}><xacro:include filename="body.xacro" ns="n"/><xacro:inner n="x"/></robot>`, files)).rejects.toThrow(/Cannot find macro "inner"/);
+  });
+
+  it('namespaceFile rewrites only what the file defines, and nothing in a quoted string or under another name', () => {
+    const out = namespaceFile(`<robot ${NS}><xacro:property name="p" value="1"/><xacro:macro name="m" params="q"><a v="\${p + q} \${'p'} \${x.p} \${pp}"/><xacro:m q="1"/><xacro:other/></xacro:macro></robot>`, 'N');
+    expect(out).toContain('<xacro:property name="N.p" value="1"/>');
+    expect(out).toContain('<xacro:macro name="N.m" params="q">');
+    expect(out).toContain(`<a v="\${N.p + q} \${'p'} \${x.p} \${pp}"/>`);
+    expect(out).toContain('<xacro:N.m q="1"/><xacro:other/></xacro:macro>');
+  });
+
+  it('Python string methods with arguments (${parent_link.rstrip(\'_link\')} in Husarion\'s sensor macros), with Python\'s meaning', async () => {
+    const out = await expand(`<robot name="r" ${NS}><xacro:property name="p" value="cover_link"/>
+      <link name="\${p.rstrip('_link')}"/><link name="\${'base_link'.rstrip('_link')}"/><link name="\${p.replace('cover', 'top')}"/>
+      <link name="\${'xxaxx'.strip('x')}_\${'yyb'.lstrip('y')}"/>
+      <xacro:if value="\${p.endswith('_link')}"><link name="ends"/></xacro:if><xacro:if value="\${p.startswith('link')}"><link name="starts"/></xacro:if></robot>`);
+    // rstrip removes a set of characters, not a suffix: 'base_link' → 'base'
+    expect(links(out.urdf)).toEqual(['cover', 'base', 'top_link', 'a_b', 'ends']);
+  });
+
+  it('$(find pkg) of a sibling package of the workspace (a folder with a package.xml beside an ancestor), or a package in a folder named otherwise', async () => {
+    const files = {
+      '/ws/src/other_pkg/package.xml': '<package><name>other_pkg</name></package>',
+      '/ws/src/other_pkg/urdf/s.xacro': `<robot ${NS}><xacro:macro name="s"><link name="sibling"/></xacro:macro></robot>`,
+      '/ws/src/pkg/package.xml': '<package><name>renamed_pkg</name></package>',
+      '/ws/src/pkg/urdf/own.xacro': `<robot ${NS}><link name="own"/></robot>`,
+    };
+    const out = await expand(`<robot name="r" ${NS}><xacro:include filename="$(find other_pkg)/urdf/s.xacro"/><xacro:s/>
+      <xacro:include filename="$(find renamed_pkg)/urdf/own.xacro"/></robot>`, files);
+    expect(out.warnings).toEqual([]);
+    expect(links(out.urdf)).toEqual(['sibling', 'own']);
+    // a package.xml that names another package does not make its folder that package
+    const decoy = await expand(`<robot name="r" ${NS}><xacro:include filename="$(find decoy)/urdf/d.xacro"/><link name="a"/></robot>`, {
+      '/ws/src/decoy/package.xml': '<package><name>not_decoy</name></package>',
+      '/ws/src/decoy/urdf/d.xacro': `<robot ${NS}><link name="decoy"/></robot>`,
+    });
+    expect(links(decoy.urdf)).toEqual(['a']);
+    expect(decoy.warnings.join('\n')).toMatch(/package "decoy" not found/);
+  });
+
+  it('a macro of an include that could not be read: the error names the skipped file and the missing package', async () => {
+    await expect(expand(`<robot name="r" ${NS}><xacro:include filename="$(find sensors_pkg)/urdf/l.xacro" ns="lidar"/><xacro:lidar.l/></robot>`))
+      .rejects.toThrow(/Cannot find macro "lidar.l".*skipped includes that may define it: "\/ws\/src\/pkg\/urdf\/urdf\/l.xacro" \(package "sensors_pkg" not found/);
   });
 
   it('a failure is a UrdfError naming the file', async () => {
