@@ -86,11 +86,38 @@ export function gatherControllerFiles(
 }
 
 /**
- * `files` with the controller files of its robot taken from `robotFiles` (a host's copy of the
- * robot's package), before the xacro expansion drops them (scenario-xacro.ts). Files that already
- * carry `robotControllers`, have no `robotFiles`, or whose scenario says `controllerConfig: false`
- * come back as they are. The robot's package is the folder among robotFiles holding a
- * package.xml whose name is a folder of the robot's path (the only one, when just one is given).
+ * The controller files of the robot at `urdfPath` among a host's copy of its package (`files`, by
+ * '/'-separated path: a dropped or picked ROS package folder, ScenarioFiles.robotFiles): the
+ * package is the folder holding a package.xml whose name is a folder of the robot's path (the
+ * deepest), else the only package.xml given; its config/ YAML files as gatherControllerFiles takes
+ * them. Null when there is no package among the files.
+ */
+export function packageControllerFiles(files: Readonly<Record<string, Uint8Array>>, urdfPath: string): GatheredControllers | null {
+  const urdfDirs = segmentsOf(urdfPath).slice(0, -1);
+  const packages = Object.keys(files).map(segmentsOf).filter((s) => s[s.length - 1] === 'package.xml').map((s) => s.slice(0, -1));
+  let best: string[] | null = null;
+  let bestAt = -1;
+  for (const dir of packages) {
+    const at = dir.length === 0 ? 0 : urdfDirs.lastIndexOf(dir[dir.length - 1]) + 1;
+    if (at > bestAt) {
+      best = dir;
+      bestAt = at;
+    }
+  }
+  if (best === null || (bestAt <= 0 && packages.length > 1)) return null;
+  const prefix = [...best, 'config'];
+  const keys = Object.keys(files).filter((p) => {
+    const s = segmentsOf(p);
+    return isYaml(p) && s.length > prefix.length && s.length - prefix.length <= CONFIG_MAX_DEPTH + 1 && prefix.every((x, k) => s[k] === x);
+  });
+  return takeFiles(keys, prefix.join('/'), (p) => (files[p] instanceof Uint8Array ? files[p] : null));
+}
+
+/**
+ * `files` with the controller files of its robot taken from `robotFiles` (packageControllerFiles,
+ * or the one file `robot.controllerConfig` names, found by its path's tail), before the xacro
+ * expansion drops them (scenario-xacro.ts). Files that already carry `robotControllers`, have no
+ * `robotFiles`, or whose scenario says `controllerConfig: false` come back as they are.
  */
 export function controllerFilesFromRobotFiles(files: ScenarioFiles): ScenarioFiles {
   if (files === null || typeof files !== 'object' || files.robotControllers !== undefined) return files;
@@ -98,40 +125,15 @@ export function controllerFilesFromRobotFiles(files: ScenarioFiles): ScenarioFil
   if (robotFiles === null || typeof robotFiles !== 'object' || Array.isArray(robotFiles)) return files;
   const entry = parseScenarioFile(files.scenario).robot;
   if (entry === undefined || !('urdf' in entry) || entry.controllerConfig === false) return files;
-  const bytesOf = (p: string): Uint8Array | null => {
-    const b = (robotFiles as Record<string, unknown>)[p];
-    return b instanceof Uint8Array ? b : null;
-  };
-  let gathered: GatheredControllers;
+  const bytes: Record<string, Uint8Array> = {};
+  for (const [path, b] of Object.entries(robotFiles as Record<string, unknown>)) if (b instanceof Uint8Array) bytes[path] = b;
+  let gathered: GatheredControllers | null;
   if (typeof entry.controllerConfig === 'string') {
-    const picked = new PickedFiles(Object.keys(robotFiles).flatMap((path) => {
-      const bytes = bytesOf(path);
-      return bytes ? [{ path, bytes }] : [];
-    }));
-    const f = picked.find(entry.controllerConfig);
+    const f = new PickedFiles(Object.entries(bytes).map(([path, b]) => ({ path, bytes: b }))).find(entry.controllerConfig);
     if (!f) throw new Error(`load: the controller file "${entry.controllerConfig}" (robot.controllerConfig) is not among ScenarioFiles.robotFiles`);
     gathered = takeFiles([f.path], f.path, () => f.bytes);
-  } else {
-    const urdfDirs = segmentsOf(entry.urdf).slice(0, -1);
-    const packages = Object.keys(robotFiles).map(segmentsOf).filter((s) => s[s.length - 1] === 'package.xml').map((s) => s.slice(0, -1));
-    // the package whose folder the robot's path passes through (the deepest), else the only one
-    let best: string[] | null = null;
-    let bestAt = -1;
-    for (const dir of packages) {
-      const at = dir.length === 0 ? 0 : urdfDirs.lastIndexOf(dir[dir.length - 1]) + 1;
-      if (at > bestAt) {
-        best = dir;
-        bestAt = at;
-      }
-    }
-    if (best === null || (bestAt <= 0 && packages.length > 1)) return files;
-    const prefix = [...best, 'config'];
-    const keys = Object.keys(robotFiles).filter((p) => {
-      const s = segmentsOf(p);
-      return isYaml(p) && s.length > prefix.length && s.length - prefix.length <= CONFIG_MAX_DEPTH + 1 && prefix.every((x, k) => s[k] === x);
-    });
-    gathered = takeFiles(keys, prefix.join('/'), bytesOf);
-  }
+  } else gathered = packageControllerFiles(bytes, entry.urdf);
+  if (gathered === null) return files;
   const out: ScenarioFiles = { ...files, robotControllers: gathered.files };
   if (gathered.notes.length > 0) out.robotControllerNotes = [...(files.robotControllerNotes ?? []), ...gathered.notes];
   return out;
