@@ -273,6 +273,16 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
     read: (p, display) => readUserFile(p, display),
     tooLarge: (message) => new FileTooLargeError(message),
+    async list(root, segments) {
+      // no symbolic link on the way to the folder (HostFiles.listFiles follows none below it)
+      let p = root;
+      for (const seg of segments) {
+        p = path.join(p, seg);
+        const st = await deps.files.lstat(p).catch(() => null);
+        if (st === null || st.isSymbolicLink === true) return [];
+      }
+      return deps.files.listFiles(p);
+    },
   };
 
   /**

@@ -20,6 +20,9 @@
  *   3. meshes: the expanded URDF's mesh and texture files inside the same packages, sized with
  *      lstat before any is read (MESH_MAX_BYTES each), as robot-files.ts does for a plain URDF;
  *      includes and meshes together within ROBOT_MAX_RELATED_BYTES.
+ *   4. controller files: the package's config/ YAML files (ros_control: position controllers hold
+ *      joints, sim/robot/urdf/ros-controllers.ts) within the caps CONTROLLER_YAML_MAX_*, with the
+ *      package.xml that marks the package, through the same checks, within the same budget.
  *
  * No electron imports: the handlers inject their checked file access, so tests run it in Node.
  */
@@ -28,6 +31,7 @@ import { parseUrdf } from '../sim/robot/urdf/parse-urdf';
 import { urdfReferencedFiles, type UrdfFileRef } from '../sim/robot/urdf/load-urdf';
 import { expandPickedRobot, PickedFiles } from '../sim/robot/urdf/picked-files';
 import { MESH_MAX_BYTES } from '../sim/robot/urdf/urdf-error';
+import { CONTROLLER_YAML_MAX_BYTES, CONTROLLER_YAML_MAX_DEPTH, CONTROLLER_YAML_MAX_FILES } from '../sim/robot/urdf/ros-controllers';
 import { isAllowedRelatedName, RELATED_MAX_NAMES, RELATED_MAX_PARSE_BYTES } from './related-files';
 import { LIMITS } from './ipc-contract';
 import { ROBOT_MAX_RELATED_BYTES } from './robot-files';
@@ -47,6 +51,12 @@ export interface XacroRobotAccess {
   read(path: string, display: string): Promise<Uint8Array>;
   /** The error for a file refused for its size before it was read (handlers.ts FileTooLargeError). */
   tooLarge(message: string): Error;
+  /**
+   * The regular files under root/segments… (no symbolic link on the way, none followed below), as
+   * '/'-separated paths relative to it with their sizes; empty when there is no such folder.
+   * Optional: without it the package's controller files are not read (step 4).
+   */
+  list?(root: string, segments: readonly string[]): Promise<{ path: string; size: number }[]>;
 }
 
 /** What openFile('robot') returns for a xacro robot. */
@@ -182,6 +192,28 @@ export async function openXacroRobot(filePath: string, bytes: Uint8Array, access
     found.push({ key, path: f.path });
   }
   for (const f of found) related[f.key] = await access.read(f.path, f.key);
+
+  // 4. the package's controller files (ros_control YAML under config/) with its package.xml, by
+  //    which the renderer finds the package among the files (sim/scenario/scenario-controllers.ts)
+  if (packageDir !== null && pkgFolder !== null && access.list) {
+    const listed = (await access.list(packageDir, ['config']))
+      .filter((f) => /\.ya?ml$/i.test(f.path) && f.path.split('/').length <= CONTROLLER_YAML_MAX_DEPTH + 1 && f.size <= CONTROLLER_YAML_MAX_BYTES)
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+      .slice(0, CONTROLLER_YAML_MAX_FILES);
+    const yaml: { key: string; path: string }[] = [];
+    for (const f of listed) {
+      const segs = allowedSegments(`${pkgFolder}/config/${f.path}`);
+      const checked = segs === null ? null : await access.check(base, segs, segs.join('/'));
+      if (segs === null || checked === null || checked.size > CONTROLLER_YAML_MAX_BYTES) continue;
+      budget(checked.size, `controller file '${segs.join('/')}'`);
+      yaml.push({ key: segs.join('/'), path: checked.path });
+    }
+    const xml = yaml.length > 0 ? await access.check(base, [pkgFolder, 'package.xml'], `${pkgFolder}/package.xml`) : null;
+    if (xml !== null && xml.size <= PACKAGE_XML_MAX_BYTES) {
+      related[`${pkgFolder}/package.xml`] = await access.read(xml.path, `${pkgFolder}/package.xml`);
+      for (const f of yaml) related[f.key] = await access.read(f.path, f.key);
+    }
+  }
   return { name: mainName, related };
 }
 

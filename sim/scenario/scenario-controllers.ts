@@ -5,7 +5,7 @@
  *   true (default)  the robot's ROS package: walk up from the URDF/xacro file's folder (at most
  *                   ROS_PACKAGE_MAX_DEPTH folders) to one holding a `package.xml`, then every
  *                   `.yaml`/`.yml` under its `config/` (ROS's convention for controller files),
- *                   CONFIG_MAX_DEPTH folders down, in path order, at most CONTROLLER_YAML_MAX_FILES
+ *                   CONTROLLER_YAML_MAX_DEPTH folders down, in path order, at most CONTROLLER_YAML_MAX_FILES
  *                   of at most CONTROLLER_YAML_MAX_BYTES each (a note names what was skipped).
  *                   A robot outside a package has none.
  *   "<path>"        that one file, relative to the scenario file (missing: an error naming it).
@@ -18,15 +18,13 @@
  * by their path from the package's folder ("rover_description/config/control.yaml"), so a
  * recording hashes them and a replay needs nothing else.
  */
-import { CONTROLLER_YAML_MAX_BYTES, CONTROLLER_YAML_MAX_FILES } from '../robot/urdf/ros-controllers';
+import { CONTROLLER_YAML_MAX_BYTES, CONTROLLER_YAML_MAX_DEPTH, CONTROLLER_YAML_MAX_FILES } from '../robot/urdf/ros-controllers';
 import { PickedFiles } from '../robot/urdf/picked-files';
 import type { ScenarioFiles, ScenarioFileSystem } from './scenario-files';
 import { parseScenarioFile } from './scenario-v2';
 
 /** Most folders walked up from the robot file to its package.xml (ROS packages keep robots in urdf/ or a sub-folder). */
 export const ROS_PACKAGE_MAX_DEPTH = 6;
-/** Folders below config/ searched for controller files (config/<robot>/<variant>/x.yaml). */
-const CONFIG_MAX_DEPTH = 3;
 
 const decoder = new TextDecoder();
 const isYaml = (p: string): boolean => /\.ya?ml$/i.test(p);
@@ -78,7 +76,7 @@ export function gatherControllerFiles(
     const packageDir = fs.resolve(urdfPath, up.length > 0 ? up : '.');
     const pkg = segmentsOf(packageDir).pop() ?? '';
     const config = fs.resolve(xml, 'config');
-    const found = (fs.listFiles(config, CONFIG_MAX_DEPTH) ?? []).filter(isYaml);
+    const found = (fs.listFiles(config, CONTROLLER_YAML_MAX_DEPTH) ?? []).filter(isYaml);
     const byKey = new Map(found.map((p) => [`${pkg}/config/${p}`, fs.resolve(xml, `config/${p}`)]));
     return takeFiles([...byKey.keys()], `${pkg}/config`, (key) => fs.readFile(byKey.get(key) as string));
   }
@@ -108,7 +106,7 @@ export function packageControllerFiles(files: Readonly<Record<string, Uint8Array
   const prefix = [...best, 'config'];
   const keys = Object.keys(files).filter((p) => {
     const s = segmentsOf(p);
-    return isYaml(p) && s.length > prefix.length && s.length - prefix.length <= CONFIG_MAX_DEPTH + 1 && prefix.every((x, k) => s[k] === x);
+    return isYaml(p) && s.length > prefix.length && s.length - prefix.length <= CONTROLLER_YAML_MAX_DEPTH + 1 && prefix.every((x, k) => s[k] === x);
   });
   return takeFiles(keys, prefix.join('/'), (p) => (files[p] instanceof Uint8Array ? files[p] : null));
 }

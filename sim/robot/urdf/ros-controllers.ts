@@ -36,6 +36,8 @@ import { parseAllDocuments } from 'yaml';
 export const CONTROLLER_YAML_MAX_FILES = 32;
 /** [bytes] Largest controller YAML file read (controller files are a few KiB; a bigger one is data). */
 export const CONTROLLER_YAML_MAX_BYTES = 256 * 1024;
+/** Folders below a package's config/ searched for controller files (config/<robot>/<variant>/x.yaml). */
+export const CONTROLLER_YAML_MAX_DEPTH = 3;
 /** Mapping levels searched for controllers (ROS 2 under a namespace: namespace, controller_manager, ros__parameters, name). */
 const CONTROLLER_SEARCH_DEPTH = 6;
 /** Most alias expansions a YAML document may make (a billion-laughs file is refused, not expanded). */
