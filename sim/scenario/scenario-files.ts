@@ -159,7 +159,8 @@ function gatherWith(
       files.robotMeshes[ref.path] = read(fs, fs.resolve(scenarioPath, ref.path), `collision mesh of link "${ref.link}" in ${urdfPath}`);
     }
     const controllers = gatherControllerFiles(fs, scenarioPath, urdfPath, parsed.robot.controllerConfig, (p, field) => read(fs, p, field));
-    if (controllers !== null) {
+    // a package without controller files adds nothing (files stay as they were before)
+    if (controllers !== null && (Object.keys(controllers.files).length > 0 || controllers.notes.length > 0)) {
       files.robotControllers = controllers.files;
       if (controllers.notes.length > 0) files.robotControllerNotes = controllers.notes;
     }

@@ -22,6 +22,8 @@ import { readScenarioFilesAsync } from '../../../sim/node/open-scenario';
 import { worldFromScenarioFiles } from '../../../sim/scenario/open-scenario';
 import type { ScenarioFiles } from '../../../sim/scenario/scenario-files';
 import { loadScenarioUrdfRobotWithVisuals } from '../../../sim/scenario/scenario-robot';
+import { packageControllerFiles } from '../../../sim/scenario/scenario-controllers';
+import { CONTROLLER_YAML_MAX_BYTES, CONTROLLER_YAML_MAX_FILES } from '../../../sim/robot/urdf/ros-controllers';
 import { parseScenarioFile } from '../../../sim/scenario/scenario-v2';
 import { flatGround } from './ros-harness';
 
@@ -213,4 +215,23 @@ describe('controller YAML through the service (a host\'s copy of the package in 
       s.service.dispose();
     }
   }, 60_000);
+});
+
+describe('the caps on controller files', () => {
+  it('at most CONTROLLER_YAML_MAX_FILES files (by path) of at most CONTROLLER_YAML_MAX_BYTES each; each skip is a note the world warnings carry', async () => {
+    const files: Record<string, Uint8Array> = { 'pkg/package.xml': new Uint8Array(1), 'pkg/urdf/r.urdf': new Uint8Array(1) };
+    for (let k = 0; k < CONTROLLER_YAML_MAX_FILES + 3; k++) files[`pkg/config/c${String(k).padStart(2, '0')}.yaml`] = new TextEncoder().encode('a: 1\n');
+    files['pkg/config/c00.yaml'] = new Uint8Array(CONTROLLER_YAML_MAX_BYTES + 1);
+    files['pkg/config/deep/a/b/c/too-deep.yaml'] = new Uint8Array(1);
+    files['other/config/x.yaml'] = new Uint8Array(1);
+    const r = packageControllerFiles(files, 'pkg/urdf/r.urdf');
+    expect(Object.keys(r?.files ?? {})).toHaveLength(CONTROLLER_YAML_MAX_FILES - 1);
+    expect(r?.files['pkg/config/c01.yaml']).toBe('a: 1\n');
+    expect(r?.notes).toEqual([
+      `pkg/config holds ${CONTROLLER_YAML_MAX_FILES + 3} YAML files; only the first ${CONTROLLER_YAML_MAX_FILES} (by path) are read for controllers; name the one that matters in the scenario's "robot.controllerConfig"`,
+      `controller file pkg/config/c00.yaml is ${CONTROLLER_YAML_MAX_BYTES + 1} bytes, over ${CONTROLLER_YAML_MAX_BYTES}; not read`,
+    ]);
+    // no package.xml among the files: nothing is looked for
+    expect(packageControllerFiles({ 'pkg/config/a.yaml': new Uint8Array(1) }, 'pkg/urdf/r.urdf')).toBeNull();
+  });
 });
