@@ -98,21 +98,23 @@ interface FoundController {
 }
 
 /**
- * Walks a document: every mapping with a string `type` is a controller (not searched further);
- * every `<name>: { ros__parameters: {...} }` is a parameter block by name.
+ * Walks a document: every `<name>: { ros__parameters: {...} }` is a parameter block by name (not
+ * searched further), except the controller manager's, which declares the controllers; every other
+ * mapping with a string `type` is a controller (not searched further).
  */
 function collect(node: unknown, depth: number, controllers: FoundController[], parameters: Map<string, Mapping>): void {
   if (!isMapping(node) || depth > CONTROLLER_SEARCH_DEPTH) return;
   for (const [key, value] of Object.entries(node)) {
     if (!isMapping(value)) continue;
-    if (typeof value.type === 'string') {
-      controllers.push({ name: lastSegment(key), type: value.type, params: value });
+    const name = lastSegment(key);
+    const ros2 = value.ros__parameters;
+    if (name !== 'controller_manager' && isMapping(ros2)) {
+      parameters.set(name, { ...(parameters.get(name) ?? {}), ...ros2 });
       continue;
     }
-    const ros2 = value.ros__parameters;
-    if (isMapping(ros2) && key !== 'controller_manager') {
-      const name = lastSegment(key);
-      parameters.set(name, { ...(parameters.get(name) ?? {}), ...ros2 });
+    if (name !== 'ros__parameters' && typeof value.type === 'string') {
+      controllers.push({ name, type: value.type, params: value });
+      continue;
     }
     collect(value, depth + 1, controllers, parameters);
   }
@@ -162,6 +164,10 @@ export function readControllerConfig(files: Readonly<Record<string, string>>): C
       collect(value, 0, controllers, parameters);
     }
     if (bad) continue;
+    // a parameter block that gives its own type, for a controller the manager does not declare
+    for (const [name, params] of parameters) {
+      if (typeof params.type === 'string' && !controllers.some((c) => c.name === name)) controllers.push({ name, type: params.type, params: {} });
+    }
     for (const c of controllers) {
       const params = { ...(parameters.get(c.name) ?? {}), ...c.params };
       if (!holdsPosition(c.type, params)) continue;

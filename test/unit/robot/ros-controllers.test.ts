@@ -131,3 +131,31 @@ describe('controller YAML: which joints are held', () => {
     expect(line).toBe('info: joints held at their start position by the robot\'s position controllers: "a", "b" (p/config/x.yaml); "c" (p/config/y.yaml); the scenario\'s "robot.controllerConfig": false leaves them free');
   });
 });
+
+describe('controller YAML: parameter blocks', () => {
+  it('a ROS 2 parameter block that repeats its type is not a controller of its own; one the manager does not declare counts by its type', () => {
+    const yaml = [
+      'controller_manager:',
+      '  ros__parameters:',
+      '    steer_controller:',
+      '      type: joint_trajectory_controller/JointTrajectoryController',
+      '    drive_controller:',
+      '      type: velocity_controllers/JointGroupVelocityController',
+      'steer_controller:',
+      '  ros__parameters:',
+      '    type: joint_trajectory_controller/JointTrajectoryController',
+      '    joints: [steer_left, steer_right]',
+      'drive_controller:',
+      '  ros__parameters:',
+      '    type: velocity_controllers/JointGroupVelocityController',
+      '    joints: [wheel_left, wheel_right]',
+      'mast_controller:',
+      '  ros__parameters:',
+      '    type: position_controllers/JointGroupPositionController',
+      '    joints: [mast]',
+    ].join('\n');
+    const r = readControllerConfig({ 'c.yaml': yaml });
+    expect(r.warnings).toEqual([]);
+    expect(r.holds.map((h) => `${h.controller}:${h.joint}`)).toEqual(['steer_controller:steer_left', 'steer_controller:steer_right', 'mast_controller:mast']);
+  });
+});
