@@ -165,6 +165,19 @@ describe('Open Robot… of a xacro robot: its package\'s controller files (issue
     expect(Object.keys(robot.controllers ?? {})).toEqual(['arm_rover_ros1/config/arm_rover_control.yaml']);
   });
 
+  it('a plain URDF in its package: main sends the controller files beside the meshes; the renderer takes them', async () => {
+    const pkg = path.join(dir, 'src', 'arm_rover_ros1');
+    cpSync(path.resolve(__dirname, '../../fixtures/controller-yaml/arm_rover_ros1'), pkg, { recursive: true });
+    const f = await open(path.join(pkg, 'urdf', 'arm_rover.urdf'));
+    expect(f.name).toBe('arm_rover.urdf');
+    expect(Object.keys(f.related ?? {}).sort()).toEqual(['arm_rover_ros1/config/arm_rover_control.yaml', 'arm_rover_ros1/package.xml']);
+    const robot = await gatherOpenedRobot(noRelated, f);
+    expect(Object.keys(robot.controllers ?? {})).toEqual(['arm_rover_ros1/config/arm_rover_control.yaml']);
+    // outside a package: nothing more than the meshes
+    cpSync(path.join(pkg, 'urdf', 'arm_rover.urdf'), path.join(dir, 'alone.urdf'));
+    expect((await open(path.join(dir, 'alone.urdf'))).related).toEqual({});
+  });
+
   it('a controller file reached through a symbolic link is not read', async () => {
     const pkg = xacroPackage();
     const outside = path.join(dir, 'outside.yaml');
