@@ -18,7 +18,7 @@
  */
 import type { BodyStore } from './bodies';
 import { CONTACT_MAX_PUSHOUT_SPEED, RESTITUTION_THRESHOLD } from './constants';
-import type { Softness } from './soft';
+import type { ContactSoftness } from './soft';
 
 export class ContactStore {
   capacity = 0;
@@ -68,6 +68,12 @@ export class ContactStore {
   r1Impulse = new Float64Array(0);
   r2Impulse = new Float64Array(0);
   maxNormalImpulse = new Float64Array(0);
+  /**
+   * Per body slot (this step): 1 when the body touches another moving body. Its contacts with the
+   * terrain or a static body then keep CONTACT_HERTZ however deep (see solveContacts). Grown by
+   * prepareContacts to the body count.
+   */
+  squeezed = new Uint8Array(0);
   /** Indices of the contacts the solver works on this step (at least one body with solver mass), in store order. */
   active = new Int32Array(0);
   activeCount = 0;
@@ -320,6 +326,17 @@ export function prepareContacts(c: ContactStore, bodies: BodyStore, awakeMass: F
     c.relativeVelocity0[i] = vx * nx + vy * ny + vz * nz;
   }
   c.activeCount = na;
+  // bodies pressed between a moving body and the ground: their ground contacts do not stiffen
+  if (c.squeezed.length < bodies.count + 1) c.squeezed = new Uint8Array(2 * (bodies.count + 1));
+  const squeezed = c.squeezed;
+  squeezed.fill(0);
+  for (let k = 0; k < na; k++) {
+    const i = act[k];
+    if (c.invMassA[i] > 0 && c.invMassB[i] > 0) {
+      squeezed[c.bodyA[i]] = 1;
+      squeezed[c.slotB[i]] = 1;
+    }
+  }
 }
 
 /** Re-applies last step's impulses (they were matched to this step's contacts by the collision pass). */
@@ -381,10 +398,12 @@ export function warmStartContacts(c: ContactStore, bodies: BodyStore): void {
  * separation tracked from the start-of-step anchors), friction (two rows, Coulomb circle),
  * rolling resistance (two angular rows).
  */
-export function solveContacts(c: ContactStore, bodies: BodyStore, soft: Softness, step: { readonly invH: number }, useBias: boolean): void {
+export function solveContacts(c: ContactStore, bodies: BodyStore, soft: ContactSoftness, step: { readonly invH: number }, useBias: boolean): void {
   const invH = step.invH; // [1/s] of the substep (an object field: no float argument to box)
   const pos = bodies.pos, pos0 = bodies.pos0, rot = bodies.rot, v = bodies.linVel, w = bodies.angVel, I = bodies.invInertiaWorld;
   const biasRate = soft.biasRate, softMassScale = soft.massScale, softImpulseScale = soft.impulseScale;
+  const hertz = soft.hertz, zeta = soft.dampingRatio, h = soft.h, stiffenDepth = soft.stiffenDepth;
+  const staticMaxHertz = soft.staticMaxHertz, squeezed = c.squeezed;
   const act = c.active, na = c.activeCount;
   const terrainSlot = bodies.count; // never moves: its separation terms and velocities are 0
   for (let k = 0; k < na; k++) {
@@ -422,9 +441,23 @@ export function solveContacts(c: ContactStore, bodies: BodyStore, soft: Softness
     if (s > 0) {
       bias = s * invH; // speculative: only the approach that would close the gap this substep
     } else if (useBias) {
-      bias = Math.max(biasRate * s, -CONTACT_MAX_PUSHOUT_SPEED);
-      massScale = softMassScale;
-      impulseScale = softImpulseScale;
+      // a deep contact with the ground, on a body no other moving body presses on: stiffer in
+      // proportion to the square of its depth (CONTACT_STIFFEN_DEPTH), up to staticMaxHertz
+      const ground = s < -stiffenDepth && (mA === 0 ? squeezed[b] === 0 : mB === 0 && squeezed[a] === 0);
+      if (!ground) {
+        bias = Math.max(biasRate * s, -CONTACT_MAX_PUSHOUT_SPEED);
+        massScale = softMassScale;
+        impulseScale = softImpulseScale;
+      } else {
+        const r = s / stiffenDepth;
+        const omega = 2 * Math.PI * Math.min(hertz * r * r, staticMaxHertz);
+        const k1 = 2 * zeta + h * omega;
+        const k2 = h * omega * k1;
+        const k3 = 1 / (1 + k2);
+        bias = Math.max((omega / k1) * s, -CONTACT_MAX_PUSHOUT_SPEED);
+        massScale = k2 * k3;
+        impulseScale = k3;
+      }
     }
     let vax = v[3 * a], vay = v[3 * a + 1], vaz = v[3 * a + 2];
     let wax = w[3 * a], way = w[3 * a + 1], waz = w[3 * a + 2];

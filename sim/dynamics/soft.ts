@@ -57,3 +57,27 @@ export function springSoftness(out: Softness, stiffness: number, damping: number
   out.impulseScale = gamma / (K + gamma);
   return out;
 }
+
+/**
+ * Softness of contact rows: the coefficients of the base stiffness (for shallow overlap and
+ * between moving bodies), and what it takes to recompute them for a deep contact with the
+ * ground (sim/dynamics/contacts.ts solveContacts; CONTACT_STIFFEN_DEPTH): the base hertz,
+ * damping ratio and substep, the depth where stiffening starts and its largest hertz.
+ */
+export class ContactSoftness extends Softness {
+  hertz = 0;
+  dampingRatio = 0;
+  h = 0;
+  stiffenDepth = Infinity;
+  staticMaxHertz = 0;
+
+  configure(hertz: number, dampingRatio: number, h: number, stiffenDepth: number, staticMaxHertz: number): this {
+    this.hertz = hertz;
+    this.dampingRatio = dampingRatio;
+    this.h = h;
+    this.stiffenDepth = stiffenDepth;
+    this.staticMaxHertz = Math.max(hertz, staticMaxHertz);
+    this.setHertz(hertz, dampingRatio, h);
+    return this;
+  }
+}

@@ -159,8 +159,16 @@ export interface ScriptCommandSpec {
   steer: number;
 }
 
-/** How the robot's drive command reaches its joints. */
-export type ControllerSpec =
+/**
+ * How the robot's drive command reaches its joints. Every kind may give `forwardYaw` (rad), the
+ * robot's forward direction in its base link's frame, about the base's z (0, the default: +x as
+ * REP-103 has it; ±π/2 for robots modelled driving along ±y, whose wheels spin about x). Wheel
+ * positions, left and right and the joints' axis signs are taken in that drive frame.
+ */
+export type ControllerSpec = ControllerKindSpec & { forwardYaw?: number };
+
+/** The kinds of ControllerSpec. */
+export type ControllerKindSpec =
   | {
       type: 'skid-steer' | 'differential';
       /** Joint names of the left and right wheels (velocity motors). */

@@ -28,7 +28,7 @@ import type { BodyStore } from './bodies';
 import { BodyKind } from './bodies';
 import { CollisionPass } from './collide';
 import { ContactStore, applyRestitution, prepareContacts, solveContacts, warmStartContacts } from './contacts';
-import { CONTACT_DAMPING_RATIO, CONTACT_HERTZ, JOINT_DAMPING_RATIO, JOINT_HERTZ, MAX_ROTATION_PER_SUBSTEP } from './constants';
+import { CONTACT_DAMPING_RATIO, CONTACT_HERTZ, CONTACT_STIFFEN_DEPTH, CONTACT_STIFFEN_MAX_RATE, JOINT_DAMPING_RATIO, JOINT_HERTZ, MAX_ROTATION_PER_SUBSTEP } from './constants';
 import type { DriveController } from './drive';
 import type { ContinuousPass } from './ccd';
 import type { WorldFault } from './faults';
@@ -38,7 +38,7 @@ import type { JointSolveContext, JointStore } from './joints';
 import { JointScratch, measureJoints, solveJoints, warmStartJoints } from './joints';
 import { I_MOTOR, JOINT_IMPULSE_STRIDE } from './joints/store';
 import type { MaterialTable } from './materials';
-import { Softness } from './soft';
+import { ContactSoftness, Softness } from './soft';
 import type { ScriptCommandSpec, WorldSpec } from './spec';
 import { CONTACT_INFO_STRIDE, CONTACT_STRIDE, POSE_STRIDE, VELOCITY_STRIDE } from './frame-layout';
 import { ReportArrays, contactElements, writeBodyReport, writeContactReport } from './report';
@@ -96,7 +96,7 @@ export class DynamicsWorld {
   private readonly islands: SleepIslands;
   /** Per body slot: inverse mass the solver may use this step (0: static, kinematic, asleep). */
   private readonly solverMass: Float64Array;
-  private readonly contactSoft = new Softness();
+  private readonly contactSoft = new ContactSoftness();
   private readonly jointSoft = new Softness();
   private readonly jointCtx: JointSolveContext;
   private readonly wakeFn: (b: number) => void;
@@ -149,7 +149,7 @@ export class DynamicsWorld {
     this.motionBackup = new MotionBackup(n);
     this.robotBodies = Int32Array.from(spec.robot?.bodies ?? [], (b) => bodies.indexOf(b.name));
     const h = this.dt / this.substeps;
-    this.contactSoft.setHertz(Math.min(CONTACT_HERTZ, 0.25 / h), CONTACT_DAMPING_RATIO, h);
+    this.contactSoft.configure(Math.min(CONTACT_HERTZ, 0.25 / h), CONTACT_DAMPING_RATIO, h, CONTACT_STIFFEN_DEPTH, CONTACT_STIFFEN_MAX_RATE / h);
     this.jointSoft.setHertz(Math.min(JOINT_HERTZ, 0.25 / h), JOINT_DAMPING_RATIO, h);
     this.jointCtx = { bodies, invMass: this.solverMass, soft: this.jointSoft, h, invH: 1 / h, scratch: new JointScratch() };
     this.wakeFn = (b: number) => this.wakeBody(b);

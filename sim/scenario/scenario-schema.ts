@@ -496,6 +496,7 @@ export const controllerSchema = variantOf('type', ['skid-steer', 'differential',
     maxAcceleration: v.optional(pos(1000)),
     maxYawAcceleration: v.optional(pos(1000)),
     maxTorque: num({ lo: 0, hi: MAX_EFFORT, loOpen: true, unit: 'N·m' }),
+    forwardYaw: v.optional(num({ lo: -2 * Math.PI, hi: 2 * Math.PI, unit: 'rad' })),
   }),
   strict({
     type: literal('ackermann'),
@@ -510,6 +511,7 @@ export const controllerSchema = variantOf('type', ['skid-steer', 'differential',
     maxSteer: num({ lo: 0, hi: Math.PI / 2, loOpen: true, hiOpen: true, unit: 'rad' }),
     maxAcceleration: v.optional(pos(1000)),
     maxTorque: num({ lo: 0, hi: MAX_EFFORT, loOpen: true, unit: 'N·m' }),
+    forwardYaw: v.optional(num({ lo: -2 * Math.PI, hi: 2 * Math.PI, unit: 'rad' })),
   }),
   strict({
     type: literal('all-wheel-steer'),
@@ -526,6 +528,7 @@ export const controllerSchema = variantOf('type', ['skid-steer', 'differential',
     maxSteer: num({ lo: 0, hi: Math.PI / 2, loOpen: true, unit: 'rad' }),
     mode: v.optional(picklist(['turn', 'crab'] as const)),
     maxTorque: num({ lo: 0, hi: MAX_EFFORT, loOpen: true, unit: 'N·m' }),
+    forwardYaw: v.optional(num({ lo: -2 * Math.PI, hi: 2 * Math.PI, unit: 'rad' })),
   }),
 ]);
 
@@ -550,6 +553,8 @@ export const controllerChoiceSchema = obj({
   type: v.optional(picklist([...CONTROLLER_KINDS, 'none'] as const)),
   mode: v.optional(picklist(['turn', 'crab'] as const)),
   maxSpeed: v.optional(pos(100)),
+  /** [rad] The robot's forward direction in its base frame (ControllerSpec.forwardYaw); default inferred. */
+  forwardYaw: v.optional(num({ lo: -2 * Math.PI, hi: 2 * Math.PI, unit: 'rad' })),
   hold: v.optional(holdSchema),
 });
 

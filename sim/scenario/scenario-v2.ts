@@ -108,7 +108,9 @@ export interface UrdfRobotEntry {
 
 /** A URDF robot's controller picked by kind, parameters inferred (urdf-to-robot.ts ControllerChoice). */
 export interface UrdfControllerChoice {
-  type: ControllerSpec['type'];
+  type?: ControllerSpec['type'];
+  /** [rad] The robot's forward direction in its base frame; default inferred. */
+  forwardYaw?: number;
   mode?: 'turn' | 'crab';
   maxSpeed?: number;
 }
@@ -354,27 +356,30 @@ function checkCamera(c: NonNullable<ScenarioV2Raw['camera']>, problems: V2Proble
   return out;
 }
 
-/** A full controller spec, not a choice of kind ({ type, mode?, maxSpeed? }) or 'none'. */
+/** A full controller spec, not a choice of kind ({ type?, mode?, maxSpeed?, forwardYaw? }) or 'none'. */
 export function isFullControllerSpec(c: UrdfRobotEntry['controller']): c is ControllerSpec {
-  return typeof c === 'object' && Object.keys(c).some((k) => k !== 'type' && k !== 'mode' && k !== 'maxSpeed');
+  return typeof c === 'object' && Object.keys(c).some((k) => k !== 'type' && k !== 'mode' && k !== 'maxSpeed' && k !== 'forwardYaw');
 }
 
 /**
- * A URDF robot's `controller`: a full spec (it has fields beyond type, mode, maxSpeed and hold),
+ * A URDF robot's `controller`: a full spec (it has fields beyond type, mode, maxSpeed, forwardYaw and hold),
  * with an optional `hold`; or a choice of kind ("none": no drive), with an optional `hold`.
  */
 function parseUrdfController(raw: unknown, entry: UrdfRobotEntry): void {
   const isObj = isObject(raw);
-  const choiceKeys = ['type', 'mode', 'maxSpeed', 'hold'];
+  const choiceKeys = ['type', 'mode', 'maxSpeed', 'forwardYaw', 'hold'];
   if (isObj && Object.keys(raw).every((k) => choiceKeys.includes(k))) {
     const c = run(runSchema(controllerChoiceSchema, raw, 'robot.controller'));
     if (c.hold !== undefined) entry.hold = c.hold;
+    const frame = c.forwardYaw !== undefined ? { forwardYaw: c.forwardYaw } : {};
     if (c.type === 'none') {
-      if (c.mode !== undefined || c.maxSpeed !== undefined) fail('robot.controller: "mode" and "maxSpeed" need a drive; "type": "none" has none');
+      if (c.mode !== undefined || c.maxSpeed !== undefined || c.forwardYaw !== undefined) fail('robot.controller: "mode", "maxSpeed" and "forwardYaw" need a drive; "type": "none" has none');
       entry.controller = 'none';
     } else if (c.type !== undefined) {
       if (c.mode !== undefined && c.type !== 'all-wheel-steer') fail(`robot.controller.mode: only "all-wheel-steer" has modes, this controller is "${c.type}"`);
-      entry.controller = { type: c.type, ...(c.mode !== undefined ? { mode: c.mode } : {}), ...(c.maxSpeed !== undefined ? { maxSpeed: c.maxSpeed } : {}) };
+      entry.controller = { type: c.type, ...(c.mode !== undefined ? { mode: c.mode } : {}), ...(c.maxSpeed !== undefined ? { maxSpeed: c.maxSpeed } : {}), ...frame };
+    } else if (c.forwardYaw !== undefined && c.mode === undefined && c.maxSpeed === undefined) {
+      entry.controller = frame; // the kind inferred, in the given frame
     } else if (c.mode !== undefined || c.maxSpeed !== undefined) {
       fail('robot.controller: "mode" and "maxSpeed" need the controller\'s "type" (one of "skid-steer", "differential", "ackermann", "all-wheel-steer")');
     }

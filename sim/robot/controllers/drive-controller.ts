@@ -29,7 +29,7 @@
  * rate / bicycle angle), saved and restored with saveState / loadState for keyframes.
  */
 import type { ControllerSpec, RobotSpec } from '../../dynamics/spec';
-import { quatRotateInverse } from '../../math/quat';
+import { quatMultiply, quatRotateInverse } from '../../math/quat';
 import type { Quat } from '../../math/quat';
 import { ackermannMaxCurvature, ackermannRearWheelSpeeds, ackermannSteeringAngles, allWheelSteerTarget, approach, skidSteerWheelSpeeds } from './drive-kinematics';
 
@@ -92,14 +92,26 @@ function optionalLimit(v: number | undefined, name: string): number {
 }
 
 /**
- * Signs of the joints' axes against the base's left (wheels) and up (steering) axes at the start
- * pose. Unknown joints (no robot given) keep +1.
+ * The drive frame at the start pose: the base body's position, and its orientation turned by
+ * `forwardYaw` about its z (ControllerSpec.forwardYaw), so that +x is the robot's forward.
  */
-function axisSigns(joints: readonly string[], steering: Uint8Array, robot?: RobotSpec): Float64Array {
-  const s = new Float64Array(joints.length).fill(1);
-  if (!robot) return s;
+export function driveFrame(robot: RobotSpec, forwardYaw = 0): { q: Quat; p: readonly number[] } {
   const base = robot.bodies.find((b) => b.name === robot.base);
   const q = (base?.orientation ?? [0, 0, 0, 1]) as Quat;
+  const p = base?.position ?? [0, 0, 0];
+  if (forwardYaw === 0) return { q, p };
+  const turn: Quat = [0, 0, Math.sin(forwardYaw / 2), Math.cos(forwardYaw / 2)];
+  return { q: quatMultiply([0, 0, 0, 1], q, turn), p };
+}
+
+/**
+ * Signs of the joints' axes against the drive frame's left (wheels) and up (steering) axes at
+ * the start pose. Unknown joints (no robot given) keep +1.
+ */
+function axisSigns(joints: readonly string[], steering: Uint8Array, robot?: RobotSpec, forwardYaw = 0): Float64Array {
+  const s = new Float64Array(joints.length).fill(1);
+  if (!robot) return s;
+  const { q } = driveFrame(robot, forwardYaw);
   const local: [number, number, number] = [0, 0, 0];
   joints.forEach((name, i) => {
     const j = robot.joints.find((x) => x.name === name);
@@ -141,7 +153,7 @@ class SkidSteerController implements DriveController {
     this.targetVelocity = new Float64Array(this.joints.length);
     this.targetAngle = new Float64Array(this.joints.length);
     this.isSteering = new Uint8Array(this.joints.length);
-    this.axisSigns = axisSigns(this.joints, this.isSteering, robot);
+    this.axisSigns = axisSigns(this.joints, this.isSteering, robot, spec.forwardYaw);
   }
 
   step(throttle: number, steer: number, dt: number): void {
@@ -214,7 +226,7 @@ class AckermannController implements DriveController {
     this.isSteering = new Uint8Array(this.joints.length);
     this.isSteering[this.nDrive] = 1;
     this.isSteering[this.nDrive + 1] = 1;
-    this.axisSigns = axisSigns(this.joints, this.isSteering, robot);
+    this.axisSigns = axisSigns(this.joints, this.isSteering, robot, spec.forwardYaw);
   }
 
   get yawRate(): number {
@@ -296,7 +308,7 @@ class AllWheelSteerController implements DriveController {
     this.n = spec.wheels.length;
     const px: number[] = [], py: number[] = [];
     spec.wheels.forEach((w, i) => {
-      const p = w.position ?? wheelPosition(w.drive, `controller.wheels[${i}]`, robot);
+      const p = w.position ?? wheelPosition(w.drive, `controller.wheels[${i}]`, robot, spec.forwardYaw);
       if (!Array.isArray(p) || p.length !== 2 || !p.every(Number.isFinite)) throw new Error(`controller.wheels[${i}].position must be [x, y] in metres`);
       px.push(p[0]);
       py.push(p[1]);
@@ -324,7 +336,7 @@ class AllWheelSteerController implements DriveController {
     this.targetAngle = new Float64Array(this.joints.length);
     this.isSteering = new Uint8Array(this.joints.length);
     this.isSteering.fill(1, this.n);
-    this.axisSigns = axisSigns(this.joints, this.isSteering, robot);
+    this.axisSigns = axisSigns(this.joints, this.isSteering, robot, spec.forwardYaw);
   }
 
   get yawRate(): number {
@@ -384,14 +396,12 @@ class AllWheelSteerController implements DriveController {
   }
 }
 
-/** [x, y] of a wheel joint's anchor in the base frame at the start pose. */
-function wheelPosition(joint: string, field: string, robot?: RobotSpec): [number, number] {
+/** [x, y] of a wheel joint's anchor in the drive frame at the start pose. */
+function wheelPosition(joint: string, field: string, robot?: RobotSpec, forwardYaw = 0): [number, number] {
   if (!robot) throw new Error(`${field}.position is needed when no robot is given`);
   const j = robot.joints.find((x) => x.name === joint);
   if (!j) throw new Error(`${field}.drive: joint "${joint}" is not in robot "${robot.name}"`);
-  const base = robot.bodies.find((b) => b.name === robot.base);
-  const q = (base?.orientation ?? [0, 0, 0, 1]) as Quat;
-  const bp = base?.position ?? [0, 0, 0];
+  const { q, p: bp } = driveFrame(robot, forwardYaw);
   const a = j.anchor ?? [0, 0, 0];
   const local: [number, number, number] = [0, 0, 0];
   quatRotateInverse(local, q, [a[0] - bp[0], a[1] - bp[1], a[2] - bp[2]]);
@@ -412,6 +422,9 @@ export function allWheelSteerMaxYawRate(spec: Extract<ControllerSpec, { type: 'a
  * (otherwise every axis is assumed to point left / up). Throws an Error naming a bad field.
  */
 export function createDriveController(spec: ControllerSpec, robot?: RobotSpec): DriveController {
+  if (spec.forwardYaw !== undefined && !(Number.isFinite(spec.forwardYaw) && Math.abs(spec.forwardYaw) <= 2 * Math.PI)) {
+    throw new Error(`controller.forwardYaw must be an angle in [−2π, 2π] rad, got ${String(spec.forwardYaw)}`);
+  }
   switch (spec.type) {
     case 'skid-steer':
     case 'differential':

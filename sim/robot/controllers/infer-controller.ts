@@ -20,8 +20,8 @@
  *  - Wheel radius from the wheel body's cylinder (or sphere); track and wheelbase from anchors.
  */
 import type { BodySpec, ControllerSpec, JointSpec, RobotSpec, Vec3Spec } from '../../dynamics/spec';
-import type { Quat } from '../../math/quat';
 import { quatRotateInverse } from '../../math/quat';
+import { driveFrame } from './drive-controller';
 
 /** [m/s] Top speed of an inferred controller. */
 export const INFERRED_MAX_SPEED = 2;
@@ -65,12 +65,11 @@ function wheelRadius(body: BodySpec | undefined): number | undefined {
  * slips a wheel carrying its share of the weight (m·g·r / wheels). `kind`: the controller type to
  * infer (default: chosen by the rules above).
  */
-export function inferController(robot: RobotSpec, jointEfforts: Record<string, number> = {}, kind?: ControllerSpec['type']): InferredController {
+export function inferController(robot: RobotSpec, jointEfforts: Record<string, number> = {}, kind?: ControllerSpec['type'], forwardYawGiven?: number): InferredController {
   const base = robot.bodies.find((b) => b.name === robot.base);
   if (!base) return { reason: `base body "${robot.base}" not found` };
-  const q = (base.orientation ?? [0, 0, 0, 1]) as Quat;
-  const bp = base.position ?? [0, 0, 0];
-  const local = (p: Vec3Spec): [number, number, number] => quatRotateInverse([0, 0, 0], q, [p[0] - bp[0], p[1] - bp[1], p[2] - bp[2]]) as [number, number, number];
+  let { q, p: bp } = driveFrame(robot, 0);
+  let local = (p: Vec3Spec): [number, number, number] => quatRotateInverse([0, 0, 0], q, [p[0] - bp[0], p[1] - bp[1], p[2] - bp[2]]) as [number, number, number];
 
   // Bodies reachable from the base without crossing a ball joint.
   const reach = new Set<string>([robot.base]);
@@ -90,6 +89,13 @@ export function inferController(robot: RobotSpec, jointEfforts: Record<string, n
     j.type === 'revolute' && !j.limits && /wheel/i.test(`${j.name} ${j.bodyB}`) && !/caster/i.test(`${j.name} ${j.bodyB}`) && reach.has(j.bodyB);
   const wheels = robot.joints.filter(isWheel);
   if (wheels.length < 2) return { reason: `found ${wheels.length} wheel joint(s) (continuous joints named "...wheel..."), need 2 or more` };
+  // the drive frame: +x forward (REP-103) unless the wheels spin about the base's x
+  const forwardYaw = forwardYawGiven ?? inferForwardYaw(wheels, local, (d) => quatRotateInverse([0, 0, 0], q, d) as [number, number, number]);
+  if (forwardYaw !== 0) {
+    ({ q, p: bp } = driveFrame(robot, forwardYaw));
+    local = (p: Vec3Spec): [number, number, number] => quatRotateInverse([0, 0, 0], q, [p[0] - bp[0], p[1] - bp[1], p[2] - bp[2]]) as [number, number, number];
+  }
+  const frame = forwardYaw !== 0 ? { forwardYaw } : {};
   // the joint each body hangs on, to walk from a wheel up to the base
   const parentJoint = new Map<string, JointSpec>();
   for (const j of robot.joints) if (j.bodyA) parentJoint.set(j.bodyB, j);
@@ -149,6 +155,7 @@ export function inferController(robot: RobotSpec, jointEfforts: Record<string, n
         maxAcceleration: INFERRED_MAX_ACCELERATION,
         maxYawAcceleration: INFERRED_MAX_YAW_ACCELERATION,
         maxTorque,
+        ...frame,
       },
     };
   }
@@ -181,6 +188,7 @@ export function inferController(robot: RobotSpec, jointEfforts: Record<string, n
         maxSteer,
         maxAcceleration: INFERRED_MAX_ACCELERATION,
         maxTorque,
+        ...frame,
       },
     };
   }
@@ -201,6 +209,43 @@ export function inferController(robot: RobotSpec, jointEfforts: Record<string, n
       maxAcceleration: INFERRED_MAX_ACCELERATION,
       maxYawAcceleration: INFERRED_MAX_YAW_ACCELERATION,
       maxTorque,
+      ...frame,
     },
   };
+}
+
+const FRONT = /front|fore|(^|_)f(_|$)/i;
+const BACK = /back|rear|aft|(^|_)b(_|$)/i;
+const LEFT = /left|(^|_)l(_|$)/i;
+const RIGHT = /right|(^|_)r(_|$)/i;
+
+/**
+ * [rad] The robot's forward direction in the base frame (ControllerSpec.forwardYaw): 0 (+x, as
+ * REP-103 has it) unless the wheels' axles lie along the base's x more than along its y (a robot
+ * modelled driving along y, as the Curiosity model of theconstructcore, whose wheels spin about
+ * x). Then forward is +y or −y: toward the wheels named front from those named back or rear, else
+ * the left wheels' side turned a quarter clockwise, else +y.
+ */
+function inferForwardYaw(wheels: JointSpec[], local: (p: Vec3Spec) => [number, number, number], direction: (d: Vec3Spec) => [number, number, number]): number {
+  let ax = 0, ay = 0;
+  for (const w of wheels) {
+    const a = direction(w.axis ?? [0, 0, 1]);
+    ax += Math.abs(a[0]);
+    ay += Math.abs(a[1]);
+  }
+  if (ay >= ax) return 0;
+  const mean = (js: JointSpec[], k: 0 | 1): number => js.reduce((s, j) => s + local(j.anchor ?? [0, 0, 0])[k], 0) / js.length;
+  const named = (re: RegExp, not: RegExp): JointSpec[] => wheels.filter((w) => re.test(w.name.replace(/_?joint$/i, '')) && !not.test(w.name.replace(/_?joint$/i, '')));
+  const front = named(FRONT, BACK), back = named(BACK, FRONT);
+  if (front.length > 0 && back.length > 0) {
+    const d = mean(front, 1) - mean(back, 1);
+    if (Math.abs(d) > SIDE_TOLERANCE) return d > 0 ? Math.PI / 2 : -Math.PI / 2;
+  }
+  const left = named(LEFT, RIGHT), right = named(RIGHT, LEFT);
+  if (left.length > 0 && right.length > 0) {
+    const d = mean(left, 0) - mean(right, 0);
+    // left along +x: forward is −y
+    if (Math.abs(d) > SIDE_TOLERANCE) return d > 0 ? -Math.PI / 2 : Math.PI / 2;
+  }
+  return Math.PI / 2;
 }

@@ -119,7 +119,10 @@ export interface UrdfToRobotOptions {
  * `"controller": { "type": "all-wheel-steer", "mode": "crab" }`).
  */
 export interface ControllerChoice {
-  type: ControllerSpec['type'];
+  /** Default: the kind the rules pick. */
+  type?: ControllerSpec['type'];
+  /** [rad] The robot's forward direction in its base frame (ControllerSpec.forwardYaw), instead of the inferred one. */
+  forwardYaw?: number;
   /** All-wheel steering: "turn" (default) or "crab". */
   mode?: 'turn' | 'crab';
   /** [m/s] Top speed instead of the inferred one. */
@@ -541,7 +544,7 @@ function attachController(robot: RobotSpec, model: UrdfModel, options: UrdfToRob
   if (mode === 'infer' || choice) {
     const efforts: Record<string, number> = {};
     for (const j of model.joints) if (j.limit && j.limit.effort > 0) efforts[j.name] = j.limit.effort;
-    const inferred = inferController(robot, efforts, choice?.type);
+    const inferred = inferController(robot, efforts, choice?.type, choice?.forwardYaw);
     if (inferred.controller && choice) {
       if (choice.mode !== undefined) {
         if (inferred.controller.type !== 'all-wheel-steer') throw new UrdfError(`controller.mode is for "all-wheel-steer" controllers, this one is "${inferred.controller.type}"`, 'controller');
@@ -549,7 +552,7 @@ function attachController(robot: RobotSpec, model: UrdfModel, options: UrdfToRob
       }
       if (choice.maxSpeed !== undefined) inferred.controller.maxSpeed = choice.maxSpeed;
     }
-    if (choice && !inferred.controller) throw new UrdfError(`controller: no "${choice.type}" controller fits robot "${robot.name}": ${inferred.reason}; give its joints in the scenario's "robot.controller"`, 'controller');
+    if (choice && !inferred.controller) throw new UrdfError(`controller: no ${choice.type === undefined ? '' : `"${choice.type}" `}controller fits robot "${robot.name}": ${inferred.reason}; give its joints in the scenario's "robot.controller"`, 'controller');
     let reason = inferred.reason;
     if (inferred.controller) {
       try {
@@ -580,9 +583,9 @@ function attachController(robot: RobotSpec, model: UrdfModel, options: UrdfToRob
   return driveWarnings;
 }
 
-/** A ControllerChoice (a kind to infer) rather than a full spec: nothing but type, mode, maxSpeed. */
+/** A ControllerChoice (a kind to infer) rather than a full spec: nothing but type, mode, maxSpeed, forwardYaw. */
 function isChoice(c: object): c is ControllerChoice {
-  return Object.keys(c).every((k) => k === 'type' || k === 'mode' || k === 'maxSpeed');
+  return Object.keys(c).every((k) => k === 'type' || k === 'mode' || k === 'maxSpeed' || k === 'forwardYaw');
 }
 
 /**
