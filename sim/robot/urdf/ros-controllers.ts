@@ -120,7 +120,7 @@ function collect(node: unknown, depth: number, controllers: FoundController[], p
   }
 }
 
-/** "file:line: message" of a YAML error (the parser's message without its excerpt). */
+/** The warning for a YAML error: the file, the line, and the parser's message without its excerpt. */
 function yamlProblem(file: string, e: { message: string; linePos?: readonly { line: number; col: number }[] }): string {
   const first = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
   const at = e.linePos?.[0];
