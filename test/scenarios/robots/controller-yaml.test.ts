@@ -19,6 +19,7 @@ import type { SimWorld } from '../../../sim/app/sim-world';
 import { worldWarnings } from '../../../sim/app/warnings';
 import type { DynamicsWorld } from '../../../sim/dynamics/world';
 import { readScenarioFilesAsync } from '../../../sim/node/open-scenario';
+import { createWorld } from '../../../sim/scenario/create-world';
 import { worldFromScenarioFiles } from '../../../sim/scenario/open-scenario';
 import type { ScenarioFiles } from '../../../sim/scenario/scenario-files';
 import { loadScenarioUrdfRobotWithVisuals } from '../../../sim/scenario/scenario-robot';
@@ -146,6 +147,19 @@ describe('controller YAML in the robot\'s package holds its joints (CLI path)', 
       expect.stringMatching(/^info: joints held .*: "shoulder_joint" \(drive-joints\.yaml\)/),
     ]);
   }, 60_000);
+
+  it('createWorld (scripts) takes the controller files as options.robotControllers', () => {
+    const urdf = readFileSync(urdfOf('arm_rover_ros1'), 'utf8');
+    const yaml = readFileSync(join(PACKAGES, 'arm_rover_ros1/config/arm_rover_control.yaml'), 'utf8');
+    const n = 41;
+    const scenarioObject = (robot: Record<string, unknown> = {}) => ({
+      format: 'terrawheel-scenario', version: 2, terrain: { cols: n, rows: n, dx: 0.25, dy: 0.25, x0: -5, y0: -5, heights: new Array(n * n).fill(0) },
+      robot: { urdf: 'arm_rover.urdf', position: [0, 0], ...robot },
+    });
+    const servos = (robot?: Record<string, unknown>) => createWorld(scenarioObject(robot), { robotUrdf: urdf, robotControllers: { 'config/c.yaml': yaml } }).engine.spec.robot?.servos?.map((s) => s.joint).sort();
+    expect(servos()).toEqual(ARM_JOINTS);
+    expect(servos({ controllerConfig: false })).toBeUndefined();
+  });
 
   it('bad YAML: a warning naming the file and line; the robot loads, its arm free', async () => {
     const root = mkdtempSync(join(dir, 'bad-'));
