@@ -30,5 +30,7 @@ export function bundleKey(format: number, esbuildVersion: string, root?: string)
 export function bundleSourceStamp(format: number, esbuildVersion: string, root?: string): string;
 export function esbuildVersion(): string;
 export function findOrBuildBundle(spec: BundleSpec): Promise<string>;
+/** Bundles of one name kept in the cache after a build (the new one and the newest others). */
+export const KEPT_BUNDLES: number;
 export const CLI_BUNDLE: BundleSpec;
 export function cliBundle(opts?: Partial<BundleSpec>): Promise<string>;

@@ -177,9 +177,42 @@ export async function findOrBuildBundle(spec) {
   const key = bundleKey(spec.format, esbuild.version, root);
   const dir = join(cache, key);
   const file = join(dir, mainFile);
-  if (!existsSync(file)) await build(esbuild, spec, root, cache, dir, file);
+  if (!existsSync(file)) {
+    await build(esbuild, spec, root, cache, dir, file);
+    pruneBundles(cache, key);
+  }
   writeStamp(stampFile, stamp, key);
   return pathToFileURL(file).href;
+}
+
+/** Bundles of one name kept in the cache after a build: the new one and the newest others. */
+export const KEPT_BUNDLES = 3;
+
+/**
+ * Removes all but the KEPT_BUNDLES newest bundles of `cache` (by modification time; `keep`, the
+ * one just built, always stays), and temporary directories of builds that died over an hour ago.
+ * Older bundles may still be running (a long sweep started before a checkout), so a few stay.
+ * Failures are ignored: a bundle in use on a system that refuses its removal stays.
+ */
+function pruneBundles(cache, keep) {
+  try {
+    const now = Date.now();
+    const dirs = [];
+    for (const e of readdirSync(cache, { withFileTypes: true })) {
+      if (!e.isDirectory()) continue;
+      const p = join(cache, e.name);
+      const mtime = statSync(p).mtimeMs;
+      if (/^[0-9a-f]{16}$/.test(e.name)) {
+        if (e.name !== keep) dirs.push({ p, mtime });
+      } else if (e.name.endsWith('.tmp') && now - mtime > 3_600_000) {
+        rmSync(p, { recursive: true, force: true });
+      }
+    }
+    dirs.sort((a, b) => b.mtime - a.mtime);
+    for (const d of dirs.slice(KEPT_BUNDLES - 1)) rmSync(d.p, { recursive: true, force: true });
+  } catch {
+    // best effort
+  }
 }
 
 async function build(esbuild, spec, root, cache, dir, file) {

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utim
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleSourceFiles, CLI_BUNDLE, findOrBuildBundle } from '../../../sim/node/bundle-cache.mjs';
+import { bundleSourceFiles, CLI_BUNDLE, findOrBuildBundle, KEPT_BUNDLES } from '../../../sim/node/bundle-cache.mjs';
 
 const ROOT = resolve(__dirname, '../../..');
 const BIN = join(ROOT, 'bin/terrawheel.mjs');
@@ -77,6 +77,37 @@ describe('the CLI bundle', () => {
     writeFileSync(join(root, 'sim', 'node', 'other.ts'), 'export {};\n');
     expect(await findOrBuildBundle(spec)).not.toBe(second);
     expect(readdirSync(join(root, '.cache', 'cli')).filter((d) => d.endsWith('.tmp'))).toEqual([]);
+  }, 120_000);
+
+  it(`keeps the ${KEPT_BUNDLES} newest bundles of a name after a build (older ones and dead builds' temporaries go)`, async () => {
+    const root = mkdtempSync(join(tmpdir(), 'tw-bundle-prune-'));
+    temps.push(root);
+    mkdirSync(join(root, 'sim', 'node'), { recursive: true });
+    const value = join(root, 'sim', 'node', 'value.ts');
+    writeFileSync(join(root, 'sim', 'node', 'entry.ts'), "import { value } from './value';\nexport const main = (): number => value;\n");
+    const spec = { name: 'cli', format: 1, entries: { cli: 'sim/node/entry.ts' }, main: 'cli', root, cacheDir: join(root, '.cache') };
+    const cache = join(root, '.cache', 'cli');
+    const keys = (): string[] => readdirSync(cache).filter((d) => /^[0-9a-f]{16}$/.test(d));
+    const built: string[] = [];
+    for (let v = 0; v < KEPT_BUNDLES + 2; v++) {
+      writeFileSync(value, `export const value: number = ${v};\n`);
+      const t = new Date(Date.now() + 1000 * v);
+      utimesSync(value, t, t);
+      const url = await findOrBuildBundle(spec);
+      built.push(url.split('/').at(-2) as string);
+      // older bundles' times in order of building
+      const dir = join(cache, built[v]);
+      utimesSync(dir, new Date(Date.now() - 60_000 * (KEPT_BUNDLES + 2 - v)), new Date(Date.now() - 60_000 * (KEPT_BUNDLES + 2 - v)));
+    }
+    mkdirSync(join(cache, 'abc.123.456.tmp'));
+    const old = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(join(cache, 'abc.123.456.tmp'), old, old);
+    writeFileSync(value, 'export const value: number = 99;\n');
+    const last = await findOrBuildBundle(spec);
+    built.push(last.split('/').at(-2) as string);
+    expect(keys().sort()).toEqual(built.slice(-KEPT_BUNDLES).sort());
+    expect(readdirSync(cache).filter((d) => d.endsWith('.tmp'))).toEqual([]);
+    expect(((await import(last)) as { main: () => number }).main()).toBe(99);
   }, 120_000);
 
   it('bin/terrawheel.mjs runs from the bundle it builds in the cache', async () => {
