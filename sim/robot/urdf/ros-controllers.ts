@@ -31,6 +31,7 @@
  * controller commands; a scenario's `robot.controller.hold` wins) is urdf-to-robot.ts's attachServos.
  */
 import { parseAllDocuments } from 'yaml';
+import type { RobotSpec } from '../../dynamics/spec';
 
 /** Most controller YAML files read for one robot (a package's config/ folder, sorted by path). */
 export const CONTROLLER_YAML_MAX_FILES = 32;
@@ -197,4 +198,33 @@ export function describeControllerHolds(held: readonly ControllerHold[]): string
   for (const h of held) byFile.set(h.file, [...(byFile.get(h.file) ?? []), h.joint]);
   const parts = [...byFile].map(([file, joints]) => `${joints.map((j) => `"${j}"`).join(', ')} (${file})`);
   return `info: joints held at their start position by the robot's position controllers: ${parts.join('; ')}; the scenario's "robot.controllerConfig": false leaves them free`;
+}
+
+/**
+ * The holds that apply to `robot` by joint (the first for each joint), and one note per file for
+ * the joints it names that the robot's URDF does not have (`urdfJoints`: every joint name of the
+ * file) or that are fixed or merged into a body: ROS packages share controller files between
+ * variants of a robot, so these are notes, not errors.
+ */
+export function controllerHoldsForRobot(
+  robot: RobotSpec, urdfJoints: ReadonlySet<string>, controllerHolds: readonly ControllerHold[],
+): { holds: Map<string, ControllerHold>; notes: string[] } {
+  const holds = new Map<string, ControllerHold>();
+  const missing = new Map<string, string[]>();
+  const fixed = new Map<string, string[]>();
+  const add = (m: Map<string, string[]>, file: string, joint: string): void => {
+    m.set(file, [...(m.get(file) ?? []), `"${joint}"`]);
+  };
+  for (const h of controllerHolds) {
+    if (!urdfJoints.has(h.joint)) add(missing, h.file, h.joint);
+    else {
+      const joint = robot.joints.find((x) => x.name === h.joint);
+      if (!joint || (joint.type !== 'revolute' && joint.type !== 'prismatic')) add(fixed, h.file, h.joint);
+      else if (!holds.has(h.joint)) holds.set(h.joint, h);
+    }
+  }
+  const notes: string[] = [];
+  for (const [file, joints] of missing) notes.push(`controller file ${file} holds ${joints.join(', ')}, which robot "${robot.name}" does not have; ignored`);
+  for (const [file, joints] of fixed) notes.push(`controller file ${file} holds ${joints.join(', ')}, fixed (or merged) in robot "${robot.name}"; ignored`);
+  return { holds, notes };
 }

@@ -41,7 +41,7 @@ import { inferController } from '../controllers/infer-controller';
 import { createDriveController } from '../controllers/drive-controller';
 import { describeMeshFit, frameWheel, fullTurnRevoluteWarnings } from './wheel-frame';
 import type { WheelPart } from './wheel-frame';
-import type { ControllerHold } from './ros-controllers';
+import { controllerHoldsForRobot, type ControllerHold } from './ros-controllers';
 
 /** Poses closer than this to the identity count as the identity ([m] and quaternion components). */
 const IDENTITY_POSE_TOLERANCE = 1e-12;
@@ -625,7 +625,7 @@ function attachServos(
       if (joint.limits && (target < joint.limits[0] || target > joint.limits[1])) throw new UrdfError(`${field} is ${target}, outside the joint's limits [${joint.limits[0]}, ${joint.limits[1]}]`, name);
     }
   }
-  const configured = controllerFileHolds(robot, byName, controllerHolds);
+  const configured = controllerHoldsForRobot(robot, new Set(byName.keys()), controllerHolds);
   const held: ControllerHold[] = [];
   for (const joint of robot.joints) {
     if (joint.type !== 'revolute' && joint.type !== 'prismatic') continue;
@@ -651,33 +651,6 @@ function attachServos(
   return { held, notes: configured.notes };
 }
 
-/**
- * The controller files' holds by joint, and one note per file for the joints it names that the
- * robot does not have or that are fixed (merged): ROS packages share controller files between
- * variants of a robot, so these are not errors.
- */
-function controllerFileHolds(
-  robot: RobotSpec, byName: Map<string, UrdfJoint>, controllerHolds: readonly ControllerHold[],
-): { holds: Map<string, ControllerHold>; notes: string[] } {
-  const holds = new Map<string, ControllerHold>();
-  const missing = new Map<string, string[]>();
-  const fixed = new Map<string, string[]>();
-  const add = (m: Map<string, string[]>, file: string, joint: string): void => {
-    m.set(file, [...(m.get(file) ?? []), `"${joint}"`]);
-  };
-  for (const h of controllerHolds) {
-    if (!byName.has(h.joint)) add(missing, h.file, h.joint);
-    else {
-      const joint = robot.joints.find((x) => x.name === h.joint);
-      if (!joint || (joint.type !== 'revolute' && joint.type !== 'prismatic')) add(fixed, h.file, h.joint);
-      else if (!holds.has(h.joint)) holds.set(h.joint, h);
-    }
-  }
-  const notes: string[] = [];
-  for (const [file, joints] of missing) notes.push(`controller file ${file} holds ${joints.join(', ')}, which robot "${robot.name}" does not have; ignored`);
-  for (const [file, joints] of fixed) notes.push(`controller file ${file} holds ${joints.join(', ')}, fixed (or merged) in robot "${robot.name}"; ignored`);
-  return { holds, notes };
-}
 
 /** Every joint a drive controller commands. */
 export function controllerJoints(c: ControllerSpec | undefined): string[] {
