@@ -148,6 +148,14 @@ describe('controller YAML in the robot\'s package holds its joints (CLI path)', 
     ]);
   }, 60_000);
 
+  it('robot.controllerConfig is validated: true, false or a path', () => {
+    const parse = (controllerConfig: unknown) => () => parseScenarioFile({ format: 'terrawheel-scenario', version: 2, terrain: 't.json', robot: { urdf: 'x.urdf', controllerConfig } });
+    expect(parse(3)).toThrow(/robot\.controllerConfig: must be true, false or the path of a controller YAML file/);
+    expect(parse('')).toThrow(/robot\.controllerConfig/);
+    expect(parse('a\u0000b')).toThrow(/robot\.controllerConfig/);
+    for (const ok of [true, false, 'config/arm.yaml']) expect((parseScenarioFile({ format: 'terrawheel-scenario', version: 2, terrain: 't.json', robot: { urdf: 'x.urdf', controllerConfig: ok } }).robot as { controllerConfig?: unknown }).controllerConfig).toBe(ok);
+  });
+
   it('createWorld (scripts) takes the controller files as options.robotControllers', () => {
     const urdf = readFileSync(urdfOf('arm_rover_ros1'), 'utf8');
     const yaml = readFileSync(join(PACKAGES, 'arm_rover_ros1/config/arm_rover_control.yaml'), 'utf8');
