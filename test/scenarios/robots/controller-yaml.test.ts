@@ -15,6 +15,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createDefaultService } from '../../../sim/app/default-service';
+import { assetHashes } from '../../../sim/app/record-session';
 import type { SimWorld } from '../../../sim/app/sim-world';
 import { worldWarnings } from '../../../sim/app/warnings';
 import type { DynamicsWorld } from '../../../sim/dynamics/world';
@@ -85,6 +86,8 @@ describe('controller YAML in the robot\'s package holds its joints (CLI path)', 
     expect(Object.keys(files.robotControllers ?? {})).toEqual(['arm_rover_ros1/config/arm_rover_control.yaml']);
     expect(engine.spec.robot?.servos?.map((s) => s.joint).sort()).toEqual(ARM_JOINTS);
     expect(swing(engine, () => world.step(), engine.dt, 0)).toBeLessThan(HELD_TOLERANCE);
+    // they shape the dynamics: a recording names them among its inputs
+    expect((await assetHashes(files)).map((a) => a.name)).toContain('controllers:arm_rover_ros1/config/arm_rover_control.yaml');
     expect(robotWarnings(files)).toEqual([
       'info: joints held at their start position by the robot\'s position controllers: "shoulder_joint", "elbow_joint" (arm_rover_ros1/config/arm_rover_control.yaml); the scenario\'s "robot.controllerConfig": false leaves them free',
     ]);
