@@ -52,7 +52,7 @@ import type { Aabb, Pose, Shape } from '../shapes/shape';
 import { ShapeKind, aabb } from '../shapes/shape';
 import type { CompoundShape } from '../shapes/compound';
 import { shapeWorldAabb } from '../shapes/world-aabb';
-import type { Heightfield } from '../terrain/heightfield';
+import type { Heightfield, MinMax } from '../terrain/heightfield';
 import { sortPairKeys, sortPrefix } from '../math/sort-prefix';
 
 
@@ -104,6 +104,7 @@ export class CollisionPass {
   /** The dispatcher's scratch (body pairs, other shapes against the terrain). */
   private readonly collideWs = new CollideWorkspace();
   private readonly box: Aabb = aabb();
+  private readonly range: MinMax = { min: 0, max: 0 };
   private readonly poseA: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
   private readonly poseB: Pose = { position: [0, 0, 0], orientation: [0, 0, 0, 1] };
   private readonly axis: Vec3 = [0, 0, 0];
@@ -398,6 +399,10 @@ export class CollisionPass {
       const status = collidePolytopeTerrainInto(buf, this.polytopes[a]!, pose.position, pose.orientation, hf, this.polyWs);
       if (status !== 0) this.stats.degraded++;
       for (let k = 0; k < buf.count; k++) buf.kind[k] = CONTACT_KIND_CONVEX_TERRAIN;
+    } else if (this.aboveTerrain(hf, a, S)) {
+      // the whole body (a compound's every part) higher than S above the highest terrain under
+      // its box: nothing the general routine could return (a mast, an arm, a chassis in the air)
+      this.stats.terrainSkipped++;
     } else if (this.polytopes[a] === null || !polytopeTerrainClear(this.polytopes[a]!, pose.position, pose.orientation, hf, S, this.polyWs)) {
       // (a large box or hull provably farther than S from the terrain, e.g. a chassis over
       // its wheels, skips the general routine: it would return nothing; so does each such
@@ -409,6 +414,23 @@ export class CollisionPass {
       this.stats.terrainSkipped++;
     }
     this.emit(bodies, materials, a, -1, prev, out, true);
+  }
+
+  /**
+   * Whether body a's world box (this step's tight box less its S/2 growth) lies more than `S`
+   * above the highest terrain vertex under it, the footprint grown by S: then no point of the
+   * body is within S of the terrain. One min/max-pyramid query (Heightfield.cellRangeMinMax)
+   * instead of transforming every vertex of every part. Off the grid counts as clear (no
+   * terrain there); a non-finite box is not clear.
+   */
+  private aboveTerrain(hf: Heightfield, a: number, S: number): boolean {
+    const t = this.tight, p = 6 * a, g = 0.5 * SPECULATIVE_DISTANCE;
+    const minX = t[p] + g - S, minY = t[p + 1] + g - S, minZ = t[p + 2] + g - S, maxX = t[p + 3] - g + S, maxY = t[p + 4] - g + S;
+    if (!Number.isFinite(minX + minY + minZ + maxX + maxY)) return false;
+    const i0 = Math.floor((minX - hf.x0) / hf.dx), i1 = Math.floor((maxX - hf.x0) / hf.dx);
+    const j0 = Math.floor((minY - hf.y0) / hf.dy), j1 = Math.floor((maxY - hf.y0) / hf.dy);
+    const r = hf.cellRangeMinMax(this.range, i0, j0, i1, j1);
+    return minZ > r.max; // an empty (off-grid) range has max −∞
   }
 
   /**

@@ -35,7 +35,7 @@ import type { WorldFault } from './faults';
 import { MotionBackup, findLeftTerrain, findLimitFault } from './faults';
 import { SleepIslands, resetSleepAnchor } from './islands';
 import type { JointSolveContext, JointStore } from './joints';
-import { JointScratch, measureJoints, solveJoints, warmStartJoints } from './joints';
+import { JointScratch, measureJoints, prepareJoints, solveJoints, warmStartJoints } from './joints';
 import { I_MOTOR, JOINT_IMPULSE_STRIDE } from './joints/store';
 import type { MaterialTable } from './materials';
 import { ContactSoftness, Softness } from './soft';
@@ -294,6 +294,8 @@ export class DynamicsWorld {
         bodies.linVel[3 * b + 2] += gz;
       }
       if (timed) integrateMs += performance.now() - ti0;
+      // joint frames at the step's start poses (later substeps: the last relax pass's frames)
+      if (s === 0) prepareJoints(this.joints, this.jointCtx);
       warmStartJoints(this.joints, this.jointCtx);
       warmStartContacts(c, bodies);
       solveJoints(this.joints, this.jointCtx, true);
@@ -301,6 +303,7 @@ export class DynamicsWorld {
       const ti1 = timed ? performance.now() : 0;
       this.integratePositions();
       if (timed) integrateMs += performance.now() - ti1;
+      prepareJoints(this.joints, this.jointCtx);
       solveJoints(this.joints, this.jointCtx, false);
       solveContacts(c, bodies, this.contactSoft, this.jointCtx, false);
     }

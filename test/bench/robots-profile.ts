@@ -10,7 +10,8 @@
  * self time per function (top 30) and inclusive time of the collision and solver stages.
  * WARM=1 runs a first world untimed (steady state); SERVICE=1 builds the world through the
  * default service as `terrawheel run` does; ALLOC=1 adds the sampled allocations by function;
- * CALLERS=<function> splits that function's self time by caller.
+ * CALLERS=<function> splits that function's self time by caller; SCENARIO=<scenario.json> profiles
+ * that scenario instead of a check robot's (the filter is then ignored, the terrain is the file's).
  * Shares from one run; the machine may be shared (the load average is printed).
  */
 import { Session } from 'node:inspector/promises';
@@ -25,16 +26,17 @@ import { TEN_ROBOTS, writeCheckScenario, type CheckTerrain } from '../scenarios/
 
 interface CpuNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] }
 
-const STAGES = ['terrainContacts', 'pairContacts', 'collideCylinderTerrainInto', 'collidePolytopeTerrainInto', 'collideShapeHeightfield', 'collideSphereTerrainInto', 'collideShapes', 'reduceManifoldInto', 'solveStage', 'substepStage', 'prepareStage', 'solveContacts', 'solveRevolute', 'integrate', 'updatePairs'];
+const STAGES = ['terrainContacts', 'pairContacts', 'collideCylinderTerrainInto', 'collidePolytopeTerrainInto', 'collideShapeHeightfield', 'collideSphereTerrainInto', 'collideShapes', 'reduceManifoldInto', 'solveStage', 'substepStage', 'prepareStage', 'solveContacts', 'solveJoints', 'warmStartJoints', 'prepareJoints', 'solveRevolute', 'integrate', 'updatePairs'];
 
 async function main(): Promise<void> {
   const filter = (process.argv[2] ?? '').toLowerCase();
   const terrain = (process.argv[3] ?? 'hills') as CheckTerrain;
   const from = Number(process.argv[4] ?? 0);
   const seconds = Number(process.argv[5] ?? 8);
-  const robot = TEN_ROBOTS.find((r) => r.name.toLowerCase().includes(filter));
-  if (!robot) throw new Error(`no robot of the check matches "${filter}"`);
-  const path = writeCheckScenario(robot, terrain);
+  const scenario = process.env.SCENARIO;
+  const robot = scenario ? null : TEN_ROBOTS.find((r) => r.name.toLowerCase().includes(filter));
+  if (!scenario && !robot) throw new Error(`no robot of the check matches "${filter}"`);
+  const path = scenario ?? writeCheckScenario(robot!, terrain);
   let world: { engine: unknown; step(n: number): void; fault: unknown };
   if (process.env.SERVICE) {
     // as `terrawheel run` builds it: the default service's load (sim/node/cli.ts runOn)
@@ -48,7 +50,7 @@ async function main(): Promise<void> {
     first.step(8 * 240);
   }
   const perSecond = Math.round(1 / (world.engine as unknown as { dt: number }).dt);
-  console.log(`${robot.name} on ${terrain}: load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(`${scenario ?? `${robot!.name} on ${terrain}`}: load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');

@@ -14,7 +14,7 @@ export function solveFixed(joints: JointStore, ctx: JointSolveContext, j: number
   rotateVec(js.rA, bodies.rot, a, def.anchorA);
   rotateVec(js.rB, bodies.rot, b, def.anchorB);
   rotateVec(js.ax, bodies.rot, a, def.axisA);
-  solveAngular(ctx, j, def, a, b, useBias, imp, false);
+  solveAngular(ctx, j, def, a, b, useBias, imp);
   solvePoint(ctx, j, a, b, useBias, imp);
 }
 

@@ -28,7 +28,7 @@ import { solveBall, warmStartBall } from './ball';
 import { solveFixed, warmStartFixed } from './fixed';
 import { solveCouplings, warmStartCouplings } from './mimic';
 import { measurePrismatic, solvePrismatic, warmStartPrismatic } from './prismatic';
-import { measureRevolute, solveRevolute, warmStartRevolute } from './revolute';
+import { measureRevolute, prepareRevolute, solveRevolute, warmStartRevolute } from './revolute';
 import type { JointSolveContext } from './rows';
 import { JointScratch } from './rows';
 import type { JointStore } from './store';
@@ -40,7 +40,21 @@ export type { JointCoupling, JointDef } from './store';
 export { JOINT_IMPULSE_STRIDE, JOINT_KIND_NAMES, JointKind, JointStore } from './store';
 
 /**
- * One pass over all joints. useBias: solve stage (soft, corrects drift); false: relax stage
+ * The joints' frames (JointStore.frames) at the bodies' current poses: call before the first
+ * substep's warm start and after every position integration (the frame of a substep's relax pass
+ * is also the next substep's, as only velocities change between them). Revolute joints use them;
+ * the other kinds still compute theirs in each pass.
+ */
+export function prepareJoints(joints: JointStore, ctx: JointSolveContext): void {
+  for (let j = 0; j < joints.defs.length; j++) {
+    const def = joints.defs[j];
+    if (ctx.invMass[def.bodyA] === 0 && ctx.invMass[def.bodyB] === 0) continue;
+    if (def.kind === JointKind.Revolute) prepareRevolute(joints, ctx, j, def);
+  }
+}
+
+/**
+ * One pass over all joints (their frames prepared at the current poses: prepareJoints). useBias: solve stage (soft, corrects drift); false: relax stage
  * (rigid rows without bias). Motors, springs and friction act in both (they are physical); motor
  * and friction impulses accumulate over both, clamped to one substep's effort.
  */

@@ -34,7 +34,7 @@ export function solvePrismatic(joints: JointStore, ctx: JointSolveContext, j: nu
     js.slide = js.ax[0] * dx + js.ax[1] * dy + js.ax[2] * dz;
     solveCoordinateRows(joints, ctx, j, def, a, b, useBias, false);
   }
-  solveAngular(ctx, j, def, a, b, useBias, imp, false);
+  solveAngular(ctx, j, def, a, b, useBias, imp);
   // two perpendicular linear rows, errors p·d
   js.perpError = js.p1[0] * dx + js.p1[1] * dy + js.p1[2] * dz;
   solvePerpRow(ctx, j, a, b, useBias, imp, js.p1, 0);

@@ -2,9 +2,10 @@
  * The rows every joint kind is built from (Box2D v3's joint rows, carried to 3D): velocity and
  * effective-mass helpers, the point block (anchors coincide), the angular lock (axis-only or
  * full), a linear row along a direction, and the rows on the joint coordinate (spring, friction,
- * motor, limits). Each joint kind's file (revolute.ts, prismatic.ts, fixed.ts, ball.ts) calls
- * these in its order; the per-context JointScratch carries the vectors and the named scalars
- * between them.
+ * motor, limits). The prismatic, fixed and ball files call these in their order; the
+ * per-context JointScratch carries the vectors and the named scalars between them. Revolute
+ * joints (the most numerous: wheels, steering, arms) have their rows written out in revolute.ts
+ * with the same arithmetic, split into a per-pose prepare and a per-pass solve.
  */
 import type { BodyStore } from '../bodies';
 import { Softness, springSoftness } from '../soft';
@@ -23,7 +24,6 @@ export class JointScratch {
   readonly rA: Vec3 = [0, 0, 0];
   readonly rB: Vec3 = [0, 0, 0];
   readonly ax: Vec3 = [0, 0, 0];
-  readonly bx: Vec3 = [0, 0, 0];
   readonly p1: Vec3 = [0, 0, 0];
   readonly p2: Vec3 = [0, 0, 0];
   readonly tmp: Vec3 = [0, 0, 0];
@@ -236,38 +236,29 @@ export function solvePoint(ctx: JointSolveContext, j: number, a: number, b: numb
 }
 
 /**
- * Angular lock. Revolute (axisOnly): the two rows perpendicular to the axis, error a × b_B
- * (the small rotation taking A's axis onto B's). Fixed/prismatic: all three rows, error from
- * the quaternion q_B·(q_A·q0)⁻¹.
+ * Angular lock, all three rows (fixed, prismatic): error from the quaternion q_B·(q_A·q0)⁻¹.
+ * (Revolute's 2×2 lock perpendicular to its axis is written out in revolute.ts.)
  */
-export function solveAngular(ctx: JointSolveContext, j: number, def: JointDef, a: number, b: number, useBias: boolean, imp: Float64Array, axisOnly: boolean): void {
+export function solveAngular(ctx: JointSolveContext, j: number, def: JointDef, a: number, b: number, useBias: boolean, imp: Float64Array): void {
   const js = ctx.scratch;
   const bodies = ctx.bodies;
   const o = JOINT_IMPULSE_STRIDE * j + I_ANG;
-  let ex = 0, ey = 0, ez = 0;
-  if (axisOnly) {
-    // error φ⊥ = a × b (a: A's axis, b: B's axis, both world)
-    ex = js.ax[1] * js.bx[2] - js.ax[2] * js.bx[1];
-    ey = js.ax[2] * js.bx[0] - js.ax[0] * js.bx[2];
-    ez = js.ax[0] * js.bx[1] - js.ax[1] * js.bx[0];
-  } else {
-    const r = bodies.rot, qa = 4 * a, qb = 4 * b, q0 = def.q0;
-    // t = q_A · q0
-    const ta = r[qa + 3], tx0 = r[qa], ty0 = r[qa + 1], tz0 = r[qa + 2];
-    const tx = ta * q0[0] + tx0 * q0[3] + ty0 * q0[2] - tz0 * q0[1];
-    const ty = ta * q0[1] - tx0 * q0[2] + ty0 * q0[3] + tz0 * q0[0];
-    const tz = ta * q0[2] + tx0 * q0[1] - ty0 * q0[0] + tz0 * q0[3];
-    const tw = ta * q0[3] - tx0 * q0[0] - ty0 * q0[1] - tz0 * q0[2];
-    // e = q_B · t⁻¹
-    const bw = r[qb + 3], bxq = r[qb], byq = r[qb + 1], bzq = r[qb + 2];
-    const cx = -tx, cy = -ty, cz = -tz, cw = tw;
-    const exq = bw * cx + bxq * cw + byq * cz - bzq * cy;
-    const eyq = bw * cy - bxq * cz + byq * cw + bzq * cx;
-    const ezq = bw * cz + bxq * cy - byq * cx + bzq * cw;
-    const ewq = bw * cw - bxq * cx - byq * cy - bzq * cz;
-    const sgn = ewq < 0 ? -2 : 2;
-    ex = sgn * exq; ey = sgn * eyq; ez = sgn * ezq;
-  }
+  const r = bodies.rot, qa = 4 * a, qb = 4 * b, q0 = def.q0;
+  // t = q_A · q0
+  const ta = r[qa + 3], tx0 = r[qa], ty0 = r[qa + 1], tz0 = r[qa + 2];
+  const tx = ta * q0[0] + tx0 * q0[3] + ty0 * q0[2] - tz0 * q0[1];
+  const ty = ta * q0[1] - tx0 * q0[2] + ty0 * q0[3] + tz0 * q0[0];
+  const tz = ta * q0[2] + tx0 * q0[1] - ty0 * q0[0] + tz0 * q0[3];
+  const tw = ta * q0[3] - tx0 * q0[0] - ty0 * q0[1] - tz0 * q0[2];
+  // e = q_B · t⁻¹
+  const bw = r[qb + 3], bxq = r[qb], byq = r[qb + 1], bzq = r[qb + 2];
+  const cx = -tx, cy = -ty, cz = -tz, cw = tw;
+  const exq = bw * cx + bxq * cw + byq * cz - bzq * cy;
+  const eyq = bw * cy - bxq * cz + byq * cw + bzq * cx;
+  const ezq = bw * cz + bxq * cy - byq * cx + bzq * cw;
+  const ewq = bw * cw - bxq * cx - byq * cy - bzq * cz;
+  const sgn = ewq < 0 ? -2 : 2;
+  const ex = sgn * exq, ey = sgn * eyq, ez = sgn * ezq;
   let massScale = 1, impulseScale = 0, biasRate = 0;
   if (useBias) {
     massScale = ctx.soft.massScale;
@@ -281,27 +272,6 @@ export function solveAngular(ctx: JointSolveContext, j: number, def: JointDef, a
   if (ctx.invMass[b] > 0) for (let k = 0; k < 9; k++) js.K[k] += I[9 * b + k];
   const w = bodies.angVel;
   const rx = w[3 * b] - w[3 * a], ry = w[3 * b + 1] - w[3 * a + 1], rz = w[3 * b + 2] - w[3 * a + 2];
-  if (axisOnly) {
-    // 2×2 in the basis p1, p2 ⟂ axis
-    dotK(js, js.p1, js.p1);
-    const k11 = js.rowK;
-    dotK(js, js.p1, js.p2);
-    const k12 = js.rowK;
-    dotK(js, js.p2, js.p2);
-    const k22 = js.rowK;
-    const det = k11 * k22 - k12 * k12;
-    if (!(det > 1e-300)) return;
-    const u1 = rx * js.p1[0] + ry * js.p1[1] + rz * js.p1[2] + biasRate * (ex * js.p1[0] + ey * js.p1[1] + ez * js.p1[2]);
-    const u2 = rx * js.p2[0] + ry * js.p2[1] + rz * js.p2[2] + biasRate * (ex * js.p2[0] + ey * js.p2[1] + ez * js.p2[2]);
-    const inv = 1 / det;
-    const l1 = -massScale * inv * (k22 * u1 - k12 * u2) - impulseScale * imp[o];
-    const l2 = -massScale * inv * (k11 * u2 - k12 * u1) - impulseScale * imp[o + 1];
-    imp[o] += l1;
-    imp[o + 1] += l2;
-    js.vec[0] = l1 * js.p1[0] + l2 * js.p2[0]; js.vec[1] = l1 * js.p1[1] + l2 * js.p2[1]; js.vec[2] = l1 * js.p1[2] + l2 * js.p2[2];
-    applyAng(ctx, a, b, js.vec);
-    return;
-  }
   if (!invert3(js.Kinv, js.K)) return;
   const ux = rx + biasRate * ex, uy = ry + biasRate * ey, uz = rz + biasRate * ez;
   const lx = -massScale * (js.Kinv[0] * ux + js.Kinv[3] * uy + js.Kinv[6] * uz) - impulseScale * imp[o];
@@ -310,14 +280,6 @@ export function solveAngular(ctx: JointSolveContext, j: number, def: JointDef, a
   imp[o] += lx; imp[o + 1] += ly; imp[o + 2] += lz;
   js.vec[0] = lx; js.vec[1] = ly; js.vec[2] = lz;
   applyAng(ctx, a, b, js.vec);
-}
-
-/** rowK = u·K·v. */
-export function dotK(js: JointScratch, u: Vec3, v: Vec3): void {
-  const x = js.K[0] * v[0] + js.K[3] * v[1] + js.K[6] * v[2];
-  const y = js.K[1] * v[0] + js.K[4] * v[1] + js.K[7] * v[2];
-  const z = js.K[2] * v[0] + js.K[5] * v[1] + js.K[8] * v[2];
-  js.rowK = u[0] * x + u[1] * y + u[2] * z;
 }
 
 /** angle = revolute angle of B relative to A about the axis, in (−π, π]: from q_rel = q0⁻¹·q_A⁻¹·q_B. */

@@ -20,6 +20,13 @@ export const JOINT_IMPULSE_STRIDE = 12;
  */
 export const I_LIN = 0, I_ANG = 3, I_MOTOR = 6, I_LOWER = 7, I_UPPER = 8, I_SPRING = 9, I_PERP = 10;
 
+/**
+ * Number of float64 slots of one joint's frame (see JointStore.frames): what its rows need that
+ * depends only on the bodies' poses and world inertias, computed once per pose (revolute.ts
+ * prepareRevolute) instead of in every pass.
+ */
+export const JOINT_FRAME_STRIDE = 48;
+
 export interface JointDef {
   kind: JointKind;
   name: string;
@@ -64,6 +71,13 @@ export class JointStore {
    * one budget of friction·h; zeroed at each substep's warm start: not state).
    */
   frictionImpulse = new Float64Array(0);
+  /**
+   * The joints' frames at the bodies' current poses, JOINT_FRAME_STRIDE per joint (world arms and
+   * axes, effective masses, position errors): derived, not state. prepareJoints (index.ts) fills
+   * them whenever the poses change within a step (before the first substep's warm start, after
+   * each position integration); the warm start and both solver passes read them.
+   */
+  frames = new Float64Array(0);
   /** Joint coordinate and its rate after the last step (report). */
   position = new Float64Array(0);
   velocity = new Float64Array(0);
@@ -89,6 +103,7 @@ export class JointStore {
     this.motorTarget = grow(this.motorTarget, 1);
     this.impulses = grow(this.impulses, JOINT_IMPULSE_STRIDE);
     this.frictionImpulse = grow(this.frictionImpulse, 1);
+    this.frames = grow(this.frames, JOINT_FRAME_STRIDE);
     this.position = grow(this.position, 1);
     this.velocity = grow(this.velocity, 1);
     this.motorTarget[n - 1] = motorTarget;
