@@ -26,7 +26,7 @@
 import * as nodePath from 'node:path';
 import { classifyAsset } from './asset-kind';
 import { referencedFileNames, RELATED_MAX_PARSE_BYTES } from './related-files';
-import { openXacroRobot, type XacroRobotAccess } from './robot-xacro';
+import { findPackageDir, openXacroRobot, readPackageControllerFiles, type XacroRobotAccess } from './robot-xacro';
 import { isXacro } from '../sim/robot/urdf/xacro-detect';
 import { ROBOT_MAX_RELATED_BYTES, robotRelatedPaths } from './robot-files';
 import { MESH_MAX_BYTES } from '../sim/robot/urdf/urdf-error';
@@ -254,7 +254,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       ? await openXacroRobot(filePath, bytes, xacroAccess, path)
       : undefined;
     // A robot comes with the meshes its URDF names (sub-folders too): read here, since readRelated serves plain names only.
-    const related = xacro ? xacro.related : kind === 'robot' ? await readRobotRelated(path.dirname(filePath), name, bytes) : undefined;
+    const related = xacro ? xacro.related : kind === 'robot' ? { ...(await readPlainRobotControllers(filePath)), ...(await readRobotRelated(path.dirname(filePath), name, bytes)) } : undefined;
     const settings = await deps.settings.addRecent(kind, name, filePath);
     deps.onRecentChanged?.(settings);
     return related ? { kind, name: xacro?.name ?? name, bytes, token, related } : { kind, name, bytes, token };
@@ -273,7 +273,31 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     },
     read: (p, display) => readUserFile(p, display),
     tooLarge: (message) => new FileTooLargeError(message),
+    async list(root, segments) {
+      // no symbolic link on the way to the folder (HostFiles.listFiles follows none below it)
+      let p = root;
+      for (const seg of segments) {
+        p = path.join(p, seg);
+        const st = await deps.files.lstat(p).catch(() => null);
+        if (st === null || st.isSymbolicLink === true) return [];
+      }
+      return deps.files.listFiles(p);
+    },
   };
+
+  /**
+   * A plain URDF's package controller files (robot-xacro.ts readPackageControllerFiles): keyed
+   * "<package folder>/config/…" beside the meshes, which are keyed relative to the URDF's folder.
+   */
+  async function readPlainRobotControllers(filePath: string): Promise<Record<string, Uint8Array>> {
+    const packageDir = await findPackageDir(filePath, xacroAccess, path);
+    if (packageDir === null) return {};
+    let total = 0;
+    return readPackageControllerFiles(packageDir, xacroAccess, path, (size, what) => {
+      total += size;
+      if (total > ROBOT_MAX_RELATED_BYTES) throw new FileTooLargeError(`the controller files of '${path.basename(filePath)}' total at least ${total} bytes (${what}); at most ${ROBOT_MAX_RELATED_BYTES} bytes are read for one robot`);
+    });
+  }
 
   /**
    * The files a URDF references inside its folder (robot-files.ts). A missing one is left out (the

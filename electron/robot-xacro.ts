@@ -20,6 +20,10 @@
  *   3. meshes: the expanded URDF's mesh and texture files inside the same packages, sized with
  *      lstat before any is read (MESH_MAX_BYTES each), as robot-files.ts does for a plain URDF;
  *      includes and meshes together within ROBOT_MAX_RELATED_BYTES.
+ *   4. controller files: the package's config/ YAML files (ros_control: position controllers hold
+ *      joints, sim/robot/urdf/ros-controllers.ts) within the caps CONTROLLER_YAML_MAX_*, with the
+ *      package.xml that marks the package, through the same checks, within the same budget
+ *      (readPackageControllerFiles; handlers.ts uses it for a plain URDF in a package too).
  *
  * No electron imports: the handlers inject their checked file access, so tests run it in Node.
  */
@@ -28,6 +32,7 @@ import { parseUrdf } from '../sim/robot/urdf/parse-urdf';
 import { urdfReferencedFiles, type UrdfFileRef } from '../sim/robot/urdf/load-urdf';
 import { expandPickedRobot, PickedFiles } from '../sim/robot/urdf/picked-files';
 import { MESH_MAX_BYTES } from '../sim/robot/urdf/urdf-error';
+import { CONTROLLER_YAML_MAX_BYTES, CONTROLLER_YAML_MAX_DEPTH, CONTROLLER_YAML_MAX_FILES } from '../sim/robot/urdf/ros-controllers';
 import { isAllowedRelatedName, RELATED_MAX_NAMES, RELATED_MAX_PARSE_BYTES } from './related-files';
 import { LIMITS } from './ipc-contract';
 import { ROBOT_MAX_RELATED_BYTES } from './robot-files';
@@ -47,6 +52,12 @@ export interface XacroRobotAccess {
   read(path: string, display: string): Promise<Uint8Array>;
   /** The error for a file refused for its size before it was read (handlers.ts FileTooLargeError). */
   tooLarge(message: string): Error;
+  /**
+   * The regular files under root/segments… (no symbolic link on the way, none followed below), as
+   * '/'-separated paths relative to it with their sizes; empty when there is no such folder.
+   * Optional: without it the package's controller files are not read (step 4).
+   */
+  list?(root: string, segments: readonly string[]): Promise<{ path: string; size: number }[]>;
 }
 
 /** What openFile('robot') returns for a xacro robot. */
@@ -81,16 +92,7 @@ export async function openXacroRobot(filePath: string, bytes: Uint8Array, access
   };
 
   // 1. the package and the workspace folder
-  let packageDir: string | null = null;
-  for (let dir = path.dirname(filePath), i = 0; i <= XACRO_PACKAGE_MAX_DEPTH; i++) {
-    if (await probe(dir, ['package.xml'])) {
-      packageDir = dir;
-      break;
-    }
-    const up = path.dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
+  const packageDir = await findPackageDir(filePath, access, path);
   const base = packageDir !== null ? path.dirname(packageDir) : path.dirname(filePath);
   const mainName = path.relative(base, filePath).split(path.sep).join('/');
   const pkgFolder = packageDir !== null ? path.basename(packageDir) : null;
@@ -182,7 +184,55 @@ export async function openXacroRobot(filePath: string, bytes: Uint8Array, access
     found.push({ key, path: f.path });
   }
   for (const f of found) related[f.key] = await access.read(f.path, f.key);
+
+  // 4. the package's controller files
+  if (packageDir !== null) Object.assign(related, await readPackageControllerFiles(packageDir, access, path, budget));
   return { name: mainName, related };
+}
+
+/** The folder of the ROS package holding `filePath`: the nearest of its folders (at most XACRO_PACKAGE_MAX_DEPTH up) with a package.xml that is a regular file; null without one. */
+export async function findPackageDir(filePath: string, access: XacroRobotAccess, path: PlatformPath): Promise<string | null> {
+  for (let dir = path.dirname(filePath), i = 0; i <= XACRO_PACKAGE_MAX_DEPTH; i++) {
+    const found = await access.check(dir, ['package.xml'], 'package.xml').catch(() => null);
+    if (found) return dir;
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return null;
+}
+
+/**
+ * The controller files (ros_control YAML under config/, ros-controllers.ts's caps) of the package
+ * at `packageDir`, with its package.xml, by which the renderer finds the package among the files
+ * (sim/scenario/scenario-controllers.ts): keyed "<package folder>/config/…" and
+ * "<package folder>/package.xml"; empty when there is none (or `access` cannot list). Each read
+ * through access.check (no links), each size counted by `budget` before any is read.
+ */
+export async function readPackageControllerFiles(
+  packageDir: string, access: XacroRobotAccess, path: PlatformPath, budget: (size: number, what: string) => void,
+): Promise<Record<string, Uint8Array>> {
+  const out: Record<string, Uint8Array> = {};
+  if (!access.list) return out;
+  const base = path.dirname(packageDir);
+  const pkgFolder = path.basename(packageDir);
+  const listed = (await access.list(packageDir, ['config']))
+    .filter((f) => /\.ya?ml$/i.test(f.path) && f.path.split('/').length <= CONTROLLER_YAML_MAX_DEPTH + 1 && f.size <= CONTROLLER_YAML_MAX_BYTES)
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .slice(0, CONTROLLER_YAML_MAX_FILES);
+  const yaml: { key: string; path: string }[] = [];
+  for (const f of listed) {
+    const segs = allowedSegments(`${pkgFolder}/config/${f.path}`);
+    const checked = segs === null ? null : await access.check(base, segs, segs.join('/'));
+    if (segs === null || checked === null || checked.size > CONTROLLER_YAML_MAX_BYTES) continue;
+    budget(checked.size, `controller file '${segs.join('/')}'`);
+    yaml.push({ key: segs.join('/'), path: checked.path });
+  }
+  const xml = yaml.length > 0 ? await access.check(base, [pkgFolder, 'package.xml'], `${pkgFolder}/package.xml`) : null;
+  if (xml === null || xml.size > PACKAGE_XML_MAX_BYTES) return out;
+  out[`${pkgFolder}/package.xml`] = await access.read(xml.path, `${pkgFolder}/package.xml`);
+  for (const f of yaml) out[f.key] = await access.read(f.path, f.key);
+  return out;
 }
 
 /** Folds '.' and '..' of a relative path; null when it climbs out. */

@@ -24,6 +24,7 @@ import { parseUrdf } from '../sim/robot/urdf/parse-urdf';
 import { urdfReferencedFiles } from '../sim/robot/urdf/load-urdf';
 import { expandPickedRobot, PickedFiles, type PickedFile } from '../sim/robot/urdf/picked-files';
 import { isXacro } from '../sim/robot/urdf/xacro';
+import { packageControllerFiles } from '../sim/scenario/scenario-controllers';
 
 export interface OpenedRobot {
   /** The URDF's file name (the scenario's robot.urdf; mesh paths resolve against it). */
@@ -33,6 +34,14 @@ export interface OpenedRobot {
   meshes: Record<string, Uint8Array>;
   /** What the user should know (xacro includes skipped); empty for a plain URDF. */
   notes: string[];
+  /**
+   * The controller files (ros_control YAML) of the robot's ROS package when it came with its
+   * package (a dropped or picked folder): their position controllers hold joints
+   * (sim/scenario/scenario-controllers.ts). Absent otherwise.
+   */
+  controllers?: Record<string, string>;
+  /** Controller files skipped for their number or size. */
+  controllerNotes?: string[];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -60,7 +69,19 @@ export function replaceRobot(scenario: unknown, urdf: string): Record<string, un
 
 /** The world's files with the robot swapped in (the terrain as gathered for the running world). */
 export function withRobot(files: ScenarioFiles, robot: OpenedRobot): ScenarioFiles {
-  return { ...files, scenario: replaceRobot(files.scenario, robot.name), robotUrdf: robot.urdf, robotMeshes: { ...robot.meshes } };
+  // the old robot's controller files go with it
+  const { robotControllers: _files, robotControllerNotes: _notes, ...rest } = files;
+  const out: ScenarioFiles = { ...rest, scenario: replaceRobot(files.scenario, robot.name), robotUrdf: robot.urdf, robotMeshes: { ...robot.meshes } };
+  if (robot.controllers !== undefined) out.robotControllers = { ...robot.controllers };
+  if (robot.controllerNotes !== undefined && robot.controllerNotes.length > 0) out.robotControllerNotes = [...robot.controllerNotes];
+  return out;
+}
+
+/** `robot` with the controller files of its package when `related` holds the package (packageControllerFiles). */
+function withControllers(robot: OpenedRobot, related: Record<string, Uint8Array> | undefined): OpenedRobot {
+  const found = related ? packageControllerFiles(related, robot.name) : null;
+  if (found === null) return robot;
+  return { ...robot, controllers: found.files, ...(found.notes.length > 0 ? { controllerNotes: found.notes } : {}) };
 }
 
 function baseName(path: string): string {
@@ -91,7 +112,7 @@ export async function gatherOpenedRobot(host: Host, opened: OpenedRobotFile): Pr
       // left out: see above
     }
   }
-  return { name: opened.name, urdf, meshes, notes: [] };
+  return withControllers({ name: opened.name, urdf, meshes, notes: [] }, opened.related);
 }
 
 /**
@@ -119,6 +140,6 @@ async function gatherOpenedXacro(host: Host, opened: OpenedRobotFile): Promise<O
     const bytes = await read(ref.path);
     if (bytes) meshes[ref.path] = bytes;
   }
-  return { name: opened.name, urdf: r.urdf, meshes, notes: r.warnings };
+  return withControllers({ name: opened.name, urdf: r.urdf, meshes, notes: r.warnings }, opened.related);
 }
 

@@ -237,6 +237,13 @@ export function planDrop(files: readonly DroppedFile[], token: string, hasWorld:
         used.add(f);
       } else (ref.role === 'collision' ? missingCollision : missingVisual).push(baseName(ref.path));
     }
+    // a dropped ROS package's package.xml and controller files (robot-swap.ts reads its
+    // position controllers, sim/scenario/scenario-controllers.ts), by their path in the drop
+    for (const c of all) {
+      if (c === u || !/(^|\/)package\.xml$|\.ya?ml$/i.test(c.file.name)) continue;
+      related[c.file.name] = c.file.bytes;
+      used.add(c);
+    }
     const uniq = (xs: string[]): string[] => [...new Set(xs)];
     if (missingCollision.length > 0) return need(u, uniq(missingCollision), 'its collision meshes');
     const notes = ignoredNotes(used);

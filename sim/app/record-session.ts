@@ -148,7 +148,7 @@ async function sha256(bytes: Uint8Array): Promise<string> {
 
 const utf8 = new TextEncoder();
 
-/** Content hashes of a scenario's inputs (scenario JSON, terrain sidecar and data, URDF, meshes). */
+/** Content hashes of a scenario's inputs (scenario JSON, terrain sidecar and data, URDF, meshes, controller files). */
 export async function assetHashes(files: ScenarioFiles | null, scenarioPath?: string): Promise<{ name: string; hash: string }[]> {
   const out: { name: string; hash: string }[] = [];
   if (files === null) return out;
@@ -157,6 +157,8 @@ export async function assetHashes(files: ScenarioFiles | null, scenarioPath?: st
   if (files.terrainData instanceof Uint8Array && files.terrainData.length > 0) out.push({ name: 'terrain-data', hash: await sha256(files.terrainData) });
   if (typeof files.robotUrdf === 'string') out.push({ name: 'robot-urdf', hash: await sha256(utf8.encode(files.robotUrdf)) });
   for (const [path, bytes] of Object.entries(files.robotMeshes ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) out.push({ name: `mesh:${path}`, hash: await sha256(bytes) });
+  // the controller files that hold joints (scenario-controllers.ts) shape the dynamics too
+  for (const [path, text] of Object.entries(files.robotControllers ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) out.push({ name: `controllers:${path}`, hash: await sha256(utf8.encode(text)) });
   return out;
 }
 

@@ -8,6 +8,7 @@
  * instead of spiralling; the measured realtime factor is reported in every frame.
  */
 import { expandScenarioXacro } from '../scenario/scenario-xacro';
+import { controllerFilesFromRobotFiles } from '../scenario/scenario-controllers';
 import { describeTerrainLoadEstimate, estimateTerrainLoad } from '../terrain/load-estimate';
 import { parseScenarioFile, type ParsedScenario } from '../scenario/scenario-v2';
 import { SimWorld } from './sim-world';
@@ -161,8 +162,9 @@ export class SimServiceImpl implements SimService {
   }
 
   async load(files: ScenarioFiles, onProgress?: (p: LoadProgress) => void, options: LoadOptions = {}): Promise<WorldInfo> {
-    // a xacro robot (any host may pass one, with its includes in robotFiles) is expanded here, first
-    files = await expandScenarioXacro(files);
+    // a xacro robot (any host may pass one, with its includes in robotFiles) is expanded here, first;
+    // the package's controller files are taken from robotFiles before the expansion drops them
+    files = await expandScenarioXacro(controllerFilesFromRobotFiles(files));
     if (this.deps.prepareFiles) files = await this.deps.prepareFiles(files, this.decompose ? { decompose: this.decompose } : {});
     const world = this.buildWorld(files, onProgress, options);
     if (this.recording) await this.stopRecording();

@@ -447,7 +447,8 @@ export function formatSummary(r: RunSummary): string {
     `travelled     ${f(r.distance)} m`,
     `contacts      ${f(r.contactsPerStep, 2)} per step, max depth ${f(r.maxDepth * 1000, 2)} mm (${kinds})`,
     ...(r.fault ? [`FAULT         ${r.fault}`] : []),
-    ...r.warnings.map((w) => `warning       ${w}`),
+    // a robot's "info: " lines (joints its controller files hold) are said as such, not as warnings
+    ...r.warnings.map((w) => (w.startsWith('info: ') ? `info          ${w.slice(6)}` : `warning       ${w}`)),
     ...(r.meshes ?? []).map((m) => `mesh          ${m}`),
     `state hash    ${r.stateHash}`,
     ...(r.recording ? [`recording     ${r.recording.path}: ${r.recording.steps} steps, ${formatBytes(r.recording.bytes)}, ${r.recording.keyframes} keyframes`] : []),

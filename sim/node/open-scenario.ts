@@ -14,13 +14,16 @@
  *
  * A missing file is reported as `file not found: <absolute path> (<the field that named it>)`.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readdirSync, readFileSync, type Dirent } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { PlainWorld } from '../dynamics/plain-world';
 import { openScenarioWith, worldFromScenarioFiles, type OpenScenarioOptions } from '../scenario/open-scenario';
 import { gatherScenarioFiles, gatherScenarioFilesAsync, ScenarioFileError, type ScenarioFiles, type ScenarioFileSystem } from '../scenario/scenario-files';
 
 export type { OpenScenarioOptions };
+
+/** Most paths listFiles gives for one folder (a package's config/ holds a few). */
+const LIST_MAX_FILES = 4096;
 
 /** The disk, for gatherScenarioFiles: absolute paths, "file not found" for ENOENT/ENOTDIR. */
 export const nodeScenarioFileSystem: ScenarioFileSystem = {
@@ -36,6 +39,25 @@ export const nodeScenarioFileSystem: ScenarioFileSystem = {
   },
   resolve(base, relative) {
     return resolve(dirname(base), relative);
+  },
+  listFiles(dir, maxDepth) {
+    const out: string[] = [];
+    const walk = (abs: string, rel: string, depth: number): boolean => {
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(abs, { withFileTypes: true });
+      } catch {
+        return false;
+      }
+      for (const e of entries) {
+        // regular files and folders only: a symbolic link is not followed
+        if (e.isFile()) out.push(rel + e.name);
+        else if (e.isDirectory() && depth < maxDepth && out.length < LIST_MAX_FILES) walk(join(abs, e.name), `${rel}${e.name}/`, depth + 1);
+        if (out.length >= LIST_MAX_FILES) break;
+      }
+      return true;
+    };
+    return walk(dir, '', 0) ? out.sort() : null;
   },
 };
 

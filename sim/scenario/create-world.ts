@@ -22,6 +22,11 @@ export interface CreateWorldOptions {
   /** URDF text and meshes (by the path the URDF gives) when the scenario's robot is a URDF. */
   robotUrdf?: string;
   robotMeshes?: Record<string, Uint8Array>;
+  /**
+   * The robot's controller files (ros_control YAML text by path): their position controllers hold
+   * joints unless the scenario's `robot.controllerConfig` is false (docs/robots.md, "Controller files").
+   */
+  robotControllers?: Record<string, string>;
 }
 
 /**
@@ -40,7 +45,7 @@ export function createWorld(scenario: unknown, options: CreateWorldOptions = {})
     throw new ScenarioError(`createWorld: the scenario's terrain is the file ${JSON.stringify(parsed.terrain.file.slice(0, 200))}: load it (loadTerrain) and pass it as options.terrain, or give inline heights`);
   }
   const robot = parsed.robot !== undefined && 'urdf' in parsed.robot
-    ? loadScenarioUrdfRobot(parsed, { robotUrdf: options.robotUrdf, robotMeshes: options.robotMeshes }, terrain)
+    ? loadScenarioUrdfRobot(parsed, { robotUrdf: options.robotUrdf, robotMeshes: options.robotMeshes, robotControllers: options.robotControllers }, terrain)
     : undefined;
   return new PlainWorld(buildScenarioWorld(parsed, terrain, robot).engine);
 }

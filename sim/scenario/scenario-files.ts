@@ -12,6 +12,7 @@ import { urdfReferencedFiles } from '../robot/urdf/load-urdf';
 import { parseTerrainSidecar } from '../terrain/sidecar';
 import { parseScenarioFile } from './scenario-v2';
 import type { ConvexParts } from '../robot/mesh/convex-decomposition';
+import { gatherControllerFiles } from './scenario-controllers';
 
 /** Inputs to load a world (what the worker's `load` takes; the CLI and openScenario gather them from disk). */
 export interface ScenarioFiles {
@@ -37,6 +38,14 @@ export interface ScenarioFiles {
   /** SRDF text next to the URDF (same name, .srdf), if any: its disable_collisions pairs are honoured. */
   robotSrdf?: string;
   /**
+   * The robot's controller configuration: ros_control YAML text by path (its package's
+   * config/ files, or the one file `robot.controllerConfig` names), gathered by
+   * scenario-controllers.ts; its position controllers hold their joints (ros-controllers.ts).
+   */
+  robotControllers?: Record<string, string>;
+  /** Notes of that gathering (files skipped for their number or size): said with the robot's warnings. */
+  robotControllerNotes?: string[];
+  /**
    * Convex parts of the robot's concave collision meshes (by collisionMeshKey), added by
    * prepareScenarioMeshes (scenario-meshes.ts) before the world is built; derived from the meshes.
    */
@@ -49,6 +58,12 @@ export interface ScenarioFiles {
 export interface ScenarioFileSystem {
   /** The bytes of the file at `path`, or null when there is no such file (other failures throw). */
   readFile(path: string): Uint8Array | null;
+  /**
+   * The regular files under folder `dir` (its path as `resolve` gives it), as '/'-separated paths
+   * relative to it, at most `maxDepth` folders down; null when there is no such folder. Optional:
+   * without it a robot package's controller files are not looked for (scenario-controllers.ts).
+   */
+  listFiles?(dir: string, maxDepth: number): string[] | null;
   /** `relative` resolved against the directory of the file `base`. */
   resolve(base: string, relative: string): string;
 }
@@ -142,6 +157,12 @@ function gatherWith(
     for (const ref of urdfReferencedFiles(parseUrdf(files.robotUrdf), parsed.robot.urdf)) {
       if (ref.role !== 'collision') continue;
       files.robotMeshes[ref.path] = read(fs, fs.resolve(scenarioPath, ref.path), `collision mesh of link "${ref.link}" in ${urdfPath}`);
+    }
+    const controllers = gatherControllerFiles(fs, scenarioPath, urdfPath, parsed.robot.controllerConfig, (p, field) => read(fs, p, field));
+    // a package without controller files adds nothing (files stay as they were before)
+    if (controllers !== null && (Object.keys(controllers.files).length > 0 || controllers.notes.length > 0)) {
+      files.robotControllers = controllers.files;
+      if (controllers.notes.length > 0) files.robotControllerNotes = controllers.notes;
     }
     // an SRDF of the same name next to the URDF (robot.urdf, robot.urdf.xacro → robot.srdf)
     const srdfPath = urdfPath.replace(/(\.urdf)?(\.xacro)?$/i, '.srdf');

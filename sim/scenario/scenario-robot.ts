@@ -7,6 +7,7 @@ import type { RobotSpec } from '../dynamics/spec';
 import { placeOnTerrain } from '../robot/place-robot';
 import { loadUrdfRobot } from '../robot/urdf/load-urdf';
 import { parseSrdfDisabledPairs } from '../robot/urdf/srdf';
+import { describeControllerHolds, readControllerConfig } from '../robot/urdf/ros-controllers';
 import type { VisualSpec } from '../robot/urdf/urdf-to-robot';
 import type { ConvexParts } from '../robot/mesh/convex-decomposition';
 import type { Heightfield } from '../terrain/heightfield';
@@ -23,6 +24,10 @@ export interface ScenarioRobotFiles {
   robotConvexParts?: Record<string, ConvexParts>;
   /** Notes of the robot's xacro expansion in the service (scenario-xacro.ts): said with the robot's warnings. */
   robotXacroNotes?: string[];
+  /** Controller YAML text by path (scenario-controllers.ts): its position controllers hold their joints. */
+  robotControllers?: Record<string, string>;
+  /** Controller files skipped when they were gathered: said with the robot's warnings. */
+  robotControllerNotes?: string[];
 }
 
 /** The scenario's URDF robot placed on the terrain (throws ScenarioError without one). */
@@ -40,6 +45,9 @@ export function loadScenarioUrdfRobotWithVisuals(parsed: ParsedScenario, files: 
   if (entry === undefined || !('urdf' in entry)) throw new ScenarioError('scenario: no URDF robot');
   if (typeof files.robotUrdf !== 'string') throw new ScenarioError(`scenario: the robot ${entry.urdf} was not supplied (ScenarioFiles.robotUrdf)`);
   const meshes = files.robotMeshes ?? {};
+  // the robot's controller files, unless the scenario turns them off (a path was read as the one file)
+  const controllerFiles = entry.controllerConfig !== false && isTextRecord(files.robotControllers) ? files.robotControllers : {};
+  const config = readControllerConfig(controllerFiles);
   const loaded = loadUrdfRobot(files.robotUrdf, {
     position: [entry.position[0], entry.position[1], 0],
     yaw: entry.yaw,
@@ -48,6 +56,7 @@ export function loadScenarioUrdfRobotWithVisuals(parsed: ParsedScenario, files: 
     ...(files.robotConvexParts !== undefined ? { convexParts: files.robotConvexParts } : {}),
     controller: entry.controller ?? 'infer',
     ...(entry.hold !== undefined ? { hold: entry.hold } : {}),
+    ...(config.holds.length > 0 ? { controllerHolds: config.holds } : {}),
     ...(entry.lumpFixedLinks !== undefined ? { lumpFixedLinks: entry.lumpFixedLinks } : {}),
     ...(entry.motorTorque !== undefined ? { motorTorque: entry.motorTorque } : {}),
     ...(entry.selfCollide !== undefined ? { selfCollide: entry.selfCollide } : {}),
@@ -59,5 +68,15 @@ export function loadScenarioUrdfRobotWithVisuals(parsed: ParsedScenario, files: 
   // so the renderer draws the collision shapes of links that have no other visual
   const visuals = entry.visualMeshes === false ? loaded.visuals.filter((v) => v.geometry.type !== 'mesh') : loaded.visuals;
   const notes = Array.isArray(files.robotXacroNotes) ? files.robotXacroNotes.filter((n) => typeof n === 'string') : [];
-  return { robot: placeOnTerrain(loaded.robot, terrain), visuals, warnings: [...notes, ...loaded.driveWarnings] };
+  const controllerNotes = entry.controllerConfig !== false && Array.isArray(files.robotControllerNotes) ? files.robotControllerNotes.filter((n) => typeof n === 'string') : [];
+  const held = describeControllerHolds(loaded.controllerHolds.held);
+  return {
+    robot: placeOnTerrain(loaded.robot, terrain),
+    visuals,
+    warnings: [...notes, ...controllerNotes, ...config.warnings, ...loaded.controllerHolds.notes, ...(held !== null ? [held] : []), ...loaded.driveWarnings],
+  };
+}
+
+function isTextRecord(x: unknown): x is Record<string, string> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x) && Object.values(x).every((t) => typeof t === 'string');
 }

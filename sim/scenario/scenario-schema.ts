@@ -592,6 +592,15 @@ export const urdfRobotSchema = obj({
    * their collision shapes), for robots bundled without them; default true.
    */
   visualMeshes: v.optional(boolean()),
+  /**
+   * The robot's controller configuration (ros_control YAML): true (default) reads its package's
+   * YAML files under config/, a path (relative to the scenario file) reads that one file, false reads
+   * none; joints under position controllers are held (sim/robot/urdf/ros-controllers.ts).
+   */
+  controllerConfig: v.optional(v.custom<boolean | string>(
+    (x) => typeof x === 'boolean' || (typeof x === 'string' && x.length > 0 && x.length <= MAX_PATH_CHARS && !hasControlChars(x)),
+    got(`must be true, false or the path of a controller YAML file relative to the scenario file (1 to ${MAX_PATH_CHARS} characters)`),
+  )),
 });
 
 // --- the file ---------------------------------------------------------------------------------

@@ -102,6 +102,8 @@ export interface UrdfRobotEntry {
   motorTorque?: number;
   /** false: visual meshes are not read or drawn (collision shapes are). */
   visualMeshes?: boolean;
+  /** Controller YAML: true (default: the package's config/), a file's path (relative to the scenario), or false (none). */
+  controllerConfig?: boolean | string;
 }
 
 /** A URDF robot's controller picked by kind, parameters inferred (urdf-to-robot.ts ControllerChoice). */
@@ -404,6 +406,7 @@ function parseRobotEntry(raw: Exclude<ScenarioV2Raw['robot'], undefined>, proble
     if (u.lumpFixedLinks !== undefined) entry.lumpFixedLinks = u.lumpFixedLinks;
     if (u.motorTorque !== undefined) entry.motorTorque = u.motorTorque;
     if (u.visualMeshes !== undefined) entry.visualMeshes = u.visualMeshes;
+    if (u.controllerConfig !== undefined) entry.controllerConfig = u.controllerConfig;
     return entry;
   }
   if (isObject(raw) && !Object.prototype.hasOwnProperty.call(raw, 'type')) {

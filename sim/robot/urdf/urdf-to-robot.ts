@@ -41,6 +41,7 @@ import { inferController } from '../controllers/infer-controller';
 import { createDriveController } from '../controllers/drive-controller';
 import { describeMeshFit, frameWheel, fullTurnRevoluteWarnings } from './wheel-frame';
 import type { WheelPart } from './wheel-frame';
+import { controllerHoldsForRobot, type ControllerHold } from './ros-controllers';
 
 /** Poses closer than this to the identity count as the identity ([m] and quaternion components). */
 const IDENTITY_POSE_TOLERANCE = 1e-12;
@@ -80,6 +81,13 @@ export interface UrdfToRobotOptions {
    * joint, or a fixed joint is an error.
    */
   hold?: Record<string, number>;
+  /**
+   * Joints the robot's controller files hold (readControllerConfig, ros-controllers.ts): each gets
+   * a position servo at its ros2_control initial_value, else 0, unless the drive controller
+   * commands it or `hold` names it. A joint the robot does not have, or a fixed (merged) one, is
+   * a note in `controllerHolds.notes`, not an error.
+   */
+  controllerHolds?: readonly ControllerHold[];
   /**
    * Merge every link on a fixed joint (not a ball joint) into its parent's body, mass properties
    * combined (parallel-axis theorem), as Gazebo does when it converts a URDF (SDFormat lumps
@@ -170,6 +178,11 @@ export interface UrdfRobot {
    * parts, a mesh). A continuous-joint body not listed here has a warning saying why.
    */
   wheels: UrdfWheel[];
+  /**
+   * The controller files' holds (options.controllerHolds) that became servos, and notes on those
+   * that did not (a joint the robot lacks, a fixed one); empty without controllerHolds.
+   */
+  controllerHolds: { held: ControllerHold[]; notes: string[] };
 }
 
 export interface UrdfWheel {
@@ -258,12 +271,12 @@ export function urdfToRobot(model: UrdfModel, options: UrdfToRobotOptions = {}):
   const robot: RobotSpec = { name: model.name, bodies, joints, base };
   collisionFilter(robot, tree, options);
   const driveWarnings = attachController(robot, model, options, warnings);
-  attachServos(robot, model, options.hold, warnings);
+  const controllerHolds = attachServos(robot, model, options.hold, options.controllerHolds ?? [], warnings);
   const visuals = convertVisuals(tree, urdfPath, warnings);
 
   const linkBodies: Record<string, string> = {};
   for (const [l, b] of tree.bodyOf) linkBodies[l] = b;
-  return { robot, visuals, linkBodies, warnings, driveWarnings, wheels };
+  return { robot, visuals, linkBodies, warnings, driveWarnings, wheels, controllerHolds };
 }
 
 /** selfCollide and the disabled pairs, link names turned into body names (pairs inside one body dropped). */
@@ -576,14 +589,19 @@ function isChoice(c: object): c is ControllerChoice {
 }
 
 /**
- * Servos (RobotSpec.servos) and still motors from the URDF's command interfaces and the
- * options' `hold`: a joint the drive does not command gets a position servo when its interface
- * is "position" (target: ros2_control's initial_value, else 0, the pose it was built in) or it
- * is held, and a velocity motor at rest when its interface is "velocity"; both with the URDF's
- * <limit effort> (SERVO_DEFAULT_EFFORT without one) and a servo with its <limit velocity>.
- * "effort" interfaces stay free (their controller would command torque).
+ * Servos (RobotSpec.servos) and still motors from the URDF's command interfaces, the robot's
+ * controller files and the options' `hold`: a joint the drive does not command gets a position
+ * servo when its interface is "position" or a controller file holds it (target: ros2_control's
+ * initial_value, else 0, the pose it was built in) or it is held (the hold's target), and a
+ * velocity motor at rest when its interface is "velocity"; both with the URDF's <limit effort>
+ * (SERVO_DEFAULT_EFFORT without one) and a servo with its <limit velocity>. Other "effort"
+ * interfaces stay free (their controller would command torque). Returns the controller files'
+ * holds that became servos and notes on those that could not.
  */
-function attachServos(robot: RobotSpec, model: UrdfModel, hold: Record<string, number> | undefined, warnings: string[]): void {
+function attachServos(
+  robot: RobotSpec, model: UrdfModel, hold: Record<string, number> | undefined,
+  controllerHolds: readonly ControllerHold[], warnings: string[],
+): UrdfRobot['controllerHolds'] {
   const driven = new Set(controllerJoints(robot.controller));
   const byName = new Map(model.joints.map((j) => [j.name, j]));
   const servos: NonNullable<RobotSpec['servos']> = [];
@@ -607,25 +625,32 @@ function attachServos(robot: RobotSpec, model: UrdfModel, hold: Record<string, n
       if (joint.limits && (target < joint.limits[0] || target > joint.limits[1])) throw new UrdfError(`${field} is ${target}, outside the joint's limits [${joint.limits[0]}, ${joint.limits[1]}]`, name);
     }
   }
+  const configured = controllerHoldsForRobot(robot, new Set(byName.keys()), controllerHolds);
+  const held: ControllerHold[] = [];
   for (const joint of robot.joints) {
     if (joint.type !== 'revolute' && joint.type !== 'prismatic') continue;
     if (driven.has(joint.name)) continue;
     const iface = model.interfaces[joint.name];
-    const held = hold !== undefined && Object.prototype.hasOwnProperty.call(hold, joint.name);
-    if (!held && (!iface || iface.interface === 'effort')) continue;
+    const byHold = hold !== undefined && Object.prototype.hasOwnProperty.call(hold, joint.name);
+    const byFile = byHold ? undefined : configured.holds.get(joint.name);
+    if (!byHold && !byFile && (!iface || iface.interface === 'effort')) continue;
     const { effort, velocity } = limits(joint.name);
     if (joint.mimic) {
-      warnings.push(`joint "${joint.name}" follows "${joint.mimic.joint}" (<mimic>); its ${held ? 'hold' : `${iface!.interface} interface`} is ignored`);
+      const what = byHold ? 'hold' : byFile ? `controller "${byFile.controller}" (${byFile.file})` : `${iface!.interface} interface`;
+      warnings.push(`joint "${joint.name}" follows "${joint.mimic.joint}" (<mimic>); its ${what} is ignored`);
       continue;
     }
     joint.motor = { targetVelocity: 0, maxTorque: effort };
-    if (held || iface!.interface === 'position') {
-      const target = held ? hold![joint.name] : iface!.initialPosition ?? 0;
+    if (byHold || byFile || iface!.interface === 'position') {
+      const target = byHold ? hold![joint.name] : iface?.initialPosition ?? 0;
       servos.push(velocity === undefined ? { joint: joint.name, target } : { joint: joint.name, target, maxVelocity: velocity });
+      if (byFile) held.push(byFile);
     }
   }
   if (servos.length > 0) robot.servos = servos;
+  return { held, notes: configured.notes };
 }
+
 
 /** Every joint a drive controller commands. */
 export function controllerJoints(c: ControllerSpec | undefined): string[] {

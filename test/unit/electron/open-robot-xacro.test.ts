@@ -5,7 +5,7 @@
  * a package, no links), and the renderer's own expansion (renderer/robot-swap.ts) builds the robot
  * from what main sent. A missing include is named.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, truncateSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -141,5 +141,52 @@ describe('Open Robot… of a xacro robot: $(find) of sibling packages, and what 
     const reads: string[] = [];
     expect(await failure(open(path.join(src, 'bot_description', 'urdf', 'bot.urdf.xacro'), reads))).toMatch(/an included file may be at most/);
     expect(reads).not.toContain(big);
+  });
+});
+
+describe('Open Robot… of a xacro robot: its package\'s controller files (issue #27)', () => {
+  /** The controller-yaml fixture package with its URDF turned into a xacro (a property for the arm's effort). */
+  function xacroPackage(): string {
+    const pkg = path.join(dir, 'src', 'arm_rover_ros1');
+    cpSync(path.resolve(__dirname, '../../fixtures/controller-yaml/arm_rover_ros1'), pkg, { recursive: true });
+    const urdf = readFileSync(path.join(pkg, 'urdf', 'arm_rover.urdf'), 'utf8')
+      .replace('<robot name="arm_rover_ros1">', '<robot name="arm_rover_ros1" xmlns:xacro="http://www.ros.org/wiki/xacro"><xacro:property name="arm_effort" value="200"/>')
+      .replace('effort="200"', 'effort="${arm_effort}"');
+    writeFileSync(path.join(pkg, 'urdf', 'arm_rover.urdf.xacro'), urdf);
+    return pkg;
+  }
+
+  it('main sends config/*.yaml with the package.xml; the renderer takes them as the robot\'s controller files', async () => {
+    const pkg = xacroPackage();
+    writeFileSync(path.join(pkg, 'config', 'notes.txt'), 'not yaml');
+    const f = await open(path.join(pkg, 'urdf', 'arm_rover.urdf.xacro'));
+    expect(Object.keys(f.related ?? {}).sort()).toEqual(['arm_rover_ros1/config/arm_rover_control.yaml', 'arm_rover_ros1/package.xml']);
+    const robot = await gatherOpenedRobot(noRelated, f);
+    expect(Object.keys(robot.controllers ?? {})).toEqual(['arm_rover_ros1/config/arm_rover_control.yaml']);
+  });
+
+  it('a plain URDF in its package: main sends the controller files beside the meshes; the renderer takes them', async () => {
+    const pkg = path.join(dir, 'src', 'arm_rover_ros1');
+    cpSync(path.resolve(__dirname, '../../fixtures/controller-yaml/arm_rover_ros1'), pkg, { recursive: true });
+    const f = await open(path.join(pkg, 'urdf', 'arm_rover.urdf'));
+    expect(f.name).toBe('arm_rover.urdf');
+    expect(Object.keys(f.related ?? {}).sort()).toEqual(['arm_rover_ros1/config/arm_rover_control.yaml', 'arm_rover_ros1/package.xml']);
+    const robot = await gatherOpenedRobot(noRelated, f);
+    expect(Object.keys(robot.controllers ?? {})).toEqual(['arm_rover_ros1/config/arm_rover_control.yaml']);
+    // outside a package: nothing more than the meshes
+    cpSync(path.join(pkg, 'urdf', 'arm_rover.urdf'), path.join(dir, 'alone.urdf'));
+    expect((await open(path.join(dir, 'alone.urdf'))).related).toEqual({});
+  });
+
+  it('a controller file reached through a symbolic link is not read', async () => {
+    const pkg = xacroPackage();
+    const outside = path.join(dir, 'outside.yaml');
+    writeFileSync(outside, 'x: 1\n');
+    symlinkSync(outside, path.join(pkg, 'config', 'linked.yaml'));
+    const reads: string[] = [];
+    const f = await open(path.join(pkg, 'urdf', 'arm_rover.urdf.xacro'), reads);
+    expect(Object.keys(f.related ?? {})).not.toContain('arm_rover_ros1/config/linked.yaml');
+    expect(reads).not.toContain(outside);
+    expect(reads.map((r) => path.basename(r))).not.toContain('linked.yaml');
   });
 });

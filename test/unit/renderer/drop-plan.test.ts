@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { OpenedRobotFile } from '../../../electron/ipc-contract';
 import { classifyDropped, DROP_PNG_DEFAULT_HEIGHT_RANGE, DROP_PNG_DEFAULT_SPACING, droppedFilesHost, planDrop, type DroppedFile, type DropPlan } from '../../../renderer/app/drop-plan';
 import { gatherOpenedScenario, gatherOpenedTerrain } from '../../../renderer/scenario-files';
-import { gatherOpenedRobot } from '../../../renderer/robot-swap';
+import { gatherOpenedRobot, withRobot } from '../../../renderer/robot-swap';
 import type { Host } from '../../../renderer/host/host';
 
 const enc = new TextEncoder();
@@ -241,3 +241,31 @@ describe('a dropped xacro robot (issue #27: xacro in the web app)', () => {
   });
 });
 
+
+describe('a dropped ROS package\'s controller files (issue #27: joints held as the robot\'s controllers hold them)', () => {
+  const PACKAGES = join(__dirname, '../../fixtures/controller-yaml');
+  function dropFolder(dir: string): DroppedFile[] {
+    const out: DroppedFile[] = [];
+    for (const n of readdirSync(dir)) {
+      const p = join(dir, n);
+      if (statSync(p).isDirectory()) out.push(...dropFolder(p));
+      else out.push({ name: relative(PACKAGES, p).split('\\').join('/'), bytes: new Uint8Array(readFileSync(p)) });
+    }
+    return out;
+  }
+
+  it('a plain URDF in its package folder: package.xml and config/*.yaml go with it (no "Ignored" note); withRobot carries them and drops the old robot\'s', async () => {
+    const files = dropFolder(join(PACKAGES, 'arm_rover_ros1'));
+    const plan = ok(planDrop(files, 'd4', true));
+    if (plan.action !== 'robot') throw new Error('robot expected');
+    expect(plan.file.name).toBe('arm_rover_ros1/urdf/arm_rover.urdf');
+    expect(plan.notes).toEqual([]);
+    const robot = await gatherOpenedRobot(droppedFilesHost({} as Host, 'd4', files, plan.file.name), plan.file);
+    expect(Object.keys(robot.controllers ?? {})).toEqual(['arm_rover_ros1/config/arm_rover_control.yaml']);
+    const before = { scenario: scenarioV2('t.json', 'old.urdf'), terrainSidecar: null, terrainData: new Uint8Array(0), robotControllers: { 'old/config/c.yaml': 'x' }, robotControllerNotes: ['old'] };
+    const after = withRobot(before, robot);
+    expect(Object.keys(after.robotControllers ?? {})).toEqual(['arm_rover_ros1/config/arm_rover_control.yaml']);
+    expect(after.robotControllerNotes).toBeUndefined();
+    expect(withRobot(before, { ...robot, controllers: undefined }).robotControllers).toBeUndefined();
+  });
+});
