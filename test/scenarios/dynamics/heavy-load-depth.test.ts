@@ -21,6 +21,18 @@ function deepestOver(world: DynamicsWorld, steps: number): number {
   return deepest;
 }
 
+/** Over `steps` steps: the deepest contact, and the most the energy rose above its lowest value so far (J, beyond 1 µJ). */
+function restingOver(world: DynamicsWorld, steps: number): { grew: number; deepest: number } {
+  let e0 = energy(world), grew = 0, deepest = 0;
+  for (let s = 0; s < steps; s++) {
+    deepest = Math.max(deepest, deepestOver(world, 1));
+    const e = energy(world);
+    if (e > e0 + 1e-6) grew = Math.max(grew, e - e0);
+    e0 = Math.min(e0, e);
+  }
+  return { grew, deepest };
+}
+
 describe('contact depth under a heavy load', () => {
   it('a 600 kg chassis on four 2 kg wheels rests less than 0.7 mm deep (0.91 mm at a constant 120 Hz)', () => {
     const r = rover({ z: 0.3 });
@@ -46,13 +58,7 @@ describe('contact depth under a heavy load', () => {
     r.bodies[0].mass = 1500;
     const world = makeWorld(flat(), r.bodies, r.joints);
     expect(deepestOver(world, 480)).toBeLessThan(2e-3);
-    let e0 = energy(world), grew = 0, deepest = 0;
-    for (let s = 0; s < 960; s++) {
-      deepest = Math.max(deepest, deepestOver(world, 1));
-      const e = energy(world);
-      if (e > e0 + 1e-6) grew = Math.max(grew, e - e0);
-      e0 = Math.min(e0, e);
-    }
+    const { grew, deepest } = restingOver(world, 960);
     expect(world.fault).toBeNull();
     expect(deepest).toBeLessThan(1e-3);
     expect(grew).toBe(0);
@@ -64,13 +70,7 @@ describe('contact depth under a heavy load', () => {
       { name: 'heavy', shape: { type: 'box', halfExtents: [0.25, 0.25, 0.1] }, mass: 50, position: [0, 0, 0.2005] },
     ]);
     world.step(240);
-    let e0 = energy(world), grew = 0, deepest = 0;
-    for (let s = 0; s < 1200; s++) {
-      deepest = Math.max(deepest, deepestOver(world, 1));
-      const e = energy(world);
-      if (e > e0 + 1e-6) grew = Math.max(grew, e - e0);
-      e0 = Math.min(e0, e);
-    }
+    const { grew, deepest } = restingOver(world, 1200);
     expect(world.fault).toBeNull();
     expect(deepest).toBeGreaterThan(CONTACT_STIFFEN_DEPTH); // deep enough that stiffening would apply
     expect(grew).toBe(0);
