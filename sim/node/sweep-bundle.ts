@@ -30,7 +30,7 @@ import { join } from 'node:path';
 import { bundleCacheRoot, bundleKey, bundleSourceStamp, findOrBuildBundle, type BundleSpec } from './bundle-cache.mjs';
 
 /** Bumped when the bundle's shape (entries, options) changes: part of the cache key. */
-const BUNDLE_FORMAT = 3;
+const BUNDLE_FORMAT = 4;
 
 /** The sweep worker bundle's recipe. */
 const SPEC: BundleSpec = {
@@ -40,8 +40,10 @@ const SPEC: BundleSpec = {
   main: 'sweep-task',
   // npm packages are bundled too (some are imported by extensionless subpaths that Node's own
   // ESM resolver refuses), except the recording codecs, which load .wasm files esbuild has no
-  // loader for: they resolve from <repo>/node_modules at run time (the cache is inside the repo)
-  external: ['@foxglove/wasm-zstd', '@foxglove/wasm-lz4'],
+  // loader for: they resolve from <repo>/node_modules at run time (the cache is inside the repo);
+  // and `yaml` (the ros_control controller files' reader), whose Node build is CommonJS calling
+  // require('process'), which an ESM bundle cannot do
+  external: ['@foxglove/wasm-zstd', '@foxglove/wasm-lz4', 'yaml'],
 };
 
 /** The cache of bundles, one subdirectory per key. */
@@ -69,14 +71,27 @@ let cached: Promise<string | null> | null = null;
 
 /**
  * The file URL of the bundled sweep task (its default export is sweep-task.ts's runTimedTask), built
- * if the cache has none for the current sources; null if it cannot be had (the reason goes to
- * `onFallback`).
+ * if the cache has none for the current sources and loaded once in this thread (a bundle whose
+ * code fails as it loads, as a CommonJS package calling require() inside the ESM bundle did,
+ * failed every run of a pool and then left the pool waiting); null if it cannot be built or
+ * loaded (the reason goes to `onFallback`).
  */
 export function sweepWorkerBundle(onFallback?: (why: string) => void): Promise<string | null> {
-  cached ??= findOrBuildSweepBundle().catch((e: unknown) => {
-    onFallback?.(`the sweep worker bundle could not be built (${(e as Error).message}); using the TypeScript loader in each worker (slower)`);
-    return null;
-  });
+  cached ??= findOrBuildSweepBundle().then(
+    async (url) => {
+      try {
+        await import(url);
+        return url;
+      } catch (e) {
+        onFallback?.(`the sweep worker bundle does not load (${(e as Error).message}); using the TypeScript loader in each worker (slower)`);
+        return null;
+      }
+    },
+    (e: unknown) => {
+      onFallback?.(`the sweep worker bundle could not be built (${(e as Error).message}); using the TypeScript loader in each worker (slower)`);
+      return null;
+    },
+  );
   return cached;
 }
 

@@ -3,12 +3,13 @@
  * the bundle without hashing the sources; a stamp that does not match (a touched file) or that
  * names a bundle that is not there falls back to the hash, never to a wrong bundle.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { findOrBuildSweepBundle, sweepBundleKey, sweepSourceStamp, SWEEP_BUNDLE_STAMP } from '../../../sim/node/sweep-bundle';
+import { findOrBuildSweepBundle, sweepBundleKey, sweepSourceStamp, sweepWorkerBundle, SWEEP_BUNDLE_STAMP } from '../../../sim/node/sweep-bundle';
 
 const esbuildVersion = (createRequire(import.meta.url)('esbuild/package.json') as { version: string }).version;
 const keyOf = (url: string): string => dirname(fileURLToPath(url)).split('/').at(-1) as string;
@@ -36,5 +37,15 @@ describe('sweep bundle cache', () => {
     writeFileSync(SWEEP_BUNDLE_STAMP, '{"key":');
     expect(await findOrBuildSweepBundle()).toBe(url);
     expect(stampFile()).toEqual({ key, stamp });
+  }, 120_000);
+
+  it('loads: every package it bundles runs as ESM (yaml\'s CommonJS build calling require("process") did not, and failed every run of a pool)', async () => {
+    const url = await findOrBuildSweepBundle();
+    // in a plain Node process (this test runner defines a global require, which hides the fault)
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(url)}); console.log(typeof m.default);`], { encoding: 'utf8', timeout: 120_000 });
+    expect(out.trim()).toBe('function');
+    const notes: string[] = [];
+    expect(await sweepWorkerBundle((w) => notes.push(w))).toBe(url);
+    expect(notes).toEqual([]);
   }, 120_000);
 });
