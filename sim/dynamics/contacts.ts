@@ -402,8 +402,7 @@ export function solveContacts(c: ContactStore, bodies: BodyStore, soft: ContactS
   const invH = step.invH; // [1/s] of the substep (an object field: no float argument to box)
   const pos = bodies.pos, pos0 = bodies.pos0, rot = bodies.rot, v = bodies.linVel, w = bodies.angVel, I = bodies.invInertiaWorld;
   const biasRate = soft.biasRate, softMassScale = soft.massScale, softImpulseScale = soft.impulseScale;
-  const hertz = soft.hertz, zeta = soft.dampingRatio, h = soft.h, stiffenDepth = soft.stiffenDepth;
-  const staticMaxHertz = soft.staticMaxHertz, squeezed = c.squeezed;
+  const stiffenDepth = soft.stiffenDepth, squeezed = c.squeezed;
   const act = c.active, na = c.activeCount;
   const terrainSlot = bodies.count; // never moves: its separation terms and velocities are 0
   for (let k = 0; k < na; k++) {
@@ -442,21 +441,17 @@ export function solveContacts(c: ContactStore, bodies: BodyStore, soft: ContactS
       bias = s * invH; // speculative: only the approach that would close the gap this substep
     } else if (useBias) {
       // a deep contact with the ground, on a body no other moving body presses on: stiffer in
-      // proportion to the square of its depth (CONTACT_STIFFEN_DEPTH), up to staticMaxHertz
+      // proportion to the square of its depth (CONTACT_STIFFEN_DEPTH, ContactSoftness.deep)
       const ground = s < -stiffenDepth && (mA === 0 ? squeezed[b] === 0 : mB === 0 && squeezed[a] === 0);
       if (!ground) {
         bias = Math.max(biasRate * s, -CONTACT_MAX_PUSHOUT_SPEED);
         massScale = softMassScale;
         impulseScale = softImpulseScale;
       } else {
-        const r = s / stiffenDepth;
-        const omega = 2 * Math.PI * Math.min(hertz * r * r, staticMaxHertz);
-        const k1 = 2 * zeta + h * omega;
-        const k2 = h * omega * k1;
-        const k3 = 1 / (1 + k2);
-        bias = Math.max((omega / k1) * s, -CONTACT_MAX_PUSHOUT_SPEED);
-        massScale = k2 * k3;
-        impulseScale = k3;
+        const d = soft.deep(-s);
+        bias = Math.max(d.biasRate * s, -CONTACT_MAX_PUSHOUT_SPEED);
+        massScale = d.massScale;
+        impulseScale = d.impulseScale;
       }
     }
     let vax = v[3 * a], vay = v[3 * a + 1], vaz = v[3 * a + 2];

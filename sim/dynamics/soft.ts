@@ -70,6 +70,17 @@ export class ContactSoftness extends Softness {
   h = 0;
   stiffenDepth = Infinity;
   staticMaxHertz = 0;
+  /** A deep contact's coefficients (deep()'s result, reused: nothing allocated per row). */
+  private readonly stiff = new Softness();
+
+  /**
+   * The coefficients of a ground contact `depth` [m] deep (more than stiffenDepth): the base
+   * hertz × (depth / stiffenDepth)², at most staticMaxHertz.
+   */
+  deep(depth: number): Softness {
+    const r = depth / this.stiffenDepth;
+    return this.stiff.setHertz(Math.min(this.hertz * r * r, this.staticMaxHertz), this.dampingRatio, this.h);
+  }
 
   configure(hertz: number, dampingRatio: number, h: number, stiffenDepth: number, staticMaxHertz: number): this {
     this.hertz = hertz;

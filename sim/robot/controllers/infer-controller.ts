@@ -69,7 +69,7 @@ export function inferController(robot: RobotSpec, jointEfforts: Record<string, n
   const base = robot.bodies.find((b) => b.name === robot.base);
   if (!base) return { reason: `base body "${robot.base}" not found` };
   let { q, p: bp } = driveFrame(robot, 0);
-  let local = (p: Vec3Spec): [number, number, number] => quatRotateInverse([0, 0, 0], q, [p[0] - bp[0], p[1] - bp[1], p[2] - bp[2]]) as [number, number, number];
+  const local = (p: Vec3Spec): [number, number, number] => quatRotateInverse([0, 0, 0], q, [p[0] - bp[0], p[1] - bp[1], p[2] - bp[2]]) as [number, number, number];
 
   // Bodies reachable from the base without crossing a ball joint.
   const reach = new Set<string>([robot.base]);
@@ -91,10 +91,7 @@ export function inferController(robot: RobotSpec, jointEfforts: Record<string, n
   if (wheels.length < 2) return { reason: `found ${wheels.length} wheel joint(s) (continuous joints named "...wheel..."), need 2 or more` };
   // the drive frame: +x forward (REP-103) unless the wheels spin about the base's x
   const forwardYaw = forwardYawGiven ?? inferForwardYaw(wheels, local, (d) => quatRotateInverse([0, 0, 0], q, d) as [number, number, number]);
-  if (forwardYaw !== 0) {
-    ({ q, p: bp } = driveFrame(robot, forwardYaw));
-    local = (p: Vec3Spec): [number, number, number] => quatRotateInverse([0, 0, 0], q, [p[0] - bp[0], p[1] - bp[1], p[2] - bp[2]]) as [number, number, number];
-  }
+  if (forwardYaw !== 0) ({ q, p: bp } = driveFrame(robot, forwardYaw)); // `local` reads the new frame
   const frame = forwardYaw !== 0 ? { forwardYaw } : {};
   // the joint each body hangs on, to walk from a wheel up to the base
   const parentJoint = new Map<string, JointSpec>();
