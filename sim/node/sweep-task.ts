@@ -46,6 +46,8 @@ export function scenarioFilesFor(scenario: unknown, scenarioPath: string): Scena
       return bytes;
     },
     resolve: nodeScenarioFileSystem.resolve,
+    // a robot package's controller files (scenario-controllers.ts), as the CLI's run finds them
+    listFiles: nodeScenarioFileSystem.listFiles,
   };
   return gatherScenarioFiles(scenarioPath, fs);
 }

@@ -651,7 +651,6 @@ function attachServos(
   return { held, notes: configured.notes };
 }
 
-
 /** Every joint a drive controller commands. */
 export function controllerJoints(c: ControllerSpec | undefined): string[] {
   if (!c) return [];

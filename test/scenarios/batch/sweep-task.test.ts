@@ -46,3 +46,12 @@ describe('per-thread terrain cache', () => {
     expect(first).toEqual(fresh);
   }, 120_000);
 });
+
+describe('the files a sweep run reads', () => {
+  it('include the robot package\'s controller files, as the CLI\'s run finds them', () => {
+    const urdf = join(ROOT, 'test/fixtures/controller-yaml/arm_rover_ros1/urdf/arm_rover.urdf');
+    const scenario = { format: 'terrawheel-scenario', version: 2, name: 'arm', terrain: { cols: 2, rows: 2, dx: 1, dy: 1, heights: [0, 0, 0, 0] }, robot: { urdf } };
+    const files = scenarioFilesFor(scenario, join(ROOT, 'test/fixtures/controller-yaml/sweep-base.json'));
+    expect(Object.keys(files.robotControllers ?? {})).toEqual(['arm_rover_ros1/config/arm_rover_control.yaml']);
+  });
+});
