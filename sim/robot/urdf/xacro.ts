@@ -42,7 +42,6 @@
 import { DOMParser as XmldomParser, XMLSerializer as XmldomSerializer } from '@xmldom/xmldom';
 import { XacroParser } from 'xacro-parser';
 import { UrdfError } from './urdf-error';
-
 import { stripXmlComments } from './xacro-detect';
 
 export { isXacro, stripXmlComments } from './xacro-detect';
@@ -169,7 +168,7 @@ const XACRO_KEYWORDS = new Set(['macro', 'property', 'include', 'if', 'unless', 
  * local property named p). Comments are dropped (so nothing inside one is rewritten).
  */
 export function namespaceFile(raw: string, ns: string): string {
-  const text = raw.replace(/<!--[\s\S]*?-->/g, '');
+  const text = stripXmlComments(raw);
   // outermost macro definitions: their spans, and the names their parameters and local properties hide
   const spans: { start: number; end: number; hidden: Set<string> }[] = [];
   let depth = 0;
