@@ -50,8 +50,12 @@ import { ShapeKind } from '../shapes/shape';
 import { CellEdge, EdgeClass } from '../terrain/edge-class';
 import type { Heightfield } from '../terrain/heightfield';
 
-/** Candidate contacts of one query before reduction (a rock over ~5 × 5 cells makes a few dozen). */
-const CANDIDATE_CAPACITY = 256;
+/**
+ * Candidate contacts of one query before reduction: a rock over ~5 × 5 cells makes a few dozen; a
+ * 1.0 × 0.6 m chassis lying flat on a 5 cm grid about 300 grid vertices under its bottom face and
+ * as many edge crossings. A query that makes more reports overflow (the caller falls back).
+ */
+const CANDIDATE_CAPACITY = 1024;
 /** |e_rock × e_terrain|² below this (unit vectors) is parallel: the end points' vertex contacts cover it. */
 const PARALLEL_SIN2 = 1e-6;
 

@@ -19,10 +19,11 @@
  *                              wheel's 1 mm of sinkage read as a 4 mm gap); without the ring
  *                              rule, edges crossing a wheel from base to base made base contacts
  *                              pushing both ways along the axle (a wedged six-wheeled rover).
- *   small box or hull vs       collidePolytopeTerrain (polytope-terrain.ts: vertex–face,
- *   terrain (bounding radius   face–vertex and edge–edge feature pairs in closed form, grouped
- *   ≤ POLYTOPE_TERRAIN_MAX_    by normal and reduced), with a speculative distance from the
- *   CELLS cells)               body's motion (POLYTOPE_SPECULATIVE_MIN + STEPS steps, ≤ S).
+ *   box or hull vs terrain     collidePolytopeTerrain (polytope-terrain.ts: vertex–face,
+ *   (a rock, a chassis:        face–vertex and edge–edge feature pairs in closed form, grouped
+ *   bounding radius ≤          by normal and reduced), with a speculative distance from the
+ *   POLYTOPE_TERRAIN_MAX_      body's motion (POLYTOPE_SPECULATIVE_MIN + STEPS steps, ≤ S);
+ *   CELLS cells)               the general routine when it has more candidates than it holds.
  *   other shape vs terrain     collideShapeHeightfield with margin S (GJK/EPA per element).
  *   body vs body               collideShapes with margin S (SAT, capsule routines, GJK/EPA).
  * Jointed bodies do not collide with each other, nor do bodies the filter keeps apart (one
@@ -76,6 +77,8 @@ export interface CollideStats {
   terrainSkipped: number;
   /** Calls whose output was cut (buffer full) or whose algorithm reported a degraded result. */
   degraded: number;
+  /** Closed-form polytope–terrain queries redone by the general routine (too many candidates). */
+  polytopeFallbacks: number;
 }
 
 export class CollisionPass {
@@ -121,7 +124,7 @@ export class CollisionPass {
   private carryFrom = -1;
   private carryTo = -1;
   private carryOut = -1;
-  readonly stats: CollideStats = { pairs: 0, terrainQueries: 0, terrainSkipped: 0, degraded: 0 };
+  readonly stats: CollideStats = { pairs: 0, terrainQueries: 0, terrainSkipped: 0, degraded: 0, polytopeFallbacks: 0 };
   /**
    * Set by `run` when more than MAX_BODY_PAIRS pairs overlap (no contacts were computed): the
    * most overlapped body and a sentence naming the worst few. The world turns it into a fault.
@@ -199,6 +202,7 @@ export class CollisionPass {
     stats.pairs = 0;
     stats.terrainQueries = 0;
     stats.terrainSkipped = 0;
+    stats.polytopeFallbacks = 0;
     stats.degraded = 0;
     for (let b = 0; b < bodies.count; b++) {
       if (bodies.kind[b] === BodyKind.Static || !bodies.awake[b] || this.proxies[b] < 0) continue;
@@ -396,7 +400,14 @@ export class CollisionPass {
       // speculative distance by the body's motion: a contact farther than the body can travel
       // in a step never acts, and a resting rock would otherwise carry a dozen of them
       this.polyWs.margin = this.motionMargin(bodies, a);
-      const status = collidePolytopeTerrainInto(buf, this.polytopes[a]!, pose.position, pose.orientation, hf, this.polyWs);
+      let status = collidePolytopeTerrainInto(buf, this.polytopes[a]!, pose.position, pose.orientation, hf, this.polyWs);
+      if (this.polyWs.cand.overflow > 0) {
+        // more candidates than the workspace holds (a large box lying flat on a fine grid): the
+        // general routine, whose reduction bounds its work per cell
+        buf.clear();
+        status = collideShapeHeightfield(buf, bodies.shapes[a] as Shape, pose, hf, S, this.collideWs, null);
+        this.stats.polytopeFallbacks++;
+      }
       if (status !== 0) this.stats.degraded++;
       for (let k = 0; k < buf.count; k++) buf.kind[k] = CONTACT_KIND_CONVEX_TERRAIN;
     } else if (this.aboveTerrain(hf, a, S)) {
