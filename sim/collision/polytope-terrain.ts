@@ -77,6 +77,11 @@ const LINE_CONTACT_SLOPE = 0.05;
 const LINE_CONTACT_SLOPE2 = LINE_CONTACT_SLOPE * LINE_CONTACT_SLOPE;
 /** [-] Cosine of the angle whose tangent is LINE_CONTACT_SLOPE. */
 const LINE_CONTACT_COS = 1 / Math.sqrt(1 + LINE_CONTACT_SLOPE2);
+/**
+ * [-] A line contact's end against a rock face (edgeCandidate) needs the face to point down by at
+ * least this (its contact normal within 60° of vertical).
+ */
+const FACE_CLIP_MIN_NZ = 0.5;
 /** [m] A rock vertex lies on a face plane up to this (hull planes are fitted in float64). */
 const FACE_EDGE_TOLERANCE = 1e-7;
 /** Feature bits of a crossing reported as a line contact's end: against the element, against the rock face. */
@@ -530,7 +535,11 @@ function edgeCandidate(
       bestCos = c;
       bf = f;
     }
-    if (bf >= 0 && WP[4 * bf + 2] < 0) {
+    // (F must face down by FACE_CLIP_MIN_NZ: a nearly vertical rock edge makes a nearly vertical
+    // P, and F a side face along it; the terrain point under the edge's foot then lies below the
+    // bottom face, and this end would be a wall across the rock's path: a sliding chassis's
+    // corner caught on it and spun. A steep face against the terrain has its face–vertex pairs.)
+    if (bf >= 0 && WP[4 * bf + 2] <= -FACE_CLIP_MIN_NZ) {
       const d = WP[4 * bf + 3] - (WP[4 * bf] * x + WP[4 * bf + 1] * y + WP[4 * bf + 2] * h);
       if (d > -margin) {
         const slot = cand.reserve();
