@@ -31,11 +31,12 @@ export const POLYTOPE_SPECULATIVE_STEPS = 2;
 /**
  * [cells] Boxes and hulls whose bounding radius is at most this many terrain cells use the
  * closed-form polytope–terrain routine: rocks (1–2 cells) and a chassis (a 1.0 × 0.6 × 0.3 m box
- * spans about 12 cells of 5 cm). Its cost grows with the grid vertices under the body, about
- * 10–40 µs for a chassis resting on a ridge where the general routine (GJK per element) took
- * 0.5–1.8 ms. Larger bodies (a platform of several metres) keep the general routine, whose
- * per-query cell limit bounds its work; so does a query with more candidates than the routine's
- * workspace holds (PolytopeTerrainWorkspace: a large box lying flat on a fine grid).
+ * spans about 12 cells of 5 cm). Its cost grows with the grid vertices under the body: 17–27 µs
+ * for such a chassis resting on the terrain, where the general routine (GJK per element) takes
+ * 0.3–0.5 ms (docs/benchmarks.md). Larger bodies (a platform of several metres) keep the general
+ * routine, whose per-query cell limit bounds its work; so does a query with more candidates than
+ * the routine's workspace holds (PolytopeTerrainWorkspace: a large box lying flat on a fine grid).
+ * A compound's box and hull parts follow the same rule (collideShapeHeightfield's clearance).
  */
 export const POLYTOPE_TERRAIN_MAX_CELLS = 32;
 
