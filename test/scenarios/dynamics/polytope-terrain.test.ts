@@ -336,13 +336,7 @@ describe('polytopeTerrainClear (a large body provably away from the terrain skip
       const tilt = k % 4 < 2 ? 0.15 : 0.6;
       const a = rng.range(-tilt, tilt), b = rng.range(-tilt, tilt), c = rng.range(-Math.PI, Math.PI);
       const qa: Q = [Math.sin(a / 2), 0, 0, Math.cos(a / 2)], qb: Q = [0, Math.sin(b / 2), 0, Math.cos(b / 2)], qc: Q = [0, 0, Math.sin(c / 2), Math.cos(c / 2)];
-      const mul = (p: Q, q: Q): Q => [
-        p[3] * q[0] + p[0] * q[3] + p[1] * q[2] - p[2] * q[1],
-        p[3] * q[1] - p[0] * q[2] + p[1] * q[3] + p[2] * q[0],
-        p[3] * q[2] + p[0] * q[1] - p[1] * q[0] + p[2] * q[3],
-        p[3] * q[3] - p[0] * q[0] - p[1] * q[1] - p[2] * q[2],
-      ];
-      const q = mul(qc, mul(qb, qa));
+      const q = mulQ(qc, mulQ(qb, qa));
       const poly = Polytope.of(shape)!;
       const x = rng.range(-0.9, 0.9), y = rng.range(-0.9, 0.9);
       let lowest = Infinity;
