@@ -13,6 +13,26 @@ import { flat, makeWorld } from './helpers';
 type Stats = { polytopeFallbacks: number; degraded: number };
 const statsOf = (world: unknown): Stats => (world as { pass: { stats: Stats } }).pass.stats;
 
+type World = ReturnType<typeof makeWorld>;
+
+/** Steps the world `steps` times; the closed-form queries the general routine redid over them. */
+function stepCountingFallbacks(world: World, steps: number): number {
+  let fallbacks = 0;
+  for (let s = 0; s < steps; s++) {
+    world.step(1);
+    fallbacks += statsOf(world).polytopeFallbacks;
+  }
+  return fallbacks;
+}
+
+/** The first body, a box of half-height `halfZ`, rests with its bottom face within 1 mm of `ground`. */
+function expectResting(world: World, halfZ: number, ground: number): void {
+  const bottom = world.bodies.pos[2] - halfZ;
+  expect(bottom).toBeGreaterThan(ground - 0.001);
+  expect(bottom).toBeLessThan(ground + 0.001);
+  expect(Math.abs(world.bodies.linVel[2])).toBeLessThan(1e-3);
+}
+
 /** Ridges 0.1 m high every 0.8 m along x (|sin| crests), 5 cm grid. */
 function ridges(): Heightfield {
   const n = 81, d = 0.05, h = new Float64Array(n * n);
@@ -25,33 +45,19 @@ describe('a chassis on the terrain', () => {
     const hf = ridges();
     // crests at x = ±0.4 (i·d = 1.6 and 2.4 from x0 = −2), the box spanning both
     const world = makeWorld(hf, [{ name: 'chassis', shape: { type: 'box', halfExtents: [0.5, 0.3, 0.15] }, mass: 40, position: [0, 0, 0.1 + 0.15 + 0.01] }]);
-    let fallbacks = 0;
-    for (let s = 0; s < 480; s++) {
-      world.step(1);
-      fallbacks += statsOf(world).polytopeFallbacks;
-    }
+    const fallbacks = stepCountingFallbacks(world, 480);
     expect(world.fault).toBeNull();
     expect(fallbacks).toBe(0);
     // resting on the crests (height 0.1): its bottom face within 1 mm of them
-    const bottom = world.bodies.pos[2] - 0.15;
-    expect(bottom).toBeGreaterThan(0.1 - 0.001);
-    expect(bottom).toBeLessThan(0.1 + 0.001);
-    expect(Math.abs(world.bodies.linVel[2])).toBeLessThan(1e-3);
+    expectResting(world, 0.15, 0.1);
   });
 
   it('a 1.8 × 1.8 m slab lying flat on a 5 cm grid makes more candidates than the closed-form routine holds: the general routine takes the query, and the slab rests', () => {
     const world = makeWorld(flat(), [{ name: 'slab', shape: { type: 'box', halfExtents: [0.9, 0.9, 0.05] }, mass: 120, position: [0.01, 0.02, 0.05 + 0.005] }]);
-    let fallbacks = 0;
-    for (let s = 0; s < 240; s++) {
-      world.step(1);
-      fallbacks += statsOf(world).polytopeFallbacks;
-    }
+    const fallbacks = stepCountingFallbacks(world, 240);
     expect(world.fault).toBeNull();
     expect(fallbacks).toBeGreaterThan(100);
-    const bottom = world.bodies.pos[2] - 0.05;
-    expect(bottom).toBeGreaterThan(-0.001);
-    expect(bottom).toBeLessThan(0.001);
-    expect(Math.abs(world.bodies.linVel[2])).toBeLessThan(1e-3);
+    expectResting(world, 0.05, 0);
   });
 
   it('a chassis box sliding over rough ground (2 m/s, μ 0.3) slows by friction and keeps its heading: no wall contact catches a corner', () => {
