@@ -26,12 +26,17 @@
  *         of (a, b, q) over the triangle's edges ab, seen along the group normal. A point inside
  *         the triangle adds nothing and is not kept.
  *    Touching first: when a group mixes touching points (depth ≥ −MANIFOLD_TOUCH_DISTANCE) and
- *    speculative ones, P2, P3 and P4 are picked among the touching points while those still
- *    span something (P2 farther than the line distance from P1, P3 wider than it, P4 adding
- *    area), and among all points for the rest; a line contact keeps its touching ends and then
- *    the ends of all points. By extent alone a resting rock on a crest kept one touching point
- *    beside three far speculative corners, and which of its two touching points survived
- *    flipped from step to step as it rocked by microns.
+ *    speculative ones, P2 and P3 are picked among the touching points while those still span
+ *    something (P2 farther than the line distance from P1, P3 wider than it), and among all
+ *    points otherwise; a line contact keeps its touching ends and then the ends of all points.
+ *    By extent alone a resting rock on a crest kept one touching point beside three far
+ *    speculative corners, and which of its two touching points survived flipped from step to
+ *    step as it rocked by microns. P4 is the point that adds the most area among ALL points: a
+ *    face tilting by a fraction of a degree over flat ground touches along one side and at the
+ *    grid vertices under it, a strip the body's centre of mass may lie outside of; taken from
+ *    the touching points alone, the manifold was that strip and the body rolled over into the
+ *    ground (a 0.6 × 0.4 m box dropped flat at 3 m/s sank 3 mm), while the far corner a few
+ *    tenths of a millimetre up, kept as P4, catches it.
  *
  *            P2 ●──────────● P4        signed area of (a, b, q) = ((b − a) × (q − a)) · n
  *               │ ╲        │           > 0: q left of a→b (inside for a CCW triangle)
@@ -376,9 +381,9 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
   }
   const x1 = P[3 * i1], y1 = P[3 * i1 + 1], z1 = P[3 * i1 + 2];
 
-  // Touching points first: when the group mixes touching and speculative points, P2, P3 and P4
-  // are taken among the touching ones while those still span something (farther than the line
-  // distance, adding area), and among all points otherwise.
+  // Touching points first: when the group mixes touching and speculative points, P2 and P3 are
+  // taken among the touching ones while those still span something (farther than the line
+  // distance, wider than it), and among all points otherwise; P4 among all points (see above).
   const tiered = nt > 0 && nt < b - a;
 
   // P2: farthest from P1 (distances compared squared against (best + tie)²).
@@ -448,23 +453,21 @@ function selectGroup(src: ContactBuffer, groups: ManifoldGroups, q: number, a: n
   // the bar cannot be taken: the test skips the minimum's unpredictable branches for the points
   // inside or near the triangle (most of them), and picks the same point.
   let i4 = -1, most = 0, areaBar = -areaTie;
-  for (let pass = tiered ? 0 : 1; pass < 2 && i4 < 0; pass++) {
-    for (let m = a; m < b; m++) {
-      const k = mem[m];
-      if (k === i1 || k === i2 || k === i3 || (pass === 0 && D[k] < touch)) continue;
-      const px = P[3 * k], py = P[3 * k + 1], pz = P[3 * k + 2];
-      const s12 = (px - x1) * w12x + (py - y1) * w12y + (pz - z1) * w12z;
-      const s23 = (px - x2) * w23x + (py - y2) * w23y + (pz - z2) * w23z;
-      const s31 = (px - x3) * w31x + (py - y3) * w31y + (pz - z3) * w31z;
-      if (!(s12 < areaBar || s23 < areaBar || s31 < areaBar)) continue;
-      let worst = s12 < s23 ? s12 : s23;
-      if (s31 < worst) worst = s31;
-      const added = -worst; // twice the area the point adds outside its worst edge
-      if (added > most + areaTie) {
-        most = added;
-        areaBar = -(most + areaTie);
-        i4 = k;
-      }
+  for (let m = a; m < b; m++) {
+    const k = mem[m];
+    if (k === i1 || k === i2 || k === i3) continue;
+    const px = P[3 * k], py = P[3 * k + 1], pz = P[3 * k + 2];
+    const s12 = (px - x1) * w12x + (py - y1) * w12y + (pz - z1) * w12z;
+    const s23 = (px - x2) * w23x + (py - y2) * w23y + (pz - z2) * w23z;
+    const s31 = (px - x3) * w31x + (py - y3) * w31y + (pz - z3) * w31z;
+    if (!(s12 < areaBar || s23 < areaBar || s31 < areaBar)) continue;
+    let worst = s12 < s23 ? s12 : s23;
+    if (s31 < worst) worst = s31;
+    const added = -worst; // twice the area the point adds outside its worst edge
+    if (added > most + areaTie) {
+      most = added;
+      areaBar = -(most + areaTie);
+      i4 = k;
     }
   }
   kept[k0 + 3] = i4;

@@ -136,6 +136,24 @@ describe('reduceManifoldInto: touching points before speculative ones', () => {
     expect(kept.length).toBe(4);
   });
 
+  it('a face tilting over flat ground: touching points in a strip along one side, the far corners speculative: the fourth point is a far corner (the manifold spans the face, not the strip)', () => {
+    // a 0.6 × 0.4 m face 0.16° off level: its +y corners touch, the grid vertices under it at
+    // y = 0 and 0.1 are within the touching distance, its −y corners 1.1 mm up. Kept from the
+    // touching points alone, the manifold is the strip 0 ≤ y ≤ 0.18, which a centre of mass
+    // at y = −0.02 lies outside of, and the body rolls over into the ground
+    const pts: P3[] = [[-0.27, 0.18, 0], [0.33, 0.18, 0], [-0.27, -0.22, 0], [0.33, -0.22, 0]];
+    const depths = [0, -0.00005, -0.0011, -0.00115];
+    for (const y of [0, 0.1]) for (const x of [-0.2, -0.1, 0, 0.1, 0.2, 0.3]) {
+      pts.push([x, y, 0]);
+      depths.push(y === 0 ? -0.0003 : -0.00015);
+    }
+    const { pts: kept } = reduce(buffer(pts, depths));
+    expect(kept.length).toBe(4);
+    expect(kept).toContain(key(pts[0]));
+    expect(kept).toContain(key(pts[1]));
+    expect(kept.includes(key(pts[2])) || kept.includes(key(pts[3]))).toBe(true);
+  });
+
   it('a point just shallower than −MANIFOLD_TOUCH_DISTANCE is speculative, one just deeper is touching', () => {
     const pts: P3[] = [[0, 0, 0], [0.005, 0, 0], [0.1, 0, 0], [0, 0.1, 0], [0.1, 0.1, 0]];
     for (const [d, expected] of [[-MANIFOLD_TOUCH_DISTANCE * 1.01, false], [-MANIFOLD_TOUCH_DISTANCE * 0.99, true]] as const) {
