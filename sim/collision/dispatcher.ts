@@ -41,7 +41,7 @@ import { flipContacts } from './manifold/flip-contacts';
 import { collideBoxBox } from './sat-box-box';
 import { HeightfieldCollideStatus, collideConvexHeightfield } from './convex-heightfield/collide';
 import type { Polytope, PolytopeTerrainWorkspace } from './polytope-terrain';
-import { polytopeTerrainClear } from './polytope-terrain';
+import { POLYTOPE_TERRAIN_OK, collidePolytopeTerrainInto, polytopeTerrainClear } from './polytope-terrain';
 import type { Heightfield } from '../terrain/heightfield';
 import { ConvexHeightfieldWorkspace } from './convex-heightfield/workspace';
 import { ManifoldWorkspace } from './manifold/workspace';
@@ -227,12 +227,19 @@ export function collideShapes(
 export interface CompoundTerrainClearance {
   polytopes: readonly (Polytope | null)[];
   ws: PolytopeTerrainWorkspace;
+  /**
+   * [cells] A box or hull child whose radius is at most this many terrain cells takes the
+   * closed-form polytope–terrain routine (as a body does: POLYTOPE_TERRAIN_MAX_CELLS) instead of
+   * collideConvexHeightfield; 0 keeps the general routine for every child.
+   */
+  polytopeMaxCells: number;
 }
 
 /**
  * Contacts between any shape (A) and a heightfield terrain (B): compounds iterate their
  * children, each convex child goes through collideConvexHeightfield (point on the terrain,
- * normal out of the terrain, cellI/cellJ set). Returns the worst HeightfieldCollideStatus. `ws` as
+ * normal out of the terrain, cellI/cellJ set), or, with a `clearance`, a box or hull child
+ * provably clear of the terrain is skipped and one small enough takes collidePolytopeTerrain. Returns the worst HeightfieldCollideStatus. `ws` as
  * for collideConvexPair. With `clearance` (a compound's children as polytopes), a box or hull
  * child provably farther than `margin` from the terrain (polytopeTerrainClear) is skipped: the
  * general routine would find nothing there (a robot chassis of several mesh hulls riding over
@@ -253,7 +260,22 @@ export function collideShapeHeightfield(
     const c = children[k];
     const pc = childPose(ws.childPoseA, pose, c.position, c.orientation);
     const poly = clearance !== null ? clearance.polytopes[k] : null;
-    if (poly !== null && polytopeTerrainClear(poly, pc.position, pc.orientation, hf, margin, (clearance as CompoundTerrainClearance).ws)) continue;
+    if (poly !== null) {
+      const cl = clearance as CompoundTerrainClearance;
+      if (polytopeTerrainClear(poly, pc.position, pc.orientation, hf, margin, cl.ws)) continue;
+      if (poly.radius <= cl.polytopeMaxCells * Math.min(hf.dx, hf.dy)) {
+        // the closed-form routine; with more candidates than it holds, the general one instead
+        const n0 = out.count, o0 = out.overflow;
+        cl.ws.margin = margin;
+        const s = collidePolytopeTerrainInto(out, poly, pc.position, pc.orientation, hf, cl.ws);
+        if (cl.ws.cand.overflow === 0) {
+          if (s !== POLYTOPE_TERRAIN_OK && status < HeightfieldCollideStatus.Overflow) status = HeightfieldCollideStatus.Overflow;
+          continue;
+        }
+        out.count = n0;
+        out.overflow = o0;
+      }
+    }
     const s = collideConvexHeightfield(out, c.shape, pc, hf, margin, ws.terrain);
     if (s > status) status = s;
   }

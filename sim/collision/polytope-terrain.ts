@@ -98,6 +98,8 @@ export class Polytope {
   readonly vertices: Float64Array;
   readonly planes: Float64Array;
   readonly edges: Int32Array;
+  /** [m] Largest distance of a vertex from the shape frame's origin. */
+  readonly radius: number;
   get vertexCount(): number {
     return this.vertices.length / 3;
   }
@@ -112,6 +114,9 @@ export class Polytope {
     this.vertices = vertices;
     this.planes = planes;
     this.edges = edges;
+    let r2 = 0;
+    for (let k = 0; k < vertices.length; k += 3) r2 = Math.max(r2, vertices[k] * vertices[k] + vertices[k + 1] * vertices[k + 1] + vertices[k + 2] * vertices[k + 2]);
+    this.radius = Math.sqrt(r2);
   }
 
   /** The polytope of a box or hull shape; null for any other shape. */

@@ -160,7 +160,7 @@ export class CollisionPass {
       }
       this.polytopes.push(bodies.flags[b] & BodyFlag.AnalyticCylinder ? null : Polytope.of(shape));
       this.clearance.push(shape.kind === ShapeKind.Compound
-        ? { polytopes: (shape as CompoundShape).children.map((c) => Polytope.of(c.shape)), ws: this.polyWs }
+        ? { polytopes: (shape as CompoundShape).children.map((c) => Polytope.of(c.shape)), ws: this.polyWs, polytopeMaxCells: POLYTOPE_TERRAIN_MAX_CELLS }
         : null);
       this.bodyAabb(bodies, b);
       this.proxies[b] = this.broadPhase.createProxy(this.box, b);

@@ -36,8 +36,7 @@ export const POLYTOPE_SPECULATIVE_STEPS = 2;
  * 0.3–0.5 ms (docs/benchmarks.md). Larger bodies (a platform of several metres) keep the general
  * routine, whose per-query cell limit bounds its work; so does a query with more candidates than
  * the routine's workspace holds (PolytopeTerrainWorkspace: a large box lying flat on a fine grid).
- * (A compound's parts keep the general routine: through this one, a two-box chassis dropped at
- * 3 m/s sank 2.5 mm, test/unit/world/compound-speculative.test.ts.)
+ * A compound's box and hull parts take it on the same terms (collideShapeHeightfield).
  */
 export const POLYTOPE_TERRAIN_MAX_CELLS = 32;
 

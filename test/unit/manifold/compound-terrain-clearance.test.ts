@@ -2,7 +2,8 @@
  * collideShapeHeightfield with a compound's clearance (its children as polytopes): a box or hull
  * child provably clear of the terrain is skipped, and the contacts are exactly those of the
  * unskipped query (seeded poses over bumpy terrain, from touching to clear), while a child that
- * touches is never skipped.
+ * touches is never skipped. With polytopeMaxCells, box and hull children take the closed-form
+ * polytope–terrain routine: every overlap the general routine finds is found, at about its depth.
  */
 import { describe, expect, it } from 'vitest';
 import { ContactBuffer } from '../../../sim/collision/contact';
@@ -46,7 +47,8 @@ describe('collideShapeHeightfield: compound children clear of the terrain are sk
     { shape: new BoxShape([0.1, 0.1, 0.05]), position: [0.1, 0, 0.2], orientation: quatFromAxisAngle([0, 0, 0, 1], [0, 0, 1], 0.3) },
     { shape: new SphereShape(0.03), position: [-0.25, 0, -0.08], orientation: [0, 0, 0, 1] },
   ]);
-  const clearance = { polytopes: comp.children.map((c) => Polytope.of(c.shape)), ws: new PolytopeTerrainWorkspace() };
+  // polytopeMaxCells 0: every child that is not skipped takes the general routine
+  const clearance = { polytopes: comp.children.map((c) => Polytope.of(c.shape)), ws: new PolytopeTerrainWorkspace(), polytopeMaxCells: 0 };
 
   it('gives exactly the contacts of the full query, over 300 seeded poses from touching to clear', () => {
     const rng = new Rng(77);
@@ -76,5 +78,55 @@ describe('collideShapeHeightfield: compound children clear of the terrain are sk
     // both regimes are exercised
     expect(touching).toBeGreaterThan(30);
     expect(clear).toBeGreaterThan(30);
+  });
+
+  it('with polytopeMaxCells, its box and hull children take the closed-form routine: every overlap found, resting depths within 0.5 mm', () => {
+    const closed = { ...clearance, polytopeMaxCells: 32 };
+    const rng = new Rng(78);
+    const a = new ContactBuffer(256), b = new ContactBuffer(256);
+    const wsA = new CollideWorkspace(), wsB = new CollideWorkspace();
+    const deepest = (buf: ContactBuffer): number => {
+      let d = -Infinity;
+      for (let i = 0; i < buf.count; i++) d = Math.max(d, buf.depth[i]);
+      return d;
+    };
+    let overlaps = 0, missed = 0, resting = 0, close = 0;
+    for (let k = 0; k < 300; k++) {
+      const q = quatNormalize([0, 0, 0, 1], [rng.range(-0.15, 0.15), rng.range(-0.15, 0.15), rng.range(-1, 1), 1] as Quat);
+      const x = rng.range(-0.8, 0.8), y = rng.range(-0.8, 0.8);
+      // the height at which the general routine first finds an overlap, then 1 cm into to 1 cm above it
+      let lo = -0.3, hi = 0.4;
+      for (let it = 0; it < 14; it++) {
+        const mid = 0.5 * (lo + hi);
+        a.clear();
+        collideShapeHeightfield(a, comp, { position: [x, y, mid], orientation: q }, hf, 0.01, wsA);
+        if (deepest(a) > 0) lo = mid;
+        else hi = mid;
+      }
+      const p: [number, number, number] = [x, y, hi + rng.range(-0.01, 0.01)];
+      a.clear();
+      b.clear();
+      const sa = collideShapeHeightfield(a, comp, { position: p, orientation: q }, hf, 0.01, wsA);
+      const sb = collideShapeHeightfield(b, comp, { position: p, orientation: q }, hf, 0.01, wsB, closed);
+      expect(sb).toBe(sa);
+      for (let i = 0; i < b.count; i++) {
+        expect(b.depth[i]).toBeGreaterThan(-0.01);
+        expect(b.normal[3 * i + 2]).toBeGreaterThan(0);
+      }
+      const da = deepest(a), db = deepest(b);
+      if (da > 0.001) {
+        overlaps++;
+        if (!(db > 0)) missed++;
+      }
+      if (da > -0.002 && da < 0.005) {
+        resting++;
+        if (Math.abs(db - da) <= 0.0005) close++;
+      }
+    }
+    const tally = `overlaps ${overlaps}, missed ${missed}, ${close} of ${resting} resting poses within 0.5 mm`;
+    expect(overlaps, tally).toBeGreaterThan(30);
+    expect(missed, tally).toBe(0);
+    expect(resting, tally).toBeGreaterThan(30);
+    expect(close / resting, tally).toBeGreaterThan(0.9); // the rest: depth along the element's normal against the face's
   });
 });
