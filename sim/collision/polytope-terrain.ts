@@ -158,7 +158,8 @@ export class PolytopeTerrainWorkspace {
   verts = new Float64Array(3 * 64);
   planes = new Float64Array(4 * 64);
   readonly cand = new ContactBuffer(CANDIDATE_CAPACITY);
-  readonly groups = new ManifoldGroups(CANDIDATE_CAPACITY);
+  /** (The fourth point of a manifold among all of its points: a box face tilting over a grid, reduce-manifold.ts.) */
+  readonly groups = new ManifoldGroups(CANDIDATE_CAPACITY, undefined, true);
   // Numbers handed to the helpers below instead of float arguments (V8 boxes a double passed to
   // a call it does not inline; a double stored in a typed array or an object field is not).
   /** Candidate for writeCandidate: point on the terrain, normal out of it, depth [m]. */

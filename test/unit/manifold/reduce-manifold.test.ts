@@ -136,7 +136,7 @@ describe('reduceManifoldInto: touching points before speculative ones', () => {
     expect(kept.length).toBe(4);
   });
 
-  it('a face tilting over flat ground: touching points in a strip along one side, the far corners speculative: the fourth point is a far corner (the manifold spans the face, not the strip)', () => {
+  it('a face tilting over flat ground: touching points in a strip along one side, the far corners speculative: with fourthAmongAll (polytope–terrain) the fourth point is a far corner (the manifold spans the face, not the strip); without, it is touching', () => {
     // a 0.6 × 0.4 m face 0.16° off level: its +y corners touch, the grid vertices under it at
     // y = 0 and 0.1 are within the touching distance, its −y corners 1.1 mm up. Kept from the
     // touching points alone, the manifold is the strip 0 ≤ y ≤ 0.18, which a centre of mass
@@ -147,11 +147,15 @@ describe('reduceManifoldInto: touching points before speculative ones', () => {
       pts.push([x, y, 0]);
       depths.push(y === 0 ? -0.0003 : -0.00015);
     }
-    const { pts: kept } = reduce(buffer(pts, depths));
+    const farCorner = (kept: string[]): boolean => kept.includes(key(pts[2])) || kept.includes(key(pts[3]));
+    const { pts: kept } = reduce(buffer(pts, depths), undefined, new ManifoldGroups(64, undefined, true));
     expect(kept.length).toBe(4);
     expect(kept).toContain(key(pts[0]));
     expect(kept).toContain(key(pts[1]));
-    expect(kept.includes(key(pts[2])) || kept.includes(key(pts[3]))).toBe(true);
+    expect(farCorner(kept)).toBe(true);
+    const { pts: touching } = reduce(buffer(pts, depths));
+    expect(touching.length).toBe(4);
+    expect(farCorner(touching)).toBe(false);
   });
 
   it('a point just shallower than −MANIFOLD_TOUCH_DISTANCE is speculative, one just deeper is touching', () => {
