@@ -38,9 +38,9 @@
  *    strip the body's centre of mass may lie outside of; taken from the touching points alone,
  *    the manifold was that strip and the body rolled over into the ground (a 0.6 × 0.4 m box
  *    dropped flat at 3 m/s sank 3 mm), while the far corner a few tenths of a millimetre up,
- *    kept as P4, catches it. The wheel keeps the touching P4: its touching points are its patch,
- *    and with P4 among all a rover's deepest wheel contact on the benchmark terrains reached
- *    6–9 mm against 1.4–1.6 mm.
+ *    kept as P4, catches it. The wheel keeps the touching P4: its touching points are its patch
+ *    (with P4 among all for the wheel too, one benchmark run's deepest wheel contact went from
+ *    1.6 to 6.2 mm; docs/benchmarks.md, fourth pass).
  *
  *            P2 ●──────────● P4        signed area of (a, b, q) = ((b − a) × (q − a)) · n
  *               │ ╲        │           > 0: q left of a→b (inside for a CCW triangle)
