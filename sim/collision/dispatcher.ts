@@ -238,12 +238,13 @@ export interface CompoundTerrainClearance {
 /**
  * Contacts between any shape (A) and a heightfield terrain (B): compounds iterate their
  * children, each convex child goes through collideConvexHeightfield (point on the terrain,
- * normal out of the terrain, cellI/cellJ set), or, with a `clearance`, a box or hull child
- * provably clear of the terrain is skipped and one small enough takes collidePolytopeTerrain. Returns the worst HeightfieldCollideStatus. `ws` as
+ * normal out of the terrain, cellI/cellJ set). Returns the worst HeightfieldCollideStatus. `ws` as
  * for collideConvexPair. With `clearance` (a compound's children as polytopes), a box or hull
  * child provably farther than `margin` from the terrain (polytopeTerrainClear) is skipped: the
  * general routine would find nothing there (a robot chassis of several mesh hulls riding over
- * the hills spent most of its step proving that, element by element).
+ * the hills spent most of its step proving that, element by element), and one within
+ * `clearance.polytopeMaxCells` cells takes the closed-form collidePolytopeTerrain instead (the
+ * general routine when it has more candidates than its workspace holds).
  */
 export function collideShapeHeightfield(
   out: ContactBuffer,

@@ -39,6 +39,7 @@
  * Validated against collideConvexHeightfield and a brute-force oracle in
  * test/scenarios/dynamics/polytope-terrain.test.ts.
  */
+import { MANIFOLD_MAX_NORMAL_GROUPS } from '../constants';
 import { ContactBuffer } from './contact';
 import { ManifoldGroups, ReduceManifoldStatus, reduceManifoldInto } from './reduce-manifold';
 import type { Quat } from '../math/quat';
@@ -159,7 +160,7 @@ export class PolytopeTerrainWorkspace {
   planes = new Float64Array(4 * 64);
   readonly cand = new ContactBuffer(CANDIDATE_CAPACITY);
   /** (The fourth point of a manifold among all of its points: a box face tilting over a grid, reduce-manifold.ts.) */
-  readonly groups = new ManifoldGroups(CANDIDATE_CAPACITY, undefined, true);
+  readonly groups = new ManifoldGroups(CANDIDATE_CAPACITY, MANIFOLD_MAX_NORMAL_GROUPS, true);
   // Numbers handed to the helpers below instead of float arguments (V8 boxes a double passed to
   // a call it does not inline; a double stored in a typed array or an object field is not).
   /** Candidate for writeCandidate: point on the terrain, normal out of it, depth [m]. */

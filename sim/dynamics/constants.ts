@@ -36,7 +36,7 @@ export const POLYTOPE_SPECULATIVE_STEPS = 2;
  * 0.3–0.5 ms (docs/benchmarks.md). Larger bodies (a platform of several metres) keep the general
  * routine, whose per-query cell limit bounds its work; so does a query with more candidates than
  * the routine's workspace holds (PolytopeTerrainWorkspace: a large box lying flat on a fine grid).
- * A compound's box and hull parts take it on the same terms (collideShapeHeightfield).
+ * A compound's box and hull parts follow the same rule (collideShapeHeightfield's clearance).
  */
 export const POLYTOPE_TERRAIN_MAX_CELLS = 32;
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { ContactBuffer } from '../../../sim/collision/contact';
 import { ManifoldGroups, ReduceManifoldStatus, reduceManifoldInPlace, reduceManifoldInto } from '../../../sim/collision/reduce-manifold';
-import { MANIFOLD_GROUP_ANGLE, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_TOUCH_DISTANCE } from '../../../sim/constants';
+import { MANIFOLD_GROUP_ANGLE, MANIFOLD_LINE_CONTACT_DISTANCE, MANIFOLD_MAX_NORMAL_GROUPS, MANIFOLD_TOUCH_DISTANCE } from '../../../sim/constants';
 
 type P3 = readonly [number, number, number];
 
@@ -148,7 +148,7 @@ describe('reduceManifoldInto: touching points before speculative ones', () => {
       depths.push(y === 0 ? -0.0003 : -0.00015);
     }
     const farCorner = (kept: string[]): boolean => kept.includes(key(pts[2])) || kept.includes(key(pts[3]));
-    const { pts: kept } = reduce(buffer(pts, depths), undefined, new ManifoldGroups(64, undefined, true));
+    const { pts: kept } = reduce(buffer(pts, depths), undefined, new ManifoldGroups(64, MANIFOLD_MAX_NORMAL_GROUPS, true));
     expect(kept.length).toBe(4);
     expect(kept).toContain(key(pts[0]));
     expect(kept).toContain(key(pts[1]));
