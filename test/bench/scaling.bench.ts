@@ -2,10 +2,11 @@
  * Scaling (issue #29): the step's cost against the number of bodies, ours beside Jolt's best
  * (rounded wheels) in the same run, interleaved round by round.
  *
- * Scenes: the `noise-icosa` independent build's terrain (513², 0.05 m) and its vehicle (4 wheels),
- * with n = 100, 300, 1,000 bodies of two kinds:
+ * Scenes, the issue's case: the `noise-icosa` independent build's terrain generator at 1,025²
+ * vertices (0.05 m, 51.2 m square) with four of its 4-wheel vehicles (driving from the start, the
+ * harness measures the first), and n = 100, 300, 1,000 bodies of two kinds:
  *   scattered  hulls and boxes (independent.ts's `boxes-and-hulls` rocks), dropped 3 cm above the
- *              ground at random over the whole field (off the vehicle's start);
+ *              ground at random over the whole field (off the vehicles' starts);
  *   pile       boxes of 3–5 cm half-extent in a lattice of columns 0.13 m apart, n / 100 layers
  *              high, dropped 3 cm above the highest ground under it (a pile that collapses).
  * Each run is `seconds` of simulated time from the drop at dt 1/240 (the drop and the settling:
@@ -14,9 +15,10 @@
  * ratios of CPU RTF) and the growth exponent of the step cost between successive n
  * (log(cost ratio) / log(n ratio): 1 is linear; n log n from 100 to 1,000 is about 1.15).
  *
- * Not the issue's full case: its 1,025² DEM and four vehicles need a Jolt terrain mesh four times
- * the 513² one, and the wasm-compat build's fixed heap holds one 513² mesh beside a world
- * (vehicle/jolt.ts); the harness drives one vehicle.
+ * Jolt's terrain here is its HeightFieldShape (a 1,025² MeshShape of our triangles runs both of
+ * jolt-physics' wasm builds out of memory, vehicle/jolt.ts): its own diagonal and 8-bit samples
+ * per block, so its ground differs from ours by up to its quantisation (the terrain check's log).
+ * `SCALING_VERTICES=513` runs the earlier, smaller case (513², Jolt on a mesh of our triangles).
  *
  * Run: `npm run bench -- scaling` (`--quick`: 0.5 s per run, one round).
  */
@@ -24,8 +26,9 @@ import { cpus, loadavg } from 'node:os';
 import { Rng } from '../../sim';
 import { runVehicleScene, type VehicleRunResult } from './vehicle/harness';
 import { joltRunner, JOLT_ROUNDED_WHEEL_RADIUS } from './vehicle/jolt';
-import { buildIndependentScene, INDEPENDENT_VARIANTS, lowest, maxUnder, publicApiRunner, randomQuat, rockOf } from './vehicle/independent';
-import type { Rock, VehicleScene } from './vehicle/scene';
+import { terrainCheckLog } from './vehicle/peer-terrain';
+import { buildIndependentScene, chassisStartHeight, INDEPENDENT_VARIANTS, lowest, maxUnder, publicApiRunner, randomQuat, rockOf } from './vehicle/independent';
+import { vehicleStarts, type Rock, type VehicleScene } from './vehicle/scene';
 
 export interface BenchContext {
   quick: boolean;
@@ -38,6 +41,14 @@ const DROP = 0.03;
 /** [m] Pile columns' spacing and the pile's centre (off the vehicle's path). */
 const PILE_PITCH = 0.13;
 const PILE_CENTRE: [number, number] = [4, 5];
+/** [m] The three further vehicles' starts (x, y), beside and ahead of the first one's (−4, 0). */
+const EXTRA_VEHICLES: [number, number][] = [[-4, 6], [-4, -6], [10, -4]];
+
+/** The scaling base: an independent build's terrain at `vertices`² with four vehicles. */
+export function scalingBase(vertices = 1025): VehicleScene {
+  const base = buildIndependentScene(INDEPENDENT_VARIANTS[0], vertices);
+  return { ...base, extraVehicles: EXTRA_VEHICLES.map(([x, y]) => [x, y, chassisStartHeight(base.terrain, x, y)]) };
+}
 
 function load(): string {
   return loadavg().map((x) => x.toFixed(1)).join(' / ');
@@ -54,7 +65,7 @@ export function scattered(base: VehicleScene, n: number, seed: number): VehicleS
   const rng = new Rng(seed);
   const hf = base.terrain;
   const lo = hf.x0 + 0.5, hi = hf.x0 + (hf.cols - 1) * hf.dx - 0.5;
-  const c = base.chassis.position;
+  const starts = vehicleStarts(base).map((v) => v.chassis);
   // a coarse occupancy grid of 0.25 m cells: one rock per cell at most (rocks are ≤ 0.1 m)
   const cell = 0.25, side = Math.ceil((hi - lo) / cell);
   const used = new Uint8Array(side * side);
@@ -67,7 +78,7 @@ export function scattered(base: VehicleScene, n: number, seed: number): VehicleS
       const ci = rng.int(0, side - 1), cj = rng.int(0, side - 1);
       x = lo + (ci + 0.5) * cell;
       y = lo + (cj + 0.5) * cell;
-      if (used[cj * side + ci] || Math.hypot(x - c[0], y - c[1]) < 1) continue;
+      if (used[cj * side + ci] || starts.some((c) => Math.hypot(x - c[0], y - c[1]) < 1)) continue;
       used[cj * side + ci] = 1;
       break;
     }
@@ -103,8 +114,9 @@ export default async function run(ctx: BenchContext): Promise<void> {
   const seconds = ctx.quick ? 0.5 : 2;
   const rounds = ctx.quick ? 1 : 3;
   const dt = 1 / 240;
-  const base = buildIndependentScene(INDEPENDENT_VARIANTS[0]);
-  console.log(`\n### Scaling: bodies vs step cost, ours and Jolt (rounded wheels) interleaved; ${seconds} s from the drop per run at dt 1/240, ${rounds} round(s); ${cpus().length} cores, load before: ${load()}, ${new Date().toISOString()}\n`);
+  const vertices = Number(process.env.SCALING_VERTICES ?? 1025);
+  const base = scalingBase(vertices);
+  console.log(`\n### Scaling: bodies vs step cost, ours and Jolt (rounded wheels) interleaved; ${vertices}² terrain, ${vehicleStarts(base).length} vehicles; ${seconds} s from the drop per run at dt 1/240, ${rounds} round(s); ${cpus().length} cores, load before: ${load()}, ${new Date().toISOString()}\n`);
   console.log('| scene | n | ours CPU ms/step | Jolt CPU ms/step | ours / Jolt RTF (CPU), median of rounds | growth exponent ours / Jolt | rocks below ours / Jolt |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const [label, build] of [['scattered', scattered], ['pile', pile]] as const) {
@@ -127,6 +139,7 @@ export default async function run(ctx: BenchContext): Promise<void> {
     }
   }
   console.log(`\nLoad after: ${load()}. CPU ms/step = dt / (real-time factor by this thread's CPU time), median of rounds.`);
+  if (terrainCheckLog.length > 0) console.log(`\nTerrain checks (Jolt's ground against ours):\n${terrainCheckLog.map((l) => `- ${l}`).join('\n')}`);
 }
 
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href;

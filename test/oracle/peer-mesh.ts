@@ -61,3 +61,34 @@ export function joltTerrainMesh(J: JoltModule, hf: Heightfield, maxTrianglesPerL
   J.destroy(vl); J.destroy(tl); J.destroy(tri); J.destroy(f3);
   return shape;
 }
+
+/**
+ * A Jolt HeightFieldShape of our grid, for terrains whose MeshShape does not fit the wasm build's
+ * fixed heap (a 1,025² mesh runs it out of memory; the scaling bench's large terrain). Not our
+ * triangles: Jolt splits every cell along the other diagonal (V0–V3) and stores each block's
+ * samples in `bitsPerSample` bits between the block's lowest and highest height (its own
+ * compression; the vertical error is reported by the runner's terrain check). Jolt's height axis
+ * is its local y: the shape is meant for a body rotated by JOLT_HEIGHTFIELD_ROTATION (local x →
+ * world y, local y → world z, local z → world x), at the origin.
+ */
+export function joltTerrainHeightField(J: JoltModule, hf: Heightfield, bitsPerSample = 8): JShape {
+  if (hf.cols !== hf.rows || hf.dx !== hf.dy) throw new Error(`Jolt HeightFieldShape needs a square grid, got ${hf.cols}×${hf.rows} at ${hf.dx}×${hf.dy} m`);
+  const n = hf.cols;
+  const settings = new J.HeightFieldShapeSettings();
+  settings.mSampleCount = n;
+  settings.mBitsPerSample = bitsPerSample;
+  settings.mOffset.Set(hf.y0, 0, hf.x0);
+  settings.mScale.Set(hf.dy, 1, hf.dx);
+  const samples = settings.mHeightSamples;
+  samples.reserve(n * n);
+  // Jolt's sample (x index a, z index b) is at mHeightSamples[b·n + a]: world x = x0 + b·dx, y = y0 + a·dy.
+  for (let b = 0; b < n; b++) for (let a = 0; a < n; a++) samples.push_back(hf.height(b, a));
+  const res = settings.Create();
+  if (res.HasError()) throw new Error(`Jolt HeightFieldShape: ${res.GetError().c_str()}`);
+  const shape = res.Get();
+  J.destroy(settings);
+  return shape;
+}
+
+/** [x, y, z, w] Rotation of a joltTerrainHeightField body (120° about (1, 1, 1)). */
+export const JOLT_HEIGHTFIELD_ROTATION = [0.5, 0.5, 0.5, 0.5] as const;

@@ -53,7 +53,7 @@ const DENSITY = 2000;
 const DROP = 0.03;
 const START: [number, number] = [-4, 0];
 
-function valueNoise(rng: Rng): Float64Array {
+function valueNoise(rng: Rng, N: number): Float64Array {
   const h = new Float64Array(N * N);
   const octaves: [number, number][] = [[4, 1], [1.5, 0.4], [0.5, 0.12]]; // [m] lattice spacing, weight
   for (const [spacing, weight] of octaves) {
@@ -71,7 +71,7 @@ function valueNoise(rng: Rng): Float64Array {
   return h;
 }
 
-function diamondSquare(rng: Rng): Float64Array {
+function diamondSquare(rng: Rng, N: number): Float64Array {
   const h = new Float64Array(N * N);
   const at = (i: number, j: number): number => h[j * N + i];
   let amp = 1;
@@ -99,7 +99,7 @@ function diamondSquare(rng: Rng): Float64Array {
   return h;
 }
 
-function ridgedSines(rng: Rng): Float64Array {
+function ridgedSines(rng: Rng, N: number): Float64Array {
   const h = new Float64Array(N * N);
   for (let w = 0; w < 7; w++) {
     const dir = rng.range(0, Math.PI), k = (2 * Math.PI) / rng.range(1.5, 12), ph = rng.range(0, 2 * Math.PI), a = 1 / (1 + w * 0.6);
@@ -110,9 +110,9 @@ function ridgedSines(rng: Rng): Float64Array {
 }
 
 /** Rescale to RELIEF, then 8 curbs and 4 plateaus (two across the path). */
-function terrainOf(kind: TerrainKind, seed: number): Heightfield {
+function terrainOf(kind: TerrainKind, seed: number, N: number): Heightfield {
   const rng = new Rng(seed);
-  const h = kind === 'value-noise' ? valueNoise(rng) : kind === 'diamond-square' ? diamondSquare(rng) : ridgedSines(rng);
+  const h = kind === 'value-noise' ? valueNoise(rng, N) : kind === 'diamond-square' ? diamondSquare(rng, N) : ridgedSines(rng, N);
   let lo = Infinity, hi = -Infinity;
   for (const v of h) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
   for (let k = 0; k < h.length; k++) h[k] = ((h[k] - lo) / (hi - lo) - 0.5) * RELIEF; // centred on 0: Jolt's float32 rays check it to 0.02 mm
@@ -192,11 +192,22 @@ export function maxUnder(hf: Heightfield, x: number, y: number, r: number): numb
   return m + 1e-3; // heightAt interpolates: a millimetre covers the vertices between samples
 }
 
-/** One independent build as a VehicleScene (the peers' runners take it as they take scene.ts's). */
-export function buildIndependentScene(v: IndependentVariant): VehicleScene {
-  const terrain = terrainOf(v.terrain, v.seed);
+/** [m] A level chassis's start height at (x, y): every wheel of the 6-wheel layout 2 cm above the ground. */
+export function chassisStartHeight(terrain: Heightfield, x: number, y: number): number {
   let z = -Infinity;
-  for (const w of wheelLayout(6)) z = Math.max(z, maxUnder(terrain, START[0] + w.mount[0], START[1] + w.mount[1], WHEEL_RADIUS) + WHEEL_RADIUS + 0.02 - w.mount[2]);
+  for (const w of wheelLayout(6)) z = Math.max(z, maxUnder(terrain, x + w.mount[0], y + w.mount[1], WHEEL_RADIUS) + WHEEL_RADIUS + 0.02 - w.mount[2]);
+  return z;
+}
+
+/**
+ * One independent build as a VehicleScene (the peers' runners take it as they take scene.ts's).
+ * `vertices`: grid vertices per side, 2^k + 1 (513 by default: issue #13's 25.6 m at 0.05 m; the
+ * scaling bench's large case takes 1,025); the curbs, plateaus and rocks stay where they are.
+ */
+export function buildIndependentScene(v: IndependentVariant, vertices = N): VehicleScene {
+  if (!(Number.isInteger(Math.log2(vertices - 1)) && vertices >= 65)) throw new Error(`independent scene: vertices per side must be 2^k + 1 ≥ 65, got ${vertices}`);
+  const terrain = terrainOf(v.terrain, v.seed, vertices);
+  const z = chassisStartHeight(terrain, START[0], START[1]);
   const rng = new Rng(v.seed + 17);
   const rocks: Rock[] = [];
   const taken: [number, number, number][] = [[START[0], START[1], 0.75]];

@@ -20,8 +20,8 @@ import initJolt from 'jolt-physics/wasm-compat';
 import type { VehicleRunner } from './harness';
 import { BODY_POSE_STRIDE, WHEEL_POSE_STRIDE } from './harness';
 import { checkTerrain, terrainCheckLog } from './peer-terrain';
-import { joltTerrainMesh } from '../../oracle/peer-mesh';
-import { wheelStarts, type VehicleScene, type WheelCount } from './scene';
+import { JOLT_HEIGHTFIELD_ROTATION, joltTerrainHeightField, joltTerrainMesh } from '../../oracle/peer-mesh';
+import { vehicleStarts, wheelStarts, type VehicleScene, type WheelCount } from './scene';
 
 type JoltModule = Awaited<ReturnType<typeof initJolt>>;
 type JBody = InstanceType<JoltModule['Body']>;
@@ -44,6 +44,16 @@ let module: Promise<JoltModule> | null = null;
 let moduleTerrain: object | null = null;
 /** The terrain MeshShape per Heightfield, built once (524,288 triangles take seconds). */
 const meshCache = new WeakMap<object, JShape>();
+/**
+ * Largest terrain given to Jolt as a MeshShape of our triangles (513²). A larger one (the scaling
+ * bench's 1,025²: its mesh runs both wasm builds' heaps out of memory) becomes a Jolt
+ * HeightFieldShape: Jolt's own triangulation and 8-bit block compression (peer-mesh.ts).
+ */
+const JOLT_MESH_MAX_VERTICES = 513 * 513;
+
+function usesHeightField(scene: VehicleScene): boolean {
+  return scene.terrain.cols * scene.terrain.rows > JOLT_MESH_MAX_VERTICES;
+}
 const checkedTerrain = new WeakSet<object>();
 
 export interface JoltRunnerOptions {
@@ -60,7 +70,7 @@ export interface JoltRunnerOptions {
 function meshShape(J: JoltModule, scene: VehicleScene): JShape {
   const cached = meshCache.get(scene.terrain);
   if (cached) return cached;
-  const shape = joltTerrainMesh(J, scene.terrain);
+  const shape = usesHeightField(scene) ? joltTerrainHeightField(J, scene.terrain) : joltTerrainMesh(J, scene.terrain);
   shape.AddRef(); // kept for the process: every run's terrain body shares it
   meshCache.set(scene.terrain, shape);
   return shape;
@@ -121,7 +131,7 @@ export function joltRunner(opts: JoltRunnerOptions): VehicleRunner {
         return body;
       };
 
-      const ground = add(terrainShape, [0, 0, 0], [0, 0, 0, 1], false);
+      const ground = add(terrainShape, [0, 0, 0], usesHeightField(scene) ? JOLT_HEIGHTFIELD_ROTATION : [0, 0, 0, 1], false);
       system.OptimizeBroadPhase();
       if (!checkedTerrain.has(scene.terrain)) {
         const top = scene.terrain.maxHeight + 1;
@@ -148,29 +158,32 @@ export function joltRunner(opts: JoltRunnerOptions): VehicleRunner {
 
       const c = scene.chassis;
       const he = c.halfExtents;
-      const box = new M.BoxShape(new M.Vec3(he[0], he[1], he[2]));
-      chassis = add(box, c.position, c.orientation, true, c.mass);
       wheelBodies = [];
-      for (const w of wheelStarts(scene, wheels)) {
-        const cyl = new M.CylinderShape(scene.wheel.width / 2, scene.wheel.radius, opts.wheelConvexRadius);
-        const body = add(cyl, w.position, [0, 0, 0, 1], true, scene.wheel.mass);
-        const hs = new M.HingeConstraintSettings();
-        hs.mSpace = M.EConstraintSpace_WorldSpace;
-        hs.mPoint1 = new M.RVec3(w.position[0], w.position[1], w.position[2]);
-        hs.mPoint2 = new M.RVec3(w.position[0], w.position[1], w.position[2]);
-        hs.mHingeAxis1 = new M.Vec3(0, 1, 0);
-        hs.mHingeAxis2 = new M.Vec3(0, 1, 0);
-        hs.mNormalAxis1 = new M.Vec3(1, 0, 0);
-        hs.mNormalAxis2 = new M.Vec3(1, 0, 0);
-        hs.mMotorSettings.mMinTorqueLimit = -scene.motor.maxTorque;
-        hs.mMotorSettings.mMaxTorqueLimit = scene.motor.maxTorque;
-        const constraint = hs.Create(chassis, body);
-        M.destroy(hs);
-        system.AddConstraint(constraint);
-        const hinge = M.castObject(constraint, M.HingeConstraint);
-        hinge.SetMotorState(M.EMotorState_Velocity);
-        hinge.SetTargetAngularVelocity(scene.motor.targetVelocity);
-        wheelBodies.push(body);
+      for (const v of vehicleStarts(scene)) {
+        const box = new M.BoxShape(new M.Vec3(he[0], he[1], he[2]));
+        const vehicleChassis = add(box, v.chassis, c.orientation, true, c.mass);
+        if (v.suffix === '') chassis = vehicleChassis;
+        for (const w of wheelStarts(scene, wheels, v)) {
+          const cyl = new M.CylinderShape(scene.wheel.width / 2, scene.wheel.radius, opts.wheelConvexRadius);
+          const body = add(cyl, w.position, [0, 0, 0, 1], true, scene.wheel.mass);
+          const hs = new M.HingeConstraintSettings();
+          hs.mSpace = M.EConstraintSpace_WorldSpace;
+          hs.mPoint1 = new M.RVec3(w.position[0], w.position[1], w.position[2]);
+          hs.mPoint2 = new M.RVec3(w.position[0], w.position[1], w.position[2]);
+          hs.mHingeAxis1 = new M.Vec3(0, 1, 0);
+          hs.mHingeAxis2 = new M.Vec3(0, 1, 0);
+          hs.mNormalAxis1 = new M.Vec3(1, 0, 0);
+          hs.mNormalAxis2 = new M.Vec3(1, 0, 0);
+          hs.mMotorSettings.mMinTorqueLimit = -scene.motor.maxTorque;
+          hs.mMotorSettings.mMaxTorqueLimit = scene.motor.maxTorque;
+          const constraint = hs.Create(vehicleChassis, body);
+          M.destroy(hs);
+          system.AddConstraint(constraint);
+          const hinge = M.castObject(constraint, M.HingeConstraint);
+          hinge.SetMotorState(M.EMotorState_Velocity);
+          hinge.SetTargetAngularVelocity(scene.motor.targetVelocity);
+          if (v.suffix === '') wheelBodies.push(body);
+      }
       }
       rockBodies = [];
       for (const r of scene.rocks) {

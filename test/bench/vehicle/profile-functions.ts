@@ -4,7 +4,8 @@
  *   npx tsx test/bench/vehicle/profile-functions.ts <scene> [seconds=2] [steps per second=240] [skip seconds=0]
  *
  * <scene>: standard (scene.ts), an independent build (noise-icosa, ds-boxes, sines-hulls), or a
- * scaling scene of ../scaling.bench.ts (pile1000, scat300, …). Ours through createWorld, the first
+ * scaling scene of ../scaling.bench.ts (pile1000, scat300, …; on its 1,025² terrain with four vehicles,
+ * SCALING_VERTICES=513 for the smaller one). Ours through createWorld, the first
  * `skip` seconds untimed, then V8's CPU profiler over `seconds`: self time per function (top 30)
  * and inclusive time of the collision pass's and solver's stages (terrainContacts, pairContacts,
  * collidePolytopeTerrainInto, collideShapeHeightfield = large boxes and hulls on the terrain,
@@ -15,13 +16,14 @@
 import { Session } from 'node:inspector/promises';
 import { buildIndependentScene, INDEPENDENT_VARIANTS, publicApiRunner } from './independent';
 import { buildVehicleScene } from './scene';
-import { pile, scattered } from '../scaling.bench';
+import { pile, scalingBase, scattered } from '../scaling.bench';
 interface CpuNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[]; positionTicks?: { line: number; ticks: number }[] }
 async function main(): Promise<void> {
   const which = process.argv[2] ?? 'sines-hulls';
   const seconds = Number(process.argv[3] ?? 2);
   const dt = 1 / Number(process.argv[4] ?? 240);
-  const base0 = buildIndependentScene(INDEPENDENT_VARIANTS[0]);
+  const scaled = which.startsWith('pile') || which.startsWith('scat');
+  const base0 = scaled ? scalingBase(Number(process.env.SCALING_VERTICES ?? 1025)) : buildIndependentScene(INDEPENDENT_VARIANTS[0]);
   const scene = which.startsWith('pile') ? pile(base0, Number(which.slice(4)), 7100 + Number(which.slice(4))) : which.startsWith('scat') ? scattered(base0, Number(which.slice(4)), 7100 + Number(which.slice(4))) : which === 'standard' ? buildVehicleScene() : buildIndependentScene(INDEPENDENT_VARIANTS.find((v) => v.name === which)!);
   const r = publicApiRunner({});
   r.setup(scene, 4, dt);

@@ -135,6 +135,23 @@ export interface VehicleScene {
   motor: { targetVelocity: number; maxTorque: number };
   rockDensity: number;
   rocks: Rock[];
+  /**
+   * [m] Further vehicles, the same as the first, by chassis start position (level): the scaling
+   * bench's four vehicles. Their bodies and joints are named like the first's with `_v1`, `_v2`, …
+   * appended (vehicleStarts); the harness measures the first one only.
+   */
+  extraVehicles?: Vec3Spec[];
+}
+
+/** One vehicle of a scene: the suffix of its bodies' and joints' names, and its chassis start. */
+export interface VehicleStart {
+  suffix: string;
+  chassis: Vec3Spec;
+}
+
+/** Every vehicle of a scene, the first (unsuffixed) one first. */
+export function vehicleStarts(scene: VehicleScene): VehicleStart[] {
+  return [{ suffix: '', chassis: scene.chassis.position }, ...(scene.extraVehicles ?? []).map((p, k) => ({ suffix: `_v${k + 1}`, chassis: p }))];
 }
 
 export interface WheelStart {
@@ -163,10 +180,12 @@ export function wheelLayout(wheels: WheelCount): { name: string; joint: string; 
 }
 
 /** Wheels at the start pose (the chassis starts level, so world = chassis position + mount). */
-export function wheelStarts(scene: VehicleScene, wheels: WheelCount): WheelStart[] {
-  const c = scene.chassis.position;
+export function wheelStarts(scene: VehicleScene, wheels: WheelCount, vehicle: VehicleStart = { suffix: '', chassis: scene.chassis.position }): WheelStart[] {
+  const c = vehicle.chassis;
   return wheelLayout(wheels).map((w) => ({
     ...w,
+    name: w.name + vehicle.suffix,
+    joint: w.joint + vehicle.suffix,
     position: [c[0] + w.mount[0], c[1] + w.mount[1], c[2] + w.mount[2]],
     orientation: [...WHEEL_ORIENTATION],
   }));
@@ -368,24 +387,27 @@ export function vehicleSceneWorldSpec(scene: VehicleScene, wheels: WheelCount, o
   const bodies: BodySpec[] = [];
   const joints: JointSpec[] = [];
   const c = scene.chassis;
-  bodies.push({ name: 'chassis', shape: { type: 'box', halfExtents: [...c.halfExtents] }, mass: c.mass, position: [...c.position], orientation: [...c.orientation] });
-  for (const w of wheelStarts(scene, wheels)) {
-    bodies.push({
-      name: w.name,
-      shape: { type: 'cylinder', radius: scene.wheel.radius, height: scene.wheel.width },
-      mass: scene.wheel.mass,
-      position: w.position,
-      orientation: w.orientation,
-    });
-    joints.push({
-      type: 'revolute',
-      name: w.joint,
-      bodyA: 'chassis',
-      bodyB: w.name,
-      anchor: [...w.position],
-      axis: [0, 1, 0],
-      motor: { targetVelocity: scene.motor.targetVelocity, maxTorque: scene.motor.maxTorque },
-    });
+  for (const v of vehicleStarts(scene)) {
+    const chassis = 'chassis' + v.suffix;
+    bodies.push({ name: chassis, shape: { type: 'box', halfExtents: [...c.halfExtents] }, mass: c.mass, position: [...v.chassis], orientation: [...c.orientation] });
+    for (const w of wheelStarts(scene, wheels, v)) {
+      bodies.push({
+        name: w.name,
+        shape: { type: 'cylinder', radius: scene.wheel.radius, height: scene.wheel.width },
+        mass: scene.wheel.mass,
+        position: w.position,
+        orientation: w.orientation,
+      });
+      joints.push({
+        type: 'revolute',
+        name: w.joint,
+        bodyA: chassis,
+        bodyB: w.name,
+        anchor: [...w.position],
+        axis: [0, 1, 0],
+        motor: { targetVelocity: scene.motor.targetVelocity, maxTorque: scene.motor.maxTorque },
+      });
+  }
   }
   for (const r of scene.rocks) {
     const shape = r.shape.type === 'box' ? { type: 'box' as const, halfExtents: [...r.shape.halfExtents] as Vec3Spec } : { type: 'hull' as const, points: r.shape.points.map((p) => [...p] as Vec3Spec) };
