@@ -492,6 +492,11 @@ function useFallback(ws: EpaWorkspace, out: EpaResult, why: EpaFailure): EpaResu
  * Penetration query (see the file header). `ws` holds this query's polytope and counters: engine
  * callers pass the one they own; without it a workspace is made for this call (it allocates the
  * whole polytope: pass one in loops).
+ *
+ * `stopAbove`, in metres: a caller that only uses pairs closer than this (the narrow phase's contact
+ * margin) lets GJK stop at the first separating plane proving the shapes farther apart (gjkLoop's
+ * boolean exit): the answer is then Separated with `distance` an upper bound above `stopAbove`,
+ * not the converged distance. Shapes with radii (spheres, capsules) are measured in full.
  */
 export function epaPenetration(
   out: EpaResult,
@@ -500,6 +505,7 @@ export function epaPenetration(
   shapeB: ConvexShape,
   poseB: Readonly<Pose>,
   ws: EpaWorkspace = new EpaWorkspace(),
+  stopAbove = Infinity,
 ): EpaResult {
   out.iterations = 0;
   out.failure = EpaFailure.None;
@@ -530,7 +536,8 @@ export function epaPenetration(
   ws.dir[0] = -ws.pair.t[0];
   ws.dir[1] = -ws.pair.t[1];
   ws.dir[2] = -ws.pair.t[2];
-  const exit = gjkLoop(ws.simplex, ws.v, ws.pair, ws.dir);
+  // (with radii this loop runs on overlapping cores: no early exit there)
+  const exit = gjkLoop(ws.simplex, ws.v, ws.pair, ws.dir, false, ws.inflateA + ws.inflateB > 0 ? Infinity : stopAbove);
   out.iterations = ws.pair.supports;
   if (exit === GjkLoopExit.Separated || exit === GjkLoopExit.MaxIterations) {
     const vl = Math.sqrt(ws.v[0] * ws.v[0] + ws.v[1] * ws.v[1] + ws.v[2] * ws.v[2]);

@@ -151,7 +151,8 @@ export function collideConvexConvex(
 ): EpaStatus {
   const epa = ws.epa, faceA = ws.faceA, faceB = ws.faceB, polyA = ws.polyA, polyB = ws.polyB;
   const dir = ws.dir, dirA = ws.dirA, tmp = ws.tmp, nA = ws.nA, nB = ws.nB, refN = ws.refN;
-  epaPenetration(epa, shapeA, poseA, shapeB, poseB, ws.epaWs);
+  // pairs farther apart than the margin make no contact: GJK may stop once that is proven
+  epaPenetration(epa, shapeA, poseA, shapeB, poseB, ws.epaWs, margin);
   const status = epa.status;
   if (status === EpaStatus.Degenerate) return status;
   const distance = status === EpaStatus.Separated ? epa.distance : -epa.depth;
