@@ -25,7 +25,10 @@
  *   POLYTOPE_TERRAIN_MAX_      body's motion (POLYTOPE_SPECULATIVE_MIN + STEPS steps, ≤ S);
  *   CELLS cells)               the general routine when it has more candidates than it holds.
  *   other shape vs terrain     collideShapeHeightfield with margin S (GJK/EPA per element).
- *   body vs body               collideShapes with margin S (SAT, capsule routines, GJK/EPA).
+ *   body vs body               collideShapes (SAT, capsule routines, GJK/EPA) with a speculative
+ *                              distance from both bodies' motion (the terrain's rule, the two
+ *                              motions summed, ≤ S): resting neighbours a few mm apart make no
+ *                              contacts, so a settled pile's islands are its touching groups.
  * Jointed bodies do not collide with each other, nor do bodies the filter keeps apart (one
  * robot's links unless it collides with itself, disabled pairs: BodyStore.collisionFiltered).
  *
@@ -464,7 +467,10 @@ export class CollisionPass {
     buf.clear();
     bodies.shapePose(this.poseA.position, this.poseA.orientation as Quat, a);
     bodies.shapePose(this.poseB.position, this.poseB.orientation as Quat, b);
-    const status = collideShapes(buf, bodies.shapes[a] as Shape, this.poseA, bodies.shapes[b] as Shape, this.poseB, SPECULATIVE_DISTANCE, this.collideWs);
+    // the pair's speculative distance by the two bodies' motion (as a box's or hull's against the
+    // terrain): the gap closes by at most the sum of their motions in a step
+    const margin = Math.min(SPECULATIVE_DISTANCE, this.motionMargin(bodies, a) + this.motionMargin(bodies, b) - POLYTOPE_SPECULATIVE_MIN);
+    const status = collideShapes(buf, bodies.shapes[a] as Shape, this.poseA, bodies.shapes[b] as Shape, this.poseB, margin, this.collideWs);
     if (status !== 0) this.stats.degraded++;
     let touching = false;
     for (let k = 0; k < buf.count; k++) {
