@@ -5,7 +5,9 @@
  * best-performing setting per the sweep noted at JOLT_ROUNDED_WHEEL_RADIUS).
  *
  * Terrain: MeshShape of our exact triangles (float32), one static body, checked by ray casts
- * once per process (peer-terrain.ts says why not HeightFieldShape). Chassis: BoxShape (Jolt's
+ * once per process (peer-terrain.ts says why not HeightFieldShape); above 513² vertices, whose mesh
+ * does not fit the wasm heap, Jolt's HeightFieldShape of our grid (JOLT_MESH_MAX_VERTICES). Every
+ * vehicle of scene.extraVehicles is built like the first. Chassis: BoxShape (Jolt's
  * default 5 cm convex radius), mass overridden to 40 kg (inertia from the shape). Wheels:
  * CylinderShape (Jolt's cylinder axis is its local y = the axle: identity rotation at the start),
  * mass 2 kg. Axles: HingeConstraint in world space about +y, motor in velocity mode, target
@@ -183,7 +185,7 @@ export function joltRunner(opts: JoltRunnerOptions): VehicleRunner {
           hinge.SetMotorState(M.EMotorState_Velocity);
           hinge.SetTargetAngularVelocity(scene.motor.targetVelocity);
           if (v.suffix === '') wheelBodies.push(body);
-      }
+        }
       }
       rockBodies = [];
       for (const r of scene.rocks) {

@@ -109,6 +109,7 @@ export function mujocoRunner(): VehicleRunner {
     name: `MuJoCo 3.3.8 (cylinder wheels, hfield)`,
     description: `hfield (our heights, float32, turned 90° so its diagonal is ours), cylinder geoms, hinge + velocity actuator (kv ${MOTOR_KV}, ±20 N·m), box/mesh rocks at density 2000, friction 1, default soft contacts, implicitfast, no sleeping (MuJoCo has none)`,
     async setup(scene: VehicleScene, wheels: WheelCount, dt: number) {
+      if (scene.extraVehicles?.length) throw new Error('the MuJoCo runner builds one vehicle; scene.extraVehicles is for ours and Jolt\'s (the scaling bench)');
       module ??= loadMujocoModule();
       const M = await module;
       mj = M;

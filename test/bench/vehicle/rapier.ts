@@ -40,6 +40,7 @@ export function rapierRunner(): VehicleRunner {
     name: 'Rapier 0.21 (cylinder wheels)',
     description: `HeightField (our heights, float32, our diagonal), Cylinder wheels, revolute impulse joints with velocity motors (factor ${MOTOR_DAMPING.toExponential(0)}: hard below the 20 N·m limit), cuboid/convexHull rocks at density 2000, default solver (4 iterations), sleeping on, no CCD`,
     async setup(scene: VehicleScene, wheels: WheelCount, dt: number) {
+      if (scene.extraVehicles?.length) throw new Error('the Rapier runner builds one vehicle; scene.extraVehicles is for ours and Jolt\'s (the scaling bench)');
       ready ??= RAPIER.init();
       await ready;
       const g = scene.gravity;

@@ -407,7 +407,7 @@ export function vehicleSceneWorldSpec(scene: VehicleScene, wheels: WheelCount, o
         axis: [0, 1, 0],
         motor: { targetVelocity: scene.motor.targetVelocity, maxTorque: scene.motor.maxTorque },
       });
-  }
+    }
   }
   for (const r of scene.rocks) {
     const shape = r.shape.type === 'box' ? { type: 'box' as const, halfExtents: [...r.shape.halfExtents] as Vec3Spec } : { type: 'hull' as const, points: r.shape.points.map((p) => [...p] as Vec3Spec) };
