@@ -84,6 +84,13 @@ export interface CollideStats {
   polytopeFallbacks: number;
 }
 
+/** [m/s] The fastest any point of body a moves: its centre's speed plus bounding radius × |ω|. */
+function motionSpeed(bodies: BodyStore, a: number): number {
+  const v = bodies.linVel, w = bodies.angVel;
+  return Math.sqrt(v[3 * a] * v[3 * a] + v[3 * a + 1] * v[3 * a + 1] + v[3 * a + 2] * v[3 * a + 2])
+    + Math.sqrt(w[3 * a] * w[3 * a] + w[3 * a + 1] * w[3 * a + 1] + w[3 * a + 2] * w[3 * a + 2]) * bodies.boundRadius[a];
+}
+
 export class CollisionPass {
   readonly broadPhase = new BroadPhase(BROADPHASE_FAT_MARGIN);
   private readonly proxies: Int32Array;
@@ -453,10 +460,7 @@ export class CollisionPass {
    * SPECULATIVE_DISTANCE (a contact farther than the body can travel in a step never acts).
    */
   private motionMargin(bodies: BodyStore, a: number): number {
-    const v = bodies.linVel, w = bodies.angVel;
-    const speed = Math.sqrt(v[3 * a] * v[3 * a] + v[3 * a + 1] * v[3 * a + 1] + v[3 * a + 2] * v[3 * a + 2])
-      + Math.sqrt(w[3 * a] * w[3 * a] + w[3 * a + 1] * w[3 * a + 1] + w[3 * a + 2] * w[3 * a + 2]) * bodies.boundRadius[a];
-    return Math.min(SPECULATIVE_DISTANCE, POLYTOPE_SPECULATIVE_MIN + POLYTOPE_SPECULATIVE_STEPS * speed * this.dt);
+    return Math.min(SPECULATIVE_DISTANCE, POLYTOPE_SPECULATIVE_MIN + POLYTOPE_SPECULATIVE_STEPS * motionSpeed(bodies, a) * this.dt);
   }
 
   private pairContacts(
@@ -467,9 +471,9 @@ export class CollisionPass {
     buf.clear();
     bodies.shapePose(this.poseA.position, this.poseA.orientation as Quat, a);
     bodies.shapePose(this.poseB.position, this.poseB.orientation as Quat, b);
-    // the pair's speculative distance by the two bodies' motion (as a box's or hull's against the
-    // terrain): the gap closes by at most the sum of their motions in a step
-    const margin = Math.min(SPECULATIVE_DISTANCE, this.motionMargin(bodies, a) + this.motionMargin(bodies, b) - POLYTOPE_SPECULATIVE_MIN);
+    // the pair's speculative distance by the two bodies' motion (motionMargin's rule): the gap
+    // closes by at most the sum of their motions in a step
+    const margin = Math.min(SPECULATIVE_DISTANCE, POLYTOPE_SPECULATIVE_MIN + POLYTOPE_SPECULATIVE_STEPS * (motionSpeed(bodies, a) + motionSpeed(bodies, b)) * this.dt);
     const status = collideShapes(buf, bodies.shapes[a] as Shape, this.poseA, bodies.shapes[b] as Shape, this.poseB, margin, this.collideWs);
     if (status !== 0) this.stats.degraded++;
     let touching = false;

@@ -41,7 +41,8 @@ export const INDEPENDENT_VARIANTS: readonly IndependentVariant[] = [
   { name: 'sines-hulls', terrain: 'ridged-sines', rocks: 'hulls', seed: 4703 },
 ];
 
-const N = 513;
+/** Grid vertices per side by default (issue #13's 513²); the generators take theirs as N. */
+const VERTICES = 513;
 const DX = 0.05;
 /** [m] */
 const RELIEF = 1;
@@ -204,7 +205,7 @@ export function chassisStartHeight(terrain: Heightfield, x: number, y: number): 
  * `vertices`: grid vertices per side, 2^k + 1 (513 by default: issue #13's 25.6 m at 0.05 m; the
  * scaling bench's large case takes 1,025); the curbs, plateaus and rocks stay where they are.
  */
-export function buildIndependentScene(v: IndependentVariant, vertices = N): VehicleScene {
+export function buildIndependentScene(v: IndependentVariant, vertices = VERTICES): VehicleScene {
   if (!(Number.isInteger(Math.log2(vertices - 1)) && vertices >= 65)) throw new Error(`independent scene: vertices per side must be 2^k + 1 ≥ 65, got ${vertices}`);
   const terrain = terrainOf(v.terrain, v.seed, vertices);
   const z = chassisStartHeight(terrain, START[0], START[1]);

@@ -44,8 +44,8 @@ const LAYER_MOVING = 1;
 let module: Promise<JoltModule> | null = null;
 /** The terrain the current module's meshes were built for (see setup: one terrain per module). */
 let moduleTerrain: object | null = null;
-/** The terrain MeshShape per Heightfield, built once (524,288 triangles take seconds). */
-const meshCache = new WeakMap<object, JShape>();
+/** Jolt's terrain shape per Heightfield (a MeshShape, or a HeightFieldShape above 513²), built once (524,288 triangles take seconds). */
+const terrainShapes = new WeakMap<object, JShape>();
 /**
  * Largest terrain given to Jolt as a MeshShape of our triangles (513²). A larger one (the scaling
  * bench's 1,025²: its mesh runs both wasm builds' heaps out of memory) becomes a Jolt
@@ -69,12 +69,12 @@ export interface JoltRunnerOptions {
   terrainCheck?: 'strict' | 'report';
 }
 
-function meshShape(J: JoltModule, scene: VehicleScene): JShape {
-  const cached = meshCache.get(scene.terrain);
+function terrainShapeOf(J: JoltModule, scene: VehicleScene): JShape {
+  const cached = terrainShapes.get(scene.terrain);
   if (cached) return cached;
   const shape = usesHeightField(scene) ? joltTerrainHeightField(J, scene.terrain) : joltTerrainMesh(J, scene.terrain);
   shape.AddRef(); // kept for the process: every run's terrain body shares it
-  meshCache.set(scene.terrain, shape);
+  terrainShapes.set(scene.terrain, shape);
   return shape;
 }
 
@@ -100,7 +100,7 @@ export function joltRunner(opts: JoltRunnerOptions): VehicleRunner {
       J = M;
       dt = stepDt;
       // The mesh first: building it beside a live JoltInterface runs the fixed wasm heap out of memory.
-      const terrainShape = meshShape(M, scene);
+      const terrainShape = terrainShapeOf(M, scene);
       const js = new M.JoltSettings();
       const objectFilter = new M.ObjectLayerPairFilterTable(2);
       objectFilter.EnableCollision(LAYER_STATIC, LAYER_MOVING);
