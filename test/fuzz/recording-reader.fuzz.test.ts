@@ -100,7 +100,7 @@ describe('recording reader fuzz (issue #28)', () => {
   let codecs: RecordingCodecs;
   beforeAll(async () => {
     codecs = await loadCodecs();
-  }, 60_000);
+  });
 
   it(
     `${runs(CI_RUNS)} seeded structural mutations of a recording: read or RecordingError, bounded memory`,

@@ -120,5 +120,5 @@ describe('dynamics step allocation', () => {
     const b = await bytesPerStep(world, MEASURED_STEPS);
     if (process.env.STEP_ALLOC_VERBOSE) console.log(`step allocation: ${b.toFixed(0)} B/step, ${world.contacts.count} contacts`);
     expect(b).toBeLessThan(MAX_BYTES_PER_STEP);
-  }, 30_000);
+  });
 });

@@ -91,7 +91,7 @@ describe('controller YAML in the robot\'s package holds its joints (CLI path)', 
     expect(robotWarnings(files)).toEqual([
       'info: joints held at their start position by the robot\'s position controllers: "shoulder_joint", "elbow_joint" (arm_rover_ros1/config/arm_rover_control.yaml); the scenario\'s "robot.controllerConfig": false leaves them free',
     ]);
-  }, 60_000);
+  });
 
   it('ROS 2 (JointTrajectoryController, joints under ros__parameters): held at the ros2_control initial_value', async () => {
     const { files, world, engine } = await cliWorld(scenario(urdfOf('arm_rover_ros2')));
@@ -99,7 +99,7 @@ describe('controller YAML in the robot\'s package holds its joints (CLI path)', 
     // the servo turns the shoulder to 0.2 rad at most at 1 rad/s: watched after 0.5 s
     expect(swing(engine, () => world.step(), engine.dt, 0.2, 0.5)).toBeLessThan(HELD_TOLERANCE);
     expect(robotWarnings(files).filter((w) => w.startsWith('info:'))).toEqual([expect.stringContaining('(arm_rover_ros2/config/controllers.yaml)')]);
-  }, 60_000);
+  });
 
   it('robot.controllerConfig: false: the files are not read and the arm falls', async () => {
     const { files, world, engine } = await cliWorld(scenario(urdfOf('arm_rover_ros1'), { controllerConfig: false }));
@@ -107,7 +107,7 @@ describe('controller YAML in the robot\'s package holds its joints (CLI path)', 
     expect(engine.spec.robot?.servos).toBeUndefined();
     expect(swing(engine, () => world.step(), engine.dt, 0)).toBeGreaterThan(FALLEN);
     expect(robotWarnings(files)).toEqual([]);
-  }, 60_000);
+  });
 
   it('robot.controllerConfig: a path reads that one file (relative to the scenario), and a missing one is an error naming it', async () => {
     const ros2File = relative(dir, join(PACKAGES, 'arm_rover_ros2/config/controllers.yaml'));
@@ -116,13 +116,13 @@ describe('controller YAML in the robot\'s package holds its joints (CLI path)', 
     // the ROS 1 robot has no initial_value: the ROS 2 file holds its arm at 0
     expect(engine.spec.robot?.servos?.map((s) => `${s.joint}@${s.target}`).sort()).toEqual(['elbow_joint@0', 'shoulder_joint@0']);
     await expect(readScenarioFilesAsync(scenario(urdfOf('arm_rover_ros1'), { controllerConfig: 'nowhere.yaml' }))).rejects.toThrow(/file not found: .*nowhere\.yaml \("robot\.controllerConfig" of /);
-  }, 60_000);
+  });
 
   it('the scenario\'s hold wins over the controller file', async () => {
     const { world, engine } = await cliWorld(scenario(urdfOf('arm_rover_ros1'), { controller: { hold: { shoulder_joint: -0.3 } } }));
     expect(engine.spec.robot?.servos).toEqual(expect.arrayContaining([{ joint: 'shoulder_joint', target: -0.3, maxVelocity: 1 }, { joint: 'elbow_joint', target: 0, maxVelocity: 1 }]));
     expect(swing(engine, () => world.step(), engine.dt, -0.3, 0.5)).toBeLessThan(HELD_TOLERANCE);
-  }, 60_000);
+  });
 
   it('the wheels\' velocity controllers change nothing: the drive commands the wheels and the rover drives', async () => {
     const script = [{ t: 0, throttle: 0, steer: 0 }, { t: 0.5, throttle: 1, steer: 0 }];
@@ -137,7 +137,7 @@ describe('controller YAML in the robot\'s package holds its joints (CLI path)', 
     on.world.step(Math.round(2 / on.engine.dt));
     expect(on.engine.fault).toBeNull();
     expect(on.engine.bodies.pos[3 * base] - x0).toBeGreaterThan(0.5);
-  }, 60_000);
+  });
 
   it('a joint the drive commands is not held even under a position controller; joints the robot lacks are a note', async () => {
     const yaml = join(dir, 'drive-joints.yaml');
@@ -149,7 +149,7 @@ describe('controller YAML in the robot\'s package holds its joints (CLI path)', 
       'controller file drive-joints.yaml holds "gripper_joint", which robot "arm_rover_ros1" does not have; ignored',
       expect.stringMatching(/^info: joints held .*: "shoulder_joint" \(drive-joints\.yaml\)/),
     ]);
-  }, 60_000);
+  });
 
   it('robot.controllerConfig is validated: true, false or a path', () => {
     const parse = (controllerConfig: unknown) => () => parseScenarioFile({ format: 'terrawheel-scenario', version: 2, terrain: 't.json', robot: { urdf: 'x.urdf', controllerConfig } });
@@ -180,7 +180,7 @@ describe('controller YAML in the robot\'s package holds its joints (CLI path)', 
     const { files, engine } = await cliWorld(scenario(urdfOf('arm_rover_ros1', root)));
     expect(engine.spec.robot?.servos).toBeUndefined();
     expect(robotWarnings(files)).toEqual([expect.stringMatching(/^controller file arm_rover_ros1\/config\/arm_rover_control\.yaml line \d+ is not valid YAML \(.+\); its controllers are ignored$/)]);
-  }, 60_000);
+  });
 });
 
 /** Every file of a fixture package, keyed as a folder drop names them ("arm_rover_ros1/config/…"). */
@@ -223,7 +223,7 @@ describe('controller YAML through the service (a host\'s copy of the package in 
     } finally {
       service.dispose();
     }
-  }, 60_000);
+  });
 
   it('controllerConfig: false reads none; a path picks that file among robotFiles', async () => {
     let s = await load({ controllerConfig: false });
@@ -239,7 +239,7 @@ describe('controller YAML through the service (a host\'s copy of the package in 
     } finally {
       s.service.dispose();
     }
-  }, 60_000);
+  });
 });
 
 describe('the caps on controller files', () => {

@@ -59,7 +59,7 @@ beforeAll(async () => {
   host.attachPort(portEndpoint(asMainPort(ch.port2)));
   h = host.handlers();
   on = await h[IPC_LIVE_LINK.start]([]);
-}, 60_000);
+});
 afterAll(async () => {
   await host?.stop();
   port1?.close();

@@ -68,5 +68,5 @@ describe('main\'s live link handlers', () => {
     // the world is untouched: the app still steps it
     await expect(service.step(3)).resolves.toBeGreaterThanOrEqual(3);
     port1.close();
-  }, 60_000);
+  });
 });

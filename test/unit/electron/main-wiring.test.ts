@@ -77,7 +77,7 @@ beforeAll(() => {
   writeFileSync(path.join(appDir, 'assets', 'scenarios', 'default.json'), '{"name":"default"}');
   writeFileSync(path.join(appDir, 'package.json'), '{"name":"secret"}');
   symlinkSync(path.join(appDir, 'package.json'), path.join(appDir, 'dist', 'web', 'static', 'link.js'));
-}, 60_000);
+});
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -35,7 +35,7 @@ beforeAll(async () => {
   await remote.load(Comlink.transfer(files, [files.terrainData.buffer as ArrayBuffer]), undefined, { maxMemoryBytes: Infinity });
   link = await AppLiveLink.connect(remote, { log: () => undefined });
   server = await startFoxgloveServer(link, { port: 0, log: () => undefined });
-}, 60_000);
+});
 afterAll(async () => {
   await server?.close();
   await link?.close();
@@ -80,7 +80,7 @@ describe('the app\'s live link (Foxglove server over the worker\'s world)', () =
       await remote.setRunning(false);
       c.close();
     }
-  }, 60_000);
+  });
 
   it('/cmd_vel moves the app\'s robot, step N advances it, reset puts it back; bad joint commands and recordings without a directory are refused', async () => {
     const c = await FoxClient.connect(server.url);
@@ -115,7 +115,7 @@ describe('the app\'s live link (Foxglove server over the worker\'s world)', () =
     } finally {
       c.close();
     }
-  }, 60_000);
+  });
 
   it('time_scale set by a client reaches the app\'s clock', async () => {
     const c = await FoxClient.connect(server.url);
@@ -127,7 +127,7 @@ describe('the app\'s live link (Foxglove server over the worker\'s world)', () =
     } finally {
       c.close();
     }
-  }, 60_000);
+  });
 
   it('a reset while the app records is refused with a message (a recording is one run)', async () => {
     await expect(remote.resetWorld()).resolves.toBe(0);
@@ -138,5 +138,5 @@ describe('the app\'s live link (Foxglove server over the worker\'s world)', () =
     } finally {
       await remote.stopRecording();
     }
-  }, 60_000);
+  });
 });

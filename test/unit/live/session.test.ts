@@ -47,7 +47,7 @@ describe('LiveSession', () => {
     } finally {
       await s.close();
     }
-  }, 60_000);
+  });
 
   it('free-running: the clock steps the world in batches until paused', async () => {
     const s = await LiveSession.open(SCENARIO, { timeScale: 2, recordThread: false });
@@ -84,7 +84,7 @@ describe('LiveSession', () => {
     } finally {
       await s.close();
     }
-  }, 60_000);
+  });
 
   it('a twist drives the robot forward; reset gives back the loaded world', async () => {
     const s = await LiveSession.open(SCENARIO, { lockstep: true, recordThread: false });
@@ -113,7 +113,7 @@ describe('LiveSession', () => {
     } finally {
       await s.close();
     }
-  }, 60_000);
+  });
 
   it('a twist becomes the Ackermann controller\'s command: throttle v/maxSpeed, bicycle angle atan(ωL/v)', async () => {
     const s = await LiveSession.open(resolve(__dirname, '../../../assets/scenarios/robot-ackermann-car.json'), { lockstep: true, recordThread: false });
@@ -129,7 +129,7 @@ describe('LiveSession', () => {
     } finally {
       await s.close();
     }
-  }, 60_000);
+  });
 
   it('a recording of a run driven from outside verifies and matches the same inputs run headless', async () => {
     const file = join(dir, 'driven.mcap');

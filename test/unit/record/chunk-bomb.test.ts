@@ -89,7 +89,7 @@ describe('chunks that claim to inflate past the limit (issue #28)', () => {
         expect(error).toBeInstanceOf(RecordingError);
         expect((error as Error).message).toMatch(new RegExp(`inflates to ${declared} bytes, over the ${MAX_CHUNK_UNCOMPRESSED_BYTES}-byte limit`));
         expect(inflated).toBe(0);
-      }, 60_000);
+      });
     }
   }
 

@@ -153,7 +153,7 @@ describe('cheap reads: bodyIndex, readPose, readVelocity', () => {
     }
     // A boxed double or a temporary array per read would be ≥ 16 B × 400 000 reads = 6.4 MB.
     expect(bytes / 400_000).toBeLessThan(1);
-  }, 60_000);
+  });
 });
 
 interface HeapNode {

@@ -83,7 +83,7 @@ describe('SimService.load with a xacro robot and its files (the worker expands i
     expect(got.info.bodies.filter((b) => /wheel/.test(b.name)).length).toBe(4);
     expect(got.poses.length).toBeGreaterThan(0);
     expect(got.poses).toEqual(want.poses);
-  }, 60_000);
+  });
 
   it('the MiR: its collision meshes found among robotFiles by their package paths; xacroArgs from the scenario', async () => {
     const main = 'mir_description/urdf/mir.urdf.xacro';
@@ -91,7 +91,7 @@ describe('SimService.load with a xacro robot and its files (the worker expands i
     const want = await run(await expandedFiles('mir', main), 10);
     expect(got.info.bodies.map((b) => b.name)).toEqual(want.info.bodies.map((b) => b.name));
     expect(got.poses).toEqual(want.poses);
-  }, 60_000);
+  });
 
   it('a missing include is named; the running world stays', async () => {
     const main = 'husky_description/urdf/husky.urdf.xacro';
@@ -103,7 +103,7 @@ describe('SimService.load with a xacro robot and its files (the worker expands i
     } finally {
       service.dispose();
     }
-  }, 60_000);
+  });
 
   it('robotFiles that are not bytes are refused by name', async () => {
     const files = xacroFiles('husky', 'husky_description/urdf/husky.urdf.xacro');

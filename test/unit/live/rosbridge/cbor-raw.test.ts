@@ -97,7 +97,7 @@ describe('CBOR and ROS 1 bytes', () => {
     } finally {
       await s.close();
     }
-  }, 60_000);
+  });
 });
 
 describe('cbor-raw with roslib', () => {
