@@ -475,9 +475,11 @@ export class CollisionPass {
     const status = collideCylinderTerrainInto(exact, position, ax, cyl, hf, this.ws);
     cyl.radius = grown;
     if (status !== 0) this.stats.degraded++;
+    // keep the speculative ones, less any on a terrain feature the exact query reports (there the
+    // real radius's contact speaks for it; the grown one may under-read it)
     let n = 0;
     for (let k = 0; k < buf.count; k++) {
-      if (buf.depth[k] > 0) continue;
+      if (buf.depth[k] > 0 || sameFeatureIn(exact, buf, k)) continue;
       buf.move(n++, k);
     }
     buf.count = n;
@@ -633,4 +635,11 @@ function copyContact(from: ContactBuffer, k: number, to: ContactBuffer, i: numbe
   to.cellI[i] = from.cellI[k];
   to.cellJ[i] = from.cellJ[k];
   to.feature[i] = from.feature[k];
+}
+
+/** Whether `list` holds a contact on contact k of `of`'s terrain cell and feature. */
+function sameFeatureIn(list: ContactBuffer, of: ContactBuffer, k: number): boolean {
+  const i = of.cellI[k], j = of.cellJ[k], f = of.feature[k];
+  for (let m = 0; m < list.count; m++) if (list.cellI[m] === i && list.cellJ[m] === j && list.feature[m] === f) return true;
+  return false;
 }
