@@ -16,7 +16,8 @@
  *                              as tens of mm deep), so a contact deeper than 0.5 mm after the
  *                              correction sends the wheel through the query again with its real
  *                              radius, whose penetrations replace the grown query's (its
- *                              speculative contacts stay). A base contact (n ∥ v) keeps its depth; if its
+ *                              speculative contacts stay, but not on a feature the exact query
+ *                              reports). A base contact (n ∥ v) keeps its depth; if its
  *                              point lies in the grown ring outside the real radius, a face
  *                              contact moves in to the real rim and an edge contact is a gap of
  *                              r_P − r. Growing the half-length too over-corrected
@@ -461,7 +462,7 @@ export class CollisionPass {
    * query finds none; a phantom deeper than 5 mm in a quarter of `ds-boxes`' wheel-steps at 1/240).
    * So when any corrected contact is deeper than WHEEL_EXACT_CHECK_DEPTH, the penetrations are
    * taken from the query with the real radius instead; the grown query's speculative contacts
-   * (depth ≤ 0) stay.
+   * (depth ≤ 0) stay, except on a terrain feature the exact query reports.
    */
   private remeasurePenetrations(buf: ContactBuffer, position: Vec3, ax: Vec3, cyl: { radius: number; halfHeight: number }, S: number, hf: Heightfield): void {
     let deepest = -Infinity;
