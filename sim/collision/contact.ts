@@ -112,15 +112,20 @@ export class ContactBuffer {
   /** Copies slot `from` into slot `to` (used by in-place manifold reduction). */
   move(to: number, from: number): void {
     if (to === from) return;
+    this.copyFrom(to, this, from);
+  }
+
+  /** Copies slot `from` of `src` (this buffer or another) into slot `to` of this buffer. */
+  copyFrom(to: number, src: ContactBuffer, from: number): void {
     const t3 = to * 3, f3 = from * 3;
     for (let a = 0; a < 3; a++) {
-      this.point[t3 + a] = this.point[f3 + a];
-      this.normal[t3 + a] = this.normal[f3 + a];
+      this.point[t3 + a] = src.point[f3 + a];
+      this.normal[t3 + a] = src.normal[f3 + a];
     }
-    this.depth[to] = this.depth[from];
-    this.kind[to] = this.kind[from];
-    this.cellI[to] = this.cellI[from];
-    this.cellJ[to] = this.cellJ[from];
-    this.feature[to] = this.feature[from];
+    this.depth[to] = src.depth[from];
+    this.kind[to] = src.kind[from];
+    this.cellI[to] = src.cellI[from];
+    this.cellJ[to] = src.cellJ[from];
+    this.feature[to] = src.feature[from];
   }
 }

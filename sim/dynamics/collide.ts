@@ -487,7 +487,7 @@ export class CollisionPass {
     for (let k = 0; k < exact.count; k++) {
       const i = buf.reserve();
       if (i < 0) break;
-      copyContact(exact, k, buf, i);
+      buf.copyFrom(i, exact, k);
     }
   }
 
@@ -625,17 +625,6 @@ function describeOverflow(keys: Float64Array, nk: number, bodies: BodyStore): { 
     body: order[0] ?? 0,
     reason: `${nk} body pairs overlap at step STEP, over the limit of ${MAX_BODY_PAIRS} (MAX_BODY_PAIRS): the start state or the step is a pile of bodies inside each other that cannot be solved in reasonable time; most overlapped: ${worst}`,
   };
-}
-
-/** Copies contact k of `from` into slot i of `to` (every field the collision routines write). */
-function copyContact(from: ContactBuffer, k: number, to: ContactBuffer, i: number): void {
-  to.point[3 * i] = from.point[3 * k]; to.point[3 * i + 1] = from.point[3 * k + 1]; to.point[3 * i + 2] = from.point[3 * k + 2];
-  to.normal[3 * i] = from.normal[3 * k]; to.normal[3 * i + 1] = from.normal[3 * k + 1]; to.normal[3 * i + 2] = from.normal[3 * k + 2];
-  to.depth[i] = from.depth[k];
-  to.kind[i] = from.kind[k];
-  to.cellI[i] = from.cellI[k];
-  to.cellJ[i] = from.cellJ[k];
-  to.feature[i] = from.feature[k];
 }
 
 /** Whether `list` holds a contact on contact k of `of`'s terrain cell and feature. */
